@@ -1,0 +1,26 @@
+# Generates a C file holding the schema migrations as NUL-terminated strings.
+# Usage: cmake -DOUT=file.c "-DIN=a.sql;b.sql" -P embed_schema.cmake
+# The migration number is the order in IN (1-based) and must match the NNN_
+# prefix of each file name; a mismatch fails the build.
+set(body "/* generated from schema/migrations by cmake/embed_schema.cmake; do not edit */\n#include <stddef.h>\n\n")
+set(list "const char *const pl_schema_migrations[] = {\n")
+set(i 0)
+foreach(f IN LISTS IN)
+  math(EXPR i "${i} + 1")
+  get_filename_component(name ${f} NAME)
+  string(SUBSTRING "${name}" 0 3 num)
+  math(EXPR num "${num} + 0")
+  if(NOT num EQUAL i)
+    message(FATAL_ERROR "migration ${name} is number ${num} but listed as ${i}")
+  endif()
+  file(READ ${f} hex HEX)
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," hex "${hex}")
+  string(APPEND body "static const char m${i}[] = {${hex}0x00};\n")
+  string(APPEND list "\tm${i},\n")
+endforeach()
+string(APPEND list "};\nconst size_t pl_schema_migration_count = ${i};\n")
+get_filename_component(dir ${OUT} DIRECTORY)
+file(MAKE_DIRECTORY ${dir})
+file(WRITE ${OUT}.tmp "${body}\n${list}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)
+file(REMOVE ${OUT}.tmp)

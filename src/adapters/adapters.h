@@ -1,0 +1,64 @@
+/*
+ * adapters.h — input formats in, canonical runs out.
+ *
+ * Each adapter (one file per format under src/adapters/) reads one tool's
+ * output and produces struct pl_run values with metrics converted to
+ * canonical units. This header is the whole public face of the adapters
+ * layer: the only layer that includes cJSON. Nothing JSON-shaped leaves it.
+ *
+ * Formats read today:
+ *   descriptor     — the perfledger benchmark descriptor (schema/descriptor.md),
+ *                    one JSON object, a JSON array of them, or JSONL.
+ *   vllm-serving   — vLLM benchmarks/benchmark_serving.py --save-result and
+ *                    `vllm bench serve --save-result` result JSON (and the
+ *                    array written by `vllm bench sweep` summary.json).
+ */
+#ifndef PL_ADAPTERS_H
+#define PL_ADAPTERS_H
+
+#include <stddef.h>
+
+#include "core/error.h"
+#include "core/model.h"
+
+/* Static description of an adapter, for `perfledger formats` and docs. */
+struct pl_adapter_info {
+	const char *name;            /* "descriptor", "vllm-serving" */
+	const char *versions;        /* format versions read, human text */
+	const char *description;     /* one line */
+	const char *const *mapping;  /* NULL-terminated "input key -> canonical (unit)" lines */
+};
+
+/* The adapters, in detection order; *count receives their number. */
+const struct pl_adapter_info *pl_adapters_list(size_t *count);
+
+/*
+ * Parses one input file's bytes into canonical runs appended to out.
+ *   path    — name used in messages and stored as each run's source ("-" for stdin)
+ *   buf,len — the file's bytes (need not be NUL-terminated); a UTF-8 BOM is skipped
+ *   format  — adapter name to force, or NULL to detect from content
+ * Each produced run has adapter, format_version, source and record set (record
+ * = 0-based index of the object inside an array/JSONL file, else 0); sha256
+ * is left for the caller. Metrics are in canonical units; conditions are NOT
+ * yet normalized or validated (the import pipeline does that after applying
+ * --set and sidecar values).
+ * Errors: PL_ESYNTAX (err->line/column set, computed from the byte offset),
+ * PL_EFORMAT (no adapter recognises it), PL_EINVALID (a field has the wrong
+ * JSON type, a version given as a number, an unknown unit suffix or metric,
+ * NaN, a duplicate key; err->field and where possible line/column set),
+ * PL_ENOMEM. On error nothing is appended to out (the file is atomic).
+ */
+int pl_adapters_parse(const char *path, const char *buf, size_t len, const char *format,
+                      struct pl_run_list *out, struct pl_error *err);
+
+/*
+ * Parses a conditions object — a sidecar file NAME.conditions.json, whose
+ * keys are canonical condition names — into run->cond values (overwriting
+ * the values it names). Values may be JSON strings, numbers (not for version
+ * fields) or booleans. Errors as for pl_adapters_parse; unknown keys are
+ * PL_EINVALID naming the key.
+ */
+int pl_adapters_parse_conditions(const char *path, const char *buf, size_t len,
+                                 struct pl_run *run, struct pl_error *err);
+
+#endif

@@ -1,0 +1,106 @@
+/*
+ * compare.h — like with like: selection, axis, refusal, comparison rows.
+ *
+ * A comparison names its axis: the condition fields that are meant to differ
+ * (e.g. hardware). Fields that travel with an axis field (pl_cond_info
+ * travels_with: with hardware its accelerator count, driver and CUDA
+ * versions; with engine its version) may differ too. Every other condition
+ * of the key (PL_CF_KEY) must have one value across all selected runs, after
+ * normalization, with missing not equal to known — else the comparison is
+ * refused (PL_EMISMATCH) and the mismatches are listed field by field with
+ * their values. A field named in allow_mismatch is exempt and becomes a
+ * caveat printed by every renderer.
+ *
+ * Runs with the same axis values (and the same travelling fields) form one
+ * row; each metric of a row is the median of its runs' values (runs that lack
+ * the metric are left out of that median; n_metric says how many had it).
+ * Rows are ordered by their axis values (numbers numerically, versions in
+ * natural order). delta_pct is relative to the first row (the baseline):
+ * 100 * (value / baseline - 1).
+ */
+#ifndef PL_COMPARE_H
+#define PL_COMPARE_H
+
+#include <stddef.h>
+
+#include "core/error.h"
+#include "core/model.h"
+
+/* What to compare. */
+struct pl_compare_opts {
+	int axis[PL_COND_COUNT];          /* axis condition ids */
+	size_t naxis;                     /* >= 1 */
+	int metrics[PL_METRIC_COUNT];     /* metrics to show, in order */
+	size_t nmetrics;                  /* 0 = the default headline set */
+	unsigned char allow_mismatch[PL_COND_COUNT]; /* 1 = may differ, with a caveat */
+};
+
+/* One mismatched field of a refused comparison. */
+struct pl_mismatch {
+	int cond;       /* enum pl_cond_id */
+	char **values;  /* distinct values, canonical text, "(missing)" for missing */
+	size_t nvalues; /* >= 2 */
+};
+
+/* One row: the runs sharing one set of axis values. */
+struct pl_compare_row {
+	struct pl_value axis[PL_COND_COUNT]; /* values of the axis fields and the
+	                                        fields travelling with them; others unset */
+	size_t n;                            /* runs in the row */
+	long long *run_ids;                  /* their ids, ascending; n entries */
+	size_t reference_only;               /* how many of them are reference-only */
+	double metric[PL_METRIC_COUNT];      /* median per metric */
+	unsigned char n_metric[PL_METRIC_COUNT]; /* runs that had it (capped at 255); 0 = missing */
+	double delta_pct[PL_METRIC_COUNT];   /* vs row 0; valid where has_delta */
+	unsigned char has_delta[PL_METRIC_COUNT];
+};
+
+/* A comparison (or a refusal). Release with pl_comparison_release(). */
+struct pl_comparison {
+	int axis[PL_COND_COUNT];          /* copied from the options */
+	size_t naxis;
+	int metrics[PL_METRIC_COUNT];     /* metrics shown (defaults resolved) */
+	size_t nmetrics;
+	unsigned char varies[PL_COND_COUNT]; /* 1 for axis fields and their travellers */
+	struct pl_value shared[PL_COND_COUNT]; /* the value every run shares, for
+	                                          key and non-key fields alike where
+	                                          all runs agree; unset otherwise */
+	struct pl_compare_row *rows;      /* ordered rows */
+	size_t nrows;
+	char **caveats;                   /* human sentences, one per allowed mismatch
+	                                     or reference-only row */
+	size_t ncaveats;
+	struct pl_mismatch *mismatches;   /* filled when refused */
+	size_t nmismatches;
+	size_t nruns;                     /* runs considered */
+};
+
+/* The default metrics when none are named: ttft_p50, ttft_p95, tpot_p50,
+ * tpot_p95, itl_p50, e2el_p50, output_throughput, tokens_per_second_p50,
+ * request_throughput, error_rate. *count receives the number. */
+const int *pl_compare_default_metrics(size_t *count);
+
+/* Parses "hardware,engine" into opts->axis (canonical names). Returns 0 or
+ * PL_EUSAGE naming the unknown field. */
+int pl_compare_parse_axis(struct pl_compare_opts *opts, const char *list, struct pl_error *err);
+
+/*
+ * Builds the comparison of runs under opts into *out (initialised here).
+ * Returns 0; PL_EEMPTY if runs is empty; PL_EMISMATCH if conditions differ
+ * (out->mismatches lists every field, err->message names them in one line);
+ * PL_ENOMEM. On any return, release *out with pl_comparison_release().
+ */
+int pl_compare_build(const struct pl_run_list *runs, const struct pl_compare_opts *opts,
+                     struct pl_comparison *out, struct pl_error *err);
+
+/* Frees everything in cmp. NULL is a no-op. */
+void pl_comparison_release(struct pl_comparison *cmp);
+
+/* Label of a row: axis values joined with " / " (e.g. "2x NVIDIA A100 80G").
+ * Writes into buf (size n, truncated, NUL-terminated). Returns buf. */
+char *pl_compare_row_label(const struct pl_comparison *cmp, size_t row, char *buf, size_t n);
+
+/* Median of v[0..n) (sorts v in place). n must be >= 1. */
+double pl_median(double *v, size_t n);
+
+#endif

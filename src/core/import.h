@@ -1,0 +1,73 @@
+/*
+ * import.h — the import pipeline: paths in, validated runs stored.
+ *
+ * For each path (file, directory walked recursively in sorted order, or "-"
+ * for stdin): read the bytes, hash them, skip them if that sha256 is already
+ * stored, parse with the adapters, overlay the sidecar NAME.conditions.json
+ * (next to NAME.json or NAME.jsonl) and then the --set values, normalize,
+ * validate, store. Each file is atomic: all its runs are stored or none.
+ * With strict, the whole batch is one transaction and any rejection stores
+ * nothing. Files named *.conditions.json are sidecars and are not imported
+ * on their own when met in a directory walk. Directory walks take *.json and
+ * *.jsonl files only; a file named explicitly is always read.
+ */
+#ifndef PL_IMPORT_H
+#define PL_IMPORT_H
+
+#include <stddef.h>
+
+#include "core/error.h"
+#include "store/db.h"
+
+/* One --set FIELD=VALUE. */
+struct pl_kv {
+	const char *key;   /* canonical condition name */
+	const char *value; /* value text */
+};
+
+/* Options of an import. */
+struct pl_import_opts {
+	const struct pl_kv *set; /* conditions applied to every run (override the file) */
+	size_t nset;             /* entries in set */
+	int strict;              /* 1: all or nothing for the batch */
+	const char *format;      /* adapter to force, or NULL to detect */
+};
+
+/* Outcome of one input file, reported through the callback. */
+enum pl_import_status {
+	PL_IMPORT_STORED,    /* runs stored */
+	PL_IMPORT_DUPLICATE, /* same bytes already stored; nothing done */
+	PL_IMPORT_REJECTED   /* error; nothing of this file stored */
+};
+
+/* Called once per input file, in order. err is NULL unless rejected. runs is
+ * the number of runs the file held, reference_only how many of them are
+ * reference-only. The library never prints: the CLI prints from here. */
+typedef void (*pl_import_cb)(void *ctx, const char *path, enum pl_import_status status,
+                             size_t runs, size_t reference_only, const struct pl_error *err);
+
+/* Totals of a batch. */
+struct pl_import_stats {
+	size_t files;      /* input files seen */
+	size_t stored;     /* files stored */
+	size_t duplicates; /* files skipped as already stored */
+	size_t rejected;   /* files rejected */
+	size_t runs;       /* runs stored */
+};
+
+/* Validates the --set list: known condition names, values of the right type.
+ * Returns 0 or PL_EUSAGE naming the entry. */
+int pl_import_check_set(const struct pl_kv *set, size_t nset, struct pl_error *err);
+
+/*
+ * Imports paths[0..npaths) into st. stats (may be NULL) receives totals.
+ * Returns 0 when every file was stored or a duplicate; PL_EINVALID when one
+ * or more files were rejected (the others are stored unless strict); PL_EIO
+ * or PL_EDB for a failure that is not one file's fault (err set: a path that
+ * does not exist, the database failing) — then the current file is not stored.
+ */
+int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths,
+                    const struct pl_import_opts *opts, pl_import_cb cb, void *ctx,
+                    struct pl_import_stats *stats, struct pl_error *err);
+
+#endif

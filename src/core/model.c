@@ -1,0 +1,339 @@
+/*
+ * model.c — the condition and metric tables and the run's lifecycle.
+ */
+#include "core/model.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/error.h"
+
+#define PL_COND_ROW_(id, nm, ty, fl, tw, desc) [PL_C_##id] = {nm, ty, fl, PL_C_##tw, desc},
+const struct pl_cond_info pl_cond_info[PL_COND_COUNT] = {PL_CONDITIONS(PL_COND_ROW_)};
+#undef PL_COND_ROW_
+
+#define PL_METRIC_ROW_(id, nm, un, dir, st, desc) [PL_M_##id] = {nm, un, dir, st, desc},
+const struct pl_metric_info pl_metric_info[PL_METRIC_COUNT] = {PL_METRICS(PL_METRIC_ROW_)};
+#undef PL_METRIC_ROW_
+
+int pl_cond_lookup(const char *name)
+{
+	if (!name)
+		return PL_C_NONE;
+	for (int i = 0; i < PL_COND_COUNT; i++)
+		if (strcmp(pl_cond_info[i].name, name) == 0)
+			return i;
+	return PL_C_NONE;
+}
+
+int pl_metric_lookup(const char *name)
+{
+	if (!name)
+		return PL_M_NONE;
+	for (int i = 0; i < PL_METRIC_COUNT; i++)
+		if (strcmp(pl_metric_info[i].name, name) == 0)
+			return i;
+	return PL_M_NONE;
+}
+
+const char *pl_unit_label(enum pl_unit unit)
+{
+	switch (unit) {
+	case PL_U_SECONDS: return "s";
+	case PL_U_TOKENS_PER_S: return "tok/s";
+	case PL_U_REQUESTS_PER_S: return "req/s";
+	case PL_U_FRACTION: return "fraction";
+	case PL_U_COUNT: return "count";
+	case PL_U_BYTES: return "bytes";
+	case PL_U_WATTS: return "W";
+	}
+	return "?";
+}
+
+static const char *const checklist_items[PL_CHK_COUNT] = {
+	"weights source", "engine version", "engine launch parameters",
+	"driver and CUDA versions", "input/output lengths", "concurrency",
+	"warm-up", "TTFT", "TPOT", "throughput", "p95 latency",
+};
+
+const char *pl_checklist_item(int i)
+{
+	if (i < 0 || i >= PL_CHK_COUNT)
+		return "?";
+	return checklist_items[i];
+}
+
+void pl_run_init(struct pl_run *run)
+{
+	memset(run, 0, sizeof(*run));
+}
+
+void pl_run_release(struct pl_run *run)
+{
+	if (!run)
+		return;
+	for (int i = 0; i < PL_COND_COUNT; i++)
+		free(run->cond[i].text);
+	free(run->source);
+	free(run->adapter);
+	free(run->format_version);
+	free(run->imported_at);
+	pl_run_init(run);
+}
+
+int pl_strset(char **field, const char *s)
+{
+	char *copy = NULL;
+
+	if (s) {
+		copy = strdup(s);
+		if (!copy)
+			return PL_ENOMEM;
+	}
+	free(*field);
+	*field = copy;
+	return 0;
+}
+
+int pl_run_copy(struct pl_run *dst, const struct pl_run *src)
+{
+	pl_run_init(dst);
+	dst->id = src->id;
+	memcpy(dst->metric, src->metric, sizeof(dst->metric));
+	memcpy(dst->has_metric, src->has_metric, sizeof(dst->has_metric));
+	memcpy(dst->sha256, src->sha256, sizeof(dst->sha256));
+	dst->record = src->record;
+	dst->checklist_missing = src->checklist_missing;
+	for (int i = 0; i < PL_COND_COUNT; i++) {
+		dst->cond[i].set = src->cond[i].set;
+		dst->cond[i].num = src->cond[i].num;
+		if (pl_strset(&dst->cond[i].text, src->cond[i].text))
+			goto oom;
+	}
+	if (pl_strset(&dst->source, src->source) || pl_strset(&dst->adapter, src->adapter) ||
+	    pl_strset(&dst->format_version, src->format_version) ||
+	    pl_strset(&dst->imported_at, src->imported_at))
+		goto oom;
+	return 0;
+oom:
+	pl_run_release(dst);
+	return PL_ENOMEM;
+}
+
+static int is_numeric(enum pl_ctype t)
+{
+	return t == PL_CT_INT || t == PL_CT_REAL || t == PL_CT_BOOL;
+}
+
+int pl_run_set_cond(struct pl_run *run, int id, const char *value, struct pl_error *err)
+{
+	struct pl_value *v;
+	const struct pl_cond_info *ci;
+	double num = 0;
+
+	if (id < 0 || id >= PL_COND_COUNT)
+		return pl_error_set(err, PL_EUSAGE, "unknown condition id %d", id);
+	ci = &pl_cond_info[id];
+	v = &run->cond[id];
+	if (!value) {
+		free(v->text);
+		memset(v, 0, sizeof(*v));
+		return 0;
+	}
+	if (ci->type == PL_CT_BOOL) {
+		if (strcasecmp(value, "true") == 0 || strcmp(value, "1") == 0)
+			return pl_run_set_cond_num(run, id, 1, err);
+		if (strcasecmp(value, "false") == 0 || strcmp(value, "0") == 0)
+			return pl_run_set_cond_num(run, id, 0, err);
+		pl_error_field(err, ci->name);
+		return pl_error_set(err, PL_EINVALID, "'%s' must be true or false, got '%s'", ci->name,
+		                    value);
+	}
+	if (is_numeric(ci->type)) {
+		if (pl_parse_num(value, 1, &num) != 0 || num < 0 ||
+		    (ci->type == PL_CT_INT && isfinite(num) && num != floor(num))) {
+			pl_error_field(err, ci->name);
+			return pl_error_set(err, PL_EINVALID, "'%s' must be a %s, got '%s'", ci->name,
+			                    ci->type == PL_CT_INT ? "non-negative whole number or inf"
+			                                          : "non-negative number or inf",
+			                    value);
+		}
+		return pl_run_set_cond_num(run, id, num, err);
+	}
+	if (pl_strset(&v->text, value))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	v->set = 1;
+	v->num = 0;
+	return 0;
+}
+
+int pl_run_set_cond_num(struct pl_run *run, int id, double num, struct pl_error *err)
+{
+	char buf[40];
+	struct pl_value *v;
+
+	if (id < 0 || id >= PL_COND_COUNT || !is_numeric(pl_cond_info[id].type))
+		return pl_error_set(err, PL_EUSAGE, "condition %d is not numeric", id);
+	v = &run->cond[id];
+	if (pl_cond_info[id].type == PL_CT_BOOL)
+		snprintf(buf, sizeof(buf), "%s", num != 0 ? "true" : "false");
+	else
+		pl_fmt_num(buf, sizeof(buf), num);
+	if (pl_strset(&v->text, buf))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	v->set = 1;
+	v->num = pl_cond_info[id].type == PL_CT_BOOL ? (num != 0) : num;
+	return 0;
+}
+
+void pl_run_set_metric(struct pl_run *run, int id, double value)
+{
+	if (id < 0 || id >= PL_METRIC_COUNT)
+		return;
+	run->metric[id] = value;
+	run->has_metric[id] = 1;
+}
+
+static int has_any(const struct pl_run *run, const int *ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (run->has_metric[ids[i]])
+			return 1;
+	return 0;
+}
+
+void pl_run_update_checklist(struct pl_run *run)
+{
+	static const int ttft[] = {PL_M_TTFT_MEAN, PL_M_TTFT_P50, PL_M_TTFT_P90, PL_M_TTFT_P95,
+	                           PL_M_TTFT_P99};
+	static const int tpot[] = {PL_M_TPOT_MEAN, PL_M_TPOT_P50, PL_M_TPOT_P90, PL_M_TPOT_P95,
+	                           PL_M_TPOT_P99, PL_M_ITL_MEAN, PL_M_ITL_P50, PL_M_ITL_P90,
+	                           PL_M_ITL_P95, PL_M_ITL_P99};
+	static const int thr[] = {PL_M_OUTPUT_THROUGHPUT, PL_M_TPS_MEAN, PL_M_TPS_P50};
+	static const int p95[] = {PL_M_TTFT_P95, PL_M_TPOT_P95, PL_M_ITL_P95, PL_M_E2EL_P95};
+	const struct pl_value *c = run->cond;
+	unsigned m = 0;
+
+	if (!c[PL_C_MODEL_SOURCE].set && !c[PL_C_WEIGHTS_HASH].set)
+		m |= PL_CHK_WEIGHTS_SOURCE;
+	if (!c[PL_C_ENGINE_VERSION].set)
+		m |= PL_CHK_ENGINE_VERSION;
+	if (!c[PL_C_ENGINE_ARGS].set)
+		m |= PL_CHK_ENGINE_ARGS;
+	if (!c[PL_C_DRIVER_VERSION].set || !c[PL_C_CUDA_VERSION].set)
+		m |= PL_CHK_DRIVER;
+	if (!c[PL_C_INPUT_TOKENS].set || !c[PL_C_MAX_OUTPUT_TOKENS].set)
+		m |= PL_CHK_LENGTHS;
+	if (!c[PL_C_CONCURRENCY].set && !c[PL_C_REQUEST_RATE].set)
+		m |= PL_CHK_CONCURRENCY;
+	if (!c[PL_C_WARMUP_REQUESTS].set)
+		m |= PL_CHK_WARMUP;
+	if (!has_any(run, ttft, sizeof(ttft) / sizeof(ttft[0])))
+		m |= PL_CHK_TTFT;
+	if (!has_any(run, tpot, sizeof(tpot) / sizeof(tpot[0])))
+		m |= PL_CHK_TPOT;
+	if (!has_any(run, thr, sizeof(thr) / sizeof(thr[0])))
+		m |= PL_CHK_THROUGHPUT;
+	if (!has_any(run, p95, sizeof(p95) / sizeof(p95[0])))
+		m |= PL_CHK_P95;
+	run->checklist_missing = m;
+}
+
+void pl_run_list_init(struct pl_run_list *list)
+{
+	memset(list, 0, sizeof(*list));
+}
+
+struct pl_run *pl_run_list_push(struct pl_run_list *list)
+{
+	if (list->n == list->cap) {
+		size_t cap = list->cap ? list->cap * 2 : 16;
+		struct pl_run *v = realloc(list->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		list->v = v;
+		list->cap = cap;
+	}
+	pl_run_init(&list->v[list->n]);
+	return &list->v[list->n++];
+}
+
+void pl_run_list_release(struct pl_run_list *list)
+{
+	if (!list)
+		return;
+	for (size_t i = 0; i < list->n; i++)
+		pl_run_release(&list->v[i]);
+	free(list->v);
+	pl_run_list_init(list);
+}
+
+/* snprintf in the C locale whatever the process locale is. */
+static void fmt_c_locale(char *buf, size_t n, int prec, double v)
+{
+	static locale_t c_locale;
+	locale_t old;
+
+	if (!c_locale)
+		c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	old = c_locale ? uselocale(c_locale) : (locale_t)0;
+	snprintf(buf, n, "%.*g", prec, v);
+	if (c_locale)
+		uselocale(old);
+}
+
+char *pl_fmt_num(char *buf, size_t n, double v)
+{
+	if (n == 0)
+		return buf;
+	if (isinf(v)) {
+		snprintf(buf, n, "%s", v > 0 ? "inf" : "-inf");
+		return buf;
+	}
+	if (isnan(v)) {
+		snprintf(buf, n, "nan");
+		return buf;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		fmt_c_locale(buf, n, prec, v);
+		if (strtod(buf, NULL) == v || prec == 17)
+			break;
+	}
+	return buf;
+}
+
+int pl_parse_num(const char *s, int allow_inf, double *out)
+{
+	static locale_t c_locale;
+	locale_t old;
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return PL_EINVALID;
+	if (allow_inf && (strcasecmp(s, "inf") == 0 || strcasecmp(s, "infinity") == 0 ||
+	                  strcasecmp(s, "+inf") == 0)) {
+		*out = INFINITY;
+		return 0;
+	}
+	/* strtod also accepts "nan", "inf" and hex floats: allow only decimal text. */
+	for (const char *p = s; *p; p++)
+		if (!strchr("0123456789+-.eE", *p))
+			return PL_EINVALID;
+	if (!c_locale)
+		c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	old = c_locale ? uselocale(c_locale) : (locale_t)0;
+	errno = 0;
+	v = strtod(s, &end);
+	if (c_locale)
+		uselocale(old);
+	if (end == s || *end || errno == ERANGE || !isfinite(v))
+		return PL_EINVALID;
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,288 @@
+/*
+ * model.h — the canonical run: its conditions, its metrics and their units.
+ *
+ * Every input adapter turns a tool's output into struct pl_run values; the
+ * store saves them, the comparator groups them and the renderers print them.
+ * The two tables below (PL_CONDITIONS and PL_METRICS) are the single list of
+ * condition fields and metrics in the program: the schema columns, the JSON
+ * names of `--format json`, the descriptor keys and the CLI's FIELD names are
+ * all these names. A unit test checks that schema/ has a column for each.
+ *
+ * Canonical units: seconds for latencies, tokens/s for token throughputs,
+ * requests/s for request throughputs and goodput, a fraction 0..1 for the
+ * error rate, bytes for memory, watts for power.
+ */
+#ifndef PL_MODEL_H
+#define PL_MODEL_H
+
+#include <stddef.h>
+
+#include "core/error.h"
+
+/* ---------------------------------------------------------------- conditions */
+
+/* Value types of a condition field. */
+enum pl_ctype {
+	PL_CT_TEXT,    /* free text, compared after normalization */
+	PL_CT_VERSION, /* version string, TEXT, natural order (0.6.3 < 0.10.1) */
+	PL_CT_INT,     /* whole number; may be +inf for "unbounded" (concurrency) */
+	PL_CT_REAL,    /* real number; may be +inf (request_rate "inf") */
+	PL_CT_BOOL,    /* true / false, stored as 1 / 0 */
+	PL_CT_TIME     /* ISO 8601 UTC timestamp text, e.g. 2026-01-02T03:04:05Z */
+};
+
+/* Flags of a condition field. */
+#define PL_CF_KEY 0x1u       /* part of the condition key (DESIGN.md) */
+#define PL_CF_REQUIRED 0x2u  /* a run without it is rejected */
+#define PL_CF_CHECKLIST 0x4u /* publication checklist item: missing => reference-only */
+
+/*
+ * X(ID, name, type, flags, travels_with, description)
+ * travels_with: the condition whose axis it travels with (it may differ when
+ * that field is on the comparison axis), or NONE.
+ */
+#define PL_CONDITIONS(X) \
+	X(MODEL, "model", PL_CT_TEXT, PL_CF_KEY | PL_CF_REQUIRED, NONE, "model name as served") \
+	X(MODEL_SOURCE, "model_source", PL_CT_TEXT, PL_CF_CHECKLIST, NONE, "where the weights came from (huggingface, modelscope, local path)") \
+	X(WEIGHTS_HASH, "weights_hash", PL_CT_TEXT, 0, NONE, "hash of the weights files") \
+	X(PRECISION, "precision", PL_CT_TEXT, PL_CF_KEY | PL_CF_REQUIRED, NONE, "weight/compute precision: bfloat16, float16, fp8, int8, int4, ...") \
+	X(QUANTIZATION, "quantization", PL_CT_TEXT, PL_CF_KEY, NONE, "quantization method (awq, gptq, ...)") \
+	X(ENGINE, "engine", PL_CT_TEXT, PL_CF_KEY | PL_CF_REQUIRED, NONE, "serving engine (vllm, sglang, trt-llm, llama.cpp, ...)") \
+	X(ENGINE_VERSION, "engine_version", PL_CT_VERSION, PL_CF_KEY | PL_CF_CHECKLIST, ENGINE, "serving engine version") \
+	X(ENGINE_ARGS, "engine_args", PL_CT_TEXT, PL_CF_CHECKLIST, ENGINE, "engine launch parameters as given") \
+	X(HARDWARE, "hardware", PL_CT_TEXT, PL_CF_KEY | PL_CF_REQUIRED, NONE, "accelerators, e.g. '2x NVIDIA A100 80G'") \
+	X(ACCELERATOR_COUNT, "accelerator_count", PL_CT_INT, PL_CF_KEY, HARDWARE, "number of accelerators (from hardware 'Nx ...' if not given)") \
+	X(DRIVER_VERSION, "driver_version", PL_CT_VERSION, PL_CF_KEY | PL_CF_CHECKLIST, HARDWARE, "accelerator driver version") \
+	X(CUDA_VERSION, "cuda_version", PL_CT_VERSION, PL_CF_KEY | PL_CF_CHECKLIST, HARDWARE, "CUDA (or ROCm) runtime version") \
+	X(TENSOR_PARALLEL_SIZE, "tensor_parallel_size", PL_CT_INT, 0, NONE, "tensor parallel size") \
+	X(MAX_MODEL_LEN, "max_model_len", PL_CT_INT, 0, NONE, "maximum model context length in tokens") \
+	X(KV_CACHE_DTYPE, "kv_cache_dtype", PL_CT_TEXT, 0, NONE, "KV-cache data type") \
+	X(INPUT_TOKENS, "input_tokens", PL_CT_INT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, "input (prompt) tokens per request") \
+	X(MAX_OUTPUT_TOKENS, "max_output_tokens", PL_CT_INT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, "output tokens per request (maximum)") \
+	X(CONCURRENCY, "concurrency", PL_CT_INT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, "requests in flight at once (closed loop); inf = unbounded") \
+	X(REQUEST_RATE, "request_rate", PL_CT_REAL, PL_CF_KEY, NONE, "arrival rate in requests/s (open loop); inf = all at once") \
+	X(WARMUP_REQUESTS, "warmup_requests", PL_CT_INT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, "requests sent and discarded before measuring; 0 = cold start") \
+	X(DATASET, "dataset", PL_CT_TEXT, PL_CF_KEY, NONE, "dataset / prompt set") \
+	X(NUM_PROMPTS, "num_prompts", PL_CT_INT, 0, NONE, "requests measured") \
+	X(TEMPERATURE, "temperature", PL_CT_REAL, 0, NONE, "sampling temperature") \
+	X(STREAMING, "streaming", PL_CT_BOOL, 0, NONE, "responses streamed") \
+	X(DEPLOYMENT, "deployment", PL_CT_TEXT, PL_CF_KEY, NONE, "local or cloud-api") \
+	X(BENCHMARK_TOOL, "benchmark_tool", PL_CT_TEXT, PL_CF_KEY, NONE, "benchmark client (vllm-bench-serve, ...)") \
+	X(BENCHMARK_TOOL_VERSION, "benchmark_tool_version", PL_CT_VERSION, PL_CF_KEY, BENCHMARK_TOOL, "benchmark client version") \
+	X(API_BACKEND, "api_backend", PL_CT_TEXT, 0, NONE, "client API the benchmark spoke (vLLM 'backend'); not the engine") \
+	X(REPETITIONS, "repetitions", PL_CT_INT, 0, NONE, "repetitions of the run the file summarises") \
+	X(PRICE_PER_HOUR, "price_per_hour", PL_CT_REAL, 0, NONE, "price per instance-hour, in the user's currency") \
+	X(RUN_STARTED_AT, "run_started_at", PL_CT_TIME, 0, NONE, "when the run started, UTC")
+
+#define PL_COND_ENUM_(id, name, type, flags, tw, desc) PL_C_##id,
+enum pl_cond_id { PL_CONDITIONS(PL_COND_ENUM_) PL_COND_COUNT, PL_C_NONE = -1 };
+#undef PL_COND_ENUM_
+
+/* Static description of a condition field. */
+struct pl_cond_info {
+	const char *name;        /* canonical snake_case name */
+	enum pl_ctype type;      /* value type */
+	unsigned flags;          /* PL_CF_* */
+	int travels_with;        /* enum pl_cond_id or PL_C_NONE */
+	const char *description; /* one line, for --help and schema docs */
+};
+
+/* The table, indexed by enum pl_cond_id. */
+extern const struct pl_cond_info pl_cond_info[PL_COND_COUNT];
+
+/* Returns the id of the condition called name (exact, canonical name), or
+ * PL_C_NONE if there is none. */
+int pl_cond_lookup(const char *name);
+
+/* ------------------------------------------------------------------- metrics */
+
+/* Units of metrics (canonical units only: inputs are converted on import). */
+enum pl_unit {
+	PL_U_SECONDS,
+	PL_U_TOKENS_PER_S,
+	PL_U_REQUESTS_PER_S,
+	PL_U_FRACTION,
+	PL_U_COUNT,
+	PL_U_BYTES,
+	PL_U_WATTS
+};
+
+/* Which way is better. */
+enum pl_direction { PL_LOWER_IS_BETTER, PL_HIGHER_IS_BETTER, PL_NO_DIRECTION };
+
+/* Statistic of a distribution a metric is (for percentile-order checks). */
+enum pl_stat {
+	PL_S_VALUE, /* a single value (throughputs, error rate) */
+	PL_S_MEAN,
+	PL_S_STD,
+	PL_S_MIN,
+	PL_S_MAX,
+	PL_S_P50,
+	PL_S_P90,
+	PL_S_P95,
+	PL_S_P99,
+	PL_S_P999
+};
+
+/* The statistics of one distribution family, in the order they are declared. */
+#define PL_DIST_METRICS(X, fam, FAM, unit, dir, what) \
+	X(FAM##_MEAN, fam "_mean", unit, dir, PL_S_MEAN, what ", mean") \
+	X(FAM##_STD, fam "_std", unit, PL_NO_DIRECTION, PL_S_STD, what ", standard deviation") \
+	X(FAM##_MIN, fam "_min", unit, dir, PL_S_MIN, what ", minimum") \
+	X(FAM##_MAX, fam "_max", unit, dir, PL_S_MAX, what ", maximum") \
+	X(FAM##_P50, fam "_p50", unit, dir, PL_S_P50, what ", median") \
+	X(FAM##_P90, fam "_p90", unit, dir, PL_S_P90, what ", 90th percentile") \
+	X(FAM##_P95, fam "_p95", unit, dir, PL_S_P95, what ", 95th percentile") \
+	X(FAM##_P99, fam "_p99", unit, dir, PL_S_P99, what ", 99th percentile") \
+	X(FAM##_P999, fam "_p99_9", unit, dir, PL_S_P999, what ", 99.9th percentile")
+
+/* X(ID, name, unit, direction, stat, description) */
+#define PL_METRICS(X) \
+	PL_DIST_METRICS(X, "ttft", TTFT, PL_U_SECONDS, PL_LOWER_IS_BETTER, "time to first token") \
+	PL_DIST_METRICS(X, "tpot", TPOT, PL_U_SECONDS, PL_LOWER_IS_BETTER, "time per output token after the first") \
+	PL_DIST_METRICS(X, "itl", ITL, PL_U_SECONDS, PL_LOWER_IS_BETTER, "inter-token latency") \
+	PL_DIST_METRICS(X, "e2el", E2EL, PL_U_SECONDS, PL_LOWER_IS_BETTER, "end-to-end request latency") \
+	PL_DIST_METRICS(X, "tokens_per_second", TPS, PL_U_TOKENS_PER_S, PL_HIGHER_IS_BETTER, "per-request decode speed") \
+	X(OUTPUT_THROUGHPUT, "output_throughput", PL_U_TOKENS_PER_S, PL_HIGHER_IS_BETTER, PL_S_VALUE, "generated tokens per second, all requests together") \
+	X(TOTAL_TOKEN_THROUGHPUT, "total_token_throughput", PL_U_TOKENS_PER_S, PL_HIGHER_IS_BETTER, PL_S_VALUE, "input plus output tokens per second") \
+	X(REQUEST_THROUGHPUT, "request_throughput", PL_U_REQUESTS_PER_S, PL_HIGHER_IS_BETTER, PL_S_VALUE, "completed requests per second") \
+	X(GOODPUT, "goodput", PL_U_REQUESTS_PER_S, PL_HIGHER_IS_BETTER, PL_S_VALUE, "requests per second meeting the SLO") \
+	X(ERROR_RATE, "error_rate", PL_U_FRACTION, PL_LOWER_IS_BETTER, PL_S_VALUE, "failed / total requests") \
+	X(REQUESTS_COMPLETED, "requests_completed", PL_U_COUNT, PL_NO_DIRECTION, PL_S_VALUE, "requests that completed") \
+	X(REQUESTS_FAILED, "requests_failed", PL_U_COUNT, PL_NO_DIRECTION, PL_S_VALUE, "requests that failed") \
+	X(TOTAL_INPUT_TOKENS, "total_input_tokens", PL_U_COUNT, PL_NO_DIRECTION, PL_S_VALUE, "input tokens over all requests") \
+	X(TOTAL_OUTPUT_TOKENS, "total_output_tokens", PL_U_COUNT, PL_NO_DIRECTION, PL_S_VALUE, "output tokens over all requests") \
+	X(DURATION, "duration", PL_U_SECONDS, PL_NO_DIRECTION, PL_S_VALUE, "wall-clock duration of the measured part") \
+	X(GPU_MEMORY_BYTES, "gpu_memory_bytes", PL_U_BYTES, PL_LOWER_IS_BETTER, PL_S_VALUE, "peak accelerator memory used") \
+	X(POWER_WATTS, "power_watts", PL_U_WATTS, PL_LOWER_IS_BETTER, PL_S_VALUE, "mean accelerator power draw")
+
+#define PL_METRIC_ENUM_(id, name, unit, dir, stat, desc) PL_M_##id,
+enum pl_metric_id { PL_METRICS(PL_METRIC_ENUM_) PL_METRIC_COUNT, PL_M_NONE = -1 };
+#undef PL_METRIC_ENUM_
+
+/* Static description of a metric. */
+struct pl_metric_info {
+	const char *name;            /* canonical name, e.g. "ttft_p95" */
+	enum pl_unit unit;           /* canonical unit */
+	enum pl_direction direction; /* which way is better */
+	enum pl_stat stat;           /* statistic (for order checks) */
+	const char *description;     /* one line */
+};
+
+/* The table, indexed by enum pl_metric_id. */
+extern const struct pl_metric_info pl_metric_info[PL_METRIC_COUNT];
+
+/* Returns the id of the metric called name (exact canonical name), or PL_M_NONE. */
+int pl_metric_lookup(const char *name);
+
+/* Short unit label for headers: "s", "tok/s", "req/s", "fraction", "count",
+ * "bytes", "W". Never NULL. */
+const char *pl_unit_label(enum pl_unit unit);
+
+/* ------------------------------------------------------------------ the run */
+
+/* One condition value. A missing value has set == 0 (and text == NULL).
+ * For every type, text holds the canonical text form ("8", "inf", "0.6.3",
+ * "true"); numeric types (INT, REAL, BOOL) also hold num (INFINITY allowed
+ * for INT/REAL meaning unbounded). text is owned by the run. */
+struct pl_value {
+	int set;    /* 1 if known */
+	double num; /* numeric value for INT/REAL/BOOL; 0 otherwise */
+	char *text; /* canonical text, heap, owned; NULL if !set */
+};
+
+/* Bits of pl_run.checklist_missing: publication checklist items missing
+ * (DESIGN.md). A run with any bit set is reference-only. */
+#define PL_CHK_WEIGHTS_SOURCE 0x001u /* model_source or weights_hash */
+#define PL_CHK_ENGINE_VERSION 0x002u
+#define PL_CHK_ENGINE_ARGS 0x004u    /* launch parameters */
+#define PL_CHK_DRIVER 0x008u         /* driver_version and cuda_version */
+#define PL_CHK_LENGTHS 0x010u        /* input_tokens and max_output_tokens */
+#define PL_CHK_CONCURRENCY 0x020u    /* concurrency or request_rate */
+#define PL_CHK_WARMUP 0x040u
+#define PL_CHK_TTFT 0x080u           /* any TTFT statistic */
+#define PL_CHK_TPOT 0x100u           /* any TPOT or ITL statistic */
+#define PL_CHK_THROUGHPUT 0x200u     /* output_throughput or tokens_per_second */
+#define PL_CHK_P95 0x400u            /* a p95 of TTFT, TPOT, ITL or E2EL */
+#define PL_CHK_COUNT 11
+
+/* Name of checklist bit i (0 <= i < PL_CHK_COUNT), e.g. "weights source". */
+const char *pl_checklist_item(int i);
+
+/* The canonical run. Created by adapters, filled by the store on query.
+ * Initialise with pl_run_init(), release with pl_run_release(). */
+struct pl_run {
+	long long id;                           /* database id; 0 until stored */
+	struct pl_value cond[PL_COND_COUNT];    /* conditions, by enum pl_cond_id */
+	double metric[PL_METRIC_COUNT];         /* metrics in canonical units */
+	unsigned char has_metric[PL_METRIC_COUNT]; /* 1 where metric[] is known */
+	char *source;          /* input path as given ("-" for stdin); owned */
+	char sha256[65];       /* lowercase hex sha256 of the input file's bytes */
+	long record;           /* index of the run inside its file: 0, or the
+	                          0-based record/line of a JSONL or array file */
+	char *adapter;         /* adapter that read it ("descriptor", ...); owned */
+	char *format_version;  /* version of the input format, or NULL; owned */
+	char *imported_at;     /* ISO 8601 UTC, set by the store; owned */
+	unsigned checklist_missing; /* PL_CHK_* bits; nonzero => reference-only */
+};
+
+/* Zeroes run (all conditions and metrics missing). */
+void pl_run_init(struct pl_run *run);
+
+/* Frees everything run owns and re-initialises it. NULL is a no-op. */
+void pl_run_release(struct pl_run *run);
+
+/* Deep copy of src into dst (dst must be initialised or released).
+ * Returns 0 or PL_ENOMEM (dst is then released). */
+int pl_run_copy(struct pl_run *dst, const struct pl_run *src);
+
+/* Sets condition id to the text value (copied). No normalization is done
+ * here; numeric types parse text with checked strtod ("inf" allowed for
+ * INT/REAL; INT must be whole). Returns 0, PL_ENOMEM, or PL_EINVALID with a
+ * message naming the field and the expected form. value NULL clears. */
+int pl_run_set_cond(struct pl_run *run, int id, const char *value, struct pl_error *err);
+
+/* Sets numeric condition id to num (INFINITY allowed), making its canonical
+ * text ("8", "1.5", "inf", "true"/"false" for BOOL). Returns 0 or PL_ENOMEM
+ * or PL_EUSAGE if id is not numeric. */
+int pl_run_set_cond_num(struct pl_run *run, int id, double num, struct pl_error *err);
+
+/* Sets metric id to value (canonical units). */
+void pl_run_set_metric(struct pl_run *run, int id, double value);
+
+/* Sets a heap string field (source, adapter, ...) to a copy of s (NULL ok).
+ * Returns 0 or PL_ENOMEM. */
+int pl_strset(char **field, const char *s);
+
+/* Recomputes run->checklist_missing from its conditions and metrics. */
+void pl_run_update_checklist(struct pl_run *run);
+
+/* A growable array of runs. Initialise with {0} or pl_run_list_init(). */
+struct pl_run_list {
+	struct pl_run *v; /* runs; owned */
+	size_t n;         /* runs in use */
+	size_t cap;       /* allocated */
+};
+
+void pl_run_list_init(struct pl_run_list *list);
+
+/* Appends a new initialised run and returns it, or NULL on out of memory.
+ * The pointer is valid until the next push. */
+struct pl_run *pl_run_list_push(struct pl_run_list *list);
+
+/* Releases every run and the array; the list is empty afterwards. NULL ok. */
+void pl_run_list_release(struct pl_run_list *list);
+
+/* -------------------------------------------------------------- formatting */
+
+/* Formats a number in the C locale whatever the process locale:
+ * shortest form that reads back to the same double ("0.32", "45.2", "8"),
+ * "inf" for +infinity. buf should hold 32 bytes. Returns buf. */
+char *pl_fmt_num(char *buf, size_t n, double v);
+
+/* Checked number parsing in the C locale: the whole of s must be a finite
+ * number (or "inf"/"infinity", any case, when allow_inf). Returns 0 and sets
+ * *out, or PL_EINVALID. */
+int pl_parse_num(const char *s, int allow_inf, double *out);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * validate.h — the rules every canonical run must meet before it is stored.
+ *
+ * Adapters convert, normalize.c canonicalizes, and this module decides: a run
+ * that breaks a rule is rejected with an error naming the field and what was
+ * expected. Rules: required conditions present (model, precision, engine,
+ * hardware), at least one metric, no negative latency or throughput, error
+ * rate in [0, 1], every metric finite, percentiles in order within each
+ * family (p50 <= p90 <= p95 <= p99 <= p99_9, min <= p50 <= max), counts whole
+ * and non-negative. Syntax-level rules (JSON numbers for versions, NaN,
+ * duplicate keys, unknown units) are enforced by the adapters, which see the
+ * raw input.
+ */
+#ifndef PL_VALIDATE_H
+#define PL_VALIDATE_H
+
+#include "core/error.h"
+#include "core/model.h"
+
+/* Checks run against the rules above. Also recomputes the checklist
+ * (pl_run_update_checklist). Returns 0 or PL_EINVALID with err naming the
+ * field (err->field) and the expected value range; err->file is left for the
+ * caller to set. */
+int pl_validate_run(struct pl_run *run, struct pl_error *err);
+
+#endif

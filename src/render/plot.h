@@ -1,0 +1,38 @@
+/*
+ * plot.h — charts through gnuplot.
+ *
+ * For a comparison, writes one bar chart per headline metric family present
+ * (TTFT, TPOT/ITL, output throughput): NAME.dat (tab-separated data, labels
+ * quoted), NAME.gp (a gnuplot script that reads NAME.dat and writes NAME.svg
+ * and NAME.png), then runs `gnuplot NAME.gp` in DIR from an argv vector
+ * (fork/execvp, never a shell). Labels from input files are inert: they live
+ * only in the .dat file (read with `using ... xtic(1)` under `set noenhanced`
+ * ... and never in the script text), with control characters replaced.
+ * The .gp and .dat files are always kept so a reader can re-plot.
+ */
+#ifndef PL_PLOT_H
+#define PL_PLOT_H
+
+#include <stddef.h>
+
+#include "core/compare.h"
+#include "core/error.h"
+
+/* One chart written. */
+struct pl_chart {
+	char name[64];   /* base name, e.g. "ttft" (files NAME.gp/.dat/.svg/.png) */
+	char title[128]; /* human title, e.g. "TTFT p50 / p95 (s)" */
+	int rendered;    /* 1 if gnuplot produced the .svg and .png */
+};
+
+/* Writes the charts of cmp into dir (which must exist) and renders them with
+ * gnuplot (the program `gnuplot` on PATH, or $PERFLEDGER_GNUPLOT).
+ * charts/ncharts (may be NULL) receive what was written (caller frees
+ * *charts with free()). Returns 0; PL_EIO if a file cannot be written;
+ * PL_ETOOL if gnuplot is missing ("gnuplot not found; install it with
+ * 'apt-get install gnuplot-nox'") or fails — the .gp/.dat files are then
+ * still written and *charts is still filled. */
+int pl_plot_comparison(const char *dir, const struct pl_comparison *cmp, struct pl_chart **charts,
+                       size_t *ncharts, struct pl_error *err);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * render.h — tables: terminal text, Markdown, CSV and JSON, for a comparison
+ * and for a list of runs.
+ *
+ * Renderers write to a FILE* the caller owns and return 0, or PL_EIO when the
+ * stream reports an error (ferror) — a full disk is an error, not a cut
+ * table. Numbers are printed in the C locale. Strings from input files are
+ * data: escaped for Markdown (| \ ` * _ < > [ ] and newlines), quoted for CSV
+ * (RFC 4180; a cell starting with = + - @ TAB CR is prefixed with ' so a
+ * spreadsheet never runs it as a formula), and JSON-escaped.
+ *
+ * JSON shapes (the scripting contract; names are canonical, units canonical):
+ *   runs:       [{"id", "source", "sha256", "record", "adapter", "format_version",
+ *                 "imported_at", "reference_only", "checklist_missing": [...],
+ *                 "conditions": {...}, "metrics": {...}}]
+ *   comparison: {"axis": [...], "shared_conditions": {...},
+ *                "rows": [{"axis": {...}, "n": N, "run_ids": [...],
+ *                          "reference_only": K, "metrics": {...},
+ *                          "delta_pct": {...}}], "caveats": [...]}
+ * Missing values are left out of objects; infinity is the string "inf";
+ * INT/REAL/BOOL conditions are JSON numbers/booleans, others strings.
+ */
+#ifndef PL_RENDER_H
+#define PL_RENDER_H
+
+#include <stdio.h>
+
+#include "core/compare.h"
+#include "core/error.h"
+#include "core/model.h"
+
+enum pl_table_format { PL_FMT_TEXT, PL_FMT_MARKDOWN, PL_FMT_CSV, PL_FMT_JSON };
+
+/* Parses "text" | "markdown" | "csv" | "json" into *out. Returns 0 or
+ * PL_EUSAGE. */
+int pl_table_format_parse(const char *s, enum pl_table_format *out, struct pl_error *err);
+
+/* Writes the comparison cmp as a table in format fmt to out: a header with
+ * the axis and the shared conditions, one line per row with n, each metric
+ * (unit in the column header) and its delta vs the first row, then the
+ * caveats. Reference-only rows are marked. Returns 0 or PL_EIO. */
+int pl_render_comparison(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt,
+                         struct pl_error *err);
+
+/* Writes runs as a table in format fmt: text/markdown/csv show id, the key
+ * conditions, the headline metrics and a reference-only mark; json shows
+ * everything (shape above). Returns 0 or PL_EIO. */
+int pl_render_runs(FILE *out, const struct pl_run_list *runs, enum pl_table_format fmt,
+                   struct pl_error *err);
+
+/* Writes s as a JSON string literal (with quotes) to out. Invalid UTF-8
+ * bytes are replaced by U+FFFD. Returns 0 or PL_EIO. */
+int pl_json_write_string(FILE *out, const char *s);
+
+/* Writes s escaped for a Markdown table cell. Returns 0 or PL_EIO. */
+int pl_markdown_write_cell(FILE *out, const char *s);
+
+/* Writes s as one CSV field (RFC 4180 quoting, formula prefixes neutralised).
+ * Returns 0 or PL_EIO. */
+int pl_csv_write_field(FILE *out, const char *s);
+
+#endif

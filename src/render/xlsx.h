@@ -1,0 +1,25 @@
+/*
+ * xlsx.h — the comparison as an .xlsx workbook (libxlsxwriter).
+ *
+ * The only module that includes xlsxwriter.h. Sheets: "Comparison" (one row
+ * per axis value, metrics as numeric cells with units in the headers, deltas
+ * in percent), "Runs" (every run in the comparison: id, source, sha256, key
+ * conditions, metrics, reference-only), "Conditions" (shared conditions and
+ * the fields that vary) and "Caveats" when there are any. Every string from
+ * an input file is written as a text cell (worksheet_write_string), never a
+ * formula. The workbook's creation time is taken from $SOURCE_DATE_EPOCH
+ * when set, so renders are reproducible.
+ */
+#ifndef PL_XLSX_H
+#define PL_XLSX_H
+
+#include "core/compare.h"
+#include "core/error.h"
+#include "core/model.h"
+
+/* Writes the workbook to path. runs must hold the runs of cmp (others are
+ * ignored). Returns 0, PL_EIO (cannot write path) or PL_ENOMEM. */
+int pl_xlsx_write(const char *path, const struct pl_comparison *cmp, const struct pl_run_list *runs,
+                  struct pl_error *err);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * db.h — SQLite storage of canonical runs.
+ *
+ * The only module that includes sqlite3.h. The schema lives in
+ * schema/migrations/NNN_*.sql (embedded at build time); PRAGMA user_version
+ * holds the number of the last migration applied, and opening a database
+ * applies the missing ones in order, each in its own transaction. Databases
+ * use WAL mode and a busy timeout so that several importers can write one
+ * file at once. Runs are unique on (source sha256, record), so the same
+ * bytes imported twice are stored once.
+ *
+ * Tables (see schema/README.md): `conditions` (one row per distinct full set
+ * of condition values), `runs` (provenance + metrics, wide: one column per
+ * canonical metric) and the flat view `run_flat` for the sqlite3 shell.
+ */
+#ifndef PL_DB_H
+#define PL_DB_H
+
+#include <stddef.h>
+
+#include "core/error.h"
+#include "core/model.h"
+
+struct pl_store; /* opaque */
+
+/* Opens (creating if needed) the database at path and migrates it to the
+ * current schema. *out receives the handle; close it with pl_store_close().
+ * Errors: PL_EIO (cannot open/create: message names the path), PL_ESCHEMA
+ * (user_version newer than this program knows), PL_EDB. */
+int pl_store_open(const char *path, struct pl_store **out, struct pl_error *err);
+
+/* Closes the database. NULL is a no-op. */
+void pl_store_close(struct pl_store *st);
+
+/* Current schema version (the number of migrations this program knows). */
+int pl_store_schema_version(void);
+
+/* Transactions (BEGIN IMMEDIATE / COMMIT / ROLLBACK). Nested calls are
+ * counted: only the outermost begin/commit touch the database; a rollback
+ * at any depth rolls back everything and later commits of the same nest
+ * return PL_EDB. Return 0 or PL_EDB. */
+int pl_store_begin(struct pl_store *st, struct pl_error *err);
+int pl_store_commit(struct pl_store *st, struct pl_error *err);
+int pl_store_rollback(struct pl_store *st, struct pl_error *err);
+
+/* Sets *found to 1 if any run with this source sha256 is stored, else 0.
+ * Returns 0 or PL_EDB. */
+int pl_store_has_sha256(struct pl_store *st, const char *sha256, int *found, struct pl_error *err);
+
+/* Inserts run (conditions row shared or created, then the runs row).
+ * run->imported_at is set by the store if NULL. On success run->id is set
+ * and *inserted is 1; if (sha256, record) is already stored, nothing is
+ * written, *inserted is 0 and 0 is returned. Returns 0 or PL_EDB/PL_ENOMEM. */
+int pl_store_insert_run(struct pl_store *st, struct pl_run *run, int *inserted, struct pl_error *err);
+
+/* One --where FIELD=VALUE filter: condition id and the value (normalized by
+ * the caller with pl_normalize_value; compared as text for TEXT/VERSION/TIME,
+ * numerically for INT/REAL/BOOL; "inf" matches infinity). A NULL value
+ * selects runs where the field is missing. */
+struct pl_filter {
+	int cond;          /* enum pl_cond_id */
+	const char *value; /* normalized value text, or NULL for "missing" */
+};
+
+/* Appends to out every stored run matching all filters, ordered by id, with
+ * all conditions, metrics and provenance filled. Returns 0, PL_EDB or
+ * PL_ENOMEM (out then holds what was read before). */
+int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
+                   struct pl_run_list *out, struct pl_error *err);
+
+/* Number of stored runs. Returns 0 or PL_EDB. */
+int pl_store_count_runs(struct pl_store *st, long long *count, struct pl_error *err);
+
+#endif
