@@ -1,1 +1,248 @@
-/* placeholder: being written */
+/*
+ * normalize.c — the explicit normalization rules of normalize.h.
+ *
+ * Each rule is a small table or a few lines, and each is pinned by a unit
+ * test (tests/unit/test_normalize.c). Nothing here guesses: a value that no
+ * rule names passes through trimmed (and lower-cased where case carries no
+ * meaning), so two different things never merge.
+ */
+#include "core/normalize.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct alias {
+	const char *from; /* lower-case spelling */
+	const char *to;   /* canonical form */
+};
+
+static const struct alias precision_aliases[] = {
+	{"bf16", "bfloat16"},   {"bfloat16", "bfloat16"}, {"fp16", "float16"},
+	{"float16", "float16"}, {"half", "float16"},      {"fp32", "float32"},
+	{"float32", "float32"}, {"float", "float32"},     {"float8", "fp8"},
+	{"fp8", "fp8"},
+};
+
+static const struct alias engine_aliases[] = {
+	{"tensorrt-llm", "trt-llm"}, {"tensorrt_llm", "trt-llm"}, {"trtllm", "trt-llm"},
+	{"trt-llm", "trt-llm"},      {"trt_llm", "trt-llm"},      {"llamacpp", "llama.cpp"},
+	{"llama-cpp", "llama.cpp"},  {"llama_cpp", "llama.cpp"},  {"llama.cpp", "llama.cpp"},
+	{"text-generation-inference", "tgi"},                     {"tgi", "tgi"},
+	{"vllm", "vllm"},            {"sglang", "sglang"},
+};
+
+static const struct alias deployment_aliases[] = {
+	{"local", "local"},         {"on-prem", "local"},        {"cloud", "cloud-api"},
+	{"api", "cloud-api"},       {"cloud-api", "cloud-api"},  {"cloud_api", "cloud-api"},
+};
+
+/* Copy of s without leading/trailing white space, lower-cased if lower. */
+static char *trimmed_copy(const char *s, int lower)
+{
+	size_t len;
+	char *out;
+
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	len = strlen(s);
+	while (len > 0 && isspace((unsigned char)s[len - 1]))
+		len--;
+	out = malloc(len + 1);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < len; i++)
+		out[i] = lower ? (char)tolower((unsigned char)s[i]) : s[i];
+	out[len] = '\0';
+	return out;
+}
+
+static char *apply_aliases(const char *s, const struct alias *tab, size_t n)
+{
+	char *low = trimmed_copy(s, 1);
+
+	if (!low)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(low, tab[i].from) == 0) {
+			free(low);
+			return strdup(tab[i].to);
+		}
+	}
+	return low;
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+char *pl_normalize_precision(const char *s)
+{
+	return apply_aliases(s, precision_aliases, COUNT(precision_aliases));
+}
+
+char *pl_normalize_engine(const char *s)
+{
+	return apply_aliases(s, engine_aliases, COUNT(engine_aliases));
+}
+
+char *pl_normalize_deployment(const char *s)
+{
+	return apply_aliases(s, deployment_aliases, COUNT(deployment_aliases));
+}
+
+long pl_hardware_accelerator_count(const char *hw)
+{
+	long n = 0;
+	const char *p = hw;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	while (isdigit((unsigned char)*p)) {
+		if (n > 100000)
+			return 0;
+		n = n * 10 + (*p - '0');
+		p++;
+	}
+	while (*p == ' ')
+		p++;
+	if (*p == 'x' || *p == 'X')
+		p++;
+	else if ((unsigned char)p[0] == 0xC3 && (unsigned char)p[1] == 0x97) /* U+00D7 × */
+		p += 2;
+	else
+		return 0;
+	/* "2x" must be followed by a space or the name: "2x A100", "2xA100". */
+	if (*p == '\0' || n < 1)
+		return 0;
+	return n;
+}
+
+static const char *skip_v(const char *s)
+{
+	if ((s[0] == 'v' || s[0] == 'V') && isdigit((unsigned char)s[1]))
+		return s + 1;
+	return s;
+}
+
+int pl_version_cmp(const char *a, const char *b)
+{
+	a = skip_v(a);
+	b = skip_v(b);
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			const char *ea = a, *eb = b;
+			size_t la, lb;
+			while (*a == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			for (ea = a; isdigit((unsigned char)*ea); ea++)
+				;
+			for (eb = b; isdigit((unsigned char)*eb); eb++)
+				;
+			la = (size_t)(ea - a);
+			lb = (size_t)(eb - b);
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			int c = memcmp(a, b, la);
+			if (c)
+				return c < 0 ? -1 : 1;
+			a = ea;
+			b = eb;
+		} else {
+			if (*a != *b)
+				return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+			a++;
+			b++;
+		}
+	}
+	if (*a == *b)
+		return 0;
+	return *a ? 1 : -1;
+}
+
+char *pl_normalize_value(int id, const char *value)
+{
+	if (id < 0 || id >= PL_COND_COUNT || !value)
+		return NULL;
+	switch (id) {
+	case PL_C_PRECISION:
+	case PL_C_QUANTIZATION:
+	case PL_C_KV_CACHE_DTYPE:
+		return pl_normalize_precision(value);
+	case PL_C_ENGINE:
+		return pl_normalize_engine(value);
+	case PL_C_DEPLOYMENT:
+		return pl_normalize_deployment(value);
+	default:
+		break;
+	}
+	if (pl_cond_info[id].type == PL_CT_VERSION) {
+		char *t = trimmed_copy(value, 0);
+		if (t && t != skip_v(t))
+			memmove(t, t + 1, strlen(t));
+		return t;
+	}
+	if (pl_cond_info[id].type == PL_CT_BOOL)
+		return trimmed_copy(value, 1);
+	return trimmed_copy(value, 0);
+}
+
+int pl_normalize_run(struct pl_run *run, struct pl_error *err)
+{
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		struct pl_value *v = &run->cond[id];
+		enum pl_ctype t = pl_cond_info[id].type;
+		char *norm;
+
+		if (!v->set || t == PL_CT_INT || t == PL_CT_REAL || t == PL_CT_BOOL)
+			continue;
+		norm = pl_normalize_value(id, v->text);
+		if (!norm)
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		if (!*norm) {
+			free(norm);
+			pl_error_field(err, pl_cond_info[id].name);
+			return pl_error_set(err, PL_EINVALID, "'%s' is empty", pl_cond_info[id].name);
+		}
+		free(v->text);
+		v->text = norm;
+	}
+	if (run->cond[PL_C_HARDWARE].set) {
+		long n = pl_hardware_accelerator_count(run->cond[PL_C_HARDWARE].text);
+		struct pl_value *ac = &run->cond[PL_C_ACCELERATOR_COUNT];
+		if (n > 0 && !ac->set) {
+			if (pl_run_set_cond_num(run, PL_C_ACCELERATOR_COUNT, (double)n, err))
+				return err ? err->code : PL_ENOMEM;
+		} else if (n > 0 && ac->num != (double)n) {
+			pl_error_field(err, "accelerator_count");
+			return pl_error_set(err, PL_EINVALID,
+			                    "accelerator_count %s disagrees with hardware '%s' (%ld)",
+			                    ac->text, run->cond[PL_C_HARDWARE].text, n);
+		}
+	}
+	return 0;
+}
+
+int pl_value_cmp(int id, const struct pl_value *a, const struct pl_value *b)
+{
+	enum pl_ctype t = pl_cond_info[id].type;
+
+	if (!a->set || !b->set)
+		return a->set == b->set ? 0 : (a->set ? -1 : 1);
+	if (t == PL_CT_INT || t == PL_CT_REAL || t == PL_CT_BOOL)
+		return a->num < b->num ? -1 : a->num > b->num ? 1 : 0;
+	if (t == PL_CT_VERSION)
+		return pl_version_cmp(a->text, b->text);
+	return strcmp(a->text, b->text);
+}
+
+int pl_value_equal(const struct pl_value *a, const struct pl_value *b)
+{
+	if (!a->set || !b->set)
+		return a->set == b->set;
+	return strcmp(a->text, b->text) == 0;
+}
