@@ -1,1 +1,232 @@
-/* placeholder: being written */
+/*
+ * cli.c — messages, exit codes and the selection options shared by the
+ * commands.
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/normalize.h"
+
+const char pl_exit_help[] =
+	"Exit codes:\n"
+	"  0  ok\n"
+	"  1  regression found (check) or bundle differs (verify)\n"
+	"  2  usage or I/O error\n"
+	"  3  comparison refused: conditions do not match\n"
+	"  4  one or more inputs rejected\n"
+	"  5  too few samples to decide\n";
+
+void pl_cli_print_error(const struct pl_error *err)
+{
+	char buf[2048];
+
+	pl_error_format(err, buf, sizeof(buf));
+	fprintf(stderr, "perfledger: %s\n", buf);
+}
+
+void pl_cli_errorf(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "perfledger: %s%s", cmd ? cmd : "", cmd ? ": " : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int pl_cli_exit_for(int code)
+{
+	switch (code) {
+	case PL_OK:
+		return PL_EXIT_OK;
+	case PL_EMISMATCH:
+		return PL_EXIT_REFUSED;
+	case PL_ESYNTAX:
+	case PL_EINVALID:
+	case PL_EFORMAT:
+		return PL_EXIT_REJECTED;
+	default:
+		return PL_EXIT_USAGE;
+	}
+}
+
+struct pl_store *pl_cli_open_store(const struct pl_cli *cli)
+{
+	struct pl_store *st = NULL;
+	struct pl_error err;
+
+	pl_error_init(&err);
+	if (pl_store_open(cli->db_path, &st, &err)) {
+		pl_cli_print_error(&err);
+		return NULL;
+	}
+	return st;
+}
+
+int pl_cli_finish(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "perfledger: error writing to standard output: %s\n",
+		        strerror(errno ? errno : EIO));
+		return PL_EXIT_USAGE;
+	}
+	return rc;
+}
+
+int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char name[128];
+	int id;
+	char *norm;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name)) {
+		pl_cli_errorf(cmd, "bad --where '%s': expected FIELD=VALUE", arg);
+		return PL_EXIT_USAGE;
+	}
+	memcpy(name, arg, (size_t)(eq - arg));
+	name[eq - arg] = '\0';
+	id = pl_cond_lookup(name);
+	if (id == PL_C_NONE) {
+		pl_cli_errorf(cmd, "unknown condition '%s' in --where (see 'perfledger list --help')",
+		              name);
+		return PL_EXIT_USAGE;
+	}
+	if (sel->nfilters >= sizeof(sel->filters) / sizeof(sel->filters[0])) {
+		pl_cli_errorf(cmd, "too many --where options (at most 64)");
+		return PL_EXIT_USAGE;
+	}
+	if (pl_cond_info[id].type == PL_CT_INT || pl_cond_info[id].type == PL_CT_REAL) {
+		double d;
+		if (pl_parse_num(eq + 1, 1, &d)) {
+			pl_cli_errorf(cmd, "bad --where '%s': '%s' must be a number or inf", arg, name);
+			return PL_EXIT_USAGE;
+		}
+	}
+	norm = pl_normalize_value(id, eq + 1);
+	if (!norm) {
+		pl_cli_errorf(cmd, "out of memory");
+		return PL_EXIT_USAGE;
+	}
+	sel->values[sel->nfilters] = norm;
+	sel->filters[sel->nfilters].cond = id;
+	sel->filters[sel->nfilters].value = norm;
+	sel->where_text[sel->nfilters] = arg;
+	sel->nfilters++;
+	return 0;
+}
+
+int pl_sel_add_metric(struct pl_selection *sel, const char *cmd, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char name[128];
+		int id;
+
+		if (len == 0 || len >= sizeof(name)) {
+			pl_cli_errorf(cmd, "bad --metric '%s'", arg);
+			return PL_EXIT_USAGE;
+		}
+		memcpy(name, p, len);
+		name[len] = '\0';
+		id = pl_metric_lookup(name);
+		if (id == PL_M_NONE) {
+			pl_cli_errorf(cmd, "unknown metric '%s' (see 'perfledger %s --help')", name,
+			              cmd);
+			return PL_EXIT_USAGE;
+		}
+		if (sel->opts.nmetrics < PL_METRIC_COUNT)
+			sel->opts.metrics[sel->opts.nmetrics++] = id;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+int pl_sel_add_allow(struct pl_selection *sel, const char *cmd, const char *arg)
+{
+	int id = pl_cond_lookup(arg);
+
+	if (id == PL_C_NONE) {
+		pl_cli_errorf(cmd, "unknown condition '%s' in --allow-mismatch", arg);
+		return PL_EXIT_USAGE;
+	}
+	sel->opts.allow_mismatch[id] = 1;
+	return 0;
+}
+
+void pl_sel_release(struct pl_selection *sel)
+{
+	for (size_t i = 0; i < sel->nfilters; i++)
+		free(sel->values[i]);
+	sel->nfilters = 0;
+}
+
+/* Writes s to f with control characters (ESC, newlines, ...) shown as '?',
+ * so a value from an input file cannot drive the terminal. */
+static void put_inert(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+}
+
+int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel, const char *cmd,
+                            struct pl_run_list *runs, struct pl_comparison *cmp)
+{
+	struct pl_error err;
+	int rc;
+
+	pl_error_init(&err);
+	memset(cmp, 0, sizeof(*cmp));
+	rc = pl_store_query(st, sel->filters, sel->nfilters, runs, &err);
+	if (rc) {
+		pl_cli_print_error(&err);
+		return PL_EXIT_USAGE;
+	}
+	rc = pl_compare_build(runs, &sel->opts, cmp, &err);
+	if (rc == PL_EMISMATCH) {
+		char axis[256] = "";
+		for (size_t k = 0; k < sel->opts.naxis; k++) {
+			size_t len = strlen(axis);
+			snprintf(axis + len, sizeof(axis) - len, "%s%s", k ? "," : "",
+			         pl_cond_info[sel->opts.axis[k]].name);
+		}
+		fprintf(stderr,
+		        "perfledger: %s: comparison refused: conditions differ off the axis '%s':\n",
+		        cmd, axis);
+		for (size_t i = 0; i < cmp->nmismatches; i++) {
+			const struct pl_mismatch *m = &cmp->mismatches[i];
+			fprintf(stderr, "  %s:", pl_cond_info[m->cond].name);
+			for (size_t k = 0; k < m->nvalues; k++)
+			{
+				fputs(k ? " vs '" : " '", stderr);
+				put_inert(stderr, m->values[k]);
+				fputc('\'', stderr);
+			}
+			fputc('\n', stderr);
+		}
+		fprintf(stderr,
+		        "hint: narrow the selection with --where FIELD=VALUE, put the field on the "
+		        "axis, or accept the difference with --allow-mismatch FIELD (printed as a "
+		        "caveat)\n");
+		return PL_EXIT_REFUSED;
+	}
+	if (rc == PL_EEMPTY) {
+		pl_cli_errorf(cmd, "no runs match the selection");
+		return PL_EXIT_USAGE;
+	}
+	if (rc) {
+		pl_cli_print_error(&err);
+		return pl_cli_exit_for(rc);
+	}
+	return 0;
+}

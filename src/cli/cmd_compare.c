@@ -1,1 +1,129 @@
-/* placeholder: being written */
+/*
+ * cmd_compare.c — `perfledger compare`: like with like, or a refusal that
+ * names every mismatched condition.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "render/render.h"
+
+static const char usage_text[] =
+	"usage: perfledger compare --axis FIELD[,FIELD...] [--where FIELD=VALUE]...\n"
+	"                          [--metric NAME]... [--allow-mismatch FIELD]...\n"
+	"                          [--format text|markdown|csv|json]\n"
+	"\n"
+	"Compares the selected runs along the axis: the condition(s) meant to differ.\n"
+	"Fields that travel with an axis field may differ with it (hardware: its\n"
+	"accelerator_count, driver_version, cuda_version; engine: engine_version,\n"
+	"engine_args). Every other condition of the key must be equal in all selected\n"
+	"runs, else the comparison is refused (exit 3) and each mismatched field is\n"
+	"listed with its values. Missing is not equal to known.\n"
+	"Runs with the same axis values form one row: n runs, each metric their median,\n"
+	"and the change against the first row in percent.\n"
+	"\n"
+	"  --axis FIELD[,FIELD]    condition(s) that may differ (required)\n"
+	"  --where FIELD=VALUE     select runs (repeatable; ANDed)\n"
+	"  --metric NAME[,NAME]    metrics to show (default: the headline set)\n"
+	"  --allow-mismatch FIELD  let FIELD differ anyway; printed as a caveat\n"
+	"  --format F              text (default), markdown, csv or json\n"
+	"\n"
+	"Metrics (canonical units):\n";
+
+static void print_usage(FILE *f)
+{
+	fputs(usage_text, f);
+	for (int i = 0; i < PL_METRIC_COUNT; i++)
+		fprintf(f, "  %-26s %s (%s)\n", pl_metric_info[i].name, pl_metric_info[i].description,
+		        pl_unit_label(pl_metric_info[i].unit));
+}
+
+int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"axis", required_argument, NULL, 'a'},
+		{"where", required_argument, NULL, 'w'},
+		{"metric", required_argument, NULL, 'm'},
+		{"allow-mismatch", required_argument, NULL, 'A'},
+		{"format", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct pl_selection sel;
+	struct pl_run_list runs;
+	struct pl_comparison cmp;
+	enum pl_table_format fmt = PL_FMT_TEXT;
+	struct pl_error err;
+	struct pl_store *st = NULL;
+	int c, rc = PL_EXIT_USAGE;
+
+	memset(&sel, 0, sizeof(sel));
+	memset(&cmp, 0, sizeof(cmp));
+	pl_run_list_init(&runs);
+	pl_error_init(&err);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			if (pl_compare_parse_axis(&sel.opts, optarg, &err)) {
+				pl_cli_errorf("compare", "%s", err.message);
+				goto out;
+			}
+			sel.have_axis = 1;
+			break;
+		case 'w':
+			if (pl_sel_add_where(&sel, "compare", optarg))
+				goto out;
+			break;
+		case 'm':
+			if (pl_sel_add_metric(&sel, "compare", optarg))
+				goto out;
+			break;
+		case 'A':
+			if (pl_sel_add_allow(&sel, "compare", optarg))
+				goto out;
+			break;
+		case 'f':
+			if (pl_table_format_parse(optarg, &fmt, &err)) {
+				pl_cli_errorf("compare", "%s", err.message);
+				goto out;
+			}
+			break;
+		case 'h':
+			print_usage(stdout);
+			rc = PL_EXIT_OK;
+			goto out;
+		default:
+			pl_cli_errorf("compare", "unknown or incomplete option '%s'", argv[optind - 1]);
+			fputs("see 'perfledger compare --help'\n", stderr);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		pl_cli_errorf("compare", "unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (!sel.have_axis) {
+		pl_cli_errorf("compare", "--axis FIELD is required (e.g. --axis hardware)");
+		goto out;
+	}
+	st = pl_cli_open_store(cli);
+	if (!st)
+		goto out;
+	rc = pl_cli_build_comparison(st, &sel, "compare", &runs, &cmp);
+	if (rc)
+		goto out;
+	if (pl_render_comparison(stdout, &cmp, fmt, &err)) {
+		pl_cli_print_error(&err);
+		rc = PL_EXIT_USAGE;
+		goto out;
+	}
+	rc = PL_EXIT_OK;
+out:
+	pl_store_close(st);
+	pl_comparison_release(&cmp);
+	pl_run_list_release(&runs);
+	pl_sel_release(&sel);
+	return rc;
+}

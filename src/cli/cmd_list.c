@@ -1,1 +1,88 @@
-/* placeholder: being written */
+/*
+ * cmd_list.c — `perfledger list`: the stored runs, filtered.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "render/render.h"
+
+static const char usage_text[] =
+	"usage: perfledger list [--where FIELD=VALUE]... [--format text|json|csv|markdown]\n"
+	"\n"
+	"Lists stored runs. --where selects runs whose condition FIELD equals VALUE\n"
+	"after normalization (bf16 = bfloat16, vLLM = vllm); several are ANDed.\n"
+	"--format json prints every condition and metric with canonical names and\n"
+	"units (seconds, tokens/s, requests/s, fraction).\n"
+	"\n"
+	"Condition fields:\n";
+
+static void print_usage(FILE *f)
+{
+	fputs(usage_text, f);
+	for (int i = 0; i < PL_COND_COUNT; i++)
+		fprintf(f, "  %-24s %s%s\n", pl_cond_info[i].name, pl_cond_info[i].description,
+		        (pl_cond_info[i].flags & PL_CF_KEY) ? " [key]" : "");
+}
+
+int cmd_list(const struct pl_cli *cli, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"where", required_argument, NULL, 'w'},
+		{"format", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct pl_selection sel;
+	struct pl_run_list runs;
+	enum pl_table_format fmt = PL_FMT_TEXT;
+	struct pl_error err;
+	struct pl_store *st = NULL;
+	int c, rc = PL_EXIT_USAGE;
+
+	memset(&sel, 0, sizeof(sel));
+	pl_run_list_init(&runs);
+	pl_error_init(&err);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			if (pl_sel_add_where(&sel, "list", optarg))
+				goto out;
+			break;
+		case 'f':
+			if (pl_table_format_parse(optarg, &fmt, &err)) {
+				pl_cli_errorf("list", "%s", err.message);
+				goto out;
+			}
+			break;
+		case 'h':
+			print_usage(stdout);
+			rc = PL_EXIT_OK;
+			goto out;
+		default:
+			pl_cli_errorf("list", "unknown or incomplete option '%s'", argv[optind - 1]);
+			print_usage(stderr);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		pl_cli_errorf("list", "unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	st = pl_cli_open_store(cli);
+	if (!st)
+		goto out;
+	if (pl_store_query(st, sel.filters, sel.nfilters, &runs, &err) ||
+	    pl_render_runs(stdout, &runs, fmt, &err)) {
+		pl_cli_print_error(&err);
+		goto out;
+	}
+	rc = PL_EXIT_OK;
+out:
+	pl_store_close(st);
+	pl_run_list_release(&runs);
+	pl_sel_release(&sel);
+	return rc;
+}

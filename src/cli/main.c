@@ -1,1 +1,82 @@
-/* placeholder: being written */
+/*
+ * main.c — perfledger's entry point: global options and the command table.
+ *
+ *   perfledger [--db PATH] COMMAND [ARGS...]
+ *
+ * The database is --db, else $PERFLEDGER_DB, else ./perfledger.db. Each
+ * command lives in cmd_<name>.c and only calls the library.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+struct command {
+	const char *name;    /* as typed */
+	pl_cmd_fn fn;        /* implementation */
+	const char *summary; /* one line for --help */
+};
+
+static const struct command commands[] = {
+	{"import", cmd_import, "import result files (descriptors, vLLM results) into the database"},
+	{"list", cmd_list, "list stored runs"},
+	{"compare", cmd_compare, "compare runs along an axis; refuses unlike conditions"},
+	{"report", cmd_report, "render a report directory: Markdown, charts, workbook"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: perfledger [--db PATH] COMMAND [ARGS...]\n\n"
+	           "An offline results database and comparison reporter for LLM inference "
+	           "benchmarks.\n\nCommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nOptions:\n"
+	           "  --db PATH   database file (default: $PERFLEDGER_DB, else ./perfledger.db)\n"
+	           "  --help      this text;  perfledger COMMAND --help for a command\n"
+	           "  --version   print the version\n\n%s",
+	        pl_exit_help);
+}
+
+int main(int argc, char **argv)
+{
+	struct pl_cli cli = {0};
+	int i = 1;
+
+	cli.db_path = getenv("PERFLEDGER_DB");
+	if (!cli.db_path || !*cli.db_path)
+		cli.db_path = "perfledger.db";
+	while (i < argc && argv[i][0] == '-') {
+		if (strcmp(argv[i], "--db") == 0) {
+			if (i + 1 >= argc || !*argv[i + 1]) {
+				fprintf(stderr, "perfledger: --db needs a PATH\n");
+				return PL_EXIT_USAGE;
+			}
+			cli.db_path = argv[i + 1];
+			i += 2;
+		} else if (strncmp(argv[i], "--db=", 5) == 0 && argv[i][5]) {
+			cli.db_path = argv[i] + 5;
+			i++;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			usage(stdout);
+			return pl_cli_finish(PL_EXIT_OK);
+		} else if (strcmp(argv[i], "--version") == 0) {
+			printf("perfledger %s\n", PL_VERSION);
+			return pl_cli_finish(PL_EXIT_OK);
+		} else {
+			fprintf(stderr, "perfledger: unknown option '%s'\n", argv[i]);
+			usage(stderr);
+			return PL_EXIT_USAGE;
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return PL_EXIT_USAGE;
+	}
+	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
+		if (strcmp(argv[i], commands[c].name) == 0)
+			return pl_cli_finish(commands[c].fn(&cli, argc - i, argv + i));
+	fprintf(stderr, "perfledger: unknown command '%s' (see 'perfledger --help')\n", argv[i]);
+	return PL_EXIT_USAGE;
+}

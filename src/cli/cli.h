@@ -1,0 +1,91 @@
+/*
+ * cli.h — what the command files share: exit codes, messages, selection
+ * options. Only the CLI prints; the library reports through struct pl_error.
+ */
+#ifndef PL_CLI_H
+#define PL_CLI_H
+
+#include <stdio.h>
+
+#include "core/compare.h"
+#include "core/error.h"
+#include "store/db.h"
+
+/* Exit codes: one table for all commands (README "Exit codes"). */
+enum pl_exit {
+	PL_EXIT_OK = 0,         /* success */
+	PL_EXIT_REGRESSION = 1, /* regression found (check) or bundle differs (verify) */
+	PL_EXIT_USAGE = 2,      /* usage or I/O error */
+	PL_EXIT_REFUSED = 3,    /* comparison refused: conditions do not match */
+	PL_EXIT_REJECTED = 4,   /* one or more inputs rejected */
+	PL_EXIT_TOO_FEW = 5     /* too few samples to decide */
+};
+
+/* The exit-code table as printed by --help. */
+extern const char pl_exit_help[];
+
+/* Global options, set by main before the command runs. */
+struct pl_cli {
+	const char *db_path; /* --db, else $PERFLEDGER_DB, else ./perfledger.db */
+};
+
+/* Signature of a command: argv[0] is the command name. Returns a pl_exit. */
+typedef int (*pl_cmd_fn)(const struct pl_cli *cli, int argc, char **argv);
+
+int cmd_import(const struct pl_cli *cli, int argc, char **argv);
+int cmd_list(const struct pl_cli *cli, int argc, char **argv);
+int cmd_compare(const struct pl_cli *cli, int argc, char **argv);
+int cmd_report(const struct pl_cli *cli, int argc, char **argv);
+
+/* Prints "perfledger: " + the formatted error to stderr. */
+void pl_cli_print_error(const struct pl_error *err);
+
+/* Prints "perfledger: CMD: " + printf message + newline to stderr. */
+void pl_cli_errorf(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/* Maps a library error code to an exit code (2 for I/O, usage and db, 3 for
+ * mismatch, 4 for rejected input). */
+int pl_cli_exit_for(int code);
+
+/* Opens the database named by cli; prints the error and returns NULL on failure. */
+struct pl_store *pl_cli_open_store(const struct pl_cli *cli);
+
+/* Flushes stdout and checks it; prints an error and returns PL_EXIT_USAGE
+ * if writing failed (full disk, closed pipe), else rc. */
+int pl_cli_finish(int rc);
+
+/* Selection shared by compare and report (and list for --where). */
+struct pl_selection {
+	struct pl_filter filters[64]; /* --where, normalized */
+	char *values[64];             /* owned normalized value texts */
+	const char *where_text[64];   /* --where as given, for report headers */
+	size_t nfilters;
+	struct pl_compare_opts opts;  /* --axis, --metric, --allow-mismatch */
+	int have_axis;
+};
+
+/* Parses one --where FIELD=VALUE into sel. Returns 0 or prints an error and
+ * returns PL_EXIT_USAGE. */
+int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg);
+
+/* Parses --metric NAME[,NAME...] into sel->opts. */
+int pl_sel_add_metric(struct pl_selection *sel, const char *cmd, const char *arg);
+
+/* Parses --allow-mismatch FIELD. */
+int pl_sel_add_allow(struct pl_selection *sel, const char *cmd, const char *arg);
+
+/* Frees the owned values. */
+void pl_sel_release(struct pl_selection *sel);
+
+/* Queries the runs of sel and builds the comparison. On refusal prints every
+ * mismatched field with its values and returns PL_EXIT_REFUSED; on other
+ * errors prints and returns their exit code; 0 on success (runs and cmp
+ * filled; the caller releases both). */
+int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel, const char *cmd,
+                            struct pl_run_list *runs, struct pl_comparison *cmp);
+
+#endif
