@@ -1,2 +1,213 @@
-/* placeholder: being written */
-int main(void) { return 1; }
+/* test_compare.c — refusal field by field, travelling fields, rows of
+ * medians, deltas, caveats. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/compare.h"
+#include "core/normalize.h"
+
+static struct pl_run *add(struct pl_run_list *l, long long id, const char *hw, const char *drv,
+                          const char *prec, const char *conc, double ttft, double thr)
+{
+	struct pl_run *r = pl_run_list_push(l);
+	assert_non_null(r);
+	r->id = id;
+	pl_run_set_cond(r, PL_C_MODEL, "gemma-4-31b", NULL);
+	pl_run_set_cond(r, PL_C_ENGINE, "vllm", NULL);
+	pl_run_set_cond(r, PL_C_ENGINE_VERSION, "0.6.3", NULL);
+	pl_run_set_cond(r, PL_C_HARDWARE, hw, NULL);
+	pl_run_set_cond(r, PL_C_DRIVER_VERSION, drv, NULL);
+	pl_run_set_cond(r, PL_C_PRECISION, prec, NULL);
+	pl_run_set_cond(r, PL_C_CONCURRENCY, conc, NULL);
+	assert_int_equal(pl_normalize_run(r, NULL), 0);
+	pl_run_set_metric(r, PL_M_TTFT_P50, ttft);
+	pl_run_set_metric(r, PL_M_OUTPUT_THROUGHPUT, thr);
+	pl_run_update_checklist(r);
+	return r;
+}
+
+static void axis_parsing(void **state)
+{
+	struct pl_compare_opts o;
+	struct pl_error e;
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&e);
+	assert_int_equal(pl_compare_parse_axis(&o, "hardware,engine", &e), 0);
+	assert_int_equal(o.naxis, 2);
+	assert_int_equal(o.axis[0], PL_C_HARDWARE);
+	assert_int_equal(o.axis[1], PL_C_ENGINE);
+	assert_int_equal(pl_compare_parse_axis(&o, "hardwares", &e), PL_EUSAGE);
+	assert_string_equal(e.message,
+	                    "unknown condition 'hardwares' in --axis (see 'perfledger list --help')");
+	assert_int_equal(pl_compare_parse_axis(&o, "model,model", &e), PL_EUSAGE);
+	assert_int_equal(pl_compare_parse_axis(&o, "", &e), PL_EUSAGE);
+}
+
+static void rows_medians_and_deltas(void **state)
+{
+	struct pl_run_list l;
+	struct pl_compare_opts o;
+	struct pl_comparison c;
+	struct pl_error e;
+	char label[128];
+	(void)state;
+	pl_run_list_init(&l);
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&e);
+	/* H100 first by id, but rows sort by axis value: "1x..." < "2x..." */
+	add(&l, 1, "2x NVIDIA A100 80G", "550.54", "bf16", "8", 0.40, 100);
+	add(&l, 2, "1x NVIDIA H100 80G", "550.90", "bfloat16", "8", 0.20, 300);
+	add(&l, 3, "2x NVIDIA A100 80G", "550.54", "bfloat16", "8", 0.30, 140);
+	add(&l, 4, "2x NVIDIA A100 80G", "550.54", "BF16", "8", 0.35, 120);
+	assert_int_equal(pl_compare_parse_axis(&o, "hardware", &e), 0);
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+	assert_int_equal(c.nrows, 2);
+	assert_int_equal(c.nruns, 4);
+	assert_string_equal(pl_compare_row_label(&c, 0, label, sizeof(label)), "1x NVIDIA H100 80G");
+	assert_string_equal(pl_compare_row_label(&c, 1, label, sizeof(label)), "2x NVIDIA A100 80G");
+	assert_int_equal(c.rows[1].n, 3);
+	assert_int_equal(c.rows[1].run_ids[0], 1);
+	assert_int_equal(c.rows[1].run_ids[2], 4);
+	assert_true(c.rows[1].metric[PL_M_TTFT_P50] == 0.35);
+	assert_true(c.rows[1].metric[PL_M_OUTPUT_THROUGHPUT] == 120);
+	assert_int_equal(c.rows[1].n_metric[PL_M_TTFT_P50], 3);
+	assert_int_equal(c.rows[0].has_delta[PL_M_TTFT_P50], 1);
+	assert_true(c.rows[0].delta_pct[PL_M_TTFT_P50] == 0);
+	assert_true(fabs(c.rows[1].delta_pct[PL_M_TTFT_P50] - 75.0) < 1e-9);
+	assert_true(fabs(c.rows[1].delta_pct[PL_M_OUTPUT_THROUGHPUT] - (-60.0)) < 1e-9);
+	/* driver travels with hardware: it varies and is on the row */
+	assert_int_equal(c.varies[PL_C_DRIVER_VERSION], 1);
+	assert_string_equal(c.rows[0].axis[PL_C_DRIVER_VERSION].text, "550.90");
+	/* bf16 / BF16 / bfloat16 are one precision: shared */
+	assert_string_equal(c.shared[PL_C_PRECISION].text, "bfloat16");
+	assert_false(c.shared[PL_C_HARDWARE].set);
+	/* every run lacks checklist items -> a caveat per row */
+	assert_int_equal(c.ncaveats, 2);
+	assert_string_equal(c.caveats[0],
+	                    "1x NVIDIA H100 80G: 1 of 1 run is reference-only (missing: weights "
+	                    "source, engine launch parameters, driver and CUDA versions, "
+	                    "input/output lengths, warm-up, TPOT, p95 latency)");
+	size_t nd;
+	pl_compare_default_metrics(&nd);
+	assert_int_equal(c.nmetrics, nd);
+	pl_comparison_release(&c);
+	pl_comparison_release(NULL);
+	pl_run_list_release(&l);
+}
+
+static void refusal_lists_every_field(void **state)
+{
+	struct pl_run_list l;
+	struct pl_compare_opts o;
+	struct pl_comparison c;
+	struct pl_error e;
+	(void)state;
+	pl_run_list_init(&l);
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&e);
+	add(&l, 1, "2x NVIDIA A100 80G", "550.54", "bfloat16", "8", 0.4, 100);
+	add(&l, 2, "1x NVIDIA H100 80G", "550.90", "fp8", "16", 0.2, 300);
+	struct pl_run *r = add(&l, 3, "1x NVIDIA H100 80G", "550.90", "fp8", "16", 0.2, 300);
+	pl_run_set_cond(r, PL_C_DATASET, "sharegpt", NULL);
+	assert_int_equal(pl_compare_parse_axis(&o, "hardware", &e), 0);
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), PL_EMISMATCH);
+	assert_int_equal(c.nmismatches, 3);
+	assert_int_equal(c.mismatches[0].cond, PL_C_PRECISION);
+	assert_string_equal(c.mismatches[0].values[0], "bfloat16");
+	assert_string_equal(c.mismatches[0].values[1], "fp8");
+	assert_int_equal(c.mismatches[1].cond, PL_C_CONCURRENCY);
+	assert_string_equal(c.mismatches[1].values[0], "8");
+	assert_string_equal(c.mismatches[1].values[1], "16");
+	/* missing is not equal to known, and is listed as such */
+	assert_int_equal(c.mismatches[2].cond, PL_C_DATASET);
+	assert_string_equal(c.mismatches[2].values[0], "sharegpt");
+	assert_string_equal(c.mismatches[2].values[1], "(missing)");
+	assert_string_equal(e.message,
+	                    "comparison refused: 3 conditions differ off the axis 'hardware': "
+	                    "precision: bfloat16 vs fp8; concurrency: 8 vs 16; dataset: sharegpt "
+	                    "vs (missing)");
+	pl_comparison_release(&c);
+
+	/* allowing the fields turns the refusal into caveats */
+	o.allow_mismatch[PL_C_PRECISION] = 1;
+	o.allow_mismatch[PL_C_CONCURRENCY] = 1;
+	o.allow_mismatch[PL_C_DATASET] = 1;
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+	assert_string_equal(c.caveats[0],
+	                    "conditions differ in precision: bfloat16 vs fp8 (allowed by "
+	                    "--allow-mismatch)");
+	pl_comparison_release(&c);
+
+	/* engine_version does not travel with hardware: refused */
+	memset(&o, 0, sizeof(o));
+	pl_run_list_release(&l);
+	add(&l, 1, "2x NVIDIA A100 80G", "550.54", "bfloat16", "8", 0.4, 100);
+	r = add(&l, 2, "1x NVIDIA H100 80G", "550.90", "bfloat16", "8", 0.2, 300);
+	pl_run_set_cond(r, PL_C_ENGINE_VERSION, "0.10.1", NULL);
+	assert_int_equal(pl_compare_parse_axis(&o, "hardware", &e), 0);
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), PL_EMISMATCH);
+	assert_int_equal(c.nmismatches, 1);
+	assert_int_equal(c.mismatches[0].cond, PL_C_ENGINE_VERSION);
+	assert_string_equal(c.mismatches[0].values[0], "0.6.3");
+	assert_string_equal(c.mismatches[0].values[1], "0.10.1");
+	pl_comparison_release(&c);
+	pl_run_list_release(&l);
+}
+
+static void engine_axis_orders_versions_naturally(void **state)
+{
+	struct pl_run_list l;
+	struct pl_compare_opts o;
+	struct pl_comparison c;
+	struct pl_error e;
+	(void)state;
+	pl_run_list_init(&l);
+	memset(&o, 0, sizeof(o));
+	const char *versions[] = {"0.10.1", "0.6.3", "0.8.5"};
+	for (int i = 0; i < 3; i++) {
+		struct pl_run *r = add(&l, i + 1, "1x NVIDIA H100 80G", "550.90", "bf16", "8", 0.1 * (i + 1), 100);
+		pl_run_set_cond(r, PL_C_ENGINE_VERSION, versions[i], NULL);
+	}
+	assert_int_equal(pl_compare_parse_axis(&o, "engine_version", &e), 0);
+	o.metrics[0] = PL_M_TTFT_P50;
+	o.nmetrics = 1;
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+	assert_int_equal(c.nrows, 3);
+	assert_string_equal(c.rows[0].axis[PL_C_ENGINE_VERSION].text, "0.6.3");
+	assert_string_equal(c.rows[1].axis[PL_C_ENGINE_VERSION].text, "0.8.5");
+	assert_string_equal(c.rows[2].axis[PL_C_ENGINE_VERSION].text, "0.10.1");
+	assert_int_equal(c.nmetrics, 1);
+	pl_comparison_release(&c);
+	pl_run_list_release(&l);
+
+	/* empty selection */
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), PL_EEMPTY);
+	pl_comparison_release(&c);
+}
+
+static void median_even_and_odd(void **state)
+{
+	double a[] = {3, 1, 2};
+	double b[] = {4, 1, 3, 2};
+	(void)state;
+	assert_true(pl_median(a, 3) == 2);
+	assert_true(pl_median(b, 4) == 2.5);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(axis_parsing),
+		cmocka_unit_test(rows_medians_and_deltas),
+		cmocka_unit_test(refusal_lists_every_field),
+		cmocka_unit_test(engine_axis_orders_versions_naturally),
+		cmocka_unit_test(median_even_and_odd),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

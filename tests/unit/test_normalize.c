@@ -1,2 +1,151 @@
-/* placeholder: being written */
-int main(void) { return 1; }
+/* test_normalize.c — every normalization rule, and what must not merge. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/normalize.h"
+
+static void check(char *(*fn)(const char *), const char *in, const char *want)
+{
+	char *got = fn(in);
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void precision_aliases(void **state)
+{
+	(void)state;
+	check(pl_normalize_precision, "bf16", "bfloat16");
+	check(pl_normalize_precision, "BF16", "bfloat16");
+	check(pl_normalize_precision, " bfloat16 ", "bfloat16");
+	check(pl_normalize_precision, "fp16", "float16");
+	check(pl_normalize_precision, "half", "float16");
+	check(pl_normalize_precision, "FP8", "fp8");
+	/* different things never merge */
+	check(pl_normalize_precision, "fp8_e5m2", "fp8_e5m2");
+	check(pl_normalize_precision, "int8", "int8");
+	check(pl_normalize_precision, "w8a8", "w8a8");
+	check(pl_normalize_precision, "int4-awq", "int4-awq");
+	check(pl_normalize_precision, "nvfp4", "nvfp4");
+}
+
+static void engine_aliases(void **state)
+{
+	(void)state;
+	check(pl_normalize_engine, "vLLM", "vllm");
+	check(pl_normalize_engine, "TensorRT-LLM", "trt-llm");
+	check(pl_normalize_engine, "tensorrt_llm", "trt-llm");
+	check(pl_normalize_engine, "llama-cpp", "llama.cpp");
+	check(pl_normalize_engine, "SGLang", "sglang");
+	check(pl_normalize_engine, "text-generation-inference", "tgi");
+	check(pl_normalize_engine, "MyEngine", "myengine");
+	check(pl_normalize_deployment, "Cloud", "cloud-api");
+	check(pl_normalize_deployment, "local", "local");
+}
+
+static void accelerator_count(void **state)
+{
+	(void)state;
+	assert_int_equal(pl_hardware_accelerator_count("2x NVIDIA A100 80G"), 2);
+	assert_int_equal(pl_hardware_accelerator_count("8xH100"), 8);
+	assert_int_equal(pl_hardware_accelerator_count("4 x MI300X"), 4);
+	assert_int_equal(pl_hardware_accelerator_count("2\xc3\x97 L40S"), 2);
+	assert_int_equal(pl_hardware_accelerator_count("NVIDIA A100"), 0);
+	assert_int_equal(pl_hardware_accelerator_count("Groq LPU (cloud API)"), 0);
+	assert_int_equal(pl_hardware_accelerator_count("2x"), 0);
+	assert_int_equal(pl_hardware_accelerator_count("0x A100"), 0);
+	assert_int_equal(pl_hardware_accelerator_count("4090 RTX"), 0);
+}
+
+static void versions_in_natural_order(void **state)
+{
+	(void)state;
+	assert_true(pl_version_cmp("0.6.3", "0.10.1") < 0);
+	assert_true(pl_version_cmp("0.10.1", "0.6.3") > 0);
+	assert_true(pl_version_cmp("v0.6.3", "0.6.3") == 0);
+	assert_true(pl_version_cmp("0.6.3", "0.6.3.post1") < 0);
+	assert_true(pl_version_cmp("b4800", "b5200") < 0);
+	assert_true(pl_version_cmp("550.54.15", "550.9") > 0);
+	assert_true(pl_version_cmp("12.4", "12.10") < 0);
+	assert_true(pl_version_cmp("0.10", "0.1") > 0);
+	assert_true(pl_version_cmp("007", "7") == 0);
+}
+
+static void run_normalization(void **state)
+{
+	struct pl_run r;
+	struct pl_error e;
+	(void)state;
+	pl_run_init(&r);
+	pl_error_init(&e);
+	pl_run_set_cond(&r, PL_C_PRECISION, "BF16", NULL);
+	pl_run_set_cond(&r, PL_C_ENGINE, "vLLM", NULL);
+	pl_run_set_cond(&r, PL_C_ENGINE_VERSION, "v0.6.3", NULL);
+	pl_run_set_cond(&r, PL_C_HARDWARE, " 2x NVIDIA A100 80G ", NULL);
+	pl_run_set_cond(&r, PL_C_MODEL, "Gemma-4-31B", NULL);
+	assert_int_equal(pl_normalize_run(&r, &e), 0);
+	assert_string_equal(r.cond[PL_C_PRECISION].text, "bfloat16");
+	assert_string_equal(r.cond[PL_C_ENGINE].text, "vllm");
+	assert_string_equal(r.cond[PL_C_ENGINE_VERSION].text, "0.6.3");
+	assert_string_equal(r.cond[PL_C_HARDWARE].text, "2x NVIDIA A100 80G");
+	assert_string_equal(r.cond[PL_C_ACCELERATOR_COUNT].text, "2");
+	/* model names keep their case: they are identifiers, not aliases */
+	assert_string_equal(r.cond[PL_C_MODEL].text, "Gemma-4-31B");
+
+	pl_run_set_cond(&r, PL_C_ACCELERATOR_COUNT, "4", NULL);
+	assert_int_equal(pl_normalize_run(&r, &e), PL_EINVALID);
+	assert_string_equal(e.message,
+	                    "accelerator_count 4 disagrees with hardware '2x NVIDIA A100 80G' (2)");
+	pl_run_set_cond(&r, PL_C_ACCELERATOR_COUNT, NULL, NULL);
+	pl_run_set_cond(&r, PL_C_DATASET, "   ", NULL);
+	assert_int_equal(pl_normalize_run(&r, &e), PL_EINVALID);
+	assert_string_equal(e.message, "'dataset' is empty");
+	pl_run_release(&r);
+}
+
+static void value_order_and_equality(void **state)
+{
+	struct pl_run a, b;
+	(void)state;
+	pl_run_init(&a);
+	pl_run_init(&b);
+	pl_run_set_cond(&a, PL_C_CONCURRENCY, "8", NULL);
+	pl_run_set_cond(&b, PL_C_CONCURRENCY, "16", NULL);
+	assert_true(pl_value_cmp(PL_C_CONCURRENCY, &a.cond[PL_C_CONCURRENCY], &b.cond[PL_C_CONCURRENCY]) < 0);
+	pl_run_set_cond(&b, PL_C_CONCURRENCY, "inf", NULL);
+	assert_true(pl_value_cmp(PL_C_CONCURRENCY, &a.cond[PL_C_CONCURRENCY], &b.cond[PL_C_CONCURRENCY]) < 0);
+	/* missing vs known: not equal, missing sorts last */
+	assert_false(pl_value_equal(&a.cond[PL_C_DATASET], &b.cond[PL_C_CONCURRENCY]));
+	assert_true(pl_value_equal(&a.cond[PL_C_DATASET], &b.cond[PL_C_DATASET]));
+	assert_true(pl_value_cmp(PL_C_CONCURRENCY, &a.cond[PL_C_DATASET], &a.cond[PL_C_CONCURRENCY]) > 0);
+	pl_run_set_cond(&a, PL_C_ENGINE_VERSION, "0.10.1", NULL);
+	pl_run_set_cond(&b, PL_C_ENGINE_VERSION, "0.6.3", NULL);
+	assert_true(pl_value_cmp(PL_C_ENGINE_VERSION, &a.cond[PL_C_ENGINE_VERSION], &b.cond[PL_C_ENGINE_VERSION]) > 0);
+	pl_run_release(&a);
+	pl_run_release(&b);
+
+	char *v = pl_normalize_value(PL_C_PRECISION, "bf16");
+	assert_string_equal(v, "bfloat16");
+	free(v);
+	v = pl_normalize_value(PL_C_ENGINE_VERSION, "v0.6.3");
+	assert_string_equal(v, "0.6.3");
+	free(v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(precision_aliases),
+		cmocka_unit_test(engine_aliases),
+		cmocka_unit_test(accelerator_count),
+		cmocka_unit_test(versions_in_natural_order),
+		cmocka_unit_test(run_normalization),
+		cmocka_unit_test(value_order_and_equality),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
