@@ -1,0 +1,38 @@
+#!/bin/sh
+# The main job on the bundled samples: install what is missing, build,
+# import samples/ into a fresh database, compare, show a refusal, and render
+# a report directory (demo-out/procurement).
+set -eu
+cd "$(dirname "$0")/.."
+sh scripts/deps.sh
+cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DPL_WERROR=ON >/dev/null
+cmake --build build-release --parallel 2 >/dev/null
+PL=./build-release/perfledger
+export PERFLEDGER_DB=demo-out/perfledger.db
+rm -rf demo-out && mkdir -p demo-out
+
+echo "== import samples/"
+$PL import samples
+
+echo
+echo "== procurement: one model on four accelerators (medians of 3 runs each)"
+$PL compare --axis hardware --where dataset=random-1024-256 --where engine_version=0.8.5 \
+	--where concurrency=16 --metric ttft_p50,ttft_p95,tpot_p50,output_throughput
+
+echo
+echo "== engine upgrade on one H100"
+$PL compare --axis engine_version --where "hardware=1x NVIDIA H100 80G" \
+	--where dataset=random-1024-256 --metric ttft_p50,tpot_p50,output_throughput
+
+echo
+echo "== a mismatched pair is refused (exit 3)"
+rc=0
+$PL compare --axis hardware --where model=qwen2.5-7b-instruct || rc=$?
+[ "$rc" -eq 3 ] || { echo "expected exit 3, got $rc" >&2; exit 1; }
+
+echo
+echo "== report"
+$PL report --out demo-out/procurement --axis hardware --where dataset=random-1024-256 \
+	--where engine_version=0.8.5 --where concurrency=16 \
+	--title "llama-3.1-8b-instruct on four accelerators"
+ls demo-out/procurement
