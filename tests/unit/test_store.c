@@ -1,2 +1,934 @@
-/* placeholder: being written */
-int main(void) { return 1; }
+/*
+ * test_store.c — unit tests of src/store/db.c: migrations, the schema kept in
+ * sync with PL_CONDITIONS / PL_METRICS, round trips of every value type,
+ * de-duplication, filters, transactions, error messages and concurrent
+ * writers. The test opens the database files with sqlite3 itself to look at
+ * what the store wrote.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/model.h"
+#include "store/db.h"
+
+/* A fresh database path under PL_TEST_TMP (old files removed). */
+static const char *db_path(char *buf, size_t n, const char *name)
+{
+	char f[1200];
+
+	mkdir(PL_TEST_TMP, 0777);
+	snprintf(buf, n, "%s/store-%s.db", PL_TEST_TMP, name);
+	remove(buf);
+	snprintf(f, sizeof(f), "%s-wal", buf);
+	remove(f);
+	snprintf(f, sizeof(f), "%s-shm", buf);
+	remove(f);
+	return buf;
+}
+
+static struct pl_store *open_ok(const char *path)
+{
+	struct pl_store *st = NULL;
+	struct pl_error err;
+
+	pl_error_init(&err);
+	if (pl_store_open(path, &st, &err) != 0)
+		fail_msg("pl_store_open: %s", err.message);
+	return st;
+}
+
+/* Opens path with sqlite3 directly. */
+static sqlite3 *raw_open(const char *path)
+{
+	sqlite3 *db = NULL;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	return db;
+}
+
+/* First column of the first row of sql as an integer. */
+static long long raw_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	long long v;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+static void set_cond(struct pl_run *run, int id, const char *v)
+{
+	struct pl_error err;
+
+	pl_error_init(&err);
+	if (pl_run_set_cond(run, id, v, &err) != 0)
+		fail_msg("pl_run_set_cond(%s): %s", pl_cond_info[id].name, err.message);
+}
+
+/* A typical run: sha256 made from seed, record as given. */
+static void make_run(struct pl_run *run, int seed, long record)
+{
+	pl_run_init(run);
+	set_cond(run, PL_C_MODEL, "gemma-4-31b");
+	set_cond(run, PL_C_PRECISION, "bfloat16");
+	set_cond(run, PL_C_ENGINE, "vllm");
+	set_cond(run, PL_C_ENGINE_VERSION, "0.6.3");
+	set_cond(run, PL_C_HARDWARE, "2x NVIDIA A100 80G");
+	set_cond(run, PL_C_CONCURRENCY, "8");
+	pl_run_set_metric(run, PL_M_TTFT_P50, 0.32);
+	pl_run_set_metric(run, PL_M_TPS_P50, 45.2);
+	snprintf(run->sha256, sizeof(run->sha256), "%064x", seed);
+	run->record = record;
+	assert_int_equal(pl_strset(&run->source, "samples/run.json"), 0);
+	assert_int_equal(pl_strset(&run->adapter, "descriptor"), 0);
+}
+
+static void insert_ok(struct pl_store *st, struct pl_run *run, int want_inserted)
+{
+	struct pl_error err;
+	int inserted = -1;
+
+	pl_error_init(&err);
+	if (pl_store_insert_run(st, run, &inserted, &err) != 0)
+		fail_msg("pl_store_insert_run: %s", err.message);
+	assert_int_equal(inserted, want_inserted);
+}
+
+static long long count_runs(struct pl_store *st)
+{
+	struct pl_error err;
+	long long n = -1;
+
+	pl_error_init(&err);
+	assert_int_equal(pl_store_count_runs(st, &n, &err), 0);
+	return n;
+}
+
+static void query_ok(struct pl_store *st, const struct pl_filter *f, size_t nf,
+                     struct pl_run_list *out)
+{
+	struct pl_error err;
+
+	pl_error_init(&err);
+	pl_run_list_init(out);
+	if (pl_store_query(st, f, nf, out, &err) != 0)
+		fail_msg("pl_store_query: %s", err.message);
+}
+
+/* ------------------------------------------------------------------ tests */
+
+static void test_fresh_db_version(void **state)
+{
+	char path[1024];
+	struct pl_store *st;
+	sqlite3 *db;
+
+	(void)state;
+	assert_true(pl_store_schema_version() >= 1);
+	st = open_ok(db_path(path, sizeof(path), "fresh"));
+	pl_store_close(st);
+	st = open_ok(path); /* reopening an up-to-date database changes nothing */
+	pl_store_close(st);
+	pl_store_close(NULL);
+
+	db = raw_open(path);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), pl_store_schema_version());
+	{
+		sqlite3_stmt *s = NULL;
+
+		assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s, NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+		assert_string_equal((const char *)sqlite3_column_text(s, 0), "wal");
+		sqlite3_finalize(s);
+	}
+	sqlite3_close(db);
+}
+
+/* Columns of table from PRAGMA table_info: calls fn(name, type, ctx). */
+static void each_column(sqlite3 *db, const char *table,
+                        void (*fn)(const char *name, const char *type, void *ctx), void *ctx)
+{
+	char *sql = sqlite3_mprintf("PRAGMA table_info(\"%w\")", table);
+	sqlite3_stmt *s = NULL;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		fn((const char *)sqlite3_column_text(s, 1), (const char *)sqlite3_column_text(s, 2), ctx);
+	sqlite3_finalize(s);
+	sqlite3_free(sql);
+}
+
+struct seen {
+	int cond[PL_COND_COUNT];
+	int metric[PL_METRIC_COUNT];
+};
+
+static const char *sql_type_of(enum pl_ctype t)
+{
+	switch (t) {
+	case PL_CT_INT:
+	case PL_CT_REAL:
+		return "REAL";
+	case PL_CT_BOOL:
+		return "INTEGER";
+	default:
+		return "TEXT";
+	}
+}
+
+static void conditions_col(const char *name, const char *type, void *ctx)
+{
+	struct seen *seen = ctx;
+	int id;
+
+	if (strcmp(name, "id") == 0 || strcmp(name, "key_text") == 0)
+		return;
+	id = pl_cond_lookup(name);
+	if (id == PL_C_NONE || id == PL_C_RUN_STARTED_AT)
+		fail_msg("conditions.%s is not a condition of PL_CONDITIONS", name);
+	assert_string_equal(type, sql_type_of(pl_cond_info[id].type));
+	seen->cond[id]++;
+}
+
+static void runs_col(const char *name, const char *type, void *ctx)
+{
+	static const char *const provenance[] = {
+		"id", "condition_id", "source_path", "source_sha256", "record", "adapter",
+		"format_version", "imported_at", "checklist_missing", "reference_only",
+	};
+	struct seen *seen = ctx;
+	int id;
+
+	for (size_t i = 0; i < sizeof(provenance) / sizeof(provenance[0]); i++)
+		if (strcmp(name, provenance[i]) == 0)
+			return;
+	if (strcmp(name, "run_started_at") == 0) {
+		assert_string_equal(type, "TEXT");
+		seen->cond[PL_C_RUN_STARTED_AT]++;
+		return;
+	}
+	id = pl_metric_lookup(name);
+	if (id == PL_M_NONE)
+		fail_msg("runs.%s is neither provenance nor a metric of PL_METRICS", name);
+	assert_string_equal(type, "REAL");
+	seen->metric[id]++;
+}
+
+static void test_schema_in_sync(void **state)
+{
+	char path[1024];
+	struct seen seen;
+	sqlite3 *db;
+
+	(void)state;
+	pl_store_close(open_ok(db_path(path, sizeof(path), "sync")));
+	memset(&seen, 0, sizeof(seen));
+	db = raw_open(path);
+	each_column(db, "conditions", conditions_col, &seen);
+	each_column(db, "runs", runs_col, &seen);
+	for (int i = 0; i < PL_COND_COUNT; i++)
+		if (seen.cond[i] != 1)
+			fail_msg("condition %s has %d columns in the schema", pl_cond_info[i].name,
+			         seen.cond[i]);
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		if (seen.metric[m] != 1)
+			fail_msg("metric %s has %d columns in the schema", pl_metric_info[m].name,
+			         seen.metric[m]);
+	/* the named indexes exist */
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND "
+	                             "name IN ('conditions_key', 'runs_condition_id')"),
+	                 2);
+	sqlite3_close(db);
+}
+
+static void test_round_trip(void **state)
+{
+	char path[1024];
+	struct pl_store *st;
+	struct pl_run run, *got;
+	struct pl_run_list list;
+
+	(void)state;
+	setenv("SOURCE_DATE_EPOCH", "1795977270", 1);
+	st = open_ok(db_path(path, sizeof(path), "roundtrip"));
+	make_run(&run, 1, 3);
+	set_cond(&run, PL_C_ENGINE_VERSION, "0.10");
+	set_cond(&run, PL_C_CUDA_VERSION, "12.40");
+	set_cond(&run, PL_C_INPUT_TOKENS, "512");
+	set_cond(&run, PL_C_REQUEST_RATE, "inf");
+	set_cond(&run, PL_C_CONCURRENCY, "inf");
+	set_cond(&run, PL_C_TEMPERATURE, "0.7");
+	set_cond(&run, PL_C_STREAMING, "true");
+	set_cond(&run, PL_C_WARMUP_REQUESTS, "0");
+	set_cond(&run, PL_C_RUN_STARTED_AT, "2026-01-02T03:04:05Z");
+	pl_run_set_metric(&run, PL_M_TTFT_P999, 1.0 / 3.0);
+	pl_run_set_metric(&run, PL_M_ERROR_RATE, 0);
+	pl_run_set_metric(&run, PL_M_GPU_MEMORY_BYTES, 85899345920.0);
+	assert_int_equal(pl_strset(&run.format_version, "1"), 0);
+	pl_run_update_checklist(&run);
+	insert_ok(st, &run, 1);
+	assert_true(run.id > 0);
+	assert_non_null(run.imported_at);
+	assert_string_equal(run.imported_at, "2026-11-29T18:34:30Z");
+	unsetenv("SOURCE_DATE_EPOCH");
+
+	query_ok(st, NULL, 0, &list);
+	assert_int_equal(list.n, 1);
+	got = &list.v[0];
+	assert_int_equal(got->id, run.id);
+	for (int i = 0; i < PL_COND_COUNT; i++) {
+		assert_int_equal(got->cond[i].set, run.cond[i].set);
+		if (!run.cond[i].set) {
+			assert_null(got->cond[i].text);
+			continue;
+		}
+		assert_string_equal(got->cond[i].text, run.cond[i].text);
+		if (got->cond[i].num != run.cond[i].num)
+			fail_msg("%s: %g != %g", pl_cond_info[i].name, got->cond[i].num, run.cond[i].num);
+	}
+	assert_string_equal(got->cond[PL_C_ENGINE_VERSION].text, "0.10");
+	assert_string_equal(got->cond[PL_C_CUDA_VERSION].text, "12.40");
+	assert_true(got->cond[PL_C_INPUT_TOKENS].num == 512);
+	assert_true(isinf(got->cond[PL_C_CONCURRENCY].num));
+	assert_string_equal(got->cond[PL_C_REQUEST_RATE].text, "inf");
+	assert_string_equal(got->cond[PL_C_STREAMING].text, "true");
+	assert_true(got->cond[PL_C_STREAMING].num == 1);
+	assert_string_equal(got->cond[PL_C_WARMUP_REQUESTS].text, "0");
+	assert_string_equal(got->cond[PL_C_RUN_STARTED_AT].text, "2026-01-02T03:04:05Z");
+	for (int m = 0; m < PL_METRIC_COUNT; m++) {
+		assert_int_equal(got->has_metric[m], run.has_metric[m]);
+		if (run.has_metric[m] && memcmp(&got->metric[m], &run.metric[m], sizeof(double)) != 0)
+			fail_msg("%s: %.17g != %.17g", pl_metric_info[m].name, got->metric[m],
+			         run.metric[m]);
+	}
+	assert_string_equal(got->source, run.source);
+	assert_string_equal(got->sha256, run.sha256);
+	assert_int_equal(got->record, 3);
+	assert_string_equal(got->adapter, "descriptor");
+	assert_string_equal(got->format_version, "1");
+	assert_string_equal(got->imported_at, "2026-11-29T18:34:30Z");
+	assert_int_equal(got->checklist_missing, run.checklist_missing);
+	assert_true(got->checklist_missing != 0);
+	pl_run_list_release(&list);
+	pl_run_release(&run);
+
+	/* bool false and a given imported_at are kept */
+	make_run(&run, 2, 0);
+	set_cond(&run, PL_C_STREAMING, "false");
+	assert_int_equal(pl_strset(&run.imported_at, "2020-01-01T00:00:00Z"), 0);
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	query_ok(st, NULL, 0, &list);
+	assert_int_equal(list.n, 2);
+	assert_string_equal(list.v[1].cond[PL_C_STREAMING].text, "false");
+	assert_true(list.v[1].cond[PL_C_STREAMING].num == 0);
+	assert_string_equal(list.v[1].imported_at, "2020-01-01T00:00:00Z");
+	assert_null(list.v[1].format_version);
+	pl_run_list_release(&list);
+	pl_store_close(st);
+}
+
+static void test_bad_source_date_epoch(void **state)
+{
+	char path[1024];
+	struct pl_store *st;
+	struct pl_run run;
+	struct pl_error err;
+	int inserted = -1;
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "sde"));
+	setenv("SOURCE_DATE_EPOCH", "yesterday", 1);
+	make_run(&run, 1, 0);
+	pl_error_init(&err);
+	assert_int_equal(pl_store_insert_run(st, &run, &inserted, &err), PL_EUSAGE);
+	assert_string_equal(err.message,
+	                    "SOURCE_DATE_EPOCH must be a whole number of seconds, got 'yesterday'");
+	assert_int_equal(inserted, 0);
+	unsetenv("SOURCE_DATE_EPOCH");
+	assert_int_equal(count_runs(st), 0);
+	pl_run_release(&run);
+	pl_store_close(st);
+}
+
+static void test_duplicate_stored_once(void **state)
+{
+	char path[1024];
+	struct pl_store *st;
+	struct pl_run run;
+	struct pl_error err;
+	int found = -1;
+	sqlite3 *db;
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "dup"));
+	make_run(&run, 7, 0);
+	pl_error_init(&err);
+	assert_int_equal(pl_store_has_sha256(st, run.sha256, &found, &err), 0);
+	assert_int_equal(found, 0);
+	insert_ok(st, &run, 1);
+	assert_int_equal(pl_store_has_sha256(st, run.sha256, &found, &err), 0);
+	assert_int_equal(found, 1);
+	pl_run_release(&run);
+
+	/* same bytes again, even with other conditions: nothing is written */
+	make_run(&run, 7, 0);
+	set_cond(&run, PL_C_MODEL, "another-model");
+	insert_ok(st, &run, 0);
+	assert_int_equal(run.id, 0);
+	assert_null(run.imported_at);
+	pl_run_release(&run);
+	assert_int_equal(count_runs(st), 1);
+
+	/* another record of the same file is another run */
+	make_run(&run, 7, 1);
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	assert_int_equal(count_runs(st), 2);
+	pl_store_close(st);
+
+	db = raw_open(path);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM conditions"), 1);
+	sqlite3_close(db);
+}
+
+static void test_shared_conditions(void **state)
+{
+	char path[1024];
+	struct pl_store *st;
+	struct pl_run run;
+	sqlite3 *db;
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "shared"));
+	make_run(&run, 1, 0);
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	make_run(&run, 2, 0);
+	pl_run_set_metric(&run, PL_M_TTFT_P50, 0.5); /* metrics differ, conditions not */
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	make_run(&run, 3, 0);
+	set_cond(&run, PL_C_CONCURRENCY, "8.0"); /* the same number */
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	make_run(&run, 4, 0);
+	set_cond(&run, PL_C_CONCURRENCY, "16");
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	make_run(&run, 5, 0);
+	set_cond(&run, PL_C_DATASET, NULL); /* missing differs from any value */
+	set_cond(&run, PL_C_DATASET, "");
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	pl_store_close(st);
+
+	db = raw_open(path);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM runs"), 5);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM conditions"), 3);
+	assert_int_equal(raw_int(db, "SELECT count(DISTINCT condition_id) FROM runs "
+	                             "WHERE source_sha256 IN (printf('%064x', 1), printf('%064x', 2), "
+	                             "printf('%064x', 3))"),
+	                 1);
+	sqlite3_close(db);
+}
+
+/* Number of runs matching filters. */
+static size_t count_matching(struct pl_store *st, const struct pl_filter *f, size_t nf)
+{
+	struct pl_run_list list;
+	size_t n;
+
+	query_ok(st, f, nf, &list);
+	n = list.n;
+	pl_run_list_release(&list);
+	return n;
+}
+
+static void test_filters(void **state)
+{
+	char path[1024];
+	struct pl_store *st;
+	struct pl_run run;
+	struct pl_error err;
+	struct pl_run_list list;
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "filters"));
+	make_run(&run, 1, 0); /* vllm 0.6.3, concurrency 8 */
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	make_run(&run, 2, 0);
+	set_cond(&run, PL_C_ENGINE_VERSION, "0.10.1");
+	set_cond(&run, PL_C_DATASET, "sharegpt");
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	make_run(&run, 3, 0);
+	set_cond(&run, PL_C_CONCURRENCY, "inf");
+	set_cond(&run, PL_C_STREAMING, "true");
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	make_run(&run, 4, 0);
+	set_cond(&run, PL_C_ENGINE, "sglang");
+	set_cond(&run, PL_C_RUN_STARTED_AT, "2026-01-02T03:04:05Z");
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+
+	{
+		struct pl_filter f[] = {{PL_C_ENGINE, "vllm"}};
+		assert_int_equal(count_matching(st, f, 1), 3);
+	}
+	{
+		struct pl_filter f[] = {{PL_C_CONCURRENCY, "8"}};
+		assert_int_equal(count_matching(st, f, 1), 3);
+	}
+	{
+		struct pl_filter f[] = {{PL_C_CONCURRENCY, "8.0"}};
+		assert_int_equal(count_matching(st, f, 1), 3);
+	}
+	{
+		struct pl_filter f[] = {{PL_C_CONCURRENCY, "inf"}};
+		query_ok(st, f, 1, &list);
+		assert_int_equal(list.n, 1);
+		assert_string_equal(list.v[0].sha256 + 56, "00000003");
+		pl_run_list_release(&list);
+	}
+	{
+		struct pl_filter f[] = {{PL_C_ENGINE_VERSION, "0.10.1"}};
+		assert_int_equal(count_matching(st, f, 1), 1);
+	}
+	{
+		struct pl_filter f[] = {{PL_C_ENGINE_VERSION, "0.10.10"}}; /* text, not a number */
+		assert_int_equal(count_matching(st, f, 1), 0);
+	}
+	{
+		struct pl_filter f[] = {{PL_C_DATASET, NULL}};
+		assert_int_equal(count_matching(st, f, 1), 3);
+	}
+	{
+		struct pl_filter f[] = {{PL_C_STREAMING, "true"}};
+		assert_int_equal(count_matching(st, f, 1), 1);
+	}
+	{
+		struct pl_filter f[] = {{PL_C_STREAMING, "1"}, {PL_C_ENGINE, "vllm"}};
+		assert_int_equal(count_matching(st, f, 2), 1);
+	}
+	{
+		struct pl_filter f[] = {{PL_C_RUN_STARTED_AT, "2026-01-02T03:04:05Z"}};
+		assert_int_equal(count_matching(st, f, 1), 1);
+	}
+	{
+		struct pl_filter f[] = {{PL_C_RUN_STARTED_AT, NULL}};
+		assert_int_equal(count_matching(st, f, 1), 3);
+	}
+	{
+		/* ANDed, in id order */
+		struct pl_filter f[] = {{PL_C_ENGINE, "vllm"}, {PL_C_CONCURRENCY, "8"}};
+		query_ok(st, f, 2, &list);
+		assert_int_equal(list.n, 2);
+		assert_true(list.v[0].id < list.v[1].id);
+		assert_string_equal(list.v[0].cond[PL_C_ENGINE_VERSION].text, "0.6.3");
+		assert_string_equal(list.v[1].cond[PL_C_ENGINE_VERSION].text, "0.10.1");
+		pl_run_list_release(&list);
+	}
+	{
+		struct pl_filter f[] = {{PL_C_ENGINE, "vllm"}, {PL_C_DATASET, "nope"}};
+		assert_int_equal(count_matching(st, f, 2), 0);
+	}
+	{
+		struct pl_filter f[] = {{PL_C_CONCURRENCY, "eight"}};
+		pl_run_list_init(&list);
+		pl_error_init(&err);
+		assert_int_equal(pl_store_query(st, f, 1, &list, &err), PL_EUSAGE);
+		assert_string_equal(err.message, "'concurrency' must be a number or inf, got 'eight'");
+		assert_int_equal(list.n, 0);
+	}
+	{
+		struct pl_filter f[] = {{PL_C_STREAMING, "maybe"}};
+		pl_error_init(&err);
+		assert_int_equal(pl_store_query(st, f, 1, &list, &err), PL_EUSAGE);
+		assert_string_equal(err.message, "'streaming' must be true or false, got 'maybe'");
+	}
+	pl_store_close(st);
+}
+
+static void test_transactions(void **state)
+{
+	char path[1024];
+	struct pl_store *st;
+	struct pl_run run;
+	struct pl_error err;
+	int inserted = -1;
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "tx"));
+	pl_error_init(&err);
+
+	/* a plain rollback leaves nothing */
+	assert_int_equal(pl_store_begin(st, &err), 0);
+	for (int i = 0; i < 5; i++) {
+		make_run(&run, 100 + i, 0);
+		insert_ok(st, &run, 1);
+		pl_run_release(&run);
+	}
+	assert_int_equal(count_runs(st), 5);
+	assert_int_equal(pl_store_rollback(st, &err), 0);
+	assert_int_equal(count_runs(st), 0);
+
+	/* nested commit: only the outermost one writes */
+	assert_int_equal(pl_store_begin(st, &err), 0);
+	assert_int_equal(pl_store_begin(st, &err), 0);
+	make_run(&run, 1, 0);
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	assert_int_equal(pl_store_commit(st, &err), 0);
+	assert_int_equal(pl_store_commit(st, &err), 0);
+	assert_int_equal(count_runs(st), 1);
+
+	/* an inner rollback rolls back everything; later commits fail */
+	assert_int_equal(pl_store_begin(st, &err), 0);
+	make_run(&run, 2, 0);
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	assert_int_equal(pl_store_begin(st, &err), 0);
+	make_run(&run, 3, 0);
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	assert_int_equal(pl_store_rollback(st, &err), 0);
+	make_run(&run, 4, 0);
+	assert_int_equal(pl_store_insert_run(st, &run, &inserted, &err), PL_EDB);
+	assert_int_equal(inserted, 0);
+	pl_run_release(&run);
+	pl_error_init(&err);
+	assert_int_equal(pl_store_commit(st, &err), PL_EDB);
+	assert_int_equal(err.code, PL_EDB);
+	assert_int_equal(count_runs(st), 1);
+
+	/* the nest is over: a new transaction works */
+	assert_int_equal(pl_store_begin(st, &err), 0);
+	make_run(&run, 5, 0);
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	assert_int_equal(pl_store_commit(st, &err), 0);
+	assert_int_equal(count_runs(st), 2);
+
+	/* unbalanced calls */
+	pl_error_init(&err);
+	assert_int_equal(pl_store_commit(st, &err), PL_EDB);
+	assert_int_equal(pl_store_rollback(st, &err), PL_EDB);
+
+	/* a failing insert inside a transaction leaves the rest intact */
+	assert_int_equal(pl_store_begin(st, &err), 0);
+	make_run(&run, 6, 0);
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	make_run(&run, 7, 0);
+	assert_int_equal(pl_strset(&run.adapter, NULL), 0); /* NOT NULL */
+	pl_error_init(&err);
+	assert_int_equal(pl_store_insert_run(st, &run, &inserted, &err), PL_EDB);
+	assert_string_equal(err.message, "database error: NOT NULL constraint failed: runs.adapter "
+	                                 "(while storing run)");
+	pl_run_release(&run);
+	assert_int_equal(pl_store_commit(st, &err), 0);
+	assert_int_equal(count_runs(st), 3);
+	pl_store_close(st);
+
+	/* an open transaction is rolled back on close */
+	st = open_ok(path);
+	assert_int_equal(pl_store_begin(st, &err), 0);
+	make_run(&run, 8, 0);
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	pl_store_close(st);
+	st = open_ok(path);
+	assert_int_equal(count_runs(st), 3);
+	pl_store_close(st);
+}
+
+static void test_schema_too_new(void **state)
+{
+	char path[1024], want[2048];
+	struct pl_store *st = (struct pl_store *)1;
+	struct pl_error err;
+	sqlite3 *db;
+
+	(void)state;
+	db = raw_open(db_path(path, sizeof(path), "toonew"));
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 999", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	pl_error_init(&err);
+	assert_int_equal(pl_store_open(path, &st, &err), PL_ESCHEMA);
+	assert_null(st);
+	snprintf(want, sizeof(want),
+	         "database '%s' has schema version 999; this perfledger knows up to %d", path,
+	         pl_store_schema_version());
+	assert_string_equal(err.message, want);
+}
+
+static void test_not_perfledger_db(void **state)
+{
+	char path[1024], want[2048];
+	struct pl_store *st = NULL;
+	struct pl_error err;
+	sqlite3 *db;
+
+	(void)state;
+	db = raw_open(db_path(path, sizeof(path), "foreign"));
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE t (x)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	pl_error_init(&err);
+	assert_int_equal(pl_store_open(path, &st, &err), PL_ESCHEMA);
+	assert_null(st);
+	snprintf(want, sizeof(want),
+	         "database '%s' is not a perfledger database (it has tables but no schema version)",
+	         path);
+	assert_string_equal(err.message, want);
+}
+
+static void test_open_missing_dir(void **state)
+{
+	const char *path = PL_TEST_TMP "/no-such-dir/sub/x.db";
+	struct pl_store *st = NULL;
+	struct pl_error err;
+
+	(void)state;
+	pl_error_init(&err);
+	assert_int_equal(pl_store_open(path, &st, &err), PL_EIO);
+	assert_null(st);
+	assert_string_equal(err.message, "cannot open database '" PL_TEST_TMP
+	                                 "/no-such-dir/sub/x.db': unable to open database file");
+}
+
+static void test_run_flat_view(void **state)
+{
+	char path[1024];
+	struct pl_store *st;
+	struct pl_run run;
+	sqlite3 *db;
+	sqlite3_stmt *s = NULL;
+	int rows = 0;
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "flat"));
+	for (int i = 0; i < 3; i++) {
+		make_run(&run, i + 1, 0);
+		pl_run_set_metric(&run, PL_M_TTFT_P50, 0.25 * (i + 1));
+		insert_ok(st, &run, 1);
+		pl_run_release(&run);
+	}
+	pl_store_close(st);
+
+	db = raw_open(path);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM run_flat"), 3);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "SELECT run_id, model, ttft_p50, concurrency, "
+	                                    "reference_only, source_sha256 FROM run_flat ORDER BY run_id",
+	                                    -1, &s, NULL),
+	                 SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		rows++;
+		assert_string_equal((const char *)sqlite3_column_text(s, 1), "gemma-4-31b");
+		assert_true(sqlite3_column_double(s, 2) == 0.25 * rows);
+		assert_true(sqlite3_column_double(s, 3) == 8);
+		assert_int_equal(sqlite3_column_int(s, 4), 0); /* checklist_missing left 0 */
+	}
+	sqlite3_finalize(s);
+	assert_int_equal(rows, 3);
+	sqlite3_close(db);
+}
+
+static void test_hostile_strings(void **state)
+{
+	static const char *const hostile[] = {
+		"'; DROP TABLE runs; --",
+		"it's \"quoted\"; and;semi;colons",
+		"back\\slash\nnew line\ttab",
+		"model=x\nprecision=y",
+		"\xc3\xa9t\xc3\xa9 \xe2\x80\x94 unicode",
+		"%s %n %w %q",
+	};
+	size_t nh = sizeof(hostile) / sizeof(hostile[0]);
+	char path[1024];
+	struct pl_store *st;
+	struct pl_run run;
+	struct pl_run_list list;
+	sqlite3 *db;
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "hostile"));
+	for (size_t i = 0; i < nh; i++) {
+		make_run(&run, (int)i + 1, 0);
+		set_cond(&run, PL_C_MODEL, hostile[i]);
+		set_cond(&run, PL_C_ENGINE_ARGS, hostile[i]);
+		assert_int_equal(pl_strset(&run.source, hostile[i]), 0);
+		assert_int_equal(pl_strset(&run.adapter, hostile[i]), 0);
+		assert_int_equal(pl_strset(&run.format_version, hostile[i]), 0);
+		insert_ok(st, &run, 1);
+		pl_run_release(&run);
+	}
+	/* "model=x\nprecision=y" must not collide with model=x, precision=y */
+	make_run(&run, 99, 0);
+	set_cond(&run, PL_C_MODEL, "x");
+	set_cond(&run, PL_C_PRECISION, "y");
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+
+	query_ok(st, NULL, 0, &list);
+	assert_int_equal(list.n, nh + 1);
+	for (size_t i = 0; i < nh; i++) {
+		assert_string_equal(list.v[i].cond[PL_C_MODEL].text, hostile[i]);
+		assert_string_equal(list.v[i].cond[PL_C_ENGINE_ARGS].text, hostile[i]);
+		assert_string_equal(list.v[i].source, hostile[i]);
+		assert_string_equal(list.v[i].adapter, hostile[i]);
+		assert_string_equal(list.v[i].format_version, hostile[i]);
+	}
+	pl_run_list_release(&list);
+	for (size_t i = 0; i < nh; i++) {
+		struct pl_filter f[] = {{PL_C_MODEL, hostile[i]}};
+
+		query_ok(st, f, 1, &list);
+		assert_int_equal(list.n, 1);
+		assert_string_equal(list.v[0].cond[PL_C_MODEL].text, hostile[i]);
+		pl_run_list_release(&list);
+	}
+	pl_store_close(st);
+
+	db = raw_open(path);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM conditions"), nh + 1);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM runs"), nh + 1);
+	sqlite3_close(db);
+}
+
+/* ------------------------------------------------------------- concurrency */
+
+#define CHILDREN 4
+#define OWN_RUNS 200
+#define SHARED_RUNS 50
+#define TX_SIZE 25
+
+/* One writer process: its own runs interleaved with the runs every writer
+ * shares, in transactions of TX_SIZE. Returns the exit status. */
+static int child_writer(const char *path, int child)
+{
+	struct pl_store *st = NULL;
+	struct pl_error err;
+	struct pl_run run;
+	int total = OWN_RUNS + SHARED_RUNS;
+	int inserted;
+
+	pl_error_init(&err);
+	if (pl_store_open(path, &st, &err) != 0) {
+		fprintf(stderr, "child %d: %s\n", child, err.message);
+		return 1;
+	}
+	for (int i = 0; i < total; i++) {
+		int shared = i % 5 == 0; /* 50 of 250 */
+		int seed = shared ? 1000000 + i : (child + 1) * 10000 + i;
+
+		if (i % TX_SIZE == 0 && pl_store_begin(st, &err) != 0)
+			goto fail;
+		pl_run_init(&run);
+		make_run(&run, seed, i % 3);
+		if (!shared) {
+			char buf[32];
+
+			snprintf(buf, sizeof(buf), "%d", child + 1);
+			set_cond(&run, PL_C_ACCELERATOR_COUNT, buf);
+		}
+		if (pl_store_insert_run(st, &run, &inserted, &err) != 0) {
+			pl_run_release(&run);
+			goto fail;
+		}
+		pl_run_release(&run);
+		if (i % TX_SIZE == TX_SIZE - 1 && pl_store_commit(st, &err) != 0)
+			goto fail;
+	}
+	pl_store_close(st);
+	return 0;
+fail:
+	fprintf(stderr, "child %d: %s\n", child, err.message);
+	pl_store_close(st);
+	return 1;
+}
+
+static void test_concurrent_writers(void **state)
+{
+	char path[1024];
+	pid_t pids[CHILDREN];
+	struct pl_store *st;
+	sqlite3 *db;
+	sqlite3_stmt *s = NULL;
+
+	(void)state;
+	db_path(path, sizeof(path), "concurrent");
+	fflush(NULL);
+	for (int c = 0; c < CHILDREN; c++) {
+		pids[c] = fork();
+		assert_true(pids[c] >= 0);
+		if (pids[c] == 0)
+			_exit(child_writer(path, c));
+	}
+	for (int c = 0; c < CHILDREN; c++) {
+		int status = 0;
+
+		assert_int_equal(waitpid(pids[c], &status, 0), pids[c]);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	st = open_ok(path);
+	assert_int_equal(count_runs(st), CHILDREN * OWN_RUNS + SHARED_RUNS);
+	pl_store_close(st);
+
+	db = raw_open(path);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(s, 0), "ok");
+	sqlite3_finalize(s);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), pl_store_schema_version());
+	/* one conditions row per accelerator_count value plus the shared one */
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM conditions"), CHILDREN + 1);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM runs r LEFT JOIN conditions c "
+	                             "ON c.id = r.condition_id WHERE c.id IS NULL"),
+	                 0);
+	sqlite3_close(db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fresh_db_version),
+		cmocka_unit_test(test_schema_in_sync),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_bad_source_date_epoch),
+		cmocka_unit_test(test_duplicate_stored_once),
+		cmocka_unit_test(test_shared_conditions),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_transactions),
+		cmocka_unit_test(test_schema_too_new),
+		cmocka_unit_test(test_not_perfledger_db),
+		cmocka_unit_test(test_open_missing_dir),
+		cmocka_unit_test(test_run_flat_view),
+		cmocka_unit_test(test_hostile_strings),
+		cmocka_unit_test(test_concurrent_writers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
