@@ -48,9 +48,11 @@ int pl_store_rollback(struct pl_store *st, struct pl_error *err);
 int pl_store_has_sha256(struct pl_store *st, const char *sha256, int *found, struct pl_error *err);
 
 /* Inserts run (conditions row shared or created, then the runs row).
- * run->imported_at is set by the store if NULL. On success run->id is set
- * and *inserted is 1; if (sha256, record) is already stored, nothing is
- * written, *inserted is 0 and 0 is returned. Returns 0 or PL_EDB/PL_ENOMEM. */
+ * run->imported_at is set by the store if NULL (current UTC time, or
+ * $SOURCE_DATE_EPOCH when set). On success run->id is set and *inserted is
+ * 1; if (sha256, record) is already stored, nothing is written, *inserted is
+ * 0 and 0 is returned. Returns 0 or PL_EDB/PL_ENOMEM, or PL_EUSAGE if
+ * SOURCE_DATE_EPOCH is not a whole number of seconds. */
 int pl_store_insert_run(struct pl_store *st, struct pl_run *run, int *inserted, struct pl_error *err);
 
 /* One --where FIELD=VALUE filter: condition id and the value (normalized by
@@ -63,8 +65,9 @@ struct pl_filter {
 };
 
 /* Appends to out every stored run matching all filters, ordered by id, with
- * all conditions, metrics and provenance filled. Returns 0, PL_EDB or
- * PL_ENOMEM (out then holds what was read before). */
+ * all conditions, metrics and provenance filled. Returns 0, PL_EUSAGE (a
+ * filter value that is not of the field's type), PL_EDB or PL_ENOMEM (out
+ * then holds what was read before). */
 int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
                    struct pl_run_list *out, struct pl_error *err);
 
