@@ -130,7 +130,7 @@ CREATE INDEX runs_condition_id ON runs (condition_id);
 -- Every condition, every metric and the provenance of a run in one row.
 CREATE VIEW run_flat AS
 SELECT
-	runs.id AS run_id,
+	runs.id,
 	conditions.model,
 	conditions.model_source,
 	conditions.weights_hash,

@@ -739,8 +739,8 @@ static void test_run_flat_view(void **state)
 	db = raw_open(path);
 	assert_int_equal(raw_int(db, "SELECT count(*) FROM run_flat"), 3);
 	assert_int_equal(sqlite3_prepare_v2(db,
-	                                    "SELECT run_id, model, ttft_p50, concurrency, "
-	                                    "reference_only, source_sha256 FROM run_flat ORDER BY run_id",
+	                                    "SELECT id, model, ttft_p50, concurrency, "
+	                                    "reference_only, source_sha256 FROM run_flat ORDER BY id",
 	                                    -1, &s, NULL),
 	                 SQLITE_OK);
 	while (sqlite3_step(s) == SQLITE_ROW) {
