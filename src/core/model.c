@@ -299,6 +299,11 @@ char *pl_fmt_num(char *buf, size_t n, double v)
 		snprintf(buf, n, "nan");
 		return buf;
 	}
+	/* Whole numbers print whole: "%.1g" of 200 reads back as 200 but is "2e+02". */
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, n, "%.0f", v == 0 ? 0.0 : v);
+		return buf;
+	}
 	for (int prec = 1; prec <= 17; prec++) {
 		fmt_c_locale(buf, n, prec, v);
 		if (strtod(buf, NULL) == v || prec == 17)
