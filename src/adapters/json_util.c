@@ -1,1 +1,555 @@
-/* placeholder: being written */
+/*
+ * json_util.c — cJSON with positions, duplicate-key checks and bare tokens.
+ *
+ * See json_util.h for the rules. The input is copied once (NUL-terminated,
+ * BOM removed, bare Infinity rewritten in place with the same length) and
+ * every value is parsed from that copy, so a cJSON error offset is an offset
+ * into the file's text and gives the real line and column even in JSONL.
+ */
+#include "adapters/json_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/model.h"
+
+/* Parsing context: the text copy and where it came from. */
+struct ctx {
+	const char *path; /* for messages */
+	char *text;       /* NUL-terminated copy (BOM skipped, Infinity rewritten) */
+	size_t len;       /* bytes in text */
+};
+
+static void offset_pos(const struct ctx *c, size_t off, long *line, long *col)
+{
+	long l = 1;
+	size_t line_start = 0;
+
+	if (off > c->len)
+		off = c->len;
+	for (size_t i = 0; i < off; i++)
+		if (c->text[i] == '\n') {
+			l++;
+			line_start = i + 1;
+		}
+	*line = l;
+	*col = (long)(off - line_start) + 1;
+}
+
+static int err_at(const struct ctx *c, struct pl_error *err, size_t off)
+{
+	long line, col;
+
+	offset_pos(c, off, &line, &col);
+	pl_error_at(err, c->path, line, col);
+	return err ? err->code : PL_EINVALID;
+}
+
+static int is_ws(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+static int is_word(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '_';
+}
+
+/* The object key whose value starts at off, copied into key (raw text, no
+ * unescaping); "" if the value is not an object member. */
+static void key_before(const struct ctx *c, size_t off, char *key, size_t n)
+{
+	size_t i = off, end, start;
+
+	key[0] = '\0';
+	while (i > 0 && is_ws(c->text[i - 1]))
+		i--;
+	if (i == 0 || c->text[i - 1] != ':')
+		return;
+	i--;
+	while (i > 0 && is_ws(c->text[i - 1]))
+		i--;
+	if (i == 0 || c->text[i - 1] != '"')
+		return;
+	end = i - 1;
+	start = end;
+	while (start > 0) {
+		size_t bs = 0;
+		if (c->text[start - 1] == '"') {
+			for (size_t k = start - 1; k > 0 && c->text[k - 1] == '\\'; k--)
+				bs++;
+			if (bs % 2 == 0)
+				break;
+		}
+		start--;
+	}
+	if (start == 0)
+		return;
+	snprintf(key, n, "%.*s", (int)(end - start), c->text + start);
+}
+
+/* Rewrites bare Infinity, rejects bare -Infinity and NaN (outside strings). */
+static int scan_bare_tokens(struct ctx *c, struct pl_error *err)
+{
+	int in_str = 0;
+	char key[128];
+
+	for (size_t i = 0; i < c->len; i++) {
+		char ch = c->text[i];
+		if (in_str) {
+			if (ch == '\\')
+				i++;
+			else if (ch == '"')
+				in_str = 0;
+			continue;
+		}
+		if (ch == '"') {
+			in_str = 1;
+			continue;
+		}
+		if (i > 0 && is_word(c->text[i - 1]))
+			continue;
+		if (strncmp(c->text + i, "Infinity", 8) == 0 && !is_word(c->text[i + 8])) {
+			memcpy(c->text + i, "\"inf\"   ", 8);
+			i += 7;
+		} else if (strncmp(c->text + i, "-Infinity", 9) == 0 && !is_word(c->text[i + 9])) {
+			key_before(c, i, key, sizeof(key));
+			pl_error_field(err, key);
+			if (key[0])
+				pl_error_set(err, PL_EINVALID, "'%s' is -Infinity; no value may be negative",
+				             key);
+			else
+				pl_error_set(err, PL_EINVALID, "-Infinity is not allowed; no value may be negative");
+			return err_at(c, err, i);
+		} else if (strncmp(c->text + i, "NaN", 3) == 0 && !is_word(c->text[i + 3])) {
+			key_before(c, i, key, sizeof(key));
+			pl_error_field(err, key);
+			if (key[0])
+				pl_error_set(err, PL_EINVALID,
+				             "'%s' is NaN (not a number); give a number, or null if unknown", key);
+			else
+				pl_error_set(err, PL_EINVALID,
+				             "NaN (not a number) is not allowed; give a number, or null if unknown");
+			return err_at(c, err, i);
+		}
+	}
+	return 0;
+}
+
+static int ctx_init(struct ctx *c, const char *path, const char *buf, size_t len,
+                    struct pl_error *err)
+{
+	c->path = path;
+	if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
+		buf += 3;
+		len -= 3;
+	}
+	c->text = malloc(len + 1);
+	if (!c->text)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	memcpy(c->text, buf, len);
+	c->text[len] = '\0';
+	c->len = len;
+	/* A NUL byte inside the text would end cJSON's view of it early. */
+	if (memchr(c->text, '\0', len)) {
+		size_t off = (size_t)((char *)memchr(c->text, '\0', len) - c->text);
+		pl_error_set(err, PL_ESYNTAX, "invalid JSON: unexpected NUL byte");
+		return err_at(c, err, off);
+	}
+	return scan_bare_tokens(c, err);
+}
+
+static size_t skip_ws(const struct ctx *c, size_t off, size_t end)
+{
+	while (off < end && is_ws(c->text[off]))
+		off++;
+	return off;
+}
+
+static int syntax_error(const struct ctx *c, size_t off, size_t end, const char *end_what,
+                        struct pl_error *err)
+{
+	unsigned char ch = off < end ? (unsigned char)c->text[off] : 0;
+
+	if (off >= end)
+		pl_error_set(err, PL_ESYNTAX, "invalid JSON: unexpected end of %s", end_what);
+	else if (ch >= 0x20 && ch < 0x7f)
+		pl_error_set(err, PL_ESYNTAX, "invalid JSON: unexpected '%c'", ch);
+	else
+		pl_error_set(err, PL_ESYNTAX, "invalid JSON: unexpected byte 0x%02x", ch);
+	return err_at(c, err, off);
+}
+
+/* Finds a key present twice in any object under item; returns it or NULL. */
+static const char *find_duplicate(const cJSON *item)
+{
+	for (const cJSON *a = item ? item->child : NULL; a; a = a->next) {
+		const char *d;
+		if (cJSON_IsObject(item) && a->string)
+			for (const cJSON *b = a->next; b; b = b->next)
+				if (b->string && strcmp(a->string, b->string) == 0)
+					return a->string;
+		d = find_duplicate(a);
+		if (d)
+			return d;
+	}
+	return NULL;
+}
+
+/* cJSON reports running out of input as an error at the last byte. To tell
+ * that from a bad last byte, parse again with white space appended: if the
+ * error moves past the original end, the input ended too early (returns end). */
+static size_t error_at_end(const struct ctx *c, size_t start, size_t end, size_t eo)
+{
+	size_t n = end - start;
+	const char *stop = NULL;
+	char *pad = malloc(n + 4);
+	cJSON *v;
+
+	if (!pad)
+		return eo;
+	memcpy(pad, c->text + start, n);
+	memcpy(pad + n, "   ", 4);
+	v = cJSON_ParseWithLengthOpts(pad, n + 3, &stop, 0);
+	if (v)
+		cJSON_Delete(v);
+	else if (stop && (size_t)(stop - pad) >= n)
+		eo = end;
+	free(pad);
+	return eo;
+}
+
+/* Parses one value at [*off, end); on success *off is just past it. */
+static int parse_at(const struct ctx *c, size_t *off, size_t end, const char *end_what,
+                    cJSON **out, struct pl_error *err)
+{
+	const char *stop = NULL;
+	const char *dup;
+	cJSON *v;
+	size_t start = skip_ws(c, *off, end);
+
+	if (start >= end)
+		return syntax_error(c, start, end, end_what, err);
+	v = cJSON_ParseWithLengthOpts(c->text + start, end - start, &stop, 0);
+	if (!v) {
+		size_t eo = stop ? (size_t)(stop - c->text) : start;
+		if (eo > end)
+			eo = end;
+		if (eo + 1 >= end)
+			eo = error_at_end(c, start, end, eo);
+		return syntax_error(c, eo, end, end_what, err);
+	}
+	dup = find_duplicate(v);
+	if (dup) {
+		pl_error_field(err, dup);
+		pl_error_set(err, PL_EINVALID, "duplicate key '%s' (JSON readers disagree on which one wins)",
+		             dup);
+		err_at(c, err, start);
+		cJSON_Delete(v);
+		return PL_EINVALID;
+	}
+	*off = stop ? (size_t)(stop - c->text) : end;
+	*out = v;
+	return 0;
+}
+
+int pl_json_parse_value(const char *path, const char *buf, size_t len, cJSON **out,
+                        struct pl_error *err)
+{
+	struct ctx c;
+	size_t off = 0;
+	int rc;
+
+	rc = ctx_init(&c, path, buf, len, err);
+	if (rc == 0)
+		rc = parse_at(&c, &off, c.len, "input", out, err);
+	if (rc == 0) {
+		off = skip_ws(&c, off, c.len);
+		if (off < c.len) {
+			cJSON_Delete(*out);
+			*out = NULL;
+			rc = syntax_error(&c, off, c.len, "input", err);
+			pl_error_set(err, PL_ESYNTAX, "invalid JSON: unexpected '%c' after the value",
+			             c.text[off]);
+		}
+	}
+	free(c.text);
+	return rc;
+}
+
+static int push_root(struct pl_json_doc *doc, cJSON *v, struct pl_error *err)
+{
+	cJSON **r = realloc(doc->roots, (doc->nroots + 1) * sizeof(*r));
+	if (!r) {
+		cJSON_Delete(v);
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	doc->roots = r;
+	doc->roots[doc->nroots++] = v;
+	return 0;
+}
+
+static int push_record(struct pl_json_doc *doc, const cJSON *obj, long line, struct pl_error *err)
+{
+	struct pl_json_record *r = realloc(doc->records, (doc->nrecords + 1) * sizeof(*r));
+	if (!r)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	doc->records = r;
+	r[doc->nrecords].obj = obj;
+	r[doc->nrecords].line = line;
+	r[doc->nrecords].index = (long)doc->nrecords;
+	doc->nrecords++;
+	return 0;
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* JSONL: one value per non-blank line. */
+static int parse_lines(const struct ctx *c, struct pl_json_doc *doc, struct pl_error *err)
+{
+	size_t off = 0;
+
+	while (off < c->len) {
+		const char *nl = memchr(c->text + off, '\n', c->len - off);
+		size_t end = nl ? (size_t)(nl - c->text) : c->len;
+		size_t p = skip_ws(c, off, end);
+		if (p < end) {
+			cJSON *v = NULL;
+			long line, col;
+			int rc = parse_at(c, &p, end, "line", &v, err);
+			if (rc)
+				return rc;
+			p = skip_ws(c, p, end);
+			if (p < end) {
+				cJSON_Delete(v);
+				syntax_error(c, p, end, "line", err);
+				pl_error_set(err, PL_ESYNTAX,
+				             "invalid JSON: unexpected '%c' after the value (JSONL holds one value per line)",
+				             c->text[p]);
+				return PL_ESYNTAX;
+			}
+			rc = push_root(doc, v, err);
+			if (rc)
+				return rc;
+			offset_pos(c, off, &line, &col);
+			rc = push_record(doc, v, line, err);
+			if (rc)
+				return rc;
+		}
+		off = end + 1;
+	}
+	return 0;
+}
+
+int pl_json_parse_records(const char *path, const char *buf, size_t len,
+                          struct pl_json_doc *doc, struct pl_error *err)
+{
+	struct ctx c;
+	size_t off = 0;
+	int rc;
+
+	memset(doc, 0, sizeof(*doc));
+	rc = ctx_init(&c, path, buf, len, err);
+	if (rc)
+		goto out;
+	if (path && has_suffix(path, ".jsonl")) {
+		doc->container = PL_JSON_SEQUENCE;
+		rc = parse_lines(&c, doc, err);
+		if (rc == 0 && doc->nrecords == 0)
+			rc = pl_error_set(err, PL_ESYNTAX, "invalid JSON: the file holds no value");
+		goto out;
+	}
+	for (;;) {
+		cJSON *v = NULL;
+		size_t start = skip_ws(&c, off, c.len);
+		long line, col;
+
+		if (start >= c.len && doc->nroots > 0)
+			break;
+		rc = parse_at(&c, &off, c.len, "input", &v, err);
+		if (rc)
+			goto out;
+		rc = push_root(doc, v, err);
+		if (rc)
+			goto out;
+		offset_pos(&c, start, &line, &col);
+		if (doc->nroots == 1 && skip_ws(&c, off, c.len) >= c.len && cJSON_IsArray(v)) {
+			const cJSON *el;
+			doc->container = PL_JSON_ARRAY;
+			cJSON_ArrayForEach(el, v)
+			{
+				rc = push_record(doc, el, 0, err);
+				if (rc)
+					goto out;
+			}
+			break;
+		}
+		rc = push_record(doc, v, line, err);
+		if (rc)
+			goto out;
+	}
+	if (doc->container != PL_JSON_ARRAY)
+		doc->container = doc->nroots > 1 ? PL_JSON_SEQUENCE : PL_JSON_SINGLE;
+	if (doc->container == PL_JSON_SINGLE && doc->nrecords == 1)
+		doc->records[0].line = 0; /* one record: a line would only say "1" */
+out:
+	if (rc) {
+		pl_json_doc_release(doc);
+		if (err && !err->file[0])
+			pl_error_at(err, path, err->line, err->column);
+	}
+	free(c.text);
+	return rc;
+}
+
+void pl_json_doc_release(struct pl_json_doc *doc)
+{
+	if (!doc)
+		return;
+	for (size_t i = 0; i < doc->nroots; i++)
+		cJSON_Delete(doc->roots[i]);
+	free(doc->roots);
+	free(doc->records);
+	memset(doc, 0, sizeof(*doc));
+}
+
+const cJSON *pl_json_get(const cJSON *obj, const char *key)
+{
+	if (!cJSON_IsObject(obj))
+		return NULL;
+	return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
+const char *pl_json_type_name(const cJSON *item)
+{
+	if (!item || cJSON_IsNull(item))
+		return "null";
+	if (cJSON_IsBool(item))
+		return "a boolean";
+	if (cJSON_IsNumber(item))
+		return "a number";
+	if (cJSON_IsString(item))
+		return "a string";
+	if (cJSON_IsArray(item))
+		return "an array";
+	if (cJSON_IsObject(item))
+		return "an object";
+	return "an unknown value";
+}
+
+static int type_error(const cJSON *item, const char *key, const char *want, struct pl_error *err)
+{
+	pl_error_field(err, key);
+	if (cJSON_IsString(item))
+		return pl_error_set(err, PL_EINVALID, "'%s' must be %s, got the string \"%.60s\"", key,
+		                    want, item->valuestring);
+	return pl_error_set(err, PL_EINVALID, "'%s' must be %s, got %s", key, want,
+	                    pl_json_type_name(item));
+}
+
+int pl_json_get_string(const cJSON *obj, const char *key, const char **out, struct pl_error *err)
+{
+	const cJSON *it = pl_json_get(obj, key);
+
+	if (!it || cJSON_IsNull(it))
+		return 1;
+	if (!cJSON_IsString(it) || !it->valuestring)
+		return type_error(it, key, "a string", err);
+	*out = it->valuestring;
+	return 0;
+}
+
+int pl_json_get_number(const cJSON *obj, const char *key, double *out, struct pl_error *err)
+{
+	const cJSON *it = pl_json_get(obj, key);
+
+	if (!it || cJSON_IsNull(it))
+		return 1;
+	if (!cJSON_IsNumber(it))
+		return type_error(it, key, "a number", err);
+	if (!isfinite(it->valuedouble)) {
+		pl_error_field(err, key);
+		return pl_error_set(err, PL_EINVALID, "'%s' must be a finite number", key);
+	}
+	*out = it->valuedouble;
+	return 0;
+}
+
+int pl_json_get_count(const cJSON *obj, const char *key, double *out, struct pl_error *err)
+{
+	double v;
+	int rc = pl_json_get_number(obj, key, &v, err);
+
+	if (rc)
+		return rc;
+	if (v < 0 || v != floor(v)) {
+		char buf[40];
+		pl_error_field(err, key);
+		return pl_error_set(err, PL_EINVALID, "'%s' must be a non-negative whole number, got %s",
+		                    key, pl_fmt_num(buf, sizeof(buf), v));
+	}
+	*out = v;
+	return 0;
+}
+
+int pl_json_set_cond(struct pl_run *run, int id, const cJSON *item, const char *key,
+                     struct pl_error *err)
+{
+	enum pl_ctype t = pl_cond_info[id].type;
+	char buf[48];
+
+	if (!item || cJSON_IsNull(item))
+		return pl_run_set_cond(run, id, NULL, err);
+	if (cJSON_IsString(item) && item->valuestring)
+		return pl_run_set_cond(run, id, item->valuestring, err);
+	if (cJSON_IsBool(item)) {
+		if (t != PL_CT_BOOL)
+			return type_error(item, key,
+			                  t == PL_CT_INT || t == PL_CT_REAL ? "a number" : "a string", err);
+		return pl_run_set_cond_num(run, id, cJSON_IsTrue(item) ? 1 : 0, err);
+	}
+	if (cJSON_IsNumber(item)) {
+		double v = item->valuedouble;
+		switch (t) {
+		case PL_CT_INT:
+		case PL_CT_REAL:
+			return pl_run_set_cond(run, id, pl_fmt_num(buf, sizeof(buf), v), err);
+		case PL_CT_TEXT:
+			if (v == floor(v) && fabs(v) <= 9007199254740992.0) {
+				snprintf(buf, sizeof(buf), "%.0f", v);
+				return pl_run_set_cond(run, id, buf, err);
+			}
+			pl_error_field(err, key);
+			return pl_error_set(err, PL_EINVALID,
+			                    "'%s' must be a string (a JSON number would lose digits)", key);
+		case PL_CT_VERSION:
+			pl_error_field(err, key);
+			return pl_error_set(err, PL_EINVALID,
+			                    "'%s' must be a string (a JSON number would lose digits: 0.10 reads as 0.1)",
+			                    key);
+		case PL_CT_TIME:
+			pl_error_field(err, key);
+			return pl_error_set(err, PL_EINVALID,
+			                    "'%s' must be a string like \"2026-01-02T03:04:05Z\", got a number",
+			                    key);
+		case PL_CT_BOOL:
+			return type_error(item, key, "true or false", err);
+		}
+	}
+	switch (t) {
+	case PL_CT_INT:
+	case PL_CT_REAL:
+		return type_error(item, key, "a number", err);
+	case PL_CT_BOOL:
+		return type_error(item, key, "true or false", err);
+	default:
+		return type_error(item, key, "a string", err);
+	}
+}

@@ -1,1 +1,192 @@
-/* placeholder: being written */
+/*
+ * registry.c — the list of input adapters, format detection, and the one
+ * entry point that turns a file's bytes into canonical runs.
+ *
+ * The file is parsed into records once (json_util.c); the adapter is the one
+ * forced by name or the first in detection order whose detect() accepts the
+ * first record; every record is converted into a run of a private list that
+ * is appended to the caller's list only when all records converted, so a
+ * file is atomic.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adapters/adapter_impl.h"
+#include "adapters/adapters.h"
+#include "adapters/json_util.h"
+
+static const struct pl_adapter_impl *const impls[] = {
+	&pl_adapter_descriptor,
+	&pl_adapter_vllm_serving,
+};
+#define NIMPLS (sizeof(impls) / sizeof(impls[0]))
+
+const struct pl_adapter_info *pl_adapters_list(size_t *count)
+{
+	static struct pl_adapter_info infos[NIMPLS];
+
+	for (size_t i = 0; i < NIMPLS; i++)
+		infos[i] = *impls[i]->info;
+	if (count)
+		*count = NIMPLS;
+	return infos;
+}
+
+static const char known_formats[] = "descriptor, vllm-serving";
+
+/* A recognisable format that no adapter reads yet: a hint for the message. */
+static const char *unsupported_hint(const cJSON *obj)
+{
+	if (pl_json_get(obj, "Mean TTFT (ms)") || pl_json_get(obj, "Test name"))
+		return "a vLLM nightly-benchmarks table (rows with display keys like \"Mean TTFT (ms)\")";
+	return NULL;
+}
+
+/* Prepends "record N: " to err's message (records of arrays have no line). */
+static void prefix_record(struct pl_error *err, long index)
+{
+	char pre[32];
+	size_t n, len;
+
+	if (!err)
+		return;
+	n = (size_t)snprintf(pre, sizeof(pre), "record %ld: ", index);
+	len = strlen(err->message);
+	if (len + n >= sizeof(err->message))
+		len = sizeof(err->message) - n - 1;
+	memmove(err->message + n, err->message, len);
+	memcpy(err->message, pre, n);
+	err->message[n + len] = '\0';
+}
+
+static void locate(struct pl_error *err, const char *path, const struct pl_json_doc *doc,
+                   const struct pl_json_record *rec)
+{
+	if (!err)
+		return;
+	if (err->line == 0 && rec && rec->line > 0)
+		pl_error_at(err, path, rec->line, 0);
+	else
+		pl_error_at(err, path, err->line, err->column);
+	if (rec && doc->container == PL_JSON_ARRAY)
+		prefix_record(err, rec->index);
+}
+
+int pl_adapters_parse(const char *path, const char *buf, size_t len, const char *format,
+                      struct pl_run_list *out, struct pl_error *err)
+{
+	struct pl_json_doc doc = {0};
+	struct pl_run_list tmp = {0};
+	const struct pl_adapter_impl *impl = NULL;
+	const cJSON *first;
+	int rc;
+
+	if (!path)
+		path = "-";
+	if (format) {
+		for (size_t i = 0; i < NIMPLS; i++)
+			if (strcmp(impls[i]->info->name, format) == 0)
+				impl = impls[i];
+		if (!impl)
+			return pl_error_set(err, PL_EUSAGE, "unknown format '%s' (known: %s)", format,
+			                    known_formats);
+	}
+	rc = pl_json_parse_records(path, buf, len, &doc, err);
+	if (rc)
+		return rc;
+	if (doc.nrecords == 0) {
+		pl_json_doc_release(&doc);
+		pl_error_at(err, path, 0, 0);
+		return pl_error_set(err, PL_EINVALID, "the file holds no runs (an empty array)");
+	}
+	first = doc.records[0].obj;
+	if (!impl) {
+		for (size_t i = 0; i < NIMPLS && !impl; i++)
+			if (cJSON_IsObject(first) && impls[i]->detect(first))
+				impl = impls[i];
+		if (!impl) {
+			const char *hint = cJSON_IsObject(first) ? unsupported_hint(first) : NULL;
+			pl_json_doc_release(&doc);
+			pl_error_at(err, path, 0, 0);
+			if (hint)
+				return pl_error_set(err, PL_EFORMAT,
+				                    "this looks like %s, which no adapter reads yet (known: %s)",
+				                    hint, known_formats);
+			return pl_error_set(err, PL_EFORMAT,
+			                    "no input format recognises this file (known: %s; force one with --format)",
+			                    known_formats);
+		}
+	}
+	for (size_t i = 0; i < doc.nrecords; i++) {
+		const struct pl_json_record *rec = &doc.records[i];
+		struct pl_run *run = pl_run_list_push(&tmp);
+
+		if (!run) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			break;
+		}
+		if (pl_strset(&run->adapter, impl->info->name) || pl_strset(&run->source, path) ||
+		    pl_strset(&run->format_version, impl->format_version)) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			break;
+		}
+		run->record = rec->index;
+		if (!cJSON_IsObject(rec->obj)) {
+			rc = pl_error_set(err, PL_EINVALID, "a %s record must be a JSON object, got %s",
+			                  impl->info->name, pl_json_type_name(rec->obj));
+			locate(err, path, &doc, rec);
+			break;
+		}
+		rc = impl->convert(rec->obj, run, err);
+		if (rc) {
+			locate(err, path, &doc, rec);
+			break;
+		}
+	}
+	pl_json_doc_release(&doc);
+	if (rc) {
+		pl_run_list_release(&tmp);
+		return rc;
+	}
+	for (size_t i = 0; i < tmp.n; i++) {
+		struct pl_run *dst = pl_run_list_push(out);
+		if (!dst) {
+			for (size_t j = i; j < tmp.n; j++)
+				pl_run_release(&tmp.v[j]);
+			/* undo the runs already moved: the file is atomic */
+			for (size_t j = 0; j < i; j++)
+				pl_run_release(&out->v[--out->n]);
+			tmp.n = 0;
+			pl_run_list_release(&tmp);
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		}
+		*dst = tmp.v[i]; /* move: tmp's copy is dropped without release */
+	}
+	free(tmp.v);
+	return 0;
+}
+
+int pl_adapters_parse_conditions(const char *path, const char *buf, size_t len,
+                                 struct pl_run *run, struct pl_error *err)
+{
+	cJSON *root = NULL;
+	int rc;
+
+	if (!path)
+		path = "-";
+	rc = pl_json_parse_value(path, buf, len, &root, err);
+	if (rc)
+		return rc;
+	if (!cJSON_IsObject(root)) {
+		pl_error_at(err, path, 0, 0);
+		rc = pl_error_set(err, PL_EINVALID, "a conditions file must hold one JSON object, got %s",
+		                  pl_json_type_name(root));
+	} else {
+		rc = pl_adapter_conditions_from(root, NULL, run, err);
+		if (rc)
+			pl_error_at(err, path, err ? err->line : 0, err ? err->column : 0);
+	}
+	cJSON_Delete(root);
+	return rc;
+}

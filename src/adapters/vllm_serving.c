@@ -1,1 +1,243 @@
-/* placeholder: being written */
+/*
+ * vllm_serving.c — vLLM benchmark_serving.py / `vllm bench serve` results.
+ *
+ * One result object per run (a `vllm bench sweep` summary.json is an array
+ * of them; the registry hands us one element at a time). Latencies come as
+ * <stat>_<family>_ms and are converted to seconds; percentiles without a
+ * canonical slot (p25, p75, ...) and the keys listed in schema/formats.md as
+ * "not stored" are ignored. The file does not say which engine served the
+ * requests: "backend" is the client API and goes to api_backend, and the
+ * engine stays missing unless a sidecar or --set gives it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "adapters/adapter_impl.h"
+#include "adapters/json_util.h"
+
+static const char *const vllm_mapping[] = {
+	"model_id -> model (as is)",
+	"backend -> api_backend (the client API, not the engine)",
+	"date (YYYYMMDD-HHMMSS, local time) -> run_started_at YYYY-MM-DDTHH:MM:SS (no zone)",
+	"num_prompts -> num_prompts",
+	"request_rate (number, \"inf\" or Infinity) -> request_rate (req/s)",
+	"max_concurrency -> concurrency (null -> missing)",
+	"(constant) -> benchmark_tool = vllm-bench-serve",
+	"mean_<f>_ms -> <f>_mean (s, / 1000) for f in ttft, tpot, itl, e2el",
+	"median_<f>_ms -> <f>_p50 (s, / 1000)",
+	"std_<f>_ms -> <f>_std (s, / 1000)",
+	"p50/p90/p95/p99_<f>_ms -> <f>_p50/p90/p95/p99 (s, / 1000)",
+	"p99.9_<f>_ms -> <f>_p99_9 (s, / 1000); other percentiles ignored",
+	"output_throughput -> output_throughput (tok/s)",
+	"total_token_throughput -> total_token_throughput (tok/s)",
+	"request_throughput -> request_throughput (req/s)",
+	"request_goodput, \"request_goodput:\" -> goodput (req/s; null -> missing)",
+	"completed -> requests_completed; failed -> requests_failed (count)",
+	"failed / (completed + failed), else (num_prompts - completed) / num_prompts -> error_rate",
+	"duration -> duration (s)",
+	"total_input_tokens, total_output_tokens -> same (count)",
+	NULL,
+};
+
+static const struct pl_adapter_info vllm_info = {
+	"vllm-serving",
+	"benchmark_serving.py --save-result (2024-2025), vllm bench serve / sweep (to 0.25)",
+	"vLLM serving benchmark result JSON (benchmark_serving.py, vllm bench serve/sweep)",
+	vllm_mapping,
+};
+
+static const char *const families[] = {"ttft", "tpot", "itl", "e2el", NULL};
+
+static int has_ttft_ms_key(const cJSON *obj)
+{
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, obj)
+	{
+		size_t n = it->string ? strlen(it->string) : 0;
+		if (n > 8 && strcmp(it->string + n - 8, "_ttft_ms") == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int vllm_detect(const cJSON *obj)
+{
+	return pl_json_get(obj, "date") &&
+	       (pl_json_get(obj, "num_prompts") || pl_json_get(obj, "backend")) &&
+	       has_ttft_ms_key(obj);
+}
+
+/* Canonical statistic for a vLLM statistic prefix, or NULL if it has no slot. */
+static const char *stat_slot(const char *s, size_t n)
+{
+	static const struct {
+		const char *vllm;
+		const char *canonical;
+	} map[] = {
+		{"mean", "mean"}, {"median", "p50"}, {"std", "std"}, {"min", "min"},
+		{"max", "max"},   {"p50", "p50"},    {"p90", "p90"}, {"p95", "p95"},
+		{"p99", "p99"},   {"p99.9", "p99_9"},
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strlen(map[i].vllm) == n && strncmp(s, map[i].vllm, n) == 0)
+			return map[i].canonical;
+	return NULL;
+}
+
+/* Maps "<stat>_<family>_ms" keys; other keys are left alone. */
+static int convert_latencies(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	const cJSON *it;
+	int have_median[4] = {0};
+
+	for (int f = 0; families[f]; f++) {
+		char key[32];
+		snprintf(key, sizeof(key), "median_%s_ms", families[f]);
+		const cJSON *m = pl_json_get(obj, key);
+		have_median[f] = m && !cJSON_IsNull(m);
+	}
+	cJSON_ArrayForEach(it, obj)
+	{
+		const char *k = it->string;
+		size_t n = strlen(k);
+		for (int f = 0; families[f]; f++) {
+			char tail[16], name[48];
+			size_t tl;
+			const char *slot;
+			double v;
+			int id, rc;
+
+			tl = (size_t)snprintf(tail, sizeof(tail), "_%s_ms", families[f]);
+			if (n <= tl || strcmp(k + n - tl, tail) != 0)
+				continue;
+			slot = stat_slot(k, n - tl);
+			if (!slot)
+				break; /* a percentile without a canonical slot: ignored */
+			if (strncmp(k, "p50", 3) == 0 && have_median[f])
+				break; /* median_ wins; the two are the same statistic */
+			rc = pl_json_get_number(obj, k, &v, err);
+			if (rc < 0)
+				return rc;
+			if (rc == 0) {
+				snprintf(name, sizeof(name), "%s_%s", families[f], slot);
+				id = pl_metric_lookup(name);
+				pl_run_set_metric(run, id, v / 1000.0);
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Plain number metric key -> metric id, if present. */
+static int plain_metric(const cJSON *obj, const char *key, int id, struct pl_run *run,
+                        struct pl_error *err)
+{
+	double v;
+	int rc = pl_json_get_number(obj, key, &v, err);
+
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		pl_run_set_metric(run, id, v);
+	return 0;
+}
+
+/* "20250304-014141" -> "2025-03-04T01:41:41". */
+static int convert_date(const char *date, struct pl_run *run, struct pl_error *err)
+{
+	char iso[24];
+
+	if (strlen(date) != 15 || date[8] != '-' || strspn(date, "0123456789") != 8 ||
+	    strspn(date + 9, "0123456789") != 6) {
+		pl_error_field(err, "date");
+		return pl_error_set(err, PL_EINVALID,
+		                    "'date' must look like 20250304-014141 (YYYYMMDD-HHMMSS), got \"%.40s\"",
+		                    date);
+	}
+	snprintf(iso, sizeof(iso), "%.4s-%.2s-%.2sT%.2s:%.2s:%.2s", date, date + 4, date + 6,
+	         date + 9, date + 11, date + 13);
+	return pl_run_set_cond(run, PL_C_RUN_STARTED_AT, iso, err);
+}
+
+static int vllm_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	const char *s;
+	double completed = 0, failed = 0, prompts = 0;
+	int has_completed, has_failed, has_prompts, rc;
+
+	rc = pl_json_get_string(obj, "model_id", &s, err);
+	if (rc < 0 || (rc == 0 && (rc = pl_run_set_cond(run, PL_C_MODEL, s, err))))
+		return rc;
+	rc = pl_json_get_string(obj, "backend", &s, err);
+	if (rc < 0 || (rc == 0 && (rc = pl_run_set_cond(run, PL_C_API_BACKEND, s, err))))
+		return rc;
+	rc = pl_json_get_string(obj, "date", &s, err);
+	if (rc < 0 || (rc == 0 && (rc = convert_date(s, run, err))))
+		return rc;
+	rc = pl_run_set_cond(run, PL_C_BENCHMARK_TOOL, "vllm-bench-serve", err);
+	if (rc)
+		return rc;
+	if ((rc = pl_json_set_cond(run, PL_C_REQUEST_RATE, pl_json_get(obj, "request_rate"),
+	                           "request_rate", err)) ||
+	    (rc = pl_json_set_cond(run, PL_C_CONCURRENCY, pl_json_get(obj, "max_concurrency"),
+	                           "max_concurrency", err)))
+		return rc;
+
+	rc = pl_json_get_count(obj, "num_prompts", &prompts, err);
+	if (rc < 0)
+		return rc;
+	has_prompts = rc == 0;
+	if (has_prompts && (rc = pl_run_set_cond_num(run, PL_C_NUM_PROMPTS, prompts, err)))
+		return rc;
+	rc = pl_json_get_count(obj, "completed", &completed, err);
+	if (rc < 0)
+		return rc;
+	has_completed = rc == 0;
+	rc = pl_json_get_count(obj, "failed", &failed, err);
+	if (rc < 0)
+		return rc;
+	has_failed = rc == 0;
+
+	if (has_completed && completed == 0) {
+		char buf[40];
+		pl_error_field(err, "completed");
+		if (has_failed)
+			return pl_error_set(err, PL_EINVALID, "no request completed (completed 0, failed %s)",
+			                    pl_fmt_num(buf, sizeof(buf), failed));
+		if (has_prompts)
+			return pl_error_set(err, PL_EINVALID,
+			                    "no request completed (completed 0 of %s prompts)",
+			                    pl_fmt_num(buf, sizeof(buf), prompts));
+		return pl_error_set(err, PL_EINVALID, "no request completed (completed 0)");
+	}
+	if (has_completed)
+		pl_run_set_metric(run, PL_M_REQUESTS_COMPLETED, completed);
+	if (has_failed)
+		pl_run_set_metric(run, PL_M_REQUESTS_FAILED, failed);
+	if (has_failed && has_completed && completed + failed > 0)
+		pl_run_set_metric(run, PL_M_ERROR_RATE, failed / (completed + failed));
+	else if (!has_failed && has_completed && has_prompts && prompts > 0)
+		pl_run_set_metric(run, PL_M_ERROR_RATE, (prompts - completed) / prompts);
+
+	if ((rc = plain_metric(obj, "duration", PL_M_DURATION, run, err)) ||
+	    (rc = plain_metric(obj, "total_input_tokens", PL_M_TOTAL_INPUT_TOKENS, run, err)) ||
+	    (rc = plain_metric(obj, "total_output_tokens", PL_M_TOTAL_OUTPUT_TOKENS, run, err)) ||
+	    (rc = plain_metric(obj, "request_throughput", PL_M_REQUEST_THROUGHPUT, run, err)) ||
+	    (rc = plain_metric(obj, "output_throughput", PL_M_OUTPUT_THROUGHPUT, run, err)) ||
+	    (rc = plain_metric(obj, "total_token_throughput", PL_M_TOTAL_TOKEN_THROUGHPUT, run, err)) ||
+	    (rc = plain_metric(obj, "request_goodput:", PL_M_GOODPUT, run, err)) ||
+	    (rc = plain_metric(obj, "request_goodput", PL_M_GOODPUT, run, err)))
+		return rc;
+	return convert_latencies(obj, run, err);
+}
+
+const struct pl_adapter_impl pl_adapter_vllm_serving = {
+	&vllm_info,
+	NULL,
+	vllm_detect,
+	vllm_convert,
+};

@@ -1,2 +1,999 @@
-/* placeholder: being written */
-int main(void) { return 1; }
+/*
+ * test_adapters.c — the descriptor and vllm-serving adapters, the registry
+ * and the JSON rules (positions, duplicates, bare tokens, units).
+ *
+ * Corpus files are read in place from PL_CORPUS_DIR; every expected value
+ * below was worked out by hand from the file (vLLM milliseconds / 1000 =
+ * seconds) and is compared with a relative tolerance of 1e-12.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adapters/adapters.h"
+#include "core/error.h"
+#include "core/model.h"
+#include "core/validate.h"
+
+struct exp_metric {
+	const char *name;
+	double value;
+};
+
+struct exp_cond {
+	const char *name;
+	const char *text;
+};
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	assert_non_null(f);
+	for (;;) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+/* Parses corpus file vllm_serving/name; returns the adapter's code. */
+static int parse_corpus(const char *name, struct pl_run_list *out, struct pl_error *err)
+{
+	char path[4096];
+	size_t len;
+	char *buf;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/vllm_serving/%s", PL_CORPUS_DIR, name);
+	buf = slurp(path, &len);
+	pl_error_init(err);
+	rc = pl_adapters_parse(path, buf, len, NULL, out, err);
+	free(buf);
+	return rc;
+}
+
+/* Parses an in-memory text as if it were the file path. */
+static int parse_text(const char *path, const char *text, struct pl_run_list *out,
+                      struct pl_error *err)
+{
+	pl_error_init(err);
+	return pl_adapters_parse(path, text, strlen(text), NULL, out, err);
+}
+
+static void expect_close(const char *what, double got, double want)
+{
+	double tol = fabs(want) * 1e-12;
+	if (fabs(got - want) > tol) {
+		print_error("%s: got %.17g, want %.17g\n", what, got, want);
+		fail();
+	}
+}
+
+/* The run has exactly the metrics of want, with those values. */
+static void expect_metrics(const struct pl_run *r, const struct exp_metric *want)
+{
+	size_t nwant = 0, nhave = 0;
+
+	for (; want[nwant].name; nwant++) {
+		int id = pl_metric_lookup(want[nwant].name);
+		assert_true(id >= 0);
+		if (!r->has_metric[id]) {
+			print_error("metric %s missing\n", want[nwant].name);
+			fail();
+		}
+		expect_close(want[nwant].name, r->metric[id], want[nwant].value);
+	}
+	for (int i = 0; i < PL_METRIC_COUNT; i++)
+		if (r->has_metric[i])
+			nhave++;
+	assert_int_equal(nhave, nwant);
+}
+
+/* The run has exactly the conditions of want, with those texts. */
+static void expect_conds(const struct pl_run *r, const struct exp_cond *want)
+{
+	size_t nwant = 0, nhave = 0;
+
+	for (; want[nwant].name; nwant++) {
+		int id = pl_cond_lookup(want[nwant].name);
+		assert_true(id >= 0);
+		if (!r->cond[id].set) {
+			print_error("condition %s missing\n", want[nwant].name);
+			fail();
+		}
+		assert_string_equal(r->cond[id].text, want[nwant].text);
+	}
+	for (int i = 0; i < PL_COND_COUNT; i++)
+		if (r->cond[i].set)
+			nhave++;
+	assert_int_equal(nhave, nwant);
+}
+
+/* ascend_llama3_8b_rr1_partial.json, record 0: expected by hand from the file */
+static const struct exp_metric ascend_llama3_8b_rr1_partial_0_m[] = {
+	{"itl_mean", 40.20369931525192 / 1000.0},
+	{"itl_p50", 38.4669154882431 / 1000.0},
+	{"itl_p99", 83.89740884304047 / 1000.0},
+	{"itl_std", 13.03413605547094 / 1000.0},
+	{"tpot_mean", 40.48013234569434 / 1000.0},
+	{"tpot_p50", 40.27887061310954 / 1000.0},
+	{"tpot_p99", 50.32315672169644 / 1000.0},
+	{"tpot_std", 2.399496295236551 / 1000.0},
+	{"ttft_mean", 111.23647520318627 / 1000.0},
+	{"ttft_p50", 103.90021465718746 / 1000.0},
+	{"ttft_p99", 165.47399744391114 / 1000.0},
+	{"ttft_std", 45.17258903771878 / 1000.0},
+	{NULL, 0},
+};
+static const struct exp_cond ascend_llama3_8b_rr1_partial_0_c[] = {
+	{"api_backend", "vllm"},
+	{"benchmark_tool", "vllm-bench-serve"},
+	{"model", "/root/wl/cache/modelscope/models/Meta-Llama-3-8B-Instruct"},
+	{"num_prompts", "200"},
+	{"request_rate", "1"},
+	{"run_started_at", "2025-03-04T01:41:41"},
+	{NULL, NULL},
+};
+
+/* er0080_vllm0251_bench_serve_opt125m.json, record 0: expected by hand from the file */
+static const struct exp_metric er0080_vllm0251_bench_serve_opt125m_0_m[] = {
+	{"duration", 1.5441598830002476},
+	{"error_rate", 0.0 / 8.0},
+	{"itl_mean", 11.265836941667354 / 1000.0},
+	{"itl_p50", 10.492878499917424 / 1000.0},
+	{"itl_p99", 29.815922519960626 / 1000.0},
+	{"itl_std", 3.5142929948720183 / 1000.0},
+	{"output_throughput", 82.89297074037474},
+	{"request_throughput", 5.180810671273421},
+	{"requests_completed", 8},
+	{"requests_failed", 0},
+	{"total_input_tokens", 256},
+	{"total_output_tokens", 128},
+	{"total_token_throughput", 248.6789122211242},
+	{"tpot_mean", 11.265828258331112 / 1000.0},
+	{"tpot_p50", 11.20450286665194 / 1000.0},
+	{"tpot_p99", 11.979541883350674 / 1000.0},
+	{"tpot_std", 0.6175290686013256 / 1000.0},
+	{"ttft_mean", 215.53594200008774 / 1000.0},
+	{"ttft_p50", 55.68139649994919 / 1000.0},
+	{"ttft_p99", 734.4049174101428 / 1000.0},
+	{"ttft_std", 292.06819504885306 / 1000.0},
+	{NULL, 0},
+};
+static const struct exp_cond er0080_vllm0251_bench_serve_opt125m_0_c[] = {
+	{"api_backend", "vllm"},
+	{"benchmark_tool", "vllm-bench-serve"},
+	{"concurrency", "2"},
+	{"model", "facebook/opt-125m"},
+	{"num_prompts", "8"},
+	{"request_rate", "inf"},
+	{"run_started_at", "2026-08-16T16:08:53"},
+	{NULL, NULL},
+};
+
+/* er0080_vllm0251_sweep_run0.json, record 0: expected by hand from the file */
+static const struct exp_metric er0080_vllm0251_sweep_run0_0_m[] = {
+	{"duration", 1.3653671270003542},
+	{"e2el_mean", 340.3411977451469 / 1000.0},
+	{"e2el_p50", 166.47808399284258 / 1000.0},
+	{"e2el_p99", 876.8009717071254 / 1000.0},
+	{"e2el_std", 307.5698400693424 / 1000.0},
+	{"error_rate", 0.0 / 8.0},
+	{"itl_mean", 8.204563008257537 / 1000.0},
+	{"itl_p50", 7.372754000243731 / 1000.0},
+	{"itl_p99", 22.26501848665066 / 1000.0},
+	{"itl_std", 2.8521622338226233 / 1000.0},
+	{"output_throughput", 93.74767963046673},
+	{"request_throughput", 5.859229976904171},
+	{"requests_completed", 8},
+	{"requests_failed", 0},
+	{"total_input_tokens", 256},
+	{"total_output_tokens", 128},
+	{"total_token_throughput", 281.2430388914002},
+	{"tpot_mean", 8.204553624697533 / 1000.0},
+	{"tpot_p50", 8.323490332986694 / 1000.0},
+	{"tpot_p99", 9.394318119331729 / 1000.0},
+	{"tpot_std", 0.6677548321718587 / 1000.0},
+	{"ttft_mean", 217.27289337468392 / 1000.0},
+	{"ttft_p50", 44.92285849846667 / 1000.0},
+	{"ttft_p99", 762.4942294094944 / 1000.0},
+	{"ttft_std", 309.1373405846827 / 1000.0},
+	{NULL, 0},
+};
+static const struct exp_cond er0080_vllm0251_sweep_run0_0_c[] = {
+	{"api_backend", "openai"},
+	{"benchmark_tool", "vllm-bench-serve"},
+	{"concurrency", "2"},
+	{"model", "facebook/opt-125m"},
+	{"num_prompts", "8"},
+	{"request_rate", "inf"},
+	{"run_started_at", "2026-08-18T02:13:33"},
+	{NULL, NULL},
+};
+
+/* er0080_vllm0251_sweep_summary.json, record 0: expected by hand from the file */
+static const struct exp_metric er0080_vllm0251_sweep_summary_0_m[] = {
+	{"duration", 1.3653671270003542},
+	{"e2el_mean", 340.3411977451469 / 1000.0},
+	{"e2el_p50", 166.47808399284258 / 1000.0},
+	{"e2el_p99", 876.8009717071254 / 1000.0},
+	{"e2el_std", 307.5698400693424 / 1000.0},
+	{"error_rate", 0.0 / 8.0},
+	{"itl_mean", 8.204563008257537 / 1000.0},
+	{"itl_p50", 7.372754000243731 / 1000.0},
+	{"itl_p99", 22.26501848665066 / 1000.0},
+	{"itl_std", 2.8521622338226233 / 1000.0},
+	{"output_throughput", 93.74767963046673},
+	{"request_throughput", 5.859229976904171},
+	{"requests_completed", 8},
+	{"requests_failed", 0},
+	{"total_input_tokens", 256},
+	{"total_output_tokens", 128},
+	{"total_token_throughput", 281.2430388914002},
+	{"tpot_mean", 8.204553624697533 / 1000.0},
+	{"tpot_p50", 8.323490332986694 / 1000.0},
+	{"tpot_p99", 9.394318119331729 / 1000.0},
+	{"tpot_std", 0.6677548321718587 / 1000.0},
+	{"ttft_mean", 217.27289337468392 / 1000.0},
+	{"ttft_p50", 44.92285849846667 / 1000.0},
+	{"ttft_p99", 762.4942294094944 / 1000.0},
+	{"ttft_std", 309.1373405846827 / 1000.0},
+	{NULL, 0},
+};
+static const struct exp_cond er0080_vllm0251_sweep_summary_0_c[] = {
+	{"api_backend", "openai"},
+	{"benchmark_tool", "vllm-bench-serve"},
+	{"concurrency", "2"},
+	{"model", "facebook/opt-125m"},
+	{"num_prompts", "8"},
+	{"request_rate", "inf"},
+	{"run_started_at", "2026-08-18T02:13:33"},
+	{NULL, NULL},
+};
+
+/* er0080_vllm0251_sweep_summary.json, record 1: expected by hand from the file */
+static const struct exp_metric er0080_vllm0251_sweep_summary_1_m[] = {
+	{"duration", 0.6420253609976498},
+	{"e2el_mean", 159.49398987686436 / 1000.0},
+	{"e2el_p50", 157.98742300103186 / 1000.0},
+	{"e2el_p99", 169.63662419613684 / 1000.0},
+	{"e2el_std", 4.391646610956886 / 1000.0},
+	{"error_rate", 0.0 / 8.0},
+	{"itl_mean", 8.012454975081104 / 1000.0},
+	{"itl_p50", 7.37574999948265 / 1000.0},
+	{"itl_p99", 23.304498707439055 / 1000.0},
+	{"itl_std", 3.313539293021173 / 1000.0},
+	{"output_throughput", 199.36907134182283},
+	{"request_throughput", 12.460566958863927},
+	{"requests_completed", 8},
+	{"requests_failed", 0},
+	{"total_input_tokens", 256},
+	{"total_output_tokens", 128},
+	{"total_token_throughput", 598.1072140254685},
+	{"tpot_mean", 8.012444900062594 / 1000.0},
+	{"tpot_p50", 7.929104699966653 / 1000.0},
+	{"tpot_p99", 9.040313850321885 / 1000.0},
+	{"tpot_std", 0.6070218873414794 / 1000.0},
+	{"ttft_mean", 39.30731637592544 / 1000.0},
+	{"ttft_p50", 38.187976999324746 / 1000.0},
+	{"ttft_p99", 57.58295443694805 / 1000.0},
+	{"ttft_std", 10.40175865759538 / 1000.0},
+	{NULL, 0},
+};
+static const struct exp_cond er0080_vllm0251_sweep_summary_1_c[] = {
+	{"api_backend", "openai"},
+	{"benchmark_tool", "vllm-bench-serve"},
+	{"concurrency", "2"},
+	{"model", "facebook/opt-125m"},
+	{"num_prompts", "8"},
+	{"request_rate", "inf"},
+	{"run_started_at", "2026-08-18T02:13:38"},
+	{NULL, NULL},
+};
+
+/* ix_gptoss120b_multinode_c16.json, record 0: expected by hand from the file */
+static const struct exp_metric ix_gptoss120b_multinode_c16_0_m[] = {
+	{"duration", 94.94771882798523},
+	{"e2el_mean", 9436.768365876924 / 1000.0},
+	{"e2el_p50", 9359.918448608369 / 1000.0},
+	{"e2el_p90", 9920.965689211152 / 1000.0},
+	{"e2el_p99", 9977.636895296164 / 1000.0},
+	{"e2el_p99_9", 9977.824207578553 / 1000.0},
+	{"e2el_std", 203.51181544144868 / 1000.0},
+	{"error_rate", (160.0 - 160.0) / 160.0},
+	{"itl_mean", 9.043755927185433 / 1000.0},
+	{"itl_p50", 9.067311882972717 / 1000.0},
+	{"itl_p90", 9.187642950564623 / 1000.0},
+	{"itl_p99", 9.348576478660105 / 1000.0},
+	{"itl_p99_9", 11.5778636110482 / 1000.0},
+	{"itl_std", 0.49330033887680946 / 1000.0},
+	{"output_throughput", 1725.5812148243967},
+	{"request_throughput", 1.68513790510195},
+	{"requests_completed", 160},
+	{"total_input_tokens", 163840},
+	{"total_output_tokens", 163840},
+	{"total_token_throughput", 3451.1624296487935},
+	{"tpot_mean", 9.043755853690438 / 1000.0},
+	{"tpot_p50", 9.03941193840877 / 1000.0},
+	{"tpot_p90", 9.08699567049181 / 1000.0},
+	{"tpot_p99", 9.092274875981406 / 1000.0},
+	{"tpot_p99_9", 9.094480784422148 / 1000.0},
+	{"tpot_std", 0.032097259503204134 / 1000.0},
+	{"ttft_mean", 185.00612755160546 / 1000.0},
+	{"ttft_p50", 104.43462803959846 / 1000.0},
+	{"ttft_p90", 668.5733429389074 / 1000.0},
+	{"ttft_p99", 687.9313375009224 / 1000.0},
+	{"ttft_p99_9", 698.2081180762034 / 1000.0},
+	{"ttft_std", 193.8479555106311 / 1000.0},
+	{NULL, 0},
+};
+static const struct exp_cond ix_gptoss120b_multinode_c16_0_c[] = {
+	{"api_backend", "openai"},
+	{"benchmark_tool", "vllm-bench-serve"},
+	{"concurrency", "16"},
+	{"model", "/models/models--openai--gpt-oss-120b/snapshots/b5c939de8f754692c1647ca79fbf85e8c1e70f8a/"},
+	{"num_prompts", "160"},
+	{"request_rate", "inf"},
+	{"run_started_at", "2026-04-28T11:01:59"},
+	{NULL, NULL},
+};
+
+/* ix_kimik25_int4_mi355x_c4_raw.json, record 0: expected by hand from the file */
+static const struct exp_metric ix_kimik25_int4_mi355x_c4_raw_0_m[] = {
+	{"duration", 165.7859344901517},
+	{"e2el_mean", 16175.88243483915 / 1000.0},
+	{"e2el_p50", 16261.2041993998 / 1000.0},
+	{"e2el_p90", 17897.407873393968 / 1000.0},
+	{"e2el_p99", 18323.80557443248 / 1000.0},
+	{"e2el_p99_9", 18445.460162415406 / 1000.0},
+	{"e2el_std", 1311.820483148969 / 1000.0},
+	{"error_rate", (40.0 - 40.0) / 40.0},
+	{"itl_mean", 48.69889880906398 / 1000.0},
+	{"itl_p50", 44.25954492762685 / 1000.0},
+	{"itl_p90", 66.82122603524476 / 1000.0},
+	{"itl_p99", 170.26271915528923 / 1000.0},
+	{"itl_p99_9", 251.6422391461674 / 1000.0},
+	{"itl_std", 19.56802874721226 / 1000.0},
+	{"output_throughput", 221.42409193453412},
+	{"request_throughput", 0.2412749918924886},
+	{"requests_completed", 40},
+	{"total_input_tokens", 37068},
+	{"total_output_tokens", 36709},
+	{"total_token_throughput", 445.0136269213033},
+	{"tpot_mean", 17.294128568510715 / 1000.0},
+	{"tpot_p50", 17.393898241078155 / 1000.0},
+	{"tpot_p90", 18.132639238317854 / 1000.0},
+	{"tpot_p99", 18.459965544077445 / 1000.0},
+	{"tpot_p99_9", 18.499183218996773 / 1000.0},
+	{"tpot_std", 0.7068954562863091 / 1000.0},
+	{"ttft_mean", 317.0863160688896 / 1000.0},
+	{"ttft_p50", 296.9768075272441 / 1000.0},
+	{"ttft_p90", 353.86848766356724 / 1000.0},
+	{"ttft_p99", 585.9901384473777 / 1000.0},
+	{"ttft_p99_9", 659.1278487213433 / 1000.0},
+	{"ttft_std", 72.5235775538713 / 1000.0},
+	{NULL, 0},
+};
+static const struct exp_cond ix_kimik25_int4_mi355x_c4_raw_0_c[] = {
+	{"api_backend", "vllm"},
+	{"benchmark_tool", "vllm-bench-serve"},
+	{"concurrency", "4"},
+	{"model", "moonshotai/Kimi-K2.5"},
+	{"num_prompts", "40"},
+	{"request_rate", "inf"},
+	{"run_started_at", "2026-05-27T07:50:26"},
+	{NULL, NULL},
+};
+
+/* llmk8s_dsv25_tp8pp2_qps_inf_full.json, record 0: expected by hand from the file */
+static const struct exp_metric llmk8s_dsv25_tp8pp2_qps_inf_full_0_m[] = {
+	{"duration", 126.71747349099996},
+	{"error_rate", (200.0 - 200.0) / 200.0},
+	{"itl_mean", 144.6180005657716 / 1000.0},
+	{"itl_p50", 142.73341299985987 / 1000.0},
+	{"itl_p99", 175.87617270005467 / 1000.0},
+	{"itl_std", 53.07903903932668 / 1000.0},
+	{"output_throughput", 332.795460943239},
+	{"request_throughput", 1.5783142962853098},
+	{"requests_completed", 200},
+	{"total_input_tokens", 47195},
+	{"total_output_tokens", 42171},
+	{"total_token_throughput", 705.2381770091649},
+	{"tpot_mean", 165.24337870132945 / 1000.0},
+	{"tpot_p50", 148.69220395241942 / 1000.0},
+	{"tpot_p99", 378.55161128501345 / 1000.0},
+	{"tpot_std", 48.15855756316357 / 1000.0},
+	{"ttft_mean", 1746.9318987299926 / 1000.0},
+	{"ttft_p50", 1643.2945829999426 / 1000.0},
+	{"ttft_p99", 2415.798339080029 / 1000.0},
+	{"ttft_std", 480.5360957530944 / 1000.0},
+	{NULL, 0},
+};
+static const struct exp_cond llmk8s_dsv25_tp8pp2_qps_inf_full_0_c[] = {
+	{"api_backend", "vllm"},
+	{"benchmark_tool", "vllm-bench-serve"},
+	{"model", "deepseek-ai/DeepSeek-V2.5"},
+	{"num_prompts", "200"},
+	{"request_rate", "inf"},
+	{"run_started_at", "2025-04-20T19:02:07"},
+	{NULL, NULL},
+};
+
+
+/* ------------------------------------------------------------ vllm corpus */
+
+static void check_vllm_file(const char *name, size_t nruns, const struct exp_metric *const *m,
+                            const struct exp_cond *const *c)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	int rc = parse_corpus(name, &l, &err);
+
+	if (rc) {
+		print_error("%s: %s\n", name, err.message);
+		fail();
+	}
+	assert_int_equal(l.n, nruns);
+	for (size_t i = 0; i < nruns; i++) {
+		const struct pl_run *r = &l.v[i];
+		assert_string_equal(r->adapter, "vllm-serving");
+		assert_null(r->format_version);
+		assert_int_equal(r->record, (long)i);
+		assert_non_null(strstr(r->source, name));
+		assert_string_equal(r->sha256, "");
+		expect_metrics(r, m[i]);
+		expect_conds(r, c[i]);
+		/* the file never says which engine served: it stays missing */
+		assert_int_equal(r->cond[PL_C_ENGINE].set, 0);
+	}
+	pl_run_list_release(&l);
+}
+
+#define ONE(stem) \
+	(const struct exp_metric *const[]){stem##_0_m}, (const struct exp_cond *const[]){stem##_0_c}
+
+static void test_vllm_ascend_partial(void **state)
+{
+	(void)state;
+	check_vllm_file("ascend_llama3_8b_rr1_partial.json", 1, ONE(ascend_llama3_8b_rr1_partial));
+}
+
+static void test_vllm_bench_serve_opt125m(void **state)
+{
+	(void)state;
+	check_vllm_file("er0080_vllm0251_bench_serve_opt125m.json", 1,
+	                ONE(er0080_vllm0251_bench_serve_opt125m));
+}
+
+static void test_vllm_sweep_run0(void **state)
+{
+	(void)state;
+	check_vllm_file("er0080_vllm0251_sweep_run0.json", 1, ONE(er0080_vllm0251_sweep_run0));
+}
+
+static void test_vllm_sweep_summary(void **state)
+{
+	(void)state;
+	check_vllm_file("er0080_vllm0251_sweep_summary.json", 2,
+	                (const struct exp_metric *const[]){er0080_vllm0251_sweep_summary_0_m,
+	                                                   er0080_vllm0251_sweep_summary_1_m},
+	                (const struct exp_cond *const[]){er0080_vllm0251_sweep_summary_0_c,
+	                                                 er0080_vllm0251_sweep_summary_1_c});
+}
+
+static void test_vllm_ix_gptoss(void **state)
+{
+	(void)state;
+	check_vllm_file("ix_gptoss120b_multinode_c16.json", 1, ONE(ix_gptoss120b_multinode_c16));
+}
+
+static void test_vllm_ix_kimi(void **state)
+{
+	(void)state;
+	check_vllm_file("ix_kimik25_int4_mi355x_c4_raw.json", 1, ONE(ix_kimik25_int4_mi355x_c4_raw));
+}
+
+static void test_vllm_llmk8s_full(void **state)
+{
+	(void)state;
+	check_vllm_file("llmk8s_dsv25_tp8pp2_qps_inf_full.json", 1,
+	                ONE(llmk8s_dsv25_tp8pp2_qps_inf_full));
+}
+
+static void test_vllm_all_failed_rejected(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+
+	(void)state;
+	assert_int_equal(parse_corpus("er0080_vllm0251_all_requests_failed.json", &l, &err),
+	                 PL_EINVALID);
+	assert_string_equal(err.message, "no request completed (completed 0, failed 8)");
+	assert_string_equal(err.field, "completed");
+	assert_non_null(strstr(err.file, "er0080_vllm0251_all_requests_failed.json"));
+	assert_int_equal(l.n, 0);
+}
+
+static void test_vllm_nightly_table_not_read(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+
+	(void)state;
+	assert_int_equal(parse_corpus("llmk8s_dsv25_nightly_table.json", &l, &err), PL_EFORMAT);
+	assert_string_equal(err.message,
+	                    "this looks like a vLLM nightly-benchmarks table (rows with display keys "
+	                    "like \"Mean TTFT (ms)\"), which no adapter reads yet (known: descriptor, "
+	                    "vllm-serving)");
+	assert_int_equal(l.n, 0);
+}
+
+/* Every corpus file passes validation once the missing conditions are given. */
+static void test_vllm_corpus_validates(void **state)
+{
+	static const char *const files[] = {
+		"ascend_llama3_8b_rr1_partial.json", "er0080_vllm0251_bench_serve_opt125m.json",
+		"er0080_vllm0251_sweep_run0.json", "er0080_vllm0251_sweep_summary.json",
+		"ix_gptoss120b_multinode_c16.json", "ix_kimik25_int4_mi355x_c4_raw.json",
+		"llmk8s_dsv25_tp8pp2_qps_inf_full.json",
+	};
+	(void)state;
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct pl_run_list l = {0};
+		struct pl_error err;
+		assert_int_equal(parse_corpus(files[f], &l, &err), 0);
+		for (size_t i = 0; i < l.n; i++) {
+			pl_error_init(&err);
+			assert_int_equal(pl_validate_run(&l.v[i], &err), PL_EINVALID);
+			assert_string_equal(err.field, "precision");
+			pl_run_set_cond(&l.v[i], PL_C_PRECISION, "bf16", NULL);
+			pl_run_set_cond(&l.v[i], PL_C_ENGINE, "vllm", NULL);
+			pl_run_set_cond(&l.v[i], PL_C_HARDWARE, "1x GPU", NULL);
+			if (pl_validate_run(&l.v[i], &err) != 0) {
+				print_error("%s: %s\n", files[f], err.message);
+				fail();
+			}
+		}
+		pl_run_list_release(&l);
+	}
+}
+
+/* Python's json writes bare Infinity for request_rate. */
+static void test_vllm_bare_infinity(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	const char *text = "{\"date\": \"20250101-000000\", \"backend\": \"vllm\", \"model_id\": \"m\",\n"
+	                   " \"num_prompts\": 10, \"request_rate\": Infinity, \"completed\": 9,\n"
+	                   " \"mean_ttft_ms\": 12.5, \"p25_ttft_ms\": 1.0}";
+
+	(void)state;
+	assert_int_equal(parse_text("x.json", text, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0].cond[PL_C_REQUEST_RATE].text, "inf");
+	assert_true(isinf(l.v[0].cond[PL_C_REQUEST_RATE].num));
+	expect_close("ttft_mean", l.v[0].metric[PL_M_TTFT_MEAN], 0.0125);
+	expect_close("error_rate", l.v[0].metric[PL_M_ERROR_RATE], 0.1);
+	pl_run_list_release(&l);
+}
+
+/* ----------------------------------------------------------- descriptor */
+
+static const char seed[] =
+	"{ \"model\": \"gemma-4-31b\", \"model_source\": \"huggingface\", \"precision\": \"bfloat16\",\n"
+	"  \"engine\": \"vllm\", \"engine_version\": \"0.6.3\", \"hardware\": \"2x NVIDIA A100 80G\",\n"
+	"  \"driver_version\": \"550.54\", \"cuda_version\": \"12.4\",\n"
+	"  \"input_tokens\": 512, \"max_output_tokens\": 256, \"concurrency\": 8,\n"
+	"  \"warmup_requests\": 3,\n"
+	"  \"metric\": { \"ttft_p50\": 0.32, \"tokens_per_second_p50\": 45.2, \"error_rate\": 0 } }\n";
+
+static void test_descriptor_seed(void **state)
+{
+	static const struct exp_metric m[] = {
+		{"ttft_p50", 0.32}, {"tokens_per_second_p50", 45.2}, {"error_rate", 0}, {NULL, 0}};
+	static const struct exp_cond c[] = {
+		{"model", "gemma-4-31b"},      {"model_source", "huggingface"},
+		{"precision", "bfloat16"},     {"engine", "vllm"},
+		{"engine_version", "0.6.3"},   {"hardware", "2x NVIDIA A100 80G"},
+		{"driver_version", "550.54"},  {"cuda_version", "12.4"},
+		{"input_tokens", "512"},       {"max_output_tokens", "256"},
+		{"concurrency", "8"},          {"warmup_requests", "3"},
+		{NULL, NULL}};
+	struct pl_run_list l = {0};
+	struct pl_error err;
+
+	(void)state;
+	assert_int_equal(parse_text("seed.json", seed, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0].adapter, "descriptor");
+	assert_string_equal(l.v[0].format_version, "1");
+	assert_string_equal(l.v[0].source, "seed.json");
+	assert_int_equal(l.v[0].record, 0);
+	expect_metrics(&l.v[0], m);
+	expect_conds(&l.v[0], c);
+	assert_true(l.v[0].cond[PL_C_CONCURRENCY].num == 8);
+	assert_int_equal(pl_validate_run(&l.v[0], &err), 0);
+	/* engine_args, TPOT, output throughput/p95 are missing: reference-only */
+	assert_int_equal(l.v[0].checklist_missing,
+	                 PL_CHK_ENGINE_ARGS | PL_CHK_TPOT | PL_CHK_P95);
+	pl_run_list_release(&l);
+}
+
+static void test_descriptor_units(void **state)
+{
+	static const struct exp_metric m[] = {
+		{"ttft_p50", 0.32},       {"ttft_p90", 0.5},         {"tpot_mean", 0.02},
+		{"itl_p99_9", 0.0417},    {"e2el_p99_9", 2.5},       {"duration", 1.5},
+		{"tokens_per_second_max", 50}, {"output_throughput", 1000}, {"itl_min", 0.001},
+		{NULL, 0}};
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	const char *text = "{\"model\": \"m\", \"engine\": \"e\", \"metrics\": {\n"
+	                   "  \"ttft_median_ms\": 320, \"ttft_p90\": 0.5, \"tpot_mean_s\": 0.02,\n"
+	                   "  \"itl_p99.9_ms\": 41.7, \"e2el_p99_9_s\": 2.5, \"duration_ms\": 1500,\n"
+	                   "  \"tokens_per_second_max\": 50, \"output_throughput\": 1000,\n"
+	                   "  \"itl_min_ms\": 1, \"goodput\": null},\n"
+	                   " \"x_note\": \"ignored\", \"_comment\": [1, 2]}";
+
+	(void)state;
+	assert_int_equal(parse_text("u.json", text, &l, &err), 0);
+	expect_metrics(&l.v[0], m);
+	pl_run_list_release(&l);
+}
+
+/* Parses text expecting code and the exact message (and field, line, col). */
+static void expect_reject(const char *path, const char *text, int code, const char *message,
+                          const char *field, long line, long col)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	int rc = parse_text(path, text, &l, &err);
+
+	if (rc != code || strcmp(err.message, message) != 0) {
+		print_error("got %d '%s'\nwant %d '%s'\n", rc, err.message, code, message);
+		fail();
+	}
+	assert_string_equal(err.file, path);
+	if (field)
+		assert_string_equal(err.field, field);
+	assert_int_equal(err.line, line);
+	assert_int_equal(err.column, col);
+	assert_int_equal(l.n, 0);
+}
+
+static void test_descriptor_syntax_error_position(void **state)
+{
+	(void)state;
+	expect_reject("s.json", "{\n  \"model\": \"m\",\n  \"engine\": ,\n  \"metric\": {}\n}",
+	              PL_ESYNTAX, "invalid JSON: unexpected ','", NULL, 3, 13);
+	expect_reject("s.json", "{\"model\": \"m\",\n \"metric\": {\"ttft_p50\": 1}",
+	              PL_ESYNTAX, "invalid JSON: unexpected end of input", NULL, 2, 27);
+	expect_reject("s.json", "", PL_ESYNTAX, "invalid JSON: unexpected end of input", NULL, 1, 1);
+}
+
+static void test_descriptor_version_as_number(void **state)
+{
+	(void)state;
+	expect_reject("v.json",
+	              "{\"model\": \"m\", \"engine\": \"vllm\", \"engine_version\": 0.10,"
+	              " \"metric\": {\"ttft_p50\": 1}}",
+	              PL_EINVALID,
+	              "'engine_version' must be a string (a JSON number would lose digits: 0.10 "
+	              "reads as 0.1)",
+	              "engine_version", 0, 0);
+}
+
+static void test_descriptor_nan(void **state)
+{
+	(void)state;
+	expect_reject("n.json", "{\"model\": \"m\", \"engine\": \"e\",\n \"metric\": {\"ttft_p50\": NaN}}",
+	              PL_EINVALID, "'ttft_p50' is NaN (not a number); give a number, or null if unknown",
+	              "ttft_p50", 2, 25);
+	expect_reject("n.json", "{\"model\": \"m\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": -Infinity}}",
+	              PL_EINVALID, "'ttft_p50' is -Infinity; no value may be negative", "ttft_p50", 1,
+	              54);
+	expect_reject("n.json", "{\"model\": \"m\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": Infinity}}",
+	              PL_EINVALID, "metric 'ttft_p50' must be a finite number, got Infinity",
+	              "ttft_p50", 0, 0);
+}
+
+static void test_descriptor_nan_in_string_is_text(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+
+	(void)state;
+	assert_int_equal(parse_text("t.json",
+	                            "{\"model\": \"NaN Infinity\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": 1}}",
+	                            &l, &err),
+	                 0);
+	assert_string_equal(l.v[0].cond[PL_C_MODEL].text, "NaN Infinity");
+	pl_run_list_release(&l);
+}
+
+static void test_descriptor_unknown_unit_and_metric(void **state)
+{
+	(void)state;
+	expect_reject("u.json", "{\"model\": \"m\", \"engine\": \"e\", \"metric\": {\"ttft_p50_us\": 1}}",
+	              PL_EINVALID,
+	              "unknown unit 'us' in metric 'ttft_p50_us' (use no suffix or _s for seconds, _ms "
+	              "for milliseconds)",
+	              "ttft_p50_us", 0, 0);
+	expect_reject("u.json",
+	              "{\"model\": \"m\", \"engine\": \"e\", \"metric\": {\"tokens_per_second_p50_ms\": 1}}",
+	              PL_EINVALID,
+	              "unknown unit 'ms' in metric 'tokens_per_second_p50_ms' (this metric takes no unit "
+	              "suffix)",
+	              "tokens_per_second_p50_ms", 0, 0);
+	expect_reject("u.json", "{\"model\": \"m\", \"engine\": \"e\", \"metric\": {\"ttft_p42\": 1}}",
+	              PL_EINVALID, "unknown metric 'ttft_p42' (see schema/descriptor.md for metric names)",
+	              "ttft_p42", 0, 0);
+	expect_reject("u.json", "{\"model\": \"m\", \"engine\": \"e\", \"metric\": {\"latency\": 1}}",
+	              PL_EINVALID, "unknown metric 'latency' (see schema/descriptor.md for metric names)",
+	              "latency", 0, 0);
+	expect_reject("u.json",
+	              "{\"model\": \"m\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": 1, \"ttft_median_ms\": 2}}",
+	              PL_EINVALID, "metrics 'ttft_p50' and 'ttft_median_ms' both give 'ttft_p50'",
+	              "ttft_median_ms", 0, 0);
+	expect_reject("u.json", "{\"model\": \"m\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": \"1\"}}",
+	              PL_EINVALID, "metric 'ttft_p50' must be a JSON number, got the string \"1\"",
+	              "ttft_p50", 0, 0);
+}
+
+static void test_descriptor_unknown_field(void **state)
+{
+	(void)state;
+	expect_reject("f.json", "{\"model\": \"m\", \"engine\": \"e\", \"precison\": \"bf16\", \"metric\": {}}",
+	              PL_EINVALID, "unknown field 'precison'", "precison", 0, 0);
+	expect_reject("f.json", "{\"model\": \"m\", \"engine\": \"e\", \"ttft_p50\": 1}", PL_EINVALID,
+	              "unknown field 'ttft_p50' (metrics go inside the \"metric\" object)", "ttft_p50",
+	              0, 0);
+	expect_reject("f.json", "{\"model\": \"m\", \"engine\": \"e\", \"concurrency\": 2.5}", PL_EINVALID,
+	              "'concurrency' must be a non-negative whole number or inf, got '2.5'",
+	              "concurrency", 0, 0);
+}
+
+static void test_descriptor_duplicate_key(void **state)
+{
+	(void)state;
+	expect_reject("d.json",
+	              "{\"model\": \"m\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": 1, \"ttft_p50\": 2}}",
+	              PL_EINVALID, "duplicate key 'ttft_p50' (JSON readers disagree on which one wins)",
+	              "ttft_p50", 1, 1);
+}
+
+static void test_descriptor_bom(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	char text[2048];
+
+	(void)state;
+	snprintf(text, sizeof(text), "\xEF\xBB\xBF%s", seed);
+	assert_int_equal(parse_text("bom.json", text, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0].cond[PL_C_MODEL].text, "gemma-4-31b");
+	pl_run_list_release(&l);
+}
+
+static void test_descriptor_jsonl(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	const char *good = "{\"model\": \"a\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": 1}}\n"
+	                   "\n"
+	                   "{\"model\": \"b\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": 2}}\n";
+	const char *bad = "{\"model\": \"a\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": 1}}\n"
+	                  "{\"model\": \"b\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": 2}}\n"
+	                  "{\"model\": \"c\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": 3}\n"
+	                  "{\"model\": \"d\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": 4}}\n";
+
+	(void)state;
+	assert_int_equal(parse_text("g.jsonl", good, &l, &err), 0);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.v[1].record, 1);
+	assert_string_equal(l.v[1].cond[PL_C_MODEL].text, "b");
+	expect_close("ttft_p50", l.v[1].metric[PL_M_TTFT_P50], 2);
+	pl_run_list_release(&l);
+	/* detected by content too */
+	assert_int_equal(parse_text("g.json", good, &l, &err), 0);
+	assert_int_equal(l.n, 2);
+	pl_run_list_release(&l);
+	expect_reject("b.jsonl", bad, PL_ESYNTAX, "invalid JSON: unexpected end of line", NULL, 3, 56);
+	expect_reject("b.json", bad, PL_ESYNTAX, "invalid JSON: unexpected '{'", NULL, 4, 1);
+	/* a rule broken on line 2 of JSONL is reported at line 2 */
+	expect_reject("c.jsonl",
+	              "{\"model\": \"a\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": 1}}\n"
+	              "{\"model\": \"b\", \"engine\": \"e\", \"metric\": {\"ttft_p5\": 2}}\n",
+	              PL_EINVALID, "unknown metric 'ttft_p5' (see schema/descriptor.md for metric names)",
+	              "ttft_p5", 2, 0);
+}
+
+static void test_descriptor_array(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	const char *text = "[{\"model\": \"a\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": 1}},\n"
+	                   " {\"model\": \"b\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": 2}}]";
+
+	(void)state;
+	assert_int_equal(parse_text("arr.json", text, &l, &err), 0);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.v[0].record, 0);
+	assert_int_equal(l.v[1].record, 1);
+	pl_run_list_release(&l);
+	expect_reject("arr.json",
+	              "[{\"model\": \"a\", \"engine\": \"e\", \"metric\": {}},\n"
+	              " {\"model\": \"b\", \"engine\": \"e\", \"metric\": {\"ttft\": 2}}]",
+	              PL_EINVALID,
+	              "record 1: unknown metric 'ttft' (see schema/descriptor.md for metric names)",
+	              "ttft", 0, 0);
+	expect_reject("arr.json", "[]", PL_EINVALID, "the file holds no runs (an empty array)", NULL, 0,
+	              0);
+}
+
+/* Rules that the validator applies to descriptor values. */
+static void expect_invalid_run(const char *metric_json, const char *message, const char *field)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	char text[1024];
+
+	snprintf(text, sizeof(text),
+	         "{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"e\", \"hardware\": \"h\","
+	         " \"metric\": %s}",
+	         metric_json);
+	assert_int_equal(parse_text("r.json", text, &l, &err), 0);
+	pl_error_init(&err);
+	assert_int_equal(pl_validate_run(&l.v[0], &err), PL_EINVALID);
+	assert_string_equal(err.message, message);
+	assert_string_equal(err.field, field);
+	pl_run_list_release(&l);
+}
+
+static void test_descriptor_rules(void **state)
+{
+	(void)state;
+	expect_invalid_run("{\"ttft_p50_ms\": -5}", "metric 'ttft_p50' must not be negative, got -0.005",
+	                   "ttft_p50");
+	expect_invalid_run("{\"error_rate\": 1.5}",
+	                   "metric 'error_rate' must be a fraction from 0 to 1, got 1.5", "error_rate");
+	expect_invalid_run("{\"ttft_p50\": 0.5, \"ttft_p90\": 0.4}",
+	                   "percentiles out of order: 'ttft_p90' = 0.4 is less than 'ttft_p50' = 0.5",
+	                   "ttft_p90");
+	expect_invalid_run("{}", "the run has no metric (give at least one under \"metric\")", "metric");
+}
+
+static void test_forced_format(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+
+	(void)state;
+	pl_error_init(&err);
+	assert_int_equal(pl_adapters_parse("s.json", seed, strlen(seed), "csv", &l, &err), PL_EUSAGE);
+	assert_string_equal(err.message, "unknown format 'csv' (known: descriptor, vllm-serving)");
+	pl_error_init(&err);
+	assert_int_equal(pl_adapters_parse("s.json", seed, strlen(seed), "descriptor", &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	pl_run_list_release(&l);
+	/* forced vllm-serving on a descriptor: no vLLM keys, no metrics at all */
+	pl_error_init(&err);
+	assert_int_equal(pl_adapters_parse("s.json", seed, strlen(seed), "vllm-serving", &l, &err), 0);
+	assert_int_equal(l.v[0].cond[PL_C_PRECISION].set, 0);
+	pl_run_list_release(&l);
+	expect_reject("o.json", "{\"hello\": 1}", PL_EFORMAT,
+	              "no input format recognises this file (known: descriptor, vllm-serving; force one "
+	              "with --format)",
+	              NULL, 0, 0);
+}
+
+static void test_parse_conditions(void **state)
+{
+	struct pl_run run;
+	struct pl_error err;
+	const char *side = "{\"precision\": \"fp8\", \"engine\": \"vllm\", \"engine_version\": \"0.10\","
+	                   " \"streaming\": true, \"request_rate\": \"inf\", \"temperature\": 0.7,"
+	                   " \"concurrency\": null, \"_comment\": \"x\"}";
+
+	(void)state;
+	pl_run_init(&run);
+	pl_run_set_cond(&run, PL_C_CONCURRENCY, "8", NULL);
+	pl_error_init(&err);
+	assert_int_equal(pl_adapters_parse_conditions("s.conditions.json", side, strlen(side), &run, &err),
+	                 0);
+	assert_string_equal(run.cond[PL_C_PRECISION].text, "fp8");
+	assert_string_equal(run.cond[PL_C_ENGINE_VERSION].text, "0.10");
+	assert_string_equal(run.cond[PL_C_STREAMING].text, "true");
+	assert_string_equal(run.cond[PL_C_REQUEST_RATE].text, "inf");
+	assert_string_equal(run.cond[PL_C_TEMPERATURE].text, "0.7");
+	assert_int_equal(run.cond[PL_C_CONCURRENCY].set, 0);
+	pl_error_init(&err);
+	assert_int_equal(pl_adapters_parse_conditions("s.conditions.json", "{\"gpu\": \"a100\"}", 15,
+	                                              &run, &err),
+	                 PL_EINVALID);
+	assert_string_equal(err.message, "unknown field 'gpu'");
+	assert_string_equal(err.file, "s.conditions.json");
+	pl_error_init(&err);
+	assert_int_equal(pl_adapters_parse_conditions("s.conditions.json", "[1]", 3, &run, &err),
+	                 PL_EINVALID);
+	assert_string_equal(err.message, "a conditions file must hold one JSON object, got an array");
+	pl_error_init(&err);
+	assert_int_equal(pl_adapters_parse_conditions("s.conditions.json", "{\"model\": \"a\"} x", 16,
+	                                              &run, &err),
+	                 PL_ESYNTAX);
+	assert_string_equal(err.message, "invalid JSON: unexpected 'x' after the value");
+	assert_int_equal(err.column, 16);
+	pl_run_release(&run);
+}
+
+static void test_adapters_list(void **state)
+{
+	size_t n = 0;
+	const struct pl_adapter_info *a = pl_adapters_list(&n);
+
+	(void)state;
+	assert_int_equal(n, 2);
+	assert_string_equal(a[0].name, "descriptor");
+	assert_string_equal(a[0].versions, "1");
+	assert_string_equal(a[1].name, "vllm-serving");
+	for (size_t i = 0; i < n; i++) {
+		assert_non_null(a[i].description);
+		assert_non_null(a[i].mapping);
+		assert_non_null(a[i].mapping[0]);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vllm_ascend_partial),
+		cmocka_unit_test(test_vllm_bench_serve_opt125m),
+		cmocka_unit_test(test_vllm_sweep_run0),
+		cmocka_unit_test(test_vllm_sweep_summary),
+		cmocka_unit_test(test_vllm_ix_gptoss),
+		cmocka_unit_test(test_vllm_ix_kimi),
+		cmocka_unit_test(test_vllm_llmk8s_full),
+		cmocka_unit_test(test_vllm_all_failed_rejected),
+		cmocka_unit_test(test_vllm_nightly_table_not_read),
+		cmocka_unit_test(test_vllm_corpus_validates),
+		cmocka_unit_test(test_vllm_bare_infinity),
+		cmocka_unit_test(test_descriptor_seed),
+		cmocka_unit_test(test_descriptor_units),
+		cmocka_unit_test(test_descriptor_syntax_error_position),
+		cmocka_unit_test(test_descriptor_version_as_number),
+		cmocka_unit_test(test_descriptor_nan),
+		cmocka_unit_test(test_descriptor_nan_in_string_is_text),
+		cmocka_unit_test(test_descriptor_unknown_unit_and_metric),
+		cmocka_unit_test(test_descriptor_unknown_field),
+		cmocka_unit_test(test_descriptor_duplicate_key),
+		cmocka_unit_test(test_descriptor_bom),
+		cmocka_unit_test(test_descriptor_jsonl),
+		cmocka_unit_test(test_descriptor_array),
+		cmocka_unit_test(test_descriptor_rules),
+		cmocka_unit_test(test_forced_format),
+		cmocka_unit_test(test_parse_conditions),
+		cmocka_unit_test(test_adapters_list),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
