@@ -59,6 +59,7 @@ enum {
 	QC_IMPORTED_AT,
 	QC_RUN_STARTED_AT,
 	QC_CHECKLIST,
+	QC_CONDITION_ID,
 	QC_COND0 /* then every condition stored in `conditions`, then every metric */
 };
 
@@ -272,7 +273,7 @@ static int build_sql(struct pl_store *st, char **cond_ins, char **run_ins, struc
 	s = sqlite3_str_new(st->db);
 	sqlite3_str_appendall(s, "SELECT runs.id, runs.source_path, runs.source_sha256, runs.record, "
 	                         "runs.adapter, runs.format_version, runs.imported_at, "
-	                         "runs.run_started_at, runs.checklist_missing");
+	                         "runs.run_started_at, runs.checklist_missing, runs.condition_id");
 	for (int i = 0; i < PL_COND_COUNT; i++)
 		if (in_conditions(i))
 			append_ident(s, ", conditions.", pl_cond_info[i].name);
@@ -376,7 +377,10 @@ int pl_store_open(const char *path, struct pl_store **out, struct pl_error *err)
 		free(st);
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
-	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	/* A store is used by one thread at a time (its cached statements and
+	 * transaction depth are not shared), so SQLite's own mutex is not needed. */
+	rc = sqlite3_open_v2(path, &st->db,
+	                     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		if (rc == SQLITE_NOMEM || !st->db)
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
@@ -793,11 +797,83 @@ static int bind_filter(sqlite3_stmt *s, int idx, const struct pl_filter *f, stru
 	return 0;
 }
 
+/* Runs share conditions rows, and turning a stored number back into its
+ * canonical text costs more than the rest of a row, so a query keeps the
+ * values of recently seen conditions rows: a direct-mapped cache on the
+ * conditions id (ids are dense, so a database with up to COND_CACHE_SLOTS
+ * condition sets never misses after the first row of each). */
+#define COND_CACHE_SLOTS 256
+
+struct cond_slot {
+	long long id;       /* conditions.id held, 0 if empty */
+	struct pl_run vals; /* only cond[] (the `conditions` columns) is used */
+};
+
+static void cond_cache_free(struct cond_slot *cache)
+{
+	if (!cache)
+		return;
+	for (int i = 0; i < COND_CACHE_SLOTS; i++)
+		pl_run_release(&cache[i].vals);
+	free(cache);
+}
+
+/* Reads the `conditions` columns of the current row into run. */
+static int read_conditions(sqlite3_stmt *s, struct pl_run *run, struct pl_error *err)
+{
+	int col = QC_COND0;
+	int rc = 0;
+
+	for (int i = 0; i < PL_COND_COUNT && !rc; i++) {
+		int c;
+
+		if (!in_conditions(i))
+			continue;
+		c = col++;
+		if (sqlite3_column_type(s, c) == SQLITE_NULL)
+			continue;
+		if (is_numeric(pl_cond_info[i].type))
+			rc = pl_run_set_cond_num(run, i, sqlite3_column_double(s, c), err);
+		else
+			rc = pl_run_set_cond(run, i, (const char *)sqlite3_column_text(s, c), err);
+	}
+	return rc;
+}
+
+/* Sets run's `conditions` values from the cache, filling the slot on a miss. */
+static int cached_conditions(sqlite3_stmt *s, struct cond_slot *cache, struct pl_run *run,
+                             struct pl_error *err)
+{
+	long long id = sqlite3_column_int64(s, QC_CONDITION_ID);
+	struct cond_slot *slot = &cache[(unsigned long long)id % COND_CACHE_SLOTS];
+	int rc;
+
+	if (slot->id != id) {
+		pl_run_release(&slot->vals);
+		slot->id = 0;
+		if ((rc = read_conditions(s, &slot->vals, err)))
+			return rc;
+		slot->id = id;
+	}
+	for (int i = 0; i < PL_COND_COUNT; i++) {
+		const struct pl_value *v = &slot->vals.cond[i];
+
+		if (!in_conditions(i) || !v->set)
+			continue;
+		if (pl_strset(&run->cond[i].text, v->text))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		run->cond[i].set = 1;
+		run->cond[i].num = v->num;
+	}
+	return 0;
+}
+
 /* Fills run from the current row of a select_sql statement. */
-static int read_row(sqlite3_stmt *s, struct pl_run *run, struct pl_error *err)
+static int read_row(sqlite3_stmt *s, struct cond_slot *cache, struct pl_run *run,
+                    struct pl_error *err)
 {
 	const char *t;
-	int col = QC_COND0;
+	int col = QC_COND0 + PL_COND_COUNT - 1; /* the first metric */
 	int rc;
 
 	run->id = sqlite3_column_int64(s, QC_ID);
@@ -811,18 +887,12 @@ static int read_row(sqlite3_stmt *s, struct pl_run *run, struct pl_error *err)
 	    pl_strset(&run->format_version, (const char *)sqlite3_column_text(s, QC_FORMAT_VERSION)) ||
 	    pl_strset(&run->imported_at, (const char *)sqlite3_column_text(s, QC_IMPORTED_AT)))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	for (int i = 0; i < PL_COND_COUNT; i++) {
-		int c = in_conditions(i) ? col++ : QC_RUN_STARTED_AT;
-
-		if (sqlite3_column_type(s, c) == SQLITE_NULL)
-			continue;
-		if (is_numeric(pl_cond_info[i].type))
-			rc = pl_run_set_cond_num(run, i, sqlite3_column_double(s, c), err);
-		else
-			rc = pl_run_set_cond(run, i, (const char *)sqlite3_column_text(s, c), err);
-		if (rc)
-			return rc;
-	}
+	if ((rc = cache ? cached_conditions(s, cache, run, err) : read_conditions(s, run, err)))
+		return rc;
+	if (sqlite3_column_type(s, QC_RUN_STARTED_AT) != SQLITE_NULL &&
+	    (rc = pl_run_set_cond(run, PL_C_RUN_STARTED_AT,
+	                          (const char *)sqlite3_column_text(s, QC_RUN_STARTED_AT), err)))
+		return rc;
 	for (int m = 0; m < PL_METRIC_COUNT; m++, col++)
 		if (sqlite3_column_type(s, col) != SQLITE_NULL)
 			pl_run_set_metric(run, m, sqlite3_column_double(s, col));
@@ -876,10 +946,12 @@ int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t 
                    struct pl_run_list *out, struct pl_error *err)
 {
 	sqlite3_stmt *s = st->query_all;
+	struct cond_slot *cache;
 	int rc = 0, step;
 
 	if (nfilters > 0 && (rc = prepare_filtered(st, filters, nfilters, &s, err)))
 		return rc;
+	cache = calloc(COND_CACHE_SLOTS, sizeof(*cache)); /* NULL: read every row in full */
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		struct pl_run *run = pl_run_list_push(out);
 
@@ -887,7 +959,7 @@ int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t 
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 			break;
 		}
-		if ((rc = read_row(s, run, err))) {
+		if ((rc = read_row(s, cache, run, err))) {
 			pl_run_release(run);
 			out->n--;
 			break;
@@ -895,6 +967,7 @@ int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t 
 	}
 	if (!rc && step != SQLITE_DONE)
 		rc = db_fail(st, err, "reading runs");
+	cond_cache_free(cache);
 	if (s == st->query_all)
 		sqlite3_reset(s);
 	else

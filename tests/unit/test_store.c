@@ -755,6 +755,51 @@ static void test_run_flat_view(void **state)
 	sqlite3_close(db);
 }
 
+/* More condition sets than the query's conditions cache has slots, read in
+ * an order that makes slots collide: every run still gets its own values. */
+static void test_many_condition_sets(void **state)
+{
+	enum { SETS = 600 };
+	char path[1024], buf[32];
+	struct pl_store *st;
+	struct pl_run run;
+	struct pl_run_list list;
+	struct pl_error err;
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "many"));
+	pl_error_init(&err);
+	assert_int_equal(pl_store_begin(st, &err), 0);
+	for (int i = 0; i < 2 * SETS; i++) {
+		int set = i % 2 ? SETS - 1 - i / 2 : i / 2; /* 0, 599, 1, 598, ... */
+
+		make_run(&run, i + 1, 0);
+		snprintf(buf, sizeof(buf), "%d", set);
+		set_cond(&run, PL_C_INPUT_TOKENS, buf);
+		if (set % 3 == 0)
+			set_cond(&run, PL_C_DATASET, buf);
+		insert_ok(st, &run, 1);
+		pl_run_release(&run);
+	}
+	assert_int_equal(pl_store_commit(st, &err), 0);
+	query_ok(st, NULL, 0, &list);
+	assert_int_equal(list.n, 2 * SETS);
+	for (size_t i = 0; i < list.n; i++) {
+		int set = i % 2 ? SETS - 1 - (int)i / 2 : (int)i / 2;
+
+		assert_true(list.v[i].cond[PL_C_INPUT_TOKENS].num == set);
+		snprintf(buf, sizeof(buf), "%d", set);
+		assert_string_equal(list.v[i].cond[PL_C_INPUT_TOKENS].text, buf);
+		if (set % 3 == 0)
+			assert_string_equal(list.v[i].cond[PL_C_DATASET].text, buf);
+		else
+			assert_false(list.v[i].cond[PL_C_DATASET].set);
+		assert_string_equal(list.v[i].cond[PL_C_MODEL].text, "gemma-4-31b");
+	}
+	pl_run_list_release(&list);
+	pl_store_close(st);
+}
+
 static void test_hostile_strings(void **state)
 {
 	static const char *const hostile[] = {
@@ -926,6 +971,7 @@ int main(void)
 		cmocka_unit_test(test_not_perfledger_db),
 		cmocka_unit_test(test_open_missing_dir),
 		cmocka_unit_test(test_run_flat_view),
+		cmocka_unit_test(test_many_condition_sets),
 		cmocka_unit_test(test_hostile_strings),
 		cmocka_unit_test(test_concurrent_writers),
 	};
