@@ -1,2 +1,190 @@
-/* placeholder: being written */
-int main(void) { return 1; }
+/*
+ * test_validate.c — every rule of validate.h, with the exact message.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/model.h"
+#include "core/validate.h"
+
+/* A run with the required conditions and one metric: valid. */
+static void good_run(struct pl_run *r)
+{
+	pl_run_init(r);
+	assert_int_equal(pl_run_set_cond(r, PL_C_MODEL, "m", NULL), 0);
+	assert_int_equal(pl_run_set_cond(r, PL_C_PRECISION, "bfloat16", NULL), 0);
+	assert_int_equal(pl_run_set_cond(r, PL_C_ENGINE, "vllm", NULL), 0);
+	assert_int_equal(pl_run_set_cond(r, PL_C_HARDWARE, "1x A100", NULL), 0);
+	pl_run_set_metric(r, PL_M_TTFT_P50, 0.3);
+}
+
+static void expect_invalid(struct pl_run *r, const char *message, const char *field)
+{
+	struct pl_error err;
+
+	pl_error_init(&err);
+	assert_int_equal(pl_validate_run(r, &err), PL_EINVALID);
+	assert_int_equal(err.code, PL_EINVALID);
+	assert_string_equal(err.message, message);
+	assert_string_equal(err.field, field);
+	assert_string_equal(err.file, "");
+	pl_run_release(r);
+}
+
+static void test_valid_and_checklist(void **state)
+{
+	struct pl_run r;
+	struct pl_error err;
+
+	(void)state;
+	good_run(&r);
+	r.checklist_missing = 0;
+	pl_error_init(&err);
+	assert_int_equal(pl_validate_run(&r, &err), 0);
+	/* recomputed: only TTFT of the checklist is present */
+	assert_int_equal(r.checklist_missing, (1u << PL_CHK_COUNT) - 1 - PL_CHK_TTFT);
+	pl_run_release(&r);
+}
+
+static void test_required(void **state)
+{
+	static const char *const req[] = {"model", "precision", "engine", "hardware"};
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		struct pl_run r;
+		char msg[256];
+		good_run(&r);
+		pl_run_set_cond(&r, pl_cond_lookup(req[i]), NULL, NULL);
+		snprintf(msg, sizeof(msg),
+		         "missing required condition '%s' (give it in the file, a sidecar "
+		         "NAME.conditions.json or --set %s=...)",
+		         req[i], req[i]);
+		expect_invalid(&r, msg, req[i]);
+	}
+}
+
+static void test_no_metric(void **state)
+{
+	struct pl_run r;
+
+	(void)state;
+	good_run(&r);
+	r.has_metric[PL_M_TTFT_P50] = 0;
+	expect_invalid(&r, "the run has no metric (give at least one under \"metric\")", "metric");
+}
+
+static void test_negative_and_nonfinite(void **state)
+{
+	struct pl_run r;
+
+	(void)state;
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_TPOT_MEAN, -0.01);
+	expect_invalid(&r, "metric 'tpot_mean' must not be negative, got -0.01", "tpot_mean");
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_OUTPUT_THROUGHPUT, -5);
+	expect_invalid(&r, "metric 'output_throughput' must not be negative, got -5", "output_throughput");
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_OUTPUT_THROUGHPUT, INFINITY);
+	expect_invalid(&r, "metric 'output_throughput' must be a finite number, got inf",
+	               "output_throughput");
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_ITL_P99, NAN);
+	expect_invalid(&r, "metric 'itl_p99' must be a finite number, got nan", "itl_p99");
+}
+
+static void test_error_rate(void **state)
+{
+	struct pl_run r;
+	struct pl_error err;
+
+	(void)state;
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_ERROR_RATE, 1.5);
+	expect_invalid(&r, "metric 'error_rate' must be a fraction from 0 to 1, got 1.5", "error_rate");
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_ERROR_RATE, 1);
+	assert_int_equal(pl_validate_run(&r, &err), 0);
+	pl_run_release(&r);
+}
+
+static void test_counts_whole(void **state)
+{
+	struct pl_run r;
+
+	(void)state;
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_REQUESTS_COMPLETED, 7.5);
+	expect_invalid(&r, "metric 'requests_completed' must be a whole number, got 7.5",
+	               "requests_completed");
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_GPU_MEMORY_BYTES, 1.25);
+	expect_invalid(&r, "metric 'gpu_memory_bytes' must be a whole number, got 1.25",
+	               "gpu_memory_bytes");
+}
+
+static void test_percentile_order(void **state)
+{
+	struct pl_run r;
+	struct pl_error err;
+
+	(void)state;
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_TTFT_P95, 0.2);
+	expect_invalid(&r, "percentiles out of order: 'ttft_p95' = 0.2 is less than 'ttft_p50' = 0.3",
+	               "ttft_p95");
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_E2EL_P99, 2);
+	pl_run_set_metric(&r, PL_M_E2EL_P999, 1.9);
+	expect_invalid(&r, "percentiles out of order: 'e2el_p99_9' = 1.9 is less than 'e2el_p99' = 2",
+	               "e2el_p99_9");
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_TTFT_MIN, 0.4);
+	expect_invalid(&r, "percentiles out of order: 'ttft_p50' = 0.3 is less than 'ttft_min' = 0.4",
+	               "ttft_p50");
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_TTFT_MAX, 0.25);
+	expect_invalid(&r, "percentiles out of order: 'ttft_max' = 0.25 is less than 'ttft_p50' = 0.3",
+	               "ttft_max");
+	/* tokens_per_second is a distribution too, even though higher is better */
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_TPS_P50, 45);
+	pl_run_set_metric(&r, PL_M_TPS_P90, 40);
+	expect_invalid(&r,
+	               "percentiles out of order: 'tokens_per_second_p90' = 40 is less than "
+	               "'tokens_per_second_p50' = 45",
+	               "tokens_per_second_p90");
+	/* mean and std take no part in the order; equal values are in order */
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_TTFT_MEAN, 9);
+	pl_run_set_metric(&r, PL_M_TTFT_STD, 0);
+	pl_run_set_metric(&r, PL_M_TTFT_P90, 0.3);
+	pl_run_set_metric(&r, PL_M_TTFT_P99, 0.5);
+	pl_run_set_metric(&r, PL_M_TTFT_MAX, 0.5);
+	pl_error_init(&err);
+	assert_int_equal(pl_validate_run(&r, &err), 0);
+	pl_run_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_valid_and_checklist),
+		cmocka_unit_test(test_required),
+		cmocka_unit_test(test_no_metric),
+		cmocka_unit_test(test_negative_and_nonfinite),
+		cmocka_unit_test(test_error_rate),
+		cmocka_unit_test(test_counts_whole),
+		cmocka_unit_test(test_percentile_order),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
