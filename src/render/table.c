@@ -1,1 +1,703 @@
-/* placeholder: being written */
+/*
+ * table.c — a comparison or a list of runs as a terminal, Markdown, CSV or
+ * JSON table.
+ *
+ * Text, Markdown and CSV go through one small grid of cells: each cell
+ * knows whether it came from an input file (then it is sanitised for the
+ * terminal, escaped for Markdown, neutralised for CSV) or from us (names,
+ * units, numbers). JSON is written directly in the shapes render.h fixes.
+ * Human tables show 4 significant digits; CSV and JSON show the shortest
+ * text that reads back to the same double. Everything is in the C locale.
+ */
+#include "render/render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/render_impl.h"
+
+#define REF_FOOTNOTE "includes reference-only runs (publication checklist items missing)"
+
+/* ---------------------------------------------------------------- the grid */
+
+struct cell {
+	char *s;             /* cell text; heap */
+	unsigned char input; /* 1 if the text came from an input file */
+	unsigned char right; /* 1 to right-align (numbers) in text tables */
+};
+
+struct grid {
+	struct cell *c; /* cells, row-major; row 0 is the header */
+	size_t n;       /* cells in use */
+	size_t cap;     /* cells allocated */
+	size_t ncols;   /* cells per row */
+	int oom;        /* sticky: an allocation failed */
+};
+
+static void grid_put(struct grid *g, const char *s, int input, int right)
+{
+	char *copy;
+
+	if (g->oom)
+		return;
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 64;
+		struct cell *c = realloc(g->c, cap * sizeof(*c));
+		if (!c) {
+			g->oom = 1;
+			return;
+		}
+		g->c = c;
+		g->cap = cap;
+	}
+	copy = strdup(s ? s : "");
+	if (!copy) {
+		g->oom = 1;
+		return;
+	}
+	g->c[g->n].s = copy;
+	g->c[g->n].input = (unsigned char)(input != 0);
+	g->c[g->n].right = (unsigned char)(right != 0);
+	g->n++;
+}
+
+static void grid_release(struct grid *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		free(g->c[i].s);
+	free(g->c);
+	memset(g, 0, sizeof(*g));
+}
+
+static void put_spaces(FILE *out, size_t n)
+{
+	while (n-- > 0)
+		fputc(' ', out);
+}
+
+/* Aligned columns, two spaces apart, a dashed line under the header. */
+static int grid_write_text(FILE *out, const struct grid *g)
+{
+	size_t nrows = g->ncols ? g->n / g->ncols : 0;
+	size_t *width = calloc(g->ncols ? g->ncols : 1, sizeof(*width));
+	char **disp = calloc(g->n ? g->n : 1, sizeof(*disp));
+	int rc = 0;
+
+	if (!width || !disp) {
+		rc = PL_ENOMEM;
+		goto done;
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		size_t w;
+		disp[i] = g->c[i].input ? pl_text_sanitize(g->c[i].s) : strdup(g->c[i].s);
+		if (!disp[i]) {
+			rc = PL_ENOMEM;
+			goto done;
+		}
+		w = pl_text_width(disp[i]);
+		if (w > width[i % g->ncols])
+			width[i % g->ncols] = w;
+	}
+	for (size_t r = 0; r < nrows; r++) {
+		for (size_t j = 0; j < g->ncols; j++) {
+			const struct cell *c = &g->c[r * g->ncols + j];
+			const char *s = disp[r * g->ncols + j];
+			size_t pad = width[j] - pl_text_width(s);
+			if (j > 0)
+				fputs("  ", out);
+			if (c->right)
+				put_spaces(out, pad);
+			fputs(s, out);
+			if (!c->right && j + 1 < g->ncols)
+				put_spaces(out, pad);
+		}
+		fputc('\n', out);
+		if (r == 0) {
+			for (size_t j = 0; j < g->ncols; j++) {
+				if (j > 0)
+					fputs("  ", out);
+				for (size_t k = 0; k < width[j]; k++)
+					fputc('-', out);
+			}
+			fputc('\n', out);
+		}
+	}
+done:
+	if (disp)
+		for (size_t i = 0; i < g->n; i++)
+			free(disp[i]);
+	free(disp);
+	free(width);
+	return rc;
+}
+
+static void grid_write_markdown(FILE *out, const struct grid *g)
+{
+	size_t nrows = g->ncols ? g->n / g->ncols : 0;
+
+	for (size_t r = 0; r < nrows; r++) {
+		fputc('|', out);
+		for (size_t j = 0; j < g->ncols; j++) {
+			const struct cell *c = &g->c[r * g->ncols + j];
+			fputc(' ', out);
+			if (c->input)
+				pl_markdown_write_cell(out, c->s);
+			else
+				fputs(c->s, out);
+			fputs(" |", out);
+		}
+		fputc('\n', out);
+		if (r == 0) {
+			fputc('|', out);
+			for (size_t j = 0; j < g->ncols; j++)
+				fputs(g->c[j].right ? "---:|" : "---|", out);
+			fputc('\n', out);
+		}
+	}
+}
+
+/* RFC 4180: comma-separated, CRLF line ends. Our own cells (names, units,
+ * numbers, negative deltas) are written as they are: only input text can
+ * start a formula. */
+static void grid_write_csv(FILE *out, const struct grid *g)
+{
+	size_t nrows = g->ncols ? g->n / g->ncols : 0;
+
+	for (size_t r = 0; r < nrows; r++) {
+		for (size_t j = 0; j < g->ncols; j++) {
+			const struct cell *c = &g->c[r * g->ncols + j];
+			if (j > 0)
+				fputc(',', out);
+			if (c->input)
+				pl_csv_write_field(out, c->s);
+			else
+				fputs(c->s, out);
+		}
+		fputs("\r\n", out);
+	}
+}
+
+static int grid_write(FILE *out, const struct grid *g, enum pl_table_format fmt)
+{
+	if (g->oom)
+		return PL_ENOMEM;
+	if (fmt == PL_FMT_TEXT)
+		return grid_write_text(out, g);
+	if (fmt == PL_FMT_MARKDOWN)
+		grid_write_markdown(out, g);
+	else
+		grid_write_csv(out, g);
+	return 0;
+}
+
+/* --------------------------------------------------------------- helpers */
+
+static int finish(FILE *out, int rc, struct pl_error *err)
+{
+	if (rc == PL_ENOMEM)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (rc != 0)
+		return rc;
+	if (fflush(out) != 0 || ferror(out))
+		return pl_error_set(err, PL_EIO, "cannot write the table");
+	return 0;
+}
+
+/* Text of a metric value: 4 significant digits for humans, round-trip
+ * for machines. */
+static void fmt_metric(char *buf, size_t n, double v, enum pl_table_format fmt)
+{
+	if (fmt == PL_FMT_TEXT || fmt == PL_FMT_MARKDOWN)
+		pl_fmt_sig4(buf, n, v);
+	else
+		pl_fmt_num(buf, n, v);
+}
+
+/* Deltas are derived numbers: machine outputs round them to 0.001 %. */
+static double round_delta(double v)
+{
+	double r = round(v * 1000.0) / 1000.0;
+	return r == 0 ? 0.0 : r;
+}
+
+static void metric_header(char *buf, size_t n, int m)
+{
+	snprintf(buf, n, "%s (%s)", pl_metric_info[m].name,
+	         pl_unit_label(pl_metric_info[m].unit));
+}
+
+int pl_table_format_parse(const char *s, enum pl_table_format *out, struct pl_error *err)
+{
+	static const struct {
+		const char *name;
+		enum pl_table_format fmt;
+	} names[] = {{"text", PL_FMT_TEXT}, {"markdown", PL_FMT_MARKDOWN}, {"csv", PL_FMT_CSV},
+	             {"json", PL_FMT_JSON}};
+
+	for (size_t i = 0; s && i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(s, names[i].name) == 0) {
+			*out = names[i].fmt;
+			return 0;
+		}
+	}
+	return pl_error_set(err, PL_EUSAGE, "unknown format '%s' (expected text, markdown, csv or json)",
+	                    s ? s : "");
+}
+
+/* ------------------------------------------------------------ comparison */
+
+/* Which columns a comparison table has. */
+struct layout {
+	int conds[PL_COND_COUNT];     /* axis fields, then travelling fields that differ */
+	size_t nconds;
+	int metrics[PL_METRIC_COUNT]; /* metrics of cmp present in at least one row */
+	size_t nmetrics;
+	int any_ref;                  /* some row has reference-only runs */
+};
+
+static void layout_build(const struct pl_comparison *cmp, struct layout *l)
+{
+	memset(l, 0, sizeof(*l));
+	for (size_t i = 0; i < cmp->naxis; i++)
+		if (cmp->axis[i] >= 0 && cmp->axis[i] < PL_COND_COUNT)
+			l->conds[l->nconds++] = cmp->axis[i];
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		if (!cmp->varies[id] || pl_render_is_axis(cmp, id) || cmp->shared[id].set)
+			continue;
+		for (size_t r = 0; r < cmp->nrows; r++) {
+			if (cmp->rows[r].axis[id].set) {
+				l->conds[l->nconds++] = id;
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < cmp->nmetrics; i++) {
+		int m = cmp->metrics[i];
+		if (m < 0 || m >= PL_METRIC_COUNT)
+			continue;
+		for (size_t r = 0; r < cmp->nrows; r++) {
+			if (cmp->rows[r].n_metric[m]) {
+				l->metrics[l->nmetrics++] = m;
+				break;
+			}
+		}
+	}
+	for (size_t r = 0; r < cmp->nrows; r++)
+		if (cmp->rows[r].reference_only > 0)
+			l->any_ref = 1;
+}
+
+static void comparison_grid(const struct pl_comparison *cmp, const struct layout *l,
+                            enum pl_table_format fmt, struct grid *g)
+{
+	int human = fmt != PL_FMT_CSV;
+	const char *missing = human ? "-" : "";
+	char buf[128];
+
+	g->ncols = l->nconds + 1 + (human ? 2 * l->nmetrics : 1 + 2 * l->nmetrics);
+	for (size_t i = 0; i < l->nconds; i++)
+		grid_put(g, pl_cond_info[l->conds[i]].name, 0, 0);
+	grid_put(g, "n", 0, 1);
+	if (!human)
+		grid_put(g, "reference_only", 0, 1);
+	for (size_t i = 0; i < l->nmetrics; i++) {
+		metric_header(buf, sizeof(buf), l->metrics[i]);
+		grid_put(g, buf, 0, 1);
+		if (human)
+			grid_put(g, "delta", 0, 1);
+	}
+	for (size_t i = 0; human == 0 && i < l->nmetrics; i++) {
+		snprintf(buf, sizeof(buf), "%s delta_pct", pl_metric_info[l->metrics[i]].name);
+		grid_put(g, buf, 0, 1);
+	}
+
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		const struct pl_compare_row *row = &cmp->rows[r];
+		for (size_t i = 0; i < l->nconds; i++) {
+			const struct pl_value *v = &row->axis[l->conds[i]];
+			const char *text = v->set && v->text ? v->text : missing;
+			if (i == 0 && human && row->reference_only > 0) {
+				size_t k = strlen(text);
+				char *marked = malloc(k + 3);
+				if (!marked) {
+					g->oom = 1;
+					return;
+				}
+				memcpy(marked, text, k);
+				memcpy(marked + k, " *", 3);
+				grid_put(g, marked, 1, 0);
+				free(marked);
+			} else {
+				grid_put(g, text, 1, 0);
+			}
+		}
+		snprintf(buf, sizeof(buf), "%zu", row->n);
+		grid_put(g, buf, 0, 1);
+		if (!human) {
+			snprintf(buf, sizeof(buf), "%zu", row->reference_only);
+			grid_put(g, buf, 0, 1);
+		}
+		for (size_t i = 0; i < l->nmetrics; i++) {
+			int m = l->metrics[i];
+			if (row->n_metric[m])
+				fmt_metric(buf, sizeof(buf), row->metric[m], fmt);
+			else
+				snprintf(buf, sizeof(buf), "%s", missing);
+			grid_put(g, buf, 0, 1);
+			if (!human)
+				continue;
+			if (row->has_delta[m] && isfinite(row->delta_pct[m]))
+				pl_fmt_delta(buf, sizeof(buf), row->delta_pct[m]);
+			else
+				snprintf(buf, sizeof(buf), "%s", missing);
+			grid_put(g, buf, 0, 1);
+		}
+		for (size_t i = 0; !human && i < l->nmetrics; i++) {
+			int m = l->metrics[i];
+			if (row->has_delta[m] && isfinite(row->delta_pct[m]))
+				pl_fmt_num(buf, sizeof(buf), round_delta(row->delta_pct[m]));
+			else
+				buf[0] = '\0';
+			grid_put(g, buf, 0, 1);
+		}
+	}
+}
+
+/* "axis: ..." and "shared: ..." lines of text and Markdown tables. */
+static int write_header_lines(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt)
+{
+	const char *sep = fmt == PL_FMT_MARKDOWN ? "\n\n" : "\n";
+	int first = 1;
+
+	fputs("axis: ", out);
+	for (size_t i = 0; i < cmp->naxis; i++)
+		if (cmp->axis[i] >= 0 && cmp->axis[i] < PL_COND_COUNT)
+			fprintf(out, "%s%s", i ? ", " : "", pl_cond_info[cmp->axis[i]].name);
+	fputs(sep, out);
+	fputs("shared: ", out);
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		const struct pl_value *v = &cmp->shared[id];
+		if (!v->set || pl_render_is_axis(cmp, id))
+			continue;
+		fprintf(out, "%s%s=", first ? "" : ", ", pl_cond_info[id].name);
+		first = 0;
+		if (fmt == PL_FMT_MARKDOWN) {
+			pl_markdown_write_cell(out, v->text);
+		} else {
+			char *s = pl_text_sanitize(v->text);
+			if (!s)
+				return PL_ENOMEM;
+			fputs(s, out);
+			free(s);
+		}
+	}
+	if (first)
+		fputs("(none)", out);
+	fputs(sep, out);
+	return 0;
+}
+
+static int write_caveats(FILE *out, const struct pl_comparison *cmp, const struct layout *l,
+                         enum pl_table_format fmt)
+{
+	if (fmt == PL_FMT_MARKDOWN) {
+		if (l->any_ref)
+			fputs("\n\\* " REF_FOOTNOTE "\n", out);
+		if (cmp->ncaveats > 0)
+			fputc('\n', out);
+		for (size_t i = 0; i < cmp->ncaveats; i++) {
+			fputs("- caveat: ", out);
+			pl_markdown_write_cell(out, cmp->caveats[i]);
+			fputc('\n', out);
+		}
+		return 0;
+	}
+	if (l->any_ref)
+		fputs("* " REF_FOOTNOTE "\n", out);
+	for (size_t i = 0; i < cmp->ncaveats; i++) {
+		char *s = pl_text_sanitize(cmp->caveats[i]);
+		if (!s)
+			return PL_ENOMEM;
+		fprintf(out, "caveat: %s\n", s);
+		free(s);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+/* A number, or "inf"/"-inf" as strings; NaN (never stored) as null. */
+static void json_num(FILE *out, double v)
+{
+	char buf[40];
+
+	if (isnan(v))
+		fputs("null", out);
+	else if (isinf(v))
+		fputs(v > 0 ? "\"inf\"" : "\"-inf\"", out);
+	else
+		fputs(pl_fmt_num(buf, sizeof(buf), v), out);
+}
+
+static void json_key(FILE *out, int *first, const char *name)
+{
+	if (!*first)
+		fputs(", ", out);
+	*first = 0;
+	pl_json_write_string(out, name);
+	fputs(": ", out);
+}
+
+static void json_cond_value(FILE *out, int id, const struct pl_value *v)
+{
+	switch (pl_cond_info[id].type) {
+	case PL_CT_INT:
+	case PL_CT_REAL:
+		json_num(out, v->num);
+		break;
+	case PL_CT_BOOL:
+		fputs(v->num != 0 ? "true" : "false", out);
+		break;
+	default:
+		pl_json_write_string(out, v->text);
+		break;
+	}
+}
+
+static void json_comparison(FILE *out, const struct pl_comparison *cmp)
+{
+	int first;
+
+	fputs("{\n  \"axis\": [", out);
+	for (size_t i = 0; i < cmp->naxis; i++) {
+		if (cmp->axis[i] < 0 || cmp->axis[i] >= PL_COND_COUNT)
+			continue;
+		if (i > 0)
+			fputs(", ", out);
+		pl_json_write_string(out, pl_cond_info[cmp->axis[i]].name);
+	}
+	fputs("],\n  \"shared_conditions\": {", out);
+	first = 1;
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		if (!cmp->shared[id].set || pl_render_is_axis(cmp, id))
+			continue;
+		json_key(out, &first, pl_cond_info[id].name);
+		json_cond_value(out, id, &cmp->shared[id]);
+	}
+	fputs("},\n  \"rows\": [", out);
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		const struct pl_compare_row *row = &cmp->rows[r];
+		fputs(r ? ",\n    {\"axis\": {" : "\n    {\"axis\": {", out);
+		first = 1;
+		for (size_t i = 0; i < cmp->naxis; i++) {
+			int id = cmp->axis[i];
+			if (id < 0 || id >= PL_COND_COUNT || !row->axis[id].set)
+				continue;
+			json_key(out, &first, pl_cond_info[id].name);
+			json_cond_value(out, id, &row->axis[id]);
+		}
+		for (int id = 0; id < PL_COND_COUNT; id++) {
+			if (!row->axis[id].set || pl_render_is_axis(cmp, id))
+				continue;
+			json_key(out, &first, pl_cond_info[id].name);
+			json_cond_value(out, id, &row->axis[id]);
+		}
+		fprintf(out, "}, \"n\": %zu, \"run_ids\": [", row->n);
+		for (size_t i = 0; i < row->n && row->run_ids; i++)
+			fprintf(out, "%s%lld", i ? ", " : "", row->run_ids[i]);
+		fprintf(out, "], \"reference_only\": %zu, \"metrics\": {", row->reference_only);
+		first = 1;
+		for (size_t i = 0; i < cmp->nmetrics; i++) {
+			int m = cmp->metrics[i];
+			if (m < 0 || m >= PL_METRIC_COUNT || !row->n_metric[m] || isnan(row->metric[m]))
+				continue;
+			json_key(out, &first, pl_metric_info[m].name);
+			json_num(out, row->metric[m]);
+		}
+		fputs("}, \"delta_pct\": {", out);
+		first = 1;
+		for (size_t i = 0; i < cmp->nmetrics; i++) {
+			int m = cmp->metrics[i];
+			if (m < 0 || m >= PL_METRIC_COUNT || !row->has_delta[m] ||
+			    !isfinite(row->delta_pct[m]))
+				continue;
+			json_key(out, &first, pl_metric_info[m].name);
+			json_num(out, round_delta(row->delta_pct[m]));
+		}
+		fputs("}}", out);
+	}
+	fputs(cmp->nrows ? "\n  ],\n  \"caveats\": [" : "],\n  \"caveats\": [", out);
+	for (size_t i = 0; i < cmp->ncaveats; i++) {
+		if (i > 0)
+			fputs(", ", out);
+		pl_json_write_string(out, cmp->caveats[i]);
+	}
+	fputs("]\n}\n", out);
+}
+
+int pl_render_comparison(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt,
+                         struct pl_error *err)
+{
+	struct layout l;
+	struct grid g = {0};
+	int rc = 0;
+
+	if (fmt == PL_FMT_JSON) {
+		json_comparison(out, cmp);
+		return finish(out, 0, err);
+	}
+	layout_build(cmp, &l);
+	comparison_grid(cmp, &l, fmt, &g);
+	if (fmt != PL_FMT_CSV)
+		rc = write_header_lines(out, cmp, fmt);
+	if (rc == 0)
+		rc = grid_write(out, &g, fmt);
+	if (rc == 0 && fmt != PL_FMT_CSV)
+		rc = write_caveats(out, cmp, &l, fmt);
+	grid_release(&g);
+	return finish(out, rc, err);
+}
+
+/* ------------------------------------------------------------------ runs */
+
+static const int run_conds[] = {PL_C_MODEL,        PL_C_PRECISION,   PL_C_ENGINE,
+                                PL_C_ENGINE_VERSION, PL_C_HARDWARE,  PL_C_CONCURRENCY,
+                                PL_C_INPUT_TOKENS, PL_C_MAX_OUTPUT_TOKENS};
+static const int run_metrics[] = {PL_M_TTFT_P50, PL_M_TPOT_P50, PL_M_OUTPUT_THROUGHPUT};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static void runs_grid(const struct pl_run_list *runs, enum pl_table_format fmt, struct grid *g,
+                      int *any_ref)
+{
+	int human = fmt != PL_FMT_CSV;
+	const char *missing = human ? "-" : "";
+	char buf[128];
+
+	g->ncols = 1 + NELEM(run_conds) + NELEM(run_metrics) + 2;
+	grid_put(g, "id", 0, 1);
+	for (size_t i = 0; i < NELEM(run_conds); i++)
+		grid_put(g, pl_cond_info[run_conds[i]].name, 0, 0);
+	for (size_t i = 0; i < NELEM(run_metrics); i++) {
+		metric_header(buf, sizeof(buf), run_metrics[i]);
+		grid_put(g, buf, 0, 1);
+	}
+	grid_put(g, human ? "ref" : "reference_only", 0, 0);
+	grid_put(g, "source", 0, 0);
+	*any_ref = 0;
+	for (size_t r = 0; r < runs->n; r++) {
+		const struct pl_run *run = &runs->v[r];
+		snprintf(buf, sizeof(buf), "%lld", run->id);
+		grid_put(g, buf, 0, 1);
+		for (size_t i = 0; i < NELEM(run_conds); i++) {
+			const struct pl_value *v = &run->cond[run_conds[i]];
+			grid_put(g, v->set && v->text ? v->text : missing, 1, 0);
+		}
+		for (size_t i = 0; i < NELEM(run_metrics); i++) {
+			int m = run_metrics[i];
+			if (run->has_metric[m])
+				fmt_metric(buf, sizeof(buf), run->metric[m], fmt);
+			else
+				snprintf(buf, sizeof(buf), "%s", missing);
+			grid_put(g, buf, 0, 1);
+		}
+		if (run->checklist_missing)
+			*any_ref = 1;
+		if (human)
+			grid_put(g, run->checklist_missing ? "*" : "", 1, 0); /* escaped to \* in Markdown */
+		else
+			grid_put(g, run->checklist_missing ? "true" : "false", 0, 0);
+		grid_put(g, run->source ? run->source : missing, 1, 0);
+	}
+}
+
+static void json_runs(FILE *out, const struct pl_run_list *runs)
+{
+	fputs("[", out);
+	for (size_t r = 0; r < runs->n; r++) {
+		const struct pl_run *run = &runs->v[r];
+		int first = 1, firstc = 1;
+
+		fputs(r ? ",\n  {" : "\n  {", out);
+		json_key(out, &first, "id");
+		fprintf(out, "%lld", run->id);
+		if (run->source) {
+			json_key(out, &first, "source");
+			pl_json_write_string(out, run->source);
+		}
+		if (run->sha256[0]) {
+			json_key(out, &first, "sha256");
+			pl_json_write_string(out, run->sha256);
+		}
+		json_key(out, &first, "record");
+		fprintf(out, "%ld", run->record);
+		if (run->adapter) {
+			json_key(out, &first, "adapter");
+			pl_json_write_string(out, run->adapter);
+		}
+		if (run->format_version) {
+			json_key(out, &first, "format_version");
+			pl_json_write_string(out, run->format_version);
+		}
+		if (run->imported_at) {
+			json_key(out, &first, "imported_at");
+			pl_json_write_string(out, run->imported_at);
+		}
+		json_key(out, &first, "reference_only");
+		fputs(run->checklist_missing ? "true" : "false", out);
+		json_key(out, &first, "checklist_missing");
+		fputc('[', out);
+		for (int i = 0; i < PL_CHK_COUNT; i++) {
+			if (!(run->checklist_missing & (1u << i)))
+				continue;
+			if (!firstc)
+				fputs(", ", out);
+			firstc = 0;
+			pl_json_write_string(out, pl_checklist_item(i));
+		}
+		fputc(']', out);
+		json_key(out, &first, "conditions");
+		fputc('{', out);
+		firstc = 1;
+		for (int id = 0; id < PL_COND_COUNT; id++) {
+			if (!run->cond[id].set)
+				continue;
+			json_key(out, &firstc, pl_cond_info[id].name);
+			json_cond_value(out, id, &run->cond[id]);
+		}
+		fputc('}', out);
+		json_key(out, &first, "metrics");
+		fputc('{', out);
+		firstc = 1;
+		for (int m = 0; m < PL_METRIC_COUNT; m++) {
+			if (!run->has_metric[m] || isnan(run->metric[m]))
+				continue;
+			json_key(out, &firstc, pl_metric_info[m].name);
+			json_num(out, run->metric[m]);
+		}
+		fputs("}}", out);
+	}
+	fputs(runs->n ? "\n]\n" : "]\n", out);
+}
+
+int pl_render_runs(FILE *out, const struct pl_run_list *runs, enum pl_table_format fmt,
+                   struct pl_error *err)
+{
+	struct grid g = {0};
+	int any_ref = 0, rc;
+
+	if (fmt == PL_FMT_JSON) {
+		json_runs(out, runs);
+		return finish(out, 0, err);
+	}
+	runs_grid(runs, fmt, &g, &any_ref);
+	rc = grid_write(out, &g, fmt);
+	if (rc == 0 && any_ref && fmt == PL_FMT_TEXT)
+		fputs("* reference-only: publication checklist items missing\n", out);
+	if (rc == 0 && any_ref && fmt == PL_FMT_MARKDOWN)
+		fputs("\n\\* reference-only: publication checklist items missing\n", out);
+	grid_release(&g);
+	return finish(out, rc, err);
+}

@@ -1,0 +1,63 @@
+/*
+ * render_impl.h — private helpers shared by the renderers (src/render/ only).
+ *
+ * Text sanitising and display width for terminal tables, C-locale number
+ * formatting for human tables, the row label of a comparison, UTF-8
+ * repair, and writing a file through a temporary name so that a failed
+ * render never leaves a half-written file. Defined in escape.c.
+ */
+#ifndef PL_RENDER_IMPL_H
+#define PL_RENDER_IMPL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/compare.h"
+#include "core/error.h"
+
+/* Decodes one UTF-8 sequence at s (at most n bytes). Returns its length
+ * (1..4) and sets *cp, or returns 0 when s does not start with a valid,
+ * shortest-form sequence (then one byte should be treated as invalid). */
+size_t pl_utf8_decode(const char *s, size_t n, unsigned long *cp);
+
+/* Copy of s (NULL = "") with invalid UTF-8 bytes replaced by U+FFFD.
+ * Caller frees with free(); NULL on out of memory. */
+char *pl_utf8_repair(const char *s);
+
+/* Copy of s (NULL = "") that is safe on a terminal: C0/C1 control
+ * characters (ESC included), DEL, bidi overrides and invalid UTF-8 bytes
+ * become '?'. Caller frees with free(); NULL on out of memory. */
+char *pl_text_sanitize(const char *s);
+
+/* Display width of a UTF-8 string in terminal columns: East Asian wide
+ * characters count 2, combining marks 0, everything else 1. */
+size_t pl_text_width(const char *s);
+
+/* A number for human tables, C locale: 4 significant digits with trailing
+ * zeros kept ("0.3200", "45.20", "1235", "12345"); "inf" for infinity. */
+char *pl_fmt_sig4(char *buf, size_t n, double v);
+
+/* A delta in percent, one decimal, always signed: "+12.3%", "-4.0%". */
+char *pl_fmt_delta(char *buf, size_t n, double pct);
+
+/* Label of comparison row `row`: its axis values joined with " / ",
+ * "(missing)" for a missing value. Raw input text (not sanitised).
+ * Writes into buf (size n, truncated, NUL-terminated). Returns buf. */
+char *pl_render_row_label(const struct pl_comparison *cmp, size_t row, char *buf, size_t n);
+
+/* 1 if condition id is one of cmp's axis fields. */
+int pl_render_is_axis(const struct pl_comparison *cmp, int id);
+
+/* Writes a file at path through "<path>.tmp": fn(fp, ctx) writes the body
+ * and returns 0 or a PL_E* code (setting err); the stream is then flushed,
+ * checked and renamed over path. On any failure the temporary file is
+ * removed, path is left as it was, and the code is returned (PL_EIO with a
+ * message naming path when the write itself failed). */
+int pl_render_write_file(const char *path, int (*fn)(FILE *fp, void *ctx, struct pl_error *err),
+                         void *ctx, struct pl_error *err);
+
+/* Joins dir and name with '/' into a new heap string (caller frees), or
+ * NULL on out of memory. */
+char *pl_render_path(const char *dir, const char *name);
+
+#endif
