@@ -1,1 +1,436 @@
-/* placeholder: being written */
+/*
+ * plot.c — bar charts of a comparison through the external gnuplot.
+ *
+ * For each chart we write NAME.dat (one line per comparison row: the row
+ * label as a gnuplot double-quoted string, then tab-separated values, "NaN"
+ * for missing) and NAME.gp (a script built only from our own strings:
+ * metric names, units, file names). Input text reaches gnuplot only as data
+ * read through xtic(1) with enhanced text off, so it is never parsed as
+ * script or markup. gnuplot is started with fork/execvp from an argv vector
+ * (never a shell) in the output directory, with -d so no user init file
+ * changes the result; its output is captured for the error message.
+ */
+#include "render/plot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/model.h"
+#include "render/render_impl.h"
+
+#define GNUPLOT_MISSING_MSG \
+	"gnuplot not found; install it with 'apt-get install gnuplot-nox' (the .gp and .dat files are written)"
+
+/* One chart: which metrics, what it is called. */
+struct chart_def {
+	const char *name;   /* base file name */
+	const char *title;  /* chart title (ours) */
+	const char *ylabel; /* y axis label (ours) */
+	int metrics[2];     /* candidate metrics, PL_M_NONE for none */
+};
+
+static const struct chart_def chart_defs[] = {
+	{"ttft", "TTFT p50 / p95 (s)", "seconds", {PL_M_TTFT_P50, PL_M_TTFT_P95}},
+	{"tpot", "TPOT p50 / p95 (s)", "seconds", {PL_M_TPOT_P50, PL_M_TPOT_P95}},
+	{"throughput", "Output throughput (tok/s)", "tokens/s", {PL_M_OUTPUT_THROUGHPUT, PL_M_NONE}},
+};
+
+/* The ITL fallback of the "tpot" chart when no row has a TPOT. */
+static const struct chart_def itl_def = {"tpot", "ITL p50 / p95 (s)", "seconds",
+                                         {PL_M_ITL_P50, PL_M_ITL_P95}};
+
+/* A chart being written: its definition and the metrics present. */
+struct chart_job {
+	const struct pl_comparison *cmp; /* the comparison */
+	const struct chart_def *def;     /* what to draw */
+	int metrics[2];                  /* metrics present in some row */
+	size_t nmetrics;                 /* 1 or 2 */
+};
+
+static int metric_present(const struct pl_comparison *cmp, int m)
+{
+	if (m < 0 || m >= PL_METRIC_COUNT)
+		return 0;
+	for (size_t r = 0; r < cmp->nrows; r++)
+		if (cmp->rows[r].n_metric[m])
+			return 1;
+	return 0;
+}
+
+static size_t present_metrics(const struct pl_comparison *cmp, const struct chart_def *def,
+                              int out[2])
+{
+	size_t n = 0;
+
+	for (int i = 0; i < 2; i++)
+		if (metric_present(cmp, def->metrics[i]))
+			out[n++] = def->metrics[i];
+	return n;
+}
+
+/* A label as a gnuplot data string: backslashes doubled; '"' becomes '\''
+ * because gnuplot's data reader ends a string at any '"' (\" does not
+ * escape it); control characters, bidi overrides and invalid UTF-8
+ * become spaces. */
+static void write_dat_label(FILE *fp, const char *s)
+{
+	size_t n = strlen(s);
+
+	fputc('"', fp);
+	while (n > 0) {
+		unsigned long cp;
+		size_t k = pl_utf8_decode(s, n, &cp);
+		if (k == 0) {
+			fputc(' ', fp);
+			k = 1;
+		} else if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) ||
+		           (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069)) {
+			fputc(' ', fp);
+		} else if (cp == '\\') {
+			fputs("\\\\", fp);
+		} else if (cp == '"') {
+			fputc('\'', fp);
+		} else {
+			fwrite(s, 1, k, fp);
+		}
+		s += k;
+		n -= k;
+	}
+	fputc('"', fp);
+}
+
+static int write_dat(FILE *fp, void *ctx, struct pl_error *err)
+{
+	const struct chart_job *job = ctx;
+	const struct pl_comparison *cmp = job->cmp;
+	char label[1024], num[40];
+
+	(void)err;
+	fputs("# perfledger chart data: label", fp);
+	for (size_t i = 0; i < job->nmetrics; i++)
+		fprintf(fp, "\t%s (%s)", pl_metric_info[job->metrics[i]].name,
+		        pl_unit_label(pl_metric_info[job->metrics[i]].unit));
+	fputc('\n', fp);
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		write_dat_label(fp, pl_render_row_label(cmp, r, label, sizeof(label)));
+		for (size_t i = 0; i < job->nmetrics; i++) {
+			int m = job->metrics[i];
+			fputc('\t', fp);
+			if (cmp->rows[r].n_metric[m])
+				fputs(pl_fmt_num(num, sizeof(num), cmp->rows[r].metric[m]), fp);
+			else
+				fputs("NaN", fp);
+		}
+		fputc('\n', fp);
+	}
+	return ferror(fp) ? PL_EIO : 0;
+}
+
+/* The script: only our strings (chart names, titles, metric names). */
+static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
+{
+	const struct chart_job *job = ctx;
+	const char *name = job->def->name;
+
+	(void)err;
+	fprintf(fp,
+	        "# perfledger chart: %s\n"
+	        "# re-plot with: gnuplot %s.gp (reads %s.dat, writes %s.svg and %s.png)\n"
+	        "set encoding utf8\n"
+	        "set terminal svg size 900,500 noenhanced font \"sans,10\" background rgb \"white\"\n"
+	        "set termoption noenhanced\n"
+	        "set output '%s.svg'\n"
+	        "set datafile separator \"\\t\"\n"
+	        "set datafile missing \"NaN\"\n"
+	        "set style data histogram\n"
+	        "set style histogram clustered gap 1\n"
+	        "set style fill solid 0.85 border -1\n"
+	        "set grid ytics\n"
+	        "set key top right\n"
+	        "set yrange [0:*]\n"
+	        "set xtics rotate by -20\n"
+	        "set title \"%s\"\n"
+	        "set ylabel \"%s\"\n"
+	        "plot '%s.dat' using 2:xtic(1) title \"%s\"",
+	        job->def->title, name, name, name, name, name, job->def->title, job->def->ylabel,
+	        name, pl_metric_info[job->metrics[0]].name);
+	for (size_t i = 1; i < job->nmetrics; i++)
+		fprintf(fp, ", '' using %zu title \"%s\"", i + 2, pl_metric_info[job->metrics[i]].name);
+	fprintf(fp,
+	        "\n"
+	        "set terminal pngcairo size 900,500 noenhanced font \"sans,10\" background rgb \"white\"\n"
+	        "set termoption noenhanced\n"
+	        "set output '%s.png'\n"
+	        "replot\n"
+	        "set output\n",
+	        name);
+	return ferror(fp) ? PL_EIO : 0;
+}
+
+/* Outcome of one gnuplot run. */
+enum run_result { RUN_OK, RUN_NOT_FOUND, RUN_FAILED };
+
+/* The program to run: $PERFLEDGER_GNUPLOT or "gnuplot". A relative path
+ * with a '/' is made absolute, because the child changes directory. */
+static char *gnuplot_program(void)
+{
+	const char *env = getenv("PERFLEDGER_GNUPLOT");
+	char cwd[4096];
+
+	if (!env || !*env)
+		return strdup("gnuplot");
+	if (env[0] != '/' && strchr(env, '/') && getcwd(cwd, sizeof(cwd)))
+		return pl_render_path(cwd, env);
+	return strdup(env);
+}
+
+/* Runs `prog -d script` in dir. On failure writes a short reason to msg. */
+static enum run_result run_gnuplot(const char *prog, const char *dir, const char *script, char *msg,
+                                   size_t msgn)
+{
+	int errpipe[2], outpipe[2], status = 0, report[2] = {0, 0};
+	char out[512];
+	size_t outlen = 0;
+	ssize_t k;
+	pid_t pid;
+
+	msg[0] = '\0';
+	if (pipe(errpipe) != 0) {
+		snprintf(msg, msgn, "cannot create a pipe: %s", strerror(errno));
+		return RUN_FAILED;
+	}
+	if (pipe(outpipe) != 0) {
+		snprintf(msg, msgn, "cannot create a pipe: %s", strerror(errno));
+		close(errpipe[0]);
+		close(errpipe[1]);
+		return RUN_FAILED;
+	}
+	fcntl(errpipe[1], F_SETFD, FD_CLOEXEC);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(msg, msgn, "cannot start gnuplot: %s", strerror(errno));
+		close(errpipe[0]);
+		close(errpipe[1]);
+		close(outpipe[0]);
+		close(outpipe[1]);
+		return RUN_FAILED;
+	}
+	if (pid == 0) {
+		char *argv[4];
+		int devnull;
+		argv[0] = (char *)prog;
+		argv[1] = (char *)"-d";
+		argv[2] = (char *)script;
+		argv[3] = NULL;
+		close(errpipe[0]);
+		close(outpipe[0]);
+		if (chdir(dir) != 0) {
+			report[0] = 1;
+			report[1] = errno;
+			(void)!write(errpipe[1], report, sizeof(report));
+			_exit(127);
+		}
+		devnull = open("/dev/null", O_RDONLY);
+		if (devnull >= 0) {
+			dup2(devnull, STDIN_FILENO);
+			close(devnull);
+		}
+		dup2(outpipe[1], STDOUT_FILENO);
+		dup2(outpipe[1], STDERR_FILENO);
+		close(outpipe[1]);
+		execvp(prog, argv);
+		report[0] = 2;
+		report[1] = errno;
+		(void)!write(errpipe[1], report, sizeof(report));
+		_exit(127);
+	}
+	close(errpipe[1]);
+	close(outpipe[1]);
+	while ((k = read(outpipe[0], out + outlen, sizeof(out) - 1 - outlen)) != 0) {
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		outlen += (size_t)k;
+		if (outlen == sizeof(out) - 1) {
+			char sink[512]; /* drain the rest so the child never blocks */
+			while ((k = read(outpipe[0], sink, sizeof(sink))) > 0 || (k < 0 && errno == EINTR))
+				;
+			break;
+		}
+	}
+	out[outlen] = '\0';
+	close(outpipe[0]);
+	do {
+		k = read(errpipe[0], report, sizeof(report));
+	} while (k < 0 && errno == EINTR);
+	close(errpipe[0]);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			snprintf(msg, msgn, "cannot wait for gnuplot: %s", strerror(errno));
+			return RUN_FAILED;
+		}
+	}
+	if (k == (ssize_t)sizeof(report)) {
+		if (report[0] == 2 && (report[1] == ENOENT || report[1] == ENOTDIR))
+			return RUN_NOT_FOUND;
+		snprintf(msg, msgn, "cannot %s '%s': %s", report[0] == 1 ? "enter directory" : "run",
+		         report[0] == 1 ? dir : prog, strerror(report[1]));
+		return RUN_FAILED;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return RUN_OK;
+	{
+		/* First line of gnuplot's complaint, made terminal-safe. */
+		char *nl, *safe;
+		const char *first = out;
+		while (*first == '\n' || *first == ' ')
+			first++;
+		nl = strchr(first, '\n');
+		if (nl)
+			*nl = '\0';
+		safe = pl_text_sanitize(first);
+		if (WIFEXITED(status))
+			snprintf(msg, msgn, "gnuplot failed on '%s' (exit status %d)%s%s", script,
+			         WEXITSTATUS(status), safe && *safe ? ": " : "", safe ? safe : "");
+		else
+			snprintf(msg, msgn, "gnuplot failed on '%s' (signal %d)", script,
+			         WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+		free(safe);
+	}
+	return RUN_FAILED;
+}
+
+static int nonempty_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+/* Writes "<dir>/<name><ext>" through fn. */
+static int write_chart_file(const char *dir, const char *name, const char *ext,
+                            int (*fn)(FILE *, void *, struct pl_error *), struct chart_job *job,
+                            struct pl_error *err)
+{
+	char file[96];
+	char *path;
+	int rc;
+
+	snprintf(file, sizeof(file), "%s%s", name, ext);
+	path = pl_render_path(dir, file);
+	if (!path)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	rc = pl_render_write_file(path, fn, job, err);
+	free(path);
+	return rc;
+}
+
+/* Removes "<dir>/<name><ext>" if it exists; 1 if it is then a non-empty
+ * file (check mode: remove == 0). */
+static int chart_output(const char *dir, const char *name, const char *ext, int remove_it)
+{
+	char file[96];
+	char *path;
+	int ok = 0;
+
+	snprintf(file, sizeof(file), "%s%s", name, ext);
+	path = pl_render_path(dir, file);
+	if (!path)
+		return 0;
+	if (remove_it)
+		remove(path);
+	else
+		ok = nonempty_file(path);
+	free(path);
+	return ok;
+}
+
+int pl_plot_comparison(const char *dir, const struct pl_comparison *cmp, struct pl_chart **charts,
+                       size_t *ncharts, struct pl_error *err)
+{
+	size_t ndefs = sizeof(chart_defs) / sizeof(chart_defs[0]);
+	struct chart_job jobs[sizeof(chart_defs) / sizeof(chart_defs[0])];
+	struct pl_chart *out;
+	size_t njobs = 0;
+	char *prog = NULL;
+	int rc = 0, missing = 0;
+
+	if (charts)
+		*charts = NULL;
+	if (ncharts)
+		*ncharts = 0;
+	for (size_t i = 0; i < ndefs; i++) {
+		struct chart_job *job = &jobs[njobs];
+		job->cmp = cmp;
+		job->def = &chart_defs[i];
+		job->nmetrics = present_metrics(cmp, job->def, job->metrics);
+		if (job->nmetrics == 0 && strcmp(job->def->name, "tpot") == 0) {
+			job->def = &itl_def;
+			job->nmetrics = present_metrics(cmp, job->def, job->metrics);
+		}
+		if (job->nmetrics > 0)
+			njobs++;
+	}
+	out = calloc(njobs ? njobs : 1, sizeof(*out));
+	if (!out)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	for (size_t i = 0; i < njobs; i++) {
+		snprintf(out[i].name, sizeof(out[i].name), "%s", jobs[i].def->name);
+		snprintf(out[i].title, sizeof(out[i].title), "%s", jobs[i].def->title);
+		rc = write_chart_file(dir, jobs[i].def->name, ".dat", write_dat, &jobs[i], err);
+		if (rc == 0)
+			rc = write_chart_file(dir, jobs[i].def->name, ".gp", write_gp, &jobs[i], err);
+		if (rc != 0) {
+			free(out);
+			return rc;
+		}
+	}
+	if (njobs > 0) {
+		prog = gnuplot_program();
+		if (!prog) {
+			free(out);
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		}
+	}
+	for (size_t i = 0; i < njobs && !missing; i++) {
+		const char *name = jobs[i].def->name;
+		char script[96], msg[400];
+		enum run_result res;
+
+		snprintf(script, sizeof(script), "%s.gp", name);
+		chart_output(dir, name, ".svg", 1);
+		chart_output(dir, name, ".png", 1);
+		res = run_gnuplot(prog, dir, script, msg, sizeof(msg));
+		if (res == RUN_NOT_FOUND) {
+			missing = 1;
+			rc = pl_error_set(err, PL_ETOOL, "%s", GNUPLOT_MISSING_MSG);
+		} else if (res == RUN_FAILED) {
+			if (rc == 0)
+				rc = pl_error_set(err, PL_ETOOL, "%s", msg);
+		} else if (!chart_output(dir, name, ".svg", 0) || !chart_output(dir, name, ".png", 0)) {
+			if (rc == 0)
+				rc = pl_error_set(err, PL_ETOOL,
+				                  "gnuplot did not write '%s.svg' and '%s.png' in '%s'", name,
+				                  name, dir);
+		} else {
+			out[i].rendered = 1;
+		}
+	}
+	free(prog);
+	if (charts)
+		*charts = out;
+	else
+		free(out);
+	if (ncharts)
+		*ncharts = njobs;
+	return rc;
+}
