@@ -1,2 +1,394 @@
-/* placeholder: being written */
-int main(void) { return 1; }
+/*
+ * test_import.c — the import pipeline against a real SQLite store: hashing,
+ * duplicates, sidecars and --set, strict batches, directory walks, and the
+ * vllm_serving corpus read in place.
+ *
+ * Input files are written under PL_TEST_TMP/import/; corpus files are read
+ * where they are and never copied.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "core/hash.h"
+#include "core/import.h"
+#include "core/model.h"
+#include "store/db.h"
+
+#define TMP PL_TEST_TMP "/import"
+
+/* What the callback saw. */
+struct seen {
+	size_t n;
+	char path[16][1024];
+	enum pl_import_status status[16];
+	size_t runs[16];
+	size_t refonly[16];
+	char message[16][512];
+};
+
+static void on_file(void *ctx, const char *path, enum pl_import_status status, size_t runs,
+                    size_t reference_only, const struct pl_error *err)
+{
+	struct seen *s = ctx;
+
+	assert_true(s->n < 16);
+	snprintf(s->path[s->n], sizeof(s->path[0]), "%s", path);
+	s->status[s->n] = status;
+	s->runs[s->n] = runs;
+	s->refonly[s->n] = reference_only;
+	if (status == PL_IMPORT_REJECTED) {
+		assert_non_null(err);
+		snprintf(s->message[s->n], sizeof(s->message[0]), "%s", err->message);
+	} else {
+		assert_null(err);
+		s->message[s->n][0] = '\0';
+	}
+	s->n++;
+}
+
+static void mkdirs(const char *path)
+{
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(buf, 0755);
+			*p = '/';
+		}
+	mkdir(buf, 0755);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A fresh database at TMP/name.db. */
+static struct pl_store *fresh_store(const char *name)
+{
+	char path[1024];
+	struct pl_store *st = NULL;
+	struct pl_error err;
+
+	mkdirs(TMP);
+	snprintf(path, sizeof(path), "%s/%s.db", TMP, name);
+	unlink(path);
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), "-wal");
+	unlink(path);
+	path[strlen(path) - 4] = '\0';
+	pl_error_init(&err);
+	assert_int_equal(pl_store_open(path, &st, &err), 0);
+	return st;
+}
+
+static long long count_runs(struct pl_store *st)
+{
+	long long n = -1;
+	struct pl_error err;
+
+	assert_int_equal(pl_store_count_runs(st, &n, &err), 0);
+	return n;
+}
+
+static const char good_desc[] =
+	"{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\", \"hardware\": \"1x A100\",\n"
+	" \"metric\": {\"ttft_p50\": 0.3}}\n";
+
+static void test_sha256(void **state)
+{
+	char hex[65];
+
+	(void)state;
+	assert_int_equal(pl_sha256_hex("abc", 3, hex), 0);
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	assert_int_equal(pl_sha256_hex("", 0, hex), 0);
+	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
+static void test_duplicates_stored_once(void **state)
+{
+	struct pl_store *st = fresh_store("dup");
+	struct pl_import_stats stats;
+	struct pl_error err;
+	struct seen s = {0};
+	const char *paths[] = {TMP "/dup/a.json", TMP "/dup/b.json"};
+	struct pl_run_list l = {0};
+	char hex[65];
+
+	(void)state;
+	mkdirs(TMP "/dup");
+	write_file(paths[0], good_desc);
+	write_file(paths[1], good_desc);
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 2, NULL, on_file, &s, &stats, &err), 0);
+	assert_int_equal(stats.files, 2);
+	assert_int_equal(stats.stored, 1);
+	assert_int_equal(stats.duplicates, 1);
+	assert_int_equal(stats.rejected, 0);
+	assert_int_equal(stats.runs, 1);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.status[0], PL_IMPORT_STORED);
+	assert_int_equal(s.runs[0], 1);
+	assert_int_equal(s.refonly[0], 1);
+	assert_int_equal(s.status[1], PL_IMPORT_DUPLICATE);
+	assert_int_equal(count_runs(st), 1);
+	/* the stored run carries the file's hash and source */
+	assert_int_equal(pl_store_query(st, NULL, 0, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	pl_sha256_hex(good_desc, strlen(good_desc), hex);
+	assert_string_equal(l.v[0].sha256, hex);
+	assert_string_equal(l.v[0].source, paths[0]);
+	assert_string_equal(l.v[0].cond[PL_C_PRECISION].text, "bfloat16");
+	pl_run_list_release(&l);
+	/* again: a duplicate, nothing new */
+	s.n = 0;
+	assert_int_equal(pl_import_paths(st, paths, 1, NULL, on_file, &s, &stats, &err), 0);
+	assert_int_equal(stats.duplicates, 1);
+	assert_int_equal(count_runs(st), 1);
+	pl_store_close(st);
+}
+
+static void test_missing_required(void **state)
+{
+	struct pl_store *st = fresh_store("req");
+	struct pl_import_stats stats;
+	struct pl_error err;
+	struct seen s = {0};
+	const char *paths[] = {TMP "/req/noprec.json"};
+
+	(void)state;
+	mkdirs(TMP "/req");
+	write_file(paths[0], "{\"model\": \"m\", \"engine\": \"vllm\", \"hardware\": \"h\","
+	                     " \"metric\": {\"ttft_p50\": 0.3}}");
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 1, NULL, on_file, &s, &stats, &err), PL_EINVALID);
+	assert_string_equal(err.message,
+	                    "missing required condition 'precision' (give it in the file, a sidecar "
+	                    "NAME.conditions.json or --set precision=...)");
+	assert_string_equal(err.field, "precision");
+	assert_string_equal(err.file, paths[0]);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.status[0], PL_IMPORT_REJECTED);
+	assert_string_equal(s.message[0], err.message);
+	assert_int_equal(stats.rejected, 1);
+	assert_int_equal(count_runs(st), 0);
+	pl_store_close(st);
+}
+
+static void test_sidecar_and_set(void **state)
+{
+	struct pl_store *st = fresh_store("side");
+	struct pl_import_opts opts = {0};
+	struct pl_import_stats stats;
+	struct pl_error err;
+	struct pl_run_list l = {0};
+	const char *paths[] = {TMP "/side/run.jsonl"};
+	const struct pl_kv set[] = {{"engine", "vLLM"}, {"warmup_requests", "3"}};
+
+	(void)state;
+	mkdirs(TMP "/side");
+	write_file(paths[0], "{\"model\": \"m\", \"engine\": \"sglang\", \"precision\": \"fp8\","
+	                     " \"metric\": {\"ttft_p50\": 0.3}}\n"
+	                     "{\"model\": \"m\", \"engine\": \"sglang\", \"metric\": {\"ttft_p50\": 0.4}}\n");
+	write_file(TMP "/side/run.conditions.json",
+	           "{\"precision\": \"bf16\", \"hardware\": \"2x H100\", \"engine\": \"trtllm\"}");
+	opts.set = set;
+	opts.nset = 2;
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 1, &opts, NULL, NULL, &stats, &err), 0);
+	assert_int_equal(stats.runs, 2);
+	assert_int_equal(pl_store_query(st, NULL, 0, &l, &err), 0);
+	assert_int_equal(l.n, 2);
+	for (size_t i = 0; i < 2; i++) {
+		assert_string_equal(l.v[i].cond[PL_C_PRECISION].text, "bfloat16"); /* sidecar wins */
+		assert_string_equal(l.v[i].cond[PL_C_ENGINE].text, "vllm");        /* --set wins */
+		assert_string_equal(l.v[i].cond[PL_C_HARDWARE].text, "2x H100");
+		assert_true(l.v[i].cond[PL_C_ACCELERATOR_COUNT].num == 2);
+		assert_true(l.v[i].cond[PL_C_WARMUP_REQUESTS].num == 3);
+		assert_int_equal(l.v[i].record, (long)i);
+	}
+	pl_run_list_release(&l);
+	pl_store_close(st);
+}
+
+static void test_strict_stores_nothing(void **state)
+{
+	struct pl_store *st = fresh_store("strict");
+	struct pl_import_opts opts = {0};
+	struct pl_import_stats stats;
+	struct pl_error err;
+	struct seen s = {0};
+	const char *paths[] = {TMP "/strict"};
+
+	(void)state;
+	mkdirs(TMP "/strict");
+	write_file(TMP "/strict/a_good.json", good_desc);
+	write_file(TMP "/strict/b_bad.json",
+	           "{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\", \"hardware\": \"h\","
+	           " \"metric\": {\"error_rate\": 1.5}}");
+	write_file(TMP "/strict/c_good.json",
+	           "{\"model\": \"n\", \"precision\": \"bf16\", \"engine\": \"vllm\", \"hardware\": \"h\","
+	           " \"metric\": {\"ttft_p50\": 0.2}}");
+	opts.strict = 1;
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 1, &opts, on_file, &s, &stats, &err), PL_EINVALID);
+	assert_string_equal(err.message, "metric 'error_rate' must be a fraction from 0 to 1, got 1.5");
+	assert_int_equal(count_runs(st), 0);
+	assert_int_equal(stats.files, 3);
+	assert_int_equal(stats.rejected, 1);
+	assert_int_equal(stats.stored, 0);
+	assert_int_equal(stats.runs, 0);
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.path[0], TMP "/strict/a_good.json");
+	assert_int_equal(s.status[0], PL_IMPORT_REJECTED);
+	assert_string_equal(s.message[0], "not stored: another file of the strict batch was rejected");
+	assert_int_equal(s.status[1], PL_IMPORT_REJECTED);
+	assert_string_equal(s.message[1], err.message);
+	assert_int_equal(s.status[2], PL_IMPORT_REJECTED);
+	/* without strict the good files are stored */
+	opts.strict = 0;
+	s.n = 0;
+	assert_int_equal(pl_import_paths(st, paths, 1, &opts, on_file, &s, &stats, &err), PL_EINVALID);
+	assert_int_equal(count_runs(st), 2);
+	assert_int_equal(stats.stored, 2);
+	assert_int_equal(s.status[0], PL_IMPORT_STORED);
+	assert_int_equal(s.status[2], PL_IMPORT_STORED);
+	/* strict with all good files commits */
+	pl_store_close(st);
+	st = fresh_store("strict");
+	unlink(TMP "/strict/b_bad.json");
+	opts.strict = 1;
+	assert_int_equal(pl_import_paths(st, paths, 1, &opts, NULL, NULL, &stats, &err), 0);
+	assert_int_equal(count_runs(st), 2);
+	pl_store_close(st);
+}
+
+static void test_missing_path_and_walk(void **state)
+{
+	struct pl_store *st = fresh_store("walk");
+	struct pl_import_stats stats;
+	struct pl_error err;
+	struct seen s = {0};
+	const char *paths[] = {TMP "/nope.json", TMP "/walk"};
+
+	(void)state;
+	mkdirs(TMP "/walk/sub");
+	write_file(TMP "/walk/b.json", good_desc);
+	write_file(TMP "/walk/a.jsonl", "{\"model\": \"x\", \"precision\": \"bf16\", \"engine\": \"e\","
+	                                " \"hardware\": \"h\", \"metric\": {\"ttft_p50\": 1}}\n");
+	write_file(TMP "/walk/a.conditions.json", "{\"hardware\": \"1x L4\"}");
+	write_file(TMP "/walk/notes.txt", "not json");
+	write_file(TMP "/walk/.hidden.json", "{");
+	write_file(TMP "/walk/sub/c.json", "{\"model\": \"c\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": 1},"
+	                                   " \"precision\": \"fp8\", \"hardware\": \"h\"}");
+	unlink(TMP "/walk/loop");
+	assert_int_equal(symlink(".", TMP "/walk/loop"), 0);
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 2, NULL, on_file, &s, &stats, &err), PL_EIO);
+	assert_string_equal(err.message,
+	                    "cannot open '" TMP "/nope.json': No such file or directory");
+	assert_string_equal(err.file, TMP "/nope.json");
+	assert_int_equal(s.n, 4);
+	assert_int_equal(s.status[0], PL_IMPORT_REJECTED);
+	assert_string_equal(s.message[0], err.message);
+	assert_string_equal(s.path[1], TMP "/walk/a.jsonl");
+	assert_string_equal(s.path[2], TMP "/walk/b.json");
+	assert_string_equal(s.path[3], TMP "/walk/sub/c.json");
+	assert_int_equal(s.status[1], PL_IMPORT_STORED);
+	assert_int_equal(s.status[2], PL_IMPORT_STORED);
+	assert_int_equal(s.status[3], PL_IMPORT_STORED);
+	assert_int_equal(stats.files, 4);
+	assert_int_equal(stats.rejected, 1);
+	assert_int_equal(stats.stored, 3);
+	assert_int_equal(count_runs(st), 3);
+	pl_store_close(st);
+}
+
+static void test_check_set(void **state)
+{
+	struct pl_error err;
+	const struct pl_kv bad_key[] = {{"gpu", "a100"}};
+	const struct pl_kv bad_val[] = {{"concurrency", "many"}};
+	const struct pl_kv good[] = {{"concurrency", "inf"}, {"engine_version", "0.10"}};
+
+	(void)state;
+	pl_error_init(&err);
+	assert_int_equal(pl_import_check_set(good, 2, &err), 0);
+	assert_int_equal(pl_import_check_set(bad_key, 1, &err), PL_EUSAGE);
+	assert_string_equal(err.message,
+	                    "unknown condition 'gpu' in --set (see schema/descriptor.md for the names)");
+	pl_error_init(&err);
+	assert_int_equal(pl_import_check_set(bad_val, 1, &err), PL_EUSAGE);
+	assert_string_equal(err.message, "--set concurrency=many: 'concurrency' must be a non-negative "
+	                                 "whole number or inf, got 'many'");
+}
+
+/* The vllm_serving corpus read in place, with the conditions it lacks. */
+static void test_corpus_in_place(void **state)
+{
+	struct pl_store *st = fresh_store("corpus");
+	struct pl_import_opts opts = {0};
+	struct pl_import_stats stats;
+	struct pl_error err;
+	struct seen s = {0};
+	struct pl_run_list l = {0};
+	const char *paths[] = {PL_CORPUS_DIR "/vllm_serving"};
+	const struct pl_kv set[] = {{"precision", "bf16"}, {"engine", "vllm"}, {"hardware", "8x GPU"}};
+
+	(void)state;
+	opts.set = set;
+	opts.nset = 3;
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 1, &opts, on_file, &s, &stats, &err), PL_EINVALID);
+	assert_int_equal(stats.files, 9);
+	assert_int_equal(stats.stored, 7);
+	assert_int_equal(stats.rejected, 2);
+	assert_int_equal(stats.runs, 8);
+	assert_int_equal(count_runs(st), 8);
+	assert_non_null(strstr(s.path[1], "er0080_vllm0251_all_requests_failed.json"));
+	assert_string_equal(s.message[1], "no request completed (completed 0, failed 8)");
+	assert_non_null(strstr(s.path[7], "llmk8s_dsv25_nightly_table.json"));
+	assert_int_equal(s.status[7], PL_IMPORT_REJECTED);
+	/* the hash of the stored bytes is the one SOURCES.md lists */
+	assert_int_equal(pl_store_query(st, NULL, 0, &l, &err), 0);
+	assert_non_null(strstr(l.v[1].source, "er0080_vllm0251_bench_serve_opt125m.json"));
+	assert_string_equal(l.v[1].sha256,
+	                    "9d87191eb579bee942668e8604d62d96195cca66ef7c55df6695cd299f83dedb");
+	assert_true(fabs(l.v[1].metric[PL_M_TTFT_P50] - 0.05568139649994919) <= 0.05568139649994919 * 1e-12);
+	pl_run_list_release(&l);
+	pl_store_close(st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sha256),
+		cmocka_unit_test(test_duplicates_stored_once),
+		cmocka_unit_test(test_missing_required),
+		cmocka_unit_test(test_sidecar_and_set),
+		cmocka_unit_test(test_strict_stores_nothing),
+		cmocka_unit_test(test_missing_path_and_walk),
+		cmocka_unit_test(test_check_set),
+		cmocka_unit_test(test_corpus_in_place),
+	};
+	mkdirs(TMP);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
