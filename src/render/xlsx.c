@@ -1,1 +1,468 @@
-/* placeholder: being written */
+/*
+ * xlsx.c — the comparison as an .xlsx workbook, through libxlsxwriter.
+ *
+ * The only file that includes xlsxwriter.h; no workbook handle leaves it.
+ * Sheets: Comparison, Runs, Conditions and (when there are any) Caveats.
+ * Numbers are numeric cells with units in the headers and a number format
+ * per unit; every string from an input file is a text cell written with
+ * worksheet_write_string (repaired to valid UTF-8 and cut to Excel's 32767
+ * character limit), never a formula. Sheet names are fixed. The workbook is
+ * written to "<path>.tmp" and renamed, and its creation time comes from
+ * $SOURCE_DATE_EPOCH when set so that renders are reproducible.
+ */
+#include "render/xlsx.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <xlsxwriter.h>
+
+#include "render/render_impl.h"
+
+#define MAX_COLS 256           /* more than any sheet here has */
+#define XLSX_STR_MAX 32767     /* Excel's limit on a cell's text */
+
+/* A sheet being written: the handle and the widest text per column. */
+struct sheet {
+	lxw_worksheet *ws;               /* libxlsxwriter's sheet */
+	unsigned short width[MAX_COLS];  /* widest cell text per column */
+	lxw_col_t ncols;                 /* columns used */
+};
+
+/* Number formats and the header style. */
+struct formats {
+	lxw_format *header;  /* bold */
+	lxw_format *seconds; /* 0.0000 */
+	lxw_format *rate;    /* 0.00 (tok/s, req/s) */
+	lxw_format *whole;   /* 0 (counts, bytes) */
+	lxw_format *watts;   /* 0.0 */
+	lxw_format *delta;   /* +0.0;-0.0;0.0 (percent points) */
+};
+
+static void note_width(struct sheet *sh, lxw_col_t col, size_t w)
+{
+	if (col >= MAX_COLS)
+		return;
+	if (w > 60)
+		w = 60;
+	if (w > sh->width[col])
+		sh->width[col] = (unsigned short)w;
+	if (col + 1 > sh->ncols)
+		sh->ncols = (lxw_col_t)(col + 1);
+}
+
+/* A text cell. Input text is repaired to valid UTF-8 and cut at a
+ * character boundary to Excel's limit. Returns 0 or PL_ENOMEM. */
+static int put_str(struct sheet *sh, lxw_row_t row, lxw_col_t col, const char *s, lxw_format *fmt)
+{
+	char *t = pl_utf8_repair(s);
+	size_t len;
+
+	if (!t)
+		return PL_ENOMEM;
+	len = strlen(t);
+	if (len > XLSX_STR_MAX) {
+		len = XLSX_STR_MAX;
+		while (len > 0 && ((unsigned char)t[len] & 0xC0) == 0x80)
+			len--;
+		t[len] = '\0';
+	}
+	worksheet_write_string(sh->ws, row, col, t, fmt);
+	note_width(sh, col, pl_text_width(t));
+	free(t);
+	return 0;
+}
+
+static void put_num(struct sheet *sh, lxw_row_t row, lxw_col_t col, double v, lxw_format *fmt)
+{
+	char buf[40];
+
+	if (isnan(v))
+		return;
+	if (isinf(v)) {
+		worksheet_write_string(sh->ws, row, col, v > 0 ? "inf" : "-inf", NULL);
+		note_width(sh, col, 4);
+		return;
+	}
+	worksheet_write_number(sh->ws, row, col, v, fmt);
+	note_width(sh, col, strlen(pl_fmt_num(buf, sizeof(buf), v)));
+}
+
+static lxw_format *unit_format(const struct formats *f, enum pl_unit u)
+{
+	switch (u) {
+	case PL_U_SECONDS:
+	case PL_U_FRACTION:
+		return f->seconds;
+	case PL_U_TOKENS_PER_S:
+	case PL_U_REQUESTS_PER_S:
+		return f->rate;
+	case PL_U_COUNT:
+	case PL_U_BYTES:
+		return f->whole;
+	case PL_U_WATTS:
+		return f->watts;
+	}
+	return NULL;
+}
+
+/* A condition value: numbers numeric, booleans boolean, text as text. */
+static int put_cond(struct sheet *sh, lxw_row_t row, lxw_col_t col, int id,
+                    const struct pl_value *v)
+{
+	if (!v->set)
+		return 0;
+	switch (pl_cond_info[id].type) {
+	case PL_CT_INT:
+	case PL_CT_REAL:
+		put_num(sh, row, col, v->num, NULL);
+		return 0;
+	case PL_CT_BOOL:
+		worksheet_write_boolean(sh->ws, row, col, v->num != 0, NULL);
+		note_width(sh, col, 5);
+		return 0;
+	default:
+		return put_str(sh, row, col, v->text, NULL);
+	}
+}
+
+static void finish_sheet(struct sheet *sh)
+{
+	for (lxw_col_t c = 0; c < sh->ncols; c++) {
+		double w = sh->width[c] + 2;
+		worksheet_set_column(sh->ws, c, c, w < 8 ? 8 : w, NULL);
+	}
+	worksheet_freeze_panes(sh->ws, 1, 0);
+}
+
+static void metric_header(char *buf, size_t n, int m)
+{
+	snprintf(buf, n, "%s (%s)", pl_metric_info[m].name, pl_unit_label(pl_metric_info[m].unit));
+}
+
+static int metric_in_rows(const struct pl_comparison *cmp, int m)
+{
+	for (size_t r = 0; r < cmp->nrows; r++)
+		if (cmp->rows[r].n_metric[m])
+			return 1;
+	return 0;
+}
+
+/* Axis fields, then travelling fields that differ between rows. */
+static size_t row_fields(const struct pl_comparison *cmp, int *ids)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cmp->naxis; i++)
+		if (cmp->axis[i] >= 0 && cmp->axis[i] < PL_COND_COUNT)
+			ids[n++] = cmp->axis[i];
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		if (!cmp->varies[id] || pl_render_is_axis(cmp, id) || cmp->shared[id].set)
+			continue;
+		for (size_t r = 0; r < cmp->nrows; r++) {
+			if (cmp->rows[r].axis[id].set) {
+				ids[n++] = id;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+static int sheet_comparison(struct sheet *sh, const struct pl_comparison *cmp,
+                            const struct formats *f)
+{
+	int ids[PL_COND_COUNT], metrics[PL_METRIC_COUNT];
+	size_t nids = row_fields(cmp, ids), nm = 0;
+	lxw_col_t col = 0;
+	char buf[128];
+	int rc = 0;
+
+	for (size_t i = 0; i < cmp->nmetrics; i++)
+		if (cmp->metrics[i] >= 0 && cmp->metrics[i] < PL_METRIC_COUNT &&
+		    metric_in_rows(cmp, cmp->metrics[i]))
+			metrics[nm++] = cmp->metrics[i];
+	for (size_t i = 0; i < nids; i++)
+		rc |= put_str(sh, 0, col++, pl_cond_info[ids[i]].name, f->header);
+	rc |= put_str(sh, 0, col++, "n", f->header);
+	rc |= put_str(sh, 0, col++, "reference-only runs", f->header);
+	for (size_t i = 0; i < nm; i++) {
+		metric_header(buf, sizeof(buf), metrics[i]);
+		rc |= put_str(sh, 0, col++, buf, f->header);
+	}
+	for (size_t i = 0; i < nm; i++) {
+		snprintf(buf, sizeof(buf), "%s delta (%%)", pl_metric_info[metrics[i]].name);
+		rc |= put_str(sh, 0, col++, buf, f->header);
+	}
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		const struct pl_compare_row *row = &cmp->rows[r];
+		lxw_row_t xr = (lxw_row_t)(r + 1);
+		col = 0;
+		for (size_t i = 0; i < nids; i++, col++)
+			rc |= put_cond(sh, xr, col, ids[i], &row->axis[ids[i]]);
+		put_num(sh, xr, col++, (double)row->n, NULL);
+		put_num(sh, xr, col++, (double)row->reference_only, NULL);
+		for (size_t i = 0; i < nm; i++, col++)
+			if (row->n_metric[metrics[i]])
+				put_num(sh, xr, col, row->metric[metrics[i]],
+				        unit_format(f, pl_metric_info[metrics[i]].unit));
+		for (size_t i = 0; i < nm; i++, col++)
+			if (row->has_delta[metrics[i]] && isfinite(row->delta_pct[metrics[i]]))
+				put_num(sh, xr, col, row->delta_pct[metrics[i]], f->delta);
+	}
+	finish_sheet(sh);
+	return rc ? PL_ENOMEM : 0;
+}
+
+static int run_in_comparison(const struct pl_comparison *cmp, long long id)
+{
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t i = 0; i < cmp->rows[r].n && cmp->rows[r].run_ids; i++)
+			if (cmp->rows[r].run_ids[i] == id)
+				return 1;
+	return 0;
+}
+
+static int sheet_runs(struct sheet *sh, const struct pl_comparison *cmp,
+                      const struct pl_run_list *runs, const struct formats *f)
+{
+	unsigned char has[PL_METRIC_COUNT] = {0};
+	lxw_col_t col = 0;
+	lxw_row_t xr = 0;
+	char buf[128];
+	int rc = 0;
+
+	for (size_t i = 0; runs && i < runs->n; i++)
+		if (run_in_comparison(cmp, runs->v[i].id))
+			for (int m = 0; m < PL_METRIC_COUNT; m++)
+				has[m] |= runs->v[i].has_metric[m];
+	{
+		static const char *const fixed[] = {"id",      "source",         "sha256",
+		                                    "record",  "adapter",        "reference_only",
+		                                    "checklist missing"};
+		for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+			rc |= put_str(sh, 0, col++, fixed[i], f->header);
+	}
+	for (int id = 0; id < PL_COND_COUNT; id++)
+		if (pl_cond_info[id].flags & PL_CF_KEY)
+			rc |= put_str(sh, 0, col++, pl_cond_info[id].name, f->header);
+	for (int m = 0; m < PL_METRIC_COUNT; m++) {
+		if (!has[m])
+			continue;
+		metric_header(buf, sizeof(buf), m);
+		rc |= put_str(sh, 0, col++, buf, f->header);
+	}
+	for (size_t i = 0; runs && i < runs->n; i++) {
+		const struct pl_run *run = &runs->v[i];
+		char missing[512] = "";
+		size_t len = 0;
+
+		if (!run_in_comparison(cmp, run->id))
+			continue;
+		xr++;
+		col = 0;
+		put_num(sh, xr, col++, (double)run->id, NULL);
+		if (run->source)
+			rc |= put_str(sh, xr, col, run->source, NULL);
+		col++;
+		if (run->sha256[0])
+			rc |= put_str(sh, xr, col, run->sha256, NULL);
+		col++;
+		put_num(sh, xr, col++, (double)run->record, NULL);
+		if (run->adapter)
+			rc |= put_str(sh, xr, col, run->adapter, NULL);
+		col++;
+		worksheet_write_boolean(sh->ws, xr, col++, run->checklist_missing != 0, NULL);
+		for (int k = 0; k < PL_CHK_COUNT; k++) {
+			if (!(run->checklist_missing & (1u << k)) || len >= sizeof(missing))
+				continue;
+			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
+			                        len ? ", " : "", pl_checklist_item(k));
+		}
+		if (missing[0])
+			rc |= put_str(sh, xr, col, missing, NULL);
+		col++;
+		for (int id = 0; id < PL_COND_COUNT; id++)
+			if (pl_cond_info[id].flags & PL_CF_KEY)
+				rc |= put_cond(sh, xr, col++, id, &run->cond[id]);
+		for (int m = 0; m < PL_METRIC_COUNT; m++) {
+			if (!has[m])
+				continue;
+			if (run->has_metric[m])
+				put_num(sh, xr, col, run->metric[m], unit_format(f, pl_metric_info[m].unit));
+			col++;
+		}
+	}
+	finish_sheet(sh);
+	return rc ? PL_ENOMEM : 0;
+}
+
+static int sheet_conditions(struct sheet *sh, const struct pl_comparison *cmp,
+                            const struct formats *f)
+{
+	lxw_row_t xr = 0;
+	int rc = 0;
+
+	rc |= put_str(sh, 0, 0, "field", f->header);
+	rc |= put_str(sh, 0, 1, "value", f->header);
+	rc |= put_str(sh, 0, 2, "status", f->header);
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		int in_rows = 0;
+		for (size_t r = 0; r < cmp->nrows; r++)
+			in_rows |= cmp->rows[r].axis[id].set;
+		if (pl_render_is_axis(cmp, id) ||
+		    (cmp->varies[id] && !cmp->shared[id].set && in_rows)) {
+			/* The values of the rows, joined, as one text cell. */
+			size_t len = 0;
+			char *joined = NULL;
+			for (size_t r = 0; r < cmp->nrows; r++) {
+				const struct pl_value *v = &cmp->rows[r].axis[id];
+				const char *t = v->set && v->text ? v->text : "(missing)";
+				size_t k = strlen(t);
+				char *p = realloc(joined, len + k + 3);
+				if (!p) {
+					free(joined);
+					return PL_ENOMEM;
+				}
+				joined = p;
+				if (len) {
+					memcpy(joined + len, "; ", 2);
+					len += 2;
+				}
+				memcpy(joined + len, t, k + 1);
+				len += k;
+			}
+			xr++;
+			rc |= put_str(sh, xr, 0, pl_cond_info[id].name, NULL);
+			if (joined)
+				rc |= put_str(sh, xr, 1, joined, NULL);
+			rc |= put_str(sh, xr, 2, "varies with axis", NULL);
+			free(joined);
+		} else if (cmp->shared[id].set) {
+			xr++;
+			rc |= put_str(sh, xr, 0, pl_cond_info[id].name, NULL);
+			rc |= put_cond(sh, xr, 1, id, &cmp->shared[id]);
+			rc |= put_str(sh, xr, 2, "shared", NULL);
+		}
+	}
+	finish_sheet(sh);
+	return rc ? PL_ENOMEM : 0;
+}
+
+static int sheet_caveats(struct sheet *sh, const struct pl_comparison *cmp, const struct formats *f)
+{
+	int rc = put_str(sh, 0, 0, "caveat", f->header);
+
+	for (size_t i = 0; i < cmp->ncaveats; i++)
+		rc |= put_str(sh, (lxw_row_t)(i + 1), 0, cmp->caveats[i], NULL);
+	finish_sheet(sh);
+	return rc ? PL_ENOMEM : 0;
+}
+
+/* $SOURCE_DATE_EPOCH as a time, or 0 (libxlsxwriter then uses "now"). */
+static time_t source_date_epoch(void)
+{
+	const char *s = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end || v <= 0)
+		return 0;
+	return (time_t)v;
+}
+
+static lxw_format *add_format(lxw_workbook *wb, const char *num, int bold)
+{
+	lxw_format *f = workbook_add_format(wb);
+
+	if (f && num)
+		format_set_num_format(f, num);
+	if (f && bold)
+		format_set_bold(f);
+	return f;
+}
+
+int pl_xlsx_write(const char *path, const struct pl_comparison *cmp, const struct pl_run_list *runs,
+                  struct pl_error *err)
+{
+	static const char *const names[] = {"Comparison", "Runs", "Conditions", "Caveats"};
+	lxw_doc_properties props;
+	struct formats f;
+	struct sheet *sheets = NULL;
+	lxw_workbook *wb = NULL;
+	lxw_error lerr;
+	size_t n = strlen(path), nsheets = cmp->ncaveats ? 4 : 3;
+	char *tmp = malloc(n + 5);
+	int rc = 0;
+
+	if (!tmp)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, ".tmp", 5);
+	{
+		/* Check the place first: libxlsxwriter would print its own error. */
+		FILE *probe = fopen(tmp, "wb");
+		if (!probe) {
+			rc = pl_error_set(err, PL_EIO, "cannot write '%s': %s", tmp, strerror(errno));
+			free(tmp);
+			return rc;
+		}
+		fclose(probe);
+	}
+	sheets = calloc(nsheets, sizeof(*sheets));
+	wb = sheets ? workbook_new(tmp) : NULL;
+	if (!wb) {
+		remove(tmp);
+		free(sheets);
+		free(tmp);
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	memset(&props, 0, sizeof(props));
+	props.title = (char *)"perfledger comparison";
+	props.created = source_date_epoch();
+	workbook_set_properties(wb, &props);
+
+	f.header = add_format(wb, NULL, 1);
+	f.seconds = add_format(wb, "0.0000", 0);
+	f.rate = add_format(wb, "0.00", 0);
+	f.whole = add_format(wb, "0", 0);
+	f.watts = add_format(wb, "0.0", 0);
+	f.delta = add_format(wb, "+0.0;-0.0;0.0", 0);
+	for (size_t i = 0; i < nsheets; i++) {
+		sheets[i].ws = workbook_add_worksheet(wb, names[i]);
+		if (!sheets[i].ws)
+			rc = PL_ENOMEM;
+	}
+	if (!f.header || !f.seconds || !f.rate || !f.whole || !f.watts || !f.delta)
+		rc = PL_ENOMEM;
+	if (rc == 0)
+		rc = sheet_comparison(&sheets[0], cmp, &f);
+	if (rc == 0)
+		rc = sheet_runs(&sheets[1], cmp, runs, &f);
+	if (rc == 0)
+		rc = sheet_conditions(&sheets[2], cmp, &f);
+	if (rc == 0 && nsheets == 4)
+		rc = sheet_caveats(&sheets[3], cmp, &f);
+
+	lerr = workbook_close(wb); /* frees wb, writes the file */
+	if (rc != 0)
+		pl_error_set(err, rc, "out of memory");
+	else if (lerr != LXW_NO_ERROR)
+		rc = pl_error_set(err, PL_EIO, "cannot write '%s': %s", tmp, lxw_strerror(lerr));
+	else if (rename(tmp, path) != 0)
+		rc = pl_error_set(err, PL_EIO, "cannot rename '%s' to '%s': %s", tmp, path,
+		                  strerror(errno));
+	if (rc != 0)
+		remove(tmp);
+	free(sheets);
+	free(tmp);
+	return rc;
+}

@@ -1,2 +1,352 @@
-/* placeholder: being written */
-int main(void) { return 1; }
+/*
+ * test_xlsx.c — the workbook read back: unzip the XML and check cell types
+ * (numbers numeric, input text as shared strings, never a formula), the
+ * sheets, frozen headers, reproducible creation time; then open it with
+ * openpyxl as a spreadsheet program would.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "render/xlsx.h"
+
+#include "render_fixture.h"
+
+#define XLSX_DIR PL_TEST_TMP "/xlsx"
+#define XLSX_PATH XLSX_DIR "/cmp.xlsx"
+
+static char *unzip_member(const char *member)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "unzip -p '%s' '%s'", XLSX_PATH, member);
+	return fx_popen_read(cmd);
+}
+
+/* The shared strings, in order, as they appear inside <t>...</t>. */
+struct sst {
+	char *xml;      /* the whole sharedStrings.xml */
+	char *item[256];/* pointers into xml, NUL-terminated in place */
+	size_t n;
+};
+
+static void sst_load(struct sst *s)
+{
+	char *p;
+
+	memset(s, 0, sizeof(*s));
+	s->xml = unzip_member("xl/sharedStrings.xml");
+	assert_non_null(s->xml);
+	p = s->xml;
+	while ((p = strstr(p, "<si><t")) != NULL && s->n < 256) {
+		char *start = strchr(p, '>');
+		char *end;
+		start = strchr(start + 1, '>') + 1; /* past <si><t ...> */
+		end = strstr(start, "</t></si>");
+		assert_non_null(end);
+		*end = '\0';
+		s->item[s->n++] = start;
+		p = end + 1;
+	}
+}
+
+/* The XML of cell ref ("E2") in sheet xml: "<c r="E2" ...>...</c>", or "" if
+ * there is no such cell. Caller frees. */
+static char *cell(const char *xml, const char *ref)
+{
+	char key[32];
+	const char *p, *end;
+	char *out;
+
+	snprintf(key, sizeof(key), "<c r=\"%s\"", ref);
+	p = strstr(xml, key);
+	if (!p)
+		return strdup("");
+	end = strstr(p, "</c>");
+	if (!end || (strstr(p, "/>") && strstr(p, "/>") < end))
+		end = strstr(p, "/>");
+	out = strndup(p, (size_t)(end - p) + (end[1] == '/' ? 4 : 2));
+	assert_non_null(out);
+	return out;
+}
+
+/* Asserts that ref is a shared-string cell holding text (XML-escaped). */
+static void assert_string_cell(const char *xml, const struct sst *s, const char *ref,
+                               const char *text)
+{
+	char *c = cell(xml, ref);
+	const char *v;
+	long idx;
+
+	assert_non_null(strstr(c, " t=\"s\""));
+	v = strstr(c, "<v>");
+	assert_non_null(v);
+	idx = strtol(v + 3, NULL, 10);
+	assert_true(idx >= 0 && (size_t)idx < s->n);
+	assert_string_equal(s->item[idx], text);
+	free(c);
+}
+
+static void assert_number_cell(const char *xml, const char *ref, const char *expected)
+{
+	char *c = cell(xml, ref);
+
+	assert_string_equal(c, expected);
+	free(c);
+}
+
+static int setup(void **state)
+{
+	struct pl_comparison cmp;
+	struct pl_run_list runs;
+	struct pl_error err;
+
+	(void)state;
+	fx_fresh_dir(XLSX_DIR);
+	setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+	pl_error_init(&err);
+	fixture_comparison(&cmp);
+	fixture_runs(&runs);
+	assert_int_equal(pl_xlsx_write(XLSX_PATH, &cmp, &runs, &err), 0);
+	pl_run_list_release(&runs);
+	return 0;
+}
+
+static void test_sheets(void **state)
+{
+	char *wb = unzip_member("xl/workbook.xml");
+	char *core = unzip_member("docProps/core.xml");
+	char *list = fx_popen_read("unzip -Z1 '" XLSX_PATH "'");
+
+	(void)state;
+	assert_non_null(strstr(wb, "<sheets><sheet name=\"Comparison\" sheetId=\"1\" r:id=\"rId1\"/>"
+	                           "<sheet name=\"Runs\" sheetId=\"2\" r:id=\"rId2\"/>"
+	                           "<sheet name=\"Conditions\" sheetId=\"3\" r:id=\"rId3\"/>"
+	                           "<sheet name=\"Caveats\" sheetId=\"4\" r:id=\"rId4\"/></sheets>"));
+	assert_non_null(strstr(core, "<dcterms:created xsi:type=\"dcterms:W3CDTF\">"
+	                             "2023-11-14T22:13:20Z</dcterms:created>"));
+	/* no formulas, no macros, no external links anywhere */
+	assert_null(strstr(list, "calcChain"));
+	assert_null(strstr(list, "vbaProject"));
+	assert_null(strstr(list, "externalLink"));
+	for (int i = 1; i <= 4; i++) {
+		char member[64], *xml;
+		snprintf(member, sizeof(member), "xl/worksheets/sheet%d.xml", i);
+		xml = unzip_member(member);
+		assert_true(strlen(xml) > 0);
+		assert_null(strstr(xml, "<f>"));
+		assert_null(strstr(xml, "<f "));
+		assert_non_null(strstr(xml, "<pane ySplit=\"1\" topLeftCell=\"A2\" activePane=\"bottomLeft\" "
+		                            "state=\"frozen\"/>"));
+		assert_non_null(strstr(xml, "<cols><col min=\"1\" max=\"1\" width="));
+		free(xml);
+	}
+	free(wb);
+	free(core);
+	free(list);
+}
+
+static void test_comparison_sheet(void **state)
+{
+	char *xml = unzip_member("xl/worksheets/sheet1.xml");
+	struct sst s;
+	char *styles = unzip_member("xl/styles.xml");
+
+	(void)state;
+	sst_load(&s);
+	assert_non_null(strstr(xml, "<dimension ref=\"A1:N4\"/>"));
+	assert_string_cell(xml, &s, "A1", "hardware");
+	assert_string_cell(xml, &s, "B1", "accelerator_count");
+	assert_string_cell(xml, &s, "C1", "n");
+	assert_string_cell(xml, &s, "D1", "reference-only runs");
+	assert_string_cell(xml, &s, "E1", "ttft_p50 (s)");
+	assert_string_cell(xml, &s, "H1", "output_throughput (tok/s)");
+	assert_string_cell(xml, &s, "I1", "error_rate (fraction)");
+	assert_string_cell(xml, &s, "J1", "ttft_p50 delta (%)");
+	assert_string_cell(xml, &s, "N1", "error_rate delta (%)");
+	assert_string_cell(xml, &s, "A2", "2x NVIDIA A100 80G");
+	assert_string_cell(xml, &s, "A3", "1x NVIDIA H100 80G");
+	/* the hostile label is a text cell: its "=1+1" is data */
+	assert_string_cell(xml, &s, "A4", "evil\"`system('rm')`\n|&lt;script&gt;=1+1");
+
+	assert_number_cell(xml, "B2", "<c r=\"B2\"><v>2</v></c>");
+	assert_number_cell(xml, "C2", "<c r=\"C2\"><v>3</v></c>");
+	assert_number_cell(xml, "E2", "<c r=\"E2\" s=\"2\"><v>0.32</v></c>");
+	assert_number_cell(xml, "H2", "<c r=\"H2\" s=\"3\"><v>1234.5</v></c>");
+	assert_number_cell(xml, "I2", "<c r=\"I2\" s=\"2\"><v>0</v></c>");
+	assert_number_cell(xml, "D3", "<c r=\"D3\"><v>1</v></c>");
+	assert_number_cell(xml, "J3", "<c r=\"J3\" s=\"4\"><v>-21.875</v></c>");
+	assert_number_cell(xml, "E4", "<c r=\"E4\" s=\"2\"><v>0.5</v></c>");
+	/* missing values are blank: no cell at all */
+	assert_number_cell(xml, "F3", "");
+	assert_number_cell(xml, "B4", "");
+	assert_number_cell(xml, "J2", "");
+	/* number formats by unit */
+	assert_non_null(strstr(styles, "formatCode=\"0.0000\""));
+	assert_non_null(strstr(styles, "formatCode=\"0.00\""));
+	assert_non_null(strstr(styles, "formatCode=\"+0.0;-0.0;0.0\""));
+	free(styles);
+	free(s.xml);
+	free(xml);
+}
+
+static void test_runs_sheet(void **state)
+{
+	char *xml = unzip_member("xl/worksheets/sheet2.xml");
+	struct sst s;
+
+	(void)state;
+	sst_load(&s);
+	assert_string_cell(xml, &s, "A1", "id");
+	assert_string_cell(xml, &s, "B1", "source");
+	assert_string_cell(xml, &s, "C1", "sha256");
+	assert_string_cell(xml, &s, "F1", "reference_only");
+	assert_string_cell(xml, &s, "H1", "model");
+	assert_string_cell(xml, &s, "Z1", "ttft_p50 (s)");
+	assert_string_cell(xml, &s, "AC1", "output_throughput (tok/s)");
+	assert_number_cell(xml, "A2", "<c r=\"A2\"><v>1</v></c>");
+	assert_string_cell(xml, &s, "B2", "a100-1.json");
+	assert_number_cell(xml, "F2", "<c r=\"F2\" t=\"b\"><v>0</v></c>");
+	assert_number_cell(xml, "Q2", "<c r=\"Q2\"><v>512</v></c>");
+	assert_number_cell(xml, "Z2", "<c r=\"Z2\" s=\"2\"><v>0.31</v></c>");
+	assert_number_cell(xml, "F5", "<c r=\"F5\" t=\"b\"><v>1</v></c>");
+	assert_string_cell(xml, &s, "G5", "weights source, warm-up");
+	/* a formula-looking source path stays text */
+	assert_string_cell(xml, &s, "B6", "=cmd|' /C calc'!A0.json");
+	/* run 99 is not in the comparison */
+	assert_number_cell(xml, "A7", "");
+	for (size_t i = 0; i < s.n; i++)
+		assert_string_not_equal(s.item[i], "other.json");
+	free(s.xml);
+	free(xml);
+}
+
+static void test_conditions_and_caveats(void **state)
+{
+	char *xml = unzip_member("xl/worksheets/sheet3.xml");
+	char *cav = unzip_member("xl/worksheets/sheet4.xml");
+	struct sst s;
+
+	(void)state;
+	sst_load(&s);
+	assert_string_cell(xml, &s, "A1", "field");
+	assert_string_cell(xml, &s, "B1", "value");
+	assert_string_cell(xml, &s, "C1", "status");
+	assert_string_cell(xml, &s, "A2", "model");
+	assert_string_cell(xml, &s, "B2", "gemma-4-31b");
+	assert_string_cell(xml, &s, "C2", "shared");
+	assert_string_cell(xml, &s, "A6", "hardware");
+	assert_string_cell(xml, &s, "B6",
+	                   "2x NVIDIA A100 80G; 1x NVIDIA H100 80G; evil\"`system('rm')`\n|&lt;script&gt;=1+1");
+	assert_string_cell(xml, &s, "C6", "varies with axis");
+	assert_string_cell(xml, &s, "A7", "accelerator_count");
+	assert_string_cell(xml, &s, "B7", "2; 1; (missing)");
+	assert_string_cell(xml, &s, "A8", "driver_version");
+	assert_string_cell(xml, &s, "C8", "shared");
+	assert_number_cell(xml, "B9", "<c r=\"B9\"><v>512</v></c>");
+	assert_string_cell(xml, &s, "A12", "request_rate");
+	assert_string_cell(xml, &s, "B12", "inf");
+	assert_number_cell(xml, "B13", "<c r=\"B13\" t=\"b\"><v>1</v></c>");
+	assert_number_cell(xml, "A14", "");
+	assert_string_cell(cav, &s, "A1", "caveat");
+	assert_string_cell(cav, &s, "A2", "1x NVIDIA H100 80G: 1 of 1 runs is reference-only");
+	assert_string_cell(cav, &s, "A3", "driver_version differs _x001B_[31m(allowed)");
+	free(s.xml);
+	free(xml);
+	free(cav);
+}
+
+/* openpyxl (as a spreadsheet program) sees text as text and numbers as numbers. */
+static void test_openpyxl(void **state)
+{
+	char *out;
+
+	(void)state;
+	if (fx_file_size("/usr/bin/python3") < 0)
+		skip();
+	out = fx_popen_read(
+		"/usr/bin/python3 -c \"import openpyxl,sys\n"
+		"wb = openpyxl.load_workbook(sys.argv[1])\n"
+		"print(wb.sheetnames)\n"
+		"ws = wb['Comparison']\n"
+		"for ref in ('A4', 'E2', 'H2', 'J3', 'F3'):\n"
+		"    c = ws[ref]; print(ref, c.data_type, repr(c.value), c.number_format)\n"
+		"print(ws.freeze_panes)\n"
+		"\" '" XLSX_PATH "' 2>&1");
+	assert_string_equal(out, "['Comparison', 'Runs', 'Conditions', 'Caveats']\n"
+	                         "A4 s 'evil\"`system(\\'rm\\')`\\n|<script>=1+1' General\n"
+	                         "E2 n 0.32 0.0000\n"
+	                         "H2 n 1234.5 0.00\n"
+	                         "J3 n -21.875 +0.0;-0.0;0.0\n"
+	                         "F3 n None General\n"
+	                         "A2\n");
+	free(out);
+}
+
+/* The same comparison and SOURCE_DATE_EPOCH give the same bytes. */
+static void test_reproducible(void **state)
+{
+	struct pl_comparison cmp;
+	struct pl_run_list runs;
+	struct pl_error err;
+	char *a, *b;
+	long na, nb;
+
+	(void)state;
+	pl_error_init(&err);
+	fixture_comparison(&cmp);
+	fixture_runs(&runs);
+	assert_int_equal(pl_xlsx_write(XLSX_DIR "/again.xlsx", &cmp, &runs, &err), 0);
+	pl_run_list_release(&runs);
+	na = fx_file_size(XLSX_PATH);
+	nb = fx_file_size(XLSX_DIR "/again.xlsx");
+	assert_int_equal(na, nb);
+	a = fx_slurp(XLSX_PATH);
+	b = fx_slurp(XLSX_DIR "/again.xlsx");
+	assert_memory_equal(a, b, (size_t)na);
+	free(a);
+	free(b);
+}
+
+static void test_no_caveats_and_bad_path(void **state)
+{
+	struct pl_comparison cmp;
+	struct pl_error err;
+	char *list;
+
+	(void)state;
+	pl_error_init(&err);
+	fixture_comparison(&cmp);
+	cmp.ncaveats = 0;
+	assert_int_equal(pl_xlsx_write(XLSX_DIR "/nocav.xlsx", &cmp, NULL, &err), 0);
+	list = fx_popen_read("unzip -Z1 '" XLSX_DIR "/nocav.xlsx'");
+	assert_non_null(strstr(list, "xl/worksheets/sheet3.xml"));
+	assert_null(strstr(list, "xl/worksheets/sheet4.xml"));
+	free(list);
+
+	assert_int_equal(pl_xlsx_write(XLSX_DIR "/no/such/dir/x.xlsx", &cmp, NULL, &err), PL_EIO);
+	assert_int_equal(err.code, PL_EIO);
+	assert_string_equal(err.message, "cannot write '" XLSX_DIR
+	                                 "/no/such/dir/x.xlsx.tmp': No such file or directory");
+	assert_int_equal(fx_file_size(XLSX_DIR "/no/such/dir/x.xlsx"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sheets),
+		cmocka_unit_test(test_comparison_sheet),
+		cmocka_unit_test(test_runs_sheet),
+		cmocka_unit_test(test_conditions_and_caveats),
+		cmocka_unit_test(test_openpyxl),
+		cmocka_unit_test(test_reproducible),
+		cmocka_unit_test(test_no_caveats_and_bad_path),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
