@@ -16,13 +16,15 @@ $PL import samples
 
 echo
 echo "== procurement: one model on four accelerators (medians of 3 runs each)"
-$PL compare --axis hardware --where dataset=random-1024-256 --where engine_version=0.8.5 \
-	--where concurrency=16 --metric ttft_p50,ttft_p95,tpot_p50,output_throughput
+$PL compare --axis hardware --where model=llama-3.1-8b-instruct --where dataset=random-1024-256 \
+	--where engine_version=0.8.5 --where concurrency=16 \
+	--metric ttft_p50,ttft_p95,tpot_p50,output_throughput
 
 echo
 echo "== engine upgrade on one H100"
-$PL compare --axis engine_version --where "hardware=1x NVIDIA H100 80G" \
-	--where dataset=random-1024-256 --metric ttft_p50,tpot_p50,output_throughput
+$PL compare --axis engine_version --where model=llama-3.1-8b-instruct \
+	--where "hardware=1x NVIDIA H100 80G" --where dataset=random-1024-256 \
+	--metric ttft_p50,tpot_p50,output_throughput
 
 echo
 echo "== a mismatched pair is refused (exit 3)"
@@ -32,7 +34,7 @@ $PL compare --axis hardware --where model=qwen2.5-7b-instruct || rc=$?
 
 echo
 echo "== report"
-$PL report --out demo-out/procurement --axis hardware --where dataset=random-1024-256 \
-	--where engine_version=0.8.5 --where concurrency=16 \
+$PL report --out demo-out/procurement --axis hardware --where model=llama-3.1-8b-instruct \
+	--where dataset=random-1024-256 --where engine_version=0.8.5 --where concurrency=16 \
 	--title "llama-3.1-8b-instruct on four accelerators"
 ls demo-out/procurement

@@ -76,27 +76,28 @@ static int unit_error(const char *key, const char *suffix, int is_time, struct p
 }
 
 /* Unit suffix after a metric name: "" or (time only) "_s" / "_ms". */
-static int parse_suffix(const char *key, const char *after, int is_time, double *scale,
+static int parse_suffix(const char *key, const char *after, int is_time, int *exp10,
                         struct pl_error *err)
 {
 	if (*after == '\0') {
-		*scale = 1;
+		*exp10 = 0;
 		return 0;
 	}
 	if (is_time && strcmp(after, "_s") == 0) {
-		*scale = 1;
+		*exp10 = 0;
 		return 0;
 	}
 	if (is_time && strcmp(after, "_ms") == 0) {
-		*scale = 0.001;
+		*exp10 = -3;
 		return 0;
 	}
 	return unit_error(key, after, is_time, err);
 }
 
-/* Maps a descriptor metric key to a metric id and the factor to seconds.
+/* Maps a descriptor metric key to a metric id and the power of ten that
+ * converts its unit to the canonical one (-3 for _ms).
  * Returns 0, or PL_EINVALID for an unknown metric or unit. */
-static int parse_metric_key(const char *key, int *id, double *scale, struct pl_error *err)
+static int parse_metric_key(const char *key, int *id, int *exp10, struct pl_error *err)
 {
 	char name[96];
 	size_t n;
@@ -112,7 +113,7 @@ static int parse_metric_key(const char *key, int *id, double *scale, struct pl_e
 			const char *after = rest + sl;
 			if (strncmp(rest, stats[s].spelling, sl) != 0 || (*after && *after != '_'))
 				continue;
-			if (parse_suffix(key, after, f < 4, scale, err))
+			if (parse_suffix(key, after, f < 4, exp10, err))
 				return PL_EINVALID;
 			snprintf(name, sizeof(name), "%s_%s", fam, stats[s].canonical);
 			*id = pl_metric_lookup(name);
@@ -123,7 +124,7 @@ static int parse_metric_key(const char *key, int *id, double *scale, struct pl_e
 		n = strlen(plain_metrics[i]);
 		if (strncmp(key, plain_metrics[i], n) != 0 || (key[n] && key[n] != '_'))
 			continue;
-		if (parse_suffix(key, key + n, strcmp(plain_metrics[i], "duration") == 0, scale, err))
+		if (parse_suffix(key, key + n, strcmp(plain_metrics[i], "duration") == 0, exp10, err))
 			return PL_EINVALID;
 		*id = pl_metric_lookup(plain_metrics[i]);
 		return 0;
@@ -141,10 +142,10 @@ static int convert_metrics(const cJSON *metrics, struct pl_run *run, struct pl_e
 	cJSON_ArrayForEach(m, metrics)
 	{
 		int id = PL_M_NONE;
-		double scale = 1;
+		int exp10 = 0;
 		const char *key = m->string;
 
-		if (parse_metric_key(key, &id, &scale, err))
+		if (parse_metric_key(key, &id, &exp10, err))
 			return PL_EINVALID;
 		if (id < 0) { /* cannot happen: the grammar only builds known names */
 			pl_error_field(err, key);
@@ -170,7 +171,7 @@ static int convert_metrics(const cJSON *metrics, struct pl_run *run, struct pl_e
 			                    given[id], key, pl_metric_info[id].name);
 		}
 		given[id] = key;
-		pl_run_set_metric(run, id, m->valuedouble * scale);
+		pl_run_set_metric(run, id, pl_scale_pow10(m->valuedouble, exp10));
 	}
 	return 0;
 }
@@ -188,8 +189,7 @@ int pl_adapter_conditions_from(const cJSON *obj, const char *const *skip, struct
 	cJSON_ArrayForEach(it, obj)
 	{
 		const char *k = it->string;
-		int id, skipped = 0, mid;
-		double scale;
+		int id, skipped = 0, mid, exp10;
 
 		for (size_t i = 0; skip && skip[i]; i++)
 			if (strcmp(k, skip[i]) == 0)
@@ -204,7 +204,7 @@ int pl_adapter_conditions_from(const cJSON *obj, const char *const *skip, struct
 			continue;
 		}
 		pl_error_field(err, k);
-		if (parse_metric_key(k, &mid, &scale, NULL) == 0)
+		if (parse_metric_key(k, &mid, &exp10, NULL) == 0)
 			return pl_error_set(err, PL_EINVALID,
 			                    "unknown field '%s' (metrics go inside the \"metric\" object)", k);
 		return pl_error_set(err, PL_EINVALID, "unknown field '%s'", k);

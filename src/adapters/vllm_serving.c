@@ -124,7 +124,7 @@ static int convert_latencies(const cJSON *obj, struct pl_run *run, struct pl_err
 			if (rc == 0) {
 				snprintf(name, sizeof(name), "%s_%s", families[f], slot);
 				id = pl_metric_lookup(name);
-				pl_run_set_metric(run, id, v / 1000.0);
+				pl_run_set_metric(run, id, pl_scale_pow10(v, -3));
 			}
 			break;
 		}

@@ -30,15 +30,19 @@ static const char usage_text[] =
 	"lacks items of the publication checklist is stored as reference-only.\n";
 
 struct import_ctx {
-	int strict; /* --strict given */
+	int strict;     /* --strict given */
+	int printed_io; /* an I/O error was already printed by on_file */
 };
 
 static void on_file(void *vctx, const char *path, enum pl_import_status status, size_t runs,
                     size_t reference_only, const struct pl_error *err)
 {
-	(void)vctx;
+	struct import_ctx *ctx = vctx;
+
 	if (status == PL_IMPORT_REJECTED && err) {
 		pl_cli_print_error(err);
+		if (err->code == PL_EIO)
+			ctx->printed_io = 1;
 		return;
 	}
 	if (status == PL_IMPORT_STORED && reference_only)
@@ -120,7 +124,7 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 		goto out;
 	int irc = pl_import_paths(st, (const char *const *)argv + optind, (size_t)(argc - optind),
 	                          &opts, on_file, &ctx, &stats, &err);
-	if (irc && irc != PL_EINVALID) {
+	if (irc && irc != PL_EINVALID && !(irc == PL_EIO && ctx.printed_io)) {
 		pl_cli_print_error(&err);
 		rc = PL_EXIT_USAGE;
 		goto out;
@@ -133,7 +137,8 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 		       stats.runs, stats.runs == 1 ? "" : "s", stats.stored,
 		       stats.stored == 1 ? "" : "s", stats.duplicates,
 		       stats.duplicates == 1 ? "" : "s", stats.rejected);
-	rc = stats.rejected ? PL_EXIT_REJECTED : PL_EXIT_OK;
+	/* an unreadable path is an I/O error (2); a bad file is a rejection (4) */
+	rc = irc == PL_EIO ? PL_EXIT_USAGE : stats.rejected ? PL_EXIT_REJECTED : PL_EXIT_OK;
 out:
 	pl_store_close(st);
 	if (owned)

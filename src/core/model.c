@@ -312,6 +312,27 @@ char *pl_fmt_num(char *buf, size_t n, double v)
 	return buf;
 }
 
+double pl_scale_pow10(double v, int exp10)
+{
+	char digits[40], shifted[64];
+	char *e;
+	long ex = 0;
+	double out;
+
+	if (!isfinite(v) || v == 0 || exp10 == 0)
+		return v;
+	pl_fmt_num(digits, sizeof(digits), v);
+	e = strpbrk(digits, "eE");
+	if (e) {
+		ex = strtol(e + 1, NULL, 10);
+		*e = '\0';
+	}
+	snprintf(shifted, sizeof(shifted), "%se%ld", digits, ex + exp10);
+	if (pl_parse_num(shifted, 0, &out) != 0)
+		return v * pow(10.0, exp10); /* underflow/overflow: plain arithmetic */
+	return out;
+}
+
 int pl_parse_num(const char *s, int allow_inf, double *out)
 {
 	static locale_t c_locale;

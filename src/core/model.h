@@ -280,6 +280,13 @@ void pl_run_list_release(struct pl_run_list *list);
  * "inf" for +infinity. buf should hold 32 bytes. Returns buf. */
 char *pl_fmt_num(char *buf, size_t n, double v);
 
+/* Unit conversion by a power of ten done on the decimal digits, so that
+ * 109.68 ms becomes exactly the double nearest to 0.10968 s (plain v / 1000
+ * gives 0.10968000000000001): v's shortest decimal form gets its exponent
+ * shifted by exp10 and is read back with correctly rounded strtod.
+ * Infinity and NaN pass through. Returns the scaled value. */
+double pl_scale_pow10(double v, int exp10);
+
 /* Checked number parsing in the C locale: the whole of s must be a finite
  * number (or "inf"/"infinity", any case, when allow_inf). Returns 0 and sets
  * *out, or PL_EINVALID. */

@@ -70,6 +70,21 @@ static void parse_num_is_strict(void **state)
 	assert_int_equal(pl_parse_num("1e999", 0, &d), PL_EINVALID);
 }
 
+static void unit_scaling_is_decimal(void **state)
+{
+	char b[40];
+	(void)state;
+	/* plain division leaves a binary artefact that the decimal shift avoids */
+	assert_true(109.68 / 1000.0 != 0.10968);
+	assert_true(pl_scale_pow10(109.68, -3) == 0.10968);
+	assert_string_equal(pl_fmt_num(b, sizeof(b), pl_scale_pow10(109.68, -3)), "0.10968");
+	assert_true(pl_scale_pow10(55.68139649994919, -3) == 0.05568139649994919);
+	assert_true(pl_scale_pow10(1.5e-5, -3) == 1.5e-8);
+	assert_true(pl_scale_pow10(2, 9) == 2e9);
+	assert_true(pl_scale_pow10(0, -3) == 0);
+	assert_true(isinf(pl_scale_pow10(INFINITY, -3)));
+}
+
 static void conditions_set_typed(void **state)
 {
 	struct pl_run r;
@@ -156,6 +171,7 @@ int main(void)
 		cmocka_unit_test(tables_are_consistent),
 		cmocka_unit_test(numbers_format_shortest_in_c_locale),
 		cmocka_unit_test(parse_num_is_strict),
+		cmocka_unit_test(unit_scaling_is_decimal),
 		cmocka_unit_test(conditions_set_typed),
 		cmocka_unit_test(checklist_of_seed_descriptor),
 		cmocka_unit_test(run_list_grows),
