@@ -79,7 +79,10 @@ double pl_median(double *v, size_t n)
 	qsort(v, n, sizeof(*v), cmp_double);
 	if (n % 2)
 		return v[n / 2];
-	return (v[n / 2 - 1] + v[n / 2]) / 2.0;
+	/* The midpoint of two decimal inputs, (0.08 + 0.09) / 2, is 0.084999...
+	 * in binary; round it to DBL_DIG (15) significant digits, which is all
+	 * the precision any input carried, so it prints as 0.085. */
+	return pl_round_sig((v[n / 2 - 1] + v[n / 2]) / 2.0, 15);
 }
 
 /* Sorting runs by their varying fields needs context, which qsort cannot

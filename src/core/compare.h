@@ -100,7 +100,9 @@ void pl_comparison_release(struct pl_comparison *cmp);
  * Writes into buf (size n, truncated, NUL-terminated). Returns buf. */
 char *pl_compare_row_label(const struct pl_comparison *cmp, size_t row, char *buf, size_t n);
 
-/* Median of v[0..n) (sorts v in place). n must be >= 1. */
+/* Median of v[0..n) (sorts v in place). n must be >= 1. For even n the
+ * midpoint of the two middle values is rounded to 15 significant digits
+ * (DBL_DIG), so that the median of decimal inputs prints as a decimal. */
 double pl_median(double *v, size_t n);
 
 #endif

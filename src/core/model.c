@@ -312,6 +312,19 @@ char *pl_fmt_num(char *buf, size_t n, double v)
 	return buf;
 }
 
+double pl_round_sig(double v, int digits)
+{
+	char buf[40];
+	double out;
+
+	if (!isfinite(v) || digits < 1 || digits > 17)
+		return v;
+	fmt_c_locale(buf, sizeof(buf), digits, v);
+	if (pl_parse_num(buf, 0, &out) != 0)
+		return v;
+	return out;
+}
+
 double pl_scale_pow10(double v, int exp10)
 {
 	char digits[40], shifted[64];

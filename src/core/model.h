@@ -287,6 +287,10 @@ char *pl_fmt_num(char *buf, size_t n, double v);
  * Infinity and NaN pass through. Returns the scaled value. */
 double pl_scale_pow10(double v, int exp10);
 
+/* v rounded to digits significant decimal digits (1..17), as the double
+ * nearest to that decimal. Infinity and NaN pass through. */
+double pl_round_sig(double v, int digits);
+
 /* Checked number parsing in the C locale: the whole of s must be a finite
  * number (or "inf"/"infinity", any case, when allow_inf). Returns 0 and sets
  * *out, or PL_EINVALID. */

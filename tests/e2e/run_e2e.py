@@ -19,6 +19,7 @@ timestamps are stable:
 In step arguments and expected text, @CORPUS@, @WORK@ and @SRC@ are replaced.
 A step without > lines must print nothing on stdout (likewise ! for stderr),
 unless the case has the line `%lenient-stdout` (stdout then unchecked).
+`%env KEY=VALUE` sets an environment variable for every step of the case.
 A crash (death by signal) is always a failure.
 
     run_e2e.py --bin B --source S --corpus C --work W [--update] [CASE...]
@@ -82,6 +83,10 @@ def run_case(path, args):
     env.update({"PERFLEDGER_DB": os.path.join(work, "test.db"),
                 "SOURCE_DATE_EPOCH": "1790000000", "LC_ALL": "C.UTF-8",
                 "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=1"})
+    for f in flags:
+        if f.startswith("env "):
+            k, _, v = f[4:].partition("=")
+            env[k] = sub(v, env_sub)
     failures, actual = [], []
     for s in steps:
         argv = [sub(a, env_sub) for a in shlex.split(s["cmd"])]
@@ -90,7 +95,8 @@ def run_case(path, args):
         stdin = ("\n".join(s["stdin"]) + "\n") if s["stdin"] else ""
         p = subprocess.run(argv, input=stdin.encode(), capture_output=True,
                            cwd=args.source, env=env, timeout=300)
-        out = p.stdout.decode("utf-8", "replace").rstrip("\n")
+        # CSV lines end in CRLF (RFC 4180; pinned by the unit tests): compare text
+        out = p.stdout.decode("utf-8", "replace").replace("\r\n", "\n").rstrip("\n")
         err = p.stderr.decode("utf-8", "replace").rstrip("\n")
         out_lines = out.split("\n") if out else []
         err_lines = err.split("\n") if err else []

@@ -198,6 +198,9 @@ static void median_even_and_odd(void **state)
 	(void)state;
 	assert_true(pl_median(a, 3) == 2);
 	assert_true(pl_median(b, 4) == 2.5);
+	double c[] = {0.09, 0.08};
+	assert_true((0.08 + 0.09) / 2 != 0.085);
+	assert_true(pl_median(c, 2) == 0.085);
 }
 
 int main(void)
