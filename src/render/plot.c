@@ -153,7 +153,7 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 	        "set style histogram clustered gap 1\n"
 	        "set style fill solid 0.85 border -1\n"
 	        "set grid ytics\n"
-	        "set key top right\n"
+	        "set key outside top center horizontal\n"
 	        "set yrange [0:*]\n"
 	        "set xtics rotate by -20\n"
 	        "set title \"%s\"\n"

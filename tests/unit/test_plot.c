@@ -38,7 +38,7 @@ static const char golden_ttft_gp[] =
 	"set style histogram clustered gap 1\n"
 	"set style fill solid 0.85 border -1\n"
 	"set grid ytics\n"
-	"set key top right\n"
+	"set key outside top center horizontal\n"
 	"set yrange [0:*]\n"
 	"set xtics rotate by -20\n"
 	"set title \"TTFT p50 / p95 (s)\"\n"
