@@ -273,22 +273,32 @@ void pl_run_list_release(struct pl_run_list *list)
 	pl_run_list_init(list);
 }
 
-/* snprintf in the C locale whatever the process locale is. */
-static void fmt_c_locale(char *buf, size_t n, int prec, double v)
+/* The C locale, for number formatting and parsing whatever the process
+ * locale is (a comma-decimal LC_NUMERIC must not change files we write). */
+static locale_t c_numeric_locale(void)
 {
 	static locale_t c_locale;
-	locale_t old;
 
 	if (!c_locale)
 		c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	old = c_locale ? uselocale(c_locale) : (locale_t)0;
+	return c_locale;
+}
+
+/* snprintf "%.*g" in the C locale. */
+static void fmt_c_locale(char *buf, size_t n, int prec, double v)
+{
+	locale_t c = c_numeric_locale();
+	locale_t old = c ? uselocale(c) : (locale_t)0;
+
 	snprintf(buf, n, "%.*g", prec, v);
-	if (c_locale)
+	if (c)
 		uselocale(old);
 }
 
 char *pl_fmt_num(char *buf, size_t n, double v)
 {
+	locale_t c, old;
+
 	if (n == 0)
 		return buf;
 	if (isinf(v)) {
@@ -304,11 +314,15 @@ char *pl_fmt_num(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.0f", v == 0 ? 0.0 : v);
 		return buf;
 	}
+	c = c_numeric_locale();
+	old = c ? uselocale(c) : (locale_t)0;
 	for (int prec = 1; prec <= 17; prec++) {
-		fmt_c_locale(buf, n, prec, v);
-		if (strtod(buf, NULL) == v || prec == 17)
+		snprintf(buf, n, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
 			break;
 	}
+	if (c)
+		uselocale(old);
 	return buf;
 }
 
@@ -348,8 +362,7 @@ double pl_scale_pow10(double v, int exp10)
 
 int pl_parse_num(const char *s, int allow_inf, double *out)
 {
-	static locale_t c_locale;
-	locale_t old;
+	locale_t c, old;
 	char *end;
 	double v;
 
@@ -364,12 +377,11 @@ int pl_parse_num(const char *s, int allow_inf, double *out)
 	for (const char *p = s; *p; p++)
 		if (!strchr("0123456789+-.eE", *p))
 			return PL_EINVALID;
-	if (!c_locale)
-		c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	old = c_locale ? uselocale(c_locale) : (locale_t)0;
+	c = c_numeric_locale();
+	old = c ? uselocale(c) : (locale_t)0;
 	errno = 0;
 	v = strtod(s, &end);
-	if (c_locale)
+	if (c)
 		uselocale(old);
 	if (end == s || *end || errno == ERANGE || !isfinite(v))
 		return PL_EINVALID;
