@@ -1,9 +1,10 @@
 # Generates a C file holding the schema migrations as NUL-terminated strings.
-# Usage: cmake -DOUT=file.c "-DIN=a.sql;b.sql" -P embed_schema.cmake
+# Usage: cmake -DOUT=file.c "-DIN=a.sql,b.sql" -P embed_schema.cmake
 # The migration number is the order in IN (1-based) and must match the NNN_
 # prefix of each file name; a mismatch fails the build.
 set(body "/* generated from schema/migrations by cmake/embed_schema.cmake; do not edit */\n#include <stddef.h>\n\n")
 set(list "const char *const pl_schema_migrations[] = {\n")
+string(REPLACE "," ";" IN "${IN}")
 set(i 0)
 foreach(f IN LISTS IN)
   math(EXPR i "${i} + 1")

@@ -364,6 +364,32 @@ static int open_fail(struct pl_store *st, int rc, struct pl_error *err)
 	return rc;
 }
 
+/* WAL is persistent: once one process has switched a database, every later
+ * open sees it. Switching needs a moment of exclusive access, and SQLite
+ * answers SQLITE_BUSY without calling the busy handler when another
+ * connection is migrating the fresh file at the same time, so retry for
+ * up to the busy timeout (seen with 4 importers opening one new file). */
+static int switch_to_wal(struct pl_store *st, struct pl_error *err)
+{
+	for (int attempt = 0;; attempt++) {
+		sqlite3_stmt *stmt = NULL;
+		int rc = sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1, &stmt, NULL);
+		if (rc == SQLITE_OK) {
+			rc = sqlite3_step(stmt);
+			if (rc == SQLITE_ROW)
+				rc = SQLITE_OK;
+		}
+		sqlite3_finalize(stmt);
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+			return exec_sql(st, "PRAGMA journal_mode = WAL", "switching to WAL mode", err);
+		if (attempt >= 3000) /* 3000 x 10 ms = the 30 s busy timeout */
+			return exec_sql(st, "PRAGMA journal_mode = WAL", "switching to WAL mode", err);
+		sqlite3_sleep(10);
+	}
+}
+
 int pl_store_open(const char *path, struct pl_store **out, struct pl_error *err)
 {
 	struct pl_store *st;
@@ -395,7 +421,7 @@ int pl_store_open(const char *path, struct pl_store **out, struct pl_error *err)
 	rc = exec_sql(st, "PRAGMA foreign_keys = ON", "enabling foreign keys", err);
 	/* A read-only file can still be read; WAL needs write access to switch. */
 	if (!rc && !sqlite3_db_readonly(st->db, "main"))
-		rc = exec_sql(st, "PRAGMA journal_mode = WAL", "switching to WAL mode", err);
+		rc = switch_to_wal(st, err);
 	if (!rc)
 		rc = exec_sql(st, "PRAGMA synchronous = NORMAL", "setting synchronous mode", err);
 	if (!rc)
