@@ -1,0 +1,159 @@
+/*
+ * procure.h — procurement arithmetic: price, cost per million output tokens,
+ * throughput per accelerator, and the throughput that meets a service-level
+ * objective (SLO) along a concurrency sweep.
+ *
+ * A procurement review compares accelerators at an equal service level, not
+ * at their peak. The comparison (compare.h) is built with the axis fields
+ * plus `concurrency`; this module groups its rows by the axis fields other
+ * than concurrency (one group per accelerator, say) and, per group, walks the
+ * sweep in order of concurrency. Every figure here is DERIVED and reports
+ * label it so, with the formula below.
+ *
+ * Formulas (all throughputs are output tokens/s, medians of the row's runs):
+ *
+ *   throughput per accelerator  = output_throughput / accelerator_count
+ *   price per accelerator-hour  = price_per_hour / accelerator_count
+ *   cost per 1M output tokens   = price_per_hour / (output_throughput * 3600) * 1e6
+ *        (price_per_hour is per instance-hour, i.e. for all accelerators of
+ *         the row together, at the throughput of the whole instance)
+ *   interactivity               = 1 / tpot_p50   (tokens/s seen by one request)
+ *
+ * SLO-constrained throughput. An SLO is a set of upper limits on latency
+ * metrics, e.g. ttft_p95 <= 0.5 s and tpot_p95 <= 0.05 s. A sweep point
+ * meets it when every limited metric is known and <= its limit. With the
+ * points sorted by concurrency c_0 < c_1 < ..., for each neighbouring pair
+ * where point i meets the SLO and point i+1 does not, each violated metric
+ * L is assumed linear in concurrency between the two points, and crosses its
+ * limit at
+ *
+ *   t_L = (limit_L - L_i) / (L_{i+1} - L_i)          (0 <= t_L < 1)
+ *   t   = min over the metrics violated at i+1 of t_L
+ *   c*  = c_i + t * (c_{i+1} - c_i)                  (interpolated concurrency)
+ *   X*  = X_i + t * (X_{i+1} - X_i)                  (interpolated throughput)
+ *
+ * The SLO throughput is the largest of the measured throughputs of meeting
+ * points and the interpolated X* values; the result says whether it was
+ * measured or interpolated and between which concurrencies. Nothing is
+ * extrapolated: if the lowest concurrency already fails, no throughput
+ * meets the SLO. Points lacking a limited metric are skipped (counted in
+ * `skipped`).
+ *
+ * Pareto front (latency vs throughput chart): over all points of all
+ * groups, a point is on the front when no other point has both a higher or
+ * equal throughput per accelerator and a higher or equal interactivity, with
+ * at least one strictly higher.
+ */
+#ifndef PL_PROCURE_H
+#define PL_PROCURE_H
+
+#include <stddef.h>
+
+#include "core/compare.h"
+#include "core/error.h"
+#include "core/model.h"
+
+#define PL_SLO_MAX 8
+
+/* Upper limits on latency metrics. Initialise with {0}. */
+struct pl_slo {
+	int metric[PL_SLO_MAX];    /* enum pl_metric_id of each limited metric */
+	double limit[PL_SLO_MAX];  /* its upper limit, canonical unit (seconds) */
+	size_t n;                  /* limits in use; 0 = no SLO */
+};
+
+/* One point of a sweep, as given to pl_procure_slo_throughput(). */
+struct pl_sweep_point {
+	double concurrency;         /* x: concurrency of the point */
+	double throughput;          /* output tokens/s (or per accelerator) */
+	double latency[PL_SLO_MAX]; /* value of slo->metric[k] */
+	unsigned char has[PL_SLO_MAX]; /* 1 where latency[k] is known */
+};
+
+/* How the SLO throughput was found. */
+enum pl_slo_status {
+	PL_SLO_NONE_MEETS = 0, /* no point meets the SLO (or no usable point) */
+	PL_SLO_MEASURED,       /* a measured point is the best */
+	PL_SLO_INTERPOLATED    /* interpolated between two neighbouring points */
+};
+
+/* Result of pl_procure_slo_throughput(). */
+struct pl_slo_result {
+	enum pl_slo_status status; /* see above */
+	double throughput;         /* X or X*; valid unless NONE_MEETS */
+	double concurrency;        /* c or c*; valid unless NONE_MEETS */
+	double lo_concurrency;     /* INTERPOLATED: c_i */
+	double hi_concurrency;     /* INTERPOLATED: c_{i+1} */
+	size_t skipped;            /* points lacking a limited metric */
+};
+
+/* Cost per million output tokens (formula above); NAN when the throughput
+ * is not positive and finite or the price is negative or not finite. */
+double pl_procure_cost_per_mtok(double price_per_hour, double output_throughput);
+
+/* The SLO throughput of pts[0..n) (any order; the function sorts a copy by
+ * concurrency). slo->n must be >= 1. Returns 0, PL_EUSAGE (no SLO) or
+ * PL_ENOMEM; fills *res. */
+int pl_procure_slo_throughput(const struct pl_sweep_point *pts, size_t n, const struct pl_slo *slo,
+                              struct pl_slo_result *res, struct pl_error *err);
+
+/* A price table entry: a price per instance-hour for a hardware text
+ * (compared after normalization), used for rows whose runs carry none. */
+struct pl_price {
+	const char *hardware; /* as written in the table */
+	double price_per_hour;
+};
+
+/* One point of a group (one comparison row). */
+struct pl_procure_point {
+	size_t row;                /* index into cmp->rows */
+	double concurrency;        /* NAN if unknown */
+	double throughput;         /* output_throughput median; NAN if missing */
+	double throughput_per_acc; /* throughput / accelerators; NAN if unknown */
+	double interactivity;      /* 1 / tpot_p50; NAN if missing */
+	double cost_per_mtok;      /* at this point's throughput; NAN if unknown */
+	int meets_slo;             /* 1 meets, 0 fails, -1 unknown or no SLO */
+	int pareto;                /* 1 if on the Pareto front */
+};
+
+/* One group: the rows sharing the axis values other than concurrency. */
+struct pl_procure_group {
+	char *label;               /* row label without concurrency; owned */
+	struct pl_procure_point *points; /* by ascending concurrency; owned */
+	size_t npoints;
+	double accelerators;       /* accelerator_count; NAN if unknown */
+	double price_per_hour;     /* NAN if unknown */
+	int price_source;          /* 0 none, 1 from the runs, 2 from the price table */
+	int price_conflict;        /* 1 if the runs disagree (price left unknown) */
+	double peak_throughput;    /* highest measured throughput; NAN if none */
+	double peak_concurrency;
+	struct pl_slo_result slo;  /* of the throughput (not per accelerator) */
+	double slo_throughput_per_acc; /* slo.throughput / accelerators; NAN if unknown */
+	double slo_cost_per_mtok;  /* cost at slo.throughput; NAN if unknown */
+	double price_per_acc_hour; /* price / accelerators; NAN if unknown */
+	double goodput;            /* highest goodput metric of a meeting point; NAN if none */
+};
+
+/* The procurement view of a comparison. Release with pl_procurement_release(). */
+struct pl_procurement {
+	struct pl_slo slo;              /* copied */
+	int sweep;                      /* 1 if concurrency is on the axis */
+	struct pl_procure_group *groups; /* in the order of their first row */
+	size_t ngroups;
+};
+
+/*
+ * Builds the procurement view of cmp (whose runs are in runs) under slo
+ * (may have n == 0) and the optional price table (prices may be NULL).
+ * A row's price is the price_per_hour its runs carry when they all agree;
+ * otherwise (no run has one) the table's entry for its hardware. Returns 0
+ * or PL_ENOMEM; release *out with pl_procurement_release() in any case.
+ */
+int pl_procure_build(const struct pl_comparison *cmp, const struct pl_run_list *runs,
+                     const struct pl_slo *slo, const struct pl_price *prices, size_t nprices,
+                     struct pl_procurement *out, struct pl_error *err);
+
+/* Frees everything p owns. NULL is a no-op. */
+void pl_procurement_release(struct pl_procurement *p);
+
+#endif
