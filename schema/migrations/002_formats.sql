@@ -1,3 +1,127 @@
--- 002: reserved for issue 3 (more input formats): new conditions/metrics.
--- Filled by the change that needs it; a no-op until then.
-SELECT 1;
+-- 002_formats.sql — metrics for the tool adapters of issue 3.
+--
+-- Adds one REAL column per new canonical metric of src/core/model.h (the
+-- measured workload, per-accelerator throughputs, prompt-processing speed)
+-- and recreates run_flat so that it keeps one column per metric. No
+-- condition is added, so conditions.key_text is unchanged for old rows.
+-- Documented in schema/README.md and schema/formats.md.
+
+ALTER TABLE runs ADD COLUMN input_tokens_mean REAL; -- tokens per request (measured mean)
+ALTER TABLE runs ADD COLUMN output_tokens_mean REAL; -- tokens per request (measured mean)
+ALTER TABLE runs ADD COLUMN concurrency_mean REAL; -- requests in flight (measured mean)
+ALTER TABLE runs ADD COLUMN output_throughput_per_accelerator REAL; -- tokens/s per accelerator
+ALTER TABLE runs ADD COLUMN total_token_throughput_per_accelerator REAL; -- tokens/s per accelerator
+ALTER TABLE runs ADD COLUMN prefill_tokens_per_second REAL; -- tokens/s (prompt processing)
+ALTER TABLE runs ADD COLUMN prefill_tokens_per_second_std REAL; -- tokens/s
+
+DROP VIEW run_flat;
+
+-- Every condition, every metric and the provenance of a run in one row.
+CREATE VIEW run_flat AS
+SELECT
+	runs.id,
+	conditions.model,
+	conditions.model_source,
+	conditions.weights_hash,
+	conditions.precision,
+	conditions.quantization,
+	conditions.engine,
+	conditions.engine_version,
+	conditions.engine_args,
+	conditions.hardware,
+	conditions.accelerator_count,
+	conditions.driver_version,
+	conditions.cuda_version,
+	conditions.tensor_parallel_size,
+	conditions.max_model_len,
+	conditions.kv_cache_dtype,
+	conditions.input_tokens,
+	conditions.max_output_tokens,
+	conditions.concurrency,
+	conditions.request_rate,
+	conditions.warmup_requests,
+	conditions.dataset,
+	conditions.num_prompts,
+	conditions.temperature,
+	conditions.streaming,
+	conditions.deployment,
+	conditions.benchmark_tool,
+	conditions.benchmark_tool_version,
+	conditions.api_backend,
+	conditions.repetitions,
+	conditions.price_per_hour,
+	runs.run_started_at,
+	runs.ttft_mean,
+	runs.ttft_std,
+	runs.ttft_min,
+	runs.ttft_max,
+	runs.ttft_p50,
+	runs.ttft_p90,
+	runs.ttft_p95,
+	runs.ttft_p99,
+	runs.ttft_p99_9,
+	runs.tpot_mean,
+	runs.tpot_std,
+	runs.tpot_min,
+	runs.tpot_max,
+	runs.tpot_p50,
+	runs.tpot_p90,
+	runs.tpot_p95,
+	runs.tpot_p99,
+	runs.tpot_p99_9,
+	runs.itl_mean,
+	runs.itl_std,
+	runs.itl_min,
+	runs.itl_max,
+	runs.itl_p50,
+	runs.itl_p90,
+	runs.itl_p95,
+	runs.itl_p99,
+	runs.itl_p99_9,
+	runs.e2el_mean,
+	runs.e2el_std,
+	runs.e2el_min,
+	runs.e2el_max,
+	runs.e2el_p50,
+	runs.e2el_p90,
+	runs.e2el_p95,
+	runs.e2el_p99,
+	runs.e2el_p99_9,
+	runs.tokens_per_second_mean,
+	runs.tokens_per_second_std,
+	runs.tokens_per_second_min,
+	runs.tokens_per_second_max,
+	runs.tokens_per_second_p50,
+	runs.tokens_per_second_p90,
+	runs.tokens_per_second_p95,
+	runs.tokens_per_second_p99,
+	runs.tokens_per_second_p99_9,
+	runs.output_throughput,
+	runs.total_token_throughput,
+	runs.request_throughput,
+	runs.goodput,
+	runs.error_rate,
+	runs.requests_completed,
+	runs.requests_failed,
+	runs.total_input_tokens,
+	runs.total_output_tokens,
+	runs.duration,
+	runs.gpu_memory_bytes,
+	runs.power_watts,
+	runs.input_tokens_mean,
+	runs.output_tokens_mean,
+	runs.concurrency_mean,
+	runs.output_throughput_per_accelerator,
+	runs.total_token_throughput_per_accelerator,
+	runs.prefill_tokens_per_second,
+	runs.prefill_tokens_per_second_std,
+	runs.source_path,
+	runs.source_sha256,
+	runs.record,
+	runs.adapter,
+	runs.format_version,
+	runs.imported_at,
+	runs.checklist_missing,
+	runs.reference_only,
+	runs.condition_id
+FROM runs JOIN conditions ON conditions.id = runs.condition_id;

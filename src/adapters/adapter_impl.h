@@ -23,10 +23,23 @@ struct pl_adapter_impl {
 	int (*detect)(const cJSON *obj);
 	/* Fills run from obj (a JSON object). Returns 0 or a PL_E* code with err set. */
 	int (*convert)(const cJSON *obj, struct pl_run *run, struct pl_error *err);
+	/* Text (non-JSON) formats only, else NULL: 1 if buf looks like this
+	 * format, and the parser that appends one run per record to out (adapter,
+	 * source, record and format_version set by it). detect/convert are NULL. */
+	int (*detect_text)(const char *path, const char *buf, size_t len);
+	int (*parse_text)(const char *path, const char *buf, size_t len, struct pl_run_list *out,
+	                  struct pl_error *err);
 };
 
 extern const struct pl_adapter_impl pl_adapter_descriptor;
 extern const struct pl_adapter_impl pl_adapter_vllm_serving;
+extern const struct pl_adapter_impl pl_adapter_sglang;
+extern const struct pl_adapter_impl pl_adapter_llmperf;
+extern const struct pl_adapter_impl pl_adapter_aiperf;
+extern const struct pl_adapter_impl pl_adapter_guidellm;
+extern const struct pl_adapter_impl pl_adapter_llama_bench;
+extern const struct pl_adapter_impl pl_adapter_inferencemax;
+extern const struct pl_adapter_impl pl_adapter_mlperf;
 
 /* Fills run's conditions from the members of obj, whose keys must be
  * canonical condition names; keys starting with "x_" or "_" are ignored

@@ -258,4 +258,6 @@ const struct pl_adapter_impl pl_adapter_descriptor = {
 	"1",
 	descriptor_detect,
 	descriptor_convert,
+	NULL,
+	NULL,
 };

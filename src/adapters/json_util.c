@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/model.h"
 
@@ -552,4 +553,72 @@ int pl_json_set_cond(struct pl_run *run, int id, const cJSON *item, const char *
 	default:
 		return type_error(item, key, "a string", err);
 	}
+}
+
+int pl_json_metric(const cJSON *obj, const char *key, int id, int exp10, struct pl_run *run,
+                   struct pl_error *err)
+{
+	double v;
+	int rc = pl_json_get_number(obj, key, &v, err);
+
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		pl_run_set_metric(run, id, pl_scale_pow10(v, exp10));
+	return 0;
+}
+
+int pl_json_cond(const cJSON *obj, const char *key, int id, struct pl_run *run,
+                 struct pl_error *err)
+{
+	const cJSON *it = pl_json_get(obj, key);
+
+	if (!it || cJSON_IsNull(it) || (cJSON_IsString(it) && it->valuestring &&
+	                                it->valuestring[0] == '\0'))
+		return 0;
+	return pl_json_set_cond(run, id, it, key, err);
+}
+
+int pl_adapter_requests(struct pl_run *run, double completed, double failed, const char *field,
+                        struct pl_error *err)
+{
+	char b[40];
+
+	if (completed <= 0) {
+		pl_error_field(err, field);
+		if (failed >= 0)
+			return pl_error_set(err, PL_EINVALID, "no request completed (completed 0, failed %s)",
+			                    pl_fmt_num(b, sizeof(b), failed));
+		return pl_error_set(err, PL_EINVALID, "no request completed (%s 0)", field);
+	}
+	pl_run_set_metric(run, PL_M_REQUESTS_COMPLETED, completed);
+	if (failed >= 0) {
+		pl_run_set_metric(run, PL_M_REQUESTS_FAILED, failed);
+		pl_run_set_metric(run, PL_M_ERROR_RATE, failed / (completed + failed));
+	}
+	return 0;
+}
+
+int pl_adapter_epoch(struct pl_run *run, double seconds, struct pl_error *err)
+{
+	time_t t = (time_t)seconds;
+	struct tm tm;
+	char iso[32];
+
+	if (!(seconds >= 0 && seconds < 253402300800.0) || !gmtime_r(&t, &tm))
+		return pl_error_set(err, PL_EINVALID, "timestamp %.0f is out of range", seconds);
+	strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return pl_run_set_cond(run, PL_C_RUN_STARTED_AT, iso, err);
+}
+
+void pl_adapter_token_means(struct pl_run *run)
+{
+	double c = run->metric[PL_M_REQUESTS_COMPLETED];
+
+	if (!run->has_metric[PL_M_REQUESTS_COMPLETED] || c <= 0)
+		return;
+	if (run->has_metric[PL_M_TOTAL_INPUT_TOKENS] && !run->has_metric[PL_M_INPUT_TOKENS_MEAN])
+		pl_run_set_metric(run, PL_M_INPUT_TOKENS_MEAN, run->metric[PL_M_TOTAL_INPUT_TOKENS] / c);
+	if (run->has_metric[PL_M_TOTAL_OUTPUT_TOKENS] && !run->has_metric[PL_M_OUTPUT_TOKENS_MEAN])
+		pl_run_set_metric(run, PL_M_OUTPUT_TOKENS_MEAN, run->metric[PL_M_TOTAL_OUTPUT_TOKENS] / c);
 }

@@ -106,4 +106,32 @@ int pl_json_get_count(const cJSON *obj, const char *key, double *out, struct pl_
 int pl_json_set_cond(struct pl_run *run, int id, const cJSON *item, const char *key,
                      struct pl_error *err);
 
+/*
+ * Adapter helpers (one line each in every adapter otherwise).
+ *   pl_json_metric:   a JSON number at key -> metric id, scaled by 10^exp10
+ *                     (-3 for ms, -9 for ns); absent or null -> nothing.
+ *   pl_json_cond:     key -> condition id by pl_json_set_cond's rules; absent,
+ *                     null or an empty string -> nothing (missing stays missing).
+ * Both return 0 or a PL_E* code with err naming key.
+ */
+int pl_json_metric(const cJSON *obj, const char *key, int id, int exp10, struct pl_run *run,
+                   struct pl_error *err);
+int pl_json_cond(const cJSON *obj, const char *key, int id, struct pl_run *run,
+                 struct pl_error *err);
+
+/*
+ * Request counts of a run: rejects a run where no request completed
+ * (PL_EINVALID "no request completed (...)", err->field = field), else sets
+ * requests_completed, requests_failed (when failed >= 0) and error_rate =
+ * failed / (completed + failed). Returns 0 or PL_EINVALID.
+ */
+int pl_adapter_requests(struct pl_run *run, double completed, double failed, const char *field,
+                        struct pl_error *err);
+
+/* Unix time in seconds -> run_started_at ("2023-12-27T00:56:14Z"). */
+int pl_adapter_epoch(struct pl_run *run, double seconds, struct pl_error *err);
+
+/* The measured mean tokens per request from totals, where not set yet. */
+void pl_adapter_token_means(struct pl_run *run);
+
 #endif

@@ -16,30 +16,81 @@
 #include "adapters/adapters.h"
 #include "adapters/json_util.h"
 
+/* Detection order: the tool formats have narrow detectors and come before
+ * the descriptor, whose detector (a "metric(s)" object, or model + engine)
+ * is broad. */
 static const struct pl_adapter_impl *const impls[] = {
-	&pl_adapter_descriptor,
 	&pl_adapter_vllm_serving,
+	&pl_adapter_sglang,
+	&pl_adapter_llmperf,
+	&pl_adapter_descriptor,
 };
 #define NIMPLS (sizeof(impls) / sizeof(impls[0]))
+
+/* Listing order (`perfledger formats`, "known: ..." in messages): our own
+ * descriptor first, then the tools in detection order. */
+static const struct pl_adapter_impl *listed(size_t i)
+{
+	if (i == 0)
+		return &pl_adapter_descriptor;
+	return impls[i - 1];
+}
 
 const struct pl_adapter_info *pl_adapters_list(size_t *count)
 {
 	static struct pl_adapter_info infos[NIMPLS];
 
 	for (size_t i = 0; i < NIMPLS; i++)
-		infos[i] = *impls[i]->info;
+		infos[i] = *listed(i)->info;
 	if (count)
 		*count = NIMPLS;
 	return infos;
 }
 
-static const char known_formats[] = "descriptor, vllm-serving";
+/* "descriptor, vllm-serving, ..." in list order. */
+static const char *known_formats(void)
+{
+	static char buf[512];
+
+	if (!buf[0])
+		for (size_t i = 0; i < NIMPLS; i++) {
+			size_t len = strlen(buf);
+			snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? ", " : "", listed(i)->info->name);
+		}
+	return buf;
+}
 
 /* A recognisable format that no adapter reads yet: a hint for the message. */
 static const char *unsupported_hint(const cJSON *obj)
 {
 	if (pl_json_get(obj, "Mean TTFT (ms)") || pl_json_get(obj, "Test name"))
 		return "a vLLM nightly-benchmarks table (rows with display keys like \"Mean TTFT (ms)\")";
+	return NULL;
+}
+
+/* A recognisable file that holds no run (per-request records, system
+ * descriptions, counters): the whole message, or NULL. */
+static const char *not_a_run(const cJSON *obj)
+{
+	const cJSON *first = obj ? obj->child : NULL;
+
+	if (pl_json_get(obj, "ttft_s") && pl_json_get(obj, "error_code"))
+		return "llmperf per-request responses (*_individual_responses.json) are not a run; "
+		       "import the matching *_summary.json";
+	if (pl_json_get(pl_json_get(obj, "metadata"), "x_request_id"))
+		return "AIPerf per-request records (profile_export.jsonl) are not a run; "
+		       "import profile_export_aiperf.json";
+	if (cJSON_IsObject(pl_json_get(obj, "Results")))
+		return "a GenAI-Perf analyze checkpoint (checkpoint.json) is internal state, not a run; "
+		       "import the profile exports of its runs";
+	if (pl_json_get(obj, "accelerator_model_name") && pl_json_get(obj, "system_type"))
+		return "an MLPerf system description (systems/*.json) holds conditions, not results; "
+		       "give them with --set when importing mlperf_log_summary.txt";
+	if (pl_json_get(obj, "weight_data_types") || pl_json_get(obj, "input_data_types"))
+		return "an MLPerf measurements description (measurements/*.json) holds conditions, "
+		       "not results";
+	if (cJSON_IsObject(first) && pl_json_get(first, "n_success") && pl_json_get(first, "total"))
+		return "InferenceMAX run_stats.json (success counters per hardware) is not a run";
 	return NULL;
 }
 
@@ -90,7 +141,27 @@ int pl_adapters_parse(const char *path, const char *buf, size_t len, const char 
 				impl = impls[i];
 		if (!impl)
 			return pl_error_set(err, PL_EUSAGE, "unknown format '%s' (known: %s)", format,
-			                    known_formats);
+			                    known_formats());
+	}
+	{
+		/* text formats: forced, or detected before trying JSON */
+		const struct pl_adapter_impl *text = NULL;
+		if (impl && impl->parse_text)
+			text = impl;
+		for (size_t i = 0; i < NIMPLS && !impl && !text; i++)
+			if (impls[i]->detect_text && impls[i]->detect_text(path, buf, len))
+				text = impls[i];
+		if (text) {
+			size_t before = out->n;
+			rc = text->parse_text(path, buf, len, out, err);
+			if (rc) {
+				while (out->n > before)
+					pl_run_release(&out->v[--out->n]);
+				if (err && !err->file[0])
+					pl_error_at(err, path, err->line, err->column);
+			}
+			return rc;
+		}
 	}
 	rc = pl_json_parse_records(path, buf, len, &doc, err);
 	if (rc)
@@ -103,19 +174,22 @@ int pl_adapters_parse(const char *path, const char *buf, size_t len, const char 
 	first = doc.records[0].obj;
 	if (!impl) {
 		for (size_t i = 0; i < NIMPLS && !impl; i++)
-			if (cJSON_IsObject(first) && impls[i]->detect(first))
+			if (cJSON_IsObject(first) && impls[i]->detect && impls[i]->detect(first))
 				impl = impls[i];
 		if (!impl) {
 			const char *hint = cJSON_IsObject(first) ? unsupported_hint(first) : NULL;
+			const char *none = cJSON_IsObject(first) ? not_a_run(first) : NULL;
 			pl_json_doc_release(&doc);
 			pl_error_at(err, path, 0, 0);
+			if (none)
+				return pl_error_set(err, PL_EFORMAT, "%s", none);
 			if (hint)
 				return pl_error_set(err, PL_EFORMAT,
 				                    "this looks like %s, which no adapter reads yet (known: %s)",
-				                    hint, known_formats);
+				                    hint, known_formats());
 			return pl_error_set(err, PL_EFORMAT,
 			                    "no input format recognises this file (known: %s; force one with --format)",
-			                    known_formats);
+			                    known_formats());
 		}
 	}
 	for (size_t i = 0; i < doc.nrecords; i++) {

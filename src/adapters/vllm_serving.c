@@ -240,4 +240,6 @@ const struct pl_adapter_impl pl_adapter_vllm_serving = {
 	NULL,
 	vllm_detect,
 	vllm_convert,
+	NULL,
+	NULL,
 };

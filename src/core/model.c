@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,7 @@ void pl_run_release(struct pl_run *run)
 	free(run->adapter);
 	free(run->format_version);
 	free(run->imported_at);
+	free(run->warnings);
 	pl_run_init(run);
 }
 
@@ -117,12 +119,34 @@ int pl_run_copy(struct pl_run *dst, const struct pl_run *src)
 	}
 	if (pl_strset(&dst->source, src->source) || pl_strset(&dst->adapter, src->adapter) ||
 	    pl_strset(&dst->format_version, src->format_version) ||
-	    pl_strset(&dst->imported_at, src->imported_at))
+	    pl_strset(&dst->imported_at, src->imported_at) ||
+	    pl_strset(&dst->warnings, src->warnings))
 		goto oom;
 	return 0;
 oom:
 	pl_run_release(dst);
 	return PL_ENOMEM;
+}
+
+void pl_run_warn(struct pl_run *run, const char *fmt, ...)
+{
+	char line[512];
+	size_t old, n;
+	char *w;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	old = run->warnings ? strlen(run->warnings) : 0;
+	n = strlen(line);
+	w = realloc(run->warnings, old + n + 2);
+	if (!w)
+		return;
+	if (old)
+		w[old++] = '\n';
+	memcpy(w + old, line, n + 1);
+	run->warnings = w;
 }
 
 static int is_numeric(enum pl_ctype t)

@@ -154,7 +154,14 @@ enum pl_stat {
 	X(TOTAL_OUTPUT_TOKENS, "total_output_tokens", PL_U_COUNT, PL_NO_DIRECTION, PL_S_VALUE, "output tokens over all requests") \
 	X(DURATION, "duration", PL_U_SECONDS, PL_NO_DIRECTION, PL_S_VALUE, "wall-clock duration of the measured part") \
 	X(GPU_MEMORY_BYTES, "gpu_memory_bytes", PL_U_BYTES, PL_LOWER_IS_BETTER, PL_S_VALUE, "peak accelerator memory used") \
-	X(POWER_WATTS, "power_watts", PL_U_WATTS, PL_LOWER_IS_BETTER, PL_S_VALUE, "mean accelerator power draw")
+	X(POWER_WATTS, "power_watts", PL_U_WATTS, PL_LOWER_IS_BETTER, PL_S_VALUE, "mean accelerator power draw") \
+	X(INPUT_TOKENS_MEAN, "input_tokens_mean", PL_U_COUNT, PL_NO_DIRECTION, PL_S_MEAN, "measured input tokens per request, mean") \
+	X(OUTPUT_TOKENS_MEAN, "output_tokens_mean", PL_U_COUNT, PL_NO_DIRECTION, PL_S_MEAN, "measured output tokens per request, mean") \
+	X(CONCURRENCY_MEAN, "concurrency_mean", PL_U_COUNT, PL_NO_DIRECTION, PL_S_MEAN, "measured requests in flight, mean") \
+	X(OUTPUT_THROUGHPUT_PER_ACCELERATOR, "output_throughput_per_accelerator", PL_U_TOKENS_PER_S, PL_HIGHER_IS_BETTER, PL_S_VALUE, "output throughput per accelerator") \
+	X(TOTAL_TOKEN_THROUGHPUT_PER_ACCELERATOR, "total_token_throughput_per_accelerator", PL_U_TOKENS_PER_S, PL_HIGHER_IS_BETTER, PL_S_VALUE, "total token throughput per accelerator") \
+	X(PREFILL_TPS, "prefill_tokens_per_second", PL_U_TOKENS_PER_S, PL_HIGHER_IS_BETTER, PL_S_MEAN, "prompt-processing speed, mean") \
+	X(PREFILL_TPS_STD, "prefill_tokens_per_second_std", PL_U_TOKENS_PER_S, PL_NO_DIRECTION, PL_S_STD, "prompt-processing speed, standard deviation")
 
 #define PL_METRIC_ENUM_(id, name, unit, dir, stat, desc) PL_M_##id,
 enum pl_metric_id { PL_METRICS(PL_METRIC_ENUM_) PL_METRIC_COUNT, PL_M_NONE = -1 };
@@ -224,6 +231,8 @@ struct pl_run {
 	char *format_version;  /* version of the input format, or NULL; owned */
 	char *imported_at;     /* ISO 8601 UTC, set by the store; owned */
 	unsigned checklist_missing; /* PL_CHK_* bits; nonzero => reference-only */
+	char *warnings;        /* import warnings, one per line ("\n"-separated),
+	                          or NULL; not stored in the database; owned */
 };
 
 /* Zeroes run (all conditions and metrics missing). */
@@ -249,6 +258,14 @@ int pl_run_set_cond_num(struct pl_run *run, int id, double num, struct pl_error 
 
 /* Sets metric id to value (canonical units). */
 void pl_run_set_metric(struct pl_run *run, int id, double value);
+
+/* Appends one warning line (printf-style, C locale numbers are the
+ * caller's business) to run->warnings. Out of memory drops the warning. */
+void pl_run_warn(struct pl_run *run, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
 
 /* Sets a heap string field (source, adapter, ...) to a copy of s (NULL ok).
  * Returns 0 or PL_ENOMEM. */

@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Statistics that must not decrease, in order, within one family. */
 static const enum pl_stat order[] = {PL_S_MIN, PL_S_P50, PL_S_P90, PL_S_P95,
@@ -72,7 +73,8 @@ static int check_values(const struct pl_run *run, struct pl_error *err)
 			             "metric '%s' must be a fraction from 0 to 1, got %s", mi->name, buf);
 			return fail(err, mi->name);
 		}
-		if ((mi->unit == PL_U_COUNT || mi->unit == PL_U_BYTES) && v != floor(v)) {
+		if ((mi->unit == PL_U_COUNT || mi->unit == PL_U_BYTES) && mi->stat != PL_S_MEAN &&
+		    v != floor(v)) {
 			pl_error_set(err, PL_EINVALID, "metric '%s' must be a whole number, got %s",
 			             mi->name, buf);
 			return fail(err, mi->name);
@@ -111,10 +113,59 @@ static int check_order(const struct pl_run *run, struct pl_error *err)
 	return 0;
 }
 
+/* A latency statistic of exactly 0 in a run that completed requests (or
+ * does not say) was not measured (SGLang, llmperf and vLLM write 0.0 for
+ * what they did not record): it is dropped, with a warning, so that it can
+ * never win a comparison as the fastest value. */
+static void drop_zero_latencies(struct pl_run *run)
+{
+	char names[600] = "";
+	size_t n = 0;
+
+	if (run->has_metric[PL_M_REQUESTS_COMPLETED] && run->metric[PL_M_REQUESTS_COMPLETED] == 0)
+		return; /* rejected below as "no request completed" by the adapters */
+	for (int m = 0; m < PL_METRIC_COUNT; m++) {
+		if (pl_metric_info[m].unit != PL_U_SECONDS || m == PL_M_DURATION ||
+		    pl_metric_info[m].stat == PL_S_STD || !run->has_metric[m] || run->metric[m] != 0)
+			continue;
+		run->has_metric[m] = 0;
+		run->metric[m] = 0;
+		{
+			size_t len = strlen(names);
+			snprintf(names + len, sizeof(names) - len, "%s%s", n ? ", " : "",
+			         pl_metric_info[m].name);
+		}
+		n++;
+	}
+	if (n)
+		pl_run_warn(run, "%zu latency statistic%s of exactly 0 stored as missing (not measured): %s",
+		            n, n > 1 ? "s" : "", names);
+}
+
+/* Per-accelerator throughputs from the accelerator count, where the tool did
+ * not give them itself. */
+static void derive_per_accelerator(struct pl_run *run)
+{
+	const struct pl_value *ac = &run->cond[PL_C_ACCELERATOR_COUNT];
+
+	if (!ac->set || !(ac->num >= 1) || isinf(ac->num))
+		return;
+	if (run->has_metric[PL_M_OUTPUT_THROUGHPUT] &&
+	    !run->has_metric[PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR])
+		pl_run_set_metric(run, PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR,
+		                  run->metric[PL_M_OUTPUT_THROUGHPUT] / ac->num);
+	if (run->has_metric[PL_M_TOTAL_TOKEN_THROUGHPUT] &&
+	    !run->has_metric[PL_M_TOTAL_TOKEN_THROUGHPUT_PER_ACCELERATOR])
+		pl_run_set_metric(run, PL_M_TOTAL_TOKEN_THROUGHPUT_PER_ACCELERATOR,
+		                  run->metric[PL_M_TOTAL_TOKEN_THROUGHPUT] / ac->num);
+}
+
 int pl_validate_run(struct pl_run *run, struct pl_error *err)
 {
 	int rc;
 
+	drop_zero_latencies(run);
+	derive_per_accelerator(run);
 	pl_run_update_checklist(run);
 	rc = check_required(run, err);
 	if (rc == 0)

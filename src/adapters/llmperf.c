@@ -1,0 +1,146 @@
+/*
+ * llmperf.c — Anyscale/Ray llmperf token_benchmark_ray.py *_summary.json.
+ *
+ * One flat object per run: the requested workload (mean_input_tokens,
+ * mean_output_tokens, num_concurrent_requests) and results_<metric>_<stat>
+ * keys in seconds (_s) or tokens/s, with percentiles as _quantiles_pNN.
+ * Some min/max values are strings ("550"); they are read as numbers.
+ * llmperf's "inter_token_latency" is per request: (end-to-end latency) /
+ * (output tokens), TTFT included, so it is stored as the TPOT family (one
+ * value per request) and the benchmark_tool in the condition key keeps it
+ * apart from vLLM's TPOT. The *_individual_responses.json arrays are
+ * per-request records, not runs: the registry names them and refuses them.
+ * "framework" (leaderboard files) is the API provider, not an engine, and is
+ * not stored; the engine, hardware and precision come from --set or a sidecar.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "adapters/adapter_impl.h"
+#include "adapters/json_util.h"
+
+static const char *const llmperf_mapping[] = {
+	"version -> format_version (\"2023-08-31\")",
+	"model -> model",
+	"mean_input_tokens -> input_tokens; mean_output_tokens -> max_output_tokens (requested)",
+	"num_concurrent_requests -> concurrency",
+	"timestamp (Unix seconds) -> run_started_at (UTC)",
+	"(constant) -> benchmark_tool = llmperf",
+	"results_ttft_s_<stat> -> ttft_<stat> (s)",
+	"results_inter_token_latency_s_<stat> -> tpot_<stat> (s; llmperf: e2e latency / output tokens per request)",
+	"results_end_to_end_latency_s_<stat> -> e2el_<stat> (s)",
+	"results_request_output_throughput_token_per_s_<stat> -> tokens_per_second_<stat> (tok/s)",
+	"<stat>: mean, min, max, stddev -> std, quantiles_p50/p90/p95/p99 -> p50/p90/p95/p99; p25, p75 ignored",
+	"results_number_input_tokens_mean -> input_tokens_mean; results_number_output_tokens_mean -> output_tokens_mean",
+	"results_num_completed_requests -> requests_completed (0 -> rejected); results_number_errors -> requests_failed",
+	"results_number_errors / (completed + errors) -> error_rate",
+	"results_mean_output_throughput_token_per_s -> output_throughput (tok/s)",
+	"results_num_completed_requests_per_min / 60 -> request_throughput (req/s)",
+	"framework, api, model_size, name, results_error_code_frequency -> not stored",
+	NULL,
+};
+
+static const struct pl_adapter_info llmperf_info = {
+	"llmperf",
+	"token_benchmark_ray.py summary version 2023-08-31",
+	"llmperf *_summary.json (per-request *_individual_responses.json is refused)",
+	llmperf_mapping,
+};
+
+static int llmperf_detect(const cJSON *obj)
+{
+	return pl_json_get(obj, "num_concurrent_requests") &&
+	       (pl_json_get(obj, "results_ttft_s_mean") ||
+	        pl_json_get(obj, "results_num_completed_requests"));
+}
+
+/* A number, or a string holding one (llmperf's min/max). */
+static int num_or_string(const cJSON *obj, const char *key, double *out, struct pl_error *err)
+{
+	const cJSON *it = pl_json_get(obj, key);
+
+	if (it && cJSON_IsString(it) && it->valuestring) {
+		if (pl_parse_num(it->valuestring, 0, out) != 0) {
+			pl_error_field(err, key);
+			return pl_error_set(err, PL_EINVALID, "'%s' must be a number, got the string \"%.40s\"",
+			                    key, it->valuestring);
+		}
+		return 0;
+	}
+	return pl_json_get_number(obj, key, out, err);
+}
+
+static int families(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	static const char *const fam_in[] = {"ttft_s", "inter_token_latency_s", "end_to_end_latency_s",
+	                                     "request_output_throughput_token_per_s", NULL};
+	static const char *const fam_out[] = {"ttft", "tpot", "e2el", "tokens_per_second"};
+	static const char *const st_in[] = {"mean", "min", "max", "stddev", "quantiles_p50",
+	                                    "quantiles_p90", "quantiles_p95", "quantiles_p99", NULL};
+	static const char *const st_out[] = {"mean", "min", "max", "std", "p50", "p90", "p95", "p99"};
+
+	for (int f = 0; fam_in[f]; f++)
+		for (int s = 0; st_in[s]; s++) {
+			char key[96], name[64];
+			double v;
+			int rc;
+			snprintf(key, sizeof(key), "results_%s_%s", fam_in[f], st_in[s]);
+			snprintf(name, sizeof(name), "%s_%s", fam_out[f], st_out[s]);
+			rc = num_or_string(obj, key, &v, err);
+			if (rc < 0)
+				return rc;
+			if (rc == 0)
+				pl_run_set_metric(run, pl_metric_lookup(name), v);
+		}
+	return 0;
+}
+
+static int llmperf_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	const char *version = NULL;
+	double completed = 0, errors = -1, ts, per_min;
+	int rc;
+
+	rc = pl_json_get_string(obj, "version", &version, err);
+	if (rc < 0 || (rc == 0 && pl_strset(&run->format_version, version)))
+		return rc < 0 ? rc : pl_error_set(err, PL_ENOMEM, "out of memory");
+	if ((rc = pl_json_cond(obj, "model", PL_C_MODEL, run, err)) ||
+	    (rc = pl_json_cond(obj, "mean_input_tokens", PL_C_INPUT_TOKENS, run, err)) ||
+	    (rc = pl_json_cond(obj, "mean_output_tokens", PL_C_MAX_OUTPUT_TOKENS, run, err)) ||
+	    (rc = pl_json_cond(obj, "num_concurrent_requests", PL_C_CONCURRENCY, run, err)) ||
+	    (rc = pl_run_set_cond(run, PL_C_BENCHMARK_TOOL, "llmperf", err)))
+		return rc;
+	rc = pl_json_get_number(obj, "timestamp", &ts, err);
+	if (rc < 0 || (rc == 0 && (rc = pl_adapter_epoch(run, ts, err))))
+		return rc;
+	rc = pl_json_get_count(obj, "results_num_completed_requests", &completed, err);
+	if (rc < 0)
+		return rc;
+	if (rc == 1) {
+		pl_error_field(err, "results_num_completed_requests");
+		return pl_error_set(err, PL_EINVALID,
+		                    "no request completed (results_num_completed_requests missing)");
+	}
+	rc = pl_json_get_count(obj, "results_number_errors", &errors, err);
+	if (rc < 0)
+		return rc;
+	if ((rc = pl_adapter_requests(run, completed, errors, "results_num_completed_requests", err)))
+		return rc;
+	rc = pl_json_get_number(obj, "results_num_completed_requests_per_min", &per_min, err);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		pl_run_set_metric(run, PL_M_REQUEST_THROUGHPUT, per_min / 60.0);
+	if ((rc = pl_json_metric(obj, "results_mean_output_throughput_token_per_s",
+	                         PL_M_OUTPUT_THROUGHPUT, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "results_number_input_tokens_mean", PL_M_INPUT_TOKENS_MEAN, 0,
+	                         run, err)) ||
+	    (rc = pl_json_metric(obj, "results_number_output_tokens_mean", PL_M_OUTPUT_TOKENS_MEAN, 0,
+	                         run, err)))
+		return rc;
+	return families(obj, run, err);
+}
+
+const struct pl_adapter_impl pl_adapter_llmperf = {
+	&llmperf_info, "2023-08-31", llmperf_detect, llmperf_convert, NULL, NULL,
+};

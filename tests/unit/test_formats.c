@@ -1,0 +1,424 @@
+/*
+ * test_formats.c — the tool adapters of issue 3 on every corpus file, and
+ * one small test per "honest numbers" rule.
+ *
+ * Corpus files are read in place from PL_CORPUS_DIR. Every expected value
+ * was worked out by hand from the file; the arithmetic is in the comment
+ * next to it (ms / 1000 = s, ns / 1e9 = s). Values are compared with a
+ * relative tolerance of 1e-12. Runs are validated after the required
+ * conditions the files lack are filled in, as --set would.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adapters/adapters.h"
+#include "core/compare.h"
+#include "core/error.h"
+#include "core/model.h"
+#include "core/normalize.h"
+#include "core/validate.h"
+
+struct kv {
+	const char *name;
+	double value;
+};
+
+struct kt {
+	const char *name;
+	const char *text;
+};
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f)
+		fail_msg("cannot open %s", path);
+	for (;;) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap + 1);
+			assert_non_null(buf);
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+/* Parses corpus file rel (e.g. "llmperf/x.json"). */
+static int parse_file(const char *rel, const char *format, struct pl_run_list *out,
+                      struct pl_error *err)
+{
+	char path[4096];
+	size_t len;
+	char *buf;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", PL_CORPUS_DIR, rel);
+	buf = slurp(path, &len);
+	pl_error_init(err);
+	rc = pl_adapters_parse(path, buf, len, format, out, err);
+	free(buf);
+	return rc;
+}
+
+static int parse_str(const char *path, const char *text, struct pl_run_list *out,
+                     struct pl_error *err)
+{
+	pl_error_init(err);
+	return pl_adapters_parse(path, text, strlen(text), NULL, out, err);
+}
+
+/* Fills the required conditions a file lacks (as --set would), normalizes
+ * and validates every run; all must pass. */
+static void validate_all(struct pl_run_list *l)
+{
+	static const struct kt fill[] = {
+		{"model", "m"}, {"precision", "bf16"}, {"engine", "e"}, {"hardware", "1x H"}, {NULL, NULL},
+	};
+	for (size_t i = 0; i < l->n; i++) {
+		struct pl_error err;
+		pl_error_init(&err);
+		for (int k = 0; fill[k].name; k++) {
+			int id = pl_cond_lookup(fill[k].name);
+			if (!l->v[i].cond[id].set)
+				assert_int_equal(pl_run_set_cond(&l->v[i], id, fill[k].text, &err), 0);
+		}
+		if (pl_normalize_run(&l->v[i], &err) || pl_validate_run(&l->v[i], &err))
+			fail_msg("run %zu: %s", i, err.message);
+	}
+}
+
+static void expect_close(const char *what, double got, double want)
+{
+	double tol = fabs(want) * 1e-12;
+	if (isinf(want) ? got != want : fabs(got - want) > tol)
+		fail_msg("%s: got %.17g, want %.17g", what, got, want);
+}
+
+static void expect_metrics(const struct pl_run *r, const struct kv *want)
+{
+	for (int i = 0; want[i].name; i++) {
+		int id = pl_metric_lookup(want[i].name);
+		if (id < 0)
+			fail_msg("no metric %s", want[i].name);
+		if (isnan(want[i].value)) {
+			if (r->has_metric[id])
+				fail_msg("%s should be missing, is %.17g", want[i].name, r->metric[id]);
+			continue;
+		}
+		if (!r->has_metric[id])
+			fail_msg("metric %s missing", want[i].name);
+		expect_close(want[i].name, r->metric[id], want[i].value);
+	}
+}
+
+static void expect_conds(const struct pl_run *r, const struct kt *want)
+{
+	for (int i = 0; want[i].name; i++) {
+		int id = pl_cond_lookup(want[i].name);
+		if (id < 0)
+			fail_msg("no condition %s", want[i].name);
+		if (!want[i].text) {
+			if (r->cond[id].set)
+				fail_msg("%s should be missing, is '%s'", want[i].name, r->cond[id].text);
+			continue;
+		}
+		if (!r->cond[id].set)
+			fail_msg("condition %s missing", want[i].name);
+		assert_string_equal(r->cond[id].text, want[i].text);
+	}
+}
+
+/* Counts the metrics a run has. */
+static int nmetrics(const struct pl_run *r)
+{
+	int n = 0;
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		n += r->has_metric[m];
+	return n;
+}
+
+static void expect_rejected(const char *rel, int code, const char *message)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	int rc = parse_file(rel, NULL, &l, &err);
+
+	if (rc != code)
+		fail_msg("%s: rc %d (%s), want %d", rel, rc, err.message, code);
+	assert_string_equal(err.message, message);
+	assert_int_equal(l.n, 0);
+	pl_run_list_release(&l);
+}
+
+#define MISSING NAN
+
+/* ------------------------------------------------------------------ SGLang */
+
+static void test_sglang_deepseek(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	assert_int_equal(parse_file("sglang_bench_serving/datacrunch_deepseek_dp_mla.jsonl", NULL, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0].adapter, "sglang-bench-serving");
+	static const struct kt c[] = {
+		{"api_backend", "sglang"}, {"dataset", "random"}, {"request_rate", "inf"},
+		{"concurrency", "inf"}, /* max_concurrency null + rate Infinity = unbounded */
+		{"input_tokens", "1"}, {"max_output_tokens", "512"},
+		{"benchmark_tool", "sglang-bench-serving"}, {"model", NULL}, {"engine", NULL}, {NULL, NULL},
+	};
+	static const struct kv m[] = {
+		{"e2el_mean", 381.23682297268615},  /* 381236.82297268615 ms */
+		{"e2el_p50", 374.5595875820145},    /* 374559.5875820145 ms */
+		{"ttft_p50", 10.014104524045251},   /* 10014.104524045251 ms */
+		{"itl_p50", 0.371844899491407},     /* 371.844899491407 ms */
+		{"output_throughput", 12412.394674113431},
+		{"duration", 412.49091206211597},
+		{"requests_completed", 10000},
+		{"total_input_tokens", 10000}, {"total_output_tokens", 5120000},
+		{"input_tokens_mean", 1},           /* 10000 / 10000 */
+		{"output_tokens_mean", 512},        /* 5120000 / 10000 */
+		{"error_rate", MISSING},            /* no failure count in the file */
+		{NULL, 0},
+	};
+	expect_conds(&l.v[0], c);
+	expect_metrics(&l.v[0], m);
+	assert_int_equal(nmetrics(&l.v[0]), 11);
+	validate_all(&l);
+	pl_run_list_release(&l);
+}
+
+static void test_sglang_online(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	assert_int_equal(parse_file("sglang_bench_serving/datacrunch_llama33_70b_online.jsonl", NULL, &l, &err), 0);
+	assert_int_equal(l.n, 7);
+	for (size_t i = 0; i < l.n; i++)
+		assert_int_equal(l.v[i].record, (long)i);
+	static const struct kt c0[] = {
+		{"request_rate", "1"}, {"concurrency", NULL}, /* open loop: no concurrency */
+		{"input_tokens", "1024"}, {"max_output_tokens", "1024"}, {NULL, NULL},
+	};
+	static const struct kv m0[] = {
+		{"e2el_mean", 7.840616212638561}, /* 7840.616212638561 ms */
+		{"ttft_p50", 0.08574514742940664}, /* 85.74514742940664 ms */
+		{"itl_p50", 0.013638956006616354}, /* 13.638956006616354 ms */
+		{"input_tokens_mean", 508.70666666666665}, /* 152612 / 300 */
+		{"output_tokens_mean", 534.49},            /* 160347 / 300 */
+		{NULL, 0},
+	};
+	expect_conds(&l.v[0], c0);
+	expect_metrics(&l.v[0], m0);
+	assert_non_null(l.v[0].warnings); /* random_range_ratio 0 */
+	/* line 7 is a sharegpt run: no requested lengths in the file */
+	static const struct kt c6[] = {
+		{"dataset", "sharegpt"}, {"request_rate", "8"}, {"input_tokens", NULL},
+		{"max_output_tokens", NULL}, {NULL, NULL},
+	};
+	expect_conds(&l.v[6], c6);
+	validate_all(&l);
+	pl_run_list_release(&l);
+}
+
+static void test_sglang_other_files(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	assert_int_equal(parse_file("sglang_bench_serving/datacrunch_llama33_70b_offline.jsonl", NULL, &l, &err), 0);
+	assert_int_equal(l.n, 7);
+	static const struct kv m0[] = {
+		{"ttft_p50", 91.28220983641222},  /* 91282.20983641222 ms */
+		{"requests_completed", 3000},
+		{"input_tokens_mean", 508.358},   /* 1525074 / 3000 */
+		{"output_throughput", 4520.698730654741},
+		{NULL, 0},
+	};
+	expect_metrics(&l.v[0], m0);
+	static const struct kt c0[] = {{"request_rate", "inf"}, {"concurrency", "inf"}, {NULL, NULL}};
+	expect_conds(&l.v[0], c0);
+	validate_all(&l);
+	pl_run_list_release(&l);
+	assert_int_equal(parse_file("sglang_bench_serving/datacrunch_llama405b_online.jsonl", NULL, &l, &err), 0);
+	assert_int_equal(l.n, 6);
+	validate_all(&l);
+	pl_run_list_release(&l);
+}
+
+/* ----------------------------------------------------------------- llmperf */
+
+static void test_llmperf_lepton(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	assert_int_equal(parse_file("llmperf/lb_lepton_llama2_7b_summary.json", NULL, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0].adapter, "llmperf");
+	assert_string_equal(l.v[0].format_version, "2023-08-31");
+	static const struct kt c[] = {
+		{"model", "llama2-7b"}, {"input_tokens", "550"}, {"max_output_tokens", "150"},
+		{"concurrency", "5"}, {"benchmark_tool", "llmperf"},
+		{"run_started_at", "2023-12-27T00:56:14Z"}, /* 1703638574 */
+		{"engine", NULL}, {"hardware", NULL}, {NULL, NULL},
+	};
+	static const struct kv m[] = {
+		{"ttft_mean", 1.1107598410000066}, {"ttft_p50", 1.130960661500012},
+		{"ttft_p90", 1.270133021299978}, {"ttft_p95", 1.2931924024000125},
+		{"ttft_p99", 1.321790463679989}, {"ttft_min", 0.8804335099999889},
+		{"ttft_max", 1.3289399789999834}, {"ttft_std", 0.13178586631638076},
+		{"tpot_mean", 0.027627672373711026}, {"tpot_p95", 0.03010367305927313},
+		{"e2el_p50", 4.158821544999995}, {"e2el_std", 0.23814782112686117},
+		{"tokens_per_second_p50", 12.503557982582048},
+		{"tokens_per_second_mean", 12.502821054597955},
+		{"requests_completed", 20}, {"requests_failed", 130},
+		{"error_rate", 0.8666666666666667},      /* 130 / (20 + 130) */
+		{"output_throughput", 55.904209686613335},
+		{"request_throughput", 22.220951183814506 / 60}, /* per minute / 60 */
+		{"input_tokens_mean", 550}, {"output_tokens_mean", 150.95},
+		{NULL, 0},
+	};
+	expect_conds(&l.v[0], c);
+	expect_metrics(&l.v[0], m);
+	validate_all(&l);
+	pl_run_list_release(&l);
+}
+
+static void test_llmperf_other_summaries(void **state)
+{
+	static const struct {
+		const char *file;
+		const char *model;
+		const char *conc;
+		double completed, errors, ttft_p50;
+	} f[] = {
+		{"lb_anyscale_llama2_70b_summary.json", "meta-llama/Llama-2-70b-chat-hf", "5", -1, -1, -1},
+		{"lb_bedrock_llama2_13b_summary.json", "meta.llama2-13b-chat-v1", "5", 53, 97, 0.2687641180000355},
+		{"lb_groq_llama2_70b_summary.json", "llama2-70b-4096", "5", 150, 0, 0.2218883791938424},
+		{"pr42_tgi_yi34b_4xa10g_c1_summary.json", "01-ai/Yi-1.5-34B-Chat", "1", -1, -1, -1},
+		{"pr42_vllm_yi34b_4xa10g_c64_summary.json", "01-ai/Yi-1.5-34B-Chat", "64", -1, -1, -1},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		struct pl_run_list l = {0};
+		struct pl_error err;
+		char rel[256];
+		snprintf(rel, sizeof(rel), "llmperf/%s", f[i].file);
+		assert_int_equal(parse_file(rel, NULL, &l, &err), 0);
+		assert_int_equal(l.n, 1);
+		struct kt c[] = {{"model", f[i].model}, {"concurrency", f[i].conc}, {NULL, NULL}};
+		expect_conds(&l.v[0], c);
+		if (f[i].completed >= 0) {
+			struct kv m[] = {
+				{"requests_completed", f[i].completed}, {"requests_failed", f[i].errors},
+				{"error_rate", f[i].errors / (f[i].completed + f[i].errors)},
+				{"ttft_p50", f[i].ttft_p50}, {NULL, 0},
+			};
+			expect_metrics(&l.v[0], m);
+		}
+		validate_all(&l);
+		pl_run_list_release(&l);
+	}
+}
+
+static void test_llmperf_individual_refused(void **state)
+{
+	(void)state;
+	expect_rejected("llmperf/lb_lepton_llama2_7b_individual.json", PL_EFORMAT,
+	                "llmperf per-request responses (*_individual_responses.json) are not a run; "
+	                "import the matching *_summary.json");
+	expect_rejected("llmperf/lb_bedrock_llama2_13b_individual.json", PL_EFORMAT,
+	                "llmperf per-request responses (*_individual_responses.json) are not a run; "
+	                "import the matching *_summary.json");
+}
+
+/* ------------------------------------------------------------------- rules */
+
+/* A latency of exactly 0 in a run with completed requests is "not measured". */
+static void test_rule_zero_latency(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	assert_int_equal(parse_str("z.jsonl",
+	                           "{\"backend\": \"sglang\", \"completed\": 5, \"median_ttft_ms\": 0.0, "
+	                           "\"mean_e2e_latency_ms\": 120.5, \"median_itl_ms\": 0}\n",
+	                           &l, &err), 0);
+	validate_all(&l);
+	static const struct kv m[] = {
+		{"ttft_p50", MISSING}, {"itl_p50", MISSING}, {"e2el_mean", 0.1205}, {NULL, 0},
+	};
+	expect_metrics(&l.v[0], m);
+	assert_string_equal(l.v[0].warnings,
+	                    "2 latency statistics of exactly 0 stored as missing (not measured): "
+	                    "ttft_p50, itl_p50");
+	pl_run_list_release(&l);
+}
+
+/* A run where no request completed is rejected. */
+static void test_rule_none_completed(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	assert_int_equal(parse_str("z.jsonl",
+	                           "{\"backend\": \"sglang\", \"completed\": 0, \"median_ttft_ms\": 0.0, "
+	                           "\"mean_e2e_latency_ms\": 0}\n",
+	                           &l, &err), PL_EINVALID);
+	assert_string_equal(err.message, "no request completed (completed 0)");
+	assert_int_equal(l.n, 0);
+}
+
+/* Per-accelerator throughput is derived from the accelerator count. */
+static void test_rule_per_accelerator(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	assert_int_equal(parse_str("z.jsonl",
+	                           "{\"backend\": \"sglang\", \"completed\": 5, "
+	                           "\"mean_e2e_latency_ms\": 100, \"output_throughput\": 900}\n",
+	                           &l, &err), 0);
+	assert_int_equal(pl_run_set_cond(&l.v[0], PL_C_HARDWARE, "4x NVIDIA H100", &err), 0);
+	validate_all(&l);
+	static const struct kv m[] = {{"output_throughput_per_accelerator", 225}, {NULL, 0}};
+	expect_metrics(&l.v[0], m);
+	pl_run_list_release(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sglang_deepseek),
+		cmocka_unit_test(test_sglang_online),
+		cmocka_unit_test(test_sglang_other_files),
+		cmocka_unit_test(test_llmperf_lepton),
+		cmocka_unit_test(test_llmperf_other_summaries),
+		cmocka_unit_test(test_llmperf_individual_refused),
+		cmocka_unit_test(test_rule_zero_latency),
+		cmocka_unit_test(test_rule_none_completed),
+		cmocka_unit_test(test_rule_per_accelerator),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
