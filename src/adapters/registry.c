@@ -23,6 +23,7 @@ static const struct pl_adapter_impl *const impls[] = {
 	&pl_adapter_vllm_serving,
 	&pl_adapter_sglang,
 	&pl_adapter_llmperf,
+	&pl_adapter_aiperf,
 	&pl_adapter_descriptor,
 };
 #define NIMPLS (sizeof(impls) / sizeof(impls[0]))
@@ -172,17 +173,20 @@ int pl_adapters_parse(const char *path, const char *buf, size_t len, const char 
 		return pl_error_set(err, PL_EINVALID, "the file holds no runs (an empty array)");
 	}
 	first = doc.records[0].obj;
+	if (!impl && cJSON_IsObject(first) && not_a_run(first)) {
+		const char *none = not_a_run(first);
+		pl_json_doc_release(&doc);
+		pl_error_at(err, path, 0, 0);
+		return pl_error_set(err, PL_EFORMAT, "%s", none);
+	}
 	if (!impl) {
 		for (size_t i = 0; i < NIMPLS && !impl; i++)
 			if (cJSON_IsObject(first) && impls[i]->detect && impls[i]->detect(first))
 				impl = impls[i];
 		if (!impl) {
 			const char *hint = cJSON_IsObject(first) ? unsupported_hint(first) : NULL;
-			const char *none = cJSON_IsObject(first) ? not_a_run(first) : NULL;
 			pl_json_doc_release(&doc);
 			pl_error_at(err, path, 0, 0);
-			if (none)
-				return pl_error_set(err, PL_EFORMAT, "%s", none);
 			if (hint)
 				return pl_error_set(err, PL_EFORMAT,
 				                    "this looks like %s, which no adapter reads yet (known: %s)",

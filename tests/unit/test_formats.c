@@ -353,6 +353,115 @@ static void test_llmperf_individual_refused(void **state)
 	                "import the matching *_summary.json");
 }
 
+/* ------------------------------------------------------------ AIPerf/GenAI */
+
+static void test_aiperf_080(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	assert_int_equal(parse_file("genai_perf/aiperf080_kimik25_mi355x_c1.json", NULL, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0].adapter, "aiperf");
+	assert_string_equal(l.v[0].format_version, "1.1");
+	static const struct kt c[] = {
+		{"model", "amd/Kimi-K2.5-MXFP4"}, {"concurrency", "1"}, {"streaming", "true"},
+		{"dataset", "semianalysis_cc_traces_weka_with_subagents_060226_256k"},
+		{"benchmark_tool", "aiperf"}, {"benchmark_tool_version", "0.8.0"},
+		{"run_started_at", "2026-06-03T08:15:41"}, {"request_rate", NULL},
+		{"input_tokens", NULL}, {NULL, NULL},
+	};
+	static const struct kv m[] = {
+		{"ttft_mean", 1149.2469555081968e-3}, /* ms -> s */
+		{"ttft_p50", 768.9501359999999e-3}, {"ttft_p99", 6501.636051999997e-3},
+		{"ttft_min", 137.158698e-3}, {"ttft_max", 7542.731113e-3},
+		{"tpot_mean", 11.214844537358974e-3}, /* inter_token_latency */
+		{"itl_mean", 11.293711545569323e-3},  /* inter_chunk_latency */
+		{"itl_p50", 11.220134999999999e-3},
+		{"e2el_mean", 13760.434752852458e-3}, /* request_latency */
+		{"e2el_p95", 49179.107723e-3},
+		{"tokens_per_second_mean", 89.31482522291535}, {"tokens_per_second_p50", 88.965449209132},
+		{"requests_completed", 61}, {"requests_failed", 0}, /* error_summary [] */
+		{"error_rate", 0},
+		{"request_throughput", 0.03487628423485553}, {"output_throughput", 39.101460308553605},
+		{"total_token_throughput", 2869.4834486764316},
+		{"input_tokens_mean", 81154.91803278688}, {"output_tokens_mean", 1121.1475409836066},
+		{"total_input_tokens", 4950450}, {"total_output_tokens", 68390},
+		{"duration", 1749.039536128}, {"concurrency_mean", 0.4799193515420742},
+		{NULL, 0},
+	};
+	expect_conds(&l.v[0], c);
+	expect_metrics(&l.v[0], m);
+	validate_all(&l);
+	pl_run_list_release(&l);
+}
+
+static void test_aiperf_old_schema(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	assert_int_equal(parse_file("genai_perf/aiperf_old_schema_qwen_c1_fixture.json", NULL, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	assert_null(l.v[0].format_version);
+	static const struct kt c[] = {
+		{"model", "Qwen/Qwen3-0.6B"}, {"concurrency", "1"}, {"warmup_requests", "1"},
+		{"input_tokens", "100"}, {"max_output_tokens", "200"}, /* input_config.input.prompt */
+		{"benchmark_tool", "aiperf"}, /* loadgen block */
+		{"benchmark_tool_version", NULL}, {NULL, NULL},
+	};
+	static const struct kv m[] = {
+		{"ttft_mean", 30.814987671875e-3}, {"ttft_p50", 30.668547999999998e-3},
+		{"requests_completed", 64}, {"error_rate", 0},
+		{"output_throughput", 50.08213863971112}, {"request_throughput", 0.2504302580624667},
+		{"input_tokens_mean", 100}, {"output_tokens_mean", 199.984375},
+		{"total_input_tokens", 6400}, {"total_output_tokens", 12799},
+		{"duration", 255.56017270100003}, {"goodput", MISSING}, /* null */
+		{NULL, 0},
+	};
+	expect_conds(&l.v[0], c);
+	expect_metrics(&l.v[0], m);
+	validate_all(&l);
+	pl_run_list_release(&l);
+}
+
+static void test_aiperf_refusals(void **state)
+{
+	(void)state;
+	/* was_cancelled, only error_request_count {avg 32} */
+	expect_rejected("genai_perf/aiperf080_kimik25_b200_c32_failed.json", PL_EINVALID,
+	                "no request completed (completed 0, failed 32)");
+	expect_rejected("genai_perf/aiperf080_kimik25_b200_c32_failed_records.jsonl", PL_EFORMAT,
+	                "AIPerf per-request records (profile_export.jsonl) are not a run; "
+	                "import profile_export_aiperf.json");
+	expect_rejected("genai_perf/genaiperf_analyze_checkpoint_gpt2.json", PL_EFORMAT,
+	                "a GenAI-Perf analyze checkpoint (checkpoint.json) is internal state, not a "
+	                "run; import the profile exports of its runs");
+}
+
+static void test_aiperf_unknown_unit(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	assert_int_equal(parse_str("u.json",
+	                           "{\"input_config\": {}, \"request_count\": {\"unit\": \"requests\", \"avg\": 3},"
+	                           " \"time_to_first_token\": {\"unit\": \"minutes\", \"avg\": 1}}",
+	                           &l, &err), PL_EINVALID);
+	assert_string_equal(err.message,
+	                    "unknown unit 'minutes' in 'time_to_first_token' (expected ns, us, ms or sec)");
+	/* nanoseconds convert by 10^-9 */
+	assert_int_equal(parse_str("u.json",
+	                           "{\"input_config\": {}, \"request_count\": {\"unit\": \"requests\", \"avg\": 3},"
+	                           " \"error_summary\": [],"
+	                           " \"time_to_first_token\": {\"unit\": \"ns\", \"avg\": 1500000, \"p50\": 1200000}}",
+	                           &l, &err), 0);
+	static const struct kv m[] = {{"ttft_mean", 0.0015}, {"ttft_p50", 0.0012}, {NULL, 0}};
+	expect_metrics(&l.v[0], m);
+	assert_string_equal(l.v[0].cond[PL_C_BENCHMARK_TOOL].text, "genai-perf");
+	pl_run_list_release(&l);
+}
+
 /* ------------------------------------------------------------------- rules */
 
 /* A latency of exactly 0 in a run with completed requests is "not measured". */
@@ -416,6 +525,10 @@ int main(void)
 		cmocka_unit_test(test_llmperf_lepton),
 		cmocka_unit_test(test_llmperf_other_summaries),
 		cmocka_unit_test(test_llmperf_individual_refused),
+		cmocka_unit_test(test_aiperf_080),
+		cmocka_unit_test(test_aiperf_old_schema),
+		cmocka_unit_test(test_aiperf_refusals),
+		cmocka_unit_test(test_aiperf_unknown_unit),
 		cmocka_unit_test(test_rule_zero_latency),
 		cmocka_unit_test(test_rule_none_completed),
 		cmocka_unit_test(test_rule_per_accelerator),

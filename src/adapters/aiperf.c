@@ -1,0 +1,234 @@
+/*
+ * aiperf.c — NVIDIA AIPerf profile_export_aiperf.json and GenAI-Perf
+ * profile_export_genai_perf.json (its predecessor; same shape).
+ *
+ * Each metric is an object {unit, avg, p1..p99, min, max, std, count, sum};
+ * the unit is read from the object and converted explicitly (ns, us, ms, s;
+ * tokens/sec, requests/sec); an unknown unit on a metric we store is refused.
+ * AIPerf's inter_token_latency is per request ((latency - TTFT) / (output
+ * tokens - 1)) and goes to the TPOT family; inter_chunk_latency, the gap
+ * between streamed chunks, is ITL. The configuration (input_config) gives
+ * the model, concurrency or request rate, warm-up and requested lengths. A
+ * cancelled run whose requests all failed has only error_request_count and
+ * is rejected as "no request completed".
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "adapters/adapter_impl.h"
+#include "adapters/json_util.h"
+
+static const char *const aiperf_mapping[] = {
+	"aiperf_version -> benchmark_tool_version; schema_version -> format_version",
+	"(aiperf_version, input_config.loadgen or an aiperf cli_command) -> benchmark_tool = aiperf, else genai-perf",
+	"input_config.endpoint.model_names[0] -> model; endpoint.streaming -> streaming",
+	"input_config.loadgen.concurrency -> concurrency; loadgen.request_rate -> request_rate",
+	"input_config.loadgen.warmup_request_count -> warmup_requests",
+	"input_config.input.prompt.input_tokens.mean -> input_tokens; prompt.output_tokens.mean -> max_output_tokens",
+	"input_config.input.public_dataset -> dataset",
+	"start_time -> run_started_at (seconds precision, zone as written: none)",
+	"<metric>.unit: ns, us, ms, sec/s -> seconds; other units on a stored metric -> refused",
+	"time_to_first_token -> ttft_<stat>; inter_token_latency -> tpot_<stat> (per request)",
+	"inter_chunk_latency -> itl_<stat>; request_latency -> e2el_<stat>",
+	"output_token_throughput_per_user -> tokens_per_second_<stat> (tokens/sec/user)",
+	"<stat>: avg -> mean, p50, p90, p95, p99, min, max, std; p1..p25, p75 ignored",
+	"request_count.avg -> requests_completed (absent or 0 -> rejected); error_request_count.avg -> requests_failed",
+	"error_rate = failed / (completed + failed); no error count and an empty error_summary -> 0 failed",
+	"request_throughput.avg -> request_throughput; output_token_throughput.avg -> output_throughput",
+	"total_token_throughput.avg -> total_token_throughput; goodput.avg -> goodput",
+	"input_sequence_length.avg -> input_tokens_mean; output_sequence_length.avg -> output_tokens_mean",
+	"total_isl, total_osl -> total_input_tokens, total_output_tokens; benchmark_duration -> duration (s)",
+	"effective_concurrency.avg -> concurrency_mean (measured)",
+	NULL,
+};
+
+static const struct pl_adapter_info aiperf_info = {
+	"aiperf",
+	"AIPerf profile_export_aiperf.json (schema 1.1 / aiperf 0.8, and older without schema_version); "
+	"GenAI-Perf profile_export_genai_perf.json",
+	"AIPerf / GenAI-Perf profile export JSON ({unit, avg, p50, ...} per metric)",
+	aiperf_mapping,
+};
+
+static int is_metric_obj(const cJSON *it)
+{
+	return cJSON_IsObject(it) && cJSON_IsString(pl_json_get(it, "unit"));
+}
+
+static int aiperf_detect(const cJSON *obj)
+{
+	return (cJSON_IsObject(pl_json_get(obj, "input_config")) ||
+	        pl_json_get(obj, "aiperf_version")) &&
+	       (is_metric_obj(pl_json_get(obj, "request_count")) ||
+	        is_metric_obj(pl_json_get(obj, "error_request_count")) ||
+	        is_metric_obj(pl_json_get(obj, "time_to_first_token")));
+}
+
+/* Power of ten from unit to seconds, or 1 for an unknown unit. */
+static int time_exp(const char *unit, int *exp10)
+{
+	static const struct {
+		const char *u;
+		int e;
+	} t[] = {{"ns", -9}, {"us", -6}, {"ms", -3}, {"sec", 0}, {"s", 0}};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(unit, t[i].u) == 0) {
+			*exp10 = t[i].e;
+			return 0;
+		}
+	return 1;
+}
+
+/* One metric object: its stats into family fam (time: unit converted). */
+static int family(const cJSON *obj, const char *key, const char *fam, int is_time,
+                  struct pl_run *run, struct pl_error *err)
+{
+	static const char *const st_in[] = {"avg", "p50", "p90", "p95", "p99", "min", "max", "std", NULL};
+	static const char *const st_out[] = {"mean", "p50", "p90", "p95", "p99", "min", "max", "std"};
+	const cJSON *m = pl_json_get(obj, key);
+	const char *unit;
+	int exp10 = 0;
+
+	if (!m || cJSON_IsNull(m))
+		return 0;
+	if (!is_metric_obj(m)) {
+		pl_error_field(err, key);
+		return pl_error_set(err, PL_EINVALID, "'%s' must be an object with a \"unit\", got %s", key,
+		                    pl_json_type_name(m));
+	}
+	unit = pl_json_get(m, "unit")->valuestring;
+	if (is_time ? time_exp(unit, &exp10) != 0 : strcmp(unit, "tokens/sec/user") != 0) {
+		pl_error_field(err, key);
+		return pl_error_set(err, PL_EINVALID, "unknown unit '%s' in '%s' (expected %s)", unit, key,
+		                    is_time ? "ns, us, ms or sec" : "tokens/sec/user");
+	}
+	for (int s = 0; st_in[s]; s++) {
+		char name[64];
+		int rc;
+		snprintf(name, sizeof(name), "%s_%s", fam, st_out[s]);
+		rc = pl_json_metric(m, st_in[s], pl_metric_lookup(name), exp10, run, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* A single-value metric object's avg, in unit want (NULL: any count unit). */
+static int single(const cJSON *obj, const char *key, const char *want, int id, int exp10,
+                  struct pl_run *run, struct pl_error *err)
+{
+	const cJSON *m = pl_json_get(obj, key);
+	const char *unit;
+
+	if (!m || cJSON_IsNull(m))
+		return 0;
+	if (!is_metric_obj(m)) {
+		pl_error_field(err, key);
+		return pl_error_set(err, PL_EINVALID, "'%s' must be an object with a \"unit\", got %s", key,
+		                    pl_json_type_name(m));
+	}
+	unit = pl_json_get(m, "unit")->valuestring;
+	if (want && strcmp(unit, want) != 0) {
+		pl_error_field(err, key);
+		return pl_error_set(err, PL_EINVALID, "unknown unit '%s' in '%s' (expected %s)", unit, key,
+		                    want);
+	}
+	return pl_json_metric(m, "avg", id, exp10, run, err);
+}
+
+static int config(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	const cJSON *ic = pl_json_get(obj, "input_config");
+	const cJSON *ep = pl_json_get(ic, "endpoint");
+	const cJSON *lg = pl_json_get(ic, "loadgen");
+	const cJSON *in = pl_json_get(ic, "input");
+	const cJSON *prompt = pl_json_get(in, "prompt");
+	const cJSON *names = pl_json_get(ep, "model_names");
+	const char *start = NULL;
+	int rc;
+
+	if (cJSON_IsArray(names) && cJSON_IsString(cJSON_GetArrayItem(names, 0)) &&
+	    (rc = pl_json_set_cond(run, PL_C_MODEL, cJSON_GetArrayItem(names, 0), "model_names", err)))
+		return rc;
+	if ((rc = pl_json_cond(ep, "streaming", PL_C_STREAMING, run, err)) ||
+	    (rc = pl_json_cond(lg, "concurrency", PL_C_CONCURRENCY, run, err)) ||
+	    (rc = pl_json_cond(lg, "request_rate", PL_C_REQUEST_RATE, run, err)) ||
+	    (rc = pl_json_cond(lg, "warmup_request_count", PL_C_WARMUP_REQUESTS, run, err)) ||
+	    (rc = pl_json_cond(in, "public_dataset", PL_C_DATASET, run, err)) ||
+	    (rc = pl_json_cond(pl_json_get(prompt, "input_tokens"), "mean", PL_C_INPUT_TOKENS, run, err)) ||
+	    (rc = pl_json_cond(pl_json_get(prompt, "output_tokens"), "mean", PL_C_MAX_OUTPUT_TOKENS, run,
+	                       err)))
+		return rc;
+	rc = pl_json_get_string(obj, "start_time", &start, err);
+	if (rc < 0)
+		return rc;
+	if (rc == 0 && strlen(start) >= 19 && start[10] == 'T') {
+		char iso[20];
+		snprintf(iso, sizeof(iso), "%.19s", start);
+		if ((rc = pl_run_set_cond(run, PL_C_RUN_STARTED_AT, iso, err)))
+			return rc;
+	}
+	return 0;
+}
+
+static const char *tool_name(const cJSON *obj)
+{
+	const cJSON *ic = pl_json_get(obj, "input_config");
+	const cJSON *cli = pl_json_get(ic, "cli_command");
+
+	if (pl_json_get(obj, "aiperf_version") || pl_json_get(ic, "loadgen"))
+		return "aiperf";
+	if (cJSON_IsString(cli) && strncmp(cli->valuestring, "aiperf", 6) == 0)
+		return "aiperf";
+	return "genai-perf";
+}
+
+static int aiperf_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	const char *s = NULL;
+	const cJSON *es = pl_json_get(obj, "error_summary");
+	double completed = 0, failed = -1;
+	int rc;
+
+	rc = pl_json_get_string(obj, "schema_version", &s, err);
+	if (rc < 0 || (rc == 0 && pl_strset(&run->format_version, s)))
+		return rc < 0 ? rc : pl_error_set(err, PL_ENOMEM, "out of memory");
+	if ((rc = pl_run_set_cond(run, PL_C_BENCHMARK_TOOL, tool_name(obj), err)) ||
+	    (rc = pl_json_cond(obj, "aiperf_version", PL_C_BENCHMARK_TOOL_VERSION, run, err)) ||
+	    (rc = config(obj, run, err)))
+		return rc;
+	if ((rc = single(obj, "request_count", "requests", PL_M_REQUESTS_COMPLETED, 0, run, err)) ||
+	    (rc = single(obj, "error_request_count", "requests", PL_M_REQUESTS_FAILED, 0, run, err)))
+		return rc;
+	if (run->has_metric[PL_M_REQUESTS_COMPLETED])
+		completed = run->metric[PL_M_REQUESTS_COMPLETED];
+	if (run->has_metric[PL_M_REQUESTS_FAILED])
+		failed = run->metric[PL_M_REQUESTS_FAILED];
+	else if (cJSON_IsArray(es) && cJSON_GetArraySize(es) == 0)
+		failed = 0;
+	if ((rc = pl_adapter_requests(run, completed, failed, "request_count", err)))
+		return rc;
+	if ((rc = family(obj, "time_to_first_token", "ttft", 1, run, err)) ||
+	    (rc = family(obj, "inter_token_latency", "tpot", 1, run, err)) ||
+	    (rc = family(obj, "inter_chunk_latency", "itl", 1, run, err)) ||
+	    (rc = family(obj, "request_latency", "e2el", 1, run, err)) ||
+	    (rc = family(obj, "output_token_throughput_per_user", "tokens_per_second", 0, run, err)) ||
+	    (rc = single(obj, "request_throughput", "requests/sec", PL_M_REQUEST_THROUGHPUT, 0, run, err)) ||
+	    (rc = single(obj, "output_token_throughput", "tokens/sec", PL_M_OUTPUT_THROUGHPUT, 0, run, err)) ||
+	    (rc = single(obj, "total_token_throughput", "tokens/sec", PL_M_TOTAL_TOKEN_THROUGHPUT, 0, run, err)) ||
+	    (rc = single(obj, "goodput", "requests/sec", PL_M_GOODPUT, 0, run, err)) ||
+	    (rc = single(obj, "input_sequence_length", "tokens", PL_M_INPUT_TOKENS_MEAN, 0, run, err)) ||
+	    (rc = single(obj, "output_sequence_length", "tokens", PL_M_OUTPUT_TOKENS_MEAN, 0, run, err)) ||
+	    (rc = single(obj, "total_isl", "tokens", PL_M_TOTAL_INPUT_TOKENS, 0, run, err)) ||
+	    (rc = single(obj, "total_osl", "tokens", PL_M_TOTAL_OUTPUT_TOKENS, 0, run, err)) ||
+	    (rc = single(obj, "benchmark_duration", "sec", PL_M_DURATION, 0, run, err)) ||
+	    (rc = single(obj, "effective_concurrency", "requests", PL_M_CONCURRENCY_MEAN, 0, run, err)))
+		return rc;
+	return 0;
+}
+
+const struct pl_adapter_impl pl_adapter_aiperf = {
+	&aiperf_info, NULL, aiperf_detect, aiperf_convert, NULL, NULL,
+};
