@@ -471,6 +471,7 @@ int pl_json_get_number(const cJSON *obj, const char *key, double *out, struct pl
 {
 	const cJSON *it = pl_json_get(obj, key);
 
+	*out = 0; /* defined on every path (gcc -O2 warns at callers otherwise) */
 	if (!it || cJSON_IsNull(it))
 		return 1;
 	if (!cJSON_IsNumber(it))

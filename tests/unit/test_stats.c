@@ -714,7 +714,7 @@ static void steps_two(void **state)
  * the optimal penalised cost. */
 static double seg_cost(const double *y, size_t s, size_t t)
 {
-	double tmp[64], med, c = 0;
+	double tmp[64] = {0}, med, c = 0; /* zeroed: gcc -O2 cannot follow the sort */
 	size_t i, j, m = t - s;
 
 	for (i = 0; i < m; i++) { /* insertion sort */
