@@ -24,6 +24,7 @@ static const struct pl_adapter_impl *const impls[] = {
 	&pl_adapter_sglang,
 	&pl_adapter_llmperf,
 	&pl_adapter_aiperf,
+	&pl_adapter_llama_bench,
 	&pl_adapter_descriptor,
 };
 #define NIMPLS (sizeof(impls) / sizeof(impls[0]))

@@ -462,6 +462,81 @@ static void test_aiperf_unknown_unit(void **state)
 	pl_run_list_release(&l);
 }
 
+/* -------------------------------------------------------------- llama-bench */
+
+static void test_llama_bench_rocm(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	size_t pp = 0, tg = 0;
+	(void)state;
+	assert_int_equal(parse_file("llama_bench/orion_gptoss20b_radeon8060s_rocm712.json", NULL, &l, &err), 0);
+	assert_int_equal(l.n, 84);
+	for (size_t i = 0; i < l.n; i++) {
+		/* a pp row never carries generation speed */
+		if (l.v[i].has_metric[PL_M_PREFILL_TPS]) {
+			pp++;
+			assert_false(l.v[i].has_metric[PL_M_TPS_MEAN]);
+			assert_false(l.v[i].has_metric[PL_M_OUTPUT_THROUGHPUT]);
+		} else if (l.v[i].has_metric[PL_M_TPS_MEAN]) {
+			tg++;
+		}
+	}
+	assert_int_equal(pp, 42); /* 42 rows with n_gen 0, 42 with n_prompt 0 */
+	assert_int_equal(tg, 42);
+	static const struct kt c0[] = {
+		{"model", "gpt-oss 20B MXFP4 MoE"}, {"engine", "llama.cpp"}, {"engine_version", "b8067"},
+		{"hardware", "Radeon 8060S Graphics"}, {"kv_cache_dtype", "q8_0"},
+		{"input_tokens", "128"}, {"max_output_tokens", "0"}, {"concurrency", "1"},
+		{"dataset", "llama-bench pp128"}, {"benchmark_tool", "llama-bench"},
+		{"benchmark_tool_version", "b8067"}, {"repetitions", "3"},
+		{"run_started_at", "2026-02-16T08:11:49Z"},
+		{"engine_args", "backends=ROCm 7.12 n_batch=8192 n_ubatch=2048 n_gpu_layers=99 flash_attn=true"},
+		{"precision", NULL}, {NULL, NULL},
+	};
+	static const struct kv m0[] = {
+		{"prefill_tokens_per_second", 774.746509}, {"prefill_tokens_per_second_std", 19.855583},
+		{"tokens_per_second_mean", MISSING}, {NULL, 0},
+	};
+	expect_conds(&l.v[0], c0);
+	expect_metrics(&l.v[0], m0);
+	assert_int_equal(nmetrics(&l.v[0]), 2);
+	/* record 21: tg128 at depth 512 */
+	static const struct kt c21[] = {
+		{"dataset", "llama-bench tg128 @ d512"}, {"input_tokens", "0"},
+		{"max_output_tokens", "128"}, {NULL, NULL},
+	};
+	static const struct kv m21[] = {
+		{"tokens_per_second_mean", 70.195068}, {"output_throughput", 70.195068},
+		{"tokens_per_second_std", 0.214115}, {"prefill_tokens_per_second", MISSING}, {NULL, 0},
+	};
+	expect_conds(&l.v[21], c21);
+	expect_metrics(&l.v[21], m21);
+	validate_all(&l);
+	pl_run_list_release(&l);
+}
+
+static void test_llama_bench_vulkan(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	assert_int_equal(parse_file("llama_bench/orion_gptoss20b_rx7900xtx_vulkan_radv.json", NULL, &l, &err), 0);
+	assert_int_equal(l.n, 84);
+	static const struct kt c7[] = {
+		{"hardware", "AMD Radeon RX 7900 XTX, AMD Ryzen 9 7950X 16-Core Processor (RADV RAPHAEL_MENDOCINO)"},
+		{"engine_version", "b7951"}, {"dataset", "llama-bench tg128"},
+		{"run_started_at", "2026-02-06T05:35:38Z"}, {NULL, NULL},
+	};
+	static const struct kv m7[] = {
+		{"tokens_per_second_mean", 208.624877}, {"tokens_per_second_std", 0.082578}, {NULL, 0},
+	};
+	expect_conds(&l.v[7], c7);
+	expect_metrics(&l.v[7], m7);
+	validate_all(&l);
+	pl_run_list_release(&l);
+}
+
 /* ------------------------------------------------------------------- rules */
 
 /* A latency of exactly 0 in a run with completed requests is "not measured". */
@@ -529,6 +604,8 @@ int main(void)
 		cmocka_unit_test(test_aiperf_old_schema),
 		cmocka_unit_test(test_aiperf_refusals),
 		cmocka_unit_test(test_aiperf_unknown_unit),
+		cmocka_unit_test(test_llama_bench_rocm),
+		cmocka_unit_test(test_llama_bench_vulkan),
 		cmocka_unit_test(test_rule_zero_latency),
 		cmocka_unit_test(test_rule_none_completed),
 		cmocka_unit_test(test_rule_per_accelerator),
