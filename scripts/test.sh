@@ -1,11 +1,12 @@
 #!/bin/sh
 # The whole test suite: installs what is missing, then builds and runs every
-# test twice — a normal build with warnings as errors, and a build under
-# AddressSanitizer + UndefinedBehaviorSanitizer.
+# test three times — a debug build with warnings as errors, a build under
+# AddressSanitizer + UndefinedBehaviorSanitizer, and the optimised release
+# build (gcc -O2 warns about things -O0 does not).
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh
-for preset in dev asan; do
+for preset in dev asan release; do
 	echo "== $preset"
 	cmake --preset "$preset" >/dev/null
 	cmake --build --preset "$preset" --parallel 2 >/dev/null

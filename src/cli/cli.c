@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/normalize.h"
 
@@ -55,12 +56,22 @@ int pl_cli_exit_for(int code)
 	}
 }
 
-struct pl_store *pl_cli_open_store(const struct pl_cli *cli)
+struct pl_store *pl_cli_open_store(const struct pl_cli *cli, int create)
 {
 	struct pl_store *st = NULL;
 	struct pl_error err;
+	struct stat sb;
 
 	pl_error_init(&err);
+	/* Reading commands must not create an empty database at a mistyped path
+	 * and then report "no runs". */
+	if (!create && stat(cli->db_path, &sb) != 0) {
+		fprintf(stderr,
+		        "perfledger: database '%s' does not exist (import results first, or give "
+		        "--db PATH / $PERFLEDGER_DB)\n",
+		        cli->db_path);
+		return NULL;
+	}
 	if (pl_store_open(cli->db_path, &st, &err)) {
 		pl_cli_print_error(&err);
 		return NULL;
@@ -143,7 +154,11 @@ int pl_sel_add_metric(struct pl_selection *sel, const char *cmd, const char *arg
 			              cmd);
 			return PL_EXIT_USAGE;
 		}
-		if (sel->opts.nmetrics < PL_METRIC_COUNT)
+		size_t k;
+		for (k = 0; k < sel->opts.nmetrics; k++)
+			if (sel->opts.metrics[k] == id)
+				break; /* named twice: shown once */
+		if (k == sel->opts.nmetrics && sel->opts.nmetrics < PL_METRIC_COUNT)
 			sel->opts.metrics[sel->opts.nmetrics++] = id;
 		p += len;
 		if (*p == ',')
@@ -154,13 +169,30 @@ int pl_sel_add_metric(struct pl_selection *sel, const char *cmd, const char *arg
 
 int pl_sel_add_allow(struct pl_selection *sel, const char *cmd, const char *arg)
 {
-	int id = pl_cond_lookup(arg);
+	const char *p = arg;
 
-	if (id == PL_C_NONE) {
-		pl_cli_errorf(cmd, "unknown condition '%s' in --allow-mismatch", arg);
-		return PL_EXIT_USAGE;
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char name[128];
+		int id;
+
+		if (len == 0 || len >= sizeof(name)) {
+			pl_cli_errorf(cmd, "bad --allow-mismatch '%s'", arg);
+			return PL_EXIT_USAGE;
+		}
+		memcpy(name, p, len);
+		name[len] = '\0';
+		id = pl_cond_lookup(name);
+		if (id == PL_C_NONE) {
+			pl_cli_errorf(cmd, "unknown condition '%s' in --allow-mismatch", name);
+			return PL_EXIT_USAGE;
+		}
+		sel->opts.allow_mismatch[id] = 1;
+		p += len;
+		if (*p == ',')
+			p++;
 	}
-	sel->opts.allow_mismatch[id] = 1;
 	return 0;
 }
 

@@ -51,8 +51,10 @@ void pl_cli_errorf(const char *cmd, const char *fmt, ...)
  * mismatch, 4 for rejected input). */
 int pl_cli_exit_for(int code);
 
-/* Opens the database named by cli; prints the error and returns NULL on failure. */
-struct pl_store *pl_cli_open_store(const struct pl_cli *cli);
+/* Opens the database named by cli; prints the error and returns NULL on
+ * failure. With create == 0 (reading commands) a missing file is an error
+ * instead of a new empty database. */
+struct pl_store *pl_cli_open_store(const struct pl_cli *cli, int create);
 
 /* Flushes stdout and checks it; prints an error and returns PL_EXIT_USAGE
  * if writing failed (full disk, closed pipe), else rc. */

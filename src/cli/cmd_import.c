@@ -119,7 +119,7 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 	}
 	opts.set = set;
 	ctx.strict = opts.strict;
-	st = pl_cli_open_store(cli);
+	st = pl_cli_open_store(cli, 1);
 	if (!st)
 		goto out;
 	int irc = pl_import_paths(st, (const char *const *)argv + optind, (size_t)(argc - optind),

@@ -71,7 +71,7 @@ int cmd_list(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_errorf("list", "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
-	st = pl_cli_open_store(cli);
+	st = pl_cli_open_store(cli, 0);
 	if (!st)
 		goto out;
 	if (pl_store_query(st, sel.filters, sel.nfilters, &runs, &err) ||

@@ -3,6 +3,7 @@
  */
 #include "core/model.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
@@ -154,6 +155,52 @@ static int is_numeric(enum pl_ctype t)
 	return t == PL_CT_INT || t == PL_CT_REAL || t == PL_CT_BOOL;
 }
 
+/* n digits at p? */
+static int digits(const char *p, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!isdigit((unsigned char)p[i]))
+			return 0;
+	return 1;
+}
+
+/* YYYY-MM-DD, optionally THH:MM[:SS[.fraction]], optionally Z or +HH:MM /
+ * -HH:MM. Field ranges are checked loosely (month 01-12, day 01-31, hour
+ * 00-23, minute and second 00-59; 60 for a leap second). */
+static int is_iso8601(const char *s)
+{
+	if (!digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) || s[7] != '-' || !digits(s + 8, 2))
+		return 0;
+	int mo = (s[5] - '0') * 10 + (s[6] - '0'), d = (s[8] - '0') * 10 + (s[9] - '0');
+	if (mo < 1 || mo > 12 || d < 1 || d > 31)
+		return 0;
+	s += 10;
+	if (*s == '\0')
+		return 1;
+	if ((*s != 'T' && *s != ' ') || !digits(s + 1, 2) || s[3] != ':' || !digits(s + 4, 2))
+		return 0;
+	if ((s[1] - '0') * 10 + (s[2] - '0') > 23 || s[4] > '5')
+		return 0;
+	s += 6;
+	if (*s == ':') {
+		if (!digits(s + 1, 2) || (s[1] - '0') * 10 + (s[2] - '0') > 60)
+			return 0;
+		s += 3;
+		if (*s == '.') {
+			s++;
+			if (!isdigit((unsigned char)*s))
+				return 0;
+			while (isdigit((unsigned char)*s))
+				s++;
+		}
+	}
+	if (*s == 'Z')
+		return s[1] == '\0';
+	if (*s == '+' || *s == '-')
+		return digits(s + 1, 2) && s[3] == ':' && digits(s + 4, 2) && s[6] == '\0';
+	return *s == '\0';
+}
+
 int pl_run_set_cond(struct pl_run *run, int id, const char *value, struct pl_error *err)
 {
 	struct pl_value *v;
@@ -188,6 +235,12 @@ int pl_run_set_cond(struct pl_run *run, int id, const char *value, struct pl_err
 			                    value);
 		}
 		return pl_run_set_cond_num(run, id, num, err);
+	}
+	if (ci->type == PL_CT_TIME && !is_iso8601(value)) {
+		pl_error_field(err, ci->name);
+		return pl_error_set(err, PL_EINVALID,
+		                    "'%s' must be an ISO 8601 time like 2026-01-31T12:00:00Z, got '%s'",
+		                    ci->name, value);
 	}
 	if (pl_strset(&v->text, value))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");

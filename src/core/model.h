@@ -247,7 +247,8 @@ int pl_run_copy(struct pl_run *dst, const struct pl_run *src);
 
 /* Sets condition id to the text value (copied). No normalization is done
  * here; numeric types parse text with checked strtod ("inf" allowed for
- * INT/REAL; INT must be whole). Returns 0, PL_ENOMEM, or PL_EINVALID with a
+ * INT/REAL; INT must be whole); TIME must be ISO 8601 (YYYY-MM-DD with an
+ * optional THH:MM[:SS[.f]] and zone Z / +HH:MM). Returns 0, PL_ENOMEM, or PL_EINVALID with a
  * message naming the field and the expected form. value NULL clears. */
 int pl_run_set_cond(struct pl_run *run, int id, const char *value, struct pl_error *err);
 

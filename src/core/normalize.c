@@ -39,10 +39,12 @@ static const struct alias deployment_aliases[] = {
 	{"api", "cloud-api"},       {"cloud-api", "cloud-api"},  {"cloud_api", "cloud-api"},
 };
 
-/* Copy of s without leading/trailing white space, lower-cased if lower. */
+/* Copy of s without leading/trailing white space, with every inner run of
+ * white space folded to one space ("1x  NVIDIA H100" = "1x NVIDIA H100"),
+ * lower-cased if lower. */
 static char *trimmed_copy(const char *s, int lower)
 {
-	size_t len;
+	size_t len, o = 0;
 	char *out;
 
 	while (*s && isspace((unsigned char)*s))
@@ -53,9 +55,16 @@ static char *trimmed_copy(const char *s, int lower)
 	out = malloc(len + 1);
 	if (!out)
 		return NULL;
-	for (size_t i = 0; i < len; i++)
-		out[i] = lower ? (char)tolower((unsigned char)s[i]) : s[i];
-	out[len] = '\0';
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (isspace(c)) {
+			if (o > 0 && out[o - 1] == ' ')
+				continue;
+			c = ' ';
+		}
+		out[o++] = lower ? (char)tolower(c) : (char)c;
+	}
+	out[o] = '\0';
 	return out;
 }
 

@@ -41,7 +41,8 @@ long pl_hardware_accelerator_count(const char *hardware);
 int pl_version_cmp(const char *a, const char *b);
 
 /* Applies the rules above to every condition of run in place: trims
- * surrounding white space of text values, normalizes precision, engine and
+ * surrounding white space of text values and folds inner runs of white
+ * space to one space, normalizes precision, engine and
  * deployment, strips a leading 'v' from versions, and fills accelerator_count
  * from hardware when it is missing. A given accelerator_count that disagrees
  * with the hardware string is an error (PL_EINVALID naming both values).

@@ -111,6 +111,17 @@ static void conditions_set_typed(void **state)
 	assert_int_equal(pl_run_set_cond(&r, PL_C_ENGINE_VERSION, NULL, &e), 0);
 	assert_false(r.cond[PL_C_ENGINE_VERSION].set);
 
+	assert_int_equal(pl_run_set_cond(&r, PL_C_RUN_STARTED_AT, "2026-09-10T10:00:00Z", &e), 0);
+	assert_int_equal(pl_run_set_cond(&r, PL_C_RUN_STARTED_AT, "2026-08-16T16:08:53", &e), 0);
+	assert_int_equal(pl_run_set_cond(&r, PL_C_RUN_STARTED_AT, "2026-08-16T16:08:53.25+02:00", &e), 0);
+	assert_int_equal(pl_run_set_cond(&r, PL_C_RUN_STARTED_AT, "2026-08-16", &e), 0);
+	assert_int_equal(pl_run_set_cond(&r, PL_C_RUN_STARTED_AT, "yesterday", &e), PL_EINVALID);
+	assert_string_equal(e.message, "'run_started_at' must be an ISO 8601 time like "
+	                               "2026-01-31T12:00:00Z, got 'yesterday'");
+	assert_int_equal(pl_run_set_cond(&r, PL_C_RUN_STARTED_AT, "2026-13-01", &e), PL_EINVALID);
+	assert_int_equal(pl_run_set_cond(&r, PL_C_RUN_STARTED_AT, "2026-01-01T25:00", &e), PL_EINVALID);
+	assert_int_equal(pl_run_set_cond(&r, PL_C_RUN_STARTED_AT, "2026-01-01T10:00:00Zjunk", &e), PL_EINVALID);
+
 	struct pl_run copy;
 	assert_int_equal(pl_run_copy(&copy, &r), 0);
 	assert_string_equal(copy.cond[PL_C_REQUEST_RATE].text, "inf");

@@ -86,7 +86,7 @@ static void run_normalization(void **state)
 	pl_run_set_cond(&r, PL_C_PRECISION, "BF16", NULL);
 	pl_run_set_cond(&r, PL_C_ENGINE, "vLLM", NULL);
 	pl_run_set_cond(&r, PL_C_ENGINE_VERSION, "v0.6.3", NULL);
-	pl_run_set_cond(&r, PL_C_HARDWARE, " 2x NVIDIA A100 80G ", NULL);
+	pl_run_set_cond(&r, PL_C_HARDWARE, " 2x  NVIDIA\tA100 80G ", NULL);
 	pl_run_set_cond(&r, PL_C_MODEL, "Gemma-4-31B", NULL);
 	assert_int_equal(pl_normalize_run(&r, &e), 0);
 	assert_string_equal(r.cond[PL_C_PRECISION].text, "bfloat16");
