@@ -25,6 +25,7 @@ static const struct pl_adapter_impl *const impls[] = {
 	&pl_adapter_llmperf,
 	&pl_adapter_aiperf,
 	&pl_adapter_llama_bench,
+	&pl_adapter_inferencemax,
 	&pl_adapter_descriptor,
 };
 #define NIMPLS (sizeof(impls) / sizeof(impls[0]))

@@ -537,6 +537,125 @@ static void test_llama_bench_vulkan(void **state)
 	pl_run_list_release(&l);
 }
 
+/* ------------------------------------------------------------- InferenceMAX */
+
+static void test_ix_agg(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	assert_int_equal(parse_file("inferencemax/ix_agg_kimik25_int4_mi355x_c4.json", NULL, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	static const struct kt c[] = {
+		{"hardware", "mi355x"}, {"model", "moonshotai/Kimi-K2.5"}, {"engine", "vllm"},
+		{"engine_version", "0.21.0"}, /* image vllm/vllm-openai-rocm:v0.21.0 */
+		{"precision", "int4"}, {"input_tokens", "1024"}, {"max_output_tokens", "1024"},
+		{"concurrency", "4"}, {"tensor_parallel_size", "8"}, {"benchmark_tool", "inferencemax"},
+		{"accelerator_count", NULL}, {NULL, NULL},
+	};
+	static const struct kv m[] = {
+		{"ttft_mean", 0.3170863160688896}, {"ttft_p50", 0.2969768075272441},
+		{"ttft_std", 0.0725235775538713}, {"ttft_p90", 0.3538684876635672},
+		{"ttft_p99", 0.5859901384473777}, {"ttft_p99_9", 0.6591278487213433},
+		{"tpot_p50", 0.017393898241078155}, {"itl_p99", 0.17026271915528923},
+		{"e2el_p99_9", 18.445460162415404},
+		{"tokens_per_second_p50", 57.49142521935413},  /* median_intvty */
+		{"tokens_per_second_mean", 57.82309273569342}, /* mean_intvty */
+		{"tokens_per_second_p99", MISSING},            /* p99_intvty: reversed order */
+		{"output_throughput_per_accelerator", 27.678011491816765},
+		{"total_token_throughput_per_accelerator", 55.62670336516291},
+		{"output_throughput", MISSING}, {"error_rate", MISSING}, {NULL, 0},
+	};
+	expect_conds(&l.v[0], c);
+	expect_metrics(&l.v[0], m);
+	validate_all(&l);
+	pl_run_list_release(&l);
+	assert_int_equal(parse_file("inferencemax/ix_agg_kimik25_int4_8k1k_c32.json", NULL, &l, &err), 0);
+	static const struct kt c2[] = {{"input_tokens", "8192"}, {"concurrency", "32"}, {NULL, NULL}};
+	expect_conds(&l.v[0], c2);
+	validate_all(&l);
+	pl_run_list_release(&l);
+}
+
+static void test_ix_together(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	assert_int_equal(parse_file("inferencemax/ix_together_dsr1_fp4_b200_c128.json", NULL, &l, &err), 0);
+	static const struct kt c[] = {
+		{"hardware", "b200"}, {"engine", "sglang"}, {"engine_version", NULL}, /* dev-cu13 */
+		{"precision", "fp4"}, {"accelerator_count", "8"}, {"concurrency", "128"},
+		{"run_started_at", "2026-06-11T23:25:28Z"}, {NULL, NULL},
+	};
+	static const struct kv m[] = {
+		{"requests_completed", 1280}, {"output_throughput", 4780.3151857351295},
+		{"total_token_throughput", 9669.817946887235}, {"request_throughput", 9.501026276936042},
+		{"ttft_p50", 515.3742679394782e-3}, {"ttft_p99", 1506.6411917423832e-3},
+		{"tpot_p50", 24.524340864086934e-3}, {"itl_p50", 180.71580934338272e-3},
+		{"e2el_p99", 26605.433083986874e-3}, {"power_watts", 557.7}, {NULL, 0},
+	};
+	expect_conds(&l.v[0], c);
+	expect_metrics(&l.v[0], m);
+	validate_all(&l);
+	static const struct kv d[] = {
+		{"output_throughput_per_accelerator", 4780.3151857351295 / 8}, /* derived: / n_gpus */
+		{NULL, 0},
+	};
+	expect_metrics(&l.v[0], d);
+	pl_run_list_release(&l);
+}
+
+static void test_ix_agentic(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	assert_int_equal(parse_file("inferencemax/rocmfork_agentic_kimik25_b200_tp8_c16.json", NULL, &l, &err), 0);
+	static const struct kt c[] = {
+		{"hardware", "b200-dgxc"}, {"model", "/lustre/fsw/models/Kimi-K2.5-NVFP4"},
+		{"engine_version", "0.22.0"}, {"precision", "fp4"}, {"concurrency", "16"},
+		{"input_tokens", NULL}, {NULL, NULL},
+	};
+	static const struct kv m[] = {
+		{"requests_completed", 818}, {"requests_failed", 0}, {"error_rate", 0},
+		{"ttft_mean", 1.0012943749168703}, {"ttft_p90", 1.580330530200001},
+		{"ttft_p95", 2.5213910663499988}, {"ttft_p50", MISSING}, /* p75 only: ignored */
+		{"tpot_mean", 0.020759218384754734}, {"e2el_p95", 79.64382661424997},
+		{"output_throughput", 430.4229896496884}, {"total_token_throughput", 38217.17100919655},
+		{"duration", 1826.95631718}, {"input_tokens_mean", 84394.54523227384},
+		{"output_tokens_mean", 961.3251833740832}, {"total_input_tokens", 69122034},
+		{"total_output_tokens", 790799}, {"tokens_per_second_mean", 51.05641805436494},
+		{"output_throughput_per_accelerator", 53.80287370621105},
+		{"total_token_throughput_per_accelerator", 4777.146376149569}, {NULL, 0},
+	};
+	expect_conds(&l.v[0], c);
+	expect_metrics(&l.v[0], m);
+	validate_all(&l);
+	pl_run_list_release(&l);
+	/* agg_bmk.json: an array; empty strings are missing values */
+	assert_int_equal(parse_file("inferencemax/rocmfork_agg_bmk_minimax_empty_fields.json", NULL, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	static const struct kt c2[] = {
+		{"engine", NULL}, {"precision", NULL}, {"engine_version", NULL},
+		{"model", "amd/MiniMax-M2.5-MXFP4"}, {"hardware", "mi355x"}, {NULL, NULL},
+	};
+	static const struct kv m2[] = {{"requests_completed", 300}, {"ttft_mean", 27.149974573223332}, {NULL, 0}};
+	expect_conds(&l.v[0], c2);
+	expect_metrics(&l.v[0], m2);
+	validate_all(&l);
+	pl_run_list_release(&l);
+}
+
+static void test_ix_refusals(void **state)
+{
+	(void)state;
+	expect_rejected("inferencemax/rocmfork_agentic_kimik25_b200_tp8_c32_failed.json", PL_EINVALID,
+	                "no request completed (completed 0, failed 0)");
+	expect_rejected("inferencemax/rocmfork_run_stats_b200.json", PL_EFORMAT,
+	                "InferenceMAX run_stats.json (success counters per hardware) is not a run");
+}
+
 /* ------------------------------------------------------------------- rules */
 
 /* A latency of exactly 0 in a run with completed requests is "not measured". */
@@ -606,6 +725,10 @@ int main(void)
 		cmocka_unit_test(test_aiperf_unknown_unit),
 		cmocka_unit_test(test_llama_bench_rocm),
 		cmocka_unit_test(test_llama_bench_vulkan),
+		cmocka_unit_test(test_ix_agg),
+		cmocka_unit_test(test_ix_together),
+		cmocka_unit_test(test_ix_agentic),
+		cmocka_unit_test(test_ix_refusals),
 		cmocka_unit_test(test_rule_zero_latency),
 		cmocka_unit_test(test_rule_none_completed),
 		cmocka_unit_test(test_rule_per_accelerator),

@@ -1,0 +1,177 @@
+/*
+ * inferencemax.c — SemiAnalysis InferenceMAX / InferenceX processed results.
+ *
+ * Three shapes, one run per object (agg_bmk.json is an array of them):
+ *   agg (fixed sequence length): hw, conc, isl, osl, framework, precision,
+ *     tp, latencies in SECONDS as <stat>_<family> (median, p90, p99, p99.9),
+ *     per-GPU throughputs, and "intvty" = 1/TPOT in tok/s per user;
+ *   agentic (aiperf-driven): also p75/p95, request counts, token totals and
+ *     totals of throughput; a failed run has no metrics and 0 requests;
+ *   together_runner baselines: a nested "metrics" object in ms and a "gpu"
+ *     block with power.
+ * Interactivity percentiles are 1/TPOT percentiles, so their order is
+ * reversed (p99 intvty is the slowest user): only the median (order-free)
+ * and the mean are stored, as tokens_per_second_p50 / _mean. Empty strings
+ * (agg_bmk.json) are missing values, never "".
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "adapters/adapter_impl.h"
+#include "adapters/json_util.h"
+
+static const char *const ix_mapping[] = {
+	"hw -> hardware; model -> model; framework -> engine; precision -> precision (\"\" -> missing)",
+	"image tag vX.Y.Z (e.g. vllm/vllm-openai:v0.22.0) -> engine_version; other tags -> missing",
+	"isl -> input_tokens; osl -> max_output_tokens; conc -> concurrency; tp -> tensor_parallel_size",
+	"(constant) -> benchmark_tool = inferencemax",
+	"mean/median/std/p90/p95/p99/p99.9_<f> -> <f>_mean/p50/std/p90/p95/p99/p99_9 (s) for f in ttft, tpot, itl, e2el; p75 ignored",
+	"median_intvty -> tokens_per_second_p50; mean_intvty -> tokens_per_second_mean; other intvty stats ignored (1/TPOT: percentile order reversed)",
+	"output_tput_per_gpu -> output_throughput_per_accelerator; tput_per_gpu -> total_token_throughput_per_accelerator",
+	"input_tput_per_gpu, input_tput_tps -> not stored (prompt tokens only)",
+	"output_tput_tps -> output_throughput; total_tput_tps -> total_token_throughput; duration_seconds -> duration",
+	"num_requests_successful -> requests_completed (0 -> rejected); num_requests_total - successful -> requests_failed",
+	"mean_input_tokens -> input_tokens_mean; mean_output_tokens_actual -> output_tokens_mean",
+	"total_prompt_tokens, total_generation_tokens -> total_input_tokens, total_output_tokens",
+	"together: metrics.<stat>_<f>_ms -> <f>_<stat> (s, / 1000); metrics.successful_requests -> requests_completed",
+	"together: metrics.output_token_throughput, total_token_throughput, request_throughput -> same",
+	"together: gpu.n_gpus -> accelerator_count; gpu.mean_power_per_gpu_w -> power_watts; ts -> run_started_at",
+	NULL,
+};
+
+static const struct pl_adapter_info ix_info = {
+	"inferencemax",
+	"InferenceMAX/InferenceX agg and agentic results (2026), together_runner baselines",
+	"InferenceMAX / InferenceX processed result JSON (seconds, per-GPU throughputs)",
+	ix_mapping,
+};
+
+static int ix_detect(const cJSON *obj)
+{
+	return pl_json_get(obj, "hw") && pl_json_get(obj, "conc") && pl_json_get(obj, "framework") &&
+	       pl_json_get(obj, "precision");
+}
+
+static int latencies(const cJSON *obj, int exp10, const char *suffix, struct pl_run *run,
+                     struct pl_error *err)
+{
+	static const char *const fam[] = {"ttft", "tpot", "itl", "e2el", NULL};
+	static const char *const st_in[] = {"mean", "median", "std", "p90", "p95", "p99", "p99.9", NULL};
+	static const char *const st_out[] = {"mean", "p50", "std", "p90", "p95", "p99", "p99_9"};
+
+	for (int f = 0; fam[f]; f++)
+		for (int s = 0; st_in[s]; s++) {
+			char key[64], name[64];
+			int rc;
+			snprintf(key, sizeof(key), "%s_%s%s", st_in[s], fam[f], suffix);
+			snprintf(name, sizeof(name), "%s_%s", fam[f], st_out[s]);
+			if ((rc = pl_json_metric(obj, key, pl_metric_lookup(name), exp10, run, err)))
+				return rc;
+		}
+	return 0;
+}
+
+/* "repo/name:v0.22.0" -> "0.22.0" when the tag is a version, else NULL. */
+static int image_version(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	const char *img = NULL, *tag;
+	int rc = pl_json_get_string(obj, "image", &img, err);
+
+	if (rc)
+		return rc < 0 ? rc : 0;
+	tag = strrchr(img, ':');
+	if (!tag)
+		return 0;
+	tag++;
+	if (*tag == 'v')
+		tag++;
+	if (!*tag || strspn(tag, "0123456789.") != strlen(tag) || !strchr(tag, '.'))
+		return 0;
+	return pl_run_set_cond(run, PL_C_ENGINE_VERSION, tag, err);
+}
+
+static int together(const cJSON *obj, const cJSON *m, struct pl_run *run, struct pl_error *err)
+{
+	const cJSON *gpu = pl_json_get(obj, "gpu");
+	const char *ts = NULL;
+	double ok = 0;
+	int rc;
+
+	rc = pl_json_get_count(m, "successful_requests", &ok, err);
+	if (rc < 0)
+		return rc;
+	if ((rc = pl_adapter_requests(run, ok, -1, "successful_requests", err)) ||
+	    (rc = latencies(m, -3, "_ms", run, err)) ||
+	    (rc = pl_json_metric(m, "output_token_throughput", PL_M_OUTPUT_THROUGHPUT, 0, run, err)) ||
+	    (rc = pl_json_metric(m, "total_token_throughput", PL_M_TOTAL_TOKEN_THROUGHPUT, 0, run, err)) ||
+	    (rc = pl_json_metric(m, "request_throughput", PL_M_REQUEST_THROUGHPUT, 0, run, err)) ||
+	    (rc = pl_json_cond(gpu, "n_gpus", PL_C_ACCELERATOR_COUNT, run, err)) ||
+	    (rc = pl_json_metric(gpu, "mean_power_per_gpu_w", PL_M_POWER_WATTS, 0, run, err)))
+		return rc;
+	rc = pl_json_get_string(obj, "ts", &ts, err);
+	if (rc < 0)
+		return rc;
+	if (rc == 0 && strlen(ts) >= 19 && ts[10] == 'T' &&
+	    (strcmp(ts + 19, "+00:00") == 0 || strcmp(ts + 19, "Z") == 0)) {
+		char iso[24];
+		snprintf(iso, sizeof(iso), "%.19sZ", ts);
+		return pl_run_set_cond(run, PL_C_RUN_STARTED_AT, iso, err);
+	}
+	return 0;
+}
+
+static int ix_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	const cJSON *m = pl_json_get(obj, "metrics");
+	double total = 0, ok = 0;
+	int rc, has_total, has_ok;
+
+	if ((rc = pl_json_cond(obj, "hw", PL_C_HARDWARE, run, err)) ||
+	    (rc = pl_json_cond(obj, "model", PL_C_MODEL, run, err)) ||
+	    (rc = pl_json_cond(obj, "framework", PL_C_ENGINE, run, err)) ||
+	    (rc = pl_json_cond(obj, "precision", PL_C_PRECISION, run, err)) ||
+	    (rc = pl_json_cond(obj, "isl", PL_C_INPUT_TOKENS, run, err)) ||
+	    (rc = pl_json_cond(obj, "osl", PL_C_MAX_OUTPUT_TOKENS, run, err)) ||
+	    (rc = pl_json_cond(obj, "conc", PL_C_CONCURRENCY, run, err)) ||
+	    (rc = pl_json_cond(obj, "tp", PL_C_TENSOR_PARALLEL_SIZE, run, err)) ||
+	    (rc = pl_run_set_cond(run, PL_C_BENCHMARK_TOOL, "inferencemax", err)) ||
+	    (rc = image_version(obj, run, err)))
+		return rc;
+	if (cJSON_IsObject(m))
+		return together(obj, m, run, err);
+
+	rc = pl_json_get_count(obj, "num_requests_total", &total, err);
+	if (rc < 0)
+		return rc;
+	has_total = rc == 0;
+	rc = pl_json_get_count(obj, "num_requests_successful", &ok, err);
+	if (rc < 0)
+		return rc;
+	has_ok = rc == 0;
+	if (has_ok || has_total) {
+		if (!has_ok)
+			ok = 0;
+		if ((rc = pl_adapter_requests(run, ok, has_total && total >= ok ? total - ok : -1,
+		                              "num_requests_successful", err)))
+			return rc;
+	}
+	if ((rc = latencies(obj, 0, "", run, err)) ||
+	    (rc = pl_json_metric(obj, "median_intvty", PL_M_TPS_P50, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "mean_intvty", PL_M_TPS_MEAN, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "output_tput_per_gpu", PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "tput_per_gpu", PL_M_TOTAL_TOKEN_THROUGHPUT_PER_ACCELERATOR, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "output_tput_tps", PL_M_OUTPUT_THROUGHPUT, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "total_tput_tps", PL_M_TOTAL_TOKEN_THROUGHPUT, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "duration_seconds", PL_M_DURATION, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "mean_input_tokens", PL_M_INPUT_TOKENS_MEAN, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "mean_output_tokens_actual", PL_M_OUTPUT_TOKENS_MEAN, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "total_prompt_tokens", PL_M_TOTAL_INPUT_TOKENS, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "total_generation_tokens", PL_M_TOTAL_OUTPUT_TOKENS, 0, run, err)))
+		return rc;
+	return 0;
+}
+
+const struct pl_adapter_impl pl_adapter_inferencemax = {
+	&ix_info, NULL, ix_detect, ix_convert, NULL, NULL,
+};
