@@ -8,6 +8,7 @@
  */
 #include "core/compare.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +203,71 @@ static void append(char *buf, size_t n, const char *s)
 		snprintf(buf + len, n - len, "%s", s);
 }
 
+/* The workload that ran against the one requested (the MLPerf rule): a
+ * run whose measured mean input (output) tokens per request differ from
+ * input_tokens (max_output_tokens) by more than 10% did not run the workload
+ * its conditions name. Such a run refuses the comparison, naming the field
+ * with the requested and measured values, unless the field is allowed to
+ * differ (then a caveat). Returns 0 or PL_ENOMEM. */
+static int check_workload(const struct pl_run_list *runs, const struct pl_compare_opts *opts,
+                          struct pl_comparison *cmp, char *msg, size_t msgsize)
+{
+	static const int conds[2] = {PL_C_INPUT_TOKENS, PL_C_MAX_OUTPUT_TOKENS};
+	static const int means[2] = {PL_M_INPUT_TOKENS_MEAN, PL_M_OUTPUT_TOKENS_MEAN};
+
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < runs->n; i++) {
+			const struct pl_run *r = &runs->v[i];
+			const struct pl_value *c = &r->cond[conds[k]];
+			double want, got;
+			char a[40], b[40], line[300];
+
+			if (!c->set || !r->has_metric[means[k]])
+				continue;
+			want = c->num;
+			got = r->metric[means[k]];
+			if (!(want > 0) || fabs(got - want) <= 0.1 * want)
+				continue;
+			snprintf(a, sizeof(a), "%s requested", c->text);
+			snprintf(line, sizeof(line), "%s measured mean (run %lld)",
+			         pl_fmt_num(b, sizeof(b), pl_round_sig(got, 6)), r->id);
+			if (opts->allow_mismatch[conds[k]]) {
+				char cav[500];
+				snprintf(cav, sizeof(cav),
+				         "run %lld did not run the requested workload: %s %s vs %s "
+				         "(more than 10%% apart; allowed by --allow-mismatch)",
+				         r->id, pl_cond_info[conds[k]].name, a, line);
+				if (add_caveat(cmp, cav))
+					return PL_ENOMEM;
+				continue;
+			}
+			struct pl_mismatch *m = realloc(cmp->mismatches, (cmp->nmismatches + 1) * sizeof(*m));
+			if (!m)
+				return PL_ENOMEM;
+			cmp->mismatches = m;
+			m += cmp->nmismatches;
+			m->cond = conds[k];
+			m->nvalues = 2;
+			m->values = calloc(2, sizeof(char *));
+			if (!m->values)
+				return PL_ENOMEM;
+			cmp->nmismatches++;
+			m->values[0] = strdup(a);
+			m->values[1] = strdup(line);
+			if (!m->values[0] || !m->values[1])
+				return PL_ENOMEM;
+			append(msg, msgsize, cmp->nmismatches > 1 ? "; " : "");
+			{
+				char full[400];
+				snprintf(full, sizeof(full), "%s: %s vs %s", pl_cond_info[conds[k]].name, a,
+				         m->values[1]);
+				append(msg, msgsize, full);
+			}
+		}
+	}
+	return 0;
+}
+
 /* Checks the key conditions; fills shared[], mismatches and caveats. */
 static int check_conditions(const struct pl_run_list *runs, const struct pl_compare_opts *opts,
                             struct pl_comparison *cmp, struct pl_error *err)
@@ -257,6 +323,8 @@ static int check_conditions(const struct pl_run_list *runs, const struct pl_comp
 		append(msg, sizeof(msg), cmp->nmismatches > 1 ? "; " : "");
 		append(msg, sizeof(msg), line);
 	}
+	if (check_workload(runs, opts, cmp, msg, sizeof(msg)))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	if (cmp->nmismatches) {
 		char axis[256] = "";
 		for (size_t k = 0; k < cmp->naxis; k++) {

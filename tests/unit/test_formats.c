@@ -710,6 +710,89 @@ static void test_rule_per_accelerator(void **state)
 	pl_run_list_release(&l);
 }
 
+/* The workload that ran is checked against the one requested (10%). */
+static void test_rule_workload(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	struct pl_compare_opts opts;
+	struct pl_comparison cmp;
+	(void)state;
+	/* line 0 ran 1024-token prompts as requested; line 1 requested 1024 but
+	 * sent 500 on average (1500 / 3) */
+	assert_int_equal(parse_str("w.jsonl",
+	                           "{\"backend\": \"sglang\", \"dataset_name\": \"random\", \"random_input_len\": 1024,"
+	                           " \"random_output_len\": 100, \"random_range_ratio\": 1.0, \"completed\": 2,"
+	                           " \"total_input_tokens\": 2048, \"total_output_tokens\": 200, \"mean_e2e_latency_ms\": 10}\n"
+	                           "{\"backend\": \"sglang\", \"dataset_name\": \"random\", \"random_input_len\": 1024,"
+	                           " \"random_output_len\": 100, \"random_range_ratio\": 1.0, \"completed\": 3,"
+	                           " \"total_input_tokens\": 1500, \"total_output_tokens\": 300, \"mean_e2e_latency_ms\": 10}\n",
+	                           &l, &err), 0);
+	validate_all(&l);
+	l.v[0].id = 1;
+	l.v[1].id = 2;
+	assert_int_equal(pl_run_set_cond(&l.v[1], PL_C_HARDWARE, "2x H", &err), 0);
+	memset(&opts, 0, sizeof(opts));
+	pl_error_init(&err);
+	assert_int_equal(pl_compare_parse_axis(&opts, "hardware", &err), 0);
+	assert_int_equal(pl_compare_build(&l, &opts, &cmp, &err), PL_EMISMATCH);
+	assert_int_equal(cmp.nmismatches, 1);
+	assert_int_equal(cmp.mismatches[0].cond, PL_C_INPUT_TOKENS);
+	assert_string_equal(cmp.mismatches[0].values[0], "1024 requested");
+	assert_string_equal(cmp.mismatches[0].values[1], "500 measured mean (run 2)");
+	assert_string_equal(err.message,
+	                    "comparison refused: 1 condition differ off the axis 'hardware': "
+	                    "input_tokens: 1024 requested vs 500 measured mean (run 2)");
+	pl_comparison_release(&cmp);
+	/* allowed: compared, with a caveat */
+	opts.allow_mismatch[PL_C_INPUT_TOKENS] = 1;
+	pl_error_init(&err);
+	assert_int_equal(pl_compare_build(&l, &opts, &cmp, &err), 0);
+	assert_int_equal(cmp.nrows, 2);
+	int found = 0;
+	for (size_t i = 0; i < cmp.ncaveats; i++)
+		found |= strstr(cmp.caveats[i], "run 2 did not run the requested workload: input_tokens "
+		                                "1024 requested vs 500 measured mean (run 2)") != NULL;
+	assert_true(found);
+	pl_comparison_release(&cmp);
+	pl_run_list_release(&l);
+}
+
+/* A cross-tool pair is refused (benchmark_tool is in the key), then allowed. */
+static void test_rule_cross_tool(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	struct pl_compare_opts opts;
+	struct pl_comparison cmp;
+	(void)state;
+	assert_int_equal(parse_str("x.jsonl",
+	                           "{\"backend\": \"sglang\", \"completed\": 2, \"mean_e2e_latency_ms\": 10}\n",
+	                           &l, &err), 0);
+	assert_int_equal(parse_file("llmperf/lb_groq_llama2_70b_summary.json", NULL, &l, &err), 0);
+	for (size_t i = 0; i < l.n; i++) {
+		l.v[i].id = (long long)i + 1;
+		/* same everything but the tool: strip what the files differ in */
+		for (int c = 0; c < PL_COND_COUNT; c++)
+			if (c != PL_C_BENCHMARK_TOOL && c != PL_C_BENCHMARK_TOOL_VERSION)
+				pl_run_set_cond(&l.v[i], c, NULL, &err);
+	}
+	validate_all(&l);
+	assert_int_equal(pl_run_set_cond(&l.v[1], PL_C_HARDWARE, "2x H", &err), 0);
+	memset(&opts, 0, sizeof(opts));
+	assert_int_equal(pl_compare_parse_axis(&opts, "hardware", &err), 0);
+	assert_int_equal(pl_compare_build(&l, &opts, &cmp, &err), PL_EMISMATCH);
+	assert_int_equal(cmp.mismatches[0].cond, PL_C_BENCHMARK_TOOL);
+	pl_comparison_release(&cmp);
+	opts.allow_mismatch[PL_C_BENCHMARK_TOOL] = 1;
+	assert_int_equal(pl_compare_build(&l, &opts, &cmp, &err), 0);
+	assert_string_equal(cmp.caveats[0],
+	                    "conditions differ in benchmark_tool: llmperf vs sglang-bench-serving "
+	                    "(allowed by --allow-mismatch)");
+	pl_comparison_release(&cmp);
+	pl_run_list_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -732,6 +815,8 @@ int main(void)
 		cmocka_unit_test(test_rule_zero_latency),
 		cmocka_unit_test(test_rule_none_completed),
 		cmocka_unit_test(test_rule_per_accelerator),
+		cmocka_unit_test(test_rule_workload),
+		cmocka_unit_test(test_rule_cross_tool),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
