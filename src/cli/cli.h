@@ -36,6 +36,7 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv);
 int cmd_list(const struct pl_cli *cli, int argc, char **argv);
 int cmd_compare(const struct pl_cli *cli, int argc, char **argv);
 int cmd_report(const struct pl_cli *cli, int argc, char **argv);
+int cmd_formats(const struct pl_cli *cli, int argc, char **argv);
 
 /* Prints "perfledger: " + the formatted error to stderr. */
 void pl_cli_print_error(const struct pl_error *err);
