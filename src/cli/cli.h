@@ -36,6 +36,14 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv);
 int cmd_list(const struct pl_cli *cli, int argc, char **argv);
 int cmd_compare(const struct pl_cli *cli, int argc, char **argv);
 int cmd_report(const struct pl_cli *cli, int argc, char **argv);
+int cmd_verify(const struct pl_cli *cli, int argc, char **argv);
+
+/* Renders the report definition at spec_path into out_dir as a bundle, in
+ * lang, with epoch as SOURCE_DATE_EPOCH (-1: the environment's, else now).
+ * Prints errors; returns an exit code. Defined in cmd_report.c, used by
+ * report --spec and verify. */
+int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const char *lang,
+                         long long epoch, const char *out_dir);
 int cmd_formats(const struct pl_cli *cli, int argc, char **argv);
 
 /* Prints "perfledger: " + the formatted error to stderr. */

@@ -215,7 +215,6 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 	setenv("SOURCE_DATE_EPOCH", num, 1);
 	if (pl_spec_load(spec_path, &spec, &err)) {
 		pl_cli_print_error(&err);
-		rc = pl_cli_exit_for(err.code) == PL_EXIT_REJECTED ? PL_EXIT_USAGE : PL_EXIT_USAGE;
 		goto out;
 	}
 	if (pl_compare_parse_axis(&sel.opts, spec.axis, &err)) {
@@ -232,7 +231,7 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 	for (size_t i = 0; i < spec.nallow; i++)
 		if (pl_sel_add_allow(&sel, "report", spec.allow[i]))
 			goto out;
-	st = pl_cli_open_store(cli);
+	st = pl_cli_open_store(cli, 0);
 	if (!st)
 		goto out;
 	rc = pl_cli_build_comparison(st, &sel, "report", &runs, &cmp);

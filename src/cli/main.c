@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{"list", cmd_list, "list stored runs"},
 	{"compare", cmd_compare, "compare runs along an axis; refuses unlike conditions"},
 	{"report", cmd_report, "render a report directory: Markdown, charts, workbook"},
+	{"verify", cmd_verify, "re-render a report bundle and report every file that differs"},
 	{"formats", cmd_formats, "list the input formats, their versions and field mappings"},
 };
 

@@ -56,8 +56,20 @@ int pl_render_is_axis(const struct pl_comparison *cmp, int id);
 int pl_render_write_file(const char *path, int (*fn)(FILE *fp, void *ctx, struct pl_error *err),
                          void *ctx, struct pl_error *err);
 
+/* Writes s escaped for HTML/XML text and attribute values (& < > " '),
+ * invalid UTF-8 as U+FFFD, control and bidi characters as '?'. Defined in
+ * template.c. Returns 0 or PL_EIO. */
+int pl_html_write_text(FILE *out, const char *s);
+
 /* Joins dir and name with '/' into a new heap string (caller frees), or
  * NULL on out of memory. */
 char *pl_render_path(const char *dir, const char *name);
+
+/* Runs gnuplot ($PERFLEDGER_GNUPLOT or `gnuplot`, from an argv vector, in
+ * dir) on NAME.gp, which must write NAME.svg and NAME.png; old ones are
+ * removed first. Returns 0; PL_ETOOL when gnuplot is missing (the message
+ * says how to install it), fails or writes nothing; PL_ENOMEM. Defined in
+ * plot.c. */
+int pl_plot_run_script(const char *dir, const char *name, struct pl_error *err);
 
 #endif

@@ -21,7 +21,9 @@
 
 #include <xlsxwriter.h>
 
+#include "core/procure.h"
 #include "render/render_impl.h"
+#include "render/spec.h"
 
 #define MAX_COLS 256           /* more than any sheet here has */
 #define XLSX_STR_MAX 32767     /* Excel's limit on a cell's text */
@@ -390,8 +392,20 @@ static lxw_format *add_format(lxw_workbook *wb, const char *num, int bold)
 	return f;
 }
 
-int pl_xlsx_write(const char *path, const struct pl_comparison *cmp, const struct pl_run_list *runs,
-                  struct pl_error *err)
+/* Bundle extras (charts, Procurement, Checklist); NULL for the plain workbook. */
+struct extras {
+	const struct pl_procurement *proc; /* may be NULL */
+	unsigned sheets;                   /* PL_SHEET_* */
+	int zh;                            /* Chinese chart titles */
+};
+
+static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl_comparison *cmp,
+                      const struct pl_run_list *runs, const struct formats *f,
+                      const struct extras *x);
+
+static int write_workbook(const char *path, const struct pl_comparison *cmp,
+                          const struct pl_run_list *runs, const struct extras *x,
+                          struct pl_error *err)
 {
 	static const char *const names[] = {"Comparison", "Runs", "Conditions", "Caveats"};
 	lxw_doc_properties props;
@@ -451,6 +465,8 @@ int pl_xlsx_write(const char *path, const struct pl_comparison *cmp, const struc
 		rc = sheet_conditions(&sheets[2], cmp, &f);
 	if (rc == 0 && nsheets == 4)
 		rc = sheet_caveats(&sheets[3], cmp, &f);
+	if (rc == 0 && x)
+		rc = add_extras(wb, &sheets[0], cmp, runs, &f, x);
 
 	lerr = workbook_close(wb); /* frees wb, writes the file */
 	if (rc != 0)
@@ -464,5 +480,208 @@ int pl_xlsx_write(const char *path, const struct pl_comparison *cmp, const struc
 		remove(tmp);
 	free(sheets);
 	free(tmp);
+	return rc;
+}
+
+int pl_xlsx_write(const char *path, const struct pl_comparison *cmp, const struct pl_run_list *runs,
+                  struct pl_error *err)
+{
+	return write_workbook(path, cmp, runs, NULL, err);
+}
+
+int pl_xlsx_write_bundle(const char *path, const struct pl_comparison *cmp,
+                         const struct pl_run_list *runs, const struct pl_procurement *proc,
+                         unsigned sheets, const char *lang, struct pl_error *err)
+{
+	struct extras x = {proc, sheets, lang && strcmp(lang, "zh-CN") == 0};
+
+	return write_workbook(path, cmp, runs, &x, err);
+}
+
+/* ---------------------------------------------------------- bundle extras */
+
+/* Column of metric m on the Comparison sheet, or -1 (mirrors sheet_comparison). */
+static int comparison_col(const struct pl_comparison *cmp, int m)
+{
+	int ids[PL_COND_COUNT];
+	int col = (int)row_fields(cmp, ids) + 2;
+
+	for (size_t i = 0; i < cmp->nmetrics; i++) {
+		int mi = cmp->metrics[i];
+		if (mi < 0 || mi >= PL_METRIC_COUNT || !metric_in_rows(cmp, mi))
+			continue;
+		if (mi == m)
+			return col;
+		col++;
+	}
+	return -1;
+}
+
+static void put_nan_dash(struct sheet *sh, lxw_row_t r, lxw_col_t c, double v, lxw_format *fmt)
+{
+	if (isnan(v))
+		worksheet_write_string(sh->ws, r, c, "-", NULL);
+	else
+		put_num(sh, r, c, v, fmt);
+}
+
+static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl_procurement *p,
+                             const struct formats *f, int zh)
+{
+	static const char *const head[] = {"group", "accelerators", "price per hour",
+	                                   "price per accelerator-hour", "peak throughput (tok/s)",
+	                                   "SLO throughput (tok/s, derived)",
+	                                   "SLO throughput per accelerator (tok/s, derived)",
+	                                   "cost per 1M output tokens at SLO (derived)",
+	                                   "SLO figure", "goodput (req/s)"};
+	static const char *const phead[] = {"group", "concurrency", "output throughput (tok/s)",
+	                                    "per accelerator (tok/s)", "interactivity (tok/s per request)",
+	                                    "cost per 1M output tokens (derived)", "meets SLO",
+	                                    "Pareto front"};
+	lxw_row_t r = 0, pr;
+	lxw_chart *sc, *bar;
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		rc |= put_str(sh, 0, (lxw_col_t)i, head[i], f->header);
+	for (size_t g = 0; g < p->ngroups; g++) {
+		const struct pl_procure_group *gr = &p->groups[g];
+		const char *how = gr->slo.status == PL_SLO_INTERPOLATED ? "interpolated"
+		                  : gr->slo.status == PL_SLO_MEASURED   ? "measured"
+		                  : p->slo.n                              ? "none meets the SLO"
+		                                                          : "no SLO";
+		r = (lxw_row_t)(g + 1);
+		rc |= put_str(sh, r, 0, gr->label, NULL);
+		put_nan_dash(sh, r, 1, gr->accelerators, f->whole);
+		put_nan_dash(sh, r, 2, gr->price_per_hour, f->rate);
+		put_nan_dash(sh, r, 3, gr->price_per_acc_hour, f->rate);
+		put_nan_dash(sh, r, 4, gr->peak_throughput, f->rate);
+		put_nan_dash(sh, r, 5, gr->slo.throughput, f->rate);
+		put_nan_dash(sh, r, 6, gr->slo_throughput_per_acc, f->rate);
+		put_nan_dash(sh, r, 7, gr->slo_cost_per_mtok, f->seconds);
+		rc |= put_str(sh, r, 8, how, NULL);
+		put_nan_dash(sh, r, 9, gr->goodput, f->rate);
+	}
+	pr = (lxw_row_t)(p->ngroups + 3);
+	rc |= put_str(sh, pr - 1, 0,
+	              "cost per 1M output tokens = price_per_hour / (output_throughput * 3600) * 1e6; "
+	              "SLO throughput interpolated linearly between neighbouring concurrencies",
+	              NULL);
+	for (size_t i = 0; i < sizeof(phead) / sizeof(phead[0]); i++)
+		rc |= put_str(sh, pr, (lxw_col_t)i, phead[i], f->header);
+	bar = workbook_add_chart(wb, LXW_CHART_COLUMN);
+	sc = p->sweep ? workbook_add_chart(wb, LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS) : NULL;
+	for (size_t g = 0; g < p->ngroups; g++) {
+		const struct pl_procure_group *gr = &p->groups[g];
+		lxw_row_t first = pr + 1;
+		for (size_t i = 0; i < gr->npoints; i++) {
+			const struct pl_procure_point *pt = &gr->points[i];
+			pr++;
+			rc |= put_str(sh, pr, 0, gr->label, NULL);
+			put_nan_dash(sh, pr, 1, pt->concurrency, f->whole);
+			put_nan_dash(sh, pr, 2, pt->throughput, f->rate);
+			put_nan_dash(sh, pr, 3, pt->throughput_per_acc, f->rate);
+			put_nan_dash(sh, pr, 4, pt->interactivity, f->rate);
+			put_nan_dash(sh, pr, 5, pt->cost_per_mtok, f->seconds);
+			rc |= put_str(sh, pr, 6, pt->meets_slo == 1 ? "yes" : pt->meets_slo == 0 ? "no" : "-",
+			              NULL);
+			rc |= put_str(sh, pr, 7, pt->pareto ? "yes" : "", NULL);
+		}
+		if (sc && gr->npoints > 0) {
+			lxw_chart_series *se = chart_add_series(sc, NULL, NULL);
+			if (se) {
+				chart_series_set_categories(se, "Procurement", first, 1, pr, 1);
+				chart_series_set_values(se, "Procurement", first, 2, pr, 2);
+				chart_series_set_name_range(se, "Procurement", first, 0);
+			}
+		}
+	}
+	if (bar && p->ngroups > 0) {
+		lxw_chart_series *se = chart_add_series(bar, NULL, NULL);
+		if (se) {
+			chart_series_set_categories(se, "Procurement", 1, 0, (lxw_row_t)p->ngroups, 0);
+			chart_series_set_values(se, "Procurement", 1, 6, (lxw_row_t)p->ngroups, 6);
+			chart_series_set_name_range(se, "Procurement", 0, 6);
+		}
+		chart_title_set_name(bar, zh ? "满足 SLO 的单卡吞吐量（tok/s，推导值）"
+		                             : "SLO throughput per accelerator (tok/s, derived)");
+		chart_legend_set_position(bar, LXW_CHART_LEGEND_NONE);
+		worksheet_insert_chart(sh->ws, pr + 2, 0, bar);
+	}
+	if (sc) {
+		chart_title_set_name(sc, zh ? "输出吞吐量与并发数" : "Output throughput vs concurrency");
+		chart_axis_set_name(sc->x_axis, zh ? "并发数" : "concurrency");
+		chart_axis_set_name(sc->y_axis, zh ? "输出吞吐量（tok/s）" : "output throughput (tok/s)");
+		chart_axis_set_log_base(sc->x_axis, 2);
+		chart_legend_set_position(sc, LXW_CHART_LEGEND_BOTTOM);
+		worksheet_insert_chart(sh->ws, pr + 2, 5, sc);
+	}
+	finish_sheet(sh);
+	return rc ? PL_ENOMEM : 0;
+}
+
+static int sheet_checklist(struct sheet *sh, const struct pl_comparison *cmp,
+                           const struct pl_run_list *runs, const struct formats *f)
+{
+	lxw_row_t r = 0;
+	int rc = 0;
+
+	rc |= put_str(sh, 0, 0, "run id", f->header);
+	rc |= put_str(sh, 0, 1, "source", f->header);
+	rc |= put_str(sh, 0, 2, "reference-only", f->header);
+	for (int k = 0; k < PL_CHK_COUNT; k++)
+		rc |= put_str(sh, 0, (lxw_col_t)(3 + k), pl_checklist_item(k), f->header);
+	for (size_t i = 0; runs && i < runs->n; i++) {
+		const struct pl_run *run = &runs->v[i];
+		if (!run_in_comparison(cmp, run->id))
+			continue;
+		r++;
+		put_num(sh, r, 0, (double)run->id, NULL);
+		rc |= put_str(sh, r, 1, run->source ? run->source : "-", NULL);
+		worksheet_write_boolean(sh->ws, r, 2, run->checklist_missing != 0, NULL);
+		for (int k = 0; k < PL_CHK_COUNT; k++)
+			rc |= put_str(sh, r, (lxw_col_t)(3 + k),
+			              run->checklist_missing & (1u << k) ? "missing" : "yes", NULL);
+	}
+	finish_sheet(sh);
+	return rc ? PL_ENOMEM : 0;
+}
+
+static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl_comparison *cmp,
+                      const struct pl_run_list *runs, const struct formats *f,
+                      const struct extras *x)
+{
+	int col = comparison_col(cmp, PL_M_OUTPUT_THROUGHPUT);
+	int rc = 0;
+
+	if (col >= 0 && cmp->nrows > 0) {
+		lxw_chart *ch = workbook_add_chart(wb, LXW_CHART_COLUMN);
+		lxw_chart_series *se = ch ? chart_add_series(ch, NULL, NULL) : NULL;
+		if (!ch || !se)
+			return PL_ENOMEM;
+		chart_series_set_categories(se, "Comparison", 1, 0, (lxw_row_t)cmp->nrows, 0);
+		chart_series_set_values(se, "Comparison", 1, (lxw_col_t)col, (lxw_row_t)cmp->nrows,
+		                        (lxw_col_t)col);
+		chart_series_set_name_range(se, "Comparison", 0, (lxw_col_t)col);
+		chart_title_set_name(ch, x->zh ? "输出吞吐量（tok/s）" : "Output throughput (tok/s)");
+		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
+		worksheet_insert_chart(cmp_sheet->ws, (lxw_row_t)cmp->nrows + 2, 0, ch);
+	}
+	if (x->proc && x->proc->ngroups > 0 && (x->sheets & PL_SHEET_PROCUREMENT)) {
+		struct sheet *sh = calloc(1, sizeof(*sh));
+		if (!sh)
+			return PL_ENOMEM;
+		sh->ws = workbook_add_worksheet(wb, "Procurement");
+		rc = sh->ws ? sheet_procurement(wb, sh, x->proc, f, x->zh) : PL_ENOMEM;
+		free(sh);
+	}
+	if (rc == 0 && (x->sheets & PL_SHEET_CHECKLIST)) {
+		struct sheet *sh = calloc(1, sizeof(*sh));
+		if (!sh)
+			return PL_ENOMEM;
+		sh->ws = workbook_add_worksheet(wb, "Checklist");
+		rc = sh->ws ? sheet_checklist(sh, cmp, runs, f) : PL_ENOMEM;
+		free(sh);
+	}
 	return rc;
 }

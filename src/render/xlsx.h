@@ -22,4 +22,18 @@
 int pl_xlsx_write(const char *path, const struct pl_comparison *cmp, const struct pl_run_list *runs,
                   struct pl_error *err);
 
+struct pl_procurement;
+
+/* The bundle's workbook: the sheets of pl_xlsx_write plus a native column
+ * chart of output throughput on the Comparison sheet and, with proc and
+ * PL_SHEET_PROCUREMENT (spec.h) in sheets, a "Procurement" sheet (the
+ * derived figures per group and every sweep point) with a native scatter
+ * chart of throughput vs concurrency per group and a column chart of the
+ * SLO throughput per accelerator; with PL_SHEET_CHECKLIST a "Checklist"
+ * sheet (publication checklist items per run). lang ("en", "zh-CN") picks
+ * the chart titles. Returns as pl_xlsx_write. */
+int pl_xlsx_write_bundle(const char *path, const struct pl_comparison *cmp,
+                         const struct pl_run_list *runs, const struct pl_procurement *proc,
+                         unsigned sheets, const char *lang, struct pl_error *err);
+
 #endif

@@ -1,0 +1,23 @@
+# Generates a C file holding the report templates (templates/*.md, *.html,
+# *.css, *.js) as byte arrays, so a render never depends on the working
+# directory. Usage: cmake -DOUT=file.c "-DIN=a.md,b.html" -P embed_templates.cmake
+set(body "/* generated from templates/ by cmake/embed_templates.cmake; do not edit */\n#include <stddef.h>\n\nstruct pl_tpl_file { const char *name; const char *data; size_t len; };\n\n")
+set(list "const struct pl_tpl_file pl_tpl_files[] = {\n")
+string(REPLACE "," ";" IN "${IN}")
+set(i 0)
+foreach(f IN LISTS IN)
+  math(EXPR i "${i} + 1")
+  get_filename_component(name ${f} NAME)
+  file(READ ${f} hex HEX)
+  string(LENGTH "${hex}" hexlen)
+  math(EXPR len "${hexlen} / 2")
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," hex "${hex}")
+  string(APPEND body "static const char t${i}[] = {${hex}0x00};\n")
+  string(APPEND list "\t{\"${name}\", t${i}, ${len}},\n")
+endforeach()
+string(APPEND list "};\nconst size_t pl_tpl_file_count = ${i};\n")
+get_filename_component(dir ${OUT} DIRECTORY)
+file(MAKE_DIRECTORY ${dir})
+file(WRITE ${OUT}.tmp "${body}\n${list}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)
+file(REMOVE ${OUT}.tmp)

@@ -1,0 +1,60 @@
+/*
+ * bundle.h — a report bundle: one report definition rendered into a
+ * directory, byte for byte the same for the same database, definition,
+ * language and SOURCE_DATE_EPOCH.
+ *
+ * Files (flat, no subdirectories):
+ *   report.md, report.html  the templates report.LANG.md / .html filled in;
+ *                           the HTML is self-contained (inline CSS, SVG and
+ *                           a few lines of script to sort tables)
+ *   comparison.csv, .json   the comparison table, machine-readable
+ *   NAME.gp/.dat/.svg/.png  gnuplot bar charts ("bars" in the definition)
+ *   sweep.svg, pareto.svg   throughput vs concurrency; interactivity vs
+ *                           throughput per accelerator with the Pareto front
+ *   comparison.xlsx         the workbook, with native charts
+ *   definition.json         the report definition, byte for byte
+ *   manifest.json           inputs (source, sha256), outputs (path, sha256),
+ *                           the database content hash, lang, the epoch
+ * The database content hash is the sha256 of the selected runs rendered as
+ * `perfledger list --format json` renders them.
+ */
+#ifndef PL_BUNDLE_H
+#define PL_BUNDLE_H
+
+#include <stddef.h>
+
+#include "core/compare.h"
+#include "core/error.h"
+#include "core/model.h"
+#include "core/procure.h"
+#include "render/spec.h"
+
+/* What a bundle is rendered from besides the data. */
+struct pl_bundle_opts {
+	const struct pl_report_spec *spec; /* the definition */
+	const char *lang;                  /* "en" or "zh-CN" */
+	long long epoch;                   /* SOURCE_DATE_EPOCH: the one timestamp */
+	const char *tool_version;          /* perfledger version */
+};
+
+/* 1 if lang is a language templates exist for ("en", "zh-CN"). */
+int pl_bundle_lang_ok(const char *lang);
+
+/* Renders the bundle into dir (created if missing). Returns 0; PL_EIO;
+ * PL_ENOMEM; PL_EINVALID for a template error; PL_ETOOL when only gnuplot
+ * failed (everything else, the manifest included, is written). */
+int pl_bundle_write(const char *dir, const struct pl_comparison *cmp,
+                    const struct pl_run_list *runs, const struct pl_procurement *proc,
+                    const struct pl_bundle_opts *opts, struct pl_error *err);
+
+/* Called by pl_bundle_compare for each difference: name is a file name,
+ * what is "differs", "missing" (in the bundle) or "unexpected" (in the
+ * bundle, not re-rendered). */
+typedef void (*pl_bundle_diff_cb)(void *ctx, const char *name, const char *what);
+
+/* Compares the regular files of bundle_dir with those of fresh_dir byte by
+ * byte. *ndiff receives the number of differences. Returns 0 or PL_EIO. */
+int pl_bundle_compare(const char *bundle_dir, const char *fresh_dir, pl_bundle_diff_cb cb,
+                      void *ctx, size_t *ndiff, struct pl_error *err);
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * spec.h — report definitions (reports/NAME.json) and bundle manifests.
+ *
+ * A report definition is a JSON object:
+ *   "name":    "procurement-review"                 (required; file-name safe)
+ *   "title":   "text" or {"en": "...", "zh-CN": "..."}
+ *   "where":   ["FIELD=VALUE", ...]                 selection, as --where
+ *   "axis":    "hardware,concurrency"               (required) as --axis
+ *   "metrics": ["ttft_p95", ...]                    as --metric (optional)
+ *   "allow_mismatch": ["FIELD", ...]                as --allow-mismatch
+ *   "slo":     {"ttft_p95": 0.5, "tpot_p95": 0.05}  upper limits, seconds
+ *   "prices":  {"2x NVIDIA H100 80G": 8.0, ...}     price per instance-hour
+ *                                                   for runs that carry none
+ *   "charts":  ["bars", "sweep", "pareto"]          which charts
+ *   "sheets":  ["procurement", "checklist"]         extra workbook sheets
+ * Unknown keys are rejected (a typo must not silently drop an SLO).
+ *
+ * This is the one file under src/render/ that reads JSON: it uses the
+ * adapters layer's checked parser (positions, duplicate keys) so report
+ * definitions get the same error quality as inputs.
+ */
+#ifndef PL_SPEC_H
+#define PL_SPEC_H
+
+#include <stddef.h>
+
+#include "core/error.h"
+#include "core/procure.h"
+
+#define PL_CHART_BARS 0x1u   /* bar charts per headline metric (gnuplot) */
+#define PL_CHART_SWEEP 0x2u  /* throughput vs concurrency per axis value */
+#define PL_CHART_PARETO 0x4u /* interactivity vs throughput/accelerator, Pareto front */
+
+#define PL_SHEET_PROCUREMENT 0x1u
+#define PL_SHEET_CHECKLIST 0x2u
+
+/* A loaded report definition. Release with pl_spec_release(). */
+struct pl_report_spec {
+	char *name;             /* definition name */
+	char *title_en;         /* English title, or NULL */
+	char *title_zh;         /* Simplified Chinese title, or NULL */
+	char **where;           /* "FIELD=VALUE" */
+	size_t nwhere;
+	char *axis;             /* "hardware,concurrency" */
+	char **metrics;         /* metric names */
+	size_t nmetrics;
+	char **allow;           /* allow_mismatch fields */
+	size_t nallow;
+	struct pl_slo slo;      /* limits (n may be 0) */
+	struct pl_price *prices; /* hardware strings owned */
+	size_t nprices;
+	unsigned charts;        /* PL_CHART_* */
+	unsigned sheets;        /* PL_SHEET_* */
+	char *bytes;            /* the file's bytes (copied into bundles); owned */
+	size_t nbytes;
+};
+
+/* Reads and checks the definition at path. Returns 0, PL_EIO, PL_ESYNTAX
+ * or PL_EINVALID (located in path), PL_ENOMEM. Release out in any case. */
+int pl_spec_load(const char *path, struct pl_report_spec *out, struct pl_error *err);
+
+/* Frees everything spec owns. NULL is a no-op. */
+void pl_spec_release(struct pl_report_spec *spec);
+
+/* Reads "lang" and "source_date_epoch" from a bundle's manifest.json.
+ * lang (size n) receives the language. Returns 0, PL_EIO, PL_ESYNTAX or
+ * PL_EINVALID. */
+int pl_manifest_read(const char *path, char *lang, size_t n, long long *epoch,
+                     struct pl_error *err);
+
+/* Reads a whole file into a heap buffer (NUL-terminated; caller frees).
+ * Returns 0, PL_EIO (message names path) or PL_ENOMEM. */
+int pl_read_file(const char *path, char **buf, size_t *len, struct pl_error *err);
+
+#endif
