@@ -38,3 +38,9 @@ $PL report --out demo-out/procurement --axis hardware --where model=llama-3.1-8b
 	--where dataset=random-1024-256 --where engine_version=0.8.5 --where concurrency=16 \
 	--title "llama-3.1-8b-instruct on four accelerators"
 ls demo-out/procurement
+
+echo
+echo "== procurement review bundle (reports/procurement-review.json), then verify it"
+$PL report --spec reports/procurement-review.json --out demo-out/procurement-review
+$PL verify demo-out/procurement-review
+ls demo-out/procurement-review

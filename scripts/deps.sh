@@ -3,7 +3,8 @@
 # skipping those already installed. Run as root (or with sudo available).
 set -eu
 PKGS="gcc make cmake pkg-config libsqlite3-dev libcjson-dev libxlsxwriter-dev
-libcmocka-dev libssl-dev libgsl-dev gnuplot-nox sqlite3 unzip python3 python3-openpyxl locales"
+libcmocka-dev libssl-dev libgsl-dev gnuplot-nox sqlite3 unzip python3 python3-openpyxl locales
+chromium libreoffice-calc-nogui fonts-noto-cjk"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
