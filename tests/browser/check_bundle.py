@@ -5,12 +5,11 @@ is not installed; scripts/deps.sh installs both so CI runs them.
 
     check_bundle.py chromium|libreoffice --bin PERFLEDGER --source SRC --work DIR
 
-chromium:    report.html loads in headless Chromium with no console errors,
-             the DOM has the tables and inline SVG charts, clicking a header
-             sorts (checked through --dump-dom after a scripted click is not
-             possible headless, so the script's absence of errors plus the
-             sortable markup is checked), and a phone-sized screenshot is not
-             blank (more than one colour).
+chromium:    report.html loads in headless Chromium with no console errors
+             (the sort script runs at load and would log any error), the DOM
+             has the sortable tables, inline SVG charts and Chinese text, and
+             a phone-sized (390x844) screenshot is not blank. Clicking a
+             header is not exercised: --dump-dom cannot click.
 libreoffice: comparison.xlsx converts to PDF and to CSV with soffice
              --headless (a workbook needing repair makes the conversion fail).
 """
