@@ -296,6 +296,10 @@ int pl_csv_write_field(FILE *out, const char *s)
 			k = 1;
 		} else if (cp == '"') {
 			fputs("\"\"", out);
+		} else if (is_unsafe_cp(cp) && cp != '\n' && cp != '\t') {
+			/* ESC, CR, C1, bidi overrides: inert when the CSV is shown in a
+			 * terminal, as in text tables; newline and tab stay (quoted) data */
+			fputc('?', out);
 		} else {
 			fwrite(s, 1, k, out);
 		}
@@ -375,7 +379,12 @@ char *pl_fmt_delta(char *buf, size_t n, double pct)
 		snprintf(buf, n, "%s", isnan(pct) ? "n/a" : pct > 0 ? "+inf%" : "-inf%");
 		return buf;
 	}
-	c_snprintf(buf, n, "%+.1f%%", pct);
+	/* a change of a million percent or more is shown in three significant
+	 * digits, not as a 100-digit number */
+	if (fabs(pct) >= 1e6)
+		c_snprintf(buf, n, "%+.3g%%", pct);
+	else
+		c_snprintf(buf, n, "%+.1f%%", pct);
 	if (strcmp(buf, "-0.0%") == 0)
 		snprintf(buf, n, "+0.0%%");
 	return buf;

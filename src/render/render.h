@@ -7,7 +7,8 @@
  * table. Numbers are printed in the C locale. Strings from input files are
  * data: escaped for Markdown (| \ ` * _ < > [ ] and newlines), quoted for CSV
  * (RFC 4180; a cell starting with = + - @ TAB CR is prefixed with ' so a
- * spreadsheet never runs it as a formula), and JSON-escaped.
+ * spreadsheet never runs it as a formula; control characters other than
+ * newline and tab, C1 codes and bidi overrides become '?' so a CSV shown in a terminal cannot drive it), and JSON-escaped.
  *
  * JSON shapes (the scripting contract; names are canonical, units canonical):
  *   runs:       [{"id", "source", "sha256", "record", "adapter", "format_version",

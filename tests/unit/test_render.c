@@ -304,7 +304,10 @@ static void test_csv_escape(void **state)
 		{"-1", "'-1"},
 		{"@SUM(A1)", "'@SUM(A1)"},
 		{"\tx", "'\tx"},
-		{"\rx", "\"'\rx\""},
+		{"\rx", "\"'?x\""},
+		{"\x1b[31mred\x07", "?[31mred?"},
+		{"c1\xc2\x9b", "c1?"},
+		{"bidi\xe2\x80\xae", "bidi?"},
 		{"a,b", "\"a,b\""},
 		{"say \"hi\"", "\"say \"\"hi\"\"\""},
 		{"=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\""},
@@ -355,6 +358,8 @@ static void test_number_formats(void **state)
 	assert_string_equal(pl_fmt_delta(buf, sizeof(buf), 12.34), "+12.3%");
 	assert_string_equal(pl_fmt_delta(buf, sizeof(buf), -4.0), "-4.0%");
 	assert_string_equal(pl_fmt_delta(buf, sizeof(buf), -0.01), "+0.0%");
+	assert_string_equal(pl_fmt_delta(buf, sizeof(buf), 2.06028e129), "+2.06e+129%");
+	assert_string_equal(pl_fmt_delta(buf, sizeof(buf), 999999.94), "+999999.9%");
 }
 
 static void test_row_label(void **state)
