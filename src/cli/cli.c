@@ -211,6 +211,33 @@ static void put_inert(FILE *f, const char *s)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
 }
 
+int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
+{
+	char axis[256] = "";
+
+	for (size_t k = 0; k < cmp->naxis; k++) {
+		size_t len = strlen(axis);
+		snprintf(axis + len, sizeof(axis) - len, "%s%s", k ? "," : "",
+		         pl_cond_info[cmp->axis[k]].name);
+	}
+	fprintf(stderr, "perfledger: %s: comparison refused: conditions differ off the axis '%s':\n",
+	        cmd, axis);
+	for (size_t i = 0; i < cmp->nmismatches; i++) {
+		const struct pl_mismatch *m = &cmp->mismatches[i];
+		fprintf(stderr, "  %s:", pl_cond_info[m->cond].name);
+		for (size_t k = 0; k < m->nvalues; k++) {
+			fputs(k ? " vs '" : " '", stderr);
+			put_inert(stderr, m->values[k]);
+			fputc('\'', stderr);
+		}
+		fputc('\n', stderr);
+	}
+	fprintf(stderr, "hint: narrow the selection with --where FIELD=VALUE, put the field on the "
+	                "axis, or accept the difference with --allow-mismatch FIELD (printed as a "
+	                "caveat)\n");
+	return PL_EXIT_REFUSED;
+}
+
 int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel, const char *cmd,
                             struct pl_run_list *runs, struct pl_comparison *cmp)
 {
@@ -225,33 +252,8 @@ int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel,
 		return PL_EXIT_USAGE;
 	}
 	rc = pl_compare_build(runs, &sel->opts, cmp, &err);
-	if (rc == PL_EMISMATCH) {
-		char axis[256] = "";
-		for (size_t k = 0; k < sel->opts.naxis; k++) {
-			size_t len = strlen(axis);
-			snprintf(axis + len, sizeof(axis) - len, "%s%s", k ? "," : "",
-			         pl_cond_info[sel->opts.axis[k]].name);
-		}
-		fprintf(stderr,
-		        "perfledger: %s: comparison refused: conditions differ off the axis '%s':\n",
-		        cmd, axis);
-		for (size_t i = 0; i < cmp->nmismatches; i++) {
-			const struct pl_mismatch *m = &cmp->mismatches[i];
-			fprintf(stderr, "  %s:", pl_cond_info[m->cond].name);
-			for (size_t k = 0; k < m->nvalues; k++)
-			{
-				fputs(k ? " vs '" : " '", stderr);
-				put_inert(stderr, m->values[k]);
-				fputc('\'', stderr);
-			}
-			fputc('\n', stderr);
-		}
-		fprintf(stderr,
-		        "hint: narrow the selection with --where FIELD=VALUE, put the field on the "
-		        "axis, or accept the difference with --allow-mismatch FIELD (printed as a "
-		        "caveat)\n");
-		return PL_EXIT_REFUSED;
-	}
+	if (rc == PL_EMISMATCH)
+		return pl_cli_print_refusal(cmd, cmp);
 	if (rc == PL_EEMPTY) {
 		pl_cli_errorf(cmd, "no runs match the selection");
 		return PL_EXIT_USAGE;

@@ -36,6 +36,9 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv);
 int cmd_list(const struct pl_cli *cli, int argc, char **argv);
 int cmd_compare(const struct pl_cli *cli, int argc, char **argv);
 int cmd_report(const struct pl_cli *cli, int argc, char **argv);
+int cmd_check(const struct pl_cli *cli, int argc, char **argv);
+int cmd_history(const struct pl_cli *cli, int argc, char **argv);
+int cmd_accept(const struct pl_cli *cli, int argc, char **argv);
 int cmd_verify(const struct pl_cli *cli, int argc, char **argv);
 
 /* Renders the report definition at spec_path into out_dir as a bundle, in
@@ -98,5 +101,10 @@ void pl_sel_release(struct pl_selection *sel);
  * filled; the caller releases both). */
 int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel, const char *cmd,
                             struct pl_run_list *runs, struct pl_comparison *cmp);
+
+/* Prints the refusal of cmp (PL_EMISMATCH from pl_compare_build): every
+ * mismatched field with its values, and a hint. Returns PL_EXIT_REFUSED.
+ * Used by pl_cli_build_comparison(), check and history. */
+int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp);
 
 #endif

@@ -23,6 +23,9 @@ static const struct command commands[] = {
 	{"list", cmd_list, "list stored runs"},
 	{"compare", cmd_compare, "compare runs along an axis; refuses unlike conditions"},
 	{"report", cmd_report, "render a report directory: Markdown, charts, workbook"},
+	{"check", cmd_check, "CI gate: did the candidate regress against the baseline beyond noise?"},
+	{"history", cmd_history, "one metric over time or versions, with its steps and a chart"},
+	{"accept", cmd_accept, "mark a step (or a check regression) of a metric as expected"},
 	{"verify", cmd_verify, "re-render a report bundle and report every file that differs"},
 	{"formats", cmd_formats, "list the input formats, their versions and field mappings"},
 };

@@ -434,3 +434,30 @@ int pl_plot_comparison(const char *dir, const struct pl_comparison *cmp, struct 
 		*ncharts = njobs;
 	return rc;
 }
+
+/* Runs gnuplot on "<dir>/<name>.gp" (which must write <name>.svg and
+ * <name>.png) with the same program, argv, directory and checks as the
+ * comparison charts. For other chart writers (history_plot.c); declared in
+ * render_impl.h. */
+int pl_plot_run_script(const char *dir, const char *name, struct pl_error *err)
+{
+	char *prog = gnuplot_program();
+	char script[96], msg[400];
+	enum run_result res;
+
+	if (!prog)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	snprintf(script, sizeof(script), "%s.gp", name);
+	chart_output(dir, name, ".svg", 1);
+	chart_output(dir, name, ".png", 1);
+	res = run_gnuplot(prog, dir, script, msg, sizeof(msg));
+	free(prog);
+	if (res == RUN_NOT_FOUND)
+		return pl_error_set(err, PL_ETOOL, "%s", GNUPLOT_MISSING_MSG);
+	if (res == RUN_FAILED)
+		return pl_error_set(err, PL_ETOOL, "%s", msg);
+	if (!chart_output(dir, name, ".svg", 0) || !chart_output(dir, name, ".png", 0))
+		return pl_error_set(err, PL_ETOOL, "gnuplot did not write '%s.svg' and '%s.png' in '%s'",
+		                    name, name, dir);
+	return 0;
+}

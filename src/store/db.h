@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "core/history.h"
 #include "core/model.h"
 
 struct pl_store; /* opaque */
@@ -73,5 +74,22 @@ int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t 
 
 /* Number of stored runs. Returns 0 or PL_EDB. */
 int pl_store_count_runs(struct pl_store *st, long long *count, struct pl_error *err);
+
+/* ------------------------------------------------ accepted steps (issue 4) */
+
+/* Records that the step of metric whose first run is run_id is expected,
+ * for the reason given (table accepted_steps; accepted_at is the current UTC
+ * time, or $SOURCE_DATE_EPOCH when set). An acceptance of the same (run,
+ * metric) is replaced; *replaced (may be NULL) is then 1, else 0.
+ * Returns 0; PL_EEMPTY if no run has that id; PL_EUSAGE for an unknown
+ * metric, an empty reason or a bad SOURCE_DATE_EPOCH; PL_EDB; PL_ENOMEM. */
+int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, const char *reason,
+                         int *replaced, struct pl_error *err);
+
+/* Appends to out the accepted steps of metric (every metric when metric is
+ * PL_M_NONE), ordered by run id then metric name. Rows naming a metric this
+ * program does not know are skipped. Returns 0, PL_EDB or PL_ENOMEM. */
+int pl_store_accepted_steps(struct pl_store *st, int metric, struct pl_accepted_list *out,
+                            struct pl_error *err);
 
 #endif

@@ -1,0 +1,197 @@
+/*
+ * cmd_check.c — `perfledger check`: the CI gate. Did the candidate regress
+ * against the baseline beyond noise? The work is in core/check.c; this file
+ * parses options, loads the runs and accepted steps, prints, and maps the
+ * outcome to the exit code (0 ok, 1 regression, 3 refused, 5 too few).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/check.h"
+#include "core/normalize.h"
+#include "render/regress.h"
+
+static const char usage_text[] =
+	"usage: perfledger check --axis FIELD --baseline VALUE --candidate VALUE\n"
+	"                        [--where FIELD=VALUE]... [--metric NAME]... [--threshold PCT]\n"
+	"                        [--allow-mismatch FIELD]... [--format text|markdown|json]\n"
+	"\n"
+	"Compares the candidate's runs (FIELD = candidate VALUE) with the baseline's\n"
+	"(FIELD = baseline VALUE) among the selected runs, as repeated samples. The\n"
+	"comparator's rules apply to the two sets together: every condition off the axis\n"
+	"must be equal, or the check is refused (exit 3) like compare.\n"
+	"Per metric: n, each median with its 95% confidence interval (order statistics,\n"
+	"as benchstat), the relative change of the medians (worse/better by the metric's\n"
+	"direction), and a two-sided Mann-Whitney U test at alpha 0.05. A regression is\n"
+	"a significant change in the bad direction by more than the threshold.\n"
+	"A regression of a metric is forgiven when an accepted step of that metric\n"
+	"names one of the candidate's runs (see 'perfledger accept').\n"
+	"\n"
+	"  --axis FIELD            the condition that differs, e.g. engine_version\n"
+	"  --baseline VALUE        its value for the baseline runs\n"
+	"  --candidate VALUE       its value for the candidate runs\n"
+	"  --where FIELD=VALUE     select runs (repeatable; ANDed)\n"
+	"  --metric NAME[,NAME]    metrics to check (default: the headline metrics both\n"
+	"                          sides have; see 'perfledger compare --help')\n"
+	"  --threshold PCT         practical threshold in percent (default 5)\n"
+	"  --allow-mismatch FIELD  let FIELD differ anyway; printed as a caveat\n"
+	"  --format F              text (default), markdown or json\n"
+	"\n"
+	"Exit: 0 no significant regression beyond the threshold; 1 at least one\n"
+	"regression; 3 refused (conditions differ); 5 too few samples to decide (no\n"
+	"metric decidable: with n = 2 and 2 the smallest possible p is 0.33 > 0.05;\n"
+	"4 runs a side is the least that can decide); 2 usage or I/O error.\n";
+
+int cmd_check(const struct pl_cli *cli, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"axis", required_argument, NULL, 'a'},
+		{"baseline", required_argument, NULL, 'b'},
+		{"candidate", required_argument, NULL, 'c'},
+		{"where", required_argument, NULL, 'w'},
+		{"metric", required_argument, NULL, 'm'},
+		{"threshold", required_argument, NULL, 't'},
+		{"allow-mismatch", required_argument, NULL, 'A'},
+		{"format", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct pl_selection sel;
+	struct pl_check_opts opts;
+	struct pl_check chk;
+	struct pl_run_list runs;
+	struct pl_accepted_list acc = {0};
+	enum pl_table_format fmt = PL_FMT_TEXT;
+	struct pl_error err;
+	struct pl_store *st = NULL;
+	const char *axis = NULL, *base = NULL, *cand = NULL;
+	char *nbase = NULL, *ncand = NULL;
+	int c, rc = PL_EXIT_USAGE;
+
+	memset(&sel, 0, sizeof(sel));
+	memset(&opts, 0, sizeof(opts));
+	memset(&chk, 0, sizeof(chk));
+	pl_run_list_init(&runs);
+	pl_error_init(&err);
+	opts.threshold = PL_CHECK_THRESHOLD_DEFAULT;
+	opts.alpha = PL_CHECK_ALPHA;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			axis = optarg;
+			break;
+		case 'b':
+			base = optarg;
+			break;
+		case 'c':
+			cand = optarg;
+			break;
+		case 'w':
+			if (pl_sel_add_where(&sel, "check", optarg))
+				goto out;
+			break;
+		case 'm':
+			if (pl_sel_add_metric(&sel, "check", optarg))
+				goto out;
+			break;
+		case 'A':
+			if (pl_sel_add_allow(&sel, "check", optarg))
+				goto out;
+			break;
+		case 't': {
+			double pct;
+			if (pl_parse_num(optarg, 0, &pct) || pct < 0) {
+				pl_cli_errorf("check", "bad --threshold '%s': expected a percentage >= 0",
+				              optarg);
+				goto out;
+			}
+			opts.threshold = pct / 100.0;
+			break;
+		}
+		case 'f':
+			if (pl_table_format_parse(optarg, &fmt, &err) || fmt == PL_FMT_CSV) {
+				pl_cli_errorf("check", "bad --format '%s': expected text, markdown or json",
+				              optarg);
+				goto out;
+			}
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			rc = PL_EXIT_OK;
+			goto out;
+		default:
+			pl_cli_errorf("check", "unknown or incomplete option '%s'", argv[optind - 1]);
+			fputs("see 'perfledger check --help'\n", stderr);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		pl_cli_errorf("check", "unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (!axis || !base || !cand) {
+		pl_cli_errorf("check", "--axis FIELD, --baseline VALUE and --candidate VALUE are "
+		                       "required (e.g. --axis engine_version --baseline 0.9.0 "
+		                       "--candidate 0.9.1)");
+		goto out;
+	}
+	opts.axis = pl_cond_lookup(axis);
+	if (opts.axis == PL_C_NONE) {
+		pl_cli_errorf("check", "unknown condition '%s' in --axis (see 'perfledger list --help')",
+		              axis);
+		goto out;
+	}
+	nbase = pl_normalize_value(opts.axis, base);
+	ncand = pl_normalize_value(opts.axis, cand);
+	if (!nbase || !ncand) {
+		pl_cli_errorf("check", "out of memory");
+		goto out;
+	}
+	opts.baseline = nbase;
+	opts.candidate = ncand;
+	memcpy(opts.metrics, sel.opts.metrics, sizeof(opts.metrics));
+	opts.nmetrics = sel.opts.nmetrics;
+	memcpy(opts.allow_mismatch, sel.opts.allow_mismatch, sizeof(opts.allow_mismatch));
+
+	st = pl_cli_open_store(cli, 0);
+	if (!st)
+		goto out;
+	if (pl_store_query(st, sel.filters, sel.nfilters, &runs, &err) ||
+	    pl_store_accepted_steps(st, PL_M_NONE, &acc, &err)) {
+		pl_cli_print_error(&err);
+		goto out;
+	}
+	switch (pl_check_build(&runs, &opts, &acc, &chk, &err)) {
+	case 0:
+		break;
+	case PL_EMISMATCH:
+		rc = pl_cli_print_refusal("check", &chk.cmp);
+		goto out;
+	case PL_EEMPTY:
+	case PL_EUSAGE:
+		pl_cli_errorf("check", "%s", err.message);
+		goto out;
+	default:
+		pl_cli_print_error(&err);
+		rc = pl_cli_exit_for(err.code);
+		goto out;
+	}
+	if (pl_render_check(stdout, &chk, fmt, &err)) {
+		pl_cli_print_error(&err);
+		goto out;
+	}
+	rc = pl_check_exit_status(&chk);
+out:
+	pl_store_close(st);
+	pl_check_release(&chk);
+	pl_accepted_list_release(&acc);
+	pl_run_list_release(&runs);
+	pl_sel_release(&sel);
+	free(nbase);
+	free(ncand);
+	return rc;
+}

@@ -1,0 +1,798 @@
+/*
+ * regress.c — `check` verdicts and `history` series as text, Markdown and
+ * JSON (see regress.h).
+ *
+ * Text and Markdown tables go through a small grid of cells, each marked as
+ * input text (sanitised / escaped) or ours (names, numbers). JSON is written
+ * directly. Input text here is condition values (shared conditions, axis
+ * values, --by values) and the reasons of accepted steps.
+ */
+#include "render/regress.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/render_impl.h"
+
+/* ---------------------------------------------------------------- the grid */
+
+struct rcell {
+	char *s;             /* text; heap */
+	unsigned char input; /* from an input file */
+	unsigned char right; /* right-aligned in text */
+};
+
+struct rgrid {
+	struct rcell *c; /* row-major; row 0 is the header */
+	size_t n, cap;   /* cells used / allocated */
+	size_t ncols;    /* cells per row */
+	int oom;         /* sticky allocation failure */
+};
+
+static void put(struct rgrid *g, const char *s, int input, int right)
+{
+	if (g->oom)
+		return;
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 64;
+		struct rcell *c = realloc(g->c, cap * sizeof(*c));
+		if (!c) {
+			g->oom = 1;
+			return;
+		}
+		g->c = c;
+		g->cap = cap;
+	}
+	g->c[g->n].s = strdup(s ? s : "");
+	if (!g->c[g->n].s) {
+		g->oom = 1;
+		return;
+	}
+	g->c[g->n].input = (unsigned char)(input != 0);
+	g->c[g->n].right = (unsigned char)(right != 0);
+	g->n++;
+}
+
+static void grid_free(struct rgrid *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		free(g->c[i].s);
+	free(g->c);
+	memset(g, 0, sizeof(*g));
+}
+
+static void spaces(FILE *out, size_t n)
+{
+	while (n-- > 0)
+		fputc(' ', out);
+}
+
+static int grid_text(FILE *out, const struct rgrid *g)
+{
+	size_t nrows = g->n / g->ncols, *w = calloc(g->ncols, sizeof(*w));
+	char **d = calloc(g->n ? g->n : 1, sizeof(*d));
+	int rc = 0;
+
+	if (!w || !d) {
+		rc = PL_ENOMEM;
+		goto done;
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		d[i] = g->c[i].input ? pl_text_sanitize(g->c[i].s) : strdup(g->c[i].s);
+		if (!d[i]) {
+			rc = PL_ENOMEM;
+			goto done;
+		}
+		if (pl_text_width(d[i]) > w[i % g->ncols])
+			w[i % g->ncols] = pl_text_width(d[i]);
+	}
+	for (size_t r = 0; r < nrows; r++) {
+		size_t last = g->ncols; /* columns after the last non-empty one are left out */
+		while (last > 1 && !d[r * g->ncols + last - 1][0])
+			last--;
+		for (size_t j = 0; j < last; j++) {
+			size_t i = r * g->ncols + j, pad = w[j] - pl_text_width(d[i]);
+			if (j)
+				fputs("  ", out);
+			if (g->c[i].right)
+				spaces(out, pad);
+			fputs(d[i], out);
+			if (!g->c[i].right && j + 1 < last)
+				spaces(out, pad);
+		}
+		fputc('\n', out);
+		if (r == 0) {
+			for (size_t j = 0; j < g->ncols; j++) {
+				if (j)
+					fputs("  ", out);
+				for (size_t k = 0; k < w[j]; k++)
+					fputc('-', out);
+			}
+			fputc('\n', out);
+		}
+	}
+done:
+	if (d)
+		for (size_t i = 0; i < g->n; i++)
+			free(d[i]);
+	free(d);
+	free(w);
+	return rc;
+}
+
+static void grid_markdown(FILE *out, const struct rgrid *g)
+{
+	size_t nrows = g->n / g->ncols;
+
+	for (size_t r = 0; r < nrows; r++) {
+		fputc('|', out);
+		for (size_t j = 0; j < g->ncols; j++) {
+			const struct rcell *c = &g->c[r * g->ncols + j];
+			fputc(' ', out);
+			pl_markdown_write_cell(out, c->s);
+			fputs(" |", out);
+		}
+		fputc('\n', out);
+		if (r == 0) {
+			fputc('|', out);
+			for (size_t j = 0; j < g->ncols; j++)
+				fputs(g->c[j].right ? "---:|" : "---|", out);
+			fputc('\n', out);
+		}
+	}
+}
+
+static int grid_write(FILE *out, struct rgrid *g, enum pl_table_format fmt)
+{
+	int rc = 0;
+
+	if (g->oom)
+		rc = PL_ENOMEM;
+	else if (fmt == PL_FMT_MARKDOWN)
+		grid_markdown(out, g);
+	else
+		rc = grid_text(out, g);
+	grid_free(g);
+	return rc;
+}
+
+/* ------------------------------------------------------------- pieces */
+
+static int finish(FILE *out, int rc, struct pl_error *err)
+{
+	if (rc == PL_ENOMEM)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (rc)
+		return rc;
+	if (ferror(out))
+		return pl_error_set(err, PL_EIO, "cannot write the table");
+	return 0;
+}
+
+/* Input text for a line of text or Markdown output. */
+static int put_input(FILE *out, const char *s, enum pl_table_format fmt)
+{
+	char *safe;
+
+	if (fmt == PL_FMT_MARKDOWN)
+		return pl_markdown_write_cell(out, s) == 0 ? 0 : PL_EIO;
+	safe = pl_text_sanitize(s);
+	if (!safe)
+		return PL_ENOMEM;
+	fputs(safe, out);
+	free(safe);
+	return 0;
+}
+
+/* "shared: a=b, ..." (all conditions every run shares, off the axis). */
+static int put_shared(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt)
+{
+	int first = 1, rc;
+
+	fputs("shared: ", out);
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		const struct pl_value *v = &cmp->shared[id];
+		if (!v->set || cmp->varies[id])
+			continue;
+		fprintf(out, "%s%s=", first ? "" : ", ", pl_cond_info[id].name);
+		first = 0;
+		if ((rc = put_input(out, v->text, fmt)))
+			return rc;
+	}
+	if (first)
+		fputs("(none)", out);
+	fputs(fmt == PL_FMT_MARKDOWN ? "\n\n" : "\n", out);
+	return 0;
+}
+
+static int put_caveats(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt)
+{
+	int rc;
+
+	for (size_t i = 0; i < cmp->ncaveats; i++) {
+		fputs(fmt == PL_FMT_MARKDOWN ? "- caveat: " : "caveat: ", out);
+		if ((rc = put_input(out, cmp->caveats[i], fmt)))
+			return rc;
+		fputc('\n', out);
+	}
+	return 0;
+}
+
+static const char *direction_name(enum pl_direction d)
+{
+	return d == PL_LOWER_IS_BETTER ? "lower is better"
+	       : d == PL_HIGHER_IS_BETTER ? "higher is better"
+	                                  : "no direction";
+}
+
+static const char *direction_key(enum pl_direction d)
+{
+	return d == PL_LOWER_IS_BETTER ? "lower_is_better"
+	       : d == PL_HIGHER_IS_BETTER ? "higher_is_better"
+	                                  : "none";
+}
+
+/* "+10.0% worse" for a relative change of a metric with direction dir. */
+static char *fmt_change(char *buf, size_t n, double rel, enum pl_direction dir)
+{
+	char d[24];
+	const char *word = "";
+
+	pl_fmt_delta(d, sizeof(d), 100.0 * rel);
+	if (rel != 0 && dir != PL_NO_DIRECTION)
+		word = ((rel > 0) == (dir == PL_LOWER_IS_BETTER)) ? " worse" : " better";
+	snprintf(buf, n, "%s%s", d, word);
+	return buf;
+}
+
+/* "0.06213 [0.06151, 0.06270]" or "0.06213 [n < 6]". */
+static char *fmt_summary(char *buf, size_t n, const struct pl_sample_summary *s)
+{
+	char a[32], b[32], c[32];
+
+	if (s->n == 0) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	pl_fmt_sig4(a, sizeof(a), s->median);
+	if (s->ci_valid)
+		snprintf(buf, n, "%s [%s, %s]", a, pl_fmt_sig4(b, sizeof(b), s->ci_low),
+		         pl_fmt_sig4(c, sizeof(c), s->ci_high));
+	else
+		snprintf(buf, n, "%s [n < 6]", a);
+	return buf;
+}
+
+/* A p-value for people: 2 significant digits. */
+static char *fmt_p(char *buf, size_t n, double p)
+{
+	return pl_fmt_num(buf, n, pl_round_sig(p, 2));
+}
+
+static char *fmt_pct(char *buf, size_t n, double fraction)
+{
+	return pl_fmt_num(buf, n, pl_round_sig(100.0 * fraction, 12));
+}
+
+/* -------------------------------------------------------------- JSON bits */
+
+static void jnum(FILE *out, double v)
+{
+	char buf[40];
+
+	if (isnan(v))
+		fputs("null", out);
+	else if (isinf(v))
+		fputs(v > 0 ? "\"inf\"" : "\"-inf\"", out);
+	else
+		fputs(pl_fmt_num(buf, sizeof(buf), v), out);
+}
+
+static void jkey(FILE *out, int *first, const char *name)
+{
+	if (!*first)
+		fputs(", ", out);
+	*first = 0;
+	pl_json_write_string(out, name);
+	fputs(": ", out);
+}
+
+static void jids(FILE *out, const long long *ids, size_t n)
+{
+	fputc('[', out);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%lld", i ? ", " : "", ids[i]);
+	fputc(']', out);
+}
+
+static void jshared(FILE *out, const struct pl_comparison *cmp)
+{
+	int first = 1;
+
+	fputc('{', out);
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		const struct pl_value *v = &cmp->shared[id];
+		if (!v->set || cmp->varies[id])
+			continue;
+		jkey(out, &first, pl_cond_info[id].name);
+		switch (pl_cond_info[id].type) {
+		case PL_CT_INT:
+		case PL_CT_REAL:
+			jnum(out, v->num);
+			break;
+		case PL_CT_BOOL:
+			fputs(v->num != 0 ? "true" : "false", out);
+			break;
+		default:
+			pl_json_write_string(out, v->text);
+			break;
+		}
+	}
+	fputc('}', out);
+}
+
+static void jcaveats(FILE *out, const struct pl_comparison *cmp)
+{
+	fputc('[', out);
+	for (size_t i = 0; i < cmp->ncaveats; i++) {
+		if (i)
+			fputs(", ", out);
+		pl_json_write_string(out, cmp->caveats[i]);
+	}
+	fputc(']', out);
+}
+
+/* The SUMMARY members (without braces). */
+static void jsummary_members(FILE *out, int *first, const struct pl_sample_summary *s)
+{
+	jkey(out, first, "n");
+	fprintf(out, "%zu", s->n);
+	if (s->n == 0)
+		return;
+	jkey(out, first, "median");
+	jnum(out, s->median);
+	jkey(out, first, "min");
+	jnum(out, s->min);
+	jkey(out, first, "max");
+	jnum(out, s->max);
+	jkey(out, first, "ci_low");
+	jnum(out, s->ci_valid ? s->ci_low : NAN);
+	jkey(out, first, "ci_high");
+	jnum(out, s->ci_valid ? s->ci_high : NAN);
+	jkey(out, first, "ci_level");
+	jnum(out, s->ci_level);
+	jkey(out, first, "ci_valid");
+	fputs(s->ci_valid ? "true" : "false", out);
+}
+
+static void jaccepted(FILE *out, const struct pl_accepted_step *a)
+{
+	int first = 1;
+
+	if (!a) {
+		fputs("null", out);
+		return;
+	}
+	fputc('{', out);
+	jkey(out, &first, "run_id");
+	fprintf(out, "%lld", a->run_id);
+	jkey(out, &first, "reason");
+	pl_json_write_string(out, a->reason);
+	jkey(out, &first, "accepted_at");
+	pl_json_write_string(out, a->accepted_at);
+	fputc('}', out);
+}
+
+/* ------------------------------------------------------------------ check */
+
+int pl_check_exit_status(const struct pl_check *chk)
+{
+	if (chk->nregressions)
+		return 1;
+	if (chk->ndecidable == 0)
+		return 5;
+	return 0;
+}
+
+/* Why metric cm cannot be decided, into buf. */
+static void why_too_few(char *buf, size_t n, const struct pl_check *chk,
+                        const struct pl_check_metric *cm)
+{
+	char p[32], a[32];
+
+	if (cm->base.n == 0 || cm->cand.n == 0)
+		snprintf(buf, n, "no values on the %s side",
+		         cm->base.n == 0 ? "baseline" : "candidate");
+	else
+		snprintf(buf, n, "n = %zu and %zu: the smallest attainable p is %s > alpha %s",
+		         cm->base.n, cm->cand.n, fmt_p(p, sizeof(p), cm->min_p),
+		         pl_fmt_num(a, sizeof(a), chk->alpha));
+}
+
+static int check_json(FILE *out, const struct pl_check *chk)
+{
+	int first = 1;
+
+	fputc('{', out);
+	jkey(out, &first, "axis");
+	pl_json_write_string(out, pl_cond_info[chk->axis].name);
+	for (int side = 0; side < 2; side++) {
+		int f2 = 1;
+		jkey(out, &first, side ? "candidate" : "baseline");
+		fputc('{', out);
+		jkey(out, &f2, "value");
+		pl_json_write_string(out, side ? chk->candidate : chk->baseline);
+		jkey(out, &f2, "n");
+		fprintf(out, "%zu", side ? chk->n_cand : chk->n_base);
+		jkey(out, &f2, "run_ids");
+		jids(out, side ? chk->cand_ids : chk->base_ids, side ? chk->n_cand : chk->n_base);
+		fputc('}', out);
+	}
+	jkey(out, &first, "alpha");
+	jnum(out, chk->alpha);
+	jkey(out, &first, "threshold_pct");
+	jnum(out, pl_round_sig(100.0 * chk->threshold, 12));
+	jkey(out, &first, "shared_conditions");
+	jshared(out, &chk->cmp);
+	jkey(out, &first, "metrics");
+	fputc('[', out);
+	for (size_t i = 0; i < chk->nm; i++) {
+		const struct pl_check_metric *cm = &chk->m[i];
+		const struct pl_metric_info *mi = &pl_metric_info[cm->metric];
+		int f2 = 1, f3;
+		fputs(i ? ", {" : "{", out);
+		jkey(out, &f2, "metric");
+		pl_json_write_string(out, mi->name);
+		jkey(out, &f2, "unit");
+		pl_json_write_string(out, pl_unit_label(mi->unit));
+		jkey(out, &f2, "direction");
+		pl_json_write_string(out, direction_key(mi->direction));
+		jkey(out, &f2, "verdict");
+		pl_json_write_string(out, pl_verdict_name(cm->verdict));
+		jkey(out, &f2, "baseline");
+		f3 = 1;
+		fputc('{', out);
+		jsummary_members(out, &f3, &cm->base);
+		fputc('}', out);
+		jkey(out, &f2, "candidate");
+		f3 = 1;
+		fputc('{', out);
+		jsummary_members(out, &f3, &cm->cand);
+		fputc('}', out);
+		if (cm->base.n && cm->cand.n) {
+			jkey(out, &f2, "change_pct");
+			jnum(out, 100.0 * cm->change.rel_change);
+			jkey(out, &f2, "p_value");
+			jnum(out, cm->change.p_value);
+		}
+		jkey(out, &f2, "min_p");
+		jnum(out, cm->min_p);
+		jkey(out, &f2, "decidable");
+		fputs(cm->verdict != PL_V_TOO_FEW ? "true" : "false", out);
+		jkey(out, &f2, "accepted");
+		jaccepted(out, cm->accepted);
+		fputc('}', out);
+	}
+	fputc(']', out);
+	jkey(out, &first, "regressions");
+	fprintf(out, "%zu", chk->nregressions);
+	jkey(out, &first, "accepted");
+	fprintf(out, "%zu", chk->naccepted);
+	jkey(out, &first, "improvements");
+	fprintf(out, "%zu", chk->nimprovements);
+	jkey(out, &first, "decidable");
+	fprintf(out, "%zu", chk->ndecidable);
+	jkey(out, &first, "exit_code");
+	fprintf(out, "%d", pl_check_exit_status(chk));
+	jkey(out, &first, "caveats");
+	jcaveats(out, &chk->cmp);
+	fputs("}\n", out);
+	return 0;
+}
+
+/* One line per metric of the given verdict: "regression: ttft_p50 +10.0%
+ * worse (0.06213 -> 0.06834 s), p = 7.4e-07, n = 12 and 12". */
+static int check_lines(FILE *out, const struct pl_check *chk, enum pl_verdict v,
+                       enum pl_table_format fmt)
+{
+	const char *bullet = fmt == PL_FMT_MARKDOWN ? "- " : "";
+	int rc;
+
+	for (size_t i = 0; i < chk->nm; i++) {
+		const struct pl_check_metric *cm = &chk->m[i];
+		const struct pl_metric_info *mi = &pl_metric_info[cm->metric];
+		char ch[64], a[32], b[32], p[32], why[160];
+
+		if (cm->verdict != v)
+			continue;
+		if (v == PL_V_TOO_FEW) {
+			why_too_few(why, sizeof(why), chk, cm);
+			fprintf(out, "%stoo few samples: %s: %s\n", bullet, mi->name, why);
+			continue;
+		}
+		fprintf(out, "%s%s: %s %s (%s -> %s %s), p = %s, n = %zu and %zu", bullet,
+		        pl_verdict_name(v), mi->name,
+		        fmt_change(ch, sizeof(ch), cm->change.rel_change, mi->direction),
+		        pl_fmt_sig4(a, sizeof(a), cm->base.median),
+		        pl_fmt_sig4(b, sizeof(b), cm->cand.median), pl_unit_label(mi->unit),
+		        fmt_p(p, sizeof(p), cm->change.p_value), cm->base.n, cm->cand.n);
+		if (cm->accepted) {
+			fprintf(out, "; step accepted at run %lld: ", cm->accepted->run_id);
+			if ((rc = put_input(out, cm->accepted->reason, fmt)))
+				return rc;
+		}
+		fputc('\n', out);
+	}
+	return 0;
+}
+
+int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format fmt,
+                    struct pl_error *err)
+{
+	struct rgrid g = {0};
+	char thr[32], al[32];
+	int rc, status = pl_check_exit_status(chk);
+
+	if (fmt == PL_FMT_CSV)
+		return pl_error_set(err, PL_EUSAGE, "check writes text, markdown or json");
+	if (fmt == PL_FMT_JSON)
+		return finish(out, check_json(out, chk), err);
+
+	fmt_pct(thr, sizeof(thr), chk->threshold);
+	pl_fmt_num(al, sizeof(al), chk->alpha);
+	fprintf(out, "%scheck: %s ", fmt == PL_FMT_MARKDOWN ? "## " : "", pl_cond_info[chk->axis].name);
+	if ((rc = put_input(out, chk->baseline, fmt)))
+		return finish(out, rc, err);
+	fprintf(out, " (baseline, %zu run%s) vs ", chk->n_base, chk->n_base == 1 ? "" : "s");
+	if ((rc = put_input(out, chk->candidate, fmt)))
+		return finish(out, rc, err);
+	fprintf(out, " (candidate, %zu run%s)\n", chk->n_cand, chk->n_cand == 1 ? "" : "s");
+	if (fmt == PL_FMT_MARKDOWN)
+		fputc('\n', out);
+	if ((rc = put_shared(out, &chk->cmp, fmt)))
+		return finish(out, rc, err);
+	fprintf(out,
+	        "test: two-sided Mann-Whitney U at alpha %s; a regression is significant and "
+	        "worse by more than %s%%\n\n",
+	        al, thr);
+
+	g.ncols = 7;
+	put(&g, "metric", 0, 0);
+	put(&g, "n", 0, 1);
+	put(&g, "baseline [95% CI]", 0, 0);
+	put(&g, "candidate [95% CI]", 0, 0);
+	put(&g, "change", 0, 1);
+	put(&g, "p", 0, 1);
+	put(&g, "verdict", 0, 0);
+	for (size_t i = 0; i < chk->nm; i++) {
+		const struct pl_check_metric *cm = &chk->m[i];
+		const struct pl_metric_info *mi = &pl_metric_info[cm->metric];
+		char buf[96];
+		snprintf(buf, sizeof(buf), "%s (%s)", mi->name, pl_unit_label(mi->unit));
+		put(&g, buf, 0, 0);
+		snprintf(buf, sizeof(buf), "%zu/%zu", cm->base.n, cm->cand.n);
+		put(&g, buf, 0, 1);
+		put(&g, fmt_summary(buf, sizeof(buf), &cm->base), 0, 0);
+		put(&g, fmt_summary(buf, sizeof(buf), &cm->cand), 0, 0);
+		if (cm->base.n && cm->cand.n) {
+			put(&g, fmt_change(buf, sizeof(buf), cm->change.rel_change, mi->direction), 0, 1);
+			put(&g, fmt_p(buf, sizeof(buf), cm->change.p_value), 0, 1);
+		} else {
+			put(&g, "-", 0, 1);
+			put(&g, "-", 0, 1);
+		}
+		put(&g, pl_verdict_name(cm->verdict), 0, 0);
+	}
+	if ((rc = grid_write(out, &g, fmt)))
+		return finish(out, rc, err);
+	fputc('\n', out);
+	if ((rc = check_lines(out, chk, PL_V_REGRESSION, fmt)) ||
+	    (rc = check_lines(out, chk, PL_V_ACCEPTED, fmt)) ||
+	    (rc = check_lines(out, chk, PL_V_IMPROVEMENT, fmt)) ||
+	    (rc = check_lines(out, chk, PL_V_TOO_FEW, fmt)) || (rc = put_caveats(out, &chk->cmp, fmt)))
+		return finish(out, rc, err);
+	if (fmt == PL_FMT_MARKDOWN)
+		fputc('\n', out);
+	if (status == 1)
+		fprintf(out, "result: %zu regression%s beyond %s%% (exit 1)\n", chk->nregressions,
+		        chk->nregressions == 1 ? "" : "s", thr);
+	else if (status == 5)
+		fputs("result: too few samples to decide: no metric is decidable (exit 5)\n", out);
+	else if (chk->naccepted)
+		fprintf(out, "result: no significant regression beyond %s%% that is not accepted "
+		             "(%zu accepted) (exit 0)\n", thr, chk->naccepted);
+	else
+		fprintf(out, "result: no significant regression beyond %s%% (exit 0)\n", thr);
+	return finish(out, 0, err);
+}
+
+/* ---------------------------------------------------------------- history */
+
+static int history_json(FILE *out, const struct pl_history *h)
+{
+	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
+	int first = 1;
+
+	fputc('{', out);
+	jkey(out, &first, "metric");
+	pl_json_write_string(out, mi->name);
+	jkey(out, &first, "unit");
+	pl_json_write_string(out, pl_unit_label(mi->unit));
+	jkey(out, &first, "direction");
+	pl_json_write_string(out, direction_key(mi->direction));
+	jkey(out, &first, "by");
+	pl_json_write_string(out, pl_cond_info[h->by].name);
+	jkey(out, &first, "shared_conditions");
+	jshared(out, &h->cmp);
+	jkey(out, &first, "points");
+	fputc('[', out);
+	for (size_t i = 0; i < h->npoints; i++) {
+		const struct pl_history_point *p = &h->points[i];
+		int f2 = 1;
+		fputs(i ? ", {" : "{", out);
+		jkey(out, &f2, "index");
+		fprintf(out, "%zu", i);
+		jkey(out, &f2, "value");
+		pl_json_write_string(out, p->value.text);
+		jkey(out, &f2, "run_ids");
+		jids(out, p->run_ids, p->n);
+		jsummary_members(out, &f2, &p->s);
+		jkey(out, &f2, "level");
+		jnum(out, p->level);
+		fputc('}', out);
+	}
+	fputc(']', out);
+	jkey(out, &first, "step_detection");
+	{
+		int f2 = 1;
+		fputc('{', out);
+		jkey(out, &f2, "ran");
+		fputs(h->detected ? "true" : "false", out);
+		jkey(out, &f2, "method");
+		pl_json_write_string(out, "l1-potts-pelt over point medians");
+		jkey(out, &f2, "penalty_scale");
+		jnum(out, PL_STATS_STEP_PENALTY_DEFAULT);
+		jkey(out, &f2, "sigma");
+		jnum(out, h->sigma);
+		fputc('}', out);
+	}
+	jkey(out, &first, "steps");
+	fputc('[', out);
+	for (size_t k = 0; k < h->nsteps; k++) {
+		const struct pl_history_step *s = &h->steps[k];
+		int f2 = 1;
+		fputs(k ? ", {" : "{", out);
+		jkey(out, &f2, "index");
+		fprintf(out, "%zu", s->index);
+		jkey(out, &f2, "value");
+		pl_json_write_string(out, h->points[s->index].value.text);
+		jkey(out, &f2, "before");
+		jnum(out, s->before);
+		jkey(out, &f2, "after");
+		jnum(out, s->after);
+		jkey(out, &f2, "change_pct");
+		jnum(out, 100.0 * s->rel_change);
+		jkey(out, &f2, "direction");
+		pl_json_write_string(out, s->worse ? "worse" : s->better ? "better" : "none");
+		jkey(out, &f2, "first_run");
+		fprintf(out, "%lld", s->first_run);
+		jkey(out, &f2, "accepted");
+		jaccepted(out, s->accepted);
+		fputc('}', out);
+	}
+	fputc(']', out);
+	jkey(out, &first, "failing_steps");
+	fprintf(out, "%zu", h->nfailing);
+	jkey(out, &first, "skipped_no_value");
+	fprintf(out, "%zu", h->skipped_no_value);
+	jkey(out, &first, "skipped_no_metric");
+	fprintf(out, "%zu", h->skipped_no_metric);
+	jkey(out, &first, "caveats");
+	jcaveats(out, &h->cmp);
+	fputs("}\n", out);
+	return 0;
+}
+
+/* The step that starts at point i, or NULL. */
+static const struct pl_history_step *step_at(const struct pl_history *h, size_t i)
+{
+	for (size_t k = 0; k < h->nsteps; k++)
+		if (h->steps[k].index == i)
+			return &h->steps[k];
+	return NULL;
+}
+
+int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_format fmt,
+                      struct pl_error *err)
+{
+	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
+	const char *by = pl_cond_info[h->by].name, *bullet = fmt == PL_FMT_MARKDOWN ? "- " : "";
+	struct rgrid g = {0};
+	char buf[160], a[32], b[32];
+	int rc;
+
+	if (fmt == PL_FMT_CSV)
+		return pl_error_set(err, PL_EUSAGE, "history writes text, markdown or json");
+	if (fmt == PL_FMT_JSON)
+		return finish(out, history_json(out, h), err);
+
+	fprintf(out, "%shistory: %s (%s) by %s, %s; %zu point%s from %zu run%s\n",
+	        fmt == PL_FMT_MARKDOWN ? "## " : "", mi->name, pl_unit_label(mi->unit), by,
+	        direction_name(mi->direction), h->npoints, h->npoints == 1 ? "" : "s", h->nruns,
+	        h->nruns == 1 ? "" : "s");
+	if (fmt == PL_FMT_MARKDOWN)
+		fputc('\n', out);
+	if ((rc = put_shared(out, &h->cmp, fmt)))
+		return finish(out, rc, err);
+	fputc('\n', out);
+
+	g.ncols = 6;
+	put(&g, "i", 0, 1);
+	put(&g, by, 0, 0);
+	put(&g, "n", 0, 1);
+	put(&g, "median [95% CI]", 0, 0);
+	put(&g, "level", 0, 1);
+	put(&g, "step", 0, 0);
+	for (size_t i = 0; i < h->npoints; i++) {
+		const struct pl_history_point *p = &h->points[i];
+		const struct pl_history_step *s = step_at(h, i);
+		snprintf(buf, sizeof(buf), "%zu", i);
+		put(&g, buf, 0, 1);
+		put(&g, p->value.text, 1, 0);
+		snprintf(buf, sizeof(buf), "%zu", p->n);
+		put(&g, buf, 0, 1);
+		put(&g, fmt_summary(buf, sizeof(buf), &p->s), 0, 0);
+		put(&g, pl_fmt_sig4(a, sizeof(a), p->level), 0, 1);
+		if (s) {
+			fmt_change(b, sizeof(b), s->rel_change, mi->direction);
+			snprintf(buf, sizeof(buf), "%s%s", b, s->accepted ? " (accepted)" : "");
+			put(&g, buf, 0, 0);
+		} else {
+			put(&g, "", 0, 0);
+		}
+	}
+	if ((rc = grid_write(out, &g, fmt)))
+		return finish(out, rc, err);
+	fputc('\n', out);
+
+	if (h->detected)
+		fprintf(out,
+		        "%ssteps: penalised L1 piecewise-constant fit over the %zu point medians "
+		        "(penalty %s sigma ln n, noise sigma %s %s)\n",
+		        bullet, h->npoints, pl_fmt_num(a, sizeof(a), PL_STATS_STEP_PENALTY_DEFAULT),
+		        pl_fmt_sig4(b, sizeof(b), h->sigma), pl_unit_label(mi->unit));
+	else
+		fprintf(out, "%ssteps: not searched: %zu point%s, at least %d needed\n", bullet,
+		        h->npoints, h->npoints == 1 ? "" : "s", 2 * PL_STATS_STEP_MIN_SEGMENT);
+	for (size_t k = 0; k < h->nsteps; k++) {
+		const struct pl_history_step *s = &h->steps[k];
+		char ch[64];
+		fprintf(out, "%sstep at point %zu (%s ", bullet, s->index, by);
+		if ((rc = put_input(out, h->points[s->index].value.text, fmt)))
+			return finish(out, rc, err);
+		fprintf(out, "): %s -> %s %s (%s), first run after: %lld", pl_fmt_sig4(a, sizeof(a), s->before),
+		        pl_fmt_sig4(b, sizeof(b), s->after), pl_unit_label(mi->unit),
+		        fmt_change(ch, sizeof(ch), s->rel_change, mi->direction), s->first_run);
+		if (s->accepted) {
+			fprintf(out, "; accepted at run %lld: ", s->accepted->run_id);
+			if ((rc = put_input(out, s->accepted->reason, fmt)))
+				return finish(out, rc, err);
+		}
+		fputc('\n', out);
+	}
+	if (h->skipped_no_value)
+		fprintf(out, "%snote: %zu run%s without %s left out\n", bullet, h->skipped_no_value,
+		        h->skipped_no_value == 1 ? "" : "s", by);
+	if (h->skipped_no_metric)
+		fprintf(out, "%snote: %zu run%s without %s left out\n", bullet, h->skipped_no_metric,
+		        h->skipped_no_metric == 1 ? "" : "s", mi->name);
+	if ((rc = put_caveats(out, &h->cmp, fmt)))
+		return finish(out, rc, err);
+	if (fmt == PL_FMT_MARKDOWN)
+		fputc('\n', out);
+	fprintf(out, "result: %zu step%s, %zu failing (not accepted, %s)\n", h->nsteps,
+	        h->nsteps == 1 ? "" : "s", h->nfailing,
+	        mi->direction == PL_NO_DIRECTION ? "any direction" : "worse");
+	return finish(out, 0, err);
+}

@@ -1,0 +1,59 @@
+/*
+ * regress.h — the tables of regression tracking: the verdicts of `check`
+ * and the series of `history`, as terminal text, Markdown or JSON.
+ *
+ * Same conventions as render.h: the caller owns the stream, numbers are in
+ * the C locale (4 significant digits for people, shortest round-trip text in
+ * JSON), strings from input files are sanitised for the terminal, escaped
+ * for Markdown and JSON-escaped. Returns 0 or PL_EIO when the stream fails.
+ *
+ * JSON shapes (canonical names and units; infinity is "inf"):
+ *   check:   {"axis", "baseline": {"value", "n", "run_ids"}, "candidate": {...},
+ *             "alpha", "threshold_pct", "shared_conditions": {...},
+ *             "metrics": [{"metric", "unit", "direction", "verdict",
+ *                          "baseline": SUMMARY, "candidate": SUMMARY,
+ *                          "change_pct", "p_value", "min_p", "decidable",
+ *                          "accepted": null | {"run_id", "reason", "accepted_at"}}],
+ *             "regressions", "accepted", "improvements", "decidable",
+ *             "exit_code", "caveats": [...]}
+ *   history: {"metric", "unit", "direction", "by", "shared_conditions": {...},
+ *             "points": [{"index", "value", "n", "run_ids", ...SUMMARY, "level"}],
+ *             "step_detection": {"ran", "method", "penalty_scale", "sigma"},
+ *             "steps": [{"index", "value", "before", "after", "change_pct",
+ *                        "direction", "first_run", "accepted": null | {...}}],
+ *             "failing_steps", "skipped_no_value", "skipped_no_metric",
+ *             "caveats": [...]}
+ *   SUMMARY = "n", "median", "min", "max", "ci_low", "ci_high", "ci_level",
+ *             "ci_valid" (ci_low/ci_high are null when the interval is not
+ *             valid: fewer than 6 samples at 95%).
+ */
+#ifndef PL_REGRESS_H
+#define PL_REGRESS_H
+
+#include <stdio.h>
+
+#include "core/check.h"
+#include "core/error.h"
+#include "core/history.h"
+#include "render/render.h"
+
+/* Exit status a check gives: 1 (PL_EXIT_REGRESSION) if any regression, else
+ * 5 (too few samples) if no metric was decidable, else 0. */
+int pl_check_exit_status(const struct pl_check *chk);
+
+/* Writes chk in fmt (text, markdown or json; csv is PL_EUSAGE): a header
+ * with the two sides and the shared conditions, one row per metric (n, both
+ * medians with their 95% interval, change, p, verdict), then one line per
+ * regression, improvement, accepted regression and undecidable metric (with
+ * why), and the result. Returns 0, PL_EUSAGE, PL_ENOMEM or PL_EIO. */
+int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format fmt,
+                    struct pl_error *err);
+
+/* Writes h in fmt (text, markdown or json; csv is PL_EUSAGE): a header, one
+ * row per point (value, n, median, interval, fitted level, step mark), the
+ * steps with their levels, change, first run and acceptance, and notes.
+ * Returns 0, PL_EUSAGE, PL_ENOMEM or PL_EIO. */
+int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_format fmt,
+                      struct pl_error *err);
+
+#endif
