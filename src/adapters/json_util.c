@@ -92,23 +92,69 @@ static void key_before(const struct ctx *c, size_t off, char *key, size_t n)
 	snprintf(key, n, "%.*s", (int)(end - start), c->text + start);
 }
 
-/* Rewrites bare Infinity, rejects bare -Infinity and NaN (outside strings). */
+/* The end of the string token that starts at start (the byte after its
+ * closing quote), or len when it is not closed. */
+static size_t string_end(const struct ctx *c, size_t start)
+{
+	for (size_t i = start + 1; i < c->len; i++) {
+		if (c->text[i] == '\\')
+			i++;
+		else if (c->text[i] == '"')
+			return i + 1;
+	}
+	return c->len;
+}
+
+/* A string holding the escape \u0000: cJSON would end the C string at the
+ * NUL, so "llama\u0000evil" would read as "llama" and merge with a real
+ * llama. Rejected naming the member (or saying it is a key). */
+static int nul_escape(const struct ctx *c, size_t str_start, size_t at, struct pl_error *err)
+{
+	size_t e = string_end(c, str_start), j = e;
+	char key[128];
+
+	while (j < c->len && is_ws(c->text[j]))
+		j++;
+	if (j < c->len && c->text[j] == ':') {
+		pl_error_set(err, PL_EINVALID,
+		             "an object key contains \\u0000 (a NUL character), which no name may hold");
+		return err_at(c, err, at);
+	}
+	key_before(c, str_start, key, sizeof(key));
+	pl_error_field(err, key);
+	if (key[0])
+		pl_error_set(err, PL_EINVALID,
+		             "'%s' contains \\u0000 (a NUL character); a text value would be cut there",
+		             key);
+	else
+		pl_error_set(err, PL_EINVALID,
+		             "a string contains \\u0000 (a NUL character); a text value would be cut there");
+	return err_at(c, err, at);
+}
+
+/* Rewrites bare Infinity, rejects bare -Infinity and NaN (outside strings)
+ * and the \u0000 escape (inside strings). */
 static int scan_bare_tokens(struct ctx *c, struct pl_error *err)
 {
 	int in_str = 0;
+	size_t str_start = 0;
 	char key[128];
 
 	for (size_t i = 0; i < c->len; i++) {
 		char ch = c->text[i];
 		if (in_str) {
-			if (ch == '\\')
+			if (ch == '\\') {
+				if (i + 5 < c->len && c->text[i + 1] == 'u' &&
+				    strncmp(c->text + i + 2, "0000", 4) == 0)
+					return nul_escape(c, str_start, i, err);
 				i++;
-			else if (ch == '"')
+			} else if (ch == '"')
 				in_str = 0;
 			continue;
 		}
 		if (ch == '"') {
 			in_str = 1;
+			str_start = i;
 			continue;
 		}
 		if (i > 0 && is_word(c->text[i - 1]))
@@ -223,6 +269,110 @@ static size_t error_at_end(const struct ctx *c, size_t start, size_t end, size_t
 	return eo;
 }
 
+/* cJSON reports a bad object key one byte past the token's start (after
+ * '{' or ','): "{\"a\": 1, oops}" would point at the second 'o'. Moves eo
+ * back to the token when the byte before it starts a token that follows
+ * '{' or ','. Values are reported at their first byte already. */
+static size_t key_error_fix(const struct ctx *c, size_t start, size_t eo)
+{
+	size_t p, q;
+
+	if (eo <= start + 1 || eo > c->len)
+		return eo;
+	p = eo - 1;
+	if (is_ws(c->text[p]) || c->text[p] == '{' || c->text[p] == '[')
+		return eo;
+	q = p;
+	while (q > start && is_ws(c->text[q - 1]))
+		q--;
+	if (q > start && (c->text[q - 1] == '{' || c->text[q - 1] == ','))
+		return p;
+	return eo;
+}
+
+/* Deepest nesting of arrays and objects in text[start, end). */
+static int max_depth(const struct ctx *c, size_t start, size_t end)
+{
+	int depth = 0, max = 0;
+
+	for (size_t i = start; i < end; i++) {
+		char ch = c->text[i];
+		if (ch == '"') {
+			i = string_end(c, i) - 1;
+		} else if (ch == '{' || ch == '[') {
+			if (++depth > max)
+				max = depth;
+		} else if (ch == '}' || ch == ']') {
+			depth--;
+		}
+	}
+	return max;
+}
+
+/* Finds, in text[start, end), the first object key that repeats a key of
+ * the same object (compared as raw text, escapes not decoded). Returns 1
+ * with *pos at the repeated key's opening quote and the key copied into
+ * key, or 0. */
+static int raw_duplicate(const struct ctx *c, size_t start, size_t end, size_t *pos, char *key,
+                         size_t keyn)
+{
+	struct rk {
+		size_t off, len;
+		int depth;
+	} *keys = NULL;
+	size_t nkeys = 0, cap = 0;
+	unsigned char is_obj[64 * 1024 / 8] = {0}; /* bit per depth: object or array */
+	int depth = 0, found = 0;
+
+	for (size_t i = start; i < end && !found; i++) {
+		char ch = c->text[i];
+		if (ch == '{' || ch == '[') {
+			depth++;
+			if (depth < (int)sizeof(is_obj) * 8) {
+				if (ch == '{')
+					is_obj[depth / 8] |= (unsigned char)(1u << (depth % 8));
+				else
+					is_obj[depth / 8] &= (unsigned char)~(1u << (depth % 8));
+			}
+		} else if (ch == '}' || ch == ']') {
+			while (nkeys > 0 && keys[nkeys - 1].depth >= depth)
+				nkeys--;
+			depth--;
+		} else if (ch == '"') {
+			size_t e = string_end(c, i), j = e;
+			while (j < end && is_ws(c->text[j]))
+				j++;
+			if (depth > 0 && depth < (int)sizeof(is_obj) * 8 &&
+			    (is_obj[depth / 8] & (1u << (depth % 8))) && j < end && c->text[j] == ':') {
+				for (size_t k = nkeys; k > 0 && keys[k - 1].depth == depth; k--)
+					if (keys[k - 1].len == e - i &&
+					    memcmp(c->text + keys[k - 1].off, c->text + i, e - i) == 0) {
+						*pos = i;
+						snprintf(key, keyn, "%.*s", (int)(e - i - 2), c->text + i + 1);
+						found = 1;
+						break;
+					}
+				if (!found) {
+					if (nkeys == cap) {
+						struct rk *nk = realloc(keys, (cap ? cap * 2 : 64) * sizeof(*nk));
+						if (!nk)
+							break;
+						keys = nk;
+						cap = cap ? cap * 2 : 64;
+					}
+					keys[nkeys].off = i;
+					keys[nkeys].len = e - i;
+					keys[nkeys].depth = depth;
+					nkeys++;
+				}
+			}
+			i = e - 1;
+		}
+	}
+	free(keys);
+	return found;
+}
+
 /* Parses one value at [*off, end); on success *off is just past it. */
 static int parse_at(const struct ctx *c, size_t *off, size_t end, const char *end_what,
                     cJSON **out, struct pl_error *err)
@@ -241,14 +391,25 @@ static int parse_at(const struct ctx *c, size_t *off, size_t end, const char *en
 			eo = end;
 		if (eo + 1 >= end)
 			eo = error_at_end(c, start, end, eo);
+		if (max_depth(c, start, eo < end ? eo + 1 : end) > CJSON_NESTING_LIMIT) {
+			pl_error_set(err, PL_ESYNTAX, "invalid JSON: nesting deeper than %d levels",
+			             CJSON_NESTING_LIMIT);
+			return err_at(c, err, eo);
+		}
+		eo = key_error_fix(c, start, eo);
 		return syntax_error(c, eo, end, end_what, err);
 	}
 	dup = find_duplicate(v);
 	if (dup) {
+		char rkey[128];
+		size_t at = start;
+		size_t vend = stop ? (size_t)(stop - c->text) : end;
+		if (raw_duplicate(c, start, vend, &at, rkey, sizeof(rkey)))
+			dup = rkey; /* the first repeat in text order, at its position */
 		pl_error_field(err, dup);
 		pl_error_set(err, PL_EINVALID, "duplicate key '%s' (JSON readers disagree on which one wins)",
 		             dup);
-		err_at(c, err, start);
+		err_at(c, err, at);
 		cJSON_Delete(v);
 		return PL_EINVALID;
 	}

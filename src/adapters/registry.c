@@ -71,6 +71,42 @@ static const char *unsupported_hint(const cJSON *obj)
 	return NULL;
 }
 
+/* Keys that only other tools write: a file the broad descriptor detector
+ * took but that holds one of these at the top level is another tool's
+ * output in a shape no adapter reads, and is reported as an unknown
+ * format naming what it looks like, not as a descriptor with an unknown
+ * field. */
+static const struct {
+	const char *key;
+	const char *tool;
+} foreign_keys[] = {
+	{"hw", "InferenceMAX output"},
+	{"conc", "InferenceMAX output"},
+	{"framework", "InferenceMAX or llmperf-leaderboard output"},
+	{"tput_per_gpu", "InferenceMAX output"},
+	{"backend", "vLLM / SGLang benchmark output"},
+	{"completed", "vLLM / SGLang benchmark output"},
+	{"max_concurrency", "vLLM / SGLang benchmark output"},
+	{"request_throughput", "vLLM / SGLang benchmark output"},
+	{"num_completed_requests", "llmperf output"},
+	{"input_config", "AIPerf / GenAI-Perf output"},
+	{"aiperf_version", "AIPerf output"},
+	{"n_prompt", "llama-bench output"},
+	{"build_commit", "llama-bench output"},
+	{"benchmarks", "GuideLLM output"},
+	{"system_type", "an MLPerf system description"},
+};
+
+static const char *foreign_tool(const cJSON *obj, const char **key)
+{
+	for (size_t i = 0; i < sizeof(foreign_keys) / sizeof(foreign_keys[0]); i++)
+		if (pl_json_get(obj, foreign_keys[i].key)) {
+			*key = foreign_keys[i].key;
+			return foreign_keys[i].tool;
+		}
+	return NULL;
+}
+
 /* A recognisable file that holds no run (per-request records, system
  * descriptions, counters): the whole message, or NULL. */
 static const char *not_a_run(const cJSON *obj)
@@ -196,6 +232,17 @@ int pl_adapters_parse(const char *path, const char *buf, size_t len, const char 
 			return pl_error_set(err, PL_EFORMAT,
 			                    "no input format recognises this file (known: %s; force one with --format)",
 			                    known_formats());
+		}
+		if (impl == &pl_adapter_descriptor) {
+			const char *key = NULL, *tool = foreign_tool(first, &key);
+			if (tool) {
+				pl_json_doc_release(&doc);
+				pl_error_at(err, path, 0, 0);
+				return pl_error_set(err, PL_EFORMAT,
+				                    "unknown format: this looks like %s (it has the key '%s') "
+				                    "in a shape no adapter reads (known: %s; force one with --format)",
+				                    tool, key, known_formats());
+			}
 		}
 	}
 	for (size_t i = 0; i < doc.nrecords; i++) {

@@ -796,7 +796,7 @@ static void test_descriptor_duplicate_key(void **state)
 	expect_reject("d.json",
 	              "{\"model\": \"m\", \"engine\": \"e\", \"metric\": {\"ttft_p50\": 1, \"ttft_p50\": 2}}",
 	              PL_EINVALID, "duplicate key 'ttft_p50' (JSON readers disagree on which one wins)",
-	              "ttft_p50", 1, 1);
+	              "ttft_p50", 1, 57); /* at the second "ttft_p50" (byte 56, column 57) */
 }
 
 static void test_descriptor_bom(void **state)
