@@ -33,6 +33,28 @@ $PL compare --axis hardware --where model=qwen2.5-7b-instruct || rc=$?
 [ "$rc" -eq 3 ] || { echo "expected exit 3, got $rc" >&2; exit 1; }
 
 echo
+echo "== check: vLLM 0.9.0 -> 0.9.1 has a real 10% TTFT regression (exit 1)"
+rc=0
+$PL check --axis engine_version --baseline 0.9.0 --candidate 0.9.1 \
+	--where model=mistral-7b-instruct-v0.3 --where concurrency=32 \
+	--metric ttft_p50,ttft_p95,tpot_p50,output_throughput || rc=$?
+[ "$rc" -eq 1 ] || { echo "expected exit 1, got $rc" >&2; exit 1; }
+
+echo
+echo "== check: vLLM 0.9.0 -> 0.9.2 is noisy but not slower (exit 0)"
+$PL check --axis engine_version --baseline 0.9.0 --candidate 0.9.2 \
+	--where model=mistral-7b-instruct-v0.3 --where concurrency=32 \
+	--metric ttft_p50,ttft_p95,tpot_p50,output_throughput
+
+echo
+echo "== history: 30 nights, one step (chart in demo-out/history)"
+rc=0
+$PL history --metric ttft_p50 --where model=mistral-7b-instruct-v0.3 --where concurrency=8 \
+	--out demo-out/history --fail-on-step || rc=$?
+[ "$rc" -eq 1 ] || { echo "expected exit 1, got $rc" >&2; exit 1; }
+ls demo-out/history
+
+echo
 echo "== report"
 $PL report --out demo-out/procurement --axis hardware --where model=llama-3.1-8b-instruct \
 	--where dataset=random-1024-256 --where engine_version=0.8.5 --where concurrency=16 \
