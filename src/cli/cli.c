@@ -184,6 +184,13 @@ int pl_sel_add_allow(struct pl_selection *sel, const char *cmd, const char *arg)
 		memcpy(name, p, len);
 		name[len] = '\0';
 		id = pl_cond_lookup(name);
+		if (id == PL_C_NONE && strcmp(name, "error_rate") == 0) {
+			sel->opts.allow_errors = 1; /* the errors rule (not a condition) */
+			p += len;
+			if (*p == ',')
+				p++;
+			continue;
+		}
 		if (id == PL_C_NONE) {
 			pl_cli_errorf(cmd, "unknown condition '%s' in --allow-mismatch", name);
 			return PL_EXIT_USAGE;
@@ -224,7 +231,7 @@ int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 	        cmd, axis);
 	for (size_t i = 0; i < cmp->nmismatches; i++) {
 		const struct pl_mismatch *m = &cmp->mismatches[i];
-		fprintf(stderr, "  %s:", pl_cond_info[m->cond].name);
+		fprintf(stderr, "  %s:", m->cond >= 0 ? pl_cond_info[m->cond].name : "error_rate");
 		for (size_t k = 0; k < m->nvalues; k++) {
 			fputs(k ? " vs '" : " '", stderr);
 			put_inert(stderr, m->values[k]);

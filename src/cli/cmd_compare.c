@@ -19,7 +19,9 @@ static const char usage_text[] =
 	"accelerator_count, driver_version, cuda_version; engine: engine_version,\n"
 	"engine_args). Every other condition of the key must be equal in all selected\n"
 	"runs, else the comparison is refused (exit 3) and each mismatched field is\n"
-	"listed with its values. Missing is not equal to known.\n"
+	"listed with its values. Missing is not equal to known. Runs with errors\n"
+	"(error_rate > 0) are not compared with runs without (0) or of unknown error\n"
+	"rate unless --allow-mismatch error_rate is given (then a caveat).\n"
 	"Runs with the same axis values form one row: n runs, each metric their median,\n"
 	"and the change against the first row in percent.\n"
 	"\n"
@@ -27,6 +29,7 @@ static const char usage_text[] =
 	"  --where FIELD=VALUE     select runs (repeatable; ANDed)\n"
 	"  --metric NAME[,NAME]    metrics to show (default: the headline set)\n"
 	"  --allow-mismatch FIELD  let FIELD differ anyway; printed as a caveat\n"
+	"                          (error_rate: compare runs with and without errors)\n"
 	"  --format F              text (default), markdown, csv or json\n"
 	"\n"
 	"Metrics (canonical units):\n";

@@ -268,6 +268,116 @@ static int check_workload(const struct pl_run_list *runs, const struct pl_compar
 	return 0;
 }
 
+/* Adds a mismatch (values are taken over) and its text to msg. */
+static int push_mismatch(struct pl_comparison *cmp, int cond, char **values, size_t nvalues)
+{
+	struct pl_mismatch *m = realloc(cmp->mismatches, (cmp->nmismatches + 1) * sizeof(*m));
+
+	if (!m)
+		return PL_ENOMEM;
+	cmp->mismatches = m;
+	m[cmp->nmismatches].cond = cond;
+	m[cmp->nmismatches].values = values;
+	m[cmp->nmismatches].nvalues = nvalues;
+	cmp->nmismatches++;
+	return 0;
+}
+
+/* The errors rule: a run with errors (error_rate > 0) is never compared
+ * with one without (error_rate 0), and a run whose error rate is unknown
+ * (missing) is neither: missing is not 0. Unless opts->allow_errors, mixed
+ * runs refuse the comparison with one value per run ("run 3: 0.65"); when
+ * allowed, the same list becomes a caveat. Returns 0 or PL_ENOMEM. */
+static int check_errors(const struct pl_run_list *runs, const struct pl_compare_opts *opts,
+                        struct pl_comparison *cmp, char *msg, size_t msgsize)
+{
+	int seen[3] = {0, 0, 0}; /* unknown, none, some */
+	char **vals;
+
+	for (size_t i = 0; i < runs->n; i++) {
+		const struct pl_run *r = &runs->v[i];
+		seen[!r->has_metric[PL_M_ERROR_RATE] ? 0 : r->metric[PL_M_ERROR_RATE] > 0 ? 2 : 1] = 1;
+	}
+	if (seen[0] + seen[1] + seen[2] < 2)
+		return 0;
+	vals = calloc(runs->n, sizeof(*vals));
+	if (!vals)
+		return PL_ENOMEM;
+	for (size_t i = 0; i < runs->n; i++) {
+		const struct pl_run *r = &runs->v[i];
+		char num[40], line[80];
+		snprintf(line, sizeof(line), "run %lld: %s", r->id,
+		         r->has_metric[PL_M_ERROR_RATE]
+		                 ? pl_fmt_num(num, sizeof(num), r->metric[PL_M_ERROR_RATE])
+		                 : "(missing)");
+		vals[i] = strdup(line);
+		if (!vals[i]) {
+			for (size_t k = 0; k < i; k++)
+				free(vals[k]);
+			free(vals);
+			return PL_ENOMEM;
+		}
+	}
+	if (opts->allow_errors) {
+		char cav[900] = "runs with and without errors compared (allowed by --allow-mismatch "
+		                "error_rate): error_rate";
+		int rc;
+		for (size_t i = 0; i < runs->n; i++) {
+			append(cav, sizeof(cav), i ? ", " : " ");
+			append(cav, sizeof(cav), vals[i]);
+			free(vals[i]);
+		}
+		free(vals);
+		rc = add_caveat(cmp, cav);
+		return rc;
+	}
+	if (push_mismatch(cmp, PL_C_NONE, vals, runs->n)) {
+		for (size_t i = 0; i < runs->n; i++)
+			free(vals[i]);
+		free(vals);
+		return PL_ENOMEM;
+	}
+	append(msg, msgsize, cmp->nmismatches > 1 ? "; " : "");
+	append(msg, msgsize, "error_rate (runs with errors vs runs without or unknown):");
+	for (size_t i = 0; i < runs->n; i++) {
+		append(msg, msgsize, i ? ", " : " ");
+		append(msg, msgsize, vals[i]);
+	}
+	return 0;
+}
+
+/* Open loop (request_rate known, concurrency missing) against closed loop
+ * (concurrency known): the "(missing)" concurrency of a refusal says why. */
+static int explain_loops(const struct pl_run_list *runs, struct pl_comparison *cmp)
+{
+	int open = 0, closed = 0;
+
+	for (size_t i = 0; i < runs->n; i++) {
+		const struct pl_run *r = &runs->v[i];
+		if (!r->cond[PL_C_CONCURRENCY].set && r->cond[PL_C_REQUEST_RATE].set)
+			open = 1;
+		else if (r->cond[PL_C_CONCURRENCY].set)
+			closed = 1;
+	}
+	if (!open || !closed)
+		return 0;
+	for (size_t i = 0; i < cmp->nmismatches; i++) {
+		struct pl_mismatch *m = &cmp->mismatches[i];
+		if (m->cond != PL_C_CONCURRENCY)
+			continue;
+		for (size_t k = 0; k < m->nvalues; k++)
+			if (strcmp(m->values[k], "(missing)") == 0) {
+				char *t = strdup("(missing: an open-loop run at a request_rate; open- and "
+				                 "closed-loop runs do not compare)");
+				if (!t)
+					return PL_ENOMEM;
+				free(m->values[k]);
+				m->values[k] = t;
+			}
+	}
+	return 0;
+}
+
 /* Checks the key conditions; fills shared[], mismatches and caveats. */
 static int check_conditions(const struct pl_run_list *runs, const struct pl_compare_opts *opts,
                             struct pl_comparison *cmp, struct pl_error *err)
@@ -323,7 +433,8 @@ static int check_conditions(const struct pl_run_list *runs, const struct pl_comp
 		append(msg, sizeof(msg), cmp->nmismatches > 1 ? "; " : "");
 		append(msg, sizeof(msg), line);
 	}
-	if (check_workload(runs, opts, cmp, msg, sizeof(msg)))
+	if (check_workload(runs, opts, cmp, msg, sizeof(msg)) ||
+	    check_errors(runs, opts, cmp, msg, sizeof(msg)) || explain_loops(runs, cmp))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	if (cmp->nmismatches) {
 		char axis[256] = "";

@@ -33,11 +33,14 @@ struct pl_compare_opts {
 	int metrics[PL_METRIC_COUNT];     /* metrics to show, in order */
 	size_t nmetrics;                  /* 0 = the default headline set */
 	unsigned char allow_mismatch[PL_COND_COUNT]; /* 1 = may differ, with a caveat */
+	unsigned char allow_errors;       /* 1 = runs with and without errors may be
+	                                     compared, with a caveat (--allow-mismatch error_rate) */
 };
 
 /* One mismatched field of a refused comparison. */
 struct pl_mismatch {
-	int cond;       /* enum pl_cond_id */
+	int cond;       /* enum pl_cond_id, or PL_C_NONE for the errors rule
+	                   (values are "run N: <error_rate>") */
 	char **values;  /* distinct values, canonical text, "(missing)" for missing */
 	size_t nvalues; /* >= 2 */
 };

@@ -783,12 +783,27 @@ static void test_rule_cross_tool(void **state)
 	assert_int_equal(pl_compare_parse_axis(&opts, "hardware", &err), 0);
 	assert_int_equal(pl_compare_build(&l, &opts, &cmp, &err), PL_EMISMATCH);
 	assert_int_equal(cmp.mismatches[0].cond, PL_C_BENCHMARK_TOOL);
+	/* the SGLang line has no failure count (error rate unknown), groq has 0:
+	 * the errors rule refuses that too unless allowed */
+	assert_int_equal(cmp.nmismatches, 2);
+	assert_int_equal(cmp.mismatches[1].cond, PL_C_NONE);
 	pl_comparison_release(&cmp);
 	opts.allow_mismatch[PL_C_BENCHMARK_TOOL] = 1;
+	assert_int_equal(pl_compare_build(&l, &opts, &cmp, &err), PL_EMISMATCH);
+	assert_string_equal(err.message,
+	                    "comparison refused: 1 condition differ off the axis 'hardware': "
+	                    "error_rate (runs with errors vs runs without or unknown): "
+	                    "run 1: (missing), run 2: 0");
+	pl_comparison_release(&cmp);
+	opts.allow_errors = 1;
 	assert_int_equal(pl_compare_build(&l, &opts, &cmp, &err), 0);
+	assert_true(cmp.ncaveats >= 2); /* then the reference-only rows */
 	assert_string_equal(cmp.caveats[0],
 	                    "conditions differ in benchmark_tool: llmperf vs sglang-bench-serving "
 	                    "(allowed by --allow-mismatch)");
+	assert_string_equal(cmp.caveats[1],
+	                    "runs with and without errors compared (allowed by --allow-mismatch "
+	                    "error_rate): error_rate run 1: (missing), run 2: 0");
 	pl_comparison_release(&cmp);
 	pl_run_list_release(&l);
 }
