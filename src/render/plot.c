@@ -377,8 +377,21 @@ int pl_plot_comparison(const char *dir, const struct pl_comparison *cmp, struct 
 			job->def = &itl_def;
 			job->nmetrics = present_metrics(cmp, job->def, job->metrics);
 		}
-		if (job->nmetrics > 0)
+		if (job->nmetrics > 0) {
 			njobs++;
+		} else {
+			/* not drawn this time: a chart left by an earlier render into the
+			 * same directory would otherwise pass for this one's */
+			static const char *const exts[] = {".gp", ".dat", ".svg", ".png"};
+			for (size_t e = 0; e < 4; e++)
+				chart_output(dir, chart_defs[i].name, exts[e], 1);
+		}
+	}
+	/* every drawn chart's old images go before gnuplot runs, so a failed or
+	 * missing gnuplot never leaves a stale picture beside new data */
+	for (size_t i = 0; i < njobs; i++) {
+		chart_output(dir, jobs[i].def->name, ".svg", 1);
+		chart_output(dir, jobs[i].def->name, ".png", 1);
 	}
 	out = calloc(njobs ? njobs : 1, sizeof(*out));
 	if (!out)
@@ -407,8 +420,6 @@ int pl_plot_comparison(const char *dir, const struct pl_comparison *cmp, struct 
 		enum run_result res;
 
 		snprintf(script, sizeof(script), "%s.gp", name);
-		chart_output(dir, name, ".svg", 1);
-		chart_output(dir, name, ".png", 1);
 		res = run_gnuplot(prog, dir, script, msg, sizeof(msg));
 		if (res == RUN_NOT_FOUND) {
 			missing = 1;

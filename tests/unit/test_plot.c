@@ -215,6 +215,22 @@ static void test_itl_fallback_and_empty(void **state)
 	s = read_in(PLOT_DIR, "tpot.gp");
 	assert_non_null(strstr(s, "plot 'tpot.dat' using 2:xtic(1) title \"itl_p50\"\n"));
 	free(s);
+	/* the TTFT chart of an earlier render into the same directory is gone */
+	fx_fresh_dir(PLOT_DIR);
+	fx_metric(&rows[0], PL_M_TTFT_P50, 0.3);
+	assert_int_equal(pl_plot_comparison(PLOT_DIR, &cmp, &charts, &n, &err), 0);
+	free(charts);
+	assert_true(size_in(PLOT_DIR, "ttft.gp") > 0);
+	assert_true(size_in(PLOT_DIR, "ttft.png") > 0);
+	rows[0].n_metric[PL_M_TTFT_P50] = 0;
+	assert_int_equal(pl_plot_comparison(PLOT_DIR, &cmp, &charts, &n, &err), 0);
+	assert_int_equal(n, 1);
+	free(charts);
+	assert_true(size_in(PLOT_DIR, "ttft.gp") < 0);
+	assert_true(size_in(PLOT_DIR, "ttft.dat") < 0);
+	assert_true(size_in(PLOT_DIR, "ttft.svg") < 0);
+	assert_true(size_in(PLOT_DIR, "ttft.png") < 0);
+	assert_true(size_in(PLOT_DIR, "tpot.png") > 0);
 }
 
 static void test_gnuplot_missing(void **state)
