@@ -402,7 +402,9 @@ static void walk_dir(struct batch *b, const char *dir)
 				if (!link)
 					walk_dir(b, full);
 			} else if (S_ISREG(sb.st_mode) &&
-			           (has_suffix(full, ".json") || has_suffix(full, ".jsonl")) &&
+			           (has_suffix(full, ".json") || has_suffix(full, ".jsonl") ||
+			            has_suffix(full, ".yaml") || has_suffix(full, ".yml") ||
+			            has_suffix(full, ".csv") || has_suffix(full, ".txt")) &&
 			           !has_suffix(full, ".conditions.json")) {
 				import_file(b, full);
 			}
