@@ -21,9 +21,9 @@ $PL compare --axis hardware --where model=llama-3.1-8b-instruct --where dataset=
 	--metric ttft_p50,ttft_p95,tpot_p50,output_throughput
 
 echo
-echo "== engine upgrade on one H100"
+echo "== engine upgrade on one H100 (nightly series at concurrency 32)"
 $PL compare --axis engine_version --where model=llama-3.1-8b-instruct \
-	--where "hardware=1x NVIDIA H100 80G" --where dataset=random-1024-256 \
+	--where "hardware=1x NVIDIA H100 80G" --where dataset=random-1024-256 --where concurrency=32 \
 	--metric ttft_p50,tpot_p50,output_throughput
 
 echo
