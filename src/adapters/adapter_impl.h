@@ -40,6 +40,13 @@ extern const struct pl_adapter_impl pl_adapter_guidellm;
 extern const struct pl_adapter_impl pl_adapter_llama_bench;
 extern const struct pl_adapter_impl pl_adapter_inferencemax;
 extern const struct pl_adapter_impl pl_adapter_mlperf;
+extern const struct pl_adapter_impl pl_adapter_aiperf_csv;
+extern const struct pl_adapter_impl pl_adapter_genai_perf_analyze;
+extern const struct pl_adapter_impl pl_adapter_inferencemax_csv;
+
+/* CSV files that are recognised and refused (csv_exports.c): the message,
+ * or NULL. */
+const char *pl_csv_refusal(const char *buf, size_t len);
 
 /* Fills run's conditions from the members of obj, whose keys must be
  * canonical condition names; keys starting with "x_" or "_" are ignored

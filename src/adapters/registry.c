@@ -26,6 +26,11 @@ static const struct pl_adapter_impl *const impls[] = {
 	&pl_adapter_aiperf,
 	&pl_adapter_llama_bench,
 	&pl_adapter_inferencemax,
+	&pl_adapter_guidellm,
+	&pl_adapter_mlperf,
+	&pl_adapter_aiperf_csv,
+	&pl_adapter_genai_perf_analyze,
+	&pl_adapter_inferencemax_csv,
 	&pl_adapter_descriptor,
 };
 #define NIMPLS (sizeof(impls) / sizeof(impls[0]))
@@ -48,6 +53,12 @@ const struct pl_adapter_info *pl_adapters_list(size_t *count)
 	if (count)
 		*count = NIMPLS;
 	return infos;
+}
+
+static int has_ext(const char *path, const char *ext)
+{
+	size_t n = strlen(path), m = strlen(ext);
+	return n >= m && strcmp(path + n - m, ext) == 0;
 }
 
 /* "descriptor, vllm-serving, ..." in list order. */
@@ -124,7 +135,8 @@ static const char *not_a_run(const cJSON *obj)
 		       "import the profile exports of its runs";
 	if (pl_json_get(obj, "accelerator_model_name") && pl_json_get(obj, "system_type"))
 		return "an MLPerf system description (systems/*.json) holds conditions, not results; "
-		       "give them with --set when importing mlperf_log_summary.txt";
+		       "give it as the sidecar NAME.conditions.json of NAME.txt (mlperf_log_summary.txt) "
+		       "or with --set";
 	if (pl_json_get(obj, "weight_data_types") || pl_json_get(obj, "input_data_types"))
 		return "an MLPerf measurements description (measurements/*.json) holds conditions, "
 		       "not results";
@@ -190,6 +202,28 @@ int pl_adapters_parse(const char *path, const char *buf, size_t len, const char 
 		for (size_t i = 0; i < NIMPLS && !impl && !text; i++)
 			if (impls[i]->detect_text && impls[i]->detect_text(path, buf, len))
 				text = impls[i];
+		if (!impl && !text) {
+			const char *why = pl_csv_refusal(buf, len);
+			if (why) {
+				pl_error_at(err, path, 0, 0);
+				return pl_error_set(err, PL_EFORMAT, "%s", why);
+			}
+			if (!impl && (has_ext(path, ".csv") || has_ext(path, ".txt") ||
+			              has_ext(path, ".yaml") || has_ext(path, ".yml"))) {
+				char head[72];
+				size_t k = 0;
+				for (size_t i = 0; i < len && k + 1 < sizeof(head) && buf[i] != '\n' &&
+				                   buf[i] != '\r';
+				     i++)
+					head[k++] = (unsigned char)buf[i] < 0x20 || buf[i] == 0x7f ? '?' : buf[i];
+				head[k] = '\0';
+				pl_error_at(err, path, 0, 0);
+				return pl_error_set(err, PL_EFORMAT,
+				                    "unknown format: no adapter reads this %s file (it starts "
+				                    "\"%s\"; known: %s)",
+				                    strrchr(path, '.'), head, known_formats());
+			}
+		}
 		if (text) {
 			size_t before = out->n;
 			rc = text->parse_text(path, buf, len, out, err);
@@ -294,6 +328,44 @@ int pl_adapters_parse(const char *path, const char *buf, size_t len, const char 
 	return 0;
 }
 
+/* An MLPerf systems/NAME.json description as a conditions sidecar: only its
+ * structured fields are read. hardware = "<accelerators_per_node>x
+ * <accelerator_model_name>" (the per-node count, as one node's hardware),
+ * accelerator_count = accelerators_per_node x number_of_nodes. framework
+ * and other_software_stack are free text ("TensorRT 10.2.0, CUDA 12.4")
+ * and are not parsed into engine or versions: give those with --set. */
+static int mlperf_system(const cJSON *sys, struct pl_run *run, struct pl_error *err)
+{
+	const char *name = NULL;
+	double per_node = 0, nodes = 1;
+	char hw[256], num[40];
+	int rc;
+
+	if ((rc = pl_json_get_string(sys, "accelerator_model_name", &name, err)) < 0)
+		return rc;
+	if (rc == 1 || !name[0])
+		return 0;
+	if ((rc = pl_json_get_count(sys, "accelerators_per_node", &per_node, err)) < 0) {
+		/* submissions write it as a string too ("8") */
+		const char *s = NULL;
+		if (pl_json_get_string(sys, "accelerators_per_node", &s, NULL) != 0 ||
+		    pl_parse_num(s, 0, &per_node) != 0 || per_node < 1)
+			return rc;
+		pl_error_init(err);
+	}
+	if (pl_json_get_count(sys, "number_of_nodes", &nodes, NULL) != 0 || nodes < 1)
+		nodes = 1;
+	if (per_node >= 1)
+		snprintf(hw, sizeof(hw), "%sx %s", pl_fmt_num(num, sizeof(num), per_node), name);
+	else
+		snprintf(hw, sizeof(hw), "%s", name);
+	if ((rc = pl_run_set_cond(run, PL_C_HARDWARE, hw, err)))
+		return rc;
+	if (per_node >= 1)
+		return pl_run_set_cond_num(run, PL_C_ACCELERATOR_COUNT, per_node * nodes, err);
+	return 0;
+}
+
 int pl_adapters_parse_conditions(const char *path, const char *buf, size_t len,
                                  struct pl_run *run, struct pl_error *err)
 {
@@ -309,6 +381,10 @@ int pl_adapters_parse_conditions(const char *path, const char *buf, size_t len,
 		pl_error_at(err, path, 0, 0);
 		rc = pl_error_set(err, PL_EINVALID, "a conditions file must hold one JSON object, got %s",
 		                  pl_json_type_name(root));
+	} else if (pl_json_get(root, "accelerator_model_name") && pl_json_get(root, "system_type")) {
+		rc = mlperf_system(root, run, err);
+		if (rc)
+			pl_error_at(err, path, 0, 0);
 	} else {
 		rc = pl_adapter_conditions_from(root, NULL, run, err);
 		if (rc)

@@ -1,0 +1,514 @@
+/*
+ * csv_exports.c — CSV exports of benchmark tools, and CSV files that are
+ * recognised but refused.
+ *
+ * Read (one adapter each, text hooks of the registry):
+ *   aiperf-csv         AIPerf profile_export_aiperf.csv (and GenAI-Perf's
+ *                      profile_export_genai_perf.csv): a statistics table
+ *                      "Metric,avg,min,max,...", a "Metric,Value" table and a
+ *                      GPU table, CRLF, blank cells for "not available"; the
+ *                      unit is in each metric name ("Request Latency (ms)").
+ *   genai-perf-analyze GenAI-Perf `analyze` export: a table of one row per
+ *                      run configuration (p99 latencies, averages of
+ *                      throughput) and a GPU table (ignored: p99 power and
+ *                      memory are neither a mean nor a peak).
+ *   inferencemax-summary-csv  InferenceMAX agentic_aggregated/summary.csv:
+ *                      one row per run, latencies in MILLISECONDS.
+ * Refused with a reason (pl_csv_refusal): MLPerf submission summary.csv
+ * (its Units column says Queries/s for LLM tokens/s figures) and the
+ * Argonne LLM-Inference-Bench result CSVs (no units at all).
+ * Values are rounded by the tools (AIPerf CSV: two decimals); they are
+ * stored as written. Every run is one row; record = 0-based data row.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adapters/adapter_impl.h"
+#include "adapters/csv_util.h"
+#include "adapters/json_util.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+/* Number in a cell: 0 and *v, 1 when the cell is empty, PL_EINVALID. */
+static int cell_num(const char *s, const char *what, long line, double *v, struct pl_error *err)
+{
+	*v = 0;
+	if (!s[0])
+		return 1;
+	if (pl_parse_num(s, 0, v)) {
+		pl_error_field(err, what);
+		pl_error_at(err, NULL, line, 0);
+		return pl_error_set(err, PL_EINVALID, "'%s' must be a number, got \"%.40s\"", what, s);
+	}
+	return 0;
+}
+
+/* Splits "Request Latency (ms)" into name "Request Latency" and unit "ms"
+ * (unit "" when there is none). */
+static void split_unit(const char *cell, char *name, size_t nn, char *unit, size_t un)
+{
+	size_t len = strlen(cell);
+	const char *open = NULL;
+
+	while (len > 0 && cell[len - 1] == ' ')
+		len--;
+	if (len > 0 && cell[len - 1] == ')')
+		for (size_t i = len - 1; i > 0; i--)
+			if (cell[i] == '(' && cell[i - 1] == ' ') {
+				open = cell + i;
+				break;
+			}
+	if (!open) {
+		snprintf(name, nn, "%.*s", (int)len, cell);
+		unit[0] = '\0';
+		return;
+	}
+	snprintf(name, nn, "%.*s", (int)(open - 1 - cell), cell);
+	snprintf(unit, un, "%.*s", (int)(cell + len - 1 - open - 1), open + 1);
+}
+
+/* Power of ten from a time unit to seconds; 1 if unknown. */
+static int time_exp(const char *unit, int *e)
+{
+	if (strcmp(unit, "ns") == 0)
+		*e = -9;
+	else if (strcmp(unit, "us") == 0)
+		*e = -6;
+	else if (strcmp(unit, "ms") == 0)
+		*e = -3;
+	else if (strcmp(unit, "sec") == 0 || strcmp(unit, "s") == 0)
+		*e = 0;
+	else
+		return 1;
+	return 0;
+}
+
+static int new_run(struct pl_run_list *out, const char *adapter, const char *path, long record,
+                   const char *tool, struct pl_run **run, struct pl_error *err)
+{
+	struct pl_run *r = pl_run_list_push(out);
+
+	if (!r || pl_strset(&r->adapter, adapter) || pl_strset(&r->source, path))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	r->record = record;
+	*run = r;
+	return pl_run_set_cond(r, PL_C_BENCHMARK_TOOL, tool, err);
+}
+
+static int starts_with(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* --------------------------------------------------------------- refusals */
+
+const char *pl_csv_refusal(const char *buf, size_t len)
+{
+	char first[1024];
+
+	pl_csv_first_line(buf, len, first, sizeof(first));
+	if (starts_with(first, "Organization,Availability,Division,SystemType,SystemName")) {
+		const char *nl = memchr(buf, '\n', len);
+		size_t rest = nl ? len - (size_t)(nl + 1 - buf) : 0;
+		int data = 0;
+		for (size_t i = 0; nl && i < rest; i++)
+			if (nl[1 + i] != '\r' && nl[1 + i] != '\n' && nl[1 + i] != ' ')
+				data = 1;
+		if (!data)
+			return "an MLPerf submission summary.csv that holds only its header row: no results "
+			       "to import";
+		return "an MLPerf submission summary.csv is not imported: its Units column cannot be "
+		       "trusted (LLM rows give tokens/s figures labelled Queries/s or Samples/s, e.g. "
+		       "llama2-70b Server 29715.3 'Queries/s'); import each run's "
+		       "mlperf_log_summary.txt instead";
+	}
+	if (starts_with(first, ":::MLLOG "))
+		return "an MLPerf mlperf_log_detail.txt (:::MLLOG event lines) is not read; import the "
+		       "mlperf_log_summary.txt of the same run";
+	if (starts_with(first, "Hardware,Num of Hardware,Framework,Model,"))
+		return "an LLM-Inference-Bench (Argonne) result CSV is not imported: it states no units "
+		       "(Latency, Throughput, TTFT Latency, end_latency, avg_power) and no definition "
+		       "of Throughput (tokens or requests per second), and perfledger never guesses "
+		       "a unit";
+	return NULL;
+}
+
+/* -------------------------------------------------------------- aiperf-csv */
+
+static const char *const aiperf_csv_mapping[] = {
+	"statistics table \"Metric,avg,min,max,...\": the unit is the metric name's (...) suffix",
+	"Time to First Token (ms|sec|ns|us) -> ttft_<stat>; Inter Token Latency -> tpot_<stat> (per request)",
+	"Inter Chunk Latency -> itl_<stat>; Request Latency -> e2el_<stat>",
+	"Output Token Throughput Per User (tokens/sec/user) -> tokens_per_second_<stat>",
+	"<stat>: avg -> mean, min, max, p50, p90, p95, p99, std; p1, p5, p10, p25, p75, sum ignored",
+	"Input Sequence Length (tokens) avg -> input_tokens_mean; Output Sequence Length avg -> output_tokens_mean",
+	"Effective Concurrency avg -> concurrency_mean (measured)",
+	"\"Metric,Value\" table: Request Count -> requests_completed (absent or 0 -> rejected); "
+	"Error Request Count -> requests_failed; error_rate = failed / (completed + failed), "
+	"missing when the file has no error count",
+	"Request Throughput (requests/sec) -> request_throughput; Output Token Throughput (tokens/sec) -> output_throughput",
+	"Total Token Throughput (tokens/sec) -> total_token_throughput; Benchmark Duration (sec) -> duration",
+	"Input Token Throughput -> not stored (prompt tokens only); GPU table -> not stored",
+	"Minimum Request Timestamp (ns) -> run_started_at",
+	"header with a p1 column (AIPerf 0.8) -> benchmark_tool = aiperf, else genai-perf; no model "
+	"or load settings in the CSV: give them with --set",
+	"other units on a stored metric -> refused",
+	NULL,
+};
+
+static const struct pl_adapter_info aiperf_csv_info = {
+	"aiperf-csv",
+	"AIPerf 0.8 profile_export_aiperf.csv; GenAI-Perf profile_export_genai_perf.csv",
+	"AIPerf / GenAI-Perf profile export CSV (several tables, CRLF)",
+	aiperf_csv_mapping,
+};
+
+static int aiperf_csv_detect(const char *path, const char *buf, size_t len)
+{
+	char first[256];
+	(void)path;
+	pl_csv_first_line(buf, len, first, sizeof(first));
+	return starts_with(first, "Metric,avg,min,max");
+}
+
+static const struct {
+	const char *name;
+	const char *fam; /* family, or NULL for a single value (avg) */
+	int single;      /* metric id when fam is NULL */
+	int is_time;
+} aiperf_rows[] = {
+	{"Time to First Token", "ttft", 0, 1},
+	{"Inter Token Latency", "tpot", 0, 1},
+	{"Inter Chunk Latency", "itl", 0, 1},
+	{"Request Latency", "e2el", 0, 1},
+	{"Output Token Throughput Per User", "tokens_per_second", 0, 0},
+	{"Input Sequence Length", NULL, PL_M_INPUT_TOKENS_MEAN, 0},
+	{"Output Sequence Length", NULL, PL_M_OUTPUT_TOKENS_MEAN, 0},
+	{"Effective Concurrency", NULL, PL_M_CONCURRENCY_MEAN, 0},
+};
+
+static int aiperf_stats(const struct pl_csv_table *t, struct pl_run *run, struct pl_error *err)
+{
+	static const char *const st_in[] = {"avg", "min", "max", "p50", "p90", "p95", "p99", "std", NULL};
+	static const char *const st_out[] = {"mean", "min", "max", "p50", "p90", "p95", "p99", "std"};
+
+	for (size_t r = 1; r < t->nrows; r++) {
+		const struct pl_csv_row *row = &t->rows[r];
+		char name[128], unit[64];
+		int exp10 = 0;
+		size_t k;
+
+		split_unit(pl_csv_cell(row, 0), name, sizeof(name), unit, sizeof(unit));
+		for (k = 0; k < sizeof(aiperf_rows) / sizeof(aiperf_rows[0]); k++)
+			if (strcmp(name, aiperf_rows[k].name) == 0)
+				break;
+		if (k == sizeof(aiperf_rows) / sizeof(aiperf_rows[0]))
+			continue;
+		if (aiperf_rows[k].is_time ? time_exp(unit, &exp10) != 0
+		    : aiperf_rows[k].fam ? strcmp(unit, "tokens/sec/user") != 0
+		    : aiperf_rows[k].single == PL_M_CONCURRENCY_MEAN ? unit[0] != '\0'
+		    : strcmp(unit, "tokens") != 0) {
+			pl_error_field(err, pl_csv_cell(row, 0));
+			pl_error_at(err, NULL, row->line, 0);
+			return pl_error_set(err, PL_EINVALID, "unknown unit '%s' in '%s'", unit,
+			                    pl_csv_cell(row, 0));
+		}
+		for (int s = 0; st_in[s]; s++) {
+			int c = pl_csv_col(t, st_in[s]), rc, id;
+			double v;
+			char mname[64];
+			if (c < 0)
+				continue;
+			if (!aiperf_rows[k].fam) {
+				if (s != 0)
+					continue;
+				id = aiperf_rows[k].single;
+			} else {
+				snprintf(mname, sizeof(mname), "%s_%s", aiperf_rows[k].fam, st_out[s]);
+				id = pl_metric_lookup(mname);
+			}
+			rc = cell_num(pl_csv_cell(row, c), pl_csv_cell(row, 0), row->line, &v, err);
+			if (rc < 0)
+				return rc;
+			if (rc == 0)
+				pl_run_set_metric(run, id, pl_scale_pow10(v, exp10));
+		}
+	}
+	return 0;
+}
+
+static int aiperf_values(const struct pl_csv_table *t, struct pl_run *run, double *completed,
+                         double *failed, struct pl_error *err)
+{
+	static const struct {
+		const char *key;
+		int id; /* -1: requests, -2: failed, -3: start timestamp */
+	} map[] = {
+		{"Request Count", -1},
+		{"Error Request Count", -2},
+		{"Minimum Request Timestamp (ns)", -3},
+		{"Request Throughput (requests/sec)", PL_M_REQUEST_THROUGHPUT},
+		{"Output Token Throughput (tokens/sec)", PL_M_OUTPUT_THROUGHPUT},
+		{"Total Token Throughput (tokens/sec)", PL_M_TOTAL_TOKEN_THROUGHPUT},
+		{"Benchmark Duration (sec)", PL_M_DURATION},
+	};
+
+	for (size_t r = 1; r < t->nrows; r++) {
+		const struct pl_csv_row *row = &t->rows[r];
+		for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++) {
+			double v;
+			int rc;
+			if (strcmp(pl_csv_cell(row, 0), map[k].key) != 0)
+				continue;
+			rc = cell_num(pl_csv_cell(row, 1), map[k].key, row->line, &v, err);
+			if (rc < 0)
+				return rc;
+			if (rc)
+				continue;
+			if (map[k].id == -1)
+				*completed = v;
+			else if (map[k].id == -2)
+				*failed = v;
+			else if (map[k].id == -3)
+				rc = pl_adapter_epoch(run, floor(v / 1e9), err); /* ns -> s */
+			else
+				pl_run_set_metric(run, map[k].id, v);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int aiperf_csv_parse(const char *path, const char *buf, size_t len,
+                            struct pl_run_list *out, struct pl_error *err)
+{
+	struct pl_csv csv;
+	struct pl_run *run;
+	double completed = 0, failed = -1;
+	int rc, stats_seen = 0;
+
+	if ((rc = pl_csv_parse(path, buf, len, &csv, err)))
+		return rc;
+	rc = new_run(out, "aiperf-csv", path, 0,
+	             pl_csv_col(&csv.tables[0], "p1") >= 0 ? "aiperf" : "genai-perf", &run, err);
+	for (size_t t = 0; t < csv.ntables && rc == 0; t++) {
+		const struct pl_csv_table *tb = &csv.tables[t];
+		const char *h0 = tb->nrows ? pl_csv_cell(&tb->rows[0], 0) : "";
+		const char *h1 = tb->nrows ? pl_csv_cell(&tb->rows[0], 1) : "";
+		if (strcmp(h0, "Metric") == 0 && strcmp(h1, "Value") == 0)
+			rc = aiperf_values(tb, run, &completed, &failed, err);
+		else if (strcmp(h0, "Metric") == 0 && strcmp(h1, "avg") == 0 && !stats_seen++)
+			rc = aiperf_stats(tb, run, err);
+	}
+	if (rc == 0)
+		rc = pl_adapter_requests(run, completed, failed, "Request Count", err);
+	pl_csv_release(&csv);
+	return rc;
+}
+
+const struct pl_adapter_impl pl_adapter_aiperf_csv = {
+	&aiperf_csv_info, NULL, NULL, NULL, aiperf_csv_detect, aiperf_csv_parse,
+};
+
+/* ------------------------------------------------------ genai-perf-analyze */
+
+static const char *const gpa_mapping[] = {
+	"first table, one run per row (record = row index); Config Name not parsed",
+	"Concurrency -> concurrency; ISL -> input_tokens; Num Prompts -> num_prompts",
+	"p99 Time To First Token (ms) -> ttft_p99; p99 Inter Token Latency (ms) -> tpot_p99 (per request)",
+	"p99 Request Latency (ms) -> e2el_p99 (ms / 1000 = s)",
+	"Avg. Output Token Throughput (tokens/sec) -> output_throughput; Request Throughput (requests/sec) -> request_throughput",
+	"p99 Output Sequence Length -> not stored (a p99, not the mean)",
+	"GPU table (p99 power, energy, utilisation, memory) -> not stored: neither a mean nor a peak",
+	"(constant) -> benchmark_tool = genai-perf; no request counts: error_rate missing",
+	NULL,
+};
+
+static const struct pl_adapter_info gpa_info = {
+	"genai-perf-analyze",
+	"GenAI-Perf analyze_export_genai_perf.csv (late 2024)",
+	"GenAI-Perf `analyze` sweep export CSV (one row per run configuration)",
+	gpa_mapping,
+};
+
+static int gpa_detect(const char *path, const char *buf, size_t len)
+{
+	char first[512];
+	(void)path;
+	pl_csv_first_line(buf, len, first, sizeof(first));
+	return starts_with(first, "Config Name,Concurrency,");
+}
+
+static int gpa_parse(const char *path, const char *buf, size_t len, struct pl_run_list *out,
+                     struct pl_error *err)
+{
+	static const struct {
+		const char *col;
+		int cond;   /* condition id, or -1 */
+		int metric; /* metric id when cond is -1 */
+		int exp10;
+	} map[] = {
+		{"Concurrency", PL_C_CONCURRENCY, 0, 0},
+		{"ISL", PL_C_INPUT_TOKENS, 0, 0},
+		{"Num Prompts", PL_C_NUM_PROMPTS, 0, 0},
+		{"p99 Time To First Token (ms)", -1, PL_M_TTFT_P99, -3},
+		{"p99 Inter Token Latency (ms)", -1, PL_M_TPOT_P99, -3},
+		{"p99 Request Latency (ms)", -1, PL_M_E2EL_P99, -3},
+		{"Avg. Output Token Throughput (tokens/sec)", -1, PL_M_OUTPUT_THROUGHPUT, 0},
+		{"Request Throughput (requests/sec)", -1, PL_M_REQUEST_THROUGHPUT, 0},
+	};
+	struct pl_csv csv;
+	const struct pl_csv_table *t;
+	int rc;
+
+	if ((rc = pl_csv_parse(path, buf, len, &csv, err)))
+		return rc;
+	t = &csv.tables[0];
+	if (t->nrows < 2) {
+		pl_csv_release(&csv);
+		return pl_error_set(err, PL_EINVALID, "the file holds no runs (a header and no rows)");
+	}
+	for (size_t r = 1; r < t->nrows && rc == 0; r++) {
+		const struct pl_csv_row *row = &t->rows[r];
+		struct pl_run *run;
+		if ((rc = new_run(out, "genai-perf-analyze", path, (long)r - 1, "genai-perf", &run, err)))
+			break;
+		for (size_t k = 0; k < sizeof(map) / sizeof(map[0]) && rc == 0; k++) {
+			int c = pl_csv_col(t, map[k].col);
+			double v;
+			if (c < 0)
+				continue;
+			rc = cell_num(pl_csv_cell(row, c), map[k].col, row->line, &v, err);
+			if (rc == 1) {
+				rc = 0;
+				continue;
+			}
+			if (rc)
+				break;
+			if (map[k].cond >= 0)
+				rc = pl_run_set_cond(run, map[k].cond, pl_csv_cell(row, c), err);
+			else
+				pl_run_set_metric(run, map[k].metric, pl_scale_pow10(v, map[k].exp10));
+		}
+		if (rc && err && err->line == 0)
+			pl_error_at(err, NULL, row->line, 0);
+	}
+	pl_csv_release(&csv);
+	return rc;
+}
+
+const struct pl_adapter_impl pl_adapter_genai_perf_analyze = {
+	&gpa_info, NULL, NULL, NULL, gpa_detect, gpa_parse,
+};
+
+/* ------------------------------------------------ inferencemax-summary-csv */
+
+static const char *const ixs_mapping[] = {
+	"one run per row (record = row index); exp_name not parsed",
+	"tp -> tensor_parallel_size; conc -> concurrency; offload -> not a condition (ignored)",
+	"status other than SUCCESS -> rejected; num_requests -> requests_completed (0 -> the file is rejected)",
+	"throughput_rps -> request_throughput; output_throughput_tps -> output_throughput; total_throughput_tps -> total_token_throughput",
+	"input_throughput_tps -> not stored (prompt tokens only)",
+	"mean/p50/p90/p99_ttft_ms -> ttft_mean/p50/p90/p99 (MILLISECONDS, / 1000 = s)",
+	"mean/p50/p90/p99_tpot_ms -> tpot_*; mean/p50/p90/p99_latency_ms -> e2el_*",
+	"(constant) -> benchmark_tool = inferencemax; no failure count: error_rate missing",
+	NULL,
+};
+
+static const struct pl_adapter_info ixs_info = {
+	"inferencemax-summary-csv",
+	"InferenceMAX agentic_aggregated/summary.csv (2026)",
+	"InferenceMAX agentic summary CSV (milliseconds)",
+	ixs_mapping,
+};
+
+static int ixs_detect(const char *path, const char *buf, size_t len)
+{
+	char first[512];
+	(void)path;
+	pl_csv_first_line(buf, len, first, sizeof(first));
+	return starts_with(first, "exp_name,tp,conc,");
+}
+
+static int ixs_parse(const char *path, const char *buf, size_t len, struct pl_run_list *out,
+                     struct pl_error *err)
+{
+	static const char *const fam_in[] = {"ttft", "tpot", "latency"};
+	static const char *const fam_out[] = {"ttft", "tpot", "e2el"};
+	static const char *const st_in[] = {"mean", "p50", "p90", "p99"};
+	static const struct {
+		const char *col;
+		int id;
+	} single[] = {
+		{"throughput_rps", PL_M_REQUEST_THROUGHPUT},
+		{"output_throughput_tps", PL_M_OUTPUT_THROUGHPUT},
+		{"total_throughput_tps", PL_M_TOTAL_TOKEN_THROUGHPUT},
+	};
+	struct pl_csv csv;
+	const struct pl_csv_table *t;
+	int rc;
+
+	if ((rc = pl_csv_parse(path, buf, len, &csv, err)))
+		return rc;
+	t = &csv.tables[0];
+	for (size_t r = 1; r < t->nrows && rc == 0; r++) {
+		const struct pl_csv_row *row = &t->rows[r];
+		const char *status = pl_csv_cell(row, pl_csv_col(t, "status"));
+		struct pl_run *run;
+		double n = 0;
+
+		if ((rc = new_run(out, "inferencemax-summary-csv", path, (long)r - 1, "inferencemax", &run,
+		                  err)))
+			break;
+		if (strcmp(status, "SUCCESS") != 0) {
+			rc = pl_error_set(err, PL_EINVALID, "row %zu: status '%.40s' is not SUCCESS", r, status);
+			break;
+		}
+		if ((rc = cell_num(pl_csv_cell(row, pl_csv_col(t, "num_requests")), "num_requests",
+		                   row->line, &n, err)) < 0)
+			break;
+		if ((rc = pl_adapter_requests(run, rc == 1 ? 0 : n, -1, "num_requests", err))) {
+			char m[sizeof(err->message)];
+			snprintf(m, sizeof(m), "%s", err->message);
+			pl_error_set(err, PL_EINVALID, "row %zu (line %ld): %s", r, row->line, m);
+			break;
+		}
+		if ((rc = pl_run_set_cond(run, PL_C_TENSOR_PARALLEL_SIZE,
+		                          pl_csv_cell(row, pl_csv_col(t, "tp")), err)) ||
+		    (rc = pl_run_set_cond(run, PL_C_CONCURRENCY, pl_csv_cell(row, pl_csv_col(t, "conc")),
+		                          err)))
+			break;
+		for (size_t k = 0; k < 3 && rc == 0; k++) {
+			double v;
+			int c = pl_csv_col(t, single[k].col);
+			rc = c < 0 ? 1 : cell_num(pl_csv_cell(row, c), single[k].col, row->line, &v, err);
+			if (rc == 0)
+				pl_run_set_metric(run, single[k].id, v);
+			if (rc == 1)
+				rc = 0;
+		}
+		for (size_t f = 0; f < 3 && rc == 0; f++)
+			for (size_t s = 0; s < 4 && rc == 0; s++) {
+				char col[64], name[64];
+				double v;
+				int c;
+				snprintf(col, sizeof(col), "%s_%s_ms", st_in[s], fam_in[f]);
+				snprintf(name, sizeof(name), "%s_%s", fam_out[f], st_in[s]);
+				c = pl_csv_col(t, col);
+				rc = c < 0 ? 1 : cell_num(pl_csv_cell(row, c), col, row->line, &v, err);
+				if (rc == 0)
+					pl_run_set_metric(run, pl_metric_lookup(name), pl_scale_pow10(v, -3));
+				if (rc == 1)
+					rc = 0;
+			}
+	}
+	pl_csv_release(&csv);
+	return rc;
+}
+
+const struct pl_adapter_impl pl_adapter_inferencemax_csv = {
+	&ixs_info, NULL, NULL, NULL, ixs_detect, ixs_parse,
+};

@@ -1,0 +1,276 @@
+/*
+ * mlperf.c — MLPerf Inference LoadGen mlperf_log_summary.txt.
+ *
+ * A text file of "Key : value" lines. One run per file. Latencies are in
+ * nanoseconds (converted on the decimal digits). The Server and Offline
+ * scenarios word their throughputs differently ("Completed samples per
+ * second" / "Samples per second", "Completed tokens per second" / "Tokens
+ * per second"); both are read. In Offline every sample is issued at t=0,
+ * so its "latency" is the time since the start of the test, not a request
+ * latency: Offline latencies are not stored. Server is open loop at
+ * target_qps (Poisson arrivals): request_rate = target_qps; Offline issues
+ * everything at once: request_rate = inf.
+ * An INVALID result (LoadGen says the run did not meet its constraints) is
+ * rejected, naming the constraints that failed: warnings are not stored, so
+ * a caveat could not follow the run into comparisons. Modes other than
+ * PerformanceOnly hold no performance result and are rejected.
+ * System description: the summary names no hardware; a sidecar
+ * NAME.conditions.json next to NAME.txt is read here (import.c applies
+ * sidecars to .json inputs only) and may hold canonical condition keys or
+ * an MLPerf systems/NAME.json description (see registry.c). Nothing is parsed
+ * from directory names.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "adapters/adapter_impl.h"
+#include "adapters/adapters.h"
+
+static const char *const mlperf_mapping[] = {
+	"Scenario Server: Completed samples per second -> request_throughput; Completed tokens per second -> output_throughput",
+	"Scenario Offline: Samples per second -> request_throughput; Tokens per second -> output_throughput",
+	"Server: target_qps -> request_rate (open loop); Offline -> request_rate inf",
+	"Server: Min/Max/Mean latency (ns), 50.00/90.00/95.00/99.00/99.90 percentile latency -> e2el_min/max/mean/p50/p90/p95/p99/p99_9 (ns / 1e9 = s)",
+	"Server: ... First Token latency (ns) -> ttft_*; ... Time to Output Token (ns) -> tpot_*; 97.00 percentiles ignored",
+	"Offline latencies -> not stored (time since the test started, every sample issued at t=0)",
+	"Result is: INVALID -> rejected naming the unsatisfied constraints; Mode other than PerformanceOnly -> rejected",
+	"(constant) -> benchmark_tool = mlperf-loadgen; no request counts: error_rate missing",
+	"sidecar NAME.conditions.json next to NAME.txt: canonical keys, or an MLPerf system "
+	"description: accelerators_per_node x accelerator_model_name -> hardware, "
+	"accelerators_per_node x number_of_nodes -> accelerator_count (framework, software stack: free text, not parsed)",
+	NULL,
+};
+
+static const struct pl_adapter_info mlperf_info = {
+	"mlperf",
+	"MLPerf Inference LoadGen mlperf_log_summary.txt (v4.1; Server and Offline)",
+	"MLPerf Inference mlperf_log_summary.txt (nanoseconds; VALID results only)",
+	mlperf_mapping,
+};
+
+static int mlperf_detect(const char *path, const char *buf, size_t len)
+{
+	size_t n = len < 256 ? len : 256;
+	(void)path;
+	for (size_t i = 0; i + 22 <= n; i++)
+		if (memcmp(buf + i, "MLPerf Results Summary", 22) == 0)
+			return 1;
+	return 0;
+}
+
+/* One "key : value" line, trimmed. */
+struct kvline {
+	char key[128];
+	char val[128];
+	long line;
+};
+
+static void trim(char *s)
+{
+	size_t n = strlen(s), i = 0;
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	while (s[i] == ' ' || s[i] == '\t' || s[i] == '*')
+		i++;
+	memmove(s, s + i, n - i + 1);
+}
+
+static const struct {
+	const char *prefix; /* statistic wording, lower case */
+	const char *stat;
+} stats[] = {
+	{"min ", "min"},        {"max ", "max"},        {"mean ", "mean"},
+	{"50.00 percentile ", "p50"}, {"90.00 percentile ", "p90"}, {"95.00 percentile ", "p95"},
+	{"99.00 percentile ", "p99"}, {"99.90 percentile ", "p99_9"},
+};
+
+/* "50.00 percentile first token latency (ns)" -> ttft_p50, else -1. */
+static int latency_metric(const char *key)
+{
+	char low[128], name[64];
+	const char *fam = NULL, *rest;
+	size_t i;
+
+	for (i = 0; key[i] && i + 1 < sizeof(low); i++)
+		low[i] = (char)(key[i] >= 'A' && key[i] <= 'Z' ? key[i] + 32 : key[i]);
+	low[i] = '\0';
+	for (size_t s = 0; s < sizeof(stats) / sizeof(stats[0]); s++) {
+		if (strncmp(low, stats[s].prefix, strlen(stats[s].prefix)) != 0)
+			continue;
+		rest = low + strlen(stats[s].prefix);
+		if (strcmp(rest, "latency (ns)") == 0)
+			fam = "e2el";
+		else if (strcmp(rest, "first token latency (ns)") == 0)
+			fam = "ttft";
+		else if (strcmp(rest, "time to output token (ns)") == 0)
+			fam = "tpot";
+		if (!fam)
+			return -1;
+		snprintf(name, sizeof(name), "%s_%s", fam, stats[s].stat);
+		return pl_metric_lookup(name);
+	}
+	return -1;
+}
+
+/* Reads NAME.conditions.json next to NAME.txt into every run, if present. */
+static int sidecar(const char *path, struct pl_run_list *out, size_t first, struct pl_error *err)
+{
+	size_t n = strlen(path), stem = n, len = 0, cap = 0;
+	char *side, *buf = NULL;
+	FILE *f;
+	int rc = 0;
+
+	if (n > 4 && strcmp(path + n - 4, ".txt") == 0)
+		stem = n - 4;
+	else
+		return 0;
+	side = malloc(stem + sizeof(".conditions.json"));
+	if (!side)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	memcpy(side, path, stem);
+	memcpy(side + stem, ".conditions.json", sizeof(".conditions.json"));
+	f = fopen(side, "rb");
+	if (!f) {
+		if (errno != ENOENT)
+			rc = pl_error_set(err, PL_EIO, "cannot open sidecar '%s': %s", side, strerror(errno));
+		free(side);
+		return rc;
+	}
+	for (;;) {
+		size_t got;
+		if (len == cap) {
+			char *nb = realloc(buf, cap ? cap * 2 : 4096);
+			if (!nb) {
+				rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+				break;
+			}
+			buf = nb;
+			cap = cap ? cap * 2 : 4096;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (rc == 0 && ferror(f))
+		rc = pl_error_set(err, PL_EIO, "cannot read sidecar '%s'", side);
+	fclose(f);
+	for (size_t i = first; i < out->n && rc == 0; i++)
+		rc = pl_adapters_parse_conditions(side, buf, len, &out->v[i], err);
+	free(buf);
+	free(side);
+	return rc;
+}
+
+static int mlperf_parse(const char *path, const char *buf, size_t len, struct pl_run_list *out,
+                        struct pl_error *err)
+{
+	char scenario[32] = "", mode[32] = "", result[32] = "", failed[300] = "";
+	size_t first = out->n;
+	struct pl_run *run = pl_run_list_push(out);
+	long line = 0;
+	int rc = 0;
+
+	if (!run || pl_strset(&run->adapter, "mlperf") || pl_strset(&run->source, path))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if ((rc = pl_run_set_cond(run, PL_C_BENCHMARK_TOOL, "mlperf-loadgen", err)))
+		return rc;
+	for (size_t off = 0; off < len;) {
+		const char *nl = memchr(buf + off, '\n', len - off);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+		char text[300], *colon;
+		struct kvline kv;
+		double v;
+		int id;
+
+		line++;
+		snprintf(text, sizeof(text), "%.*s", (int)(end - off < 299 ? end - off : 299), buf + off);
+		off = end + 1;
+		colon = strrchr(text, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		snprintf(kv.key, sizeof(kv.key), "%.127s", text);
+		snprintf(kv.val, sizeof(kv.val), "%.127s", colon + 1);
+		trim(kv.key);
+		trim(kv.val);
+		kv.line = line;
+		if (strcmp(kv.key, "Scenario") == 0) {
+			snprintf(scenario, sizeof(scenario), "%.31s", kv.val);
+			continue;
+		}
+		if (strcmp(kv.key, "Mode") == 0) {
+			snprintf(mode, sizeof(mode), "%.31s", kv.val);
+			continue;
+		}
+		if (strcmp(kv.key, "Result is") == 0) {
+			snprintf(result, sizeof(result), "%.31s", kv.val);
+			continue;
+		}
+		if (strcmp(kv.val, "NO") == 0 || strcmp(kv.val, "No") == 0) {
+			size_t l = strlen(failed);
+			snprintf(failed + l, sizeof(failed) - l, "%s%s", l ? ", " : "", kv.key);
+			continue;
+		}
+		if (pl_parse_num(kv.val, 0, &v) != 0)
+			continue;
+		id = -1;
+		if (strcasecmp(kv.key, "Completed samples per second") == 0 ||
+		    strcmp(kv.key, "Samples per second") == 0)
+			id = PL_M_REQUEST_THROUGHPUT;
+		else if (strcasecmp(kv.key, "Completed tokens per second") == 0 ||
+		         strcmp(kv.key, "Tokens per second") == 0)
+			id = PL_M_OUTPUT_THROUGHPUT;
+		if (id >= 0) {
+			pl_run_set_metric(run, id, v);
+			continue;
+		}
+		if (strcmp(kv.key, "target_qps") == 0) {
+			if ((rc = pl_run_set_cond(run, PL_C_REQUEST_RATE, kv.val, err)))
+				break;
+			continue;
+		}
+		id = latency_metric(kv.key);
+		if (id >= 0)
+			pl_run_set_metric(run, id, pl_scale_pow10(v, -9));
+	}
+	if (rc)
+		return rc;
+	if (strcmp(mode, "PerformanceOnly") != 0) {
+		pl_error_field(err, "Mode");
+		return pl_error_set(err, PL_EINVALID,
+		                    "an MLPerf %s run holds no performance result (only PerformanceOnly "
+		                    "summaries are imported)",
+		                    mode[0] ? mode : "(no Mode line)");
+	}
+	if (strcmp(result, "VALID") != 0) {
+		pl_error_field(err, "Result is");
+		return pl_error_set(err, PL_EINVALID,
+		                    "the MLPerf result is %s%s%s: LoadGen did not accept this run, so it "
+		                    "is not imported",
+		                    result[0] ? result : "(no 'Result is' line)",
+		                    failed[0] ? " (not satisfied: " : "", failed[0] ? failed : "");
+	}
+	if (strcmp(scenario, "Offline") == 0) {
+		/* latencies of Offline are time since the start: drop them */
+		for (int m = 0; m < PL_METRIC_COUNT; m++)
+			if (pl_metric_info[m].unit == PL_U_SECONDS)
+				run->has_metric[m] = 0, run->metric[m] = 0;
+		if ((rc = pl_run_set_cond(run, PL_C_REQUEST_RATE, "inf", err)))
+			return rc;
+	} else if (strcmp(scenario, "Server") != 0) {
+		pl_error_field(err, "Scenario");
+		return pl_error_set(err, PL_EINVALID,
+		                    "MLPerf scenario '%s' is not read (Server and Offline are)", scenario);
+	}
+	if (!run->has_metric[PL_M_REQUEST_THROUGHPUT] && !run->has_metric[PL_M_OUTPUT_THROUGHPUT])
+		return pl_error_set(err, PL_EINVALID, "the summary holds no throughput line");
+	return sidecar(path, out, first, err);
+}
+
+const struct pl_adapter_impl pl_adapter_mlperf = {
+	&mlperf_info, NULL, NULL, NULL, mlperf_detect, mlperf_parse,
+};
