@@ -2,28 +2,100 @@
  * hash.c — sha256 of input bytes through OpenSSL libcrypto's EVP interface.
  *
  * The import pipeline hashes every input file so that the same bytes are
- * stored once and reports can list the hash of each input.
+ * stored once and reports can list the hash of each input. The digest is
+ * fetched from the provider once per process (pthread_once): OpenSSL 3's
+ * implicit fetch inside EVP_Digest(..., EVP_sha256(), ...) takes a global
+ * lock and a name lookup on every call, which costs more than hashing a
+ * small file. Streamed files (large JSONL) use the incremental functions.
  */
 #include "core/hash.h"
+
+#include <pthread.h>
+#include <stdlib.h>
 
 #include <openssl/evp.h>
 
 #include "core/error.h"
 
-int pl_sha256_hex(const void *buf, size_t len, char hex[65])
+static EVP_MD *sha256_md;
+static pthread_once_t sha256_once = PTHREAD_ONCE_INIT;
+
+static void fetch_sha256(void)
+{
+	sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
+}
+
+/* The digest: fetched once, or the legacy constant if fetching failed. */
+static const EVP_MD *md(void)
+{
+	pthread_once(&sha256_once, fetch_sha256);
+	return sha256_md ? sha256_md : EVP_sha256();
+}
+
+static void to_hex(const unsigned char *d, char hex[65])
 {
 	static const char digits[] = "0123456789abcdef";
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
 
-	if (!EVP_Digest(buf, len, md, &mdlen, EVP_sha256(), NULL) || mdlen != 32) {
+	for (unsigned i = 0; i < 32; i++) {
+		hex[2 * i] = digits[d[i] >> 4];
+		hex[2 * i + 1] = digits[d[i] & 0xf];
+	}
+	hex[64] = '\0';
+}
+
+int pl_sha256_hex(const void *buf, size_t len, char hex[65])
+{
+	unsigned char d[EVP_MAX_MD_SIZE];
+	unsigned int dlen = 0;
+
+	if (!EVP_Digest(buf, len, d, &dlen, md(), NULL) || dlen != 32) {
 		hex[0] = '\0';
 		return PL_ENOMEM;
 	}
-	for (unsigned i = 0; i < 32; i++) {
-		hex[2 * i] = digits[md[i] >> 4];
-		hex[2 * i + 1] = digits[md[i] & 0xf];
-	}
-	hex[64] = '\0';
+	to_hex(d, hex);
 	return 0;
+}
+
+struct pl_sha256 {
+	EVP_MD_CTX *ctx; /* libcrypto's context; owned */
+};
+
+struct pl_sha256 *pl_sha256_new(void)
+{
+	struct pl_sha256 *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return NULL;
+	h->ctx = EVP_MD_CTX_new();
+	if (!h->ctx || !EVP_DigestInit_ex(h->ctx, md(), NULL)) {
+		pl_sha256_free(h);
+		return NULL;
+	}
+	return h;
+}
+
+int pl_sha256_update(struct pl_sha256 *h, const void *buf, size_t len)
+{
+	return EVP_DigestUpdate(h->ctx, buf, len) ? 0 : PL_ENOMEM;
+}
+
+int pl_sha256_final(struct pl_sha256 *h, char hex[65])
+{
+	unsigned char d[EVP_MAX_MD_SIZE];
+	unsigned int dlen = 0;
+
+	if (!EVP_DigestFinal_ex(h->ctx, d, &dlen) || dlen != 32) {
+		hex[0] = '\0';
+		return PL_ENOMEM;
+	}
+	to_hex(d, hex);
+	return 0;
+}
+
+void pl_sha256_free(struct pl_sha256 *h)
+{
+	if (!h)
+		return;
+	EVP_MD_CTX_free(h->ctx);
+	free(h);
 }

@@ -1,16 +1,33 @@
 /*
  * import.c — the import pipeline: paths in, validated runs stored.
  *
- * For each input file: read all bytes, hash them, skip the file if the hash
- * is stored, parse (adapters), overlay the sidecar NAME.conditions.json and
- * then --set, normalize, validate, and store all the file's runs in one
- * transaction. A rejected file is reported through the callback and the
- * batch goes on. With strict, the whole batch runs inside one outer
- * transaction; every file is still checked so the user sees every bad one,
- * but once any file is rejected nothing is stored: the callbacks are held
- * back to the end and files that were fine are then reported as rejected
- * with the message "not stored: another file of the strict batch was
- * rejected" (stats.rejected counts only the files that were bad themselves).
+ * Two threads. The parser thread walks the paths, reads each file, hashes
+ * it, parses it (adapters), overlays the sidecar NAME.conditions.json and
+ * then --set, normalizes and validates; it hands finished files to the
+ * calling thread through a bounded queue (QUEUE_ITEMS), so memory does not
+ * grow with the number of files. The calling thread is the one writer: it
+ * skips files whose sha256 is stored, stores each file's runs inside a
+ * savepoint (a file is atomic), and commits every opts->commit_runs runs
+ * (PL_IMPORT_COMMIT_RUNS by default) rather than once per file; a crash
+ * loses at most the open batch, and re-running the import stores exactly
+ * what is missing. Callbacks run on the calling thread, in input order; a
+ * file's outcome is held back until its batch is committed, so "stored"
+ * is never said of a run that a later failure could undo. If a commit
+ * fails (disk full), the files of that batch are reported as not stored.
+ *
+ * Large *.jsonl files (over PL_IMPORT_STREAM_MIN bytes) are streamed: one
+ * pass hashes the file, a second reads it line by line and hands runs over
+ * in chunks, so memory stays constant whatever the file size; the file's
+ * savepoint keeps it atomic. Their records are numbered and errors located
+ * exactly as for a file read whole.
+ *
+ * A rejected file is reported through the callback and the batch goes on.
+ * With strict, the whole batch runs inside one outer transaction; every
+ * file is still checked so the user sees every bad one, but once any file
+ * is rejected nothing is stored: files that were fine are then reported as
+ * rejected with the message "not stored: another file of the strict batch
+ * was rejected" (stats.rejected counts only the files that were bad
+ * themselves).
  *
  * Directory walks: entries in byte order of their names, recursively;
  * *.json and *.jsonl files only, *.conditions.json skipped (sidecars),
@@ -21,10 +38,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "adapters/adapters.h"
 #include "core/hash.h"
@@ -32,30 +51,77 @@
 #include "core/normalize.h"
 #include "core/validate.h"
 
-/* A callback held back until a strict batch is decided. */
+#define QUEUE_ITEMS 32   /* files (or stream chunks) in flight between the threads */
+#define CHUNK_RUNS 64    /* runs per chunk of a streamed file */
+#define HELD_MAX 8192    /* outcomes held back before a batch is committed anyway */
+
+/* What the parser thread hands to the writer. */
+enum item_kind {
+	IT_FILE,  /* a whole file: runs, or the reason it was rejected */
+	IT_BEGIN, /* a streamed file starts: path, sha */
+	IT_RUNS,  /* a chunk of the streamed file's runs */
+	IT_END,   /* the streamed file ended: rc, err, totals */
+	IT_FATAL  /* the parser cannot go on (out of memory): err */
+};
+
+struct item {
+	struct item *next;       /* queue link */
+	enum item_kind kind;     /* what this is */
+	char *path;              /* IT_FILE, IT_BEGIN, IT_END; owned */
+	int rc;                  /* 0, or why the file is rejected */
+	struct pl_error *err;    /* set when rc != 0; owned */
+	int have_sha;            /* sha is valid (the bytes were read) */
+	char sha[65];            /* sha256 of the file */
+	struct pl_run_list runs; /* IT_FILE, IT_RUNS */
+	size_t nruns;            /* IT_END: runs of the whole streamed file */
+	size_t refonly;          /* reference-only runs (IT_FILE, IT_END) */
+};
+
+/* A callback held back until its batch is decided. */
 struct outcome {
 	char *path;                   /* owned */
 	enum pl_import_status status; /* as reported */
 	size_t runs;                  /* runs of the file */
 	size_t reference_only;        /* of which reference-only */
-	struct pl_error err;          /* set when rejected */
+	struct pl_error *err;         /* set when rejected; owned */
 };
 
 /* State of one pl_import_paths call. */
 struct batch {
-	struct pl_store *st;                /* the database */
-	const struct pl_import_opts *opts;  /* options */
-	pl_import_cb cb;                    /* may be NULL */
-	void *ctx;                          /* for cb */
-	struct pl_import_stats stats;       /* totals */
-	struct outcome *held;               /* strict: callbacks held back; owned */
-	size_t nheld, capheld;              /* entries in held, allocated */
-	int rejected;                       /* a file was rejected */
-	int io_failed;                      /* a path could not be read */
-	int fatal;                          /* PL_EDB / PL_ENOMEM: stop the batch */
-	struct pl_error first_io;           /* first read failure */
-	struct pl_error first_reject;       /* first rejection */
-	struct pl_error fatal_err;          /* the fatal error */
+	struct pl_store *st;               /* the database (writer thread only) */
+	const struct pl_import_opts *opts; /* options */
+	pl_import_cb cb;                   /* may be NULL */
+	void *ctx;                         /* for cb */
+	size_t commit_runs;                /* runs per transaction */
+	const char *const *paths;          /* the inputs */
+	size_t npaths;                     /* entries in paths */
+
+	/* the queue between the threads */
+	pthread_mutex_t mu;       /* guards the fields below */
+	pthread_cond_t not_empty; /* an item arrived, or the parser is done */
+	pthread_cond_t not_full;  /* an item left, or stop */
+	struct item *head, *tail; /* FIFO */
+	size_t nitems;            /* items queued */
+	int threaded;             /* 0: the parser runs inline and pushes consume directly */
+	int parser_done;          /* the parser thread has finished */
+	int stop;                 /* writer to parser: stop (fatal error) */
+	int skip_stream;          /* writer to parser: the streamed file is a duplicate */
+
+	/* writer state */
+	struct pl_import_stats stats;  /* totals */
+	struct outcome *held;          /* callbacks held back; owned */
+	size_t nheld, capheld;         /* entries in held, allocated */
+	int in_tx;                     /* a batch transaction is open (non-strict) */
+	size_t tx_runs;                /* runs stored in the open batch */
+	int stream_state;              /* 0 none, 1 storing, 2 duplicate, 3 check only, 4 failed */
+	size_t stream_stored;          /* runs of the streamed file stored so far */
+	int rejected;                  /* a file was rejected */
+	int io_failed;                 /* a path could not be read */
+	int fatal;                     /* PL_EDB / PL_ENOMEM: stop the batch */
+	struct pl_error first_io;      /* first read failure */
+	struct pl_error first_reject;  /* first rejection */
+	struct pl_error fatal_err;     /* the fatal error */
+	struct timespec t0, last_tick; /* start, last progress call */
 };
 
 static int has_suffix(const char *s, const char *suffix)
@@ -64,10 +130,99 @@ static int has_suffix(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Reports a file's outcome now, or holds it back in strict mode. */
+static double seconds_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static void item_free(struct item *it)
+{
+	if (!it)
+		return;
+	free(it->path);
+	free(it->err);
+	pl_run_list_release(&it->runs);
+	free(it);
+}
+
+/* A new item; path is copied (may be NULL). NULL when out of memory. */
+static struct item *item_new(enum item_kind kind, const char *path)
+{
+	struct item *it = calloc(1, sizeof(*it));
+
+	if (!it)
+		return NULL;
+	it->kind = kind;
+	if (path && !(it->path = strdup(path))) {
+		free(it);
+		return NULL;
+	}
+	return it;
+}
+
+/* Records err as the item's rejection (copies it). Returns rc. */
+static int item_fail(struct item *it, int rc, const struct pl_error *err)
+{
+	it->rc = rc;
+	if (!it->err)
+		it->err = malloc(sizeof(*it->err));
+	if (it->err)
+		*it->err = *err;
+	return rc;
+}
+
+/* ------------------------------------------------------------ outcomes */
+
+static void deliver(struct batch *b, struct outcome *o)
+{
+	if (b->cb)
+		b->cb(b->ctx, o->path, o->status, o->runs, o->reference_only,
+		      o->status == PL_IMPORT_REJECTED ? o->err : NULL);
+	free(o->path);
+	free(o->err);
+}
+
+/* Delivers every held callback, in order. */
+static void flush_held(struct batch *b)
+{
+	for (size_t i = 0; i < b->nheld; i++)
+		deliver(b, &b->held[i]);
+	b->nheld = 0;
+}
+
+/* The held files of a batch that was rolled back are not stored: say so. */
+static void unstore_held(struct batch *b, const struct pl_error *why)
+{
+	for (size_t i = 0; i < b->nheld; i++) {
+		struct outcome *o = &b->held[i];
+		if (o->status != PL_IMPORT_STORED)
+			continue;
+		o->status = PL_IMPORT_REJECTED;
+		b->stats.stored--;
+		b->stats.runs -= o->runs;
+		b->stats.rejected++;
+		free(o->err);
+		o->err = malloc(sizeof(*o->err));
+		if (o->err) {
+			*o->err = *why;
+			if (why->code != PL_EINVALID) {
+				pl_error_at(o->err, o->path, 0, 0);
+				pl_error_field(o->err, NULL);
+			}
+		}
+	}
+}
+
+/* Counts a file's outcome and reports it now, or holds it back while its
+ * batch (or the strict batch) is open. */
 static void report(struct batch *b, const char *path, enum pl_import_status status, size_t runs,
                    size_t refonly, const struct pl_error *err)
 {
+	struct outcome o;
+
 	b->stats.files++;
 	if (status == PL_IMPORT_STORED) {
 		b->stats.stored++;
@@ -85,33 +240,400 @@ static void report(struct batch *b, const char *path, enum pl_import_status stat
 			b->io_failed = 1;
 		}
 	}
-	if (b->opts->strict) {
-		struct outcome *o;
+	memset(&o, 0, sizeof(o));
+	o.status = status;
+	o.runs = runs;
+	o.reference_only = refonly;
+	o.path = strdup(path);
+	if (status == PL_IMPORT_REJECTED && err && (o.err = malloc(sizeof(*o.err))) != NULL)
+		*o.err = *err;
+	if (o.path && (b->opts->strict || b->in_tx)) {
 		if (b->nheld == b->capheld) {
-			size_t cap = b->capheld ? b->capheld * 2 : 16;
-			o = realloc(b->held, cap * sizeof(*o));
-			if (!o)
-				goto now; /* cannot hold it back: report it as it is */
-			b->held = o;
-			b->capheld = cap;
+			size_t cap = b->capheld ? b->capheld * 2 : 64;
+			struct outcome *nh = realloc(b->held, cap * sizeof(*nh));
+			if (nh) {
+				b->held = nh;
+				b->capheld = cap;
+			}
 		}
-		o = &b->held[b->nheld];
-		memset(o, 0, sizeof(*o));
-		o->path = strdup(path);
-		if (!o->path)
-			goto now;
-		o->status = status;
-		o->runs = runs;
-		o->reference_only = refonly;
-		if (err)
-			o->err = *err;
-		b->nheld++;
-		return;
+		if (b->nheld < b->capheld) {
+			b->held[b->nheld++] = o;
+			return;
+		}
 	}
-now:
+	/* nothing open, or cannot hold it back: report it as it is */
 	if (b->cb)
 		b->cb(b->ctx, path, status, runs, refonly, status == PL_IMPORT_REJECTED ? err : NULL);
+	free(o.path);
+	free(o.err);
 }
+
+static void set_fatal(struct batch *b, const struct pl_error *err)
+{
+	if (b->fatal)
+		return;
+	b->fatal = err->code ? err->code : PL_EDB;
+	b->fatal_err = *err;
+	pthread_mutex_lock(&b->mu);
+	b->stop = 1;
+	pthread_cond_broadcast(&b->not_full);
+	pthread_mutex_unlock(&b->mu);
+}
+
+/* Non-strict: commits the open batch and releases its callbacks. A failed
+ * commit (disk full) makes every file of the batch "not stored". */
+static void commit_batch(struct batch *b)
+{
+	struct pl_error err;
+
+	if (b->opts->strict)
+		return;
+	pl_error_init(&err);
+	if (b->in_tx) {
+		b->in_tx = 0;
+		b->tx_runs = 0;
+		if (b->fatal) {
+			pl_store_rollback(b->st, &err);
+			unstore_held(b, &b->fatal_err);
+		} else if (pl_store_commit(b->st, &err) != 0) {
+			set_fatal(b, &err);
+			unstore_held(b, &err);
+		}
+	}
+	flush_held(b);
+}
+
+/* Opens the batch transaction if none is open. */
+static int ensure_tx(struct batch *b, struct pl_error *err)
+{
+	int rc;
+
+	if (b->opts->strict || b->in_tx)
+		return 0;
+	if ((rc = pl_store_begin(b->st, err)) != 0)
+		return rc;
+	b->in_tx = 1;
+	b->tx_runs = 0;
+	return 0;
+}
+
+static void progress_tick(struct batch *b, int force)
+{
+	if (!b->opts->progress)
+		return;
+	if (!force && seconds_since(&b->last_tick) < 0.25)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &b->last_tick);
+	b->opts->progress(b->opts->progress_ctx, &b->stats, seconds_since(&b->t0));
+}
+
+/* Inserts runs into the open savepoint. Returns 0 or the store's error. */
+static int insert_runs(struct batch *b, struct pl_run_list *runs, struct pl_error *err)
+{
+	for (size_t i = 0; i < runs->n; i++) {
+		int inserted = 0;
+		int rc = pl_store_insert_run(b->st, &runs->v[i], &inserted, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Stores every run of one file, atomically, in the open batch. */
+static int store_file(struct batch *b, struct pl_run_list *runs, struct pl_error *err)
+{
+	int rc = ensure_tx(b, err);
+
+	if (rc == 0)
+		rc = pl_store_file_begin(b->st, err);
+	if (rc)
+		return rc;
+	rc = insert_runs(b, runs, err);
+	if (rc) {
+		struct pl_error ignore;
+		pl_error_init(&ignore);
+		pl_store_file_end(b->st, 0, &ignore);
+		return rc;
+	}
+	return pl_store_file_end(b->st, 1, err);
+}
+
+/* Looks the sha256 up. Returns 1 if stored, 0 if not, -1 on a fatal error. */
+static int is_duplicate(struct batch *b, const char *sha)
+{
+	struct pl_error err;
+	int found = 0;
+
+	pl_error_init(&err);
+	if (pl_store_has_sha256(b->st, sha, &found, &err) != 0) {
+		set_fatal(b, &err);
+		return -1;
+	}
+	return found;
+}
+
+static int is_fatal_code(int rc)
+{
+	return rc == PL_EDB || rc == PL_ENOMEM || rc == PL_ESCHEMA;
+}
+
+/* After a file: commit when the batch is full. */
+static void after_file(struct batch *b)
+{
+	if (b->in_tx && (b->tx_runs >= b->commit_runs || b->nheld >= HELD_MAX))
+		commit_batch(b);
+	progress_tick(b, 0);
+}
+
+static void consume_file(struct batch *b, struct item *it)
+{
+	struct pl_error err;
+	int dup, rc;
+
+	if (it->have_sha) {
+		if ((dup = is_duplicate(b, it->sha)) < 0) {
+			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &b->fatal_err);
+			return;
+		}
+		if (dup) {
+			report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
+			after_file(b);
+			return;
+		}
+	}
+	if (it->rc) {
+		if (is_fatal_code(it->rc))
+			set_fatal(b, it->err);
+		report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, it->err);
+		after_file(b);
+		return;
+	}
+	/* strict and already failed: check only, the batch will be rolled back */
+	if (!(b->opts->strict && b->rejected)) {
+		pl_error_init(&err);
+		rc = store_file(b, &it->runs, &err);
+		if (rc) {
+			if (!err.file[0])
+				pl_error_at(&err, it->path, err.line, err.column);
+			set_fatal(b, &err);
+			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &err);
+			return;
+		}
+		b->tx_runs += it->runs.n;
+	}
+	report(b, it->path, PL_IMPORT_STORED, it->runs.n, it->refonly, NULL);
+	after_file(b);
+}
+
+static void consume_begin(struct batch *b, struct item *it)
+{
+	struct pl_error err;
+	int dup = is_duplicate(b, it->sha);
+
+	b->stream_stored = 0;
+	if (dup < 0) {
+		b->stream_state = 4;
+		return;
+	}
+	if (dup) {
+		b->stream_state = 2;
+		pthread_mutex_lock(&b->mu);
+		b->skip_stream = 1;
+		pthread_mutex_unlock(&b->mu);
+		return;
+	}
+	if (b->opts->strict && b->rejected) {
+		b->stream_state = 3;
+		return;
+	}
+	pl_error_init(&err);
+	if (ensure_tx(b, &err) || pl_store_file_begin(b->st, &err)) {
+		pl_error_at(&err, it->path, 0, 0);
+		set_fatal(b, &err);
+		b->stream_state = 4;
+		return;
+	}
+	b->stream_state = 1;
+}
+
+static void consume_runs(struct batch *b, struct item *it)
+{
+	struct pl_error err;
+
+	if (b->stream_state != 1 || b->fatal)
+		return;
+	pl_error_init(&err);
+	if (insert_runs(b, &it->runs, &err)) {
+		struct pl_error ignore;
+		pl_error_init(&ignore);
+		pl_store_file_end(b->st, 0, &ignore);
+		set_fatal(b, &err);
+		b->stream_state = 4;
+		return;
+	}
+	b->stream_stored += it->runs.n;
+	progress_tick(b, 0);
+}
+
+static void consume_end(struct batch *b, struct item *it)
+{
+	struct pl_error err;
+	int state = b->stream_state;
+
+	b->stream_state = 0;
+	if (state == 2) {
+		report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
+		after_file(b);
+		return;
+	}
+	if (b->fatal || state == 4) {
+		report(b, it->path, PL_IMPORT_REJECTED, it->nruns, 0, &b->fatal_err);
+		return;
+	}
+	pl_error_init(&err);
+	if (it->rc) {
+		if (state == 1)
+			pl_store_file_end(b->st, 0, &err);
+		if (is_fatal_code(it->rc))
+			set_fatal(b, it->err);
+		report(b, it->path, PL_IMPORT_REJECTED, it->nruns, 0, it->err);
+		after_file(b);
+		return;
+	}
+	if (state == 1 && pl_store_file_end(b->st, 1, &err)) {
+		pl_error_at(&err, it->path, 0, 0);
+		set_fatal(b, &err);
+		report(b, it->path, PL_IMPORT_REJECTED, it->nruns, 0, &err);
+		return;
+	}
+	if (state == 1)
+		b->tx_runs += it->nruns;
+	report(b, it->path, PL_IMPORT_STORED, it->nruns, it->refonly, NULL);
+	after_file(b);
+}
+
+/* The writer: handles one item and frees it. After a fatal error items are
+ * only drained. */
+static void consume(struct batch *b, struct item *it)
+{
+	if (!b->fatal || it->kind == IT_END || it->kind == IT_FILE) {
+		switch (it->kind) {
+		case IT_FILE:
+			if (b->fatal)
+				break; /* not looked at: the batch stopped */
+			consume_file(b, it);
+			break;
+		case IT_BEGIN:
+			consume_begin(b, it);
+			break;
+		case IT_RUNS:
+			consume_runs(b, it);
+			break;
+		case IT_END:
+			if (b->fatal && b->stream_state == 0)
+				break;
+			consume_end(b, it);
+			break;
+		case IT_FATAL:
+			set_fatal(b, it->err);
+			break;
+		}
+	}
+	item_free(it);
+}
+
+/* ------------------------------------------------------------ the queue */
+
+/* Parser side: queues it (or, unthreaded, consumes it at once). Returns 0,
+ * or -1 when the writer asked to stop (it is freed). */
+static int push(struct batch *b, struct item *it)
+{
+	if (!b->threaded) {
+		consume(b, it);
+		return b->fatal ? -1 : 0;
+	}
+	pthread_mutex_lock(&b->mu);
+	while (b->nitems >= QUEUE_ITEMS && !b->stop)
+		pthread_cond_wait(&b->not_full, &b->mu);
+	if (b->stop) {
+		pthread_mutex_unlock(&b->mu);
+		item_free(it);
+		return -1;
+	}
+	it->next = NULL;
+	if (b->tail)
+		b->tail->next = it;
+	else
+		b->head = it;
+	b->tail = it;
+	if (b->nitems++ == 0) /* the writer waits only on an empty queue */
+		pthread_cond_signal(&b->not_empty);
+	pthread_mutex_unlock(&b->mu);
+	return 0;
+}
+
+/* Writer side: the next item, or NULL when the parser is done. */
+static struct item *pop(struct batch *b)
+{
+	struct item *it;
+
+	pthread_mutex_lock(&b->mu);
+	while (!b->head && !b->parser_done)
+		pthread_cond_wait(&b->not_empty, &b->mu);
+	it = b->head;
+	if (it) {
+		b->head = it->next;
+		if (!b->head)
+			b->tail = NULL;
+		/* wake the parser when half the queue is free, not for every item */
+		if (b->nitems-- == QUEUE_ITEMS / 2)
+			pthread_cond_signal(&b->not_full);
+	}
+	pthread_mutex_unlock(&b->mu);
+	return it;
+}
+
+static int stopped(struct batch *b)
+{
+	int stop;
+
+	pthread_mutex_lock(&b->mu);
+	stop = b->stop;
+	pthread_mutex_unlock(&b->mu);
+	return stop;
+}
+
+/* Parser side: 1 if the streamed file is to be skipped (a duplicate) or
+ * the writer stopped. */
+static int stream_skipped(struct batch *b)
+{
+	int skip;
+
+	pthread_mutex_lock(&b->mu);
+	skip = b->skip_stream || b->stop;
+	pthread_mutex_unlock(&b->mu);
+	return skip;
+}
+
+/* Parser side: pushes an out-of-memory fatal item (best effort). */
+static void push_oom(struct batch *b)
+{
+	struct item *it = item_new(IT_FATAL, NULL);
+	struct pl_error err;
+
+	pl_error_init(&err);
+	pl_error_set(&err, PL_ENOMEM, "out of memory");
+	if (!it) {
+		pthread_mutex_lock(&b->mu);
+		b->stop = 1;
+		pthread_mutex_unlock(&b->mu);
+		return;
+	}
+	item_fail(it, PL_ENOMEM, &err);
+	push(b, it);
+}
+
+/* ------------------------------------------------------- the parser side */
 
 /* Reads all of f. Returns 0, or an errno value. */
 static int read_stream(FILE *f, char **out, size_t *len)
@@ -193,14 +715,22 @@ static void prefix_record(struct pl_error *err, long record)
 	err->message[n + len] = '\0';
 }
 
-/* Applies the sidecar of path (if there is one) to every run. */
-static int apply_sidecar(const char *path, struct pl_run_list *runs, struct pl_error *err)
+/* The sidecar of path, read whole: *buf (caller frees) and *side (its
+ * name; caller frees), or both NULL when there is none. Returns 0 or
+ * PL_EIO / PL_ENOMEM. */
+static int load_sidecar(const char *path, char **side_out, char **buf_out, size_t *len,
+                        struct pl_error *err)
 {
-	size_t stem, len;
-	char *side, *buf = NULL;
+	size_t stem;
+	char *side;
 	FILE *f;
-	int rc = 0;
+	int rc;
 
+	*side_out = NULL;
+	*buf_out = NULL;
+	*len = 0;
+	if (strcmp(path, "-") == 0)
+		return 0;
 	if (has_suffix(path, ".jsonl"))
 		stem = strlen(path) - 6;
 	else if (has_suffix(path, ".json"))
@@ -214,6 +744,7 @@ static int apply_sidecar(const char *path, struct pl_run_list *runs, struct pl_e
 	memcpy(side + stem, ".conditions.json", sizeof(".conditions.json"));
 	f = fopen(side, "rb");
 	if (!f) {
+		rc = 0;
 		if (errno != ENOENT) {
 			pl_error_at(err, side, 0, 0);
 			rc = pl_error_set(err, PL_EIO, "cannot open sidecar '%s': %s", side, strerror(errno));
@@ -221,7 +752,7 @@ static int apply_sidecar(const char *path, struct pl_run_list *runs, struct pl_e
 		free(side);
 		return rc;
 	}
-	rc = read_stream(f, &buf, &len);
+	rc = read_stream(f, buf_out, len);
 	fclose(f);
 	if (rc) {
 		pl_error_at(err, side, 0, 0);
@@ -231,25 +762,36 @@ static int apply_sidecar(const char *path, struct pl_run_list *runs, struct pl_e
 		free(side);
 		return rc;
 	}
-	for (size_t i = 0; i < runs->n && rc == 0; i++)
+	*side_out = side;
+	return 0;
+}
+
+/* Applies a loaded sidecar to runs->v[from..n). */
+static int apply_sidecar(const char *side, const char *buf, size_t len, struct pl_run_list *runs,
+                         size_t from, struct pl_error *err)
+{
+	int rc = 0;
+
+	if (!side)
+		return 0;
+	for (size_t i = from; i < runs->n && rc == 0; i++)
 		rc = pl_adapters_parse_conditions(side, buf, len, &runs->v[i], err);
-	free(buf);
-	free(side);
 	return rc;
 }
 
-/* Overlays --set, hashes, normalizes and validates every run. */
-static int prepare_runs(struct batch *b, const char *path, const char *sha,
-                        struct pl_run_list *runs, size_t *refonly, struct pl_error *err)
+/* Overlays --set, hashes, normalizes and validates runs->v[from..n).
+ * Messages about one run get "record N: " when the file holds several
+ * (always for a streamed file). */
+static int prepare_runs(const struct pl_import_opts *opts, const char *path, const char *sha,
+                        struct pl_run_list *runs, size_t from, int many, size_t *refonly,
+                        struct pl_error *err)
 {
-	*refonly = 0;
-	for (size_t i = 0; i < runs->n; i++) {
+	for (size_t i = from; i < runs->n; i++) {
 		struct pl_run *r = &runs->v[i];
 		int rc = 0;
 
-		for (size_t k = 0; k < b->opts->nset && rc == 0; k++)
-			rc = pl_run_set_cond(r, pl_cond_lookup(b->opts->set[k].key), b->opts->set[k].value,
-			                     err);
+		for (size_t k = 0; k < opts->nset && rc == 0; k++)
+			rc = pl_run_set_cond(r, pl_cond_lookup(opts->set[k].key), opts->set[k].value, err);
 		memcpy(r->sha256, sha, sizeof(r->sha256));
 		if (rc == 0)
 			rc = pl_normalize_run(r, err);
@@ -257,7 +799,7 @@ static int prepare_runs(struct batch *b, const char *path, const char *sha,
 			rc = pl_validate_run(r, err);
 		if (rc) {
 			pl_error_at(err, path, err->line, err->column);
-			if (runs->n > 1 && strncmp(err->message, "record ", 7) != 0)
+			if ((many || runs->n > 1) && strncmp(err->message, "record ", 7) != 0)
 				prefix_record(err, r->record);
 			return rc;
 		}
@@ -267,70 +809,245 @@ static int prepare_runs(struct batch *b, const char *path, const char *sha,
 	return 0;
 }
 
-static void set_fatal(struct batch *b, const struct pl_error *err)
+/* A file read whole: one IT_FILE item. */
+static void produce_whole(struct batch *b, const char *path)
 {
-	b->fatal = err->code ? err->code : PL_EDB;
-	b->fatal_err = *err;
-}
-
-/* Stores every run of one file in one transaction. */
-static int store_runs(struct batch *b, struct pl_run_list *runs, struct pl_error *err)
-{
-	int rc = pl_store_begin(b->st, err);
-
-	for (size_t i = 0; i < runs->n && rc == 0; i++) {
-		int inserted = 0;
-		rc = pl_store_insert_run(b->st, &runs->v[i], &inserted, err);
-	}
-	if (rc) {
-		struct pl_error ignore;
-		pl_error_init(&ignore);
-		pl_store_rollback(b->st, &ignore);
-		return rc;
-	}
-	return pl_store_commit(b->st, err);
-}
-
-static void import_file(struct batch *b, const char *path)
-{
-	struct pl_run_list runs = {0};
+	struct item *it = item_new(IT_FILE, path);
 	struct pl_error err;
-	char *buf = NULL;
-	char sha[65];
-	size_t len = 0, refonly = 0;
-	int found = 0, rc;
+	char *buf = NULL, *side = NULL, *sbuf = NULL;
+	size_t len = 0, slen = 0;
+	int rc;
 
+	if (!it) {
+		push_oom(b);
+		return;
+	}
 	pl_error_init(&err);
 	rc = read_file(path, &buf, &len, &err);
-	if (rc == 0)
-		rc = pl_sha256_hex(buf, len, sha);
-	if (rc == PL_ENOMEM && !err.code)
-		pl_error_set(&err, PL_ENOMEM, "out of memory");
-	if (rc == 0 && (rc = pl_store_has_sha256(b->st, sha, &found, &err)) == 0 && found) {
-		report(b, path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
-		goto out;
+	if (rc == 0) {
+		rc = pl_sha256_hex(buf, len, it->sha);
+		if (rc)
+			pl_error_set(&err, PL_ENOMEM, "out of memory");
+		else
+			it->have_sha = 1;
 	}
 	if (rc == 0)
-		rc = pl_adapters_parse(path, buf, len, b->opts->format, &runs, &err);
-	if (rc == 0 && strcmp(path, "-") != 0)
-		rc = apply_sidecar(path, &runs, &err);
+		rc = pl_adapters_parse(path, buf, len, b->opts->format, &it->runs, &err);
+	free(buf);
 	if (rc == 0)
-		rc = prepare_runs(b, path, sha, &runs, &refonly, &err);
-	/* strict and already failed: check only, the batch will be rolled back */
-	if (rc == 0 && !(b->opts->strict && b->rejected))
-		rc = store_runs(b, &runs, &err);
-	if (rc == PL_EDB || rc == PL_ENOMEM || rc == PL_ESCHEMA)
-		set_fatal(b, &err);
+		rc = load_sidecar(path, &side, &sbuf, &slen, &err);
+	if (rc == 0)
+		rc = apply_sidecar(side, sbuf, slen, &it->runs, 0, &err);
+	free(side);
+	free(sbuf);
+	if (rc == 0)
+		rc = prepare_runs(b->opts, path, it->sha, &it->runs, 0, 0, &it->refonly, &err);
 	if (rc) {
 		if (!err.file[0])
 			pl_error_at(&err, path, err.line, err.column);
-		report(b, path, PL_IMPORT_REJECTED, runs.n, 0, &err);
-	} else {
-		report(b, path, PL_IMPORT_STORED, runs.n, refonly, NULL);
+		item_fail(it, rc, &err);
+	}
+	push(b, it);
+}
+
+/* Pass 1 of a streamed file: its sha256. Returns 0 or PL_EIO/PL_ENOMEM. */
+static int hash_file(const char *path, char sha[65], struct pl_error *err)
+{
+	struct pl_sha256 *h = pl_sha256_new();
+	char *buf = malloc(1 << 18);
+	FILE *f = NULL;
+	int rc = 0;
+
+	if (!h || !buf) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
+	f = fopen(path, "rb");
+	if (!f) {
+		pl_error_at(err, path, 0, 0);
+		rc = pl_error_set(err, PL_EIO, "cannot open '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	for (;;) {
+		size_t got = fread(buf, 1, 1 << 18, f);
+		if (got && pl_sha256_update(h, buf, got)) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			goto out;
+		}
+		if (got < (1 << 18))
+			break;
+	}
+	if (ferror(f)) {
+		pl_error_at(err, path, 0, 0);
+		rc = pl_error_set(err, PL_EIO, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+		goto out;
+	}
+	if (pl_sha256_final(h, sha))
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+out:
+	if (f)
+		fclose(f);
+	free(buf);
+	pl_sha256_free(h);
+	return rc;
+}
+
+static int blank_line(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+			return 0;
+	return 1;
+}
+
+/* Pass 2 of a streamed file: records line by line, CHUNK_RUNS runs per
+ * IT_RUNS item. Returns 0, the rejection, or -1 when the writer stopped;
+ * *nruns and *refonly get the totals. */
+static int stream_records(struct batch *b, const char *path, const char *sha, size_t *nruns,
+                          size_t *refonly, struct pl_error *err)
+{
+	struct item *chunk = NULL;
+	char *line = NULL, *side = NULL, *sbuf = NULL, *format = NULL;
+	size_t cap = 0, slen = 0;
+	long lineno = 0, record = 0;
+	ssize_t got;
+	FILE *f;
+	int rc;
+
+	if ((rc = load_sidecar(path, &side, &sbuf, &slen, err)))
+		return rc;
+	if (b->opts->format && !(format = strdup(b->opts->format))) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
+	f = fopen(path, "rb");
+	if (!f) {
+		pl_error_at(err, path, 0, 0);
+		rc = pl_error_set(err, PL_EIO, "cannot open '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	errno = 0;
+	while ((got = getline(&line, &cap, f)) >= 0) {
+		size_t from;
+
+		lineno++;
+		if (blank_line(line, (size_t)got))
+			continue;
+		if ((record & 255) == 0 && stream_skipped(b)) {
+			rc = -1;
+			break;
+		}
+		if (!chunk && !(chunk = item_new(IT_RUNS, NULL))) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			break;
+		}
+		from = chunk->runs.n;
+		rc = pl_adapters_parse(path, line, (size_t)got, format, &chunk->runs, err);
+		if (rc) {
+			if (err->line > 0)
+				err->line += lineno - 1;
+			if (!err->file[0])
+				pl_error_at(err, path, err->line, err->column);
+			break;
+		}
+		for (size_t i = from; i < chunk->runs.n; i++)
+			chunk->runs.v[i].record = record;
+		record++;
+		if (!format && chunk->runs.n > from &&
+		    !(format = strdup(chunk->runs.v[from].adapter ? chunk->runs.v[from].adapter : ""))) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			break;
+		}
+		rc = apply_sidecar(side, sbuf, slen, &chunk->runs, from, err);
+		if (rc == 0)
+			rc = prepare_runs(b->opts, path, sha, &chunk->runs, from, 1, refonly, err);
+		if (rc)
+			break;
+		*nruns += chunk->runs.n - from;
+		if (chunk->runs.n >= CHUNK_RUNS) {
+			struct item *full = chunk;
+			chunk = NULL;
+			if (push(b, full)) {
+				rc = -1;
+				break;
+			}
+		}
+	}
+	if (rc == 0 && ferror(f)) {
+		pl_error_at(err, path, 0, 0);
+		rc = pl_error_set(err, PL_EIO, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+	}
+	if (rc == 0 && record == 0) {
+		pl_error_at(err, path, 0, 0);
+		rc = pl_error_set(err, PL_ESYNTAX, "invalid JSON: the file holds no value");
+	}
+	fclose(f);
+	if (rc == 0 && chunk) {
+		struct item *last = chunk;
+		chunk = NULL;
+		if (push(b, last))
+			rc = -1;
 	}
 out:
-	pl_run_list_release(&runs);
-	free(buf);
+	item_free(chunk);
+	free(line);
+	free(side);
+	free(sbuf);
+	free(format);
+	return rc;
+}
+
+/* A large JSONL file: IT_BEGIN, IT_RUNS..., IT_END. */
+static void produce_stream(struct batch *b, const char *path)
+{
+	struct item *it = item_new(IT_BEGIN, path);
+	struct item *end = item_new(IT_END, path);
+	struct pl_error err;
+	int rc;
+
+	if (!it || !end) {
+		item_free(it);
+		item_free(end);
+		push_oom(b);
+		return;
+	}
+	pl_error_init(&err);
+	if ((rc = hash_file(path, it->sha, &err))) {
+		/* not read: reported as a whole file that failed */
+		item_free(end);
+		it->kind = IT_FILE;
+		item_fail(it, rc, &err);
+		push(b, it);
+		return;
+	}
+	memcpy(end->sha, it->sha, sizeof(end->sha));
+	pthread_mutex_lock(&b->mu);
+	b->skip_stream = 0;
+	pthread_mutex_unlock(&b->mu);
+	if (push(b, it)) {
+		item_free(end);
+		return;
+	}
+	rc = stream_records(b, path, end->sha, &end->nruns, &end->refonly, &err);
+	if (rc == -1 && stopped(b)) { /* the writer stopped */
+		item_free(end);
+		return;
+	}
+	if (rc && rc != -1) /* -1 alone: a duplicate, skipped */
+		item_fail(end, rc, &err);
+	push(b, end);
+}
+
+/* One input file: streamed when it is a large regular *.jsonl file. */
+static void produce_file(struct batch *b, const char *path)
+{
+	struct stat sb;
+
+	if (strcmp(path, "-") != 0 && has_suffix(path, ".jsonl") && stat(path, &sb) == 0 &&
+	    S_ISREG(sb.st_mode) && sb.st_size > PL_IMPORT_STREAM_MIN)
+		produce_stream(b, path);
+	else
+		produce_whole(b, path);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -359,13 +1076,20 @@ static void walk_dir(struct batch *b, const char *dir)
 	char **names = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *de;
-	struct pl_error err;
 
 	if (!d) {
+		struct item *it = item_new(IT_FILE, dir);
+		struct pl_error err;
+
+		if (!it) {
+			push_oom(b);
+			return;
+		}
 		pl_error_init(&err);
 		pl_error_at(&err, dir, 0, 0);
 		pl_error_set(&err, PL_EIO, "cannot open directory '%s': %s", dir, strerror(errno));
-		report(b, dir, PL_IMPORT_REJECTED, 0, 0, &err);
+		item_fail(it, PL_EIO, &err);
+		push(b, it);
 		return;
 	}
 	while ((de = readdir(d)) != NULL) {
@@ -387,7 +1111,7 @@ static void walk_dir(struct batch *b, const char *dir)
 	closedir(d);
 	d = NULL;
 	qsort(names, n, sizeof(*names), cmp_names);
-	for (size_t i = 0; i < n && !b->fatal; i++) {
+	for (size_t i = 0; i < n && !stopped(b); i++) {
 		char *full = join_path(dir, names[i]);
 		struct stat sb;
 		if (!full)
@@ -406,22 +1130,40 @@ static void walk_dir(struct batch *b, const char *dir)
 			            has_suffix(full, ".yaml") || has_suffix(full, ".yml") ||
 			            has_suffix(full, ".csv") || has_suffix(full, ".txt")) &&
 			           !has_suffix(full, ".conditions.json")) {
-				import_file(b, full);
+				produce_file(b, full);
 			}
 		}
 		free(full);
 	}
 	goto out;
 oom:
-	pl_error_init(&err);
-	pl_error_set(&err, PL_ENOMEM, "out of memory");
-	set_fatal(b, &err);
+	push_oom(b);
 out:
 	if (d)
 		closedir(d);
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+/* The parser: every path in order, then done. */
+static void *parser_main(void *arg)
+{
+	struct batch *b = arg;
+
+	for (size_t i = 0; i < b->npaths && !stopped(b); i++) {
+		struct stat sb;
+		const char *path = b->paths[i];
+		if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+			walk_dir(b, path);
+		else
+			produce_file(b, path);
+	}
+	pthread_mutex_lock(&b->mu);
+	b->parser_done = 1;
+	pthread_cond_broadcast(&b->not_empty);
+	pthread_mutex_unlock(&b->mu);
+	return NULL;
 }
 
 int pl_import_check_set(const struct pl_kv *set, size_t nset, struct pl_error *err)
@@ -460,9 +1202,10 @@ int pl_import_check_set(const struct pl_kv *set, size_t nset, struct pl_error *e
 /* Strict batch decided: commit or roll back, then release the held callbacks. */
 static void finish_strict(struct batch *b)
 {
-	struct pl_error err;
+	struct pl_error err, why;
 
 	pl_error_init(&err);
+	pl_error_init(&why);
 	if (b->rejected || b->fatal) {
 		pl_store_rollback(b->st, &err);
 		b->stats.stored = 0;
@@ -472,25 +1215,23 @@ static void finish_strict(struct batch *b)
 		b->stats.stored = 0;
 		b->stats.runs = 0;
 	}
+	if (b->fatal)
+		why = b->fatal_err;
+	else
+		pl_error_set(&why, PL_EINVALID, "not stored: another file of the strict batch was rejected");
 	for (size_t i = 0; i < b->nheld; i++) {
 		struct outcome *o = &b->held[i];
 		if (o->status == PL_IMPORT_STORED && (b->rejected || b->fatal)) {
 			o->status = PL_IMPORT_REJECTED;
-			pl_error_init(&o->err);
-			pl_error_at(&o->err, o->path, 0, 0);
-			if (b->fatal)
-				o->err = b->fatal_err;
-			else
-				pl_error_set(&o->err, PL_EINVALID,
-				             "not stored: another file of the strict batch was rejected");
+			free(o->err);
+			if ((o->err = malloc(sizeof(*o->err))) != NULL) {
+				*o->err = why;
+				if (!b->fatal)
+					pl_error_at(o->err, o->path, 0, 0);
+			}
 		}
-		if (b->cb)
-			b->cb(b->ctx, o->path, o->status, o->runs, o->reference_only,
-			      o->status == PL_IMPORT_REJECTED ? &o->err : NULL);
-		free(o->path);
+		deliver(b, o);
 	}
-	free(b->held);
-	b->held = NULL;
 	b->nheld = 0;
 }
 
@@ -500,6 +1241,8 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 {
 	static const struct pl_import_opts no_opts = {0};
 	struct batch b;
+	pthread_t tid;
+	char warm[65];
 	int rc;
 
 	memset(&b, 0, sizeof(b));
@@ -507,6 +1250,9 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 	b.opts = opts ? opts : &no_opts;
 	b.cb = cb;
 	b.ctx = ctx;
+	b.paths = paths;
+	b.npaths = npaths;
+	b.commit_runs = b.opts->commit_runs ? b.opts->commit_runs : PL_IMPORT_COMMIT_RUNS;
 	if (stats)
 		memset(stats, 0, sizeof(*stats));
 	rc = pl_import_check_set(b.opts->set, b.opts->nset, err);
@@ -522,17 +1268,35 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 			return pl_error_set(err, PL_EUSAGE, "unknown format '%s' (see `perfledger formats`)",
 			                    b.opts->format);
 	}
+	/* lazily initialised process-wide state, set up before a second thread
+	 * can race for it: the C numeric locale and the sha256 digest */
+	pl_fmt_num(warm, sizeof(warm), 0.5);
+	pl_sha256_hex("", 0, warm);
 	if (b.opts->strict && (rc = pl_store_begin(st, err)) != 0)
 		return rc;
-	for (size_t i = 0; i < npaths && !b.fatal; i++) {
-		struct stat sb;
-		if (strcmp(paths[i], "-") != 0 && stat(paths[i], &sb) == 0 && S_ISDIR(sb.st_mode))
-			walk_dir(&b, paths[i]);
-		else
-			import_file(&b, paths[i]);
+	pthread_mutex_init(&b.mu, NULL);
+	pthread_cond_init(&b.not_empty, NULL);
+	pthread_cond_init(&b.not_full, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &b.t0);
+	b.last_tick = b.t0;
+	b.threaded = pthread_create(&tid, NULL, parser_main, &b) == 0;
+	if (b.threaded) {
+		struct item *it;
+		while ((it = pop(&b)) != NULL)
+			consume(&b, it);
+		pthread_join(tid, NULL);
+	} else {
+		parser_main(&b); /* no second thread: parse and store in turn */
 	}
 	if (b.opts->strict)
 		finish_strict(&b);
+	else
+		commit_batch(&b);
+	free(b.held);
+	pthread_cond_destroy(&b.not_full);
+	pthread_cond_destroy(&b.not_empty);
+	pthread_mutex_destroy(&b.mu);
+	progress_tick(&b, 1);
 	if (stats)
 		*stats = b.stats;
 	if (b.fatal) {

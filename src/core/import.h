@@ -25,13 +25,29 @@ struct pl_kv {
 	const char *value; /* value text */
 };
 
+struct pl_import_stats;
+
 /* Options of an import. */
 struct pl_import_opts {
 	const struct pl_kv *set; /* conditions applied to every run (override the file) */
 	size_t nset;             /* entries in set */
 	int strict;              /* 1: all or nothing for the batch */
 	const char *format;      /* adapter to force, or NULL to detect */
+	size_t commit_runs;      /* runs per transaction (0: PL_IMPORT_COMMIT_RUNS); a crash
+	                            loses at most the open batch, never part of a file */
+	void (*progress)(void *ctx, const struct pl_import_stats *so_far, double seconds);
+	                         /* called from the calling thread about 4 times a second
+	                            during a long import, and once at the end; may be NULL */
+	void *progress_ctx;      /* for progress */
 };
+
+/* Default number of runs stored per transaction. */
+#define PL_IMPORT_COMMIT_RUNS 4096
+
+/* *.jsonl files larger than this are streamed line by line in constant
+ * memory (two passes: sha256, then parse and store inside a savepoint, so
+ * the file stays atomic); smaller ones are read whole. */
+#define PL_IMPORT_STREAM_MIN (1024 * 1024)
 
 /* Outcome of one input file, reported through the callback. */
 enum pl_import_status {

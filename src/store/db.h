@@ -44,6 +44,13 @@ int pl_store_begin(struct pl_store *st, struct pl_error *err);
 int pl_store_commit(struct pl_store *st, struct pl_error *err);
 int pl_store_rollback(struct pl_store *st, struct pl_error *err);
 
+/* A file-level savepoint inside an open transaction, so that many files
+ * share one transaction and each stays atomic: pl_store_file_begin() opens
+ * it; pl_store_file_end() keeps (keep=1) or undoes (keep=0) everything
+ * stored since, and closes it. They do not nest. Return 0 or PL_EDB. */
+int pl_store_file_begin(struct pl_store *st, struct pl_error *err);
+int pl_store_file_end(struct pl_store *st, int keep, struct pl_error *err);
+
 /* Sets *found to 1 if any run with this source sha256 is stored, else 0.
  * Returns 0 or PL_EDB. */
 int pl_store_has_sha256(struct pl_store *st, const char *sha256, int *found, struct pl_error *err);
