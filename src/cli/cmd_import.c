@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/import.h"
@@ -32,6 +33,7 @@ static const char usage_text[] =
 struct import_ctx {
 	int strict;     /* --strict given */
 	int printed_io; /* an I/O error was already printed by on_file */
+	int progress;   /* a progress line may be on the terminal: clear it first */
 };
 
 static void on_file(void *vctx, const char *path, enum pl_import_status status, size_t runs,
@@ -39,6 +41,8 @@ static void on_file(void *vctx, const char *path, enum pl_import_status status, 
 {
 	struct import_ctx *ctx = vctx;
 
+	if (ctx->progress && (status == PL_IMPORT_REJECTED || reference_only))
+		fputs("\r\033[K", stderr);
 	if (status == PL_IMPORT_REJECTED && err) {
 		pl_cli_print_error(err);
 		if (err->code == PL_EIO)
@@ -50,6 +54,16 @@ static void on_file(void *vctx, const char *path, enum pl_import_status status, 
 		        "perfledger: note: '%s': %zu of %zu run%s stored as reference-only "
 		        "(publication checklist incomplete; 'perfledger list' shows which items)\n",
 		        path, reference_only, runs, runs == 1 ? "" : "s");
+}
+
+/* Progress on a terminal: one line rewritten in place, cleared at the end. */
+static void on_progress(void *vctx, const struct pl_import_stats *so_far, double seconds)
+{
+	(void)vctx;
+	fprintf(stderr, "\r\033[Kimporting: %zu files, %zu runs, %.0f files/s, %zu rejected",
+	        so_far->files, so_far->runs, seconds > 0 ? (double)so_far->files / seconds : 0.0,
+	        so_far->rejected);
+	fflush(stderr);
 }
 
 int cmd_import(const struct pl_cli *cli, int argc, char **argv)
@@ -119,11 +133,17 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 	}
 	opts.set = set;
 	ctx.strict = opts.strict;
+	if (isatty(STDERR_FILENO)) {
+		opts.progress = on_progress;
+		ctx.progress = 1;
+	}
 	st = pl_cli_open_store(cli, 1);
 	if (!st)
 		goto out;
 	int irc = pl_import_paths(st, (const char *const *)argv + optind, (size_t)(argc - optind),
 	                          &opts, on_file, &ctx, &stats, &err);
+	if (opts.progress)
+		fputs("\r\033[K", stderr);
 	if (irc && irc != PL_EINVALID && !(irc == PL_EIO && ctx.printed_io)) {
 		pl_cli_print_error(&err);
 		rc = PL_EXIT_USAGE;
