@@ -249,10 +249,11 @@ static int mlperf_parse(const char *path, const char *buf, size_t len, struct pl
 	if (strcmp(result, "VALID") != 0) {
 		pl_error_field(err, "Result is");
 		return pl_error_set(err, PL_EINVALID,
-		                    "the MLPerf result is %s%s%s: LoadGen did not accept this run, so it "
-		                    "is not imported",
+		                    "the MLPerf result is %s%s%s%s: LoadGen did not accept this run, so "
+		                    "it is not imported",
 		                    result[0] ? result : "(no 'Result is' line)",
-		                    failed[0] ? " (not satisfied: " : "", failed[0] ? failed : "");
+		                    failed[0] ? " (not satisfied: " : "", failed[0] ? failed : "",
+		                    failed[0] ? ")" : "");
 	}
 	if (strcmp(scenario, "Offline") == 0) {
 		/* latencies of Offline are time since the start: drop them */
