@@ -286,7 +286,7 @@ static int aiperf_csv_parse(const char *path, const char *buf, size_t len,
                             struct pl_run_list *out, struct pl_error *err)
 {
 	struct pl_csv csv;
-	struct pl_run *run;
+	struct pl_run *run = NULL;
 	double completed = 0, failed = -1;
 	int rc, stats_seen = 0;
 
@@ -373,7 +373,7 @@ static int gpa_parse(const char *path, const char *buf, size_t len, struct pl_ru
 	}
 	for (size_t r = 1; r < t->nrows && rc == 0; r++) {
 		const struct pl_csv_row *row = &t->rows[r];
-		struct pl_run *run;
+		struct pl_run *run = NULL;
 		if ((rc = new_run(out, "genai-perf-analyze", path, (long)r - 1, "genai-perf", &run, err)))
 			break;
 		for (size_t k = 0; k < sizeof(map) / sizeof(map[0]) && rc == 0; k++) {
@@ -457,7 +457,7 @@ static int ixs_parse(const char *path, const char *buf, size_t len, struct pl_ru
 	for (size_t r = 1; r < t->nrows && rc == 0; r++) {
 		const struct pl_csv_row *row = &t->rows[r];
 		const char *status = pl_csv_cell(row, pl_csv_col(t, "status"));
-		struct pl_run *run;
+		struct pl_run *run = NULL;
 		double n = 0;
 
 		if ((rc = new_run(out, "inferencemax-summary-csv", path, (long)r - 1, "inferencemax", &run,
