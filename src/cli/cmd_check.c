@@ -156,6 +156,7 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 	memcpy(opts.metrics, sel.opts.metrics, sizeof(opts.metrics));
 	opts.nmetrics = sel.opts.nmetrics;
 	memcpy(opts.allow_mismatch, sel.opts.allow_mismatch, sizeof(opts.allow_mismatch));
+	opts.allow_errors = sel.opts.allow_errors;
 
 	st = pl_cli_open_store(cli, 0);
 	if (!st)

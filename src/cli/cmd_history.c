@@ -130,7 +130,7 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_print_error(&err);
 		goto out;
 	}
-	switch (pl_history_build(&runs, by, sel.opts.metrics[0], sel.opts.allow_mismatch, &acc, &h,
+	switch (pl_history_build(&runs, by, sel.opts.metrics[0], &sel.opts, &acc, &h,
 	                         &err)) {
 	case 0:
 		break;

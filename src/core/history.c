@@ -189,7 +189,7 @@ done:
 }
 
 int pl_history_build(const struct pl_run_list *runs, int by, int metric,
-                     const unsigned char *allow_mismatch, const struct pl_accepted_list *accepted,
+                     const struct pl_compare_opts *allow, const struct pl_accepted_list *accepted,
                      struct pl_history *out, struct pl_error *err)
 {
 	struct pl_compare_opts opts;
@@ -212,8 +212,10 @@ int pl_history_build(const struct pl_run_list *runs, int by, int metric,
 	opts.naxis = 1;
 	opts.metrics[0] = metric;
 	opts.nmetrics = 1;
-	if (allow_mismatch)
-		memcpy(opts.allow_mismatch, allow_mismatch, sizeof(opts.allow_mismatch));
+	if (allow) {
+		memcpy(opts.allow_mismatch, allow->allow_mismatch, sizeof(opts.allow_mismatch));
+		opts.allow_errors = allow->allow_errors;
+	}
 	if ((rc = pl_compare_build(runs, &opts, &out->cmp, err)))
 		return rc;
 

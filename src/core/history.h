@@ -117,15 +117,16 @@ struct pl_history {
 
 /*
  * Builds the history of metric over runs (as selected by the caller),
- * ordered by field `by`. allow_mismatch (may be NULL) lets fields differ with
- * a caveat, as in compare. accepted (may be NULL) marks accepted steps.
+ * ordered by field `by`. allow (may be NULL) carries the exceptions named on
+ * the command line — its allow_mismatch fields and allow_errors, as in
+ * compare; its axis and metrics are ignored. accepted (may be NULL) marks accepted steps.
  * Returns 0; PL_EUSAGE if by or metric is not valid; PL_EEMPTY if no run has
  * both the by value and the metric; PL_EMISMATCH if conditions differ off
  * the --by field (out->cmp.mismatches lists them); PL_ENOMEM. On any return
  * release *out with pl_history_release().
  */
 int pl_history_build(const struct pl_run_list *runs, int by, int metric,
-                     const unsigned char *allow_mismatch, const struct pl_accepted_list *accepted,
+                     const struct pl_compare_opts *allow, const struct pl_accepted_list *accepted,
                      struct pl_history *out, struct pl_error *err);
 
 /* Frees everything in h. NULL is a no-op. */
