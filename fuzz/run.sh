@@ -1,0 +1,48 @@
+#!/bin/sh
+# Builds the libFuzzer harnesses (clang, -fsanitize=fuzzer,address,undefined)
+# and runs each for a bounded time: pl_adapters_parse with every adapter
+# forced and with detection (plus JSONL reading), the validator on what they
+# produce, and pl_adapters_parse_conditions.
+#   sh fuzz/run.sh [SECONDS_PER_HARNESS]      (default 60)
+# Seeds: samples/, tests/e2e/inputs/ (copied to build-fuzz/corpus-*; the
+# repository is never written). A crash stops the script with its input in
+# build-fuzz/; turn it into a regression test.
+set -eu
+cd "$(dirname "$0")/.."
+secs=${1:-60}
+out=build-fuzz
+san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+CC=clang cmake -S . -B "$out/lib" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=OFF \
+	"-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link $san" >/dev/null
+cmake --build "$out/lib" --target plcore --parallel 2 >/dev/null
+libs="$(pkg-config --libs libcjson xlsxwriter libcrypto gsl sqlite3) $(pkg-config --libs yaml-0.1 2>/dev/null || true) -lm -lpthread"
+for h in parse conditions; do
+	clang -g -O1 -fsanitize=fuzzer $san -D_POSIX_C_SOURCE=200809L -Isrc \
+		"fuzz/fuzz_$h.c" "$out/lib/libplcore.a" $libs -o "$out/fuzz_$h"
+done
+seed="$out/corpus-seed"
+rm -rf "$seed"
+mkdir -p "$seed"
+find samples tests/e2e/inputs -type f -size -1M | while read -r f; do
+	cp "$f" "$seed/$(echo "$f" | tr '/' '_')"
+done
+run() { # name, harness, env...
+	name=$1 h=$2
+	shift 2
+	mkdir -p "$out/corpus-$name"
+	echo "== fuzz $name (${secs}s)"
+	env "$@" "$out/fuzz_$h" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix="$out/crash-$name-" -print_final_stats=1 \
+		"$out/corpus-$name" "$seed" 2>&1 | grep -E "^(stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|artifact)" || true
+	if ls "$out"/crash-"$name"-* >/dev/null 2>&1; then
+		echo "fuzz: $name: crash input saved in $out/" >&2
+		exit 1
+	fi
+}
+run auto parse PL_FUZZ_FORMAT=auto
+run jsonl parse PL_FUZZ_FORMAT=auto PL_FUZZ_PATH=fuzz.jsonl
+for f in $(PL_FUZZ_LIST=1 "$out/fuzz_parse"); do
+	run "$f" parse PL_FUZZ_FORMAT="$f"
+done
+run conditions conditions
+echo "fuzz: no crash"
