@@ -101,35 +101,6 @@ static void subst(char *out, size_t n, const char *fmt, const char *a, const cha
 	out[len] = '\0';
 }
 
-/* mkdir -p */
-static int make_dirs(const char *dir, struct pl_error *err)
-{
-	char *p = strdup(dir);
-	struct stat st;
-
-	if (!p)
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	for (char *s = p + 1;; s++) {
-		char c = *s;
-		if (c != '/' && c != '\0')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-			int e = errno;
-			free(p);
-			return pl_error_set(err, PL_EIO, "cannot create directory '%s': %s", dir,
-			                    strerror(e));
-		}
-		*s = c;
-		if (c == '\0')
-			break;
-	}
-	free(p);
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-		return pl_error_set(err, PL_EIO, "cannot create directory '%s': not a directory", dir);
-	return 0;
-}
-
 static char *num(char *buf, size_t n, double v)
 {
 	if (isnan(v))
@@ -785,7 +756,7 @@ int pl_bundle_write(const char *dir, const struct pl_comparison *cmp,
 	b.o = opts;
 	b.w = words_for(opts->lang);
 	pl_error_init(&plot_err);
-	rc = make_dirs(dir, err);
+	rc = pl_render_mkdirs(dir, err);
 	if (rc)
 		return rc;
 	b.ctx = pl_tpl_ctx_new();

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "render/render_impl.h"
 
@@ -391,6 +392,36 @@ char *pl_fmt_delta(char *buf, size_t n, double pct)
 }
 
 /* --------------------------------------------------------------- structure */
+
+int pl_render_mkdirs(const char *dir, struct pl_error *err)
+{
+	size_t n = strlen(dir);
+	char *p = malloc(n + 1);
+	struct stat st;
+
+	if (!p)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	memcpy(p, dir, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (p[i] != '/' && p[i] != '\0')
+			continue;
+		p[i] = '\0';
+		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+			int e = errno;
+			free(p);
+			return pl_error_set(err, PL_EIO, "cannot create directory '%s': %s", dir,
+			                    strerror(e));
+		}
+		if (i < n)
+			p[i] = '/';
+	}
+	free(p);
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return pl_error_set(err, PL_EIO, "cannot create directory '%s': %s", dir,
+		                    stat(dir, &st) != 0 ? strerror(errno) : "not a directory");
+	return 0;
+}
+
 
 int pl_render_is_axis(const struct pl_comparison *cmp, int id)
 {

@@ -65,6 +65,11 @@ int pl_html_write_text(FILE *out, const char *s);
  * NULL on out of memory. */
 char *pl_render_path(const char *dir, const char *name);
 
+/* mkdir -p: creates dir and its missing parents (mode 0777 less umask).
+ * Returns 0, PL_ENOMEM, or PL_EIO "cannot create directory 'DIR': REASON"
+ * (also when dir exists but is not a directory). */
+int pl_render_mkdirs(const char *dir, struct pl_error *err);
+
 /* Runs gnuplot ($PERFLEDGER_GNUPLOT or `gnuplot`, from an argv vector, in
  * dir) on NAME.gp, which must write NAME.svg and NAME.png; old ones are
  * removed first. Returns 0; PL_ETOOL when gnuplot is missing (the message

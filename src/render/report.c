@@ -38,36 +38,6 @@ struct report_ctx {
 	int plot_failed;                   /* gnuplot missing or failed */
 };
 
-/* mkdir -p: creates dir and its missing parents. */
-static int make_dirs(const char *dir, struct pl_error *err)
-{
-	size_t n = strlen(dir);
-	char *p = malloc(n + 1);
-	struct stat st;
-
-	if (!p)
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	memcpy(p, dir, n + 1);
-	for (size_t i = 1; i <= n; i++) {
-		if (p[i] != '/' && p[i] != '\0')
-			continue;
-		p[i] = '\0';
-		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-			int e = errno;
-			free(p);
-			return pl_error_set(err, PL_EIO, "cannot create directory '%s': %s", dir,
-			                    strerror(e));
-		}
-		if (i < n)
-			p[i] = '/';
-	}
-	free(p);
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-		return pl_error_set(err, PL_EIO, "cannot create directory '%s': %s", dir,
-		                    stat(dir, &st) != 0 ? strerror(errno) : "not a directory");
-	return 0;
-}
-
 static int run_in_comparison(const struct pl_comparison *cmp, long long id)
 {
 	for (size_t r = 0; r < cmp->nrows; r++)
@@ -229,7 +199,7 @@ int pl_report_write(const char *dir, const struct pl_comparison *cmp, const stru
 	char *path;
 	int rc, plot_rc;
 
-	rc = make_dirs(dir, err);
+	rc = pl_render_mkdirs(dir, err);
 	if (rc == 0)
 		rc = write_in(dir, "comparison.csv", write_csv, &c, err);
 	if (rc == 0)
