@@ -203,6 +203,26 @@ int pl_sel_add_allow(struct pl_selection *sel, const char *cmd, const char *arg)
 	return 0;
 }
 
+int pl_sel_option(struct pl_selection *sel, const char *cmd, int c, const char *arg)
+{
+	int rc;
+
+	switch (c) {
+	case 'w':
+		rc = pl_sel_add_where(sel, cmd, arg);
+		break;
+	case 'm':
+		rc = pl_sel_add_metric(sel, cmd, arg);
+		break;
+	case 'A':
+		rc = pl_sel_add_allow(sel, cmd, arg);
+		break;
+	default:
+		return 0;
+	}
+	return rc ? -1 : 1;
+}
+
 void pl_sel_release(struct pl_selection *sel)
 {
 	for (size_t i = 0; i < sel->nfilters; i++)

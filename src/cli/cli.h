@@ -92,6 +92,12 @@ int pl_sel_add_metric(struct pl_selection *sel, const char *cmd, const char *arg
 /* Parses --allow-mismatch FIELD. */
 int pl_sel_add_allow(struct pl_selection *sel, const char *cmd, const char *arg);
 
+/* Handles the selection options that list, compare, report, check and
+ * history share, by their getopt codes: 'w' --where, 'm' --metric,
+ * 'A' --allow-mismatch. Returns 1 if c was one of them and arg parsed into
+ * sel, 0 if c is not a selection option, -1 after printing an error. */
+int pl_sel_option(struct pl_selection *sel, const char *cmd, int c, const char *arg);
+
 /* Frees the owned values. */
 void pl_sel_release(struct pl_selection *sel);
 

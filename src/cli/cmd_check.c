@@ -80,6 +80,11 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 	opts.alpha = PL_CHECK_ALPHA;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		int shared = pl_sel_option(&sel, "check", c, optarg);
+		if (shared < 0)
+			goto out;
+		if (shared > 0)
+			continue;
 		switch (c) {
 		case 'a':
 			axis = optarg;
@@ -89,18 +94,6 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 			break;
 		case 'c':
 			cand = optarg;
-			break;
-		case 'w':
-			if (pl_sel_add_where(&sel, "check", optarg))
-				goto out;
-			break;
-		case 'm':
-			if (pl_sel_add_metric(&sel, "check", optarg))
-				goto out;
-			break;
-		case 'A':
-			if (pl_sel_add_allow(&sel, "check", optarg))
-				goto out;
 			break;
 		case 't': {
 			double pct;

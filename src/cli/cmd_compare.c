@@ -67,6 +67,11 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 	pl_error_init(&err);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		int shared = pl_sel_option(&sel, "compare", c, optarg);
+		if (shared < 0)
+			goto out;
+		if (shared > 0)
+			continue;
 		switch (c) {
 		case 'a':
 			if (pl_compare_parse_axis(&sel.opts, optarg, &err)) {
@@ -74,18 +79,6 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 				goto out;
 			}
 			sel.have_axis = 1;
-			break;
-		case 'w':
-			if (pl_sel_add_where(&sel, "compare", optarg))
-				goto out;
-			break;
-		case 'm':
-			if (pl_sel_add_metric(&sel, "compare", optarg))
-				goto out;
-			break;
-		case 'A':
-			if (pl_sel_add_allow(&sel, "compare", optarg))
-				goto out;
 			break;
 		case 'f':
 			if (pl_table_format_parse(optarg, &fmt, &err)) {

@@ -70,15 +70,12 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 	pl_error_init(&err);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		int shared = pl_sel_option(&sel, "history", c, optarg);
+		if (shared < 0)
+			goto out;
+		if (shared > 0)
+			continue;
 		switch (c) {
-		case 'm':
-			if (pl_sel_add_metric(&sel, "history", optarg))
-				goto out;
-			break;
-		case 'w':
-			if (pl_sel_add_where(&sel, "history", optarg))
-				goto out;
-			break;
 		case 'b':
 			by = pl_cond_lookup(optarg);
 			if (by == PL_C_NONE || !pl_history_by_valid(by)) {
@@ -86,10 +83,6 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 				                         "engine_version or driver_version", optarg);
 				goto out;
 			}
-			break;
-		case 'A':
-			if (pl_sel_add_allow(&sel, "history", optarg))
-				goto out;
 			break;
 		case 'f':
 			if (pl_table_format_parse(optarg, &fmt, &err) || fmt == PL_FMT_CSV) {

@@ -46,11 +46,12 @@ int cmd_list(const struct pl_cli *cli, int argc, char **argv)
 	pl_error_init(&err);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		int shared = pl_sel_option(&sel, "list", c, optarg);
+		if (shared < 0)
+			goto out;
+		if (shared > 0)
+			continue;
 		switch (c) {
-		case 'w':
-			if (pl_sel_add_where(&sel, "list", optarg))
-				goto out;
-			break;
 		case 'f':
 			if (pl_table_format_parse(optarg, &fmt, &err)) {
 				pl_cli_errorf("list", "%s", err.message);

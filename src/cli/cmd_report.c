@@ -70,6 +70,13 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 	pl_error_init(&err);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		int shared = pl_sel_option(&sel, "report", c, optarg);
+		if (shared < 0)
+			goto out;
+		if (shared > 0) {
+			other = 1; /* a selection option: not allowed with --spec */
+			continue;
+		}
 		switch (c) {
 		case 'o':
 			out_dir = optarg;
@@ -81,21 +88,6 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 				goto out;
 			}
 			sel.have_axis = 1;
-			break;
-		case 'w':
-			other = 1;
-			if (pl_sel_add_where(&sel, "report", optarg))
-				goto out;
-			break;
-		case 'm':
-			other = 1;
-			if (pl_sel_add_metric(&sel, "report", optarg))
-				goto out;
-			break;
-		case 'A':
-			other = 1;
-			if (pl_sel_add_allow(&sel, "report", optarg))
-				goto out;
 			break;
 		case 't':
 			other = 1;
