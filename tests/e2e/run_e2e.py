@@ -7,7 +7,10 @@ directory (so samples/... paths work), with SOURCE_DATE_EPOCH fixed so that
 timestamps are stable:
 
     # comment
-    $ perfledger ARGS...          a step (shell-like quoting, no shell is run)
+    $ perfledger ARGS...          a step (shell-like quoting, no shell is run);
+                                  a step naming another program (cmp, sed,
+                                  rm, ...) runs it as given, to check or
+                                  tamper with files between steps
     < TEXT                        a line of standard input for the step
     > TEXT                        expected standard output line
     ! TEXT                        expected standard error line
