@@ -43,6 +43,7 @@ struct formats {
 	lxw_format *whole;   /* 0 (counts, bytes) */
 	lxw_format *watts;   /* 0.0 */
 	lxw_format *delta;   /* +0.0;-0.0;0.0 (percent points) */
+	lxw_format *link;    /* hyperlink: libxlsxwriter's default (blue, underlined) */
 };
 
 static void note_width(struct sheet *sh, lxw_col_t col, size_t w)
@@ -220,6 +221,68 @@ static int sheet_comparison(struct sheet *sh, const struct pl_comparison *cmp,
 	return rc ? PL_ENOMEM : 0;
 }
 
+/* The file: URL of an absolute path, every byte outside A-Z a-z 0-9 - . _ ~
+ * and '/' percent-encoded: a space, quote, '#', '%', ':' or a non-ASCII
+ * byte can neither end the path nor start a fragment, and nothing of the
+ * path reaches the sheet as anything but data. NULL (then the path is
+ * written as plain text) for a relative path or "-" (stdin): they name no
+ * place a reader's machine shares; also NULL on out of memory. Caller frees. */
+static char *file_url(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n, k = 0;
+	char *u;
+
+	if (!path || path[0] != '/')
+		return NULL;
+	n = strlen(path);
+	u = malloc(7 + 3 * n + 1);
+	if (!u)
+		return NULL;
+	memcpy(u, "file://", 7);
+	k = 7;
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		    *p == '-' || *p == '.' || *p == '_' || *p == '~' || *p == '/') {
+			u[k++] = (char)*p;
+		} else {
+			u[k++] = '%';
+			u[k++] = hex[*p >> 4];
+			u[k++] = hex[*p & 15];
+		}
+	}
+	u[k] = '\0';
+	return u;
+}
+
+/* The source path of a run: a hyperlink to the file (file_url()) showing
+ * the path as text, else the path as plain text. Never a formula: a
+ * hyperlink cell's text is a string cell. Returns 0 or PL_ENOMEM. */
+static int put_source(struct sheet *sh, lxw_row_t row, lxw_col_t col, const char *path,
+                      const struct formats *f)
+{
+	char *url = file_url(path), *text;
+	lxw_error e;
+
+	if (!url)
+		return put_str(sh, row, col, path, NULL);
+	text = pl_utf8_repair(path);
+	if (!text || strlen(text) > XLSX_STR_MAX) {
+		free(url);
+		free(text);
+		return put_str(sh, row, col, path, NULL);
+	}
+	e = worksheet_write_url_opt(sh->ws, row, col, url, f->link, text, NULL);
+	free(url);
+	if (e != LXW_NO_ERROR) { /* too long for a link, too many links: plain text */
+		free(text);
+		return put_str(sh, row, col, path, NULL);
+	}
+	note_width(sh, col, pl_text_width(text));
+	free(text);
+	return 0;
+}
+
 static int run_in_comparison(const struct pl_comparison *cmp, long long id)
 {
 	for (size_t r = 0; r < cmp->nrows; r++)
@@ -269,7 +332,7 @@ static int sheet_runs(struct sheet *sh, const struct pl_comparison *cmp,
 		col = 0;
 		put_num(sh, xr, col++, (double)run->id, NULL);
 		if (run->source)
-			rc |= put_str(sh, xr, col, run->source, NULL);
+			rc |= put_source(sh, xr, col, run->source, f);
 		col++;
 		if (run->sha256[0])
 			rc |= put_str(sh, xr, col, run->sha256, NULL);
@@ -450,6 +513,7 @@ static int write_workbook(const char *path, const struct pl_comparison *cmp,
 	f.whole = add_format(wb, "0", 0);
 	f.watts = add_format(wb, "0.0", 0);
 	f.delta = add_format(wb, "+0.0;-0.0;0.0", 0);
+	f.link = workbook_get_default_url_format(wb); /* NULL is the same style */
 	for (size_t i = 0; i < nsheets; i++) {
 		sheets[i].ws = workbook_add_worksheet(wb, names[i]);
 		if (!sheets[i].ws)

@@ -2,7 +2,10 @@
  * test_xlsx.c — the workbook read back: unzip the XML and check cell types
  * (numbers numeric, input text as shared strings, never a formula), the
  * sheets, frozen headers, reproducible creation time; then open it with
- * openpyxl as a spreadsheet program would.
+ * openpyxl as a spreadsheet program would. The bundle's workbook: its
+ * native chart parts and their series references, and the Runs sheet's
+ * hyperlinks back to each source (percent-encoded file: URLs; relative
+ * paths as plain text).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -337,6 +340,75 @@ static void test_no_caveats_and_bad_path(void **state)
 	assert_int_equal(fx_file_size(XLSX_DIR "/no/such/dir/x.xlsx"), -1);
 }
 
+/* The bundle workbook: native chart parts with the expected series, and
+ * sources linked with every awkward byte percent-encoded. */
+static void test_bundle_links_and_charts(void **state)
+{
+	const char *path = XLSX_DIR "/bundle.xlsx";
+	struct pl_comparison cmp;
+	struct pl_run_list runs;
+	struct pl_error err;
+	char cmd[512], *list, *chart, *sheet, *rels, *strings, *c;
+
+	(void)state;
+	pl_error_init(&err);
+	fixture_comparison(&cmp);
+	fixture_runs(&runs);
+	/* a space, a quote, '#', '%' and a UTF-8 byte; a formula-looking
+	 * absolute path; run 3 keeps its relative path */
+	pl_strset(&runs.v[0].source, "/data/bench runs/a\"b#1%\xc3\xa9.json");
+	pl_strset(&runs.v[1].source, "/tmp/=HYPERLINK(\"http://x\")&'.json");
+	assert_int_equal(pl_xlsx_write_bundle(path, &cmp, &runs, NULL, 0, "en", &err), 0);
+
+	snprintf(cmd, sizeof(cmd), "unzip -Z1 '%s'", path);
+	list = fx_popen_read(cmd);
+	assert_non_null(strstr(list, "xl/charts/chart1.xml"));
+	assert_non_null(strstr(list, "xl/drawings/drawing1.xml"));
+	snprintf(cmd, sizeof(cmd), "unzip -p '%s' xl/charts/chart1.xml", path);
+	chart = fx_popen_read(cmd);
+	/* output throughput of the three comparison rows: column H of the
+	 * Comparison sheet (hardware, accelerator_count, n, reference-only
+	 * runs, ttft_p50, ttft_p95, tpot_p50, output_throughput), the row
+	 * labels in column A, the series name from the header */
+	assert_non_null(strstr(chart, "<c:cat><c:strRef><c:f>Comparison!$A$2:$A$4</c:f>"));
+	assert_non_null(strstr(chart, "<c:val><c:numRef><c:f>Comparison!$H$2:$H$4</c:f>"));
+	assert_non_null(strstr(chart, "<c:tx><c:strRef><c:f>Comparison!$H$1</c:f>"));
+
+	snprintf(cmd, sizeof(cmd), "unzip -p '%s' xl/worksheets/sheet2.xml", path);
+	sheet = fx_popen_read(cmd);
+	snprintf(cmd, sizeof(cmd), "unzip -p '%s' xl/worksheets/_rels/sheet2.xml.rels", path);
+	rels = fx_popen_read(cmd);
+	assert_non_null(strstr(sheet, "<hyperlink ref=\"B2\" r:id=\"rId1\"/>"));
+	assert_non_null(strstr(sheet, "<hyperlink ref=\"B3\" r:id=\"rId2\"/>"));
+	assert_null(strstr(sheet, "<hyperlink ref=\"B4\""));
+	assert_null(strstr(sheet, "<f>"));
+	assert_non_null(strstr(rels, "Target=\"file:///data/bench%20runs/a%22b%231%25%C3%A9.json\" "
+	                             "TargetMode=\"External\""));
+	assert_non_null(strstr(rels, "Target=\"file:///tmp/%3DHYPERLINK%28%22http%3A//x%22%29%26%27.json\" "
+	                             "TargetMode=\"External\""));
+	/* the cells show the paths as text (strings, never formulas), and the
+	 * sha256 as text beside them */
+	snprintf(cmd, sizeof(cmd), "unzip -p '%s' xl/sharedStrings.xml", path);
+	strings = fx_popen_read(cmd);
+	assert_non_null(strstr(strings, "<t>/data/bench runs/a\"b#1%\xc3\xa9.json</t>"));
+	assert_non_null(strstr(strings, "<t>/tmp/=HYPERLINK(\"http://x\")&amp;'.json</t>"));
+	assert_non_null(strstr(strings, "<t>a100-3.json</t>"));
+	assert_non_null(strstr(strings, runs.v[0].sha256));
+	c = cell(sheet, "C2");
+	assert_non_null(strstr(c, " t=\"s\""));
+	free(c);
+	c = cell(sheet, "B2");
+	assert_non_null(strstr(c, " t=\"s\""));
+	free(c);
+
+	free(strings);
+	free(rels);
+	free(sheet);
+	free(chart);
+	free(list);
+	pl_run_list_release(&runs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_openpyxl),
 		cmocka_unit_test(test_reproducible),
 		cmocka_unit_test(test_no_caveats_and_bad_path),
+		cmocka_unit_test(test_bundle_links_and_charts),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
