@@ -161,6 +161,10 @@ int pl_csv_parse(const char *path, const char *buf, size_t len, struct pl_csv *c
 		col++;
 	}
 	free(b.s);
+	if (csv->ntables == 0) { /* empty or blank lines only: callers read tables[0] */
+		pl_error_at(err, path, 0, 0);
+		return pl_error_set(err, PL_EINVALID, "the file holds no runs (an empty CSV)");
+	}
 	return 0;
 oom:
 	pl_error_set(err, PL_ENOMEM, "out of memory");

@@ -34,7 +34,8 @@ struct pl_csv {
 };
 
 /* Parses buf[0..len) into tables. Returns 0, PL_ESYNTAX (err located in
- * path) or PL_ENOMEM; csv is released on error. */
+ * path), PL_EINVALID when it holds no table at all (empty or blank lines
+ * only) or PL_ENOMEM; csv is released on error. */
 int pl_csv_parse(const char *path, const char *buf, size_t len, struct pl_csv *csv,
                  struct pl_error *err);
 

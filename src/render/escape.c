@@ -10,6 +10,7 @@
 #include "render/render.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "render/render_impl.h"
 
@@ -479,14 +481,22 @@ int pl_render_write_file(const char *path, int (*fn)(FILE *fp, void *ctx, struct
 	size_t n = strlen(path);
 	char *tmp = malloc(n + 5);
 	FILE *fp;
-	int rc;
+	int rc, fd;
 
 	if (!tmp)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	memcpy(tmp, path, n);
 	memcpy(tmp + n, ".tmp", 5);
-	fp = fopen(tmp, "wb");
+	/* A symlink planted at the temporary name must not be followed: remove
+	 * whatever is there and create the file afresh (O_EXCL, O_NOFOLLOW).
+	 * The rename below then replaces a link at path instead of writing
+	 * through it. */
+	remove(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
+	fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
 	if (!fp) {
+		if (fd >= 0)
+			close(fd);
 		rc = pl_error_set(err, PL_EIO, "cannot write '%s': %s", tmp, strerror(errno));
 		free(tmp);
 		return rc;

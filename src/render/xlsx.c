@@ -13,11 +13,13 @@
 #include "render/xlsx.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <xlsxwriter.h>
 
@@ -485,9 +487,17 @@ static int write_workbook(const char *path, const struct pl_comparison *cmp,
 	memcpy(tmp, path, n);
 	memcpy(tmp + n, ".tmp", 5);
 	{
-		/* Check the place first: libxlsxwriter would print its own error. */
-		FILE *probe = fopen(tmp, "wb");
+		/* Check the place first: libxlsxwriter would print its own error.
+		 * A symlink planted at the temporary name is removed, not followed
+		 * (libxlsxwriter then opens the regular file created here). */
+		int fd;
+		FILE *probe;
+		remove(tmp);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
+		probe = fd >= 0 ? fdopen(fd, "wb") : NULL;
 		if (!probe) {
+			if (fd >= 0)
+				close(fd);
 			rc = pl_error_set(err, PL_EIO, "cannot write '%s': %s", tmp, strerror(errno));
 			free(tmp);
 			return rc;
