@@ -23,7 +23,8 @@ static const char usage_text[] =
 	"Re-renders the report bundle in DIR (written by 'perfledger report --spec')\n"
 	"from the database, with the definition, language and SOURCE_DATE_EPOCH\n"
 	"recorded in the bundle, and compares every file byte for byte. Prints one\n"
-	"line per file that differs, is missing or is unexpected.\n"
+	"line per file that differs, is missing or is unexpected, and names both\n"
+	"gnuplot versions when the bundle's charts were drawn by another gnuplot.\n"
 	"Exit 0 when the bundle is reproduced exactly, 1 when any file differs.\n";
 
 static void on_diff(void *ctx, const char *name, const char *what)
@@ -100,8 +101,19 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 			pl_cli_print_error(&err);
 			rc = PL_EXIT_USAGE;
 		} else if (ndiff > 0) {
+			char was[128], now[128], *fm = malloc(strlen(fresh) + 32);
 			printf("bundle '%s' differs from a re-render: %zu file%s\n", dir, ndiff,
 			       ndiff == 1 ? "" : "s");
+			if (fm) {
+				sprintf(fm, "%s/manifest.json", fresh); /* sized above */
+				if (pl_manifest_gnuplot(manifest, was, sizeof(was)) &&
+				    pl_manifest_gnuplot(fm, now, sizeof(now)) && strcmp(was, now) != 0)
+					printf("note: the bundle's charts were drawn by '%s', this machine has "
+					       "'%s': gnuplot's .svg/.png (and so manifest.json) can differ "
+					       "for that alone\n",
+					       was, now);
+				free(fm);
+			}
 			rc = PL_EXIT_REGRESSION;
 		} else {
 			printf("bundle '%s' verified: every file re-renders byte for byte\n", dir);

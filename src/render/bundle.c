@@ -134,6 +134,7 @@ struct bundle {
 	struct pl_tpl_ctx *ctx;
 	char *svg_sweep, *svg_pareto; /* heap, or NULL */
 	char db_hash[65];
+	char gnuplot[128]; /* `gnuplot --version` when gnuplot drew charts, else "" */
 };
 
 /* ---------------------------------------------------------- the context */
@@ -588,6 +589,11 @@ static int write_manifest(FILE *fp, void *v, struct pl_error *err)
 	pl_json_write_string(fp, s->name);
 	fputs(",\n  \"lang\": ", fp);
 	pl_json_write_string(fp, b->w->lang);
+	if (b->gnuplot[0]) {
+		/* gnuplot's SVG carries its version; another one may draw other bytes */
+		fputs(",\n  \"gnuplot\": ", fp);
+		pl_json_write_string(fp, b->gnuplot);
+	}
 	fprintf(fp, ",\n  \"source_date_epoch\": %lld", b->o->epoch);
 	fputs(",\n  \"database_hash\": ", fp);
 	pl_json_write_string(fp, b->db_hash);
@@ -774,6 +780,11 @@ int pl_bundle_write(const char *dir, const struct pl_comparison *cmp,
 			if (err)
 				*err = plot_err;
 		}
+		for (size_t i = 0; rc == 0 && i < ncharts; i++)
+			if (charts[i].rendered) {
+				pl_plot_gnuplot_version(b.gnuplot, sizeof(b.gnuplot));
+				break;
+			}
 	}
 	if (rc == 0)
 		rc = make_charts(&b) ? pl_error_set(err, PL_ENOMEM, "out of memory") : 0;

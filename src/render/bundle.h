@@ -14,7 +14,11 @@
  *   comparison.xlsx         the workbook, with native charts
  *   definition.json         the report definition, byte for byte
  *   manifest.json           inputs (source, sha256), outputs (path, sha256),
- *                           the database content hash, lang, the epoch
+ *                           the database content hash, lang, the epoch,
+ *                           and "gnuplot": the `gnuplot --version` line when
+ *                           gnuplot drew charts (its SVG carries the version,
+ *                           so another gnuplot gives other bytes; verify
+ *                           names both versions when they differ)
  * The database content hash is the sha256 of the selected runs rendered as
  * `perfledger list --format json` renders them.
  */

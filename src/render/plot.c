@@ -191,10 +191,15 @@ static char *gnuplot_program(void)
 	return strdup(env);
 }
 
-/* Runs `prog -d script` in dir. On failure writes a short reason to msg. */
-static enum run_result run_gnuplot(const char *prog, const char *dir, const char *script, char *msg,
-                                   size_t msgn)
+/* Runs `prog arg1 arg2` in dir (no shell). The first bytes of its output
+ * (stdout and stderr) go to capture (size capn; may be NULL). On failure
+ * writes a short reason to msg. */
+static enum run_result run_prog(const char *prog, const char *dir, const char *arg1,
+                                const char *arg2, char *capture, size_t capn, char *msg,
+                                size_t msgn)
 {
+	const char *script = arg2 ? arg2 : arg1; /* named in messages */
+
 	int errpipe[2], outpipe[2], status = 0, report[2] = {0, 0};
 	char out[512];
 	size_t outlen = 0;
@@ -226,8 +231,8 @@ static enum run_result run_gnuplot(const char *prog, const char *dir, const char
 		char *argv[4];
 		int devnull;
 		argv[0] = (char *)prog;
-		argv[1] = (char *)"-d";
-		argv[2] = (char *)script;
+		argv[1] = (char *)arg1;
+		argv[2] = (char *)arg2;
 		argv[3] = NULL;
 		close(errpipe[0]);
 		close(outpipe[0]);
@@ -268,6 +273,11 @@ static enum run_result run_gnuplot(const char *prog, const char *dir, const char
 		}
 	}
 	out[outlen] = '\0';
+	if (capture && capn) {
+		size_t keep = outlen < capn - 1 ? outlen : capn - 1;
+		memcpy(capture, out, keep);
+		capture[keep] = '\0';
+	}
 	close(outpipe[0]);
 	do {
 		k = read(errpipe[0], report, sizeof(report));
@@ -307,6 +317,40 @@ static enum run_result run_gnuplot(const char *prog, const char *dir, const char
 		free(safe);
 	}
 	return RUN_FAILED;
+}
+
+/* Runs `prog -d script` in dir. On failure writes a short reason to msg. */
+static enum run_result run_gnuplot(const char *prog, const char *dir, const char *script, char *msg,
+                                   size_t msgn)
+{
+	return run_prog(prog, dir, "-d", script, NULL, 0, msg, msgn);
+}
+
+int pl_plot_gnuplot_version(char *buf, size_t n)
+{
+	char *prog = gnuplot_program(), msg[256], out[256];
+	enum run_result r;
+	size_t len;
+
+	if (n)
+		buf[0] = '\0';
+	if (!prog)
+		return -1;
+	r = run_prog(prog, ".", "--version", NULL, out, sizeof(out), msg, sizeof(msg));
+	free(prog);
+	if (r != RUN_OK)
+		return -1;
+	len = strcspn(out, "\r\n");
+	out[len] = '\0';
+	while (len > 0 && out[len - 1] == ' ')
+		out[--len] = '\0';
+	for (size_t i = 0; i < len; i++) /* printable ASCII only: it goes into JSON and a terminal */
+		if ((unsigned char)out[i] < 0x20 || (unsigned char)out[i] > 0x7e)
+			out[i] = '?';
+	if (len == 0)
+		return -1;
+	snprintf(buf, n, "%s", out);
+	return 0;
 }
 
 static int nonempty_file(const char *path)

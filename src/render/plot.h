@@ -35,4 +35,12 @@ struct pl_chart {
 int pl_plot_comparison(const char *dir, const struct pl_comparison *cmp, struct pl_chart **charts,
                        size_t *ncharts, struct pl_error *err);
 
+/* The first line of `gnuplot --version` (the program as above), e.g.
+ * "gnuplot 5.4 patchlevel 4", run from an argv vector, into buf (size n;
+ * control and non-ASCII bytes replaced by '?'). Returns 0, or -1 (buf
+ * empty) when gnuplot is missing or fails. Bundles record it in their
+ * manifest: gnuplot writes its version into the SVG it draws, and
+ * another version may draw other bytes. */
+int pl_plot_gnuplot_version(char *buf, size_t n);
+
 #endif

@@ -322,3 +322,29 @@ int pl_manifest_read(const char *path, char *lang, size_t n, long long *epoch,
 	cJSON_Delete(root);
 	return 0;
 }
+
+int pl_manifest_gnuplot(const char *path, char *buf, size_t n)
+{
+	char *text;
+	size_t len;
+	cJSON *root = NULL;
+	const cJSON *g;
+	struct pl_error err;
+	int found = 0;
+
+	if (n)
+		buf[0] = '\0';
+	pl_error_init(&err);
+	if (pl_read_file(path, &text, &len, &err))
+		return 0;
+	if (pl_json_parse_value(path, text, len, &root, &err) == 0) {
+		g = cJSON_GetObjectItemCaseSensitive(root, "gnuplot");
+		if (cJSON_IsString(g)) {
+			snprintf(buf, n, "%s", g->valuestring);
+			found = 1;
+		}
+	}
+	free(text);
+	cJSON_Delete(root);
+	return found;
+}

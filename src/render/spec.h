@@ -68,6 +68,11 @@ void pl_spec_release(struct pl_report_spec *spec);
 int pl_manifest_read(const char *path, char *lang, size_t n, long long *epoch,
                      struct pl_error *err);
 
+/* Reads "gnuplot" (the `gnuplot --version` line a bundle with gnuplot
+ * charts records) from a manifest into buf (size n). Returns 1 if found,
+ * 0 if not (or the file is unreadable; buf is then empty). */
+int pl_manifest_gnuplot(const char *path, char *buf, size_t n);
+
 /* Reads a whole file into a heap buffer (NUL-terminated; caller frees).
  * Returns 0, PL_EIO (message names path) or PL_ENOMEM. */
 int pl_read_file(const char *path, char **buf, size_t *len, struct pl_error *err);
