@@ -8,8 +8,12 @@ is not installed; scripts/deps.sh installs both so CI runs them.
 chromium:    report.html loads in headless Chromium with no console errors
              (the sort script runs at load and would log any error), the DOM
              has the sortable tables, inline SVG charts and Chinese text, and
-             a phone-sized (390x844) screenshot is not blank. Clicking a
-             header is not exercised: --dump-dom cannot click.
+             a phone-sized (390x844) screenshot is not blank; and clicking
+             a table header sorts the table: loaded as report.html#selftest-sort
+             the page's own script clicks the first numeric column's header
+             twice and writes the column after each click into the DOM
+             (--dump-dom cannot click), which must then be in ascending and
+             in descending numeric order.
 libreoffice: comparison.xlsx converts to PDF and to CSV with soffice
              --headless (a workbook needing repair makes the conversion fail).
 """
@@ -48,6 +52,29 @@ def png_colours(path):
     return len({raw[i * stride + 1:(i + 1) * stride] for i in range(h)})
 
 
+def check_sort(dom):
+    """The #selftest-sort result: after one click on a numeric header the
+    column ascends, after the second it descends, same values both times."""
+    start = dom.find('<pre id="selftest-sort">')
+    if start < 0:
+        sys.exit("sort self-test: no result in the DOM")
+    text = dom[start + len('<pre id="selftest-sort">'):dom.find("</pre>", start)]
+    lines = text.strip().split("\n")
+    if len(lines) != 2:
+        sys.exit("sort self-test: %r" % text)
+    cols = []
+    for line, want in zip(lines, ("asc", "desc")):
+        head, _, values = line.partition(": ")
+        # "asc asc column 2": the direction clicked, the header's class
+        parts = head.split()
+        if parts[0] != want or parts[1] != want:
+            sys.exit("sort self-test: header state %r after the %s click" % (head, want))
+        cols.append([float(v) for v in values.split(",")])
+    asc, desc = cols
+    if len(asc) < 2 or asc != sorted(asc) or desc != sorted(asc, reverse=True) or asc == desc:
+        sys.exit("sort self-test: column not sorted by the clicks: %r" % text)
+
+
 def chromium(args):
     exe = shutil.which("chromium") or shutil.which("chromium-browser")
     if not exe:
@@ -64,8 +91,10 @@ def chromium(args):
                        capture_output=True, text=True, timeout=60)
     d = subprocess.run(common + ["--dump-dom", "file://" + html], capture_output=True, text=True,
                        timeout=60)
+    t = subprocess.run(common + ["--dump-dom", "file://" + html + "#selftest-sort"],
+                       capture_output=True, text=True, timeout=60)
     shutil.rmtree(profile, ignore_errors=True)
-    errors = [l for l in (r.stderr + d.stderr).splitlines() if "CONSOLE" in l or "Uncaught" in l
+    errors = [l for l in (r.stderr + d.stderr + t.stderr).splitlines() if "CONSOLE" in l or "Uncaught" in l
               or "Refused to" in l]
     if errors:
         sys.exit("console errors:\n" + "\n".join(errors))
@@ -76,7 +105,11 @@ def chromium(args):
             sys.exit("DOM lacks %r" % needle)
     if not os.path.exists(shot) or png_colours(shot) < 5:
         sys.exit("screenshot missing or blank")
-    print("chromium: report.html loaded, no console errors, screenshot not blank")
+    if 'id="selftest-sort"' in dom:
+        sys.exit("the sort self-test ran without its URL fragment")
+    check_sort(t.stdout)
+    print("chromium: report.html loaded, no console errors, screenshot not blank, "
+          "header clicks sort the table")
     return 0
 
 
