@@ -99,3 +99,13 @@ void pl_sha256_free(struct pl_sha256 *h)
 	EVP_MD_CTX_free(h->ctx);
 	free(h);
 }
+
+unsigned long long pl_hash64(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	unsigned long long h = 14695981039346656037ull; /* FNV-1a 64 offset basis */
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 1099511628211ull; /* FNV 64 prime */
+	return h;
+}

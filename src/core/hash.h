@@ -20,4 +20,10 @@ int pl_sha256_update(struct pl_sha256 *h, const void *buf, size_t len);
 int pl_sha256_final(struct pl_sha256 *h, char hex[65]);
 void pl_sha256_free(struct pl_sha256 *h);
 
+/* 64-bit FNV-1a of buf[0..len): the lookup key of a conditions row
+ * (conditions.key_hash, from key_text). Not cryptographic: equal hashes are
+ * confirmed by comparing the text. Stable across versions and platforms
+ * (stored in databases); never change it. */
+unsigned long long pl_hash64(const void *buf, size_t len);
+
 #endif

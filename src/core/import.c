@@ -73,6 +73,7 @@ struct item {
 	int have_sha;            /* sha is valid (the bytes were read) */
 	char sha[65];            /* sha256 of the file */
 	struct pl_run_list runs; /* IT_FILE, IT_RUNS */
+	struct pl_cond_key *keys; /* runs.n condition keys, made by the parser; owned */
 	size_t nruns;            /* IT_END: runs of the whole streamed file */
 	size_t refonly;          /* reference-only runs (IT_FILE, IT_END) */
 };
@@ -144,6 +145,10 @@ static void item_free(struct item *it)
 		return;
 	free(it->path);
 	free(it->err);
+	if (it->keys)
+		for (size_t i = 0; i < it->runs.n; i++)
+			pl_cond_key_release(&it->keys[i]);
+	free(it->keys);
 	pl_run_list_release(&it->runs);
 	free(it);
 }
@@ -327,35 +332,34 @@ static void progress_tick(struct batch *b, int force)
 	b->opts->progress(b->opts->progress_ctx, &b->stats, seconds_since(&b->t0));
 }
 
-/* Inserts runs into the open savepoint. Returns 0 or the store's error. */
-static int insert_runs(struct batch *b, struct pl_run_list *runs, struct pl_error *err)
+/* Inserts the item's runs into the open transaction; *stored counts the
+ * runs that were new. Returns 0 or the store's error (fatal: the caller
+ * then rolls back the file's savepoint or the whole batch). */
+static int insert_runs(struct batch *b, struct item *it, size_t *stored, struct pl_error *err)
 {
-	for (size_t i = 0; i < runs->n; i++) {
+	for (size_t i = 0; i < it->runs.n; i++) {
 		int inserted = 0;
-		int rc = pl_store_insert_run(b->st, &runs->v[i], &inserted, err);
+		int rc = pl_store_insert_run_bulk(b->st, &it->runs.v[i], it->keys ? &it->keys[i] : NULL,
+		                                  &inserted, err);
 		if (rc)
 			return rc;
+		*stored += (size_t)inserted;
 	}
 	return 0;
 }
 
-/* Stores every run of one file, atomically, in the open batch. */
-static int store_file(struct batch *b, struct pl_run_list *runs, struct pl_error *err)
+/* Stores every run of one whole file in the open batch. No savepoint is
+ * needed for the file to be atomic: its runs were all parsed and validated
+ * before, so the only failures left are the database's, and those are fatal
+ * to the batch, whose transaction is then rolled back (with the files
+ * already in it reported as not stored). */
+static int store_file(struct batch *b, struct item *it, size_t *stored, struct pl_error *err)
 {
 	int rc = ensure_tx(b, err);
 
 	if (rc == 0)
-		rc = pl_store_file_begin(b->st, err);
-	if (rc)
-		return rc;
-	rc = insert_runs(b, runs, err);
-	if (rc) {
-		struct pl_error ignore;
-		pl_error_init(&ignore);
-		pl_store_file_end(b->st, 0, &ignore);
-		return rc;
-	}
-	return pl_store_file_end(b->st, 1, err);
+		rc = insert_runs(b, it, stored, err);
+	return rc;
 }
 
 /* Looks the sha256 up. Returns 1 if stored, 0 if not, -1 on a fatal error. */
@@ -388,9 +392,19 @@ static void after_file(struct batch *b)
 static void consume_file(struct batch *b, struct item *it)
 {
 	struct pl_error err;
+	size_t stored = 0;
 	int dup, rc;
 
 	if (it->have_sha) {
+		/* Look the bytes up under the write lock, so that what we then store
+		 * cannot have been stored by another process in between. */
+		pl_error_init(&err);
+		if (ensure_tx(b, &err)) {
+			pl_error_at(&err, it->path, 0, 0);
+			set_fatal(b, &err);
+			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &err);
+			return;
+		}
 		if ((dup = is_duplicate(b, it->sha)) < 0) {
 			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &b->fatal_err);
 			return;
@@ -409,9 +423,11 @@ static void consume_file(struct batch *b, struct item *it)
 		return;
 	}
 	/* strict and already failed: check only, the batch will be rolled back */
-	if (!(b->opts->strict && b->rejected)) {
+	if (b->opts->strict && b->rejected) {
+		stored = it->runs.n;
+	} else {
 		pl_error_init(&err);
-		rc = store_file(b, &it->runs, &err);
+		rc = store_file(b, it, &stored, &err);
 		if (rc) {
 			if (!err.file[0])
 				pl_error_at(&err, it->path, err.line, err.column);
@@ -419,18 +435,30 @@ static void consume_file(struct batch *b, struct item *it)
 			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &err);
 			return;
 		}
-		b->tx_runs += it->runs.n;
+		b->tx_runs += stored;
 	}
-	report(b, it->path, PL_IMPORT_STORED, it->runs.n, it->refonly, NULL);
+	/* count what was inserted: nothing new means the bytes were stored already */
+	if (stored == 0 && it->runs.n > 0)
+		report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
+	else
+		report(b, it->path, PL_IMPORT_STORED, stored, it->refonly, NULL);
 	after_file(b);
 }
 
 static void consume_begin(struct batch *b, struct item *it)
 {
 	struct pl_error err;
-	int dup = is_duplicate(b, it->sha);
+	int dup;
 
 	b->stream_stored = 0;
+	pl_error_init(&err);
+	if (ensure_tx(b, &err)) { /* the lookup below is then under the write lock */
+		pl_error_at(&err, it->path, 0, 0);
+		set_fatal(b, &err);
+		b->stream_state = 4;
+		return;
+	}
+	dup = is_duplicate(b, it->sha);
 	if (dup < 0) {
 		b->stream_state = 4;
 		return;
@@ -446,8 +474,7 @@ static void consume_begin(struct batch *b, struct item *it)
 		b->stream_state = 3;
 		return;
 	}
-	pl_error_init(&err);
-	if (ensure_tx(b, &err) || pl_store_file_begin(b->st, &err)) {
+	if (pl_store_file_begin(b->st, &err)) {
 		pl_error_at(&err, it->path, 0, 0);
 		set_fatal(b, &err);
 		b->stream_state = 4;
@@ -463,7 +490,7 @@ static void consume_runs(struct batch *b, struct item *it)
 	if (b->stream_state != 1 || b->fatal)
 		return;
 	pl_error_init(&err);
-	if (insert_runs(b, &it->runs, &err)) {
+	if (insert_runs(b, it, &b->stream_stored, &err)) {
 		struct pl_error ignore;
 		pl_error_init(&ignore);
 		pl_store_file_end(b->st, 0, &ignore);
@@ -471,7 +498,6 @@ static void consume_runs(struct batch *b, struct item *it)
 		b->stream_state = 4;
 		return;
 	}
-	b->stream_stored += it->runs.n;
 	progress_tick(b, 0);
 }
 
@@ -506,9 +532,17 @@ static void consume_end(struct batch *b, struct item *it)
 		report(b, it->path, PL_IMPORT_REJECTED, it->nruns, 0, &err);
 		return;
 	}
-	if (state == 1)
-		b->tx_runs += it->nruns;
-	report(b, it->path, PL_IMPORT_STORED, it->nruns, it->refonly, NULL);
+	if (state == 1) {
+		b->tx_runs += b->stream_stored;
+		if (b->stream_stored == 0 && it->nruns > 0) {
+			report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
+			after_file(b);
+			return;
+		}
+		report(b, it->path, PL_IMPORT_STORED, b->stream_stored, it->refonly, NULL);
+	} else {
+		report(b, it->path, PL_IMPORT_STORED, it->nruns, it->refonly, NULL);
+	}
 	after_file(b);
 }
 
@@ -809,6 +843,20 @@ static int prepare_runs(const struct pl_import_opts *opts, const char *path, con
 	return 0;
 }
 
+/* Parser side: the condition keys of the item's runs, so that the writer
+ * does not build them. Returns 0 or PL_ENOMEM (err set). */
+static int make_keys(struct item *it, struct pl_error *err)
+{
+	if (it->runs.n == 0)
+		return 0;
+	if (!(it->keys = calloc(it->runs.n, sizeof(*it->keys))))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	for (size_t i = 0; i < it->runs.n; i++)
+		if (pl_cond_key_make(&it->runs.v[i], &it->keys[i]))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+	return 0;
+}
+
 /* A file read whole: one IT_FILE item. */
 static void produce_whole(struct batch *b, const char *path)
 {
@@ -842,6 +890,8 @@ static void produce_whole(struct batch *b, const char *path)
 	free(sbuf);
 	if (rc == 0)
 		rc = prepare_runs(b->opts, path, it->sha, &it->runs, 0, 0, &it->refonly, &err);
+	if (rc == 0)
+		rc = make_keys(it, &err);
 	if (rc) {
 		if (!err.file[0])
 			pl_error_at(&err, path, err.line, err.column);
@@ -967,6 +1017,10 @@ static int stream_records(struct batch *b, const char *path, const char *sha, si
 		if (chunk->runs.n >= CHUNK_RUNS) {
 			struct item *full = chunk;
 			chunk = NULL;
+			if ((rc = make_keys(full, err))) {
+				item_free(full);
+				break;
+			}
 			if (push(b, full)) {
 				rc = -1;
 				break;
@@ -985,7 +1039,9 @@ static int stream_records(struct batch *b, const char *path, const char *sha, si
 	if (rc == 0 && chunk) {
 		struct item *last = chunk;
 		chunk = NULL;
-		if (push(b, last))
+		if ((rc = make_keys(last, err)))
+			item_free(last);
+		else if (push(b, last))
 			rc = -1;
 	}
 out:

@@ -393,6 +393,17 @@ char *pl_fmt_num(char *buf, size_t n, double v)
 	}
 	c = c_numeric_locale();
 	old = c ? uselocale(c) : (locale_t)0;
+	/* Shortcut: when 15 significant digits read back exactly, "%.15g" (which
+	 * drops trailing zeros) is already the shortest form the loop below
+	 * would find: a double within 2^-53 of a decimal of k <= 15 digits
+	 * rounds to that decimal at 15 digits, and a non-whole value has more
+	 * digits than its exponent, so %g picks the same notation. Subnormals
+	 * have fewer bits and take the loop. */
+	if (isnormal(v) && (snprintf(buf, n, "%.15g", v), strtod(buf, NULL) == v)) {
+		if (c)
+			uselocale(old);
+		return buf;
+	}
 	for (int prec = 1; prec <= 17; prec++) {
 		snprintf(buf, n, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)

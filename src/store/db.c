@@ -14,6 +14,8 @@
  */
 #include "store/db.h"
 
+#include "core/hash.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -34,8 +36,9 @@ struct pl_store {
 	int depth;                 /* nesting depth of pl_store_begin() */
 	int failed;                /* the current nest was rolled back */
 	char *select_sql;          /* "SELECT <all columns> FROM runs JOIN conditions ..." */
-	sqlite3_stmt *cond_insert; /* INSERT conditions ... ON CONFLICT(key_text) DO NOTHING */
-	sqlite3_stmt *cond_select; /* SELECT id FROM conditions WHERE key_text = ? */
+	sqlite3_stmt *cond_insert; /* INSERT conditions (key_hash, key_text, ...) */
+	sqlite3_stmt *cond_select; /* SELECT id FROM conditions WHERE key_hash = ? AND key_text = ? */
+	sqlite3_stmt *cond_delete; /* DELETE FROM conditions WHERE id = ? */
 	sqlite3_stmt *run_insert;  /* INSERT runs ... ON CONFLICT(sha256, record) DO NOTHING */
 	sqlite3_stmt *has_sha;     /* SELECT 1 FROM runs WHERE source_sha256 = ? */
 	sqlite3_stmt *count;       /* SELECT count(*) FROM runs */
@@ -49,64 +52,56 @@ struct pl_store {
 	sqlite3_stmt *fsp_begin;   /* SAVEPOINT pl_file */
 	sqlite3_stmt *fsp_release; /* RELEASE pl_file */
 	sqlite3_stmt *fsp_rollback; /* ROLLBACK TO pl_file */
-	struct cond_memo *memo;    /* key_text -> conditions.id of committed rows; owned */
+	struct cond_memo *memo;    /* key -> conditions.id of rows in use; owned */
+	long long stamp_time;      /* the second stamp_text was made for, or -1 */
+	char stamp_text[32];       /* imported_at of that second (ISO 8601 UTC) */
 };
 
 /* A direct-mapped memo of conditions rows this connection has stored or
- * found: an import of many runs with few distinct condition sets then skips
- * two index lookups on the long key_text per run. Rows are never deleted
- * except by a rollback, so the memo is emptied on every rollback and error
- * and only filled once a run that uses the row is in. */
-#define COND_MEMO_SLOTS 512
+ * found, slotted by the key's 64-bit hash and confirmed by comparing the
+ * key: an import of many runs with few distinct condition sets then skips
+ * the index lookup per run. Rows are never deleted except by a rollback,
+ * so the memo is emptied on every rollback and error and only filled once
+ * a run that uses the row is in. */
+#define COND_MEMO_SLOTS 4096
 
 struct cond_memo {
-	char *key[COND_MEMO_SLOTS]; /* key_text, owned (sqlite3_malloc), or NULL */
+	char *key[COND_MEMO_SLOTS];    /* key_text, owned (malloc), or NULL */
+	size_t len[COND_MEMO_SLOTS];   /* its length */
 	long long id[COND_MEMO_SLOTS]; /* its conditions.id */
 };
-
-static unsigned memo_slot(const char *key)
-{
-	unsigned h = 2166136261u; /* FNV-1a */
-
-	for (const unsigned char *p = (const unsigned char *)key; *p; p++)
-		h = (h ^ *p) * 16777619u;
-	return h % COND_MEMO_SLOTS;
-}
 
 static void memo_clear(struct pl_store *st)
 {
 	if (!st->memo)
 		return;
 	for (int i = 0; i < COND_MEMO_SLOTS; i++) {
-		sqlite3_free(st->memo->key[i]);
+		free(st->memo->key[i]);
 		st->memo->key[i] = NULL;
 	}
 }
 
-static long long memo_get(struct pl_store *st, const char *key)
+static long long memo_get(struct pl_store *st, const struct pl_cond_key *k)
 {
-	unsigned h;
+	unsigned h = (unsigned)(k->hash % COND_MEMO_SLOTS);
 
-	if (!st->memo)
-		return 0;
-	h = memo_slot(key);
-	if (st->memo->key[h] && strcmp(st->memo->key[h], key) == 0)
+	if (st->memo && st->memo->key[h] && st->memo->len[h] == k->len &&
+	    memcmp(st->memo->key[h], k->text, k->len) == 0)
 		return st->memo->id[h];
 	return 0;
 }
 
-/* Takes ownership of key (sqlite3_malloc'd). */
-static void memo_put(struct pl_store *st, char *key, long long id)
+static void memo_put(struct pl_store *st, const struct pl_cond_key *k, long long id)
 {
-	unsigned h;
+	unsigned h = (unsigned)(k->hash % COND_MEMO_SLOTS);
+	char *copy;
 
-	if (!st->memo) {
-		sqlite3_free(key);
-		return;
-	}
-	h = memo_slot(key);
-	sqlite3_free(st->memo->key[h]);
-	st->memo->key[h] = key;
+	if (!st->memo || !(copy = malloc(k->len + 1)))
+		return; /* the memo is only a shortcut */
+	memcpy(copy, k->text, k->len + 1);
+	free(st->memo->key[h]);
+	st->memo->key[h] = copy;
+	st->memo->len[h] = k->len;
 	st->memo->id[h] = id;
 }
 
@@ -258,10 +253,48 @@ static int too_new(struct pl_store *st, int version, struct pl_error *err)
 	                    st->path, version, pl_store_schema_version());
 }
 
+/* After a migration (run with foreign keys off, so that it can rebuild a
+ * table that runs refer to): PL_ESCHEMA if a reference dangles. */
+static int check_foreign_keys(struct pl_store *st, int migration, struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA foreign_key_check", -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "checking a schema migration");
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc == SQLITE_ROW)
+		return pl_error_set(err, PL_ESCHEMA,
+		                    "database '%s': schema migration %d would leave a run without its "
+		                    "conditions; nothing was changed",
+		                    st->path, migration);
+	if (rc != SQLITE_DONE)
+		return db_fail(st, err, "checking a schema migration");
+	return 0;
+}
+
+static int migrate_steps(struct pl_store *st, struct pl_error *err);
+static void sql_key_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+
+/* Applies the missing migrations with foreign keys off (SQLite's procedure
+ * for rebuilding a table; PRAGMA foreign_keys cannot change inside a
+ * transaction), checking them after each one, then turns them on again. */
+static int migrate(struct pl_store *st, struct pl_error *err)
+{
+	int rc, rc2;
+
+	if ((rc = exec_sql(st, "PRAGMA foreign_keys = OFF", "disabling foreign keys", err)))
+		return rc;
+	rc = migrate_steps(st, err);
+	rc2 = exec_sql(st, "PRAGMA foreign_keys = ON", "enabling foreign keys", rc ? NULL : err);
+	return rc ? rc : rc2;
+}
+
 /* Applies the missing migrations, each in its own BEGIN IMMEDIATE
  * transaction. The version is read again under the write lock, so two
  * processes opening a fresh database at once do not both migrate. */
-static int migrate(struct pl_store *st, struct pl_error *err)
+static int migrate_steps(struct pl_store *st, struct pl_error *err)
 {
 	int known = pl_store_schema_version();
 	int version = 0;
@@ -301,6 +334,8 @@ static int migrate(struct pl_store *st, struct pl_error *err)
 			}
 		}
 		if ((rc = exec_sql(st, pl_schema_migrations[version], "applying a schema migration", err)))
+			goto fail;
+		if ((rc = check_foreign_keys(st, version + 1, err)))
 			goto fail;
 		sql = sqlite3_mprintf("PRAGMA user_version = %d", version + 1);
 		if (!sql) {
@@ -349,8 +384,8 @@ static int build_sql(struct pl_store *st, char **cond_ins, char **run_ins, struc
 
 	/* INSERT INTO conditions */
 	s = sqlite3_str_new(st->db);
-	sqlite3_str_appendall(s, "INSERT INTO conditions (key_text");
-	n = 1;
+	sqlite3_str_appendall(s, "INSERT INTO conditions (key_hash, key_text");
+	n = 2;
 	for (int i = 0; i < PL_COND_COUNT; i++)
 		if (in_conditions(i)) {
 			append_ident(s, ", ", pl_cond_info[i].name);
@@ -359,7 +394,7 @@ static int build_sql(struct pl_store *st, char **cond_ins, char **run_ins, struc
 	sqlite3_str_appendall(s, ") VALUES (?");
 	for (int i = 1; i < n; i++)
 		sqlite3_str_appendall(s, ", ?");
-	sqlite3_str_appendall(s, ") ON CONFLICT (key_text) DO NOTHING");
+	sqlite3_str_appendall(s, ")");
 	*cond_ins = sqlite3_str_finish(s);
 
 	/* INSERT INTO runs */
@@ -399,7 +434,9 @@ static int prepare_all(struct pl_store *st, struct pl_error *err)
 	sqlite3_free(run_ins);
 	if (rc)
 		return rc;
-	if ((rc = prepare(st, "SELECT id FROM conditions WHERE key_text = ?", &st->cond_select, err)) ||
+	if ((rc = prepare(st, "SELECT id FROM conditions WHERE key_hash = ?1 AND key_text = ?2",
+	                  &st->cond_select, err)) ||
+	    (rc = prepare(st, "DELETE FROM conditions WHERE id = ?1", &st->cond_delete, err)) ||
 	    (rc = prepare(st, "SELECT 1 FROM runs WHERE source_sha256 = ? LIMIT 1", &st->has_sha, err)) ||
 	    (rc = prepare(st, "SELECT count(*) FROM runs", &st->count, err)) ||
 	    (rc = prepare(st, "BEGIN IMMEDIATE", &st->tx_begin, err)) ||
@@ -503,6 +540,12 @@ int pl_store_open(const char *path, struct pl_store **out, struct pl_error *err)
 		sqlite3_wal_autocheckpoint(st->db, 10000);
 	if (!rc && !(st->memo = calloc(1, sizeof(*st->memo))))
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	st->stamp_time = -1;
+	/* migration 004 fills conditions.key_hash with it */
+	if (!rc && sqlite3_create_function(st->db, "pl_key_hash", 1,
+	                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
+	                                   NULL, sql_key_hash, NULL, NULL) != SQLITE_OK)
+		rc = db_fail(st, err, "registering functions");
 	if (!rc)
 		rc = migrate(st, err);
 	if (!rc)
@@ -522,6 +565,7 @@ void pl_store_close(struct pl_store *st)
 		return;
 	sqlite3_finalize(st->cond_insert);
 	sqlite3_finalize(st->cond_select);
+	sqlite3_finalize(st->cond_delete);
 	sqlite3_finalize(st->run_insert);
 	sqlite3_finalize(st->has_sha);
 	sqlite3_finalize(st->count);
@@ -663,52 +707,134 @@ int pl_store_count_runs(struct pl_store *st, long long *count, struct pl_error *
 	return rc;
 }
 
-/* Appends text to s with backslash and newline escaped, so that key_text
- * lines cannot run into each other. */
-static void append_escaped(sqlite3_str *s, const char *text)
+/* A growing buffer for pl_cond_key_make(). */
+struct kbuf {
+	char *p;    /* malloc'd */
+	size_t n;   /* used */
+	size_t cap; /* allocated */
+	int oom;    /* an allocation failed */
+};
+
+static void kb_put(struct kbuf *k, const char *s, size_t n)
 {
-	for (const char *p = text; *p; p++) {
-		if (*p == '\\')
-			sqlite3_str_appendall(s, "\\\\");
-		else if (*p == '\n')
-			sqlite3_str_appendall(s, "\\n");
-		else
-			sqlite3_str_appendchar(s, 1, *p);
+	if (k->oom)
+		return;
+	if (k->n + n + 1 > k->cap) {
+		size_t cap = k->cap ? k->cap : 512;
+		char *np;
+
+		while (k->n + n + 1 > cap)
+			cap *= 2;
+		if (!(np = realloc(k->p, cap))) {
+			k->oom = 1;
+			return;
+		}
+		k->p = np;
+		k->cap = cap;
 	}
+	memcpy(k->p + k->n, s, n);
+	k->n += n;
+	k->p[k->n] = '\0';
+}
+
+/* Appends text with backslash and newline escaped, so that key_text lines
+ * cannot run into each other. */
+static void kb_escaped(struct kbuf *k, const char *text)
+{
+	const char *run = text;
+
+	for (const char *p = text;; p++) {
+		if (*p != '\\' && *p != '\n' && *p != '\0')
+			continue;
+		kb_put(k, run, (size_t)(p - run));
+		if (*p == '\0')
+			return;
+		kb_put(k, *p == '\\' ? "\\\\" : "\\n", 2);
+		run = p + 1;
+	}
+}
+
+/* v in pl_fmt_num() form. Whole numbers below 1e15 (nearly every condition:
+ * tokens, counts) are written here digit by digit, which is what
+ * pl_fmt_num()'s "%.0f" gives for them, without a printf per value. */
+static void kb_num(struct kbuf *k, double v)
+{
+	char buf[40];
+
+	if (v == floor(v) && fabs(v) < 1e15) {
+		unsigned long long u = (unsigned long long)fabs(v);
+		char *e = buf + sizeof(buf), *p = e;
+
+		do {
+			*--p = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (v < 0)
+			*--p = '-';
+		kb_put(k, p, (size_t)(e - p));
+		return;
+	}
+	pl_fmt_num(buf, sizeof(buf), v);
+	kb_put(k, buf, strlen(buf));
 }
 
 /* The canonical serialization of run's conditions (all but run_started_at):
  * one "name=value\n" line per known condition in table order; missing
  * conditions have no line. Numbers are in pl_fmt_num() form ("8", "inf"),
- * booleans "true"/"false". Caller frees with sqlite3_free(); NULL on OOM. */
-static char *key_text(struct pl_store *st, const struct pl_run *run)
+ * booleans "true"/"false". */
+int pl_cond_key_make(const struct pl_run *run, struct pl_cond_key *key)
 {
-	sqlite3_str *s = sqlite3_str_new(st->db);
-	char buf[40];
+	struct kbuf k = {NULL, 0, 0, 0};
 
+	memset(key, 0, sizeof(*key));
+	kb_put(&k, "", 0); /* "" when no condition is known */
 	for (int i = 0; i < PL_COND_COUNT; i++) {
+		const char *name = pl_cond_info[i].name;
+
 		if (!in_conditions(i) || !cond_is_set(run, i))
 			continue;
-		sqlite3_str_appendall(s, pl_cond_info[i].name);
-		sqlite3_str_appendchar(s, 1, '=');
+		kb_put(&k, name, strlen(name));
+		kb_put(&k, "=", 1);
 		if (pl_cond_info[i].type == PL_CT_BOOL)
-			sqlite3_str_appendall(s, run->cond[i].num != 0 ? "true" : "false");
+			kb_put(&k, run->cond[i].num != 0 ? "true" : "false",
+			       run->cond[i].num != 0 ? 4 : 5);
 		else if (is_numeric(pl_cond_info[i].type))
-			sqlite3_str_appendall(s, pl_fmt_num(buf, sizeof(buf), run->cond[i].num));
+			kb_num(&k, run->cond[i].num);
 		else
-			append_escaped(s, run->cond[i].text);
-		sqlite3_str_appendchar(s, 1, '\n');
+			kb_escaped(&k, run->cond[i].text);
+		kb_put(&k, "\n", 1);
 	}
-	if (sqlite3_str_errcode(s) != SQLITE_OK) {
-		sqlite3_free(sqlite3_str_finish(s));
-		return NULL;
+	if (k.oom) {
+		free(k.p);
+		return PL_ENOMEM;
 	}
-	/* An empty string (no condition known) finishes as NULL: keep it "". */
-	if (sqlite3_str_length(s) == 0) {
-		sqlite3_free(sqlite3_str_finish(s));
-		return sqlite3_mprintf("%s", "");
+	key->text = k.p;
+	key->len = k.n;
+	key->hash = pl_hash64(k.p, k.n);
+	return 0;
+}
+
+void pl_cond_key_release(struct pl_cond_key *key)
+{
+	if (!key)
+		return;
+	free(key->text);
+	memset(key, 0, sizeof(*key));
+}
+
+/* SQL function pl_key_hash(TEXT): pl_hash64 of the text as a signed 64-bit
+ * integer (migration 004 fills conditions.key_hash with it). */
+static void sql_key_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const unsigned char *t = sqlite3_value_text(argv[0]);
+	int n = sqlite3_value_bytes(argv[0]);
+
+	(void)argc;
+	if (!t) {
+		sqlite3_result_null(ctx);
+		return;
 	}
-	return sqlite3_str_finish(s);
+	sqlite3_result_int64(ctx, (sqlite3_int64)pl_hash64(t, (size_t)n));
 }
 
 /* Binds condition id's value of run to parameter idx (NULL when missing). */
@@ -774,27 +900,121 @@ static void bind_run(sqlite3_stmt *s, const struct pl_run *run, const char *impo
 	}
 }
 
+/* imported_at for a run stored now: the current second (formatted once per
+ * second), or $SOURCE_DATE_EPOCH, into *out (points into st). Returns 0 or
+ * PL_EUSAGE (a bad SOURCE_DATE_EPOCH). */
+static int stamp_now(struct pl_store *st, const char **out, struct pl_error *err)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	time_t t = time(NULL);
+	int rc;
+
+	*out = st->stamp_text;
+	if (!(sde && *sde) && st->stamp_time == (long long)t)
+		return 0;
+	st->stamp_time = -1;
+	if ((rc = now_iso(st->stamp_text, sizeof(st->stamp_text), err)))
+		return rc;
+	if (!(sde && *sde))
+		st->stamp_time = (long long)t;
+	return 0;
+}
+
+/* Finds or creates the conditions row of key. *created is 1 if this call
+ * inserted it. No savepoint: on error the caller undoes. */
+static int find_or_add_conditions(struct pl_store *st, const struct pl_run *run,
+                                  const struct pl_cond_key *key, long long *cond_id,
+                                  int *created, struct pl_error *err)
+{
+	int step, rc = 0, idx;
+
+	*created = 0;
+	if ((*cond_id = memo_get(st, key)) != 0)
+		return 0;
+	sqlite3_bind_int64(st->cond_select, 1, (sqlite3_int64)key->hash);
+	sqlite3_bind_text(st->cond_select, 2, key->text, (int)key->len, SQLITE_STATIC);
+	step = sqlite3_step(st->cond_select);
+	if (step == SQLITE_ROW)
+		*cond_id = sqlite3_column_int64(st->cond_select, 0);
+	else if (step != SQLITE_DONE)
+		rc = db_fail(st, err, "looking up conditions");
+	sqlite3_reset(st->cond_select);
+	sqlite3_clear_bindings(st->cond_select);
+	if (rc || *cond_id)
+		return rc;
+	sqlite3_bind_int64(st->cond_insert, 1, (sqlite3_int64)key->hash);
+	sqlite3_bind_text(st->cond_insert, 2, key->text, (int)key->len, SQLITE_STATIC);
+	idx = 3;
+	for (int i = 0; i < PL_COND_COUNT; i++)
+		if (in_conditions(i))
+			bind_cond(st->cond_insert, idx++, run, i);
+	step = sqlite3_step(st->cond_insert);
+	if (step != SQLITE_DONE) {
+		rc = db_fail(st, err, "storing conditions");
+	} else {
+		*cond_id = sqlite3_last_insert_rowid(st->db);
+		*created = 1;
+	}
+	sqlite3_reset(st->cond_insert);
+	sqlite3_clear_bindings(st->cond_insert);
+	return rc;
+}
+
+/* Stores run (conditions row found or created, then the runs row) in the
+ * open transaction, without a savepoint. *run_id is 0 when (sha256, record)
+ * was already stored; a conditions row made for it is then deleted again. */
+static int insert_core(struct pl_store *st, const struct pl_run *run, const struct pl_cond_key *key,
+                       const char *imported_at, long long *run_id, struct pl_error *err)
+{
+	long long cond_id = 0;
+	int created = 0, step, rc;
+
+	*run_id = 0;
+	if ((rc = find_or_add_conditions(st, run, key, &cond_id, &created, err)))
+		return rc;
+	sqlite3_bind_int64(st->run_insert, 1, cond_id);
+	bind_run(st->run_insert, run, imported_at);
+	step = sqlite3_step(st->run_insert);
+	if (step != SQLITE_DONE)
+		rc = db_fail(st, err, "storing run");
+	else if (sqlite3_changes(st->db) == 1)
+		*run_id = sqlite3_last_insert_rowid(st->db);
+	sqlite3_reset(st->run_insert);
+	sqlite3_clear_bindings(st->run_insert);
+	if (rc)
+		return rc;
+	if (*run_id == 0) {
+		/* Already stored: drop the conditions row this insert made. */
+		if (created) {
+			sqlite3_bind_int64(st->cond_delete, 1, cond_id);
+			rc = run_stmt(st, st->cond_delete, "storing conditions", err);
+			sqlite3_clear_bindings(st->cond_delete);
+		}
+		return rc;
+	}
+	memo_put(st, key, cond_id);
+	return 0;
+}
+
 int pl_store_insert_run(struct pl_store *st, struct pl_run *run, int *inserted, struct pl_error *err)
 {
-	char now[32];
-	char *key = NULL, *stamp = NULL;
+	struct pl_cond_key key;
 	const char *imported_at = run->imported_at;
-	int outer, rc, step, idx;
-	long long cond_id = 0, run_id = 0;
-	int ins = 0;
+	char *stamp = NULL;
+	int outer, rc;
+	long long run_id = 0;
 
 	*inserted = 0;
 	if (nest_dead(st))
 		return pl_error_set(err, PL_EDB,
 		                    "database error: the transaction was rolled back (while storing run)");
 	if (!imported_at) {
-		if ((rc = now_iso(now, sizeof(now), err)))
+		if ((rc = stamp_now(st, &imported_at, err)))
 			return rc;
-		if (!(stamp = strdup(now)))
+		if (!(stamp = strdup(imported_at)))
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
-		imported_at = now;
 	}
-	if (!(key = key_text(st, run))) {
+	if (pl_cond_key_make(run, &key)) {
 		free(stamp);
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
@@ -805,96 +1025,61 @@ int pl_store_insert_run(struct pl_store *st, struct pl_run *run, int *inserted, 
 	outer = sqlite3_get_autocommit(st->db);
 	if ((rc = run_stmt(st, outer ? st->tx_begin : st->sp_begin, "starting to store run", err)))
 		goto out;
-
-	/* the shared conditions row: from the memo, or insert-or-find */
-	cond_id = memo_get(st, key);
-	if (cond_id)
-		goto have_cond;
-	sqlite3_bind_text(st->cond_insert, 1, key, -1, SQLITE_STATIC);
-	idx = 2;
-	for (int i = 0; i < PL_COND_COUNT; i++)
-		if (in_conditions(i))
-			bind_cond(st->cond_insert, idx++, run, i);
-	step = sqlite3_step(st->cond_insert);
-	if (step != SQLITE_DONE)
-		rc = db_fail(st, err, "storing conditions");
-	else if (sqlite3_changes(st->db) == 1)
-		cond_id = sqlite3_last_insert_rowid(st->db);
-	sqlite3_reset(st->cond_insert);
-	sqlite3_clear_bindings(st->cond_insert);
-	if (rc)
-		goto undo;
-	if (cond_id == 0) {
-		sqlite3_bind_text(st->cond_select, 1, key, -1, SQLITE_STATIC);
-		step = sqlite3_step(st->cond_select);
-		if (step == SQLITE_ROW)
-			cond_id = sqlite3_column_int64(st->cond_select, 0);
-		else if (step == SQLITE_DONE)
-			rc = pl_error_set(err, PL_EDB,
-			                  "database error: conditions row vanished (while storing conditions)");
-		else
-			rc = db_fail(st, err, "looking up conditions");
-		sqlite3_reset(st->cond_select);
-		sqlite3_clear_bindings(st->cond_select);
-		if (rc)
-			goto undo;
-	}
-
-have_cond:
-	/* the run */
-	sqlite3_bind_int64(st->run_insert, 1, cond_id);
-	bind_run(st->run_insert, run, imported_at);
-	step = sqlite3_step(st->run_insert);
-	if (step != SQLITE_DONE) {
-		rc = db_fail(st, err, "storing run");
-	} else if (sqlite3_changes(st->db) == 1) {
-		ins = 1;
-		run_id = sqlite3_last_insert_rowid(st->db);
-	}
-	sqlite3_reset(st->run_insert);
-	sqlite3_clear_bindings(st->run_insert);
-	if (rc)
-		goto undo;
-
-	if (!ins) {
-		/* Already stored: drop a conditions row this insert may have made. */
-		if (outer)
-			rc = run_stmt(st, st->tx_rollback, "rolling back", err);
-		else if (!(rc = run_stmt(st, st->sp_rollback, "rolling back", err)))
-			rc = run_stmt(st, st->sp_release, "rolling back", err);
+	rc = insert_core(st, run, &key, imported_at, &run_id, err);
+	if (!rc)
+		rc = run_stmt(st, outer ? st->tx_commit : st->sp_release, "committing run", err);
+	if (rc) {
+		/* err already holds the first failure; undo quietly. */
+		if (outer) {
+			if (!sqlite3_get_autocommit(st->db))
+				run_stmt(st, st->tx_rollback, "rolling back", NULL);
+		} else if (!sqlite3_get_autocommit(st->db)) {
+			run_stmt(st, st->sp_rollback, "rolling back", NULL);
+			run_stmt(st, st->sp_release, "rolling back", NULL);
+		} else {
+			st->failed = 1; /* SQLite rolled back the caller's transaction */
+		}
 		goto out;
 	}
-	rc = run_stmt(st, outer ? st->tx_commit : st->sp_release, "committing run", err);
-	if (rc)
-		goto undo;
-	run->id = run_id;
-	if (!memo_get(st, key)) {
-		memo_put(st, key, cond_id);
-		key = NULL;
-	}
-	if (stamp) {
-		free(run->imported_at);
-		run->imported_at = stamp;
-		stamp = NULL;
-	}
-	*inserted = 1;
-	goto out;
-
-undo:
-	/* err already holds the first failure; undo quietly. */
-	ins = 0;
-	if (outer) {
-		if (!sqlite3_get_autocommit(st->db))
-			run_stmt(st, st->tx_rollback, "rolling back", NULL);
-	} else if (!sqlite3_get_autocommit(st->db)) {
-		run_stmt(st, st->sp_rollback, "rolling back", NULL);
-		run_stmt(st, st->sp_release, "rolling back", NULL);
-	} else {
-		st->failed = 1; /* SQLite rolled back the caller's transaction */
+	if (run_id) {
+		run->id = run_id;
+		if (stamp) {
+			free(run->imported_at);
+			run->imported_at = stamp;
+			stamp = NULL;
+		}
+		*inserted = 1;
 	}
 out:
-	sqlite3_free(key);
+	pl_cond_key_release(&key);
 	free(stamp);
+	return rc;
+}
+
+int pl_store_insert_run_bulk(struct pl_store *st, const struct pl_run *run,
+                             const struct pl_cond_key *key, int *inserted, struct pl_error *err)
+{
+	struct pl_cond_key own;
+	const char *imported_at = run->imported_at;
+	long long run_id = 0;
+	int rc;
+
+	*inserted = 0;
+	if (nest_dead(st) || st->depth == 0 || sqlite3_get_autocommit(st->db))
+		return pl_error_set(err, PL_EDB,
+		                    "database error: no open transaction (while storing run)");
+	if (!imported_at && (rc = stamp_now(st, &imported_at, err)))
+		return rc;
+	if (!key) {
+		if (pl_cond_key_make(run, &own))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		key = &own;
+	}
+	rc = insert_core(st, run, key, imported_at, &run_id, err);
+	if (key == &own)
+		pl_cond_key_release(&own);
+	if (!rc && run_id)
+		*inserted = 1;
 	return rc;
 }
 

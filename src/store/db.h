@@ -63,6 +63,31 @@ int pl_store_has_sha256(struct pl_store *st, const char *sha256, int *found, str
  * SOURCE_DATE_EPOCH is not a whole number of seconds. */
 int pl_store_insert_run(struct pl_store *st, struct pl_run *run, int *inserted, struct pl_error *err);
 
+/* The condition key of a run: key_text (see schema/README.md) and its 64-bit
+ * hash (conditions.key_hash). Made without a store, so an import can make it
+ * on its parser threads. */
+struct pl_cond_key {
+	char *text;              /* key_text, NUL-terminated; owned (free()) */
+	size_t len;              /* strlen(text) */
+	unsigned long long hash; /* pl_hash64(text, len) */
+};
+
+/* Fills *key for run's conditions (all but run_started_at). Thread-safe.
+ * Returns 0 or PL_ENOMEM. Release with pl_cond_key_release(). */
+int pl_cond_key_make(const struct pl_run *run, struct pl_cond_key *key);
+
+/* Frees key->text and zeroes key. NULL is a no-op. */
+void pl_cond_key_release(struct pl_cond_key *key);
+
+/* The importer's insert: like pl_store_insert_run(), but only inside an open
+ * transaction (PL_EDB otherwise) and without a savepoint of its own, so
+ * after an error the caller must undo (roll back the transaction or its own
+ * file savepoint). key is run's pl_cond_key_make() key, or NULL to make it
+ * here. run->imported_at is not touched (the stamp is the current second, or
+ * $SOURCE_DATE_EPOCH, when it is NULL). Returns as pl_store_insert_run(). */
+int pl_store_insert_run_bulk(struct pl_store *st, const struct pl_run *run,
+                             const struct pl_cond_key *key, int *inserted, struct pl_error *err);
+
 /* One --where FIELD=VALUE filter: condition id and the value (normalized by
  * the caller with pl_normalize_value; compared as text for TEXT/VERSION/TIME,
  * numerically for INT/REAL/BOOL; "inf" matches infinity). A NULL value

@@ -24,7 +24,11 @@
 #include <unistd.h>
 
 #include "core/model.h"
+#include "core/hash.h"
 #include "store/db.h"
+
+/* The embedded migrations (generated from schema/migrations). */
+extern const char *const pl_schema_migrations[];
 
 /* A fresh database path under PL_TEST_TMP (old files removed). */
 static const char *db_path(char *buf, size_t n, const char *name)
@@ -199,7 +203,8 @@ static void conditions_col(const char *name, const char *type, void *ctx)
 	struct seen *seen = ctx;
 	int id;
 
-	if (strcmp(name, "id") == 0 || strcmp(name, "key_text") == 0)
+	if (strcmp(name, "id") == 0 || strcmp(name, "key_text") == 0 ||
+	    strcmp(name, "key_hash") == 0)
 		return;
 	id = pl_cond_lookup(name);
 	if (id == PL_C_NONE || id == PL_C_RUN_STARTED_AT)
@@ -408,6 +413,77 @@ static void test_duplicate_stored_once(void **state)
 	db = raw_open(path);
 	assert_int_equal(raw_int(db, "SELECT count(*) FROM conditions"), 1);
 	sqlite3_close(db);
+}
+
+/* A database written by a perfledger of schema version 3 (conditions with a
+ * UNIQUE key_text) is upgraded to version 4: every run and conditions row
+ * survives with its id, key_hash is filled, and a new import of the same
+ * conditions finds the old row instead of adding one. */
+static void test_migrate_v3_to_v4(void **state)
+{
+	char path[1024], *sql;
+	struct pl_store *st;
+	struct pl_run run;
+	struct pl_cond_key key;
+	sqlite3 *db;
+	sqlite3_stmt *s = NULL;
+
+	(void)state;
+	db_path(path, sizeof(path), "v3");
+	db = raw_open(path);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(sqlite3_exec(db, pl_schema_migrations[i], NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 3", NULL, NULL, NULL), SQLITE_OK);
+	make_run(&run, 1, 0);
+	assert_int_equal(pl_cond_key_make(&run, &key), 0);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                     "INSERT INTO conditions (id, key_text, model, concurrency) "
+	                     "VALUES (7, ?1, 'm', 8)", -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_text(s, 1, key.text, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(s), SQLITE_DONE);
+	sqlite3_finalize(s);
+	sql = sqlite3_mprintf("INSERT INTO conditions (id, key_text) VALUES (9, 'model=other\n');"
+	                      "INSERT INTO runs (id, condition_id, source_path, source_sha256, adapter,"
+	                      " imported_at, ttft_p50) VALUES (3, 7, 'a.json', printf('%%064x', 1),"
+	                      " 'descriptor', '2026-01-01T00:00:00Z', 0.25),"
+	                      " (4, 9, 'b.json', printf('%%064x', 2), 'descriptor',"
+	                      " '2026-01-01T00:00:00Z', 0.5)");
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_free(sql);
+	sqlite3_close(db);
+
+	st = open_ok(path); /* migrates */
+	pl_store_close(st);
+	db = raw_open(path);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), pl_store_schema_version());
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM runs"), 2);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM conditions"), 2);
+	assert_int_equal(raw_int(db, "SELECT condition_id FROM runs WHERE id = 3"), 7);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM run_flat WHERE model = 'm'"), 1);
+	assert_int_equal(raw_int(db, "SELECT key_hash FROM conditions WHERE id = 7"),
+	                 (long long)key.hash);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM pragma_foreign_key_list('runs')"), 1);
+	assert_int_equal(raw_int(db, "PRAGMA foreign_keys"), 0); /* raw connection default */
+	/* a second row with the same hash but another key: two keys, two rows */
+	sql = sqlite3_mprintf("INSERT INTO conditions (id, key_hash, key_text) VALUES (11, %lld,"
+	                      " 'model=collision\n')", (long long)key.hash);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_free(sql);
+	sqlite3_close(db);
+
+	st = open_ok(path);
+	pl_run_release(&run);
+	make_run(&run, 5, 0); /* the conditions of run 1, new bytes */
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	pl_store_close(st);
+	db = raw_open(path);
+	assert_int_equal(raw_int(db, "SELECT condition_id FROM runs WHERE source_sha256 = "
+	                             "printf('%064x', 5)"), 7);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM conditions"), 3);
+	sqlite3_close(db);
+	pl_cond_key_release(&key);
+	pl_run_release(&run);
 }
 
 static void test_shared_conditions(void **state)
@@ -965,6 +1041,7 @@ int main(void)
 		cmocka_unit_test(test_bad_source_date_epoch),
 		cmocka_unit_test(test_duplicate_stored_once),
 		cmocka_unit_test(test_shared_conditions),
+		cmocka_unit_test(test_migrate_v3_to_v4),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_transactions),
 		cmocka_unit_test(test_schema_too_new),
