@@ -72,7 +72,9 @@ enum pl_ctype {
 	X(API_BACKEND, "api_backend", PL_CT_TEXT, 0, NONE, "client API the benchmark spoke (vLLM 'backend'); not the engine") \
 	X(REPETITIONS, "repetitions", PL_CT_INT, 0, NONE, "repetitions of the run the file summarises") \
 	X(PRICE_PER_HOUR, "price_per_hour", PL_CT_REAL, 0, NONE, "price per instance-hour, in the user's currency") \
-	X(RUN_STARTED_AT, "run_started_at", PL_CT_TIME, 0, NONE, "when the run started, UTC")
+	X(RUN_STARTED_AT, "run_started_at", PL_CT_TIME, 0, NONE, "when the run started, UTC") \
+	X(PRICE_PER_MILLION_INPUT_TOKENS, "price_per_million_input_tokens", PL_CT_REAL, 0, NONE, "API price per million input tokens, in the user's currency") \
+	X(PRICE_PER_MILLION_OUTPUT_TOKENS, "price_per_million_output_tokens", PL_CT_REAL, 0, NONE, "API price per million output tokens, in the user's currency")
 
 #define PL_COND_ENUM_(id, name, type, flags, tw, desc) PL_C_##id,
 enum pl_cond_id { PL_CONDITIONS(PL_COND_ENUM_) PL_COND_COUNT, PL_C_NONE = -1 };

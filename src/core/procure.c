@@ -20,6 +20,16 @@ double pl_procure_cost_per_mtok(double price_per_hour, double output_throughput)
 	return price_per_hour / (output_throughput * 3600.0) * 1e6;
 }
 
+double pl_procure_api_cost_per_mtok(double price_in_per_mtok, double price_out_per_mtok,
+                                    double input_tokens, double max_output_tokens)
+{
+	if (!isfinite(price_in_per_mtok) || price_in_per_mtok < 0 || !isfinite(price_out_per_mtok) ||
+	    price_out_per_mtok < 0 || !isfinite(input_tokens) || input_tokens < 0 ||
+	    !isfinite(max_output_tokens) || max_output_tokens <= 0)
+		return NAN;
+	return price_out_per_mtok + price_in_per_mtok * (input_tokens / max_output_tokens);
+}
+
 static int cmp_point_conc(const void *a, const void *b)
 {
 	const struct pl_sweep_point *x = a, *y = b;
@@ -176,22 +186,51 @@ static const char *row_hardware(const struct pl_comparison *cmp, size_t r)
 	return NULL;
 }
 
-/* The group's price from its runs, else the table. */
+static const char *row_deployment(const struct pl_comparison *cmp, size_t r)
+{
+	if (cmp->rows[r].axis[PL_C_DEPLOYMENT].set)
+		return cmp->rows[r].axis[PL_C_DEPLOYMENT].text;
+	if (cmp->shared[PL_C_DEPLOYMENT].set)
+		return cmp->shared[PL_C_DEPLOYMENT].text;
+	return NULL;
+}
+
+/* The group's price: for a cloud-api group, token prices from its runs;
+ * then price_per_hour from its runs; then the table's entry for its
+ * hardware (token prices count only for a cloud-api group). */
 static void group_price(struct pl_procure_group *g, const struct pl_comparison *cmp,
                         const struct pl_run_list *runs, const struct pl_price *prices,
                         size_t nprices)
 {
-	int have = 0;
-	const char *hw = NULL;
+	int have = 0, thave = 0, tconflict = 0, api;
+	const char *hw = NULL, *dep = NULL;
+	double pin = NAN, pout = NAN;
 
 	g->price_per_hour = NAN;
+	g->price_in_per_mtok = g->price_out_per_mtok = NAN;
 	for (size_t p = 0; p < g->npoints; p++) {
 		const struct pl_compare_row *row = &cmp->rows[g->points[p].row];
 		if (!hw)
 			hw = row_hardware(cmp, g->points[p].row);
+		if (!dep)
+			dep = row_deployment(cmp, g->points[p].row);
 		for (size_t i = 0; i < row->n; i++) {
 			const struct pl_run *run = find_run(runs, row->run_ids[i]);
-			if (!run || !run->cond[PL_C_PRICE_PER_HOUR].set)
+			if (!run)
+				continue;
+			if (run->cond[PL_C_PRICE_PER_MILLION_INPUT_TOKENS].set &&
+			    run->cond[PL_C_PRICE_PER_MILLION_OUTPUT_TOKENS].set) {
+				double a = run->cond[PL_C_PRICE_PER_MILLION_INPUT_TOKENS].num;
+				double b = run->cond[PL_C_PRICE_PER_MILLION_OUTPUT_TOKENS].num;
+				if (!thave) {
+					pin = a;
+					pout = b;
+					thave = 1;
+				} else if (a != pin || b != pout) {
+					tconflict = 1;
+				}
+			}
+			if (!run->cond[PL_C_PRICE_PER_HOUR].set)
 				continue;
 			if (!have) {
 				g->price_per_hour = run->cond[PL_C_PRICE_PER_HOUR].num;
@@ -200,6 +239,18 @@ static void group_price(struct pl_procure_group *g, const struct pl_comparison *
 				g->price_conflict = 1;
 			}
 		}
+	}
+	api = dep && strcmp(dep, "cloud-api") == 0;
+	if (api && thave) {
+		g->token_priced = 1;
+		g->price_per_hour = NAN;
+		g->price_conflict = tconflict;
+		if (!tconflict) {
+			g->price_in_per_mtok = pin;
+			g->price_out_per_mtok = pout;
+			g->price_source = 1;
+		}
+		return;
 	}
 	if (g->price_conflict) {
 		g->price_per_hour = NAN;
@@ -213,12 +264,31 @@ static void group_price(struct pl_procure_group *g, const struct pl_comparison *
 		char *norm = pl_normalize_value(PL_C_HARDWARE, prices[i].hardware);
 		int same = norm && strcmp(norm, hw) == 0;
 		free(norm);
-		if (same) {
+		if (!same)
+			continue;
+		if (prices[i].per_token) {
+			if (!api)
+				continue;
+			g->token_priced = 1;
+			g->price_in_per_mtok = prices[i].per_m_input;
+			g->price_out_per_mtok = prices[i].per_m_output;
+		} else {
 			g->price_per_hour = prices[i].price_per_hour;
-			g->price_source = 2;
-			return;
 		}
+		g->price_source = 2;
+		return;
 	}
+}
+
+/* Cost per 1M output tokens of point pt of g at throughput x. */
+static double point_cost(const struct pl_procure_group *g, const struct pl_comparison *cmp,
+                         size_t row, double x)
+{
+	if (g->token_priced)
+		return pl_procure_api_cost_per_mtok(g->price_in_per_mtok, g->price_out_per_mtok,
+		                                    row_cond_num(cmp, row, PL_C_INPUT_TOKENS),
+		                                    row_cond_num(cmp, row, PL_C_MAX_OUTPUT_TOKENS));
+	return pl_procure_cost_per_mtok(g->price_per_hour, x);
 }
 
 static int cmp_procure_point(const void *a, const void *b)
@@ -252,7 +322,7 @@ static int fill_group(struct pl_procure_group *g, const struct pl_comparison *cm
 		pt->throughput = row_metric(row, PL_M_OUTPUT_THROUGHPUT);
 		pt->throughput_per_acc = pt->throughput / g->accelerators;
 		pt->interactivity = tpot > 0 ? 1.0 / tpot : NAN;
-		pt->cost_per_mtok = pl_procure_cost_per_mtok(g->price_per_hour, pt->throughput);
+		pt->cost_per_mtok = point_cost(g, cmp, pt->row, pt->throughput);
 		pt->meets_slo = -1;
 		if (isfinite(pt->throughput) &&
 		    (isnan(g->peak_throughput) || pt->throughput > g->peak_throughput)) {
@@ -284,7 +354,12 @@ static int fill_group(struct pl_procure_group *g, const struct pl_comparison *cm
 	}
 	free(sp);
 	g->slo_throughput_per_acc = g->slo.throughput / g->accelerators;
-	g->slo_cost_per_mtok = pl_procure_cost_per_mtok(g->price_per_hour, g->slo.throughput);
+	if (g->token_priced)
+		g->slo_cost_per_mtok = g->slo.status == PL_SLO_NONE_MEETS
+		                           ? NAN
+		                           : point_cost(g, cmp, g->points[0].row, NAN);
+	else
+		g->slo_cost_per_mtok = pl_procure_cost_per_mtok(g->price_per_hour, g->slo.throughput);
 	return 0;
 }
 

@@ -19,6 +19,27 @@
  *         the row together, at the throughput of the whole instance)
  *   interactivity               = 1 / tpot_p50   (tokens/s seen by one request)
  *
+ * API deployments (deployment = cloud-api) billed per token, with
+ * price_per_million_input_tokens (P_in) and price_per_million_output_tokens
+ * (P_out) from the runs or the price table:
+ *
+ *   cost per 1M output tokens   = P_out + P_in * input_tokens / max_output_tokens
+ *
+ *   Every request pays for its prompt as well as for what it generates; the
+ *   prompt's cost is attributed to the tokens it generates, so the figure
+ *   means what the hourly one means (an instance-hour also pays for prefill
+ *   and decode together) and the two can stand in one column. The ratio is
+ *   the workload of the condition key (input_tokens and max_output_tokens,
+ *   equal in every row of a comparison), not a measurement: it assumes each
+ *   request generated max_output_tokens (fixed-length benchmarks, e.g. the
+ *   random dataset with ignore_eos); a request that stops early makes the
+ *   real cost per output token higher. The figure does not depend on
+ *   throughput or concurrency. At the SLO it is shown only when some point
+ *   of the sweep meets the SLO (the API was measured to deliver that service
+ *   level); there is no price per accelerator (the accelerators are unknown).
+ *   A cloud-api row without both token prices falls back to price_per_hour
+ *   (a dedicated endpoint billed by the hour).
+ *
  * SLO-constrained throughput. An SLO is a set of upper limits on latency
  * metrics, e.g. ttft_p95 <= 0.5 s and tpot_p95 <= 0.05 s. A sweep point
  * meets it when every limited metric is known and <= its limit. With the
@@ -91,17 +112,27 @@ struct pl_slo_result {
  * is not positive and finite or the price is negative or not finite. */
 double pl_procure_cost_per_mtok(double price_per_hour, double output_throughput);
 
+/* Cost per million output tokens of an API billed per token (formula
+ * above); NAN when a price is negative or not finite, input_tokens is
+ * negative or not finite, or max_output_tokens is not positive and finite. */
+double pl_procure_api_cost_per_mtok(double price_in_per_mtok, double price_out_per_mtok,
+                                    double input_tokens, double max_output_tokens);
+
 /* The SLO throughput of pts[0..n) (any order; the function sorts a copy by
  * concurrency). slo->n must be >= 1. Returns 0, PL_EUSAGE (no SLO) or
  * PL_ENOMEM; fills *res. */
 int pl_procure_slo_throughput(const struct pl_sweep_point *pts, size_t n, const struct pl_slo *slo,
                               struct pl_slo_result *res, struct pl_error *err);
 
-/* A price table entry: a price per instance-hour for a hardware text
- * (compared after normalization), used for rows whose runs carry none. */
+/* A price table entry for a hardware text (compared after normalization),
+ * used for rows whose runs carry no price: a price per instance-hour, or
+ * (per_token = 1) an API's prices per million input and output tokens. */
 struct pl_price {
-	const char *hardware; /* as written in the table */
-	double price_per_hour;
+	const char *hardware;  /* as written in the table */
+	double price_per_hour; /* used when per_token == 0 */
+	int per_token;         /* 1: the two token prices below, not price_per_hour */
+	double per_m_input;    /* price per million input tokens */
+	double per_m_output;   /* price per million output tokens */
 };
 
 /* One point of a group (one comparison row). */
@@ -125,6 +156,9 @@ struct pl_procure_group {
 	double price_per_hour;     /* NAN if unknown */
 	int price_source;          /* 0 none, 1 from the runs, 2 from the price table */
 	int price_conflict;        /* 1 if the runs disagree (price left unknown) */
+	int token_priced;          /* 1: cloud-api billed per token (costs from the two below) */
+	double price_in_per_mtok;  /* per 1M input tokens; NAN unless token_priced */
+	double price_out_per_mtok; /* per 1M output tokens; NAN unless token_priced */
 	double peak_throughput;    /* highest measured throughput; NAN if none */
 	double peak_concurrency;
 	struct pl_slo_result slo;  /* of the throughput (not per accelerator) */
@@ -146,7 +180,9 @@ struct pl_procurement {
  * Builds the procurement view of cmp (whose runs are in runs) under slo
  * (may have n == 0) and the optional price table (prices may be NULL).
  * A row's price is the price_per_hour its runs carry when they all agree;
- * otherwise (no run has one) the table's entry for its hardware. Returns 0
+ * otherwise (no run has one) the table's entry for its hardware. A
+ * deployment = cloud-api row whose runs (all agreeing) or table entry give
+ * both token prices is priced per token instead (formula above). Returns 0
  * or PL_ENOMEM; release *out with pl_procurement_release() in any case.
  */
 int pl_procure_build(const struct pl_comparison *cmp, const struct pl_run_list *runs,

@@ -40,6 +40,7 @@ struct words {
 	const char *none;         /* no point meets */
 	const char *no_slo;
 	const char *price_runs, *price_table, *price_none, *price_conflict;
+	const char *price_tokens; /* "%s in / %s out per 1M tokens" */
 	const char *checklist[PL_CHK_COUNT];
 };
 
@@ -53,6 +54,7 @@ static const struct words words_en = {
 	"no measured concurrency meets the SLO",
 	"no SLO given",
 	"from the runs", "from the definition's price table", "unknown", "runs disagree",
+	"%s in / %s out per 1M tokens",
 	{"weights source", "engine version", "launch parameters", "driver/CUDA", "input/output lengths",
 	 "concurrency", "warm-up", "TTFT", "TPOT", "throughput", "p95"},
 };
@@ -67,6 +69,7 @@ static const struct words words_zh = {
 	"没有任何实测并发数满足 SLO",
 	"未给出 SLO",
 	"来自运行记录", "来自报告定义的价格表", "未知", "运行记录之间不一致",
+	"每百万 token：输入 %s / 输出 %s",
 	{"权重来源", "引擎版本", "启动参数", "驱动/CUDA", "输入/输出长度",
 	 "并发数", "预热", "TTFT", "TPOT", "吞吐量", "p95"},
 };
@@ -264,6 +267,12 @@ static int ctx_procurement(struct bundle *b)
 		                        pl_fmt_num(buf, sizeof(buf), p->slo.limit[k]));
 	rc |= pl_tpl_set(c, "slo", slo);
 	rc |= pl_tpl_set_bool(c, "sweep", p->sweep);
+	{
+		int any_tokens = 0;
+		for (size_t g = 0; g < p->ngroups; g++)
+			any_tokens |= p->groups[g].token_priced;
+		rc |= pl_tpl_set_bool(c, "token_priced", any_tokens);
+	}
 	for (size_t g = 0; g < p->ngroups; g++) {
 		const struct pl_procure_group *gr = &p->groups[g];
 		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "groups");
@@ -272,7 +281,15 @@ static int ctx_procurement(struct bundle *b)
 			return PL_ENOMEM;
 		rc |= pl_tpl_set(it, "label", gr->label);
 		rc |= pl_tpl_set(it, "accelerators", full(buf, sizeof(buf), gr->accelerators));
-		rc |= pl_tpl_set(it, "price", isnan(gr->price_per_hour) ? "-" : full(buf, sizeof(buf), gr->price_per_hour));
+		if (gr->token_priced && !gr->price_conflict) {
+			char pr[160];
+			subst(pr, sizeof(pr), b->w->price_tokens, full(buf, sizeof(buf), gr->price_in_per_mtok),
+			      full(b2, sizeof(b2), gr->price_out_per_mtok), NULL);
+			rc |= pl_tpl_set(it, "price", pr);
+		} else {
+			rc |= pl_tpl_set(it, "price", isnan(gr->price_per_hour) ? "-" : full(buf, sizeof(buf), gr->price_per_hour));
+		}
+		rc |= pl_tpl_set_bool(it, "token_priced", gr->token_priced);
 		rc |= pl_tpl_set(it, "price_per_acc", num(buf, sizeof(buf), gr->price_per_acc_hour));
 		rc |= pl_tpl_set(it, "price_source",
 		                 gr->price_conflict      ? b->w->price_conflict

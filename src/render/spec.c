@@ -8,6 +8,7 @@
 #include "render/spec.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,14 +155,43 @@ static int parse_prices(const char *path, const cJSON *item, struct pl_report_sp
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	cJSON_ArrayForEach(e, item)
 	{
+		struct pl_price pr;
 		char *hw;
-		if (!cJSON_IsNumber(e) || e->valuedouble < 0)
-			return bad(err, path, "prices", "values must be non-negative numbers");
+		memset(&pr, 0, sizeof(pr));
+		if (cJSON_IsObject(e)) {
+			/* an API billed per token: both prices, nothing else */
+			const cJSON *k;
+			int nin = 0, nout = 0;
+			cJSON_ArrayForEach(k, e)
+			{
+				double v = cJSON_IsNumber(k) ? k->valuedouble : -1;
+				if (strcmp(k->string, "per_million_input_tokens") == 0)
+					pr.per_m_input = v, nin++;
+				else if (strcmp(k->string, "per_million_output_tokens") == 0)
+					pr.per_m_output = v, nout++;
+				else
+					return bad(err, path, "prices",
+					           "per-token prices take only 'per_million_input_tokens' and "
+					           "'per_million_output_tokens'");
+				if (!(v >= 0) || !isfinite(v))
+					return bad(err, path, "prices", "values must be non-negative numbers");
+			}
+			if (nin != 1 || nout != 1)
+				return bad(err, path, "prices",
+				           "per-token prices need both 'per_million_input_tokens' and "
+				           "'per_million_output_tokens'");
+			pr.per_token = 1;
+		} else if (!cJSON_IsNumber(e) || e->valuedouble < 0) {
+			return bad(err, path, "prices",
+			           "values must be non-negative numbers (price per hour) or objects of "
+			           "per-token prices");
+		} else {
+			pr.price_per_hour = e->valuedouble;
+		}
 		if (dup_str(&hw, e->string, err))
 			return PL_ENOMEM;
-		s->prices[s->nprices].hardware = hw;
-		s->prices[s->nprices].price_per_hour = e->valuedouble;
-		s->nprices++;
+		pr.hardware = hw;
+		s->prices[s->nprices++] = pr;
 	}
 	return 0;
 }

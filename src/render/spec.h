@@ -10,7 +10,11 @@
  *   "allow_mismatch": ["FIELD", ...]                as --allow-mismatch
  *   "slo":     {"ttft_p95": 0.5, "tpot_p95": 0.05}  upper limits, seconds
  *   "prices":  {"2x NVIDIA H100 80G": 8.0, ...}     price per instance-hour
- *                                                   for runs that carry none
+ *                                                   for runs that carry none;
+ *              {"API name": {"per_million_input_tokens": 0.6,
+ *                            "per_million_output_tokens": 0.8}}
+ *                                                   token prices of a cloud API
+ *                                                   (deployment = cloud-api)
  *   "charts":  ["bars", "sweep", "pareto"]          which charts
  *   "sheets":  ["procurement", "checklist"]         extra workbook sheets
  * Unknown keys are rejected (a typo must not silently drop an SLO).

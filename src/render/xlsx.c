@@ -607,7 +607,9 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	                                   "SLO throughput (tok/s, derived)",
 	                                   "SLO throughput per accelerator (tok/s, derived)",
 	                                   "cost per 1M output tokens at SLO (derived)",
-	                                   "SLO figure", "goodput (req/s)"};
+	                                   "SLO figure", "goodput (req/s)",
+	                                   "API price per 1M input tokens",
+	                                   "API price per 1M output tokens"};
 	static const char *const phead[] = {"group", "concurrency", "output throughput (tok/s)",
 	                                    "per accelerator (tok/s)", "interactivity (tok/s per request)",
 	                                    "cost per 1M output tokens (derived)", "meets SLO",
@@ -635,11 +637,18 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		put_nan_dash(sh, r, 7, gr->slo_cost_per_mtok, f->seconds);
 		rc |= put_str(sh, r, 8, how, NULL);
 		put_nan_dash(sh, r, 9, gr->goodput, f->rate);
+		if (gr->token_priced) {
+			put_nan_dash(sh, r, 10, gr->price_in_per_mtok, f->rate);
+			put_nan_dash(sh, r, 11, gr->price_out_per_mtok, f->rate);
+		}
 	}
 	pr = (lxw_row_t)(p->ngroups + 3);
 	rc |= put_str(sh, pr - 1, 0,
 	              "cost per 1M output tokens = price_per_hour / (output_throughput * 3600) * 1e6; "
-	              "SLO throughput interpolated linearly between neighbouring concurrencies",
+	              "for a cloud API billed per token = price_per_million_output_tokens + "
+	              "price_per_million_input_tokens * input_tokens / max_output_tokens; "
+	              "SLO throughput interpolated linearly between neighbouring concurrencies; "
+	              "goodput only where the input file reports it",
 	              NULL);
 	for (size_t i = 0; i < sizeof(phead) / sizeof(phead[0]); i++)
 		rc |= put_str(sh, pr, (lxw_col_t)i, phead[i], f->header);

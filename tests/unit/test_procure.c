@@ -16,6 +16,16 @@
  *   1x MI300X ($4.5/h): t = (0.5-0.40)/(0.80-0.40) = 0.25
  *       c* = 28, X* = 500 + 700*0.25 = 675, per accelerator 675,
  *       cost = 4.5/(675*3600)*1e6 = 1.8518518519
+ *
+ * samples/procurement-api: a cloud API (deployment cloud-api) at the same
+ * workload (2048 input, 512 output tokens), $0.6 per 1M input and $0.8 per
+ * 1M output tokens, beside the sweep above:
+ *   cost per 1M output tokens = 0.8 + 0.6 * 2048/512 = 0.8 + 2.4 = 3.2
+ *       at every concurrency (it does not depend on throughput)
+ *   SLO: c=4 ttft_p95 0.40 meets, c=16 0.55 fails (tpot_p95 0.017 meets):
+ *       t = (0.5-0.40)/(0.55-0.40) = 2/3, c* = 4 + 12*2/3 = 12,
+ *       X* = 210 + (800-210)*2/3 = 603.333..., no accelerator count, so
+ *       no per-accelerator figures; cost at the SLO 3.2
  */
 #include <math.h>
 #include <setjmp.h>
@@ -213,7 +223,7 @@ static void test_price_table(void **state)
 	struct pl_comparison cmp;
 	struct pl_compare_row rows[1];
 	struct pl_run_list runs;
-	struct pl_price table[1] = {{"1x NVIDIA L40S", 2.0}};
+	struct pl_price table[1] = {{"1x NVIDIA L40S", 2.0, 0, 0, 0}};
 	struct pl_procurement p;
 	struct pl_run *r;
 
@@ -245,6 +255,144 @@ static void test_price_table(void **state)
 	pl_run_list_release(&runs);
 }
 
+static void test_api_cost_formula(void **state)
+{
+	(void)state;
+	/* 0.8 + 0.6 * 2048 / 512 = 3.2 */
+	assert_true(fabs(pl_procure_api_cost_per_mtok(0.6, 0.8, 2048, 512) - 3.2) < EPS);
+	/* 2.5 + 1.25 * 1000 / 250 = 2.5 + 5 = 7.5 */
+	assert_true(fabs(pl_procure_api_cost_per_mtok(1.25, 2.5, 1000, 250) - 7.5) < EPS);
+	/* no prompt: the output price alone */
+	assert_true(fabs(pl_procure_api_cost_per_mtok(3, 0.5, 0, 128) - 0.5) < EPS);
+	assert_true(isnan(pl_procure_api_cost_per_mtok(0.6, 0.8, 2048, 0)));
+	assert_true(isnan(pl_procure_api_cost_per_mtok(0.6, 0.8, NAN, 512)));
+	assert_true(isnan(pl_procure_api_cost_per_mtok(-0.6, 0.8, 2048, 512)));
+	assert_true(isnan(pl_procure_api_cost_per_mtok(0.6, INFINITY, 2048, 512)));
+}
+
+static void test_sample_api(void **state)
+{
+	const char *db = PL_TEST_TMP "/procure-api.db";
+	const char *paths[] = {PL_SAMPLES_DIR "/procurement-sweep", PL_SAMPLES_DIR "/procurement-api"};
+	struct pl_import_opts iopts = {0};
+	struct pl_store *st = NULL;
+	struct pl_run_list runs;
+	struct pl_compare_opts copts;
+	struct pl_comparison cmp;
+	struct pl_procurement p;
+	struct pl_slo slo = two_limits();
+	struct pl_error err;
+	const struct pl_procure_group *g;
+
+	(void)state;
+	mkdir(PL_TEST_TMP, 0777);
+	unlink(db);
+	pl_error_init(&err);
+	pl_run_list_init(&runs);
+	assert_int_equal(pl_store_open(db, &st, &err), 0);
+	assert_int_equal(pl_import_paths(st, paths, 2, &iopts, NULL, NULL, NULL, &err), 0);
+	assert_int_equal(pl_store_query(st, NULL, 0, &runs, &err), 0);
+	assert_int_equal(runs.n, 16);
+	memset(&copts, 0, sizeof(copts));
+	assert_int_equal(
+		pl_compare_parse_axis(&copts, "hardware,deployment,engine,concurrency", &err), 0);
+	assert_int_equal(pl_compare_build(&runs, &copts, &cmp, &err), 0);
+	assert_int_equal(cmp.nrows, 16);
+	assert_int_equal(pl_procure_build(&cmp, &runs, &slo, NULL, 0, &p, &err), 0);
+	assert_int_equal(p.ngroups, 4);
+
+	g = group(&p, "ExampleCloud serverless API / cloud-api / examplecloud");
+	assert_int_equal(g->token_priced, 1);
+	assert_int_equal(g->price_source, 1);
+	assert_true(fabs(g->price_in_per_mtok - 0.6) < EPS);
+	assert_true(fabs(g->price_out_per_mtok - 0.8) < EPS);
+	assert_true(isnan(g->price_per_hour));
+	assert_true(isnan(g->price_per_acc_hour));
+	assert_true(isnan(g->accelerators));
+	for (size_t i = 0; i < g->npoints; i++)
+		assert_true(fabs(g->points[i].cost_per_mtok - 3.2) < EPS);
+	assert_int_equal(g->slo.status, PL_SLO_INTERPOLATED);
+	assert_true(fabs(g->slo.concurrency - 12) < 1e-9);
+	assert_true(fabs(g->slo.throughput - 603.3333333333) < 1e-6);
+	assert_true(isnan(g->slo_throughput_per_acc));
+	assert_true(fabs(g->slo_cost_per_mtok - 3.2) < EPS);
+
+	/* the hourly-priced accelerators beside it keep their figures */
+	g = group(&p, "2x NVIDIA H100 80G / local / vllm");
+	assert_int_equal(g->token_priced, 0);
+	assert_true(fabs(g->slo_cost_per_mtok - 2.0576131687) < 1e-9);
+	g = group(&p, "1x AMD MI300X 192G / local / vllm");
+	assert_true(fabs(g->slo_cost_per_mtok - 1.8518518519) < 1e-9);
+
+	pl_procurement_release(&p);
+	pl_comparison_release(&cmp);
+	pl_run_list_release(&runs);
+	pl_store_close(st);
+}
+
+static void test_api_price_table(void **state)
+{
+	/* A cloud-api row without prices in its runs takes the table's token
+	 * prices; a local row ignores a per-token entry; no SLO point -> no
+	 * cost at the SLO. */
+	struct pl_comparison cmp;
+	struct pl_compare_row rows[2];
+	struct pl_run_list runs;
+	struct pl_price table[2] = {{"Some API", 0, 1, 1.0, 4.0}, {"1x NVIDIA L40S", 0, 1, 1.0, 4.0}};
+	struct pl_slo slo = two_limits();
+	struct pl_procurement p;
+	struct pl_run *r;
+
+	(void)state;
+	memset(&cmp, 0, sizeof(cmp));
+	memset(rows, 0, sizeof(rows));
+	pl_run_list_init(&runs);
+	r = pl_run_list_push(&runs);
+	r->id = 7;
+	r = pl_run_list_push(&runs);
+	r->id = 8;
+	cmp.axis[0] = PL_C_HARDWARE;
+	cmp.axis[1] = PL_C_DEPLOYMENT;
+	cmp.naxis = 2;
+	cmp.rows = rows;
+	cmp.nrows = 2;
+	cmp.shared[PL_C_INPUT_TOKENS].set = 1;
+	cmp.shared[PL_C_INPUT_TOKENS].num = 1000;
+	cmp.shared[PL_C_MAX_OUTPUT_TOKENS].set = 1;
+	cmp.shared[PL_C_MAX_OUTPUT_TOKENS].num = 250;
+	rows[0].axis[PL_C_HARDWARE].set = 1;
+	rows[0].axis[PL_C_HARDWARE].text = (char *)"Some API";
+	rows[0].axis[PL_C_DEPLOYMENT].set = 1;
+	rows[0].axis[PL_C_DEPLOYMENT].text = (char *)"cloud-api";
+	rows[1].axis[PL_C_HARDWARE].set = 1;
+	rows[1].axis[PL_C_HARDWARE].text = (char *)"1x NVIDIA L40S";
+	rows[1].axis[PL_C_DEPLOYMENT].set = 1;
+	rows[1].axis[PL_C_DEPLOYMENT].text = (char *)"local";
+	for (int i = 0; i < 2; i++) {
+		rows[i].n = 1;
+		rows[i].run_ids = &runs.v[i].id;
+		rows[i].metric[PL_M_OUTPUT_THROUGHPUT] = 1000;
+		rows[i].n_metric[PL_M_OUTPUT_THROUGHPUT] = 1;
+		rows[i].metric[PL_M_TTFT_P95] = 0.9; /* fails the SLO */
+		rows[i].n_metric[PL_M_TTFT_P95] = 1;
+		rows[i].metric[PL_M_TPOT_P95] = 0.01;
+		rows[i].n_metric[PL_M_TPOT_P95] = 1;
+	}
+	assert_int_equal(pl_procure_build(&cmp, &runs, &slo, table, 2, &p, NULL), 0);
+	assert_int_equal(p.ngroups, 2);
+	assert_int_equal(p.groups[0].token_priced, 1);
+	assert_int_equal(p.groups[0].price_source, 2);
+	/* 4 + 1 * 1000/250 = 8 */
+	assert_true(fabs(p.groups[0].points[0].cost_per_mtok - 8.0) < EPS);
+	assert_int_equal(p.groups[0].slo.status, PL_SLO_NONE_MEETS);
+	assert_true(isnan(p.groups[0].slo_cost_per_mtok));
+	assert_int_equal(p.groups[1].token_priced, 0);
+	assert_int_equal(p.groups[1].price_source, 0);
+	assert_true(isnan(p.groups[1].points[0].cost_per_mtok));
+	pl_procurement_release(&p);
+	pl_run_list_release(&runs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +401,9 @@ int main(void)
 		cmocka_unit_test(test_slo_measured_and_none),
 		cmocka_unit_test(test_sample_sweep),
 		cmocka_unit_test(test_price_table),
+		cmocka_unit_test(test_api_cost_formula),
+		cmocka_unit_test(test_sample_api),
+		cmocka_unit_test(test_api_price_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
