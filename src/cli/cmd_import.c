@@ -37,12 +37,17 @@ struct import_ctx {
 };
 
 static void on_file(void *vctx, const char *path, enum pl_import_status status, size_t runs,
-                    size_t reference_only, const struct pl_error *err)
+                    size_t reference_only, const char *warnings, const struct pl_error *err)
 {
 	struct import_ctx *ctx = vctx;
 
-	if (ctx->progress && (status == PL_IMPORT_REJECTED || reference_only))
+	if (ctx->progress && (status == PL_IMPORT_REJECTED || reference_only || warnings))
 		fputs("\r\033[K", stderr);
+	for (const char *w = warnings; w && *w;) {
+		int len = (int)strcspn(w, "\n");
+		fprintf(stderr, "perfledger: warning: '%s': %.*s\n", path, len, w);
+		w += len + (w[len] == '\n');
+	}
 	if (status == PL_IMPORT_REJECTED && err) {
 		pl_cli_print_error(err);
 		if (err->code == PL_EIO)

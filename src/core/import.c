@@ -38,12 +38,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "adapters/adapters.h"
 #include "core/hash.h"
@@ -54,6 +56,7 @@
 #define QUEUE_ITEMS 32   /* files (or stream chunks) in flight between the threads */
 #define CHUNK_RUNS 64    /* runs per chunk of a streamed file */
 #define HELD_MAX 8192    /* outcomes held back before a batch is committed anyway */
+#define WARNINGS_MAX 16384 /* bytes of warnings kept per file */
 
 /* What the parser thread hands to the writer. */
 enum item_kind {
@@ -76,6 +79,7 @@ struct item {
 	struct pl_cond_key *keys; /* runs.n condition keys, made by the parser; owned */
 	size_t nruns;            /* IT_END: runs of the whole streamed file */
 	size_t refonly;          /* reference-only runs (IT_FILE, IT_END) */
+	char *warnings;          /* the runs' warnings, "\n"-separated, or NULL; owned */
 };
 
 /* A callback held back until its batch is decided. */
@@ -84,6 +88,7 @@ struct outcome {
 	enum pl_import_status status; /* as reported */
 	size_t runs;                  /* runs of the file */
 	size_t reference_only;        /* of which reference-only */
+	char *warnings;               /* notes about the runs, or NULL; owned */
 	struct pl_error *err;         /* set when rejected; owned */
 };
 
@@ -145,6 +150,7 @@ static void item_free(struct item *it)
 		return;
 	free(it->path);
 	free(it->err);
+	free(it->warnings);
 	if (it->keys)
 		for (size_t i = 0; i < it->runs.n; i++)
 			pl_cond_key_release(&it->keys[i]);
@@ -185,8 +191,10 @@ static void deliver(struct batch *b, struct outcome *o)
 {
 	if (b->cb)
 		b->cb(b->ctx, o->path, o->status, o->runs, o->reference_only,
+		      o->status == PL_IMPORT_STORED ? o->warnings : NULL,
 		      o->status == PL_IMPORT_REJECTED ? o->err : NULL);
 	free(o->path);
+	free(o->warnings);
 	free(o->err);
 }
 
@@ -223,8 +231,18 @@ static void unstore_held(struct batch *b, const struct pl_error *why)
 
 /* Counts a file's outcome and reports it now, or holds it back while its
  * batch (or the strict batch) is open. */
+static void report_w(struct batch *b, const char *path, enum pl_import_status status, size_t runs,
+                     size_t refonly, const char *warnings, const struct pl_error *err);
+
 static void report(struct batch *b, const char *path, enum pl_import_status status, size_t runs,
                    size_t refonly, const struct pl_error *err)
+{
+	report_w(b, path, status, runs, refonly, NULL, err);
+}
+
+/* report() with the warnings of a stored file. */
+static void report_w(struct batch *b, const char *path, enum pl_import_status status, size_t runs,
+                     size_t refonly, const char *warnings, const struct pl_error *err)
 {
 	struct outcome o;
 
@@ -250,6 +268,8 @@ static void report(struct batch *b, const char *path, enum pl_import_status stat
 	o.runs = runs;
 	o.reference_only = refonly;
 	o.path = strdup(path);
+	if (status == PL_IMPORT_STORED && warnings)
+		o.warnings = strdup(warnings); /* best effort: a note is lost only without memory */
 	if (status == PL_IMPORT_REJECTED && err && (o.err = malloc(sizeof(*o.err))) != NULL)
 		*o.err = *err;
 	if (o.path && (b->opts->strict || b->in_tx)) {
@@ -268,8 +288,10 @@ static void report(struct batch *b, const char *path, enum pl_import_status stat
 	}
 	/* nothing open, or cannot hold it back: report it as it is */
 	if (b->cb)
-		b->cb(b->ctx, path, status, runs, refonly, status == PL_IMPORT_REJECTED ? err : NULL);
+		b->cb(b->ctx, path, status, runs, refonly, o.warnings,
+		      status == PL_IMPORT_REJECTED ? err : NULL);
 	free(o.path);
+	free(o.warnings);
 	free(o.err);
 }
 
@@ -441,7 +463,7 @@ static void consume_file(struct batch *b, struct item *it)
 	if (stored == 0 && it->runs.n > 0)
 		report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
 	else
-		report(b, it->path, PL_IMPORT_STORED, stored, it->refonly, NULL);
+		report_w(b, it->path, PL_IMPORT_STORED, stored, it->refonly, it->warnings, NULL);
 	after_file(b);
 }
 
@@ -539,7 +561,8 @@ static void consume_end(struct batch *b, struct item *it)
 			after_file(b);
 			return;
 		}
-		report(b, it->path, PL_IMPORT_STORED, b->stream_stored, it->refonly, NULL);
+		report_w(b, it->path, PL_IMPORT_STORED, b->stream_stored, it->refonly, it->warnings,
+		         NULL);
 	} else {
 		report(b, it->path, PL_IMPORT_STORED, it->nruns, it->refonly, NULL);
 	}
@@ -669,66 +692,93 @@ static void push_oom(struct batch *b)
 
 /* ------------------------------------------------------- the parser side */
 
-/* Reads all of f. Returns 0, or an errno value. */
-static int read_stream(FILE *f, char **out, size_t *len)
+/* Reads all of fd, at most max bytes. Returns 0, an errno value, or EFBIG
+ * when there is more. */
+static int read_fd(int fd, size_t size_hint, size_t max, char **out, size_t *len)
 {
 	char *buf = NULL;
 	size_t cap = 0, n = 0;
 
 	for (;;) {
-		size_t got;
+		ssize_t got;
 		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 65536;
-			char *nb = realloc(buf, ncap);
-			if (!nb) {
+			size_t ncap = cap ? cap * 2 : (size_hint ? size_hint + 1 : 65536);
+			char *nb;
+			if (cap > max) {
+				free(buf);
+				return EFBIG;
+			}
+			if (ncap > max + 1)
+				ncap = max + 1;
+			if (!(nb = realloc(buf, ncap))) {
 				free(buf);
 				return ENOMEM;
 			}
 			buf = nb;
 			cap = ncap;
 		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
+		got = read(fd, buf + n, cap - n);
+		if (got < 0) {
+			int e = errno;
+			if (e == EINTR)
+				continue;
+			free(buf);
+			return e ? e : EIO;
+		}
 		if (got == 0)
 			break;
-	}
-	if (ferror(f)) {
-		int e = errno ? errno : EIO;
-		free(buf);
-		return e;
+		n += (size_t)got;
+		if (n > max) {
+			free(buf);
+			return EFBIG;
+		}
 	}
 	*out = buf;
 	*len = n;
 	return 0;
 }
 
-/* Reads the file at path ("-": stdin). Returns 0, or PL_EIO / PL_ENOMEM with
- * err set ("cannot open 'x': ..."). */
+/* Reads the file at path ("-": stdin) whole, up to PL_IMPORT_WHOLE_MAX
+ * bytes. A path named explicitly must be a regular file: a FIFO or a
+ * device (/dev/zero) never ends. Returns 0, or PL_EIO / PL_ENOMEM /
+ * PL_EINVALID (too large) with err set ("cannot open 'x': ..."). */
 static int read_file(const char *path, char **out, size_t *len, struct pl_error *err)
 {
-	FILE *f;
-	int e;
+	size_t hint = 0;
+	int fd, e;
 
+	pl_error_at(err, path, 0, 0);
 	if (strcmp(path, "-") == 0) {
-		e = read_stream(stdin, out, len);
+		fd = STDIN_FILENO;
 	} else {
 		struct stat sb;
-		f = fopen(path, "rb");
-		if (!f) {
-			pl_error_at(err, path, 0, 0);
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
 			return pl_error_set(err, PL_EIO, "cannot open '%s': %s", path, strerror(errno));
-		}
-		if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-			fclose(f);
-			pl_error_at(err, path, 0, 0);
+		if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode)) {
+			close(fd);
 			return pl_error_set(err, PL_EIO, "cannot read '%s': Is a directory", path);
 		}
-		e = read_stream(f, out, len);
-		fclose(f);
+		if (!S_ISREG(sb.st_mode)) {
+			close(fd);
+			return pl_error_set(err, PL_EIO,
+			                    "cannot read '%s': not a regular file (a FIFO, device or "
+			                    "socket); import a file, a directory, or - for standard input",
+			                    path);
+		}
+		hint = (size_t)sb.st_size;
+		if (hint > PL_IMPORT_WHOLE_MAX)
+			hint = 0;
+		/* O_NONBLOCK only kept open() from hanging; regular files ignore it */
 	}
-	pl_error_at(err, path, 0, 0);
+	e = read_fd(fd, hint, PL_IMPORT_WHOLE_MAX, out, len);
+	if (fd != STDIN_FILENO)
+		close(fd);
 	if (e == ENOMEM)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (e == EFBIG)
+		return pl_error_set(err, PL_EINVALID, "'%s': larger than 256 MiB; split it or use JSONL",
+		                    path);
 	if (e)
 		return pl_error_set(err, PL_EIO, "cannot read '%s': %s", path, strerror(e));
 	return 0;
@@ -786,7 +836,7 @@ static int load_sidecar(const char *path, char **side_out, char **buf_out, size_
 		free(side);
 		return rc;
 	}
-	rc = read_stream(f, buf_out, len);
+	rc = read_fd(fileno(f), 0, PL_IMPORT_WHOLE_MAX, buf_out, len);
 	fclose(f);
 	if (rc) {
 		pl_error_at(err, side, 0, 0);
@@ -857,6 +907,52 @@ static int make_keys(struct item *it, struct pl_error *err)
 	return 0;
 }
 
+/* Appends the warnings of runs[from..n) to *acc ("\n"-separated; a run of a
+ * multi-run file gets "record N: "). Returns 0 or PL_ENOMEM (err set). */
+static int add_warnings(char **acc, const struct pl_run_list *runs, size_t from, int many,
+                        struct pl_error *err)
+{
+	static const char more[] = "(further warnings of this file not shown)";
+
+	for (size_t i = from; i < runs->n; i++) {
+		const char *w = runs->v[i].warnings;
+
+		while (w && *w) {
+			size_t len = strcspn(w, "\n"), old = *acc ? strlen(*acc) : 0;
+
+			if (old >= WARNINGS_MAX) { /* a streamed file stays in constant memory */
+				if (old < sizeof(more) || strcmp(*acc + old - (sizeof(more) - 1), more) != 0) {
+					w = more;
+					len = sizeof(more) - 1;
+				} else {
+					return 0;
+				}
+			}
+			char pre[32] = "";
+			size_t plen = many ? (size_t)snprintf(pre, sizeof(pre), "record %ld: ",
+			                                      runs->v[i].record) : 0;
+			char *nw = realloc(*acc, old + 1 + plen + len + 1);
+
+			if (!nw)
+				return pl_error_set(err, PL_ENOMEM, "out of memory");
+			if (old)
+				nw[old++] = '\n';
+			if (w == more)
+				plen = 0;
+			memcpy(nw + old, pre, plen);
+			memcpy(nw + old + plen, w, len);
+			nw[old + plen + len] = '\0';
+			*acc = nw;
+			if (w == more)
+				return 0;
+			w += len;
+			if (*w == '\n')
+				w++;
+		}
+	}
+	return 0;
+}
+
 /* A file read whole: one IT_FILE item. */
 static void produce_whole(struct batch *b, const char *path)
 {
@@ -892,6 +988,8 @@ static void produce_whole(struct batch *b, const char *path)
 		rc = prepare_runs(b->opts, path, it->sha, &it->runs, 0, 0, &it->refonly, &err);
 	if (rc == 0)
 		rc = make_keys(it, &err);
+	if (rc == 0)
+		rc = add_warnings(&it->warnings, &it->runs, 0, it->runs.n > 1, &err);
 	if (rc) {
 		if (!err.file[0])
 			pl_error_at(&err, path, err.line, err.column);
@@ -954,7 +1052,7 @@ static int blank_line(const char *s, size_t n)
  * IT_RUNS item. Returns 0, the rejection, or -1 when the writer stopped;
  * *nruns and *refonly get the totals. */
 static int stream_records(struct batch *b, const char *path, const char *sha, size_t *nruns,
-                          size_t *refonly, struct pl_error *err)
+                          size_t *refonly, char **warnings, struct pl_error *err)
 {
 	struct item *chunk = NULL;
 	char *line = NULL, *side = NULL, *sbuf = NULL, *format = NULL;
@@ -1011,6 +1109,8 @@ static int stream_records(struct batch *b, const char *path, const char *sha, si
 		rc = apply_sidecar(side, sbuf, slen, &chunk->runs, from, err);
 		if (rc == 0)
 			rc = prepare_runs(b->opts, path, sha, &chunk->runs, from, 1, refonly, err);
+		if (rc == 0)
+			rc = add_warnings(warnings, &chunk->runs, from, 1, err);
 		if (rc)
 			break;
 		*nruns += chunk->runs.n - from;
@@ -1084,7 +1184,7 @@ static void produce_stream(struct batch *b, const char *path)
 		item_free(end);
 		return;
 	}
-	rc = stream_records(b, path, end->sha, &end->nruns, &end->refonly, &err);
+	rc = stream_records(b, path, end->sha, &end->nruns, &end->refonly, &end->warnings, &err);
 	if (rc == -1 && stopped(b)) { /* the writer stopped */
 		item_free(end);
 		return;

@@ -49,6 +49,11 @@ struct pl_import_opts {
  * the file stays atomic); smaller ones are read whole. */
 #define PL_IMPORT_STREAM_MIN (1024 * 1024)
 
+/* A file that is not streamed (anything but a large regular *.jsonl file,
+ * including standard input) is read whole into memory, up to this size;
+ * a larger one is rejected ("larger than 256 MiB; split it or use JSONL"). */
+#define PL_IMPORT_WHOLE_MAX ((size_t)256 * 1024 * 1024)
+
 /* Outcome of one input file, reported through the callback. */
 enum pl_import_status {
 	PL_IMPORT_STORED,    /* runs stored */
@@ -57,10 +62,14 @@ enum pl_import_status {
 };
 
 /* Called once per input file, in order. err is NULL unless rejected. runs is
- * the number of runs the file held, reference_only how many of them are
- * reference-only. The library never prints: the CLI prints from here. */
+ * the number of runs stored from the file (for a rejected one: the runs it
+ * held), reference_only how many of them are reference-only. warnings is
+ * NULL or the adapters' and validator's notes about the stored runs, one per
+ * line ("\n"-separated, e.g. "1 latency statistic of exactly 0 stored as
+ * missing ..."). The library never prints: the CLI prints from here. */
 typedef void (*pl_import_cb)(void *ctx, const char *path, enum pl_import_status status,
-                             size_t runs, size_t reference_only, const struct pl_error *err);
+                             size_t runs, size_t reference_only, const char *warnings,
+                             const struct pl_error *err);
 
 /* Totals of a batch. */
 struct pl_import_stats {

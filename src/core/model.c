@@ -234,6 +234,15 @@ int pl_run_set_cond(struct pl_run *run, int id, const char *value, struct pl_err
 			                                          : "non-negative number or inf",
 			                    value);
 		}
+		if (ci->type == PL_CT_INT && isfinite(num) && num >= 9007199254740992.0) {
+			/* a double holds whole numbers exactly only below 2^53: beyond,
+			 * 2^53 + 1 would be stored as 2^53 without a word */
+			pl_error_field(err, ci->name);
+			return pl_error_set(err, PL_EINVALID,
+			                    "'%s' is %s, which exceeds 2^53; integers that large cannot "
+			                    "be kept exact",
+			                    ci->name, value);
+		}
 		return pl_run_set_cond_num(run, id, num, err);
 	}
 	if (ci->type == PL_CT_TIME && !is_iso8601(value)) {

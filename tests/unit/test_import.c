@@ -36,10 +36,11 @@ struct seen {
 	size_t runs[16];
 	size_t refonly[16];
 	char message[16][512];
+	char warnings[16][512];
 };
 
 static void on_file(void *ctx, const char *path, enum pl_import_status status, size_t runs,
-                    size_t reference_only, const struct pl_error *err)
+                    size_t reference_only, const char *warnings, const struct pl_error *err)
 {
 	struct seen *s = ctx;
 
@@ -48,6 +49,7 @@ static void on_file(void *ctx, const char *path, enum pl_import_status status, s
 	s->status[s->n] = status;
 	s->runs[s->n] = runs;
 	s->refonly[s->n] = reference_only;
+	snprintf(s->warnings[s->n], sizeof(s->warnings[0]), "%s", warnings ? warnings : "");
 	if (status == PL_IMPORT_REJECTED) {
 		assert_non_null(err);
 		snprintf(s->message[s->n], sizeof(s->message[0]), "%s", err->message);
@@ -163,6 +165,83 @@ static void test_duplicates_stored_once(void **state)
 	assert_int_equal(pl_import_paths(st, paths, 1, NULL, on_file, &s, &stats, &err), 0);
 	assert_int_equal(stats.duplicates, 1);
 	assert_int_equal(count_runs(st), 1);
+	pl_store_close(st);
+}
+
+/* A device or FIFO named explicitly never ends: rejected, not read. */
+static void test_non_regular_file(void **state)
+{
+	struct pl_store *st = fresh_store("nonreg");
+	struct pl_import_stats stats;
+	struct pl_error err;
+	struct seen s = {0};
+	const char *paths[] = {"/dev/zero"};
+
+	(void)state;
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 1, NULL, on_file, &s, &stats, &err), PL_EIO);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.status[0], PL_IMPORT_REJECTED);
+	assert_string_equal(s.message[0],
+	                    "cannot read '/dev/zero': not a regular file (a FIFO, device or socket); "
+	                    "import a file, a directory, or - for standard input");
+	assert_int_equal(count_runs(st), 0);
+	pl_store_close(st);
+}
+
+/* An INT condition beyond 2^53 would be rounded silently: rejected. */
+static void test_int_beyond_2_53(void **state)
+{
+	struct pl_store *st = fresh_store("big");
+	struct pl_import_stats stats;
+	struct pl_error err;
+	struct seen s = {0};
+	const char *paths[] = {TMP "/big/big.json"};
+
+	(void)state;
+	mkdirs(TMP "/big");
+	write_file(paths[0], "{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\","
+	                     " \"hardware\": \"h\", \"input_tokens\": 9007199254740993,"
+	                     " \"metric\": {\"ttft_p50\": 0.3}}");
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 1, NULL, on_file, &s, &stats, &err), PL_EINVALID);
+	assert_non_null(strstr(s.message[0], "exceeds 2^53; integers that large cannot be kept exact"));
+	assert_int_equal(count_runs(st), 0);
+	/* 2^53 - 1 is exact and kept */
+	write_file(paths[0], "{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\","
+	                     " \"hardware\": \"h\", \"input_tokens\": 9007199254740991,"
+	                     " \"metric\": {\"ttft_p50\": 0.3}}");
+	assert_int_equal(pl_import_paths(st, paths, 1, NULL, NULL, NULL, &stats, &err), 0);
+	assert_int_equal(count_runs(st), 1);
+	pl_store_close(st);
+}
+
+/* The adapters' and validator's notes reach the callback of a stored file,
+ * and the counts are of what was inserted. */
+static void test_warnings_and_counts(void **state)
+{
+	struct pl_store *st = fresh_store("warn");
+	struct pl_import_stats stats;
+	struct pl_error err;
+	struct seen s = {0};
+	const char *paths[] = {TMP "/warn/a.json", TMP "/warn/a-again.json"};
+
+	(void)state;
+	mkdirs(TMP "/warn");
+	write_file(paths[0], "{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\","
+	                     " \"hardware\": \"h\", \"metric\": {\"ttft_p50\": 0.3, \"ttft_p95\": 0}}");
+	write_file(paths[1], "{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\","
+	                     " \"hardware\": \"h\", \"metric\": {\"ttft_p50\": 0.3, \"ttft_p95\": 0}}");
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 2, NULL, on_file, &s, &stats, &err), 0);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.status[0], PL_IMPORT_STORED);
+	assert_non_null(strstr(s.warnings[0], "of exactly 0 stored as missing"));
+	assert_int_equal(s.status[1], PL_IMPORT_DUPLICATE);
+	assert_string_equal(s.warnings[1], "");
+	assert_int_equal(stats.stored, 1);
+	assert_int_equal(stats.runs, 1);
+	assert_int_equal(stats.duplicates, 1);
 	pl_store_close(st);
 }
 
@@ -390,6 +469,9 @@ int main(void)
 		cmocka_unit_test(test_strict_stores_nothing),
 		cmocka_unit_test(test_missing_path_and_walk),
 		cmocka_unit_test(test_check_set),
+		cmocka_unit_test(test_non_regular_file),
+		cmocka_unit_test(test_int_beyond_2_53),
+		cmocka_unit_test(test_warnings_and_counts),
 		cmocka_unit_test(test_corpus_in_place),
 	};
 	mkdirs(TMP);
