@@ -134,8 +134,16 @@ def compare_bench(tmp, n, binary):
     out = os.path.join(tmp, "report-out")
     rep = [binary, "--db", db, "report", "--out", out, "--axis", "hardware"] + where
     t_rep, rss_rep = median_of(3, lambda: (shutil.rmtree(out, ignore_errors=True), run(rep))[1])
-    print("cmp    compare over %d runs: %.3f s (%.1f MB); report: %.3f s (%.1f MB)"
-          % (n, t_cmp, rss_cmp / 1024, t_rep, rss_rep / 1024))
+    print("cmp    compare of one condition set in a database of %d runs: %.3f s (%.1f MB); "
+          "report: %.3f s (%.1f MB)" % (n, t_cmp, rss_cmp / 1024, t_rep, rss_rep / 1024))
+    print("cmp    ratios to the targets: compare %.2f of 1 s, report %.2f of 2 s"
+          % (t_cmp / 1.0, t_rep / 2.0))
+    # every run selected: the axis plus every other varying key field allowed
+    allow = ",".join(keys + ["error_rate", "driver_version", "cuda_version", "accelerator_count"])
+    t_all, rss_all = median_of(1, lambda: run([binary, "--db", db, "compare", "--axis", "hardware",
+                                               "--allow-mismatch", allow]))
+    print("cmp    compare selecting all %d runs: %.2f s (%.1f MB) (target 1 s)"
+          % (n, t_all, rss_all / 1024))
     return db
 
 
