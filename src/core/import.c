@@ -119,7 +119,9 @@ struct batch {
 	size_t nheld, capheld;         /* entries in held, allocated */
 	int in_tx;                     /* a batch transaction is open (non-strict) */
 	size_t tx_runs;                /* runs stored in the open batch */
-	int stream_state;              /* 0 none, 1 storing, 2 duplicate, 3 check only, 4 failed */
+	int stream_state;              /* 0 none, 1 storing, 2 duplicate, 3 check only, 4 failed,
+	                                  5 stored already with other conditions */
+	struct pl_error *stream_err;   /* why, in state 5; owned */
 	size_t stream_stored;          /* runs of the streamed file stored so far */
 	int rejected;                  /* a file was rejected */
 	int io_failed;                 /* a path could not be read */
@@ -398,6 +400,90 @@ static int is_duplicate(struct batch *b, const char *sha)
 	return found;
 }
 
+/* Appends "FIELD stored 'A', now 'B'" for every condition in which now
+ * differs from stored; returns how many did. */
+static int diff_conditions(const struct pl_run *stored, const struct pl_run *now, char *buf,
+                           size_t n)
+{
+	int count = 0;
+
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		const struct pl_value *a = &stored->cond[id], *v = &now->cond[id];
+		size_t len = strlen(buf);
+
+		if (pl_value_equal(a, v))
+			continue;
+		snprintf(buf + len, n - len, "%s%s stored '%s', now '%s'", count ? "; " : "",
+		         pl_cond_info[id].name, a->set ? a->text : "(missing)",
+		         v->set ? v->text : "(missing)");
+		count++;
+	}
+	return count;
+}
+
+/* The bytes of a file are stored already. When the conditions it gets now
+ * (from --set or a sidecar) differ from the stored runs', calling it a
+ * duplicate would silently keep the old values: say what differs instead,
+ * since a stored run is never rewritten. runs are the file's runs as read
+ * now, or NULL for a streamed file (whose runs are not read on a
+ * duplicate): then the --set values are compared with every stored run.
+ * Returns 0 when nothing differs, 1 with err set (PL_EINVALID) when
+ * something does, -1 after a fatal store error. */
+static int stored_differs(struct batch *b, const char *path, const char *sha,
+                          const struct pl_run_list *runs, struct pl_error *err)
+{
+	struct pl_run_list stored;
+	struct pl_run now;
+	char diff[700] = "";
+	long long id = 0;
+	int rc = 0;
+
+	pl_run_list_init(&stored);
+	pl_run_init(&now);
+	if (pl_store_query_source(b->st, sha, &stored, err)) {
+		set_fatal(b, err);
+		pl_run_list_release(&stored);
+		return -1;
+	}
+	for (size_t i = 0; i < stored.n && !diff[0]; i++) {
+		const struct pl_run *s = &stored.v[i];
+		if (runs) {
+			for (size_t k = 0; k < runs->n; k++)
+				if (runs->v[k].record == s->record && diff_conditions(s, &runs->v[k], diff,
+				                                                       sizeof(diff)))
+					id = s->id;
+			continue;
+		}
+		/* streamed: the --set values, normalized, against each stored run */
+		pl_run_release(&now);
+		if (pl_run_copy(&now, s)) {
+			rc = -1;
+			break;
+		}
+		for (size_t k = 0; k < b->opts->nset; k++)
+			pl_run_set_cond(&now, pl_cond_lookup(b->opts->set[k].key), b->opts->set[k].value,
+			                NULL);
+		pl_normalize_run(&now, NULL);
+		if (diff_conditions(s, &now, diff, sizeof(diff)))
+			id = s->id;
+	}
+	pl_run_release(&now);
+	pl_run_list_release(&stored);
+	if (rc < 0) {
+		pl_error_set(err, PL_ENOMEM, "out of memory");
+		set_fatal(b, err);
+		return -1;
+	}
+	if (!diff[0])
+		return 0;
+	pl_error_set(err, PL_EINVALID,
+	             "these bytes are stored already (run %lld) with other conditions: %s; a "
+	             "stored run is never rewritten",
+	             id, diff);
+	pl_error_at(err, path, 0, 0);
+	return 1;
+}
+
 static int is_fatal_code(int rc)
 {
 	return rc == PL_EDB || rc == PL_ENOMEM || rc == PL_ESCHEMA;
@@ -430,6 +516,15 @@ static void consume_file(struct batch *b, struct item *it)
 		if ((dup = is_duplicate(b, it->sha)) < 0) {
 			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &b->fatal_err);
 			return;
+		}
+		if (dup && it->rc == 0 && it->runs.n > 0) {
+			int d = stored_differs(b, it->path, it->sha, &it->runs, &err);
+			if (d != 0) {
+				report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0,
+				       d < 0 ? &b->fatal_err : &err);
+				after_file(b);
+				return;
+			}
 		}
 		if (dup) {
 			report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
@@ -485,6 +580,26 @@ static void consume_begin(struct batch *b, struct item *it)
 		b->stream_state = 4;
 		return;
 	}
+	if (dup && b->opts->nset > 0) {
+		int d = stored_differs(b, it->path, it->sha, NULL, &err);
+		if (d < 0) {
+			b->stream_state = 4;
+			return;
+		}
+		if (d > 0) {
+			b->stream_state = 5;
+			if (!(b->stream_err = malloc(sizeof(*b->stream_err)))) {
+				set_fatal(b, &err);
+				b->stream_state = 4;
+				return;
+			}
+			*b->stream_err = err;
+			pthread_mutex_lock(&b->mu);
+			b->skip_stream = 1;
+			pthread_mutex_unlock(&b->mu);
+			return;
+		}
+	}
 	if (dup) {
 		b->stream_state = 2;
 		pthread_mutex_lock(&b->mu);
@@ -529,6 +644,13 @@ static void consume_end(struct batch *b, struct item *it)
 	int state = b->stream_state;
 
 	b->stream_state = 0;
+	if (state == 5) { /* stored already, with other conditions */
+		report(b, it->path, PL_IMPORT_REJECTED, 0, 0, b->stream_err);
+		free(b->stream_err);
+		b->stream_err = NULL;
+		after_file(b);
+		return;
+	}
 	if (state == 2) {
 		report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
 		after_file(b);
@@ -1449,6 +1571,7 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 	else
 		commit_batch(&b);
 	free(b.held);
+	free(b.stream_err); /* set only if a streamed file was cut short */
 	pthread_cond_destroy(&b.not_full);
 	pthread_cond_destroy(&b.not_empty);
 	pthread_mutex_destroy(&b.mu);

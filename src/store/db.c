@@ -1299,6 +1299,42 @@ int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t 
 	return rc;
 }
 
+int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run_list *out,
+                          struct pl_error *err)
+{
+	sqlite3_str *q = sqlite3_str_new(st->db);
+	sqlite3_stmt *s = NULL;
+	char *sql;
+	int rc = 0, step;
+
+	sqlite3_str_appendall(q, st->select_sql);
+	sqlite3_str_appendall(q, " WHERE runs.source_sha256 = ?1 ORDER BY runs.record");
+	if (!(sql = sqlite3_str_finish(q)))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	step = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+	sqlite3_free(sql);
+	if (step != SQLITE_OK)
+		return db_fail(st, err, "preparing the lookup of a source");
+	sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		struct pl_run *run = pl_run_list_push(out);
+
+		if (!run) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			break;
+		}
+		if ((rc = read_row(s, NULL, run, err))) {
+			pl_run_release(run);
+			out->n--;
+			break;
+		}
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = db_fail(st, err, "reading the runs of a source");
+	sqlite3_finalize(s);
+	return rc;
+}
+
 /* ------------------------------------------------ accepted steps (issue 4) */
 
 /* These functions prepare their own statements per call (accepting a step is

@@ -104,6 +104,12 @@ struct pl_filter {
 int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
                    struct pl_run_list *out, struct pl_error *err);
 
+/* Appends to out the stored runs read from the bytes with this sha256,
+ * ordered by record, filled as by pl_store_query. Returns 0, PL_EDB or
+ * PL_ENOMEM. */
+int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run_list *out,
+                          struct pl_error *err);
+
 /* Number of stored runs. Returns 0 or PL_EDB. */
 int pl_store_count_runs(struct pl_store *st, long long *count, struct pl_error *err);
 
