@@ -508,11 +508,9 @@ static void test_concurrency_counts(void **state)
 	long per = env_long("PL_ROBUST_FILES", 2000) / 16, total = 0;
 	(void)state;
 
-	/* BUG (src/core/import.c, owned by the import work of issue 6:
-	 * "over-counting with concurrent importers"): when two importers take
-	 * the same file at once, both count it as imported (seen: 1004 runs
-	 * printed for 1000 stored). Skipped until that fix lands. */
-	skip();
+	/* Regression: when two importers took the same file at once, both
+	 * counted it as imported (seen: 1004 runs printed for 1000 stored);
+	 * the duplicate check now runs under the write lock. */
 	for (int k = 0; k < 8; k++) {
 		char p[256], *out;
 		long runs = 0, files = 0, dup = 0, rej = 0;
@@ -854,10 +852,8 @@ static void test_int_beyond_2_53(void **state)
 	int rc;
 	(void)state;
 
-	/* BUG (import.c / adapters, owned by the import work of issue 6):
-	 * 9007199254740993 is stored as 9007199254740992 (a double); it must be
-	 * kept exact or refused. Skipped until that fix lands. */
-	skip();
+	/* Regression: 9007199254740993 was stored as 9007199254740992 (a
+	 * double); it must be kept exact or refused (it is refused). */
 	pl_error_init(&err);
 	rc = pl_adapters_parse("int.json", text, sizeof(text) - 1, NULL, &l, &err);
 	if (rc == 0)
