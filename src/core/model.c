@@ -238,10 +238,12 @@ int pl_run_set_cond(struct pl_run *run, int id, const char *value, struct pl_err
 			/* a double holds whole numbers exactly only below 2^53: beyond,
 			 * 2^53 + 1 would be stored as 2^53 without a word */
 			pl_error_field(err, ci->name);
+			/* value may be the text of an already rounded double (JSON
+			 * numbers arrive as doubles), so it is not quoted back */
 			return pl_error_set(err, PL_EINVALID,
-			                    "'%s' is %s, which exceeds 2^53; integers that large cannot "
-			                    "be kept exact",
-			                    ci->name, value);
+			                    "'%s' is 2^53 (9007199254740992) or more; integers that large "
+			                    "cannot be kept exact",
+			                    ci->name);
 		}
 		return pl_run_set_cond_num(run, id, num, err);
 	}
