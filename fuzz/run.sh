@@ -26,8 +26,10 @@ mkdir -p "$seed"
 find samples tests/e2e/inputs -type f -size -1M | while read -r f; do
 	cp "$f" "$seed/$(echo "$f" | tr '/' '_')"
 done
+ran=0
 run() { # name, harness, env...
 	name=$1 h=$2
+	ran=$((ran + 1))
 	shift 2
 	mkdir -p "$out/corpus-$name"
 	echo "== fuzz $name (${secs}s)"
@@ -45,4 +47,5 @@ for f in $(PL_FUZZ_LIST=1 "$out/fuzz_parse"); do
 	run "$f" parse PL_FUZZ_FORMAT="$f"
 done
 run conditions conditions
-echo "fuzz: no crash"
+# the plain closing line CI reads: every harness ran its time without a crash
+echo "fuzz: $ran passed, 0 failed"
