@@ -30,8 +30,14 @@ static const char usage_text[] =
 	"The same bytes are stored once: re-importing a file is a no-op. A run that\n"
 	"lacks items of the publication checklist is stored as reference-only.\n";
 
+/* Reference-only notes name at most this many files; the rest are summed up
+ * in one line at the end, so a bulk import does not print a line a file. */
+#define REFONLY_NOTES_MAX 3
+
 struct import_ctx {
 	int strict;     /* --strict given */
+	size_t refonly_files; /* files stored with reference-only runs */
+	size_t refonly_runs;  /* reference-only runs stored */
 	int printed_io; /* an I/O error was already printed by on_file */
 	int progress;   /* a progress line may be on the terminal: clear it first */
 };
@@ -41,7 +47,14 @@ static void on_file(void *vctx, const char *path, enum pl_import_status status, 
 {
 	struct import_ctx *ctx = vctx;
 
-	if (ctx->progress && (status == PL_IMPORT_REJECTED || reference_only || warnings))
+	int note = status == PL_IMPORT_STORED && reference_only &&
+	           ctx->refonly_files < REFONLY_NOTES_MAX;
+
+	if (status == PL_IMPORT_STORED && reference_only) {
+		ctx->refonly_files++;
+		ctx->refonly_runs += reference_only;
+	}
+	if (ctx->progress && (status == PL_IMPORT_REJECTED || note || warnings))
 		fputs("\r\033[K", stderr);
 	for (const char *w = warnings; w && *w;) {
 		int len = (int)strcspn(w, "\n");
@@ -54,7 +67,7 @@ static void on_file(void *vctx, const char *path, enum pl_import_status status, 
 			ctx->printed_io = 1;
 		return;
 	}
-	if (status == PL_IMPORT_STORED && reference_only)
+	if (note)
 		fprintf(stderr,
 		        "perfledger: note: '%s': %zu of %zu run%s stored as reference-only "
 		        "(publication checklist incomplete; 'perfledger list' shows which items)\n",
@@ -162,6 +175,11 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 		       stats.runs, stats.runs == 1 ? "" : "s", stats.stored,
 		       stats.stored == 1 ? "" : "s", stats.duplicates,
 		       stats.duplicates == 1 ? "" : "s", stats.rejected);
+	if (ctx.refonly_files > REFONLY_NOTES_MAX)
+		fprintf(stderr,
+		        "perfledger: note: %zu runs in all stored as reference-only, from %zu files "
+		        "(%zu not named above)\n",
+		        ctx.refonly_runs, ctx.refonly_files, ctx.refonly_files - REFONLY_NOTES_MAX);
 	/* an unreadable path is an I/O error (2); a bad file is a rejection (4) */
 	rc = irc == PL_EIO ? PL_EXIT_USAGE : stats.rejected ? PL_EXIT_REJECTED : PL_EXIT_OK;
 out:
