@@ -15,148 +15,6 @@
 
 #include "render/render_impl.h"
 
-/* ---------------------------------------------------------------- the grid */
-
-struct rcell {
-	char *s;             /* text; heap */
-	unsigned char input; /* from an input file */
-	unsigned char right; /* right-aligned in text */
-};
-
-struct rgrid {
-	struct rcell *c; /* row-major; row 0 is the header */
-	size_t n, cap;   /* cells used / allocated */
-	size_t ncols;    /* cells per row */
-	int oom;         /* sticky allocation failure */
-};
-
-static void put(struct rgrid *g, const char *s, int input, int right)
-{
-	if (g->oom)
-		return;
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 64;
-		struct rcell *c = realloc(g->c, cap * sizeof(*c));
-		if (!c) {
-			g->oom = 1;
-			return;
-		}
-		g->c = c;
-		g->cap = cap;
-	}
-	g->c[g->n].s = strdup(s ? s : "");
-	if (!g->c[g->n].s) {
-		g->oom = 1;
-		return;
-	}
-	g->c[g->n].input = (unsigned char)(input != 0);
-	g->c[g->n].right = (unsigned char)(right != 0);
-	g->n++;
-}
-
-static void grid_free(struct rgrid *g)
-{
-	for (size_t i = 0; i < g->n; i++)
-		free(g->c[i].s);
-	free(g->c);
-	memset(g, 0, sizeof(*g));
-}
-
-static void spaces(FILE *out, size_t n)
-{
-	while (n-- > 0)
-		fputc(' ', out);
-}
-
-static int grid_text(FILE *out, const struct rgrid *g)
-{
-	size_t nrows = g->n / g->ncols, *w = calloc(g->ncols, sizeof(*w));
-	char **d = calloc(g->n ? g->n : 1, sizeof(*d));
-	int rc = 0;
-
-	if (!w || !d) {
-		rc = PL_ENOMEM;
-		goto done;
-	}
-	for (size_t i = 0; i < g->n; i++) {
-		d[i] = g->c[i].input ? pl_text_sanitize(g->c[i].s) : strdup(g->c[i].s);
-		if (!d[i]) {
-			rc = PL_ENOMEM;
-			goto done;
-		}
-		if (pl_text_width(d[i]) > w[i % g->ncols])
-			w[i % g->ncols] = pl_text_width(d[i]);
-	}
-	for (size_t r = 0; r < nrows; r++) {
-		size_t last = g->ncols; /* columns after the last non-empty one are left out */
-		while (last > 1 && !d[r * g->ncols + last - 1][0])
-			last--;
-		for (size_t j = 0; j < last; j++) {
-			size_t i = r * g->ncols + j, pad = w[j] - pl_text_width(d[i]);
-			if (j)
-				fputs("  ", out);
-			if (g->c[i].right)
-				spaces(out, pad);
-			fputs(d[i], out);
-			if (!g->c[i].right && j + 1 < last)
-				spaces(out, pad);
-		}
-		fputc('\n', out);
-		if (r == 0) {
-			for (size_t j = 0; j < g->ncols; j++) {
-				if (j)
-					fputs("  ", out);
-				for (size_t k = 0; k < w[j]; k++)
-					fputc('-', out);
-			}
-			fputc('\n', out);
-		}
-	}
-done:
-	if (d)
-		for (size_t i = 0; i < g->n; i++)
-			free(d[i]);
-	free(d);
-	free(w);
-	return rc;
-}
-
-static void grid_markdown(FILE *out, const struct rgrid *g)
-{
-	size_t nrows = g->n / g->ncols;
-
-	for (size_t r = 0; r < nrows; r++) {
-		fputc('|', out);
-		for (size_t j = 0; j < g->ncols; j++) {
-			const struct rcell *c = &g->c[r * g->ncols + j];
-			fputc(' ', out);
-			pl_markdown_write_cell(out, c->s);
-			fputs(" |", out);
-		}
-		fputc('\n', out);
-		if (r == 0) {
-			fputc('|', out);
-			for (size_t j = 0; j < g->ncols; j++)
-				fputs(g->c[j].right ? "---:|" : "---|", out);
-			fputc('\n', out);
-		}
-	}
-}
-
-static int grid_write(FILE *out, struct rgrid *g, enum pl_table_format fmt)
-{
-	int rc = 0;
-
-	if (g->oom)
-		rc = PL_ENOMEM;
-	else if (fmt == PL_FMT_MARKDOWN)
-		grid_markdown(out, g);
-	else
-		rc = grid_text(out, g);
-	grid_free(g);
-	return rc;
-}
-
 /* ------------------------------------------------------------- pieces */
 
 static int finish(FILE *out, int rc, struct pl_error *err)
@@ -530,7 +388,7 @@ static int check_lines(FILE *out, const struct pl_check *chk, enum pl_verdict v,
 int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format fmt,
                     struct pl_error *err)
 {
-	struct rgrid g = {0};
+	struct pl_grid g = {0};
 	char thr[32], al[32];
 	int rc, status = pl_check_exit_status(chk);
 
@@ -558,33 +416,35 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 	        al, thr);
 
 	g.ncols = 7;
-	put(&g, "metric", 0, 0);
-	put(&g, "n", 0, 1);
-	put(&g, "baseline [95% CI]", 0, 0);
-	put(&g, "candidate [95% CI]", 0, 0);
-	put(&g, "change", 0, 1);
-	put(&g, "p", 0, 1);
-	put(&g, "verdict", 0, 0);
+	pl_grid_put(&g, "metric", 0, 0);
+	pl_grid_put(&g, "n", 0, 1);
+	pl_grid_put(&g, "baseline [95% CI]", 0, 0);
+	pl_grid_put(&g, "candidate [95% CI]", 0, 0);
+	pl_grid_put(&g, "change", 0, 1);
+	pl_grid_put(&g, "p", 0, 1);
+	pl_grid_put(&g, "verdict", 0, 0);
 	for (size_t i = 0; i < chk->nm; i++) {
 		const struct pl_check_metric *cm = &chk->m[i];
 		const struct pl_metric_info *mi = &pl_metric_info[cm->metric];
 		char buf[96];
 		snprintf(buf, sizeof(buf), "%s (%s)", mi->name, pl_unit_label(mi->unit));
-		put(&g, buf, 0, 0);
+		pl_grid_put(&g, buf, 0, 0);
 		snprintf(buf, sizeof(buf), "%zu/%zu", cm->base.n, cm->cand.n);
-		put(&g, buf, 0, 1);
-		put(&g, fmt_summary(buf, sizeof(buf), &cm->base), 0, 0);
-		put(&g, fmt_summary(buf, sizeof(buf), &cm->cand), 0, 0);
+		pl_grid_put(&g, buf, 0, 1);
+		pl_grid_put(&g, fmt_summary(buf, sizeof(buf), &cm->base), 0, 0);
+		pl_grid_put(&g, fmt_summary(buf, sizeof(buf), &cm->cand), 0, 0);
 		if (cm->base.n && cm->cand.n) {
-			put(&g, fmt_change(buf, sizeof(buf), cm->change.rel_change, mi->direction), 0, 1);
-			put(&g, fmt_p(buf, sizeof(buf), cm->change.p_value), 0, 1);
+			pl_grid_put(&g, fmt_change(buf, sizeof(buf), cm->change.rel_change, mi->direction), 0, 1);
+			pl_grid_put(&g, fmt_p(buf, sizeof(buf), cm->change.p_value), 0, 1);
 		} else {
-			put(&g, "-", 0, 1);
-			put(&g, "-", 0, 1);
+			pl_grid_put(&g, "-", 0, 1);
+			pl_grid_put(&g, "-", 0, 1);
 		}
-		put(&g, pl_verdict_name(cm->verdict), 0, 0);
+		pl_grid_put(&g, pl_verdict_name(cm->verdict), 0, 0);
 	}
-	if ((rc = grid_write(out, &g, fmt)))
+	rc = pl_grid_write(out, &g, fmt);
+	pl_grid_release(&g);
+	if (rc)
 		return finish(out, rc, err);
 	fputc('\n', out);
 	if ((rc = check_lines(out, chk, PL_V_REGRESSION, fmt)) ||
@@ -708,7 +568,7 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 {
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
 	const char *by = pl_cond_info[h->by].name, *bullet = fmt == PL_FMT_MARKDOWN ? "- " : "";
-	struct rgrid g = {0};
+	struct pl_grid g = {0};
 	char buf[160], a[32], b[32];
 	int rc;
 
@@ -728,31 +588,33 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 	fputc('\n', out);
 
 	g.ncols = 6;
-	put(&g, "i", 0, 1);
-	put(&g, by, 0, 0);
-	put(&g, "n", 0, 1);
-	put(&g, "median [95% CI]", 0, 0);
-	put(&g, "level", 0, 1);
-	put(&g, "step", 0, 0);
+	pl_grid_put(&g, "i", 0, 1);
+	pl_grid_put(&g, by, 0, 0);
+	pl_grid_put(&g, "n", 0, 1);
+	pl_grid_put(&g, "median [95% CI]", 0, 0);
+	pl_grid_put(&g, "level", 0, 1);
+	pl_grid_put(&g, "step", 0, 0);
 	for (size_t i = 0; i < h->npoints; i++) {
 		const struct pl_history_point *p = &h->points[i];
 		const struct pl_history_step *s = step_at(h, i);
 		snprintf(buf, sizeof(buf), "%zu", i);
-		put(&g, buf, 0, 1);
-		put(&g, p->value.text, 1, 0);
+		pl_grid_put(&g, buf, 0, 1);
+		pl_grid_put(&g, p->value.text, 1, 0);
 		snprintf(buf, sizeof(buf), "%zu", p->n);
-		put(&g, buf, 0, 1);
-		put(&g, fmt_summary(buf, sizeof(buf), &p->s), 0, 0);
-		put(&g, pl_fmt_sig4(a, sizeof(a), p->level), 0, 1);
+		pl_grid_put(&g, buf, 0, 1);
+		pl_grid_put(&g, fmt_summary(buf, sizeof(buf), &p->s), 0, 0);
+		pl_grid_put(&g, pl_fmt_sig4(a, sizeof(a), p->level), 0, 1);
 		if (s) {
 			fmt_change(b, sizeof(b), s->rel_change, mi->direction);
 			snprintf(buf, sizeof(buf), "%s%s", b, s->accepted ? " (accepted)" : "");
-			put(&g, buf, 0, 0);
+			pl_grid_put(&g, buf, 0, 0);
 		} else {
-			put(&g, "", 0, 0);
+			pl_grid_put(&g, "", 0, 0);
 		}
 	}
-	if ((rc = grid_write(out, &g, fmt)))
+	rc = pl_grid_write(out, &g, fmt);
+	pl_grid_release(&g);
+	if (rc)
 		return finish(out, rc, err);
 	fputc('\n', out);
 

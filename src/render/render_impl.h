@@ -14,6 +14,7 @@
 
 #include "core/compare.h"
 #include "core/error.h"
+#include "render/render.h"
 
 /* Decodes one UTF-8 sequence at s (at most n bytes). Returns its length
  * (1..4) and sets *cp, or returns 0 when s does not start with a valid,
@@ -64,6 +65,33 @@ int pl_html_write_text(FILE *out, const char *s);
 /* Joins dir and name with '/' into a new heap string (caller frees), or
  * NULL on out of memory. */
 char *pl_render_path(const char *dir, const char *name);
+
+/* ------------------------------------------------------------ the grid
+ * Cells row by row (row 0 is the header); see grid.c. */
+struct pl_cell {
+	char *s;             /* cell text; heap */
+	unsigned char input; /* 1 if the text came from an input file */
+	unsigned char right; /* 1 to right-align (numbers) in text tables */
+};
+
+struct pl_grid {
+	struct pl_cell *c; /* cells, row-major */
+	size_t n;          /* cells in use */
+	size_t cap;        /* cells allocated */
+	size_t ncols;      /* cells per row; set by the caller before writing */
+	int oom;           /* sticky: an allocation failed */
+};
+
+/* Appends a copy of s (NULL = "") as the next cell. An allocation failure
+ * sets g->oom, which pl_grid_write reports. */
+void pl_grid_put(struct pl_grid *g, const char *s, int input, int right);
+
+/* Frees the cells; the grid is empty afterwards. */
+void pl_grid_release(struct pl_grid *g);
+
+/* Writes the grid as fmt (text, Markdown or CSV; not JSON). Returns 0 or
+ * PL_ENOMEM; stream errors are left to the caller's ferror check. */
+int pl_grid_write(FILE *out, const struct pl_grid *g, enum pl_table_format fmt);
 
 /* mkdir -p: creates dir and its missing parents (mode 0777 less umask).
  * Returns 0, PL_ENOMEM, or PL_EIO "cannot create directory 'DIR': REASON"

@@ -20,178 +20,6 @@
 
 #define REF_FOOTNOTE "includes reference-only runs (publication checklist items missing)"
 
-/* ---------------------------------------------------------------- the grid */
-
-struct cell {
-	char *s;             /* cell text; heap */
-	unsigned char input; /* 1 if the text came from an input file */
-	unsigned char right; /* 1 to right-align (numbers) in text tables */
-};
-
-struct grid {
-	struct cell *c; /* cells, row-major; row 0 is the header */
-	size_t n;       /* cells in use */
-	size_t cap;     /* cells allocated */
-	size_t ncols;   /* cells per row */
-	int oom;        /* sticky: an allocation failed */
-};
-
-static void grid_put(struct grid *g, const char *s, int input, int right)
-{
-	char *copy;
-
-	if (g->oom)
-		return;
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 64;
-		struct cell *c = realloc(g->c, cap * sizeof(*c));
-		if (!c) {
-			g->oom = 1;
-			return;
-		}
-		g->c = c;
-		g->cap = cap;
-	}
-	copy = strdup(s ? s : "");
-	if (!copy) {
-		g->oom = 1;
-		return;
-	}
-	g->c[g->n].s = copy;
-	g->c[g->n].input = (unsigned char)(input != 0);
-	g->c[g->n].right = (unsigned char)(right != 0);
-	g->n++;
-}
-
-static void grid_release(struct grid *g)
-{
-	for (size_t i = 0; i < g->n; i++)
-		free(g->c[i].s);
-	free(g->c);
-	memset(g, 0, sizeof(*g));
-}
-
-static void put_spaces(FILE *out, size_t n)
-{
-	while (n-- > 0)
-		fputc(' ', out);
-}
-
-/* Aligned columns, two spaces apart, a dashed line under the header. */
-static int grid_write_text(FILE *out, const struct grid *g)
-{
-	size_t nrows = g->ncols ? g->n / g->ncols : 0;
-	size_t *width = calloc(g->ncols ? g->ncols : 1, sizeof(*width));
-	char **disp = calloc(g->n ? g->n : 1, sizeof(*disp));
-	int rc = 0;
-
-	if (!width || !disp) {
-		rc = PL_ENOMEM;
-		goto done;
-	}
-	for (size_t i = 0; i < g->n; i++) {
-		size_t w;
-		disp[i] = g->c[i].input ? pl_text_sanitize(g->c[i].s) : strdup(g->c[i].s);
-		if (!disp[i]) {
-			rc = PL_ENOMEM;
-			goto done;
-		}
-		w = pl_text_width(disp[i]);
-		if (w > width[i % g->ncols])
-			width[i % g->ncols] = w;
-	}
-	for (size_t r = 0; r < nrows; r++) {
-		for (size_t j = 0; j < g->ncols; j++) {
-			const struct cell *c = &g->c[r * g->ncols + j];
-			const char *s = disp[r * g->ncols + j];
-			size_t pad = width[j] - pl_text_width(s);
-			if (j > 0)
-				fputs("  ", out);
-			if (c->right)
-				put_spaces(out, pad);
-			fputs(s, out);
-			if (!c->right && j + 1 < g->ncols)
-				put_spaces(out, pad);
-		}
-		fputc('\n', out);
-		if (r == 0) {
-			for (size_t j = 0; j < g->ncols; j++) {
-				if (j > 0)
-					fputs("  ", out);
-				for (size_t k = 0; k < width[j]; k++)
-					fputc('-', out);
-			}
-			fputc('\n', out);
-		}
-	}
-done:
-	if (disp)
-		for (size_t i = 0; i < g->n; i++)
-			free(disp[i]);
-	free(disp);
-	free(width);
-	return rc;
-}
-
-static void grid_write_markdown(FILE *out, const struct grid *g)
-{
-	size_t nrows = g->ncols ? g->n / g->ncols : 0;
-
-	for (size_t r = 0; r < nrows; r++) {
-		fputc('|', out);
-		for (size_t j = 0; j < g->ncols; j++) {
-			const struct cell *c = &g->c[r * g->ncols + j];
-			fputc(' ', out);
-			if (c->input)
-				pl_markdown_write_cell(out, c->s);
-			else
-				fputs(c->s, out);
-			fputs(" |", out);
-		}
-		fputc('\n', out);
-		if (r == 0) {
-			fputc('|', out);
-			for (size_t j = 0; j < g->ncols; j++)
-				fputs(g->c[j].right ? "---:|" : "---|", out);
-			fputc('\n', out);
-		}
-	}
-}
-
-/* RFC 4180: comma-separated, CRLF line ends. Our own cells (names, units,
- * numbers, negative deltas) are written as they are: only input text can
- * start a formula. */
-static void grid_write_csv(FILE *out, const struct grid *g)
-{
-	size_t nrows = g->ncols ? g->n / g->ncols : 0;
-
-	for (size_t r = 0; r < nrows; r++) {
-		for (size_t j = 0; j < g->ncols; j++) {
-			const struct cell *c = &g->c[r * g->ncols + j];
-			if (j > 0)
-				fputc(',', out);
-			if (c->input)
-				pl_csv_write_field(out, c->s);
-			else
-				fputs(c->s, out);
-		}
-		fputs("\r\n", out);
-	}
-}
-
-static int grid_write(FILE *out, const struct grid *g, enum pl_table_format fmt)
-{
-	if (g->oom)
-		return PL_ENOMEM;
-	if (fmt == PL_FMT_TEXT)
-		return grid_write_text(out, g);
-	if (fmt == PL_FMT_MARKDOWN)
-		grid_write_markdown(out, g);
-	else
-		grid_write_csv(out, g);
-	return 0;
-}
-
 /* --------------------------------------------------------------- helpers */
 
 static int finish(FILE *out, int rc, struct pl_error *err)
@@ -290,7 +118,7 @@ static void layout_build(const struct pl_comparison *cmp, struct layout *l)
 }
 
 static void comparison_grid(const struct pl_comparison *cmp, const struct layout *l,
-                            enum pl_table_format fmt, struct grid *g)
+                            enum pl_table_format fmt, struct pl_grid *g)
 {
 	int human = fmt != PL_FMT_CSV;
 	const char *missing = human ? "-" : "";
@@ -298,19 +126,19 @@ static void comparison_grid(const struct pl_comparison *cmp, const struct layout
 
 	g->ncols = l->nconds + 1 + (human ? 2 * l->nmetrics : 1 + 2 * l->nmetrics);
 	for (size_t i = 0; i < l->nconds; i++)
-		grid_put(g, pl_cond_info[l->conds[i]].name, 0, 0);
-	grid_put(g, "n", 0, 1);
+		pl_grid_put(g, pl_cond_info[l->conds[i]].name, 0, 0);
+	pl_grid_put(g, "n", 0, 1);
 	if (!human)
-		grid_put(g, "reference_only", 0, 1);
+		pl_grid_put(g, "reference_only", 0, 1);
 	for (size_t i = 0; i < l->nmetrics; i++) {
 		metric_header(buf, sizeof(buf), l->metrics[i]);
-		grid_put(g, buf, 0, 1);
+		pl_grid_put(g, buf, 0, 1);
 		if (human)
-			grid_put(g, "delta", 0, 1);
+			pl_grid_put(g, "delta", 0, 1);
 	}
 	for (size_t i = 0; human == 0 && i < l->nmetrics; i++) {
 		snprintf(buf, sizeof(buf), "%s delta_pct", pl_metric_info[l->metrics[i]].name);
-		grid_put(g, buf, 0, 1);
+		pl_grid_put(g, buf, 0, 1);
 	}
 
 	for (size_t r = 0; r < cmp->nrows; r++) {
@@ -327,17 +155,17 @@ static void comparison_grid(const struct pl_comparison *cmp, const struct layout
 				}
 				memcpy(marked, text, k);
 				memcpy(marked + k, " *", 3);
-				grid_put(g, marked, 1, 0);
+				pl_grid_put(g, marked, 1, 0);
 				free(marked);
 			} else {
-				grid_put(g, text, 1, 0);
+				pl_grid_put(g, text, 1, 0);
 			}
 		}
 		snprintf(buf, sizeof(buf), "%zu", row->n);
-		grid_put(g, buf, 0, 1);
+		pl_grid_put(g, buf, 0, 1);
 		if (!human) {
 			snprintf(buf, sizeof(buf), "%zu", row->reference_only);
-			grid_put(g, buf, 0, 1);
+			pl_grid_put(g, buf, 0, 1);
 		}
 		for (size_t i = 0; i < l->nmetrics; i++) {
 			int m = l->metrics[i];
@@ -345,14 +173,14 @@ static void comparison_grid(const struct pl_comparison *cmp, const struct layout
 				fmt_metric(buf, sizeof(buf), row->metric[m], fmt);
 			else
 				snprintf(buf, sizeof(buf), "%s", missing);
-			grid_put(g, buf, 0, 1);
+			pl_grid_put(g, buf, 0, 1);
 			if (!human)
 				continue;
 			if (row->has_delta[m] && isfinite(row->delta_pct[m]))
 				pl_fmt_delta(buf, sizeof(buf), row->delta_pct[m]);
 			else
 				snprintf(buf, sizeof(buf), "%s", missing);
-			grid_put(g, buf, 0, 1);
+			pl_grid_put(g, buf, 0, 1);
 		}
 		for (size_t i = 0; !human && i < l->nmetrics; i++) {
 			int m = l->metrics[i];
@@ -360,7 +188,7 @@ static void comparison_grid(const struct pl_comparison *cmp, const struct layout
 				pl_fmt_num(buf, sizeof(buf), round_delta(row->delta_pct[m]));
 			else
 				buf[0] = '\0';
-			grid_put(g, buf, 0, 1);
+			pl_grid_put(g, buf, 0, 1);
 		}
 	}
 }
@@ -541,7 +369,7 @@ int pl_render_comparison(FILE *out, const struct pl_comparison *cmp, enum pl_tab
                          struct pl_error *err)
 {
 	struct layout l;
-	struct grid g = {0};
+	struct pl_grid g = {0};
 	int rc = 0;
 
 	if (fmt == PL_FMT_JSON) {
@@ -553,10 +381,10 @@ int pl_render_comparison(FILE *out, const struct pl_comparison *cmp, enum pl_tab
 	if (fmt != PL_FMT_CSV)
 		rc = write_header_lines(out, cmp, fmt);
 	if (rc == 0)
-		rc = grid_write(out, &g, fmt);
+		rc = pl_grid_write(out, &g, fmt);
 	if (rc == 0 && fmt != PL_FMT_CSV)
 		rc = write_caveats(out, cmp, &l, fmt);
-	grid_release(&g);
+	pl_grid_release(&g);
 	return finish(out, rc, err);
 }
 
@@ -569,7 +397,7 @@ static const int run_metrics[] = {PL_M_TTFT_P50, PL_M_TPOT_P50, PL_M_OUTPUT_THRO
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-static void runs_grid(const struct pl_run_list *runs, enum pl_table_format fmt, struct grid *g,
+static void runs_grid(const struct pl_run_list *runs, enum pl_table_format fmt, struct pl_grid *g,
                       int *any_ref)
 {
 	int human = fmt != PL_FMT_CSV;
@@ -577,23 +405,23 @@ static void runs_grid(const struct pl_run_list *runs, enum pl_table_format fmt, 
 	char buf[128];
 
 	g->ncols = 1 + NELEM(run_conds) + NELEM(run_metrics) + 2;
-	grid_put(g, "id", 0, 1);
+	pl_grid_put(g, "id", 0, 1);
 	for (size_t i = 0; i < NELEM(run_conds); i++)
-		grid_put(g, pl_cond_info[run_conds[i]].name, 0, 0);
+		pl_grid_put(g, pl_cond_info[run_conds[i]].name, 0, 0);
 	for (size_t i = 0; i < NELEM(run_metrics); i++) {
 		metric_header(buf, sizeof(buf), run_metrics[i]);
-		grid_put(g, buf, 0, 1);
+		pl_grid_put(g, buf, 0, 1);
 	}
-	grid_put(g, human ? "ref" : "reference_only", 0, 0);
-	grid_put(g, "source", 0, 0);
+	pl_grid_put(g, human ? "ref" : "reference_only", 0, 0);
+	pl_grid_put(g, "source", 0, 0);
 	*any_ref = 0;
 	for (size_t r = 0; r < runs->n; r++) {
 		const struct pl_run *run = &runs->v[r];
 		snprintf(buf, sizeof(buf), "%lld", run->id);
-		grid_put(g, buf, 0, 1);
+		pl_grid_put(g, buf, 0, 1);
 		for (size_t i = 0; i < NELEM(run_conds); i++) {
 			const struct pl_value *v = &run->cond[run_conds[i]];
-			grid_put(g, v->set && v->text ? v->text : missing, 1, 0);
+			pl_grid_put(g, v->set && v->text ? v->text : missing, 1, 0);
 		}
 		for (size_t i = 0; i < NELEM(run_metrics); i++) {
 			int m = run_metrics[i];
@@ -601,15 +429,15 @@ static void runs_grid(const struct pl_run_list *runs, enum pl_table_format fmt, 
 				fmt_metric(buf, sizeof(buf), run->metric[m], fmt);
 			else
 				snprintf(buf, sizeof(buf), "%s", missing);
-			grid_put(g, buf, 0, 1);
+			pl_grid_put(g, buf, 0, 1);
 		}
 		if (run->checklist_missing)
 			*any_ref = 1;
 		if (human)
-			grid_put(g, run->checklist_missing ? "*" : "", 1, 0); /* escaped to \* in Markdown */
+			pl_grid_put(g, run->checklist_missing ? "*" : "", 1, 0); /* escaped to \* in Markdown */
 		else
-			grid_put(g, run->checklist_missing ? "true" : "false", 0, 0);
-		grid_put(g, run->source ? run->source : missing, 1, 0);
+			pl_grid_put(g, run->checklist_missing ? "true" : "false", 0, 0);
+		pl_grid_put(g, run->source ? run->source : missing, 1, 0);
 	}
 }
 
@@ -685,7 +513,7 @@ static void json_runs(FILE *out, const struct pl_run_list *runs)
 int pl_render_runs(FILE *out, const struct pl_run_list *runs, enum pl_table_format fmt,
                    struct pl_error *err)
 {
-	struct grid g = {0};
+	struct pl_grid g = {0};
 	int any_ref = 0, rc;
 
 	if (fmt == PL_FMT_JSON) {
@@ -693,11 +521,11 @@ int pl_render_runs(FILE *out, const struct pl_run_list *runs, enum pl_table_form
 		return finish(out, 0, err);
 	}
 	runs_grid(runs, fmt, &g, &any_ref);
-	rc = grid_write(out, &g, fmt);
+	rc = pl_grid_write(out, &g, fmt);
 	if (rc == 0 && any_ref && fmt == PL_FMT_TEXT)
 		fputs("* reference-only: publication checklist items missing\n", out);
 	if (rc == 0 && any_ref && fmt == PL_FMT_MARKDOWN)
 		fputs("\n\\* reference-only: publication checklist items missing\n", out);
-	grid_release(&g);
+	pl_grid_release(&g);
 	return finish(out, rc, err);
 }
