@@ -9,6 +9,7 @@
 #include "adapters/json_util.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,16 @@ static int scan_bare_tokens(struct ctx *c, struct pl_error *err)
 	for (size_t i = 0; i < c->len; i++) {
 		char ch = c->text[i];
 		if (in_str) {
+			/* skip the plain bytes of the string in one go */
+			if (ch != '\\' && ch != '"') {
+				size_t j = i + 1;
+				while (j < c->len && c->text[j] != '\\' && c->text[j] != '"')
+					j++;
+				if (j >= c->len)
+					break;
+				i = j;
+				ch = c->text[i];
+			}
 			if (ch == '\\') {
 				if (i + 5 < c->len && c->text[i + 1] == 'u' &&
 				    strncmp(c->text + i + 2, "0000", 4) == 0)
@@ -157,7 +168,8 @@ static int scan_bare_tokens(struct ctx *c, struct pl_error *err)
 			str_start = i;
 			continue;
 		}
-		if (i > 0 && is_word(c->text[i - 1]))
+		/* only a token starting with I, - or N can be a bare word we treat */
+		if ((ch != 'I' && ch != '-' && ch != 'N') || (i > 0 && is_word(c->text[i - 1])))
 			continue;
 		if (strncmp(c->text + i, "Infinity", 8) == 0 && !is_word(c->text[i + 8])) {
 			memcpy(c->text + i, "\"inf\"   ", 8);
@@ -199,7 +211,15 @@ static size_t bad_utf8(const unsigned char *s, size_t len)
 		unsigned char lo = 0x80, hi = 0xBF;
 
 		if (b < 0x80) {
+			/* ASCII runs: eight bytes at a time while no high bit is set */
 			i++;
+			while (i + 8 <= len) {
+				uint64_t w;
+				memcpy(&w, s + i, 8);
+				if (w & 0x8080808080808080ull)
+					break;
+				i += 8;
+			}
 			continue;
 		}
 		if (b >= 0xC2 && b <= 0xDF)
@@ -636,9 +656,14 @@ void pl_json_doc_release(struct pl_json_doc *doc)
 
 const cJSON *pl_json_get(const cJSON *obj, const char *key)
 {
-	if (!cJSON_IsObject(obj))
+	if (!cJSON_IsObject(obj) || !key)
 		return NULL;
-	return cJSON_GetObjectItemCaseSensitive(obj, key);
+	/* cJSON_GetObjectItemCaseSensitive, with the first byte compared
+	 * before strcmp: format detection asks for absent keys by the hundred */
+	for (const cJSON *it = obj->child; it && it->string; it = it->next)
+		if (it->string[0] == key[0] && strcmp(it->string, key) == 0)
+			return it;
+	return NULL;
 }
 
 const char *pl_json_type_name(const cJSON *item)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,23 +24,67 @@ const struct pl_cond_info pl_cond_info[PL_COND_COUNT] = {PL_CONDITIONS(PL_COND_R
 const struct pl_metric_info pl_metric_info[PL_METRIC_COUNT] = {PL_METRICS(PL_METRIC_ROW_)};
 #undef PL_METRIC_ROW_
 
+/* Name lookups: open-addressing hash tables over the names, built once
+ * per process (pthread_once). Adapters look up every JSON key they read,
+ * so a linear strcmp over the tables was a visible share of an import. */
+#define LOOKUP_SLOTS 512 /* power of two, well above both tables' sizes */
+
+static signed char cond_slot[LOOKUP_SLOTS];  /* id + 1, 0 = empty */
+static short metric_slot[LOOKUP_SLOTS];      /* id + 1, 0 = empty */
+static pthread_once_t lookup_once = PTHREAD_ONCE_INIT;
+
+static unsigned name_hash(const char *s)
+{
+	unsigned h = 2166136261u; /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static void lookup_build(void)
+{
+	for (int i = 0; i < PL_COND_COUNT; i++) {
+		unsigned h = name_hash(pl_cond_info[i].name) & (LOOKUP_SLOTS - 1);
+		while (cond_slot[h])
+			h = (h + 1) & (LOOKUP_SLOTS - 1);
+		cond_slot[h] = (signed char)(i + 1);
+	}
+	for (int i = 0; i < PL_METRIC_COUNT; i++) {
+		unsigned h = name_hash(pl_metric_info[i].name) & (LOOKUP_SLOTS - 1);
+		while (metric_slot[h])
+			h = (h + 1) & (LOOKUP_SLOTS - 1);
+		metric_slot[h] = (short)(i + 1);
+	}
+}
+
+_Static_assert(PL_COND_COUNT < 127 && PL_COND_COUNT < LOOKUP_SLOTS / 2, "cond_slot too small");
+_Static_assert(PL_METRIC_COUNT < LOOKUP_SLOTS / 2, "metric_slot too small");
+
 int pl_cond_lookup(const char *name)
 {
+	unsigned h;
+
 	if (!name)
 		return PL_C_NONE;
-	for (int i = 0; i < PL_COND_COUNT; i++)
-		if (strcmp(pl_cond_info[i].name, name) == 0)
-			return i;
+	pthread_once(&lookup_once, lookup_build);
+	for (h = name_hash(name) & (LOOKUP_SLOTS - 1); cond_slot[h]; h = (h + 1) & (LOOKUP_SLOTS - 1))
+		if (strcmp(pl_cond_info[cond_slot[h] - 1].name, name) == 0)
+			return cond_slot[h] - 1;
 	return PL_C_NONE;
 }
 
 int pl_metric_lookup(const char *name)
 {
+	unsigned h;
+
 	if (!name)
 		return PL_M_NONE;
-	for (int i = 0; i < PL_METRIC_COUNT; i++)
-		if (strcmp(pl_metric_info[i].name, name) == 0)
-			return i;
+	pthread_once(&lookup_once, lookup_build);
+	for (h = name_hash(name) & (LOOKUP_SLOTS - 1); metric_slot[h];
+	     h = (h + 1) & (LOOKUP_SLOTS - 1))
+		if (strcmp(pl_metric_info[metric_slot[h] - 1].name, name) == 0)
+			return metric_slot[h] - 1;
 	return PL_M_NONE;
 }
 
