@@ -760,6 +760,25 @@ int pl_json_set_cond(struct pl_run *run, int id, const cJSON *item, const char *
 		switch (t) {
 		case PL_CT_INT:
 		case PL_CT_REAL:
+			if (v >= 0 && v < 1e15 && v == floor(v)) {
+				/* A whole number (tokens, counts): what pl_run_set_cond()
+				 * of its pl_fmt_num() text stores, without printf and
+				 * strtod; the digits are pl_fmt_num()'s "%.0f". */
+				unsigned long long u = (unsigned long long)v;
+				char *e = buf + sizeof(buf), *p = e;
+				struct pl_value *cv = &run->cond[id];
+
+				*--p = '\0';
+				do {
+					*--p = (char)('0' + u % 10);
+					u /= 10;
+				} while (u);
+				if (pl_strset(&cv->text, p))
+					return pl_error_set(err, PL_ENOMEM, "out of memory");
+				cv->set = 1;
+				cv->num = v == 0 ? 0.0 : v;
+				return 0;
+			}
 			return pl_run_set_cond(run, id, pl_fmt_num(buf, sizeof(buf), v), err);
 		case PL_CT_TEXT:
 			if (v == floor(v) && fabs(v) <= 9007199254740992.0) {
