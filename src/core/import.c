@@ -4,10 +4,13 @@
  * Two threads. The parser thread walks the paths, reads each file, hashes
  * it, parses it (adapters), overlays the sidecar NAME.conditions.json and
  * then --set, normalizes and validates; it hands finished files to the
- * calling thread through a bounded queue (QUEUE_ITEMS), so memory does not
- * grow with the number of files. The calling thread is the one writer: it
- * skips files whose sha256 is stored, stores each file's runs inside a
- * savepoint (a file is atomic), and commits every opts->commit_runs runs
+ * calling thread through a bounded queue (QUEUE_ITEMS, filled PUBLISH_ITEMS
+ * files at a time so the threads do not wake each other for every file),
+ * so memory does not grow with the number of files. The calling thread is
+ * the one writer: it skips files whose sha256 is stored, stores each file's
+ * runs in the open batch transaction (a file is atomic: its runs are all
+ * validated before, and a store failure rolls the batch back), and commits
+ * every opts->commit_runs runs
  * (PL_IMPORT_COMMIT_RUNS by default) rather than once per file; a crash
  * loses at most the open batch, and re-running the import stores exactly
  * what is missing. Callbacks run on the calling thread, in input order; a
@@ -32,8 +35,14 @@
  * Directory walks: entries in byte order of their names, recursively;
  * *.json and *.jsonl files only, *.conditions.json skipped (sidecars),
  * hidden entries (".name") skipped, symbolic links to directories not
- * followed (no loops); a file named explicitly is always read.
+ * followed (no loops); a file named explicitly is always read. A walk
+ * keeps the directory open and opens its files relative to it (no path
+ * walk per file), takes file types from readdir's d_type where the file
+ * system gives them (no stat per entry), and opens a sidecar only when the
+ * listing holds one (no failed open per file).
  */
+/* d_type and DT_* of readdir(): a directory walk then needs no stat per entry */
+#define _DEFAULT_SOURCE
 #include "core/import.h"
 
 #include <dirent.h>
@@ -54,9 +63,20 @@
 #include "core/validate.h"
 
 #define QUEUE_ITEMS 32   /* files (or stream chunks) in flight between the threads */
+#define PUBLISH_ITEMS 8  /* whole files the parser gathers before it queues them */
 #define CHUNK_RUNS 64    /* runs per chunk of a streamed file */
 #define HELD_MAX 8192    /* outcomes held back before a batch is committed anyway */
 #define WARNINGS_MAX 16384 /* bytes of warnings kept per file */
+
+/* Where the parser finds a file: its path (for messages, the sidecar and
+ * the stored source_path) and, inside a directory walk, the open directory
+ * and the entry's name, so that open() does not walk the path again. */
+struct src {
+	const char *path; /* as given or joined by the walk */
+	int dfd;          /* directory of name, or -1: open path */
+	const char *name; /* entry name in dfd (dfd >= 0) */
+	int side;         /* NAME.conditions.json: -1 unknown (look), 0 absent, 1 present */
+};
 
 /* What the parser thread hands to the writer. */
 enum item_kind {
@@ -108,6 +128,9 @@ struct batch {
 	pthread_cond_t not_full;  /* an item left, or stop */
 	struct item *head, *tail; /* FIFO */
 	size_t nitems;            /* items queued */
+	struct item *pend_head, *pend_tail; /* parser only: gathered, not queued yet */
+	size_t npend;                       /* parser only: items in pend */
+	struct item *got;         /* writer only: items taken off the queue, in order */
 	int threaded;             /* 0: the parser runs inline and pushes consume directly */
 	int parser_done;          /* the parser thread has finished */
 	int stop;                 /* writer to parser: stop (fatal error) */
@@ -723,52 +746,86 @@ static void consume(struct batch *b, struct item *it)
 
 /* ------------------------------------------------------------ the queue */
 
-/* Parser side: queues it (or, unthreaded, consumes it at once). Returns 0,
- * or -1 when the writer asked to stop (it is freed). */
+/* Parser side: queues the gathered items (waits while the queue is full).
+ * Returns 0, or -1 when the writer asked to stop (they are freed). */
+static int publish(struct batch *b)
+{
+	struct item *first = b->pend_head, *last = b->pend_tail;
+	size_t n = b->npend;
+
+	if (!n)
+		return 0;
+	b->pend_head = b->pend_tail = NULL;
+	b->npend = 0;
+	pthread_mutex_lock(&b->mu);
+	while (b->nitems >= QUEUE_ITEMS && !b->stop)
+		pthread_cond_wait(&b->not_full, &b->mu);
+	if (b->stop) {
+		pthread_mutex_unlock(&b->mu);
+		while (first) {
+			struct item *next = first->next;
+			item_free(first);
+			first = next;
+		}
+		return -1;
+	}
+	if (b->tail)
+		b->tail->next = first;
+	else
+		b->head = first;
+	b->tail = last;
+	if (b->nitems == 0) /* the writer waits only on an empty queue */
+		pthread_cond_signal(&b->not_empty);
+	b->nitems += n;
+	pthread_mutex_unlock(&b->mu);
+	return 0;
+}
+
+/* Parser side: hands it to the writer (or, unthreaded, consumes it at
+ * once). Whole files are gathered PUBLISH_ITEMS at a time, so that the
+ * threads wake each other once per batch rather than once per file; any
+ * other item is queued at once with those gathered before it (a streamed
+ * file's IT_BEGIN must reach the writer, which may tell the parser to skip
+ * the file; chunks are large). Returns 0, or -1 when the writer asked to
+ * stop (it is freed). */
 static int push(struct batch *b, struct item *it)
 {
 	if (!b->threaded) {
 		consume(b, it);
 		return b->fatal ? -1 : 0;
 	}
-	pthread_mutex_lock(&b->mu);
-	while (b->nitems >= QUEUE_ITEMS && !b->stop)
-		pthread_cond_wait(&b->not_full, &b->mu);
-	if (b->stop) {
-		pthread_mutex_unlock(&b->mu);
-		item_free(it);
-		return -1;
-	}
 	it->next = NULL;
-	if (b->tail)
-		b->tail->next = it;
+	if (b->pend_tail)
+		b->pend_tail->next = it;
 	else
-		b->head = it;
-	b->tail = it;
-	if (b->nitems++ == 0) /* the writer waits only on an empty queue */
-		pthread_cond_signal(&b->not_empty);
-	pthread_mutex_unlock(&b->mu);
-	return 0;
+		b->pend_head = it;
+	b->pend_tail = it;
+	b->npend++;
+	if (it->kind == IT_FILE && b->npend < PUBLISH_ITEMS)
+		return 0;
+	return publish(b);
 }
 
-/* Writer side: the next item, or NULL when the parser is done. */
+/* Writer side: the next item, or NULL when the parser is done. Takes every
+ * queued item at once. */
 static struct item *pop(struct batch *b)
 {
 	struct item *it;
 
-	pthread_mutex_lock(&b->mu);
-	while (!b->head && !b->parser_done)
-		pthread_cond_wait(&b->not_empty, &b->mu);
-	it = b->head;
-	if (it) {
-		b->head = it->next;
-		if (!b->head)
-			b->tail = NULL;
-		/* wake the parser when half the queue is free, not for every item */
-		if (b->nitems-- == QUEUE_ITEMS / 2)
+	if (!b->got) {
+		pthread_mutex_lock(&b->mu);
+		while (!b->head && !b->parser_done)
+			pthread_cond_wait(&b->not_empty, &b->mu);
+		b->got = b->head;
+		b->head = b->tail = NULL;
+		if (b->nitems >= QUEUE_ITEMS) /* the parser may be waiting for room */
 			pthread_cond_signal(&b->not_full);
+		b->nitems = 0;
+		pthread_mutex_unlock(&b->mu);
 	}
-	pthread_mutex_unlock(&b->mu);
+	it = b->got;
+	if (it)
+		b->got = it->next;
 	return it;
 }
 
@@ -860,12 +917,13 @@ static int read_fd(int fd, size_t size_hint, size_t max, char **out, size_t *len
 	return 0;
 }
 
-/* Reads the file at path ("-": stdin) whole, up to PL_IMPORT_WHOLE_MAX
+/* Reads the file f ("-": stdin) whole, up to PL_IMPORT_WHOLE_MAX
  * bytes. A path named explicitly must be a regular file: a FIFO or a
  * device (/dev/zero) never ends. Returns 0, or PL_EIO / PL_ENOMEM /
  * PL_EINVALID (too large) with err set ("cannot open 'x': ..."). */
-static int read_file(const char *path, char **out, size_t *len, struct pl_error *err)
+static int read_file(const struct src *f, char **out, size_t *len, struct pl_error *err)
 {
+	const char *path = f->path;
 	size_t hint = 0;
 	int fd, e;
 
@@ -874,7 +932,8 @@ static int read_file(const char *path, char **out, size_t *len, struct pl_error 
 		fd = STDIN_FILENO;
 	} else {
 		struct stat sb;
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		fd = f->dfd >= 0 ? openat(f->dfd, f->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+		                 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		if (fd < 0)
 			return pl_error_set(err, PL_EIO, "cannot open '%s': %s", path, strerror(errno));
 		if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode)) {
@@ -922,9 +981,11 @@ static void prefix_record(struct pl_error *err, long record)
 }
 
 /* The sidecar of path, read whole: *buf (caller frees) and *side (its
- * name; caller frees), or both NULL when there is none. Returns 0 or
- * PL_EIO / PL_ENOMEM. */
-static int load_sidecar(const char *path, char **side_out, char **buf_out, size_t *len,
+ * name; caller frees), or both NULL when there is none. known is 0 when
+ * the directory walk listed no sidecar for the file (nothing is opened
+ * then), else 1 or -1 (unknown: try to open it). Returns 0 or PL_EIO /
+ * PL_ENOMEM. */
+static int load_sidecar(const char *path, int known, char **side_out, char **buf_out, size_t *len,
                         struct pl_error *err)
 {
 	size_t stem;
@@ -935,7 +996,7 @@ static int load_sidecar(const char *path, char **side_out, char **buf_out, size_
 	*side_out = NULL;
 	*buf_out = NULL;
 	*len = 0;
-	if (strcmp(path, "-") == 0)
+	if (known == 0 || strcmp(path, "-") == 0)
 		return 0;
 	if (has_suffix(path, ".jsonl"))
 		stem = strlen(path) - 6;
@@ -1076,8 +1137,9 @@ static int add_warnings(char **acc, const struct pl_run_list *runs, size_t from,
 }
 
 /* A file read whole: one IT_FILE item. */
-static void produce_whole(struct batch *b, const char *path)
+static void produce_whole(struct batch *b, const struct src *f)
 {
+	const char *path = f->path;
 	struct item *it = item_new(IT_FILE, path);
 	struct pl_error err;
 	char *buf = NULL, *side = NULL, *sbuf = NULL;
@@ -1089,7 +1151,7 @@ static void produce_whole(struct batch *b, const char *path)
 		return;
 	}
 	pl_error_init(&err);
-	rc = read_file(path, &buf, &len, &err);
+	rc = read_file(f, &buf, &len, &err);
 	if (rc == 0) {
 		rc = pl_sha256_hex(buf, len, it->sha);
 		if (rc)
@@ -1101,7 +1163,7 @@ static void produce_whole(struct batch *b, const char *path)
 		rc = pl_adapters_parse(path, buf, len, b->opts->format, &it->runs, &err);
 	free(buf);
 	if (rc == 0)
-		rc = load_sidecar(path, &side, &sbuf, &slen, &err);
+		rc = load_sidecar(path, f->side, &side, &sbuf, &slen, &err);
 	if (rc == 0)
 		rc = apply_sidecar(side, sbuf, slen, &it->runs, 0, &err);
 	free(side);
@@ -1184,7 +1246,7 @@ static int stream_records(struct batch *b, const char *path, const char *sha, si
 	FILE *f;
 	int rc;
 
-	if ((rc = load_sidecar(path, &side, &sbuf, &slen, err)))
+	if ((rc = load_sidecar(path, -1, &side, &sbuf, &slen, err)))
 		return rc;
 	if (b->opts->format && !(format = strdup(b->opts->format))) {
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
@@ -1317,20 +1379,28 @@ static void produce_stream(struct batch *b, const char *path)
 }
 
 /* One input file: streamed when it is a large regular *.jsonl file. */
-static void produce_file(struct batch *b, const char *path)
+static void produce_file(struct batch *b, const struct src *f)
 {
+	const char *path = f->path;
 	struct stat sb;
 
-	if (strcmp(path, "-") != 0 && has_suffix(path, ".jsonl") && stat(path, &sb) == 0 &&
+	if (strcmp(path, "-") != 0 && has_suffix(path, ".jsonl") &&
+	    (f->dfd >= 0 ? fstatat(f->dfd, f->name, &sb, 0) : stat(path, &sb)) == 0 &&
 	    S_ISREG(sb.st_mode) && sb.st_size > PL_IMPORT_STREAM_MIN)
 		produce_stream(b, path);
 	else
-		produce_whole(b, path);
+		produce_whole(b, f);
 }
 
-static int cmp_names(const void *a, const void *b)
+/* A directory entry as listed: its name and readdir's d_type. */
+struct entry {
+	char *name;          /* owned */
+	unsigned char type;  /* DT_REG, DT_DIR, DT_LNK, DT_UNKNOWN, ... */
+};
+
+static int cmp_entries(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
 }
 
 static char *join_path(const char *dir, const char *name)
@@ -1348,24 +1418,55 @@ static char *join_path(const char *dir, const char *name)
 	return p;
 }
 
-static void walk_dir(struct batch *b, const char *dir)
+/* Whether the listing v[0..n) (sorted) holds the sidecar of the file name:
+ * 0 no, 1 yes, -1 unknown (the name is too long to check here). */
+static int listed_sidecar(const struct entry *v, size_t n, const char *name)
 {
-	DIR *d = opendir(dir);
-	char **names = NULL;
+	static const char tail[] = ".conditions.json";
+	char want[512];
+	struct entry key;
+	size_t stem;
+
+	if (has_suffix(name, ".jsonl"))
+		stem = strlen(name) - 6;
+	else if (has_suffix(name, ".json"))
+		stem = strlen(name) - 5;
+	else
+		return 0; /* load_sidecar looks for none */
+	if (stem + sizeof(tail) > sizeof(want))
+		return -1;
+	memcpy(want, name, stem);
+	memcpy(want + stem, tail, sizeof(tail));
+	key.name = want;
+	return bsearch(&key, v, n, sizeof(*v), cmp_entries) != NULL;
+}
+
+/* Directories deeper than this are walked without keeping their stream
+ * open, so that a deep tree cannot run out of file descriptors. */
+#define WALK_OPEN_DEPTH 64
+
+static void walk_dir(struct batch *b, const char *dir, int depth)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	struct entry *names = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *de;
 
 	if (!d) {
+		int e = errno;
 		struct item *it = item_new(IT_FILE, dir);
 		struct pl_error err;
 
+		if (dfd >= 0)
+			close(dfd);
 		if (!it) {
 			push_oom(b);
 			return;
 		}
 		pl_error_init(&err);
 		pl_error_at(&err, dir, 0, 0);
-		pl_error_set(&err, PL_EIO, "cannot open directory '%s': %s", dir, strerror(errno));
+		pl_error_set(&err, PL_EIO, "cannot open directory '%s': %s", dir, strerror(e));
 		item_fail(it, PL_EIO, &err);
 		push(b, it);
 		return;
@@ -1375,41 +1476,58 @@ static void walk_dir(struct batch *b, const char *dir)
 			continue; /* ".", ".." and hidden entries */
 		if (n == cap) {
 			size_t ncap = cap ? cap * 2 : 32;
-			char **nn = realloc(names, ncap * sizeof(*nn));
+			struct entry *nn = realloc(names, ncap * sizeof(*nn));
 			if (!nn)
 				goto oom;
 			names = nn;
 			cap = ncap;
 		}
-		names[n] = strdup(de->d_name);
-		if (!names[n])
+		names[n].name = strdup(de->d_name);
+		names[n].type = de->d_type;
+		if (!names[n].name)
 			goto oom;
 		n++;
 	}
-	closedir(d);
-	d = NULL;
-	qsort(names, n, sizeof(*names), cmp_names);
+	if (depth >= WALK_OPEN_DEPTH) {
+		closedir(d);
+		d = NULL;
+		dfd = -1;
+	}
+	qsort(names, n, sizeof(*names), cmp_entries);
 	for (size_t i = 0; i < n && !stopped(b); i++) {
-		char *full = join_path(dir, names[i]);
+		const char *name = names[i].name;
+		char *full = join_path(dir, name);
 		struct stat sb;
+		int link = 0, dir_ = 0, reg = 0;
+
 		if (!full)
 			goto oom;
-		if (lstat(full, &sb) == 0) {
-			int link = S_ISLNK(sb.st_mode);
-			if (link && stat(full, &sb) != 0) {
+		/* d_type saves a stat per entry; DT_UNKNOWN (some file systems) and
+		 * links are looked at as before */
+		if (dfd >= 0 && names[i].type == DT_REG) {
+			reg = 1;
+		} else if (dfd >= 0 && names[i].type == DT_DIR) {
+			dir_ = 1;
+		} else if ((dfd >= 0 ? fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW) : lstat(full, &sb)) ==
+		           0) {
+			link = S_ISLNK(sb.st_mode);
+			if (link && (dfd >= 0 ? fstatat(dfd, name, &sb, 0) : stat(full, &sb)) != 0) {
 				free(full);
 				continue; /* dangling link */
 			}
-			if (S_ISDIR(sb.st_mode)) {
-				if (!link)
-					walk_dir(b, full);
-			} else if (S_ISREG(sb.st_mode) &&
-			           (has_suffix(full, ".json") || has_suffix(full, ".jsonl") ||
-			            has_suffix(full, ".yaml") || has_suffix(full, ".yml") ||
-			            has_suffix(full, ".csv") || has_suffix(full, ".txt")) &&
-			           !has_suffix(full, ".conditions.json")) {
-				produce_file(b, full);
-			}
+			dir_ = S_ISDIR(sb.st_mode);
+			reg = S_ISREG(sb.st_mode);
+		}
+		if (dir_) {
+			if (!link)
+				walk_dir(b, full, depth + 1);
+		} else if (reg &&
+		           (has_suffix(name, ".json") || has_suffix(name, ".jsonl") ||
+		            has_suffix(name, ".yaml") || has_suffix(name, ".yml") ||
+		            has_suffix(name, ".csv") || has_suffix(name, ".txt")) &&
+		           !has_suffix(name, ".conditions.json")) {
+			struct src f = {full, dfd, name, dfd >= 0 ? listed_sidecar(names, n, name) : -1};
+			produce_file(b, &f);
 		}
 		free(full);
 	}
@@ -1420,7 +1538,7 @@ out:
 	if (d)
 		closedir(d);
 	for (size_t i = 0; i < n; i++)
-		free(names[i]);
+		free(names[i].name);
 	free(names);
 }
 
@@ -1432,11 +1550,14 @@ static void *parser_main(void *arg)
 	for (size_t i = 0; i < b->npaths && !stopped(b); i++) {
 		struct stat sb;
 		const char *path = b->paths[i];
-		if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-			walk_dir(b, path);
-		else
-			produce_file(b, path);
+		if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			walk_dir(b, path, 0);
+		} else {
+			struct src f = {path, -1, NULL, -1};
+			produce_file(b, &f);
+		}
 	}
+	publish(b); /* what is gathered; freed if the writer stopped */
 	pthread_mutex_lock(&b->mu);
 	b->parser_done = 1;
 	pthread_cond_broadcast(&b->not_empty);
