@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -587,6 +588,77 @@ struct manifest_job {
 	struct pl_error *err;
 };
 
+/* Makes dir ready for a bundle: it must be empty, or hold an earlier bundle
+ * (a manifest.json), whose listed outputs and manifest are removed first so
+ * that nothing of it is taken for part of the new one. Any other file there
+ * is refused rather than overwritten or listed: a bundle's directory holds
+ * the bundle only. Names from the old manifest are used only when they are
+ * plain file names (no '/', not "." or ".."). */
+static int clear_for_bundle(const char *dir, struct pl_error *err)
+{
+	char **names = NULL, *mpath, *text = NULL;
+	size_t n = 0;
+	int rc = list_dir(dir, &names, &n, err);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n && !text; i++) {
+		FILE *f;
+		long len;
+		if (strcmp(names[i], "manifest.json") != 0)
+			continue;
+		if (!(mpath = pl_render_path(dir, names[i])))
+			break;
+		f = fopen(mpath, "rb");
+		free(mpath);
+		if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && len < (1L << 24) &&
+		    fseek(f, 0, SEEK_SET) == 0 && (text = calloc(1, (size_t)len + 1)) &&
+		    fread(text, 1, (size_t)len, f) != (size_t)len) {
+			free(text);
+			text = NULL;
+		}
+		if (f)
+			fclose(f);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (text) {
+		/* "outputs": [{"path": "NAME", ...}] as write_manifest writes it */
+		const char *o = strstr(text, "\"outputs\"");
+		for (const char *p = o; p && (p = strstr(p, "{\"path\": \"")) != NULL;) {
+			const char *s = p + 10, *e = strchr(s, '"');
+			char name[256];
+			if (!e || (size_t)(e - s) >= sizeof(name))
+				break;
+			memcpy(name, s, (size_t)(e - s));
+			name[e - s] = '\0';
+			if (!strchr(name, '/') && !strchr(name, '\\') && strcmp(name, ".") != 0 &&
+			    strcmp(name, "..") != 0 && (mpath = pl_render_path(dir, name)) != NULL) {
+				unlink(mpath);
+				free(mpath);
+			}
+			p = e;
+		}
+		free(text);
+		if ((mpath = pl_render_path(dir, "manifest.json")) != NULL) {
+			unlink(mpath);
+			free(mpath);
+		}
+	}
+	if ((rc = list_dir(dir, &names, &n, err)))
+		return rc;
+	if (n > 0)
+		rc = pl_error_set(err, PL_EIO,
+		                  "'%s' holds files that are not part of a bundle (e.g. '%s'); render "
+		                  "a bundle into an empty or new directory",
+		                  dir, names[0]);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
 static int write_manifest(FILE *fp, void *v, struct pl_error *err)
 {
 	struct manifest_job *mj = v;
@@ -643,7 +715,10 @@ static int write_manifest(FILE *fp, void *v, struct pl_error *err)
 	first = 1;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char *path;
-		if (strcmp(names[i], "manifest.json") == 0)
+		size_t len = strlen(names[i]);
+		/* the manifest itself, and its own temporary file being written */
+		if (strcmp(names[i], "manifest.json") == 0 ||
+		    (len > 4 && strcmp(names[i] + len - 4, ".tmp") == 0))
 			continue;
 		path = pl_render_path(mj->dir, names[i]);
 		if (!path) {
@@ -780,6 +855,8 @@ int pl_bundle_write(const char *dir, const struct pl_comparison *cmp,
 	b.w = words_for(opts->lang);
 	pl_error_init(&plot_err);
 	rc = pl_render_mkdirs(dir, err);
+	if (rc == 0)
+		rc = clear_for_bundle(dir, err);
 	if (rc)
 		return rc;
 	b.ctx = pl_tpl_ctx_new();
