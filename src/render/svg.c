@@ -63,16 +63,27 @@ static long map(const struct axis *a, double v)
 	return lround(a->px0 + t * (a->px1 - a->px0));
 }
 
-static void frame(FILE *f, const char *title)
+/* The svg element, background and title; height is H plus room for extra
+ * legend rows. */
+/* Height of one legend row below the plot. */
+#define LEGEND_ROW 18
+
+/* Room a legend entry takes: swatch, text at about 8 px a column, gap. */
+static size_t legend_width(const char *name)
+{
+	return 16 + 8 * pl_text_width(name ? name : "") + 24;
+}
+
+static void frame(FILE *f, const char *title, long height)
 {
 	fprintf(f,
-	        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" role=\"img\" "
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %ld\" role=\"img\" "
 	        "class=\"chart\" %s font-size=\"13\">\n<title>",
-	        W, H, font);
+	        W, height, font);
 	text(f, title);
-	fprintf(f, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n"
+	fprintf(f, "</title>\n<rect width=\"%d\" height=\"%ld\" fill=\"#fff\"/>\n"
 	           "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">",
-	        W, H, W / 2);
+	        W, height, W / 2);
 	text(f, title);
 	fputs("</text>\n", f);
 }
@@ -137,10 +148,23 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	long lx = L + 10, ly = H - 6;
+	long lx = L + 10, ly = H - 6, rows = 1;
 
 	if (!f)
 		return NULL;
+	/* the legend wraps into as many rows below the plot as its entries need */
+	for (size_t s = 0, x = (size_t)lx; s <= c->nseries; s++) {
+		const char *name = s < c->nseries ? c->series[s].name : c->mark_label;
+		size_t w;
+		if (!name)
+			continue;
+		w = legend_width(name);
+		if (x > (size_t)lx && x + w > W - 10) {
+			rows++;
+			x = (size_t)lx;
+		}
+		x += w;
+	}
 	for (size_t s = 0; s < c->nseries; s++)
 		for (size_t i = 0; i < c->series[s].n; i++) {
 			double x = c->series[s].x[i], y = c->series[s].y[i];
@@ -170,7 +194,7 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 	if (!(ay.hi > 0))
 		ay.hi = 1;
 	ay.hi = ceil(ay.hi * 1.05 / nice_step(ay.hi * 1.05, 5)) * nice_step(ay.hi * 1.05, 5);
-	frame(f, c->title);
+	frame(f, c->title, H + LEGEND_ROW * (rows - 1));
 	ticks(f, &ax, 1);
 	ticks(f, &ay, 0);
 	axis_labels(f, c->xlabel, c->ylabel);
@@ -200,15 +224,23 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 				           "stroke=\"#000\" stroke-width=\"2\"/>\n",
 				        px, py);
 		}
-		/* legend entry */
+		/* legend entry, on the next row when this one is full */
+		if (lx > L + 10 && lx + (long)legend_width(se->name) > W - 10) {
+			lx = L + 10;
+			ly += LEGEND_ROW;
+		}
 		fprintf(f, "<rect x=\"%ld\" y=\"%ld\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 		           "<text x=\"%ld\" y=\"%ld\">",
 		        lx, ly - 11, col, lx + 16, ly);
 		text(f, se->name);
 		fputs("</text>\n", f);
-		lx += 16 + 8 * (long)pl_text_width(se->name ? se->name : "") + 24;
+		lx += (long)legend_width(se->name);
 	}
 	if (c->mark_label) {
+		if (lx > L + 10 && lx + (long)legend_width(c->mark_label) > W - 10) {
+			lx = L + 10;
+			ly += LEGEND_ROW;
+		}
 		fprintf(f, "<circle cx=\"%ld\" cy=\"%ld\" r=\"6\" fill=\"none\" stroke=\"#000\" "
 		           "stroke-width=\"2\"/><text x=\"%ld\" y=\"%ld\">",
 		        lx + 6, ly - 5, lx + 16, ly);
@@ -235,7 +267,7 @@ char *pl_svg_bar_chart(const char *title, const char *ylabel, const char *const 
 	if (!(ay.hi > 0))
 		ay.hi = 1;
 	ay.hi = ceil(ay.hi * 1.05 / nice_step(ay.hi * 1.05, 5)) * nice_step(ay.hi * 1.05, 5);
-	frame(f, title);
+	frame(f, title, H);
 	ticks(f, &ay, 0);
 	axis_labels(f, "", ylabel);
 	slot = n ? (W - R - L) / (long)n : 1;
