@@ -15,20 +15,24 @@ static const char usage_text[] =
 	"usage: perfledger import [--set FIELD=VALUE]... [--format NAME] [--strict] PATH...\n"
 	"\n"
 	"Imports benchmark result files into the database. PATH is a file, a directory\n"
-	"(walked recursively for *.json and *.jsonl), or - for standard input.\n"
-	"Formats are detected from content: perfledger descriptors (JSON, array or\n"
-	"JSONL) and vLLM benchmark_serving / `vllm bench serve` result JSON.\n"
+	"(walked recursively for *.json, *.jsonl, *.yaml, *.yml, *.csv and *.txt;\n"
+	"hidden files and *.conditions.json sidecars skipped), or - for standard input.\n"
+	"Formats are detected from content: perfledger descriptors, vLLM, SGLang,\n"
+	"llmperf, AIPerf / GenAI-Perf, llama-bench, InferenceMAX, guidellm, MLPerf and\n"
+	"their CSV exports ('perfledger formats' lists them with their field mapping).\n"
 	"\n"
 	"Conditions a file does not record are supplied, never guessed: by a sidecar\n"
 	"file NAME.conditions.json next to NAME.json, or by --set (which wins over\n"
-	"the sidecar, which wins over the file).\n"
+	"the sidecar, which wins over the file; a value it replaces is named in a\n"
+	"warning).\n"
 	"\n"
 	"  --set FIELD=VALUE  set a condition on every imported run (repeatable)\n"
-	"  --format NAME      force the input format (descriptor, vllm-serving)\n"
+	"  --format NAME      force the input format (see 'perfledger formats')\n"
 	"  --strict           store nothing if any file is rejected\n"
 	"\n"
-	"The same bytes are stored once: re-importing a file is a no-op. A run that\n"
-	"lacks items of the publication checklist is stored as reference-only.\n";
+	"The same bytes are stored once: re-importing a file is a no-op (with other\n"
+	"conditions it is refused: a stored run is never rewritten). A run that lacks\n"
+	"items of the publication checklist is stored as reference-only.\n";
 
 /* Reference-only notes name at most this many files; the rest are summed up
  * in one line at the end, so a bulk import does not print a line a file. */
@@ -70,7 +74,7 @@ static void on_file(void *vctx, const char *path, enum pl_import_status status, 
 	if (note)
 		fprintf(stderr,
 		        "perfledger: note: '%s': %zu of %zu run%s stored as reference-only "
-		        "(publication checklist incomplete; 'perfledger list' shows which items)\n",
+		        "(publication checklist incomplete; 'perfledger list --format json' shows which items)\n",
 		        path, reference_only, runs, runs == 1 ? "" : "s");
 }
 

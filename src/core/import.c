@@ -1057,8 +1057,25 @@ static int prepare_runs(const struct pl_import_opts *opts, const char *path, con
 		struct pl_run *r = &runs->v[i];
 		int rc = 0;
 
-		for (size_t k = 0; k < opts->nset && rc == 0; k++)
-			rc = pl_run_set_cond(r, pl_cond_lookup(opts->set[k].key), opts->set[k].value, err);
+		for (size_t k = 0; k < opts->nset && rc == 0; k++) {
+			int id = pl_cond_lookup(opts->set[k].key);
+			char *was = NULL;
+			/* --set wins over the file, but never silently: a value the
+			 * file records and --set contradicts is named in a warning */
+			if (r->cond[id].set && !(was = pl_normalize_value(id, r->cond[id].text))) {
+				rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+				break;
+			}
+			rc = pl_run_set_cond(r, id, opts->set[k].value, err);
+			if (rc == 0 && was) {
+				char *now = pl_normalize_value(id, r->cond[id].text);
+				if (now && strcmp(now, was) != 0)
+					pl_run_warn(r, "--set %s=%s replaces '%s' from the file",
+					            opts->set[k].key, opts->set[k].value, was);
+				free(now);
+			}
+			free(was);
+		}
 		memcpy(r->sha256, sha, sizeof(r->sha256));
 		if (rc == 0)
 			rc = pl_normalize_run(r, err);

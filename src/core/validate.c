@@ -30,19 +30,38 @@ static int fail(struct pl_error *err, const char *field)
 	return PL_EINVALID;
 }
 
+/* Names every missing required condition at once, so that a file lacking
+ * three of them does not take three attempts to fix. */
 static int check_required(const struct pl_run *run, struct pl_error *err)
 {
+	char names[200] = "", sets[300] = "";
+	const char *first = NULL;
+	int n = 0;
+
 	for (int i = 0; i < PL_COND_COUNT; i++) {
 		const char *name = pl_cond_info[i].name;
+		size_t a = strlen(names), b = strlen(sets);
 		if (!(pl_cond_info[i].flags & PL_CF_REQUIRED) || run->cond[i].set)
 			continue;
-		pl_error_set(err, PL_EINVALID,
-		             "missing required condition '%s' (give it in the file, a sidecar "
-		             "NAME.conditions.json or --set %s=...)",
-		             name, name);
-		return fail(err, name);
+		snprintf(names + a, sizeof(names) - a, "%s'%s'", n ? ", " : "", name);
+		snprintf(sets + b, sizeof(sets) - b, "%s--set %s=...", n ? " " : "", name);
+		if (!first)
+			first = name;
+		n++;
 	}
-	return 0;
+	if (n == 0)
+		return 0;
+	if (n == 1)
+		pl_error_set(err, PL_EINVALID,
+		             "missing required condition %s (give it in the file, a sidecar "
+		             "NAME.conditions.json or %s)",
+		             names, sets);
+	else
+		pl_error_set(err, PL_EINVALID,
+		             "missing required conditions %s (give them in the file, a sidecar "
+		             "NAME.conditions.json or %s)",
+		             names, sets);
+	return fail(err, first);
 }
 
 static int check_values(const struct pl_run *run, struct pl_error *err)
