@@ -283,16 +283,122 @@ static int push_mismatch(struct pl_comparison *cmp, int cond, char **values, siz
 	return 0;
 }
 
+/* Appends to buf the run ids of runs whose error rate is value (missing
+ * when !has), as ranges: "run 3", "runs 1-109", "runs 1-3, 7, 9-12"; a long
+ * list ends in ", ...". */
+static void id_ranges(const struct pl_run_list *runs, int has, double value, char *buf, size_t n,
+                      size_t count)
+{
+	long long start = -1, prev = -1;
+	size_t ranges = 0;
+
+	append(buf, n, count == 1 ? "run " : "runs ");
+	for (size_t i = 0; i <= runs->n; i++) {
+		int match = 0;
+		long long id = 0;
+		if (i < runs->n) {
+			const struct pl_run *r = &runs->v[i];
+			match = has ? (r->has_metric[PL_M_ERROR_RATE] &&
+			               r->metric[PL_M_ERROR_RATE] == value)
+			            : !r->has_metric[PL_M_ERROR_RATE];
+			id = r->id;
+		}
+		if (match && start >= 0 && id == prev + 1) {
+			prev = id;
+			continue;
+		}
+		if (start >= 0) { /* close the range start..prev */
+			char part[64];
+			if (ranges == 8) {
+				append(buf, n, ", ...");
+				return;
+			}
+			if (start == prev)
+				snprintf(part, sizeof(part), "%s%lld", ranges ? ", " : "", start);
+			else
+				snprintf(part, sizeof(part), "%s%lld-%lld", ranges ? ", " : "", start, prev);
+			append(buf, n, part);
+			ranges++;
+			start = -1;
+		}
+		if (match)
+			start = prev = id;
+	}
+}
+
+/* The distinct error rates of runs (ascending, missing last), each with the
+ * runs that have it: "0 (runs 1-109)", "0.005 (runs 110-111)",
+ * "(missing) (run 112)". Caller frees each string and the array. */
+static int group_error_rates(const struct pl_run_list *runs, char ***out, size_t *nout)
+{
+	double *v = malloc((runs->n + 1) * sizeof(*v));
+	char **vals = calloc(runs->n + 1, sizeof(*vals));
+	size_t nv = 0, nmissing = 0;
+
+	if (!v || !vals) {
+		free(v);
+		free(vals);
+		return PL_ENOMEM;
+	}
+	for (size_t i = 0; i < runs->n; i++) {
+		const struct pl_run *r = &runs->v[i];
+		size_t k;
+		if (!r->has_metric[PL_M_ERROR_RATE]) {
+			nmissing++;
+			continue;
+		}
+		for (k = 0; k < nv && v[k] != r->metric[PL_M_ERROR_RATE]; k++)
+			;
+		if (k == nv)
+			v[nv++] = r->metric[PL_M_ERROR_RATE];
+	}
+	for (size_t a = 1; a < nv; a++) /* few distinct values: insertion sort */
+		for (size_t b = a; b > 0 && v[b - 1] > v[b]; b--) {
+			double t = v[b];
+			v[b] = v[b - 1];
+			v[b - 1] = t;
+		}
+	for (size_t k = 0; k <= nv; k++) {
+		char line[400] = "", num[40];
+		size_t count = 0;
+		if (k == nv && nmissing == 0)
+			break;
+		for (size_t i = 0; i < runs->n; i++) {
+			const struct pl_run *r = &runs->v[i];
+			count += k < nv ? (r->has_metric[PL_M_ERROR_RATE] &&
+			                   r->metric[PL_M_ERROR_RATE] == v[k])
+			                : !r->has_metric[PL_M_ERROR_RATE];
+		}
+		append(line, sizeof(line), k < nv ? pl_fmt_num(num, sizeof(num), v[k]) : "(missing)");
+		append(line, sizeof(line), " (");
+		id_ranges(runs, k < nv, k < nv ? v[k] : 0, line, sizeof(line), count);
+		append(line, sizeof(line), ")");
+		if (!(vals[k] = strdup(line))) {
+			for (size_t j = 0; j < k; j++)
+				free(vals[j]);
+			free(vals);
+			free(v);
+			return PL_ENOMEM;
+		}
+	}
+	*nout = nv + (nmissing > 0);
+	*out = vals;
+	free(v);
+	return 0;
+}
+
 /* The errors rule: a run with errors (error_rate > 0) is never compared
  * with one without (error_rate 0), and a run whose error rate is unknown
  * (missing) is neither: missing is not 0. Unless opts->allow_errors, mixed
- * runs refuse the comparison with one value per run ("run 3: 0.65"); when
- * allowed, the same list becomes a caveat. Returns 0 or PL_ENOMEM. */
+ * runs refuse the comparison with each error rate and its runs
+ * ("0.65 (run 3)"); when allowed, the same list becomes a caveat. Returns 0 or PL_ENOMEM. */
 static int check_errors(const struct pl_run_list *runs, const struct pl_compare_opts *opts,
                         struct pl_comparison *cmp, char *msg, size_t msgsize)
 {
 	int seen[3] = {0, 0, 0}; /* unknown, none, some */
 	char **vals;
+	size_t nvals;
+	int rc;
 
 	for (size_t i = 0; i < runs->n; i++) {
 		const struct pl_run *r = &runs->v[i];
@@ -300,47 +406,29 @@ static int check_errors(const struct pl_run_list *runs, const struct pl_compare_
 	}
 	if (seen[0] + seen[1] + seen[2] < 2)
 		return 0;
-	vals = calloc(runs->n, sizeof(*vals));
-	if (!vals)
-		return PL_ENOMEM;
-	for (size_t i = 0; i < runs->n; i++) {
-		const struct pl_run *r = &runs->v[i];
-		char num[40], line[80];
-		snprintf(line, sizeof(line), "run %lld: %s", r->id,
-		         r->has_metric[PL_M_ERROR_RATE]
-		                 ? pl_fmt_num(num, sizeof(num), r->metric[PL_M_ERROR_RATE])
-		                 : "(missing)");
-		vals[i] = strdup(line);
-		if (!vals[i]) {
-			for (size_t k = 0; k < i; k++)
-				free(vals[k]);
-			free(vals);
-			return PL_ENOMEM;
-		}
-	}
+	if ((rc = group_error_rates(runs, &vals, &nvals)))
+		return rc;
 	if (opts->allow_errors) {
 		char cav[900] = "runs with and without errors compared (allowed by --allow-mismatch "
 		                "error_rate): error_rate";
-		int rc;
-		for (size_t i = 0; i < runs->n; i++) {
+		for (size_t i = 0; i < nvals; i++) {
 			append(cav, sizeof(cav), i ? ", " : " ");
 			append(cav, sizeof(cav), vals[i]);
 			free(vals[i]);
 		}
 		free(vals);
-		rc = add_caveat(cmp, cav);
-		return rc;
+		return add_caveat(cmp, cav);
 	}
-	if (push_mismatch(cmp, PL_C_NONE, vals, runs->n)) {
-		for (size_t i = 0; i < runs->n; i++)
+	if (push_mismatch(cmp, PL_C_NONE, vals, nvals)) {
+		for (size_t i = 0; i < nvals; i++)
 			free(vals[i]);
 		free(vals);
 		return PL_ENOMEM;
 	}
 	append(msg, msgsize, cmp->nmismatches > 1 ? "; " : "");
 	append(msg, msgsize, "error_rate (runs with errors vs runs without or unknown):");
-	for (size_t i = 0; i < runs->n; i++) {
-		append(msg, msgsize, i ? ", " : " ");
+	for (size_t i = 0; i < nvals; i++) {
+		append(msg, msgsize, i ? " vs " : " ");
 		append(msg, msgsize, vals[i]);
 	}
 	return 0;

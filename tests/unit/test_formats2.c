@@ -503,8 +503,8 @@ static void test_rule_errors(void **state)
 	assert_int_equal(pl_compare_build(&l, &opts, &cmp, &err), PL_EMISMATCH);
 	assert_string_equal(err.message,
 	                    "comparison refused: 1 condition differ off the axis 'hardware': "
-	                    "error_rate (runs with errors vs runs without or unknown): run 1: 0, "
-	                    "run 2: 0.65, run 3: (missing)");
+	                    "error_rate (runs with errors vs runs without or unknown): 0 (run 1) vs "
+	                    "0.65 (run 2) vs (missing) (run 3)");
 	assert_int_equal(cmp.mismatches[0].cond, PL_C_NONE);
 	assert_int_equal(cmp.mismatches[0].nvalues, 3);
 	pl_comparison_release(&cmp);
@@ -512,7 +512,7 @@ static void test_rule_errors(void **state)
 	assert_int_equal(pl_compare_build(&l, &opts, &cmp, &err), 0);
 	assert_string_equal(cmp.caveats[0],
 	                    "runs with and without errors compared (allowed by --allow-mismatch "
-	                    "error_rate): error_rate run 1: 0, run 2: 0.65, run 3: (missing)");
+	                    "error_rate): error_rate 0 (run 1), 0.65 (run 2), (missing) (run 3)");
 	pl_comparison_release(&cmp);
 	pl_run_list_release(&l);
 
