@@ -652,7 +652,7 @@ static void test_rule_cross_tool(void **state)
 	assert_string_equal(err.message,
 	                    "comparison refused: 1 condition differ off the axis 'hardware': "
 	                    "error_rate (runs with errors vs runs without or unknown): "
-	                    "run 1: (missing), run 2: 0");
+	                    "0 (run 2) vs (missing) (run 1)");
 	pl_comparison_release(&cmp);
 	opts.allow_errors = 1;
 	assert_int_equal(pl_compare_build(&l, &opts, &cmp, &err), 0);
