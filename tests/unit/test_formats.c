@@ -662,7 +662,7 @@ static void test_rule_cross_tool(void **state)
 	                    "(allowed by --allow-mismatch)");
 	assert_string_equal(cmp.caveats[1],
 	                    "runs with and without errors compared (allowed by --allow-mismatch "
-	                    "error_rate): error_rate run 1: (missing), run 2: 0");
+	                    "error_rate): error_rate 0 (run 2), (missing) (run 1)");
 	pl_comparison_release(&cmp);
 	pl_run_list_release(&l);
 }
