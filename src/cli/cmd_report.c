@@ -117,6 +117,11 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_errorf("report", "--out DIR is required");
 		goto out;
 	}
+	if (!spec_path && strcmp(lang, "en") != 0) {
+		pl_cli_errorf("report", "--lang applies to report definitions (--spec); the "
+		                        "--axis report is written in English");
+		goto out;
+	}
 	if (spec_path) {
 		if (other) {
 			pl_cli_errorf("report", "--spec takes the selection from the definition; "

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -78,8 +79,22 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_errorf("verify", "out of memory");
 		return PL_EXIT_USAGE;
 	}
-	sprintf(manifest, "%s/manifest.json", dir); /* sized above */
-	sprintf(spec, "%s/definition.json", dir);
+	snprintf(manifest, strlen(dir) + 32, "%s/manifest.json", dir);
+	snprintf(spec, strlen(dir) + 32, "%s/definition.json", dir);
+	{
+		struct stat sb;
+		if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode) || stat(manifest, &sb) != 0) {
+			pl_cli_errorf("verify",
+			              "'%s' is not a report bundle (no %s; bundles are written by "
+			              "'perfledger report --spec reports/NAME.json --out DIR')",
+			              dir, stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)
+			                       ? "such directory"
+			                       : "manifest.json");
+			free(manifest);
+			free(spec);
+			return PL_EXIT_USAGE;
+		}
+	}
 	if (pl_manifest_read(manifest, lang, sizeof(lang), &epoch, &err)) {
 		pl_cli_print_error(&err);
 		free(manifest);
@@ -105,7 +120,7 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 			printf("bundle '%s' differs from a re-render: %zu file%s\n", dir, ndiff,
 			       ndiff == 1 ? "" : "s");
 			if (fm) {
-				sprintf(fm, "%s/manifest.json", fresh); /* sized above */
+				snprintf(fm, strlen(fresh) + 32, "%s/manifest.json", fresh);
 				if (pl_manifest_gnuplot(manifest, was, sizeof(was)) &&
 				    pl_manifest_gnuplot(fm, now, sizeof(now)) && strcmp(was, now) != 0)
 					printf("note: the bundle's charts were drawn by '%s', this machine has "

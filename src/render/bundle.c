@@ -107,15 +107,19 @@ static void subst(char *out, size_t n, const char *fmt, const char *a, const cha
 
 static char *num(char *buf, size_t n, double v)
 {
-	if (isnan(v))
-		return strcpy(buf, "-");
+	if (isnan(v)) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
 	return pl_fmt_sig4(buf, n, v);
 }
 
 static char *full(char *buf, size_t n, double v)
 {
-	if (isnan(v))
-		return strcpy(buf, "");
+	if (isnan(v)) {
+		snprintf(buf, n, "%s", "");
+		return buf;
+	}
 	return pl_fmt_num(buf, n, v);
 }
 
