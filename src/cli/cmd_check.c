@@ -97,7 +97,12 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 			break;
 		case 't': {
 			double pct;
-			if (pl_parse_num(optarg, 0, &pct) || pct < 0) {
+			char num[64];
+			size_t len = strlen(optarg);
+			/* "5" and "5%" both mean five percent */
+			snprintf(num, sizeof(num), "%.*s",
+			         (int)(len > 0 && optarg[len - 1] == '%' ? len - 1 : len), optarg);
+			if (pl_parse_num(num, 0, &pct) || pct < 0) {
 				pl_cli_errorf("check", "bad --threshold '%s': expected a percentage >= 0",
 				              optarg);
 				goto out;
