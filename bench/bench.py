@@ -92,7 +92,7 @@ def check_plans(db):
     con = sqlite3.connect(db)
     queries = [
         ("duplicate check", "SELECT 1 FROM runs WHERE source_sha256 = ? LIMIT 1", ("x",)),
-        ("conditions row", "SELECT id FROM conditions WHERE key_text = ?", ("x",)),
+        ("conditions row", "SELECT id FROM conditions WHERE key_hash = ? AND key_text = ?", (1, "x")),
         ("--where model,precision", "SELECT runs.id FROM runs JOIN conditions ON conditions.id = "
          "runs.condition_id WHERE conditions.model = ? AND conditions.precision = ?", ("a", "b")),
         ("--where hardware", "SELECT runs.id FROM runs JOIN conditions ON conditions.id = "
