@@ -990,6 +990,47 @@ fail:
 	return 1;
 }
 
+/* The plan SQLite picks for sql names an index (issue 6: the hot lookups
+ * of import and of --where selections must not scan the tables). */
+static void expect_index(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	char plan[1024] = "";
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		size_t len = strlen(plan);
+		snprintf(plan + len, sizeof(plan) - len, "%s / ", (const char *)sqlite3_column_text(s, 3));
+	}
+	sqlite3_finalize(s);
+	if (!strstr(plan, "USING INDEX") && !strstr(plan, "USING COVERING INDEX") &&
+	    !strstr(plan, "USING INTEGER PRIMARY KEY"))
+		fail_msg("no index for '%s': %s", sql, plan);
+	if (strstr(plan, "SCAN runs") || strstr(plan, "SCAN conditions"))
+		fail_msg("table scan for '%s': %s", sql, plan);
+}
+
+static void test_query_plans_use_indexes(void **state)
+{
+	char path[1024];
+	sqlite3 *db;
+
+	(void)state;
+	pl_store_close(open_ok(db_path(path, sizeof(path), "plans")));
+	db = raw_open(path);
+	expect_index(db, "EXPLAIN QUERY PLAN SELECT 1 FROM runs WHERE source_sha256 = 'x' LIMIT 1");
+	expect_index(db, "EXPLAIN QUERY PLAN SELECT id FROM conditions WHERE key_hash = 1 AND "
+	                 "key_text = 'x'");
+	expect_index(db, "EXPLAIN QUERY PLAN SELECT runs.id FROM conditions JOIN runs ON "
+	                 "runs.condition_id = conditions.id WHERE conditions.model = 'a' AND "
+	                 "conditions.precision = 'b'");
+	expect_index(db, "EXPLAIN QUERY PLAN SELECT runs.id FROM conditions JOIN runs ON "
+	                 "runs.condition_id = conditions.id WHERE conditions.hardware = 'h'");
+	expect_index(db, "EXPLAIN QUERY PLAN SELECT runs.id FROM conditions JOIN runs ON "
+	                 "runs.condition_id = conditions.id WHERE conditions.engine_version = 'v'");
+	sqlite3_close(db);
+}
+
 static void test_concurrent_writers(void **state)
 {
 	char path[1024];
@@ -1050,6 +1091,7 @@ int main(void)
 		cmocka_unit_test(test_run_flat_view),
 		cmocka_unit_test(test_many_condition_sets),
 		cmocka_unit_test(test_hostile_strings),
+		cmocka_unit_test(test_query_plans_use_indexes),
 		cmocka_unit_test(test_concurrent_writers),
 	};
 
