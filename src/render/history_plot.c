@@ -68,11 +68,12 @@ static int write_dat(FILE *fp, void *ctx, struct pl_error *err)
 	const struct hjob *job = ctx;
 	const struct pl_history *h = job->h;
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
+	size_t tick_every = h->npoints > 12 ? (h->npoints + 11) / 12 : 1;
 
 	(void)err;
 	fprintf(fp, "# perfledger history data: %s (%s) by %s\n", mi->name, pl_unit_label(mi->unit),
 	        pl_cond_info[h->by].name);
-	fputs("# block 0, points: index\tmedian\tci_low\tci_high\tlevel\tlabel\n"
+	fputs("# block 0, points: index\tmedian\tci_low\tci_high\tlevel\tlabel\ttick\n"
 	      "# (ci_low = ci_high = median when a point has too few runs for a 95% interval)\n",
 	      fp);
 	for (size_t i = 0; i < h->npoints; i++) {
@@ -87,6 +88,9 @@ static int write_dat(FILE *fp, void *ctx, struct pl_error *err)
 		dat_num(fp, p->level);
 		fputc('\t', fp);
 		dat_string(fp, p->value.text);
+		/* the axis names at most about 12 points, so 30 nights stay legible */
+		fputc('\t', fp);
+		dat_string(fp, i % tick_every == 0 ? p->value.text : "");
 		fputc('\n', fp);
 	}
 	for (int accepted = 0; accepted < 2; accepted++) {
@@ -160,7 +164,7 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 	        "set title \"%s by %s (median of each point, 95%% interval of the median)\"\n"
 	        "set ylabel \"%s (%s)\"\n"
 	        "set xlabel \"%s\"\n"
-	        "plot '" PL_HISTORY_CHART ".dat' index 0 using 1:2:3:4:xtic(6) with yerrorbars "
+	        "plot '" PL_HISTORY_CHART ".dat' index 0 using 1:2:3:4:xtic(7) with yerrorbars "
 	        "pt 7 ps 0.7 lc rgb \"#1f4e9e\" title \"median\""
 	        ", \\\n     '' index 0 using 1:5 with histeps lw 1.5 lc rgb \"#777777\" "
 	        "title \"fitted level\"",
