@@ -37,8 +37,12 @@ static const char usage_text[] =
 static void print_usage(FILE *f)
 {
 	fputs(usage_text, f);
+	size_t width = 0; /* the longest name sets the column */
 	for (int i = 0; i < PL_METRIC_COUNT; i++)
-		fprintf(f, "  %-26s %s (%s)\n", pl_metric_info[i].name, pl_metric_info[i].description,
+		if (strlen(pl_metric_info[i].name) > width)
+			width = strlen(pl_metric_info[i].name);
+	for (int i = 0; i < PL_METRIC_COUNT; i++)
+		fprintf(f, "  %-*s  %s (%s)\n", (int)width, pl_metric_info[i].name, pl_metric_info[i].description,
 		        pl_unit_label(pl_metric_info[i].unit));
 }
 

@@ -21,8 +21,12 @@ static const char usage_text[] =
 static void print_usage(FILE *f)
 {
 	fputs(usage_text, f);
+	size_t width = 0; /* the longest name sets the column */
 	for (int i = 0; i < PL_COND_COUNT; i++)
-		fprintf(f, "  %-24s %s%s\n", pl_cond_info[i].name, pl_cond_info[i].description,
+		if (strlen(pl_cond_info[i].name) > width)
+			width = strlen(pl_cond_info[i].name);
+	for (int i = 0; i < PL_COND_COUNT; i++)
+		fprintf(f, "  %-*s  %s%s\n", (int)width, pl_cond_info[i].name, pl_cond_info[i].description,
 		        (pl_cond_info[i].flags & PL_CF_KEY) ? " [key]" : "");
 }
 
