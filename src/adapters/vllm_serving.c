@@ -132,20 +132,6 @@ static int convert_latencies(const cJSON *obj, struct pl_run *run, struct pl_err
 	return 0;
 }
 
-/* Plain number metric key -> metric id, if present. */
-static int plain_metric(const cJSON *obj, const char *key, int id, struct pl_run *run,
-                        struct pl_error *err)
-{
-	double v;
-	int rc = pl_json_get_number(obj, key, &v, err);
-
-	if (rc < 0)
-		return rc;
-	if (rc == 0)
-		pl_run_set_metric(run, id, v);
-	return 0;
-}
-
 /* "20250304-014141" -> "2025-03-04T01:41:41". */
 static int convert_date(const char *date, struct pl_run *run, struct pl_error *err)
 {
@@ -223,14 +209,14 @@ static int vllm_convert(const cJSON *obj, struct pl_run *run, struct pl_error *e
 	else if (!has_failed && has_completed && has_prompts && prompts > 0)
 		pl_run_set_metric(run, PL_M_ERROR_RATE, (prompts - completed) / prompts);
 
-	if ((rc = plain_metric(obj, "duration", PL_M_DURATION, run, err)) ||
-	    (rc = plain_metric(obj, "total_input_tokens", PL_M_TOTAL_INPUT_TOKENS, run, err)) ||
-	    (rc = plain_metric(obj, "total_output_tokens", PL_M_TOTAL_OUTPUT_TOKENS, run, err)) ||
-	    (rc = plain_metric(obj, "request_throughput", PL_M_REQUEST_THROUGHPUT, run, err)) ||
-	    (rc = plain_metric(obj, "output_throughput", PL_M_OUTPUT_THROUGHPUT, run, err)) ||
-	    (rc = plain_metric(obj, "total_token_throughput", PL_M_TOTAL_TOKEN_THROUGHPUT, run, err)) ||
-	    (rc = plain_metric(obj, "request_goodput:", PL_M_GOODPUT, run, err)) ||
-	    (rc = plain_metric(obj, "request_goodput", PL_M_GOODPUT, run, err)))
+	if ((rc = pl_json_metric(obj, "duration", PL_M_DURATION, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "total_input_tokens", PL_M_TOTAL_INPUT_TOKENS, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "total_output_tokens", PL_M_TOTAL_OUTPUT_TOKENS, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "request_throughput", PL_M_REQUEST_THROUGHPUT, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "output_throughput", PL_M_OUTPUT_THROUGHPUT, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "total_token_throughput", PL_M_TOTAL_TOKEN_THROUGHPUT, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "request_goodput:", PL_M_GOODPUT, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "request_goodput", PL_M_GOODPUT, 0, run, err)))
 		return rc;
 	return convert_latencies(obj, run, err);
 }

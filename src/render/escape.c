@@ -393,6 +393,29 @@ char *pl_fmt_delta(char *buf, size_t n, double pct)
 	return buf;
 }
 
+/* ------------------------------------------------------------ JSON values */
+
+void pl_json_write_num(FILE *out, double v)
+{
+	char buf[40];
+
+	if (isnan(v))
+		fputs("null", out);
+	else if (isinf(v))
+		fputs(v > 0 ? "\"inf\"" : "\"-inf\"", out);
+	else
+		fputs(pl_fmt_num(buf, sizeof(buf), v), out);
+}
+
+void pl_json_write_key(FILE *out, int *first, const char *name)
+{
+	if (!*first)
+		fputs(", ", out);
+	*first = 0;
+	pl_json_write_string(out, name);
+	fputs(": ", out);
+}
+
 /* --------------------------------------------------------------- structure */
 
 int pl_render_mkdirs(const char *dir, struct pl_error *err)

@@ -135,27 +135,6 @@ static char *fmt_pct(char *buf, size_t n, double fraction)
 
 /* -------------------------------------------------------------- JSON bits */
 
-static void jnum(FILE *out, double v)
-{
-	char buf[40];
-
-	if (isnan(v))
-		fputs("null", out);
-	else if (isinf(v))
-		fputs(v > 0 ? "\"inf\"" : "\"-inf\"", out);
-	else
-		fputs(pl_fmt_num(buf, sizeof(buf), v), out);
-}
-
-static void jkey(FILE *out, int *first, const char *name)
-{
-	if (!*first)
-		fputs(", ", out);
-	*first = 0;
-	pl_json_write_string(out, name);
-	fputs(": ", out);
-}
-
 static void jids(FILE *out, const long long *ids, size_t n)
 {
 	fputc('[', out);
@@ -173,11 +152,11 @@ static void jshared(FILE *out, const struct pl_comparison *cmp)
 		const struct pl_value *v = &cmp->shared[id];
 		if (!v->set || cmp->varies[id])
 			continue;
-		jkey(out, &first, pl_cond_info[id].name);
+		pl_json_write_key(out, &first, pl_cond_info[id].name);
 		switch (pl_cond_info[id].type) {
 		case PL_CT_INT:
 		case PL_CT_REAL:
-			jnum(out, v->num);
+			pl_json_write_num(out, v->num);
 			break;
 		case PL_CT_BOOL:
 			fputs(v->num != 0 ? "true" : "false", out);
@@ -204,23 +183,23 @@ static void jcaveats(FILE *out, const struct pl_comparison *cmp)
 /* The SUMMARY members (without braces). */
 static void jsummary_members(FILE *out, int *first, const struct pl_sample_summary *s)
 {
-	jkey(out, first, "n");
+	pl_json_write_key(out, first, "n");
 	fprintf(out, "%zu", s->n);
 	if (s->n == 0)
 		return;
-	jkey(out, first, "median");
-	jnum(out, s->median);
-	jkey(out, first, "min");
-	jnum(out, s->min);
-	jkey(out, first, "max");
-	jnum(out, s->max);
-	jkey(out, first, "ci_low");
-	jnum(out, s->ci_valid ? s->ci_low : NAN);
-	jkey(out, first, "ci_high");
-	jnum(out, s->ci_valid ? s->ci_high : NAN);
-	jkey(out, first, "ci_level");
-	jnum(out, s->ci_level);
-	jkey(out, first, "ci_valid");
+	pl_json_write_key(out, first, "median");
+	pl_json_write_num(out, s->median);
+	pl_json_write_key(out, first, "min");
+	pl_json_write_num(out, s->min);
+	pl_json_write_key(out, first, "max");
+	pl_json_write_num(out, s->max);
+	pl_json_write_key(out, first, "ci_low");
+	pl_json_write_num(out, s->ci_valid ? s->ci_low : NAN);
+	pl_json_write_key(out, first, "ci_high");
+	pl_json_write_num(out, s->ci_valid ? s->ci_high : NAN);
+	pl_json_write_key(out, first, "ci_level");
+	pl_json_write_num(out, s->ci_level);
+	pl_json_write_key(out, first, "ci_valid");
 	fputs(s->ci_valid ? "true" : "false", out);
 }
 
@@ -233,11 +212,11 @@ static void jaccepted(FILE *out, const struct pl_accepted_step *a)
 		return;
 	}
 	fputc('{', out);
-	jkey(out, &first, "run_id");
+	pl_json_write_key(out, &first, "run_id");
 	fprintf(out, "%lld", a->run_id);
-	jkey(out, &first, "reason");
+	pl_json_write_key(out, &first, "reason");
 	pl_json_write_string(out, a->reason);
-	jkey(out, &first, "accepted_at");
+	pl_json_write_key(out, &first, "accepted_at");
 	pl_json_write_string(out, a->accepted_at);
 	fputc('}', out);
 }
@@ -273,77 +252,77 @@ static int check_json(FILE *out, const struct pl_check *chk)
 	int first = 1;
 
 	fputc('{', out);
-	jkey(out, &first, "axis");
+	pl_json_write_key(out, &first, "axis");
 	pl_json_write_string(out, pl_cond_info[chk->axis].name);
 	for (int side = 0; side < 2; side++) {
 		int f2 = 1;
-		jkey(out, &first, side ? "candidate" : "baseline");
+		pl_json_write_key(out, &first, side ? "candidate" : "baseline");
 		fputc('{', out);
-		jkey(out, &f2, "value");
+		pl_json_write_key(out, &f2, "value");
 		pl_json_write_string(out, side ? chk->candidate : chk->baseline);
-		jkey(out, &f2, "n");
+		pl_json_write_key(out, &f2, "n");
 		fprintf(out, "%zu", side ? chk->n_cand : chk->n_base);
-		jkey(out, &f2, "run_ids");
+		pl_json_write_key(out, &f2, "run_ids");
 		jids(out, side ? chk->cand_ids : chk->base_ids, side ? chk->n_cand : chk->n_base);
 		fputc('}', out);
 	}
-	jkey(out, &first, "alpha");
-	jnum(out, chk->alpha);
-	jkey(out, &first, "threshold_pct");
-	jnum(out, pl_round_sig(100.0 * chk->threshold, 12));
-	jkey(out, &first, "shared_conditions");
+	pl_json_write_key(out, &first, "alpha");
+	pl_json_write_num(out, chk->alpha);
+	pl_json_write_key(out, &first, "threshold_pct");
+	pl_json_write_num(out, pl_round_sig(100.0 * chk->threshold, 12));
+	pl_json_write_key(out, &first, "shared_conditions");
 	jshared(out, &chk->cmp);
-	jkey(out, &first, "metrics");
+	pl_json_write_key(out, &first, "metrics");
 	fputc('[', out);
 	for (size_t i = 0; i < chk->nm; i++) {
 		const struct pl_check_metric *cm = &chk->m[i];
 		const struct pl_metric_info *mi = &pl_metric_info[cm->metric];
 		int f2 = 1, f3;
 		fputs(i ? ", {" : "{", out);
-		jkey(out, &f2, "metric");
+		pl_json_write_key(out, &f2, "metric");
 		pl_json_write_string(out, mi->name);
-		jkey(out, &f2, "unit");
+		pl_json_write_key(out, &f2, "unit");
 		pl_json_write_string(out, pl_unit_label(mi->unit));
-		jkey(out, &f2, "direction");
+		pl_json_write_key(out, &f2, "direction");
 		pl_json_write_string(out, direction_key(mi->direction));
-		jkey(out, &f2, "verdict");
+		pl_json_write_key(out, &f2, "verdict");
 		pl_json_write_string(out, pl_verdict_name(cm->verdict));
-		jkey(out, &f2, "baseline");
+		pl_json_write_key(out, &f2, "baseline");
 		f3 = 1;
 		fputc('{', out);
 		jsummary_members(out, &f3, &cm->base);
 		fputc('}', out);
-		jkey(out, &f2, "candidate");
+		pl_json_write_key(out, &f2, "candidate");
 		f3 = 1;
 		fputc('{', out);
 		jsummary_members(out, &f3, &cm->cand);
 		fputc('}', out);
 		if (cm->base.n && cm->cand.n) {
-			jkey(out, &f2, "change_pct");
-			jnum(out, 100.0 * cm->change.rel_change);
-			jkey(out, &f2, "p_value");
-			jnum(out, cm->change.p_value);
+			pl_json_write_key(out, &f2, "change_pct");
+			pl_json_write_num(out, 100.0 * cm->change.rel_change);
+			pl_json_write_key(out, &f2, "p_value");
+			pl_json_write_num(out, cm->change.p_value);
 		}
-		jkey(out, &f2, "min_p");
-		jnum(out, cm->min_p);
-		jkey(out, &f2, "decidable");
+		pl_json_write_key(out, &f2, "min_p");
+		pl_json_write_num(out, cm->min_p);
+		pl_json_write_key(out, &f2, "decidable");
 		fputs(cm->verdict != PL_V_TOO_FEW ? "true" : "false", out);
-		jkey(out, &f2, "accepted");
+		pl_json_write_key(out, &f2, "accepted");
 		jaccepted(out, cm->accepted);
 		fputc('}', out);
 	}
 	fputc(']', out);
-	jkey(out, &first, "regressions");
+	pl_json_write_key(out, &first, "regressions");
 	fprintf(out, "%zu", chk->nregressions);
-	jkey(out, &first, "accepted");
+	pl_json_write_key(out, &first, "accepted");
 	fprintf(out, "%zu", chk->naccepted);
-	jkey(out, &first, "improvements");
+	pl_json_write_key(out, &first, "improvements");
 	fprintf(out, "%zu", chk->nimprovements);
-	jkey(out, &first, "decidable");
+	pl_json_write_key(out, &first, "decidable");
 	fprintf(out, "%zu", chk->ndecidable);
-	jkey(out, &first, "exit_code");
+	pl_json_write_key(out, &first, "exit_code");
 	fprintf(out, "%d", pl_check_exit_status(chk));
-	jkey(out, &first, "caveats");
+	pl_json_write_key(out, &first, "caveats");
 	jcaveats(out, &chk->cmp);
 	fputs("}\n", out);
 	return 0;
@@ -475,80 +454,80 @@ static int history_json(FILE *out, const struct pl_history *h)
 	int first = 1;
 
 	fputc('{', out);
-	jkey(out, &first, "metric");
+	pl_json_write_key(out, &first, "metric");
 	pl_json_write_string(out, mi->name);
-	jkey(out, &first, "unit");
+	pl_json_write_key(out, &first, "unit");
 	pl_json_write_string(out, pl_unit_label(mi->unit));
-	jkey(out, &first, "direction");
+	pl_json_write_key(out, &first, "direction");
 	pl_json_write_string(out, direction_key(mi->direction));
-	jkey(out, &first, "by");
+	pl_json_write_key(out, &first, "by");
 	pl_json_write_string(out, pl_cond_info[h->by].name);
-	jkey(out, &first, "shared_conditions");
+	pl_json_write_key(out, &first, "shared_conditions");
 	jshared(out, &h->cmp);
-	jkey(out, &first, "points");
+	pl_json_write_key(out, &first, "points");
 	fputc('[', out);
 	for (size_t i = 0; i < h->npoints; i++) {
 		const struct pl_history_point *p = &h->points[i];
 		int f2 = 1;
 		fputs(i ? ", {" : "{", out);
-		jkey(out, &f2, "index");
+		pl_json_write_key(out, &f2, "index");
 		fprintf(out, "%zu", i);
-		jkey(out, &f2, "value");
+		pl_json_write_key(out, &f2, "value");
 		pl_json_write_string(out, p->value.text);
-		jkey(out, &f2, "run_ids");
+		pl_json_write_key(out, &f2, "run_ids");
 		jids(out, p->run_ids, p->n);
 		jsummary_members(out, &f2, &p->s);
-		jkey(out, &f2, "level");
-		jnum(out, p->level);
+		pl_json_write_key(out, &f2, "level");
+		pl_json_write_num(out, p->level);
 		fputc('}', out);
 	}
 	fputc(']', out);
-	jkey(out, &first, "step_detection");
+	pl_json_write_key(out, &first, "step_detection");
 	{
 		int f2 = 1;
 		fputc('{', out);
-		jkey(out, &f2, "ran");
+		pl_json_write_key(out, &f2, "ran");
 		fputs(h->detected ? "true" : "false", out);
-		jkey(out, &f2, "method");
+		pl_json_write_key(out, &f2, "method");
 		pl_json_write_string(out, "l1-potts-pelt over point medians");
-		jkey(out, &f2, "penalty_scale");
-		jnum(out, PL_STATS_STEP_PENALTY_DEFAULT);
-		jkey(out, &f2, "sigma");
-		jnum(out, h->sigma);
+		pl_json_write_key(out, &f2, "penalty_scale");
+		pl_json_write_num(out, PL_STATS_STEP_PENALTY_DEFAULT);
+		pl_json_write_key(out, &f2, "sigma");
+		pl_json_write_num(out, h->sigma);
 		fputc('}', out);
 	}
-	jkey(out, &first, "steps");
+	pl_json_write_key(out, &first, "steps");
 	fputc('[', out);
 	for (size_t k = 0; k < h->nsteps; k++) {
 		const struct pl_history_step *s = &h->steps[k];
 		int f2 = 1;
 		fputs(k ? ", {" : "{", out);
-		jkey(out, &f2, "index");
+		pl_json_write_key(out, &f2, "index");
 		fprintf(out, "%zu", s->index);
-		jkey(out, &f2, "value");
+		pl_json_write_key(out, &f2, "value");
 		pl_json_write_string(out, h->points[s->index].value.text);
-		jkey(out, &f2, "before");
-		jnum(out, s->before);
-		jkey(out, &f2, "after");
-		jnum(out, s->after);
-		jkey(out, &f2, "change_pct");
-		jnum(out, 100.0 * s->rel_change);
-		jkey(out, &f2, "direction");
+		pl_json_write_key(out, &f2, "before");
+		pl_json_write_num(out, s->before);
+		pl_json_write_key(out, &f2, "after");
+		pl_json_write_num(out, s->after);
+		pl_json_write_key(out, &f2, "change_pct");
+		pl_json_write_num(out, 100.0 * s->rel_change);
+		pl_json_write_key(out, &f2, "direction");
 		pl_json_write_string(out, s->worse ? "worse" : s->better ? "better" : "none");
-		jkey(out, &f2, "first_run");
+		pl_json_write_key(out, &f2, "first_run");
 		fprintf(out, "%lld", s->first_run);
-		jkey(out, &f2, "accepted");
+		pl_json_write_key(out, &f2, "accepted");
 		jaccepted(out, s->accepted);
 		fputc('}', out);
 	}
 	fputc(']', out);
-	jkey(out, &first, "failing_steps");
+	pl_json_write_key(out, &first, "failing_steps");
 	fprintf(out, "%zu", h->nfailing);
-	jkey(out, &first, "skipped_no_value");
+	pl_json_write_key(out, &first, "skipped_no_value");
 	fprintf(out, "%zu", h->skipped_no_value);
-	jkey(out, &first, "skipped_no_metric");
+	pl_json_write_key(out, &first, "skipped_no_metric");
 	fprintf(out, "%zu", h->skipped_no_metric);
-	jkey(out, &first, "caveats");
+	pl_json_write_key(out, &first, "caveats");
 	jcaveats(out, &h->cmp);
 	fputs("}\n", out);
 	return 0;

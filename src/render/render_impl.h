@@ -66,6 +66,13 @@ int pl_html_write_text(FILE *out, const char *s);
  * NULL on out of memory. */
 char *pl_render_path(const char *dir, const char *name);
 
+/* A JSON number in the C locale (shortest round-trip form); infinity as the
+ * string "inf" / "-inf"; NaN as null. */
+void pl_json_write_num(FILE *out, double v);
+
+/* Writes `"name": ` preceded by ", " unless *first (which it then clears). */
+void pl_json_write_key(FILE *out, int *first, const char *name);
+
 /* ------------------------------------------------------------ the grid
  * Cells row by row (row 0 is the header); see grid.c. */
 struct pl_cell {

@@ -256,34 +256,12 @@ static int write_caveats(FILE *out, const struct pl_comparison *cmp, const struc
 
 /* ------------------------------------------------------------------ JSON */
 
-/* A number, or "inf"/"-inf" as strings; NaN (never stored) as null. */
-static void json_num(FILE *out, double v)
-{
-	char buf[40];
-
-	if (isnan(v))
-		fputs("null", out);
-	else if (isinf(v))
-		fputs(v > 0 ? "\"inf\"" : "\"-inf\"", out);
-	else
-		fputs(pl_fmt_num(buf, sizeof(buf), v), out);
-}
-
-static void json_key(FILE *out, int *first, const char *name)
-{
-	if (!*first)
-		fputs(", ", out);
-	*first = 0;
-	pl_json_write_string(out, name);
-	fputs(": ", out);
-}
-
 static void json_cond_value(FILE *out, int id, const struct pl_value *v)
 {
 	switch (pl_cond_info[id].type) {
 	case PL_CT_INT:
 	case PL_CT_REAL:
-		json_num(out, v->num);
+		pl_json_write_num(out, v->num);
 		break;
 	case PL_CT_BOOL:
 		fputs(v->num != 0 ? "true" : "false", out);
@@ -311,7 +289,7 @@ static void json_comparison(FILE *out, const struct pl_comparison *cmp)
 	for (int id = 0; id < PL_COND_COUNT; id++) {
 		if (!cmp->shared[id].set || pl_render_is_axis(cmp, id))
 			continue;
-		json_key(out, &first, pl_cond_info[id].name);
+		pl_json_write_key(out, &first, pl_cond_info[id].name);
 		json_cond_value(out, id, &cmp->shared[id]);
 	}
 	fputs("},\n  \"rows\": [", out);
@@ -323,13 +301,13 @@ static void json_comparison(FILE *out, const struct pl_comparison *cmp)
 			int id = cmp->axis[i];
 			if (id < 0 || id >= PL_COND_COUNT || !row->axis[id].set)
 				continue;
-			json_key(out, &first, pl_cond_info[id].name);
+			pl_json_write_key(out, &first, pl_cond_info[id].name);
 			json_cond_value(out, id, &row->axis[id]);
 		}
 		for (int id = 0; id < PL_COND_COUNT; id++) {
 			if (!row->axis[id].set || pl_render_is_axis(cmp, id))
 				continue;
-			json_key(out, &first, pl_cond_info[id].name);
+			pl_json_write_key(out, &first, pl_cond_info[id].name);
 			json_cond_value(out, id, &row->axis[id]);
 		}
 		fprintf(out, "}, \"n\": %zu, \"run_ids\": [", row->n);
@@ -341,8 +319,8 @@ static void json_comparison(FILE *out, const struct pl_comparison *cmp)
 			int m = cmp->metrics[i];
 			if (m < 0 || m >= PL_METRIC_COUNT || !row->n_metric[m] || isnan(row->metric[m]))
 				continue;
-			json_key(out, &first, pl_metric_info[m].name);
-			json_num(out, row->metric[m]);
+			pl_json_write_key(out, &first, pl_metric_info[m].name);
+			pl_json_write_num(out, row->metric[m]);
 		}
 		fputs("}, \"delta_pct\": {", out);
 		first = 1;
@@ -351,8 +329,8 @@ static void json_comparison(FILE *out, const struct pl_comparison *cmp)
 			if (m < 0 || m >= PL_METRIC_COUNT || !row->has_delta[m] ||
 			    !isfinite(row->delta_pct[m]))
 				continue;
-			json_key(out, &first, pl_metric_info[m].name);
-			json_num(out, round_delta(row->delta_pct[m]));
+			pl_json_write_key(out, &first, pl_metric_info[m].name);
+			pl_json_write_num(out, round_delta(row->delta_pct[m]));
 		}
 		fputs("}}", out);
 	}
@@ -449,33 +427,33 @@ static void json_runs(FILE *out, const struct pl_run_list *runs)
 		int first = 1, firstc = 1;
 
 		fputs(r ? ",\n  {" : "\n  {", out);
-		json_key(out, &first, "id");
+		pl_json_write_key(out, &first, "id");
 		fprintf(out, "%lld", run->id);
 		if (run->source) {
-			json_key(out, &first, "source");
+			pl_json_write_key(out, &first, "source");
 			pl_json_write_string(out, run->source);
 		}
 		if (run->sha256[0]) {
-			json_key(out, &first, "sha256");
+			pl_json_write_key(out, &first, "sha256");
 			pl_json_write_string(out, run->sha256);
 		}
-		json_key(out, &first, "record");
+		pl_json_write_key(out, &first, "record");
 		fprintf(out, "%ld", run->record);
 		if (run->adapter) {
-			json_key(out, &first, "adapter");
+			pl_json_write_key(out, &first, "adapter");
 			pl_json_write_string(out, run->adapter);
 		}
 		if (run->format_version) {
-			json_key(out, &first, "format_version");
+			pl_json_write_key(out, &first, "format_version");
 			pl_json_write_string(out, run->format_version);
 		}
 		if (run->imported_at) {
-			json_key(out, &first, "imported_at");
+			pl_json_write_key(out, &first, "imported_at");
 			pl_json_write_string(out, run->imported_at);
 		}
-		json_key(out, &first, "reference_only");
+		pl_json_write_key(out, &first, "reference_only");
 		fputs(run->checklist_missing ? "true" : "false", out);
-		json_key(out, &first, "checklist_missing");
+		pl_json_write_key(out, &first, "checklist_missing");
 		fputc('[', out);
 		for (int i = 0; i < PL_CHK_COUNT; i++) {
 			if (!(run->checklist_missing & (1u << i)))
@@ -486,24 +464,24 @@ static void json_runs(FILE *out, const struct pl_run_list *runs)
 			pl_json_write_string(out, pl_checklist_item(i));
 		}
 		fputc(']', out);
-		json_key(out, &first, "conditions");
+		pl_json_write_key(out, &first, "conditions");
 		fputc('{', out);
 		firstc = 1;
 		for (int id = 0; id < PL_COND_COUNT; id++) {
 			if (!run->cond[id].set)
 				continue;
-			json_key(out, &firstc, pl_cond_info[id].name);
+			pl_json_write_key(out, &firstc, pl_cond_info[id].name);
 			json_cond_value(out, id, &run->cond[id]);
 		}
 		fputc('}', out);
-		json_key(out, &first, "metrics");
+		pl_json_write_key(out, &first, "metrics");
 		fputc('{', out);
 		firstc = 1;
 		for (int m = 0; m < PL_METRIC_COUNT; m++) {
 			if (!run->has_metric[m] || isnan(run->metric[m]))
 				continue;
-			json_key(out, &firstc, pl_metric_info[m].name);
-			json_num(out, run->metric[m]);
+			pl_json_write_key(out, &firstc, pl_metric_info[m].name);
+			pl_json_write_num(out, run->metric[m]);
 		}
 		fputs("}}", out);
 	}
