@@ -133,34 +133,25 @@ int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg)
 	return 0;
 }
 
-int pl_sel_add_metric(struct pl_selection *sel, const char *cmd, const char *arg)
+/* Calls add(sel, cmd, name) for each name of a comma list "a,b,c" given to
+ * option opt; an empty or over-long name is a usage error. Returns 0 or
+ * PL_EXIT_USAGE (after printing). */
+static int each_name(struct pl_selection *sel, const char *cmd, const char *opt,
+                     const char *arg,
+                     int (*add)(struct pl_selection *, const char *, const char *))
 {
-	const char *p = arg;
-
-	while (*p) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+	for (const char *p = arg; *p;) {
+		size_t len = strcspn(p, ",");
 		char name[128];
-		int id;
 
 		if (len == 0 || len >= sizeof(name)) {
-			pl_cli_errorf(cmd, "bad --metric '%s'", arg);
+			pl_cli_errorf(cmd, "bad %s '%s'", opt, arg);
 			return PL_EXIT_USAGE;
 		}
 		memcpy(name, p, len);
 		name[len] = '\0';
-		id = pl_metric_lookup(name);
-		if (id == PL_M_NONE) {
-			pl_cli_errorf(cmd, "unknown metric '%s' (see 'perfledger %s --help')", name,
-			              cmd);
+		if (add(sel, cmd, name))
 			return PL_EXIT_USAGE;
-		}
-		size_t k;
-		for (k = 0; k < sel->opts.nmetrics; k++)
-			if (sel->opts.metrics[k] == id)
-				break; /* named twice: shown once */
-		if (k == sel->opts.nmetrics && sel->opts.nmetrics < PL_METRIC_COUNT)
-			sel->opts.metrics[sel->opts.nmetrics++] = id;
 		p += len;
 		if (*p == ',')
 			p++;
@@ -168,40 +159,47 @@ int pl_sel_add_metric(struct pl_selection *sel, const char *cmd, const char *arg
 	return 0;
 }
 
+static int add_metric(struct pl_selection *sel, const char *cmd, const char *name)
+{
+	int id = pl_metric_lookup(name);
+	size_t k;
+
+	if (id == PL_M_NONE) {
+		pl_cli_errorf(cmd, "unknown metric '%s' (see 'perfledger %s --help')", name, cmd);
+		return PL_EXIT_USAGE;
+	}
+	for (k = 0; k < sel->opts.nmetrics; k++)
+		if (sel->opts.metrics[k] == id)
+			return 0; /* named twice: shown once */
+	if (sel->opts.nmetrics < PL_METRIC_COUNT)
+		sel->opts.metrics[sel->opts.nmetrics++] = id;
+	return 0;
+}
+
+static int add_allow(struct pl_selection *sel, const char *cmd, const char *name)
+{
+	int id = pl_cond_lookup(name);
+
+	if (id == PL_C_NONE && strcmp(name, "error_rate") == 0) {
+		sel->opts.allow_errors = 1; /* the errors rule (not a condition) */
+		return 0;
+	}
+	if (id == PL_C_NONE) {
+		pl_cli_errorf(cmd, "unknown condition '%s' in --allow-mismatch", name);
+		return PL_EXIT_USAGE;
+	}
+	sel->opts.allow_mismatch[id] = 1;
+	return 0;
+}
+
+int pl_sel_add_metric(struct pl_selection *sel, const char *cmd, const char *arg)
+{
+	return each_name(sel, cmd, "--metric", arg, add_metric);
+}
+
 int pl_sel_add_allow(struct pl_selection *sel, const char *cmd, const char *arg)
 {
-	const char *p = arg;
-
-	while (*p) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		char name[128];
-		int id;
-
-		if (len == 0 || len >= sizeof(name)) {
-			pl_cli_errorf(cmd, "bad --allow-mismatch '%s'", arg);
-			return PL_EXIT_USAGE;
-		}
-		memcpy(name, p, len);
-		name[len] = '\0';
-		id = pl_cond_lookup(name);
-		if (id == PL_C_NONE && strcmp(name, "error_rate") == 0) {
-			sel->opts.allow_errors = 1; /* the errors rule (not a condition) */
-			p += len;
-			if (*p == ',')
-				p++;
-			continue;
-		}
-		if (id == PL_C_NONE) {
-			pl_cli_errorf(cmd, "unknown condition '%s' in --allow-mismatch", name);
-			return PL_EXIT_USAGE;
-		}
-		sel->opts.allow_mismatch[id] = 1;
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	return 0;
+	return each_name(sel, cmd, "--allow-mismatch", arg, add_allow);
 }
 
 int pl_sel_option(struct pl_selection *sel, const char *cmd, int c, const char *arg)
