@@ -921,7 +921,10 @@ static int stamp_now(struct pl_store *st, const char **out, struct pl_error *err
 }
 
 /* Finds or creates the conditions row of key. *created is 1 if this call
- * inserted it. No savepoint: on error the caller undoes. */
+ * inserted it. No savepoint: on error the caller undoes. cond_select,
+ * cond_insert and run_insert get every parameter bound before each step,
+ * so their bindings are not cleared after it (that cost as much as a
+ * b-tree lookup per run). */
 static int find_or_add_conditions(struct pl_store *st, const struct pl_run *run,
                                   const struct pl_cond_key *key, long long *cond_id,
                                   int *created, struct pl_error *err)
@@ -939,7 +942,6 @@ static int find_or_add_conditions(struct pl_store *st, const struct pl_run *run,
 	else if (step != SQLITE_DONE)
 		rc = db_fail(st, err, "looking up conditions");
 	sqlite3_reset(st->cond_select);
-	sqlite3_clear_bindings(st->cond_select);
 	if (rc || *cond_id)
 		return rc;
 	sqlite3_bind_int64(st->cond_insert, 1, (sqlite3_int64)key->hash);
@@ -956,7 +958,6 @@ static int find_or_add_conditions(struct pl_store *st, const struct pl_run *run,
 		*created = 1;
 	}
 	sqlite3_reset(st->cond_insert);
-	sqlite3_clear_bindings(st->cond_insert);
 	return rc;
 }
 
@@ -980,7 +981,6 @@ static int insert_core(struct pl_store *st, const struct pl_run *run, const stru
 	else if (sqlite3_changes(st->db) == 1)
 		*run_id = sqlite3_last_insert_rowid(st->db);
 	sqlite3_reset(st->run_insert);
-	sqlite3_clear_bindings(st->run_insert);
 	if (rc)
 		return rc;
 	if (*run_id == 0) {
