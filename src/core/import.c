@@ -6,7 +6,10 @@
  * then --set, normalizes and validates; it hands finished files to the
  * calling thread through a bounded queue (QUEUE_ITEMS, filled PUBLISH_ITEMS
  * files at a time so the threads do not wake each other for every file),
- * so memory does not grow with the number of files. The calling thread is
+ * so memory does not grow with the number of files; the writer hands the
+ * items it is done with back through the same lock, and the parser frees
+ * them (blocks go back to the malloc arena of the thread that allocated
+ * them, so the two threads do not contend for its lock). The calling thread is
  * the one writer: it skips files whose sha256 is stored, stores each file's
  * runs in the open batch transaction (a file is atomic: its runs are all
  * validated before, and a store failure rolls the batch back), and commits
@@ -131,6 +134,8 @@ struct batch {
 	struct item *pend_head, *pend_tail; /* parser only: gathered, not queued yet */
 	size_t npend;                       /* parser only: items in pend */
 	struct item *got;         /* writer only: items taken off the queue, in order */
+	struct item *spent;       /* writer only: consumed items, to go back to the parser */
+	struct item *ret;         /* consumed items handed back; the parser frees them */
 	int threaded;             /* 0: the parser runs inline and pushes consume directly */
 	int parser_done;          /* the parser thread has finished */
 	int stop;                 /* writer to parser: stop (fatal error) */
@@ -741,7 +746,23 @@ static void consume(struct batch *b, struct item *it)
 			break;
 		}
 	}
-	item_free(it);
+	if (b->threaded) {
+		/* The parser thread allocated it: freed there, malloc's arena
+		 * is not locked by both threads for every block (see pop()). */
+		it->next = b->spent;
+		b->spent = it;
+	} else {
+		item_free(it);
+	}
+}
+
+static void free_items(struct item *it)
+{
+	while (it) {
+		struct item *next = it->next;
+		item_free(it);
+		it = next;
+	}
 }
 
 /* ------------------------------------------------------------ the queue */
@@ -750,7 +771,7 @@ static void consume(struct batch *b, struct item *it)
  * Returns 0, or -1 when the writer asked to stop (they are freed). */
 static int publish(struct batch *b)
 {
-	struct item *first = b->pend_head, *last = b->pend_tail;
+	struct item *first = b->pend_head, *last = b->pend_tail, *ret;
 	size_t n = b->npend;
 
 	if (!n)
@@ -760,13 +781,12 @@ static int publish(struct batch *b)
 	pthread_mutex_lock(&b->mu);
 	while (b->nitems >= QUEUE_ITEMS && !b->stop)
 		pthread_cond_wait(&b->not_full, &b->mu);
+	ret = b->ret;
+	b->ret = NULL;
 	if (b->stop) {
 		pthread_mutex_unlock(&b->mu);
-		while (first) {
-			struct item *next = first->next;
-			item_free(first);
-			first = next;
-		}
+		free_items(ret);
+		free_items(first);
 		return -1;
 	}
 	if (b->tail)
@@ -778,6 +798,7 @@ static int publish(struct batch *b)
 		pthread_cond_signal(&b->not_empty);
 	b->nitems += n;
 	pthread_mutex_unlock(&b->mu);
+	free_items(ret); /* the items the writer is done with, outside the lock */
 	return 0;
 }
 
@@ -818,6 +839,16 @@ static struct item *pop(struct batch *b)
 			pthread_cond_wait(&b->not_empty, &b->mu);
 		b->got = b->head;
 		b->head = b->tail = NULL;
+		/* hand the consumed items back; the parser frees them when it next
+		 * publishes (at most about two queues' worth are held) */
+		if (b->spent) {
+			struct item *last = b->spent;
+			while (last->next)
+				last = last->next;
+			last->next = b->ret;
+			b->ret = b->spent;
+			b->spent = NULL;
+		}
 		if (b->nitems >= QUEUE_ITEMS) /* the parser may be waiting for room */
 			pthread_cond_signal(&b->not_full);
 		b->nitems = 0;
@@ -911,6 +942,11 @@ static int read_fd(int fd, size_t size_hint, size_t max, char **out, size_t *len
 			free(buf);
 			return EFBIG;
 		}
+		/* A regular file of the size fstat() gave that fell short of the
+		 * one byte more asked for is at its end: no read() to see 0 (a
+		 * file that grew fills that byte and is read on) */
+		if (size_hint && n == size_hint && n < cap)
+			break;
 	}
 	*out = buf;
 	*len = n;
@@ -1701,6 +1737,8 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 		while ((it = pop(&b)) != NULL)
 			consume(&b, it);
 		pthread_join(tid, NULL);
+		free_items(b.spent);
+		free_items(b.ret);
 	} else {
 		parser_main(&b); /* no second thread: parse and store in turn */
 	}
