@@ -13,7 +13,6 @@
  * a misspelled condition must not vanish silently. Keys starting with "x_"
  * or "_" are extension / comment keys and are ignored.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "adapters/adapter_impl.h"
@@ -115,7 +114,12 @@ static int parse_metric_key(const char *key, int *id, int *exp10, struct pl_erro
 				continue;
 			if (parse_suffix(key, after, f < 4, exp10, err))
 				return PL_EINVALID;
-			snprintf(name, sizeof(name), "%s_%s", fam, stats[s].canonical);
+			/* "<family>_<canonical stat>": both parts are short constants
+			 * (at most 17 + 1 + 5 bytes); no printf on the hot path */
+			n = strlen(stats[s].canonical);
+			memcpy(name, fam, fl);
+			name[fl] = '_';
+			memcpy(name + fl + 1, stats[s].canonical, n + 1);
 			*id = pl_metric_lookup(name);
 			return 0;
 		}
@@ -134,6 +138,47 @@ static int parse_metric_key(const char *key, int *id, int *exp10, struct pl_erro
 	                    "unknown metric '%s' (see schema/descriptor.md for metric names)", key);
 }
 
+/* parse_metric_key() of the same few keys runs for every record of a file
+ * and every file of an import, so the keys it accepted are remembered: a
+ * small direct-mapped table per thread (no lock), slotted by a hash of the
+ * key and confirmed by comparing it. Only successes are kept, so every
+ * error is still built by parse_metric_key() itself. */
+#define KEY_MEMO_SLOTS 64
+#define KEY_MEMO_LEN 40 /* longer keys are not remembered */
+
+struct key_memo {
+	char key[KEY_MEMO_LEN]; /* "" when the slot is empty */
+	int id, exp10;
+};
+
+static _Thread_local struct key_memo key_memo[KEY_MEMO_SLOTS];
+
+static int metric_key(const char *key, int *id, int *exp10, struct pl_error *err)
+{
+	unsigned h = 5381;
+	size_t n = 0;
+	struct key_memo *m;
+	int rc;
+
+	for (; key[n] && n < KEY_MEMO_LEN; n++)
+		h = h * 33 + (unsigned char)key[n];
+	if (n == 0 || n >= KEY_MEMO_LEN) /* "" would match an empty slot */
+		return parse_metric_key(key, id, exp10, err);
+	m = &key_memo[h % KEY_MEMO_SLOTS];
+	if (memcmp(m->key, key, n + 1) == 0) {
+		*id = m->id;
+		*exp10 = m->exp10;
+		return 0;
+	}
+	rc = parse_metric_key(key, id, exp10, err);
+	if (rc == 0) {
+		memcpy(m->key, key, n + 1);
+		m->id = *id;
+		m->exp10 = *exp10;
+	}
+	return rc;
+}
+
 static int convert_metrics(const cJSON *metrics, struct pl_run *run, struct pl_error *err)
 {
 	const char *given[PL_METRIC_COUNT] = {0};
@@ -145,7 +190,7 @@ static int convert_metrics(const cJSON *metrics, struct pl_run *run, struct pl_e
 		int exp10 = 0;
 		const char *key = m->string;
 
-		if (parse_metric_key(key, &id, &exp10, err))
+		if (metric_key(key, &id, &exp10, err))
 			return PL_EINVALID;
 		if (id < 0) { /* cannot happen: the grammar only builds known names */
 			pl_error_field(err, key);

@@ -777,6 +777,38 @@ static void test_descriptor_unknown_unit_and_metric(void **state)
 	              "ttft_p50", 0, 0);
 }
 
+/* Metric keys are remembered once accepted (descriptor.c, metric_key):
+ * the second record must get the same units, a key that only looks like a
+ * remembered one must still be refused, and "" never matches an empty slot. */
+static void test_descriptor_metric_keys_remembered(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+
+	(void)state;
+	assert_int_equal(parse_text("k.jsonl",
+	                            "{\"model\": \"m\", \"engine\": \"e\", \"metric\": "
+	                            "{\"ttft_p50_ms\": 250, \"ttft_p90\": 0.5}}\n"
+	                            "{\"model\": \"m\", \"engine\": \"e\", \"metric\": "
+	                            "{\"ttft_p50_ms\": 125, \"ttft_p90_ms\": 500}}\n",
+	                            &l, &err),
+	                 0);
+	assert_int_equal(l.n, 2);
+	assert_true(l.v[0].metric[PL_M_TTFT_P50] == 0.25);
+	assert_true(l.v[0].metric[PL_M_TTFT_P90] == 0.5);
+	assert_true(l.v[1].metric[PL_M_TTFT_P50] == 0.125);
+	assert_true(l.v[1].metric[PL_M_TTFT_P90] == 0.5);
+	pl_run_list_release(&l);
+	expect_reject("u.json", "{\"model\": \"m\", \"engine\": \"e\", \"metric\": {\"ttft_p50_msx\": 1}}",
+	              PL_EINVALID,
+	              "unknown unit 'msx' in metric 'ttft_p50_msx' (use no suffix or _s for seconds, "
+	              "_ms for milliseconds)",
+	              "ttft_p50_msx", 0, 0);
+	expect_reject("u.json", "{\"model\": \"m\", \"engine\": \"e\", \"metric\": {\"\": 1}}",
+	              PL_EINVALID, "unknown metric '' (see schema/descriptor.md for metric names)", "",
+	              0, 0);
+}
+
 static void test_descriptor_unknown_field(void **state)
 {
 	(void)state;
@@ -1005,6 +1037,7 @@ int main(void)
 		cmocka_unit_test(test_descriptor_nan),
 		cmocka_unit_test(test_descriptor_nan_in_string_is_text),
 		cmocka_unit_test(test_descriptor_unknown_unit_and_metric),
+		cmocka_unit_test(test_descriptor_metric_keys_remembered),
 		cmocka_unit_test(test_descriptor_unknown_field),
 		cmocka_unit_test(test_descriptor_duplicate_key),
 		cmocka_unit_test(test_descriptor_bom),
