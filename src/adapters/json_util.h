@@ -47,6 +47,7 @@ struct pl_json_doc {
 	struct pl_json_record *records; /* records, in file order; owned */
 	size_t nrecords;                /* records in use */
 	int container;                  /* PL_JSON_SINGLE, _ARRAY or _SEQUENCE */
+	struct pl_json_arena *arena;    /* memory of the parsed values; owned */
 };
 
 #define PL_JSON_SINGLE 0   /* one top-level value: that value is the record */
@@ -69,6 +70,12 @@ int pl_json_parse_value(const char *path, const char *buf, size_t len, cJSON **o
  * top-level value is read as a sequence of values. A single top-level array
  * gives its elements as records. Errors as for pl_json_parse_value; an empty
  * file is PL_ESYNTAX. doc is released on error.
+ *
+ * The parsed values live in an arena owned by doc (allocated in large
+ * chunks, freed at once by pl_json_doc_release without walking the trees):
+ * a record must not be used after the doc is released, and values must
+ * not be moved out of it into a tree that outlives it. cJSON_Delete on a
+ * value of the doc is allowed and frees nothing.
  */
 int pl_json_parse_records(const char *path, const char *buf, size_t len,
                           struct pl_json_doc *doc, struct pl_error *err);
