@@ -2,20 +2,32 @@
 """perfledger import benchmark: one command, the numbers the issue asks for.
 
 usage: bench/run.sh [--files N] [--jsonl N] [--repeat R] [--big-mb MB]
-                    [--compare-runs N] [--bin PATH] [--keep DIR]
+                    [--big-file-mb MB] [--compare-runs N] [--bin PATH]
+                    [--keep DIR]
 
 Generates the workload with ../shared/bench/gen_descriptors.py into a temp
 dir, warms the page cache, then times (median of R runs, each on a fresh
 database): `cat` of every file (the file-system limit), the Python baseline
 importer (../shared/bench/baseline_import.py) and `perfledger import`, on
 the same files; then the same for the JSONL workload. Peak RSS comes from
-wait4() of each child. --big-mb streams a JSONL of that many MB (1024 for
-the issue's 1 GB; 0 skips it). --compare-runs builds a database of that
-many runs and times `compare` and `report` on it. Finally it checks with
-EXPLAIN QUERY PLAN that the lookups the import and the selections make
-use indexes. Exit status 1 if an index check fails.
+wait4() of each child; it includes this script's own peak (exec keeps the
+high-water mark of the memory it replaces; about 14 MB), so what would raise
+that runs in another process. --big-mb streams a JSONL of that many MB (1024
+for the issue's 1 GB; 0 skips it) and checks that every line is stored as a
+run.
+--big-file-mb writes ONE vLLM serving result (`--save-result` with the
+per-request arrays input_lens, output_lens, ttfts, itls, generated_texts,
+errors) of about that many MB (50 for the issue's figure; 0 skips it),
+imports it with the conditions the file lacks given by --set, and checks that
+exactly one run is stored. --compare-runs builds a database of that many runs
+and times `compare` and `report` on it. Finally it checks with EXPLAIN QUERY
+PLAN that the lookups the import and the selections make use indexes.
+Exit status 1 if an index check fails or a big import does not store what it
+should.
 """
-import argparse, os, shutil, sqlite3, statistics, subprocess, sys, tempfile, time
+import argparse, heapq, json, os, random, shutil, sqlite3, statistics, subprocess, sys, \
+    tempfile, time, traceback
+from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -110,6 +122,194 @@ def check_plans(db):
     return ok
 
 
+def stored_runs(db):
+    """The number of runs in db; -1 if it cannot be read."""
+    if not os.path.exists(db):
+        return -1
+    try:
+        con = sqlite3.connect(db)
+        try:
+            return con.execute("SELECT count(*) FROM runs").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return -1
+
+
+def big_jsonl(tmp, mb, binary):
+    """Streams a JSONL of about mb MB; every line must become a run."""
+    n = mb * 1024 * 1024 // 490  # ~490 bytes per generated line
+    src = os.path.join(tmp, "big")
+    subprocess.run([PY, os.path.join(SHARED, "gen_descriptors.py"), str(n), src, "--jsonl"],
+                   check=True)
+    size = os.path.getsize(os.path.join(src, "descriptors.jsonl"))
+    db = fresh(os.path.join(tmp, "big.db"))
+    t, rss, rc = run([binary, "--db", db, "import", src])
+    print("big    %.0f MB JSONL (%d runs): %.1f s, peak RSS %.1f MB, exit %d"
+          % (size / 1e6, n, t, rss / 1024, rc))
+    shutil.rmtree(src)
+    stored = stored_runs(db)
+    if rc != 0 or stored != n:
+        print("big    FAILED: %d lines generated, %s, exit %d (want %d runs stored, exit 0)"
+              % (n, "%d runs stored" % stored if stored >= 0 else "no readable database", rc, n))
+        return False
+    return True
+
+
+WORDS = ("the", "model", "answer", "is", "a", "of", "to", "and", "token", "cache", "batch",
+         "in", "we", "can", "Rust", "Paris", "first", "step", "result", "yes", "no", "42")
+
+
+def vllm_request(seed, i):
+    """One request of the synthetic vLLM run: (input_len, output_len, ttft,
+    itls, text). Its own RNG, so the two passes of write_vllm_result() draw
+    the same values without keeping them."""
+    rng = random.Random(seed * 1000003 + i)
+    inp = rng.randint(768, 1280)  # --random-input-len 1024 --random-range-ratio 0.25
+    out = rng.randint(16, 256)  # up to --random-output-len 256, or an earlier EOS
+    ttft = 0.045 + inp * 2.2e-5 + rng.expovariate(1 / 0.15)  # prefill plus queueing
+    tpot = rng.uniform(0.011, 0.016)
+    itls = [tpot * rng.lognormvariate(0, 0.12) * (rng.uniform(3, 8) if rng.random() < 0.01
+                                                    else 1) for _ in range(out - 1)]
+    text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 8)))
+    return inp, out, ttft, itls, text
+
+
+def pct(sorted_values, p):
+    """The p-th percentile (linear interpolation, like numpy's default)."""
+    k = (len(sorted_values) - 1) * p / 100
+    lo = int(k)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
+
+
+def hist_pct(hist, count, p):
+    """The p-th percentile of values counted in 1 us buckets (hist: us -> n)."""
+    want, seen = (count - 1) * p / 100, 0
+    for us in sorted(hist):
+        seen += hist[us]
+        if seen > want:
+            return us / 1e6
+    return max(hist) / 1e6
+
+
+def write_vllm_result(path, target_bytes, seed=1, concurrency=64):
+    """Writes one `vllm bench serve --save-result --save-detailed` JSON of
+    about target_bytes, its bulk the per-request arrays; returns the number of
+    requests. Two passes over vllm_request(): the first picks the request
+    count and computes the summary that precedes and follows the arrays, the
+    second writes the itls; memory stays small whatever the size."""
+    lens_in, lens_out, ttfts, tpots, e2els, texts = [], [], [], [], [], []
+    itl_hist, itl_n, itl_sum, itl_sq = Counter(), 0, 0.0, 0.0
+    slots = [0.0] * concurrency  # the time each concurrency slot frees up
+    est = 1500
+    while not lens_in or est < target_bytes:
+        inp, out, ttft, itls, text = vllm_request(seed, len(lens_in))
+        lat = ttft + sum(itls)
+        heapq.heapreplace(slots, slots[0] + lat)
+        lens_in.append(inp)
+        lens_out.append(out)
+        ttfts.append(ttft)
+        tpots.append((lat - ttft) / (out - 1))
+        e2els.append(lat)
+        texts.append(text)
+        for x in itls:
+            itl_hist[round(x * 1e6)] += 1
+        itl_n += len(itls)
+        itl_sum += sum(itls)
+        itl_sq += sum(x * x for x in itls)
+        est += len(json.dumps(itls)) + len(json.dumps(text)) + 8 + 3 * 25
+    n = len(lens_in)
+    duration = max(slots)
+    head = {
+        "date": "20261105-101500", "endpoint_type": "openai", "backend": "openai",
+        "label": None, "model_id": "meta-llama/Llama-3.1-8B-Instruct",
+        "tokenizer_id": "meta-llama/Llama-3.1-8B-Instruct", "num_prompts": n,
+        "request_rate": "inf", "burstiness": 1.0, "max_concurrency": concurrency,
+        "duration": duration, "completed": n, "failed": 0,
+        "total_input_tokens": sum(lens_in), "total_output_tokens": sum(lens_out),
+        "request_throughput": n / duration, "request_goodput": None,
+        "output_throughput": sum(lens_out) / duration,
+        "total_token_throughput": (sum(lens_in) + sum(lens_out)) / duration,
+    }
+    tail = {}
+    itl_mean = itl_sum / itl_n
+    for name, values in (("ttft", ttfts), ("tpot", tpots), ("e2el", e2els)):
+        sv = sorted(values)
+        tail.update({"mean_%s_ms" % name: statistics.fmean(sv) * 1e3,
+                     "median_%s_ms" % name: statistics.median(sv) * 1e3,
+                     "std_%s_ms" % name: statistics.pstdev(sv) * 1e3,
+                     "p95_%s_ms" % name: pct(sv, 95) * 1e3,
+                     "p99_%s_ms" % name: pct(sv, 99) * 1e3})
+    tail.update({"mean_itl_ms": itl_mean * 1e3,
+                 "median_itl_ms": hist_pct(itl_hist, itl_n, 50) * 1e3,
+                 "std_itl_ms": max(itl_sq / itl_n - itl_mean ** 2, 0) ** 0.5 * 1e3,
+                 "p95_itl_ms": hist_pct(itl_hist, itl_n, 95) * 1e3,
+                 "p99_itl_ms": hist_pct(itl_hist, itl_n, 99) * 1e3})
+    with open(path, "w") as f:
+        f.write(json.dumps(head)[:-1])
+        for key, values in (("input_lens", lens_in), ("output_lens", lens_out),
+                            ("ttfts", ttfts)):
+            f.write(', "%s": %s' % (key, json.dumps(values)))
+        f.write(', "itls": [')
+        for i in range(n):
+            f.write((", " if i else "") + json.dumps(vllm_request(seed, i)[3]))
+        f.write('], "generated_texts": [')
+        f.write(", ".join(json.dumps(t) for t in texts))
+        f.write('], "errors": [%s], ' % ", ".join(['""'] * n))
+        f.write(json.dumps(tail)[1:] + "\n")
+    return n
+
+
+def in_child(fn, *args):
+    """Returns fn(*args) (an int) computed in a forked child. A child's peak RSS
+    as wait4() reports it is at least this process's own peak (exec keeps the
+    high-water mark of the memory it replaces), so work that would raise ours
+    runs elsewhere."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            os.write(w, str(fn(*args)).encode())
+            os._exit(0)
+        except BaseException:
+            traceback.print_exc()
+            os._exit(1)
+    os.close(w)
+    with os.fdopen(r) as f:
+        out = f.read()
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit("%s failed" % fn.__name__)
+    return int(out)
+
+
+def big_file(tmp, mb, binary):
+    """Imports one vLLM result of about mb MB; exactly one run must be stored."""
+    path = os.path.join(tmp, "big-vllm.json")
+    n = in_child(write_vllm_result, path, mb * 1024 * 1024)
+    size = os.path.getsize(path)
+    conditions = ["precision=bfloat16", "engine=vllm", "engine_version=0.10.1",
+                  "hardware=1x NVIDIA H100 80G", "driver_version=550.90.07",
+                  "cuda_version=12.4", "model_source=huggingface",
+                  "engine_args=--max-num-seqs 64", "input_tokens=1024",
+                  "max_output_tokens=256", "warmup_requests=0"]
+    argv = [binary, "--db", fresh(os.path.join(tmp, "bigfile.db")), "import"]
+    for c in conditions:
+        argv += ["--set", c]
+    t, rss, rc = run(argv + [path])
+    print("big    %.0f MB vLLM result file (%d requests, 1 run): %.1f s, peak RSS %.1f MB, "
+          "exit %d" % (size / 1e6, n, t, rss / 1024, rc))
+    stored = stored_runs(argv[2])
+    os.unlink(path)
+    if rc != 0 or stored != 1:
+        print("big    FAILED: vLLM result file: %s, exit %d (want 1 run stored, exit 0)"
+              % ("%d runs stored" % stored if stored >= 0 else "no readable database", rc))
+        return False
+    return True
+
+
 def compare_bench(tmp, n, binary):
     src = os.path.join(tmp, "cmp")
     subprocess.run([PY, os.path.join(SHARED, "gen_descriptors.py"), str(n), src, "--jsonl"],
@@ -153,6 +353,7 @@ def main():
     ap.add_argument("--jsonl", type=int, default=100000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--big-mb", type=int, default=0)
+    ap.add_argument("--big-file-mb", type=int, default=0)
     ap.add_argument("--compare-runs", type=int, default=0)
     ap.add_argument("--bin", default=os.path.join(ROOT, "build-release", "perfledger"))
     ap.add_argument("--keep", help="work in this directory and keep it")
@@ -173,15 +374,9 @@ def main():
         if args.jsonl:
             workload("jsonl", tmp, args, [str(args.jsonl), "--jsonl"], binary)
         if args.big_mb:
-            n = args.big_mb * 1024 * 1024 // 490  # ~490 bytes per generated line
-            src = os.path.join(tmp, "big")
-            subprocess.run([PY, os.path.join(SHARED, "gen_descriptors.py"), str(n), src, "--jsonl"],
-                           check=True)
-            size = os.path.getsize(os.path.join(src, "descriptors.jsonl"))
-            t, rss, rc = run([binary, "--db", fresh(os.path.join(tmp, "big.db")), "import", src])
-            print("big    %.0f MB JSONL (%d runs): %.1f s, peak RSS %.1f MB, exit %d"
-                  % (size / 1e6, n, t, rss / 1024, rc))
-            shutil.rmtree(src)
+            ok &= big_jsonl(tmp, args.big_mb, binary)
+        if args.big_file_mb:
+            ok &= big_file(tmp, args.big_file_mb, binary)
         if args.compare_runs:
             compare_bench(tmp, args.compare_runs, binary)
     finally:
