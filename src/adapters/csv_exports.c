@@ -267,12 +267,12 @@ static int aiperf_values(const struct pl_csv_table *t, struct pl_run *run, doubl
 				return rc;
 			if (rc)
 				continue;
-			if (map[k].id == -1)
+			if (map[k].id == -3) /* ns beyond 2^53: converted on its digits */
+				rc = pl_adapter_epoch_ns_text(run, pl_csv_cell(row, 1), err);
+			else if (map[k].id == -1)
 				*completed = v;
 			else if (map[k].id == -2)
 				*failed = v;
-			else if (map[k].id == -3)
-				rc = pl_adapter_epoch(run, floor(v / 1e9), err); /* ns -> s */
 			else
 				pl_run_set_metric(run, map[k].id, v);
 			if (rc)

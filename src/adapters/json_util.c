@@ -1001,6 +1001,26 @@ int pl_adapter_epoch(struct pl_run *run, double seconds, struct pl_error *err)
 	return pl_run_set_cond(run, PL_C_RUN_STARTED_AT, iso, err);
 }
 
+int pl_adapter_epoch_ns_text(struct pl_run *run, const char *ns, struct pl_error *err)
+{
+	size_t n = strspn(ns, "0123456789");
+	double v;
+
+	/* digits, and maybe a fraction of a nanosecond ("...984.00", AIPerf) */
+	if (n > 0 && (ns[n] == '\0' || (ns[n] == '.' && ns[n + 1] &&
+	                                ns[n + 1 + strspn(ns + n + 1, "0123456789")] == '\0'))) {
+		/* drop the last nine digits of the whole part: seconds, exactly */
+		double seconds = 0;
+		for (size_t i = 0; i + 9 < n; i++)
+			seconds = seconds * 10 + (ns[i] - '0');
+		return pl_adapter_epoch(run, seconds, err);
+	}
+	if (pl_parse_num(ns, 0, &v))
+		return pl_error_set(err, PL_EINVALID, "timestamp '%.40s' is not a number of nanoseconds",
+		                    ns);
+	return pl_adapter_epoch(run, floor(v / 1e9), err);
+}
+
 void pl_adapter_token_means(struct pl_run *run)
 {
 	double c = run->metric[PL_M_REQUESTS_COMPLETED];

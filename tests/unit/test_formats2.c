@@ -272,6 +272,29 @@ static void test_mlperf_invalid_and_sidecar(void **state)
 
 /* --------------------------------------------------------------------- CSV */
 
+/* A nanosecond timestamp is beyond 2^53: as a double 1780474576999999999
+ * becomes 1780474577000000000, one second later. Converted on its digits,
+ * the start second is exact. */
+static void test_aiperf_csv_timestamp_exact(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	char path[1024], *buf, *at;
+	size_t len;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/genai_perf/aiperf080_kimik25_mi355x_c1.csv", PL_CORPUS_DIR);
+	buf = slurp(path, &len);
+	at = strstr(buf, "1780474576930921984");
+	assert_non_null(at);
+	memcpy(at, "1780474576999999999", 19);
+	pl_error_init(&err);
+	assert_int_equal(pl_adapters_parse("t.csv", buf, len, NULL, &l, &err), 0);
+	assert_string_equal(l.v[0].cond[PL_C_RUN_STARTED_AT].text, "2026-06-03T08:16:16Z");
+	pl_run_list_release(&l);
+	free(buf);
+}
+
 static void test_aiperf_csv(void **state)
 {
 	struct pl_run_list l = {0};
@@ -560,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_mlperf_offline),
 		cmocka_unit_test(test_mlperf_invalid_and_sidecar),
 		cmocka_unit_test(test_aiperf_csv),
+		cmocka_unit_test(test_aiperf_csv_timestamp_exact),
 		cmocka_unit_test(test_genai_perf_analyze),
 		cmocka_unit_test(test_inferencemax_csv),
 		cmocka_unit_test(test_refused_files),
