@@ -65,7 +65,7 @@
 #include "core/normalize.h"
 #include "core/validate.h"
 
-#define QUEUE_ITEMS 32   /* files (or stream chunks) in flight between the threads */
+#define QUEUE_ITEMS 16   /* files (or stream chunks) in flight between the threads */
 #define PUBLISH_ITEMS 8  /* whole files the parser gathers before it queues them */
 #define CHUNK_RUNS 64    /* runs per chunk of a streamed file */
 #define HELD_MAX 8192    /* outcomes held back before a batch is committed anyway */
