@@ -31,13 +31,14 @@ run() { # name, harness, env...
 	name=$1 h=$2
 	ran=$((ran + 1))
 	shift 2
-	mkdir -p "$out/corpus-$name"
+	mkdir -p "$out/corpus-$name" "$out/crash-$name"
 	echo "== fuzz $name (${secs}s)"
 	env "$@" "$out/fuzz_$h" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-		-artifact_prefix="$out/crash-$name-" -print_final_stats=1 \
+		-artifact_prefix="$out/crash-$name/" -print_final_stats=1 \
 		"$out/corpus-$name" "$seed" 2>&1 | grep -E "^(stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|artifact)" || true
-	if ls "$out"/crash-"$name"-* >/dev/null 2>&1; then
-		echo "fuzz: $name: crash input saved in $out/" >&2
+	# one directory per harness: "aiperf" must not see aiperf-csv's inputs
+	if [ -n "$(ls -A "$out/crash-$name")" ]; then
+		echo "fuzz: $name: crash input saved in $out/crash-$name/" >&2
 		exit 1
 	fi
 }
