@@ -324,58 +324,6 @@ static int scan_bare_tokens(struct ctx *c, struct pl_error *err)
 	return 0;
 }
 
-/* Offset of the first byte of text[0..len) that does not start or continue
- * a well-formed UTF-8 sequence (RFC 3629: no overlong forms, no surrogates,
- * nothing above U+10FFFF), or len when all of it is UTF-8. */
-static size_t bad_utf8(const unsigned char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		unsigned char b = s[i];
-		size_t n;
-		unsigned char lo = 0x80, hi = 0xBF;
-
-		if (b < 0x80) {
-			/* ASCII runs: eight bytes at a time while no high bit is set */
-			i++;
-			while (i + 8 <= len) {
-				uint64_t w;
-				memcpy(&w, s + i, 8);
-				if (w & 0x8080808080808080ull)
-					break;
-				i += 8;
-			}
-			continue;
-		}
-		if (b >= 0xC2 && b <= 0xDF)
-			n = 1;
-		else if (b >= 0xE0 && b <= 0xEF)
-			n = 2;
-		else if (b >= 0xF0 && b <= 0xF4)
-			n = 3;
-		else
-			return i;
-		if (b == 0xE0)
-			lo = 0xA0;
-		else if (b == 0xED)
-			hi = 0x9F;
-		else if (b == 0xF0)
-			lo = 0x90;
-		else if (b == 0xF4)
-			hi = 0x8F;
-		if (i + n >= len) /* cut short at the end */
-			return i;
-		if (s[i + 1] < lo || s[i + 1] > hi)
-			return i;
-		for (size_t k = 2; k <= n; k++)
-			if (s[i + k] < 0x80 || s[i + k] > 0xBF)
-				return i;
-		i += n + 1;
-	}
-	return len;
-}
-
 static int ctx_init(struct ctx *c, const char *path, const char *buf, size_t len,
                     struct pl_error *err)
 {
@@ -399,7 +347,7 @@ static int ctx_init(struct ctx *c, const char *path, const char *buf, size_t len
 		return err_at(c, err, off);
 	}
 	/* JSON text is UTF-8 (RFC 8259); other bytes would reach every output. */
-	if ((bad = bad_utf8((const unsigned char *)c->text, len)) < len) {
+	if ((bad = pl_utf8_valid_prefix(c->text, len)) < len) {
 		pl_error_set(err, PL_ESYNTAX, "invalid JSON: byte 0x%02X is not UTF-8",
 		             (unsigned)(unsigned char)c->text[bad]);
 		return err_at(c, err, bad);

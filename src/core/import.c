@@ -1636,6 +1636,15 @@ int pl_import_check_set(const struct pl_kv *set, size_t nset, struct pl_error *e
 			pl_error_field(err, set[i].key);
 			return pl_error_set(err, PL_EUSAGE, "--set %s= needs a value", set[i].key);
 		}
+		{
+			size_t n = strlen(set[i].value), bad = pl_utf8_valid_prefix(set[i].value, n);
+			if (bad < n) {
+				pl_error_field(err, set[i].key);
+				return pl_error_set(err, PL_EUSAGE,
+				                    "--set %s: the value is not UTF-8 (byte 0x%02X at offset %zu)",
+				                    set[i].key, (unsigned)(unsigned char)set[i].value[bad], bad);
+			}
+		}
 		pl_run_init(&scratch);
 		pl_error_init(&e);
 		rc = pl_run_set_cond(&scratch, id, set[i].value, &e);

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -531,4 +532,56 @@ int pl_parse_num(const char *s, int allow_inf, double *out)
 		return PL_EINVALID;
 	*out = v;
 	return 0;
+}
+
+/* RFC 3629 well-formed UTF-8: no overlong forms, no surrogates, nothing
+ * above U+10FFFF. */
+size_t pl_utf8_valid_prefix(const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char b = s[i];
+		size_t n;
+		unsigned char lo = 0x80, hi = 0xBF;
+
+		if (b < 0x80) {
+			/* ASCII runs: eight bytes at a time while no high bit is set */
+			i++;
+			while (i + 8 <= len) {
+				uint64_t w;
+				memcpy(&w, s + i, 8);
+				if (w & 0x8080808080808080ull)
+					break;
+				i += 8;
+			}
+			continue;
+		}
+		if (b >= 0xC2 && b <= 0xDF)
+			n = 1;
+		else if (b >= 0xE0 && b <= 0xEF)
+			n = 2;
+		else if (b >= 0xF0 && b <= 0xF4)
+			n = 3;
+		else
+			return i;
+		if (b == 0xE0)
+			lo = 0xA0;
+		else if (b == 0xED)
+			hi = 0x9F;
+		else if (b == 0xF0)
+			lo = 0x90;
+		else if (b == 0xF4)
+			hi = 0x8F;
+		if (i + n >= len) /* cut short at the end */
+			return i;
+		if (s[i + 1] < lo || s[i + 1] > hi)
+			return i;
+		for (size_t k = 2; k <= n; k++)
+			if (s[i + k] < 0x80 || s[i + k] > 0xBF)
+				return i;
+		i += n + 1;
+	}
+	return len;
 }

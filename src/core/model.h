@@ -307,6 +307,12 @@ char *pl_fmt_num(char *buf, size_t n, double v);
  * Infinity and NaN pass through. Returns the scaled value. */
 double pl_scale_pow10(double v, int exp10);
 
+/* Offset of the first byte of text[0..len) that does not start or continue
+ * a well-formed UTF-8 sequence (RFC 3629: no overlong forms, no surrogates,
+ * nothing above U+10FFFF; a sequence cut short by len is not well formed),
+ * or len when all of it is UTF-8. */
+size_t pl_utf8_valid_prefix(const char *text, size_t len);
+
 /* v rounded to digits significant decimal digits (1..17), as the double
  * nearest to that decimal. Infinity and NaN pass through. */
 double pl_round_sig(double v, int digits);

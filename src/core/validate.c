@@ -104,6 +104,14 @@ static int check_values(const struct pl_run *run, struct pl_error *err)
 			return fail(err, mi->name);
 		}
 	}
+	if (run->has_metric[PL_M_ERROR_RATE] && run->metric[PL_M_ERROR_RATE] == 1) {
+		/* the adapters refuse "completed 0"; a file giving only the rate
+		 * says the same thing, and its latencies then measure nothing */
+		pl_error_set(err, PL_EINVALID,
+		             "no request completed (error_rate 1: every request failed), so the "
+		             "run measured nothing");
+		return fail(err, "error_rate");
+	}
 	if (!any) {
 		pl_error_set(err, PL_EINVALID, "the run has no metric (give at least one under \"metric\")");
 		return fail(err, "metric");
@@ -184,6 +192,27 @@ static void derive_per_accelerator(struct pl_run *run)
 		                  run->metric[PL_M_TOTAL_TOKEN_THROUGHPUT] / ac->num);
 }
 
+/* Every condition's text is UTF-8: it reaches JSON, HTML, spreadsheets and
+ * terminals, and a reader that replaces bad bytes would show a value that
+ * no --where can find. JSON input is checked as it is read; this covers
+ * CSV, text formats and --set. */
+static int check_utf8(const struct pl_run *run, struct pl_error *err)
+{
+	for (int i = 0; i < PL_COND_COUNT; i++) {
+		const char *t = run->cond[i].text;
+		size_t n, bad;
+		if (!run->cond[i].set || !t)
+			continue;
+		n = strlen(t);
+		if ((bad = pl_utf8_valid_prefix(t, n)) < n) {
+			pl_error_set(err, PL_EINVALID, "'%s' is not UTF-8 (byte 0x%02X at offset %zu)",
+			             pl_cond_info[i].name, (unsigned)(unsigned char)t[bad], bad);
+			return fail(err, pl_cond_info[i].name);
+		}
+	}
+	return 0;
+}
+
 int pl_validate_run(struct pl_run *run, struct pl_error *err)
 {
 	int rc;
@@ -191,7 +220,9 @@ int pl_validate_run(struct pl_run *run, struct pl_error *err)
 	drop_zero_latencies(run);
 	derive_per_accelerator(run);
 	pl_run_update_checklist(run);
-	rc = check_required(run, err);
+	rc = check_utf8(run, err);
+	if (rc == 0)
+		rc = check_required(run, err);
 	if (rc == 0)
 		rc = check_values(run, err);
 	if (rc == 0)

@@ -422,6 +422,13 @@ static void test_check_set(void **state)
 	assert_int_equal(pl_import_check_set(bad_val, 1, &err), PL_EUSAGE);
 	assert_string_equal(err.message, "--set concurrency=many: 'concurrency' must be a non-negative "
 	                                 "whole number or inf, got 'many'");
+	{
+		const struct pl_kv bad_utf8[] = {{"model", "bad\xff\xfe"}};
+		pl_error_init(&err);
+		assert_int_equal(pl_import_check_set(bad_utf8, 1, &err), PL_EUSAGE);
+		assert_string_equal(err.message,
+		                    "--set model: the value is not UTF-8 (byte 0xFF at offset 3)");
+	}
 }
 
 /* The vllm_serving corpus read in place, with the conditions it lacks. */

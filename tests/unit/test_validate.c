@@ -113,8 +113,36 @@ static void test_error_rate(void **state)
 	expect_invalid(&r, "metric 'error_rate' must be a fraction from 0 to 1, got 1.5", "error_rate");
 	good_run(&r);
 	pl_run_set_metric(&r, PL_M_ERROR_RATE, 1);
+	expect_invalid(&r,
+	               "no request completed (error_rate 1: every request failed), so the run "
+	               "measured nothing",
+	               "error_rate");
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_ERROR_RATE, 0.999);
 	assert_int_equal(pl_validate_run(&r, &err), 0);
 	pl_run_release(&r);
+}
+
+/* Condition text reaches JSON, HTML, spreadsheets and terminals: CSV and
+ * text inputs (not checked as they are read, as JSON is) and --set values
+ * must be UTF-8 too. */
+static void test_text_utf8(void **state)
+{
+	struct pl_run r;
+	struct pl_error err;
+
+	(void)state;
+	good_run(&r);
+	assert_int_equal(pl_run_set_cond(&r, PL_C_HARDWARE, "8x H100 \xe2\x80\x94 SXM", NULL), 0);
+	pl_error_init(&err);
+	assert_int_equal(pl_validate_run(&r, &err), 0); /* an em dash is fine */
+	pl_run_release(&r);
+	good_run(&r);
+	assert_int_equal(pl_run_set_cond(&r, PL_C_MODEL, "bad\xff\xfe", NULL), 0);
+	expect_invalid(&r, "'model' is not UTF-8 (byte 0xFF at offset 3)", "model");
+	good_run(&r);
+	assert_int_equal(pl_run_set_cond(&r, PL_C_HARDWARE, "x\xe2\x80", NULL), 0); /* cut short */
+	expect_invalid(&r, "'hardware' is not UTF-8 (byte 0xE2 at offset 1)", "hardware");
 }
 
 static void test_counts_whole(void **state)
@@ -183,6 +211,7 @@ int main(void)
 		cmocka_unit_test(test_no_metric),
 		cmocka_unit_test(test_negative_and_nonfinite),
 		cmocka_unit_test(test_error_rate),
+		cmocka_unit_test(test_text_utf8),
 		cmocka_unit_test(test_counts_whole),
 		cmocka_unit_test(test_percentile_order),
 	};
