@@ -861,7 +861,9 @@ int pl_json_set_cond(struct pl_run *run, int id, const cJSON *item, const char *
 			}
 			return pl_run_set_cond(run, id, pl_fmt_num(buf, sizeof(buf), v), err);
 		case PL_CT_TEXT:
-			if (v == floor(v) && fabs(v) <= 9007199254740992.0) {
+			/* below 2^53 only: 2^53 + 1 reads as 2^53, so a number that
+			 * large may already have lost a digit */
+			if (v == floor(v) && fabs(v) < 9007199254740992.0) {
 				snprintf(buf, sizeof(buf), "%.0f", v);
 				return pl_run_set_cond(run, id, buf, err);
 			}

@@ -809,6 +809,26 @@ static void test_descriptor_metric_keys_remembered(void **state)
 	              0, 0);
 }
 
+/* A number given for a text condition is kept as its digits only below
+ * 2^53: 2^53 + 1 reads as 2^53, so from 2^53 on a digit may be lost. */
+static void test_descriptor_text_number_2_53(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+
+	(void)state;
+	assert_int_equal(parse_text("n.json",
+	                            "{\"model\": 9007199254740991, \"engine\": \"e\", \"metric\": {\"ttft_p50\": 1}}",
+	                            &l, &err),
+	                 0);
+	assert_string_equal(l.v[0].cond[PL_C_MODEL].text, "9007199254740991");
+	pl_run_list_release(&l);
+	expect_reject("n.json",
+	              "{\"model\": 9007199254740993, \"engine\": \"e\", \"metric\": {\"ttft_p50\": 1}}",
+	              PL_EINVALID, "'model' must be a string (a JSON number would lose digits)", "model",
+	              0, 0);
+}
+
 static void test_descriptor_unknown_field(void **state)
 {
 	(void)state;
@@ -1038,6 +1058,7 @@ int main(void)
 		cmocka_unit_test(test_descriptor_nan_in_string_is_text),
 		cmocka_unit_test(test_descriptor_unknown_unit_and_metric),
 		cmocka_unit_test(test_descriptor_metric_keys_remembered),
+		cmocka_unit_test(test_descriptor_text_number_2_53),
 		cmocka_unit_test(test_descriptor_unknown_field),
 		cmocka_unit_test(test_descriptor_duplicate_key),
 		cmocka_unit_test(test_descriptor_bom),
