@@ -70,6 +70,7 @@
 #define CHUNK_RUNS 64    /* runs per chunk of a streamed file */
 #define HELD_MAX 8192    /* outcomes held back before a batch is committed anyway */
 #define WARNINGS_MAX 16384 /* bytes of warnings kept per file */
+#define SIDECAR_MAX (1u << 20) /* bytes of a NAME.conditions.json */
 
 /* Where the parser finds a file: its path (for messages, the sidecar and
  * the stored source_path) and, inside a directory walk, the open directory
@@ -1026,8 +1027,8 @@ static int load_sidecar(const char *path, int known, char **side_out, char **buf
 {
 	size_t stem;
 	char *side;
-	FILE *f;
-	int rc;
+	struct stat sb;
+	int fd, rc;
 
 	*side_out = NULL;
 	*buf_out = NULL;
@@ -1045,8 +1046,10 @@ static int load_sidecar(const char *path, int known, char **side_out, char **buf
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	memcpy(side, path, stem);
 	memcpy(side + stem, ".conditions.json", sizeof(".conditions.json"));
-	f = fopen(side, "rb");
-	if (!f) {
+	/* as read_file(): O_NONBLOCK so that a FIFO cannot hang open(), and
+	 * only a regular file is read (a FIFO or /dev/zero never ends) */
+	fd = open(side, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
 		rc = 0;
 		if (errno != ENOENT) {
 			pl_error_at(err, side, 0, 0);
@@ -1055,13 +1058,27 @@ static int load_sidecar(const char *path, int known, char **side_out, char **buf
 		free(side);
 		return rc;
 	}
-	rc = read_fd(fileno(f), 0, PL_IMPORT_WHOLE_MAX, buf_out, len);
-	fclose(f);
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		pl_error_at(err, side, 0, 0);
+		rc = pl_error_set(err, PL_EIO,
+		                  "cannot read sidecar '%s': not a regular file (a directory, FIFO, "
+		                  "device or socket)",
+		                  side);
+		free(side);
+		return rc;
+	}
+	rc = read_fd(fd, sb.st_size <= SIDECAR_MAX ? (size_t)sb.st_size : 0, SIDECAR_MAX, buf_out,
+	             len);
+	close(fd);
 	if (rc) {
 		pl_error_at(err, side, 0, 0);
 		rc = rc == ENOMEM ? pl_error_set(err, PL_ENOMEM, "out of memory")
-		                  : pl_error_set(err, PL_EIO, "cannot read sidecar '%s': %s", side,
-		                                 strerror(rc));
+		     : rc == EFBIG
+		         ? pl_error_set(err, PL_EINVALID,
+		                        "sidecar '%s' is larger than 1 MiB (it holds conditions only)",
+		                        side)
+		         : pl_error_set(err, PL_EIO, "cannot read sidecar '%s': %s", side, strerror(rc));
 		free(side);
 		return rc;
 	}

@@ -189,6 +189,40 @@ static void test_non_regular_file(void **state)
 	pl_store_close(st);
 }
 
+/* A sidecar that is a FIFO (open() would wait for a writer, read() for
+ * ever) or a device is refused, named, without reading it; the file and
+ * the directory walk both go through the same check. */
+static void test_non_regular_sidecar(void **state)
+{
+	struct pl_store *st = fresh_store("nonregside");
+	struct pl_import_stats stats;
+	struct pl_error err;
+	struct seen s = {0};
+	const char *paths[] = {TMP "/nonregside/a.json", TMP "/nonregside/b.json"};
+
+	(void)state;
+	mkdirs(TMP "/nonregside");
+	write_file(paths[0], good_desc);
+	write_file(paths[1], good_desc);
+	remove(TMP "/nonregside/a.conditions.json");
+	remove(TMP "/nonregside/b.conditions.json");
+	assert_int_equal(mkfifo(TMP "/nonregside/a.conditions.json", 0600), 0);
+	assert_int_equal(symlink("/dev/zero", TMP "/nonregside/b.conditions.json"), 0);
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 2, NULL, on_file, &s, &stats, &err), PL_EIO);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.status[0], PL_IMPORT_REJECTED);
+	assert_string_equal(s.message[0],
+	                    "cannot read sidecar '" TMP "/nonregside/a.conditions.json': not a regular "
+	                    "file (a directory, FIFO, device or socket)");
+	assert_int_equal(s.status[1], PL_IMPORT_REJECTED);
+	assert_string_equal(s.message[1],
+	                    "cannot read sidecar '" TMP "/nonregside/b.conditions.json': not a regular "
+	                    "file (a directory, FIFO, device or socket)");
+	assert_int_equal(count_runs(st), 0);
+	pl_store_close(st);
+}
+
 /* An INT condition beyond 2^53 would be rounded silently: rejected. */
 static void test_int_beyond_2_53(void **state)
 {
@@ -478,6 +512,7 @@ int main(void)
 		cmocka_unit_test(test_missing_path_and_walk),
 		cmocka_unit_test(test_check_set),
 		cmocka_unit_test(test_non_regular_file),
+		cmocka_unit_test(test_non_regular_sidecar),
 		cmocka_unit_test(test_int_beyond_2_53),
 		cmocka_unit_test(test_warnings_and_counts),
 		cmocka_unit_test(test_corpus_in_place),
