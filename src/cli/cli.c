@@ -22,22 +22,40 @@ const char pl_exit_help[] =
 	"  4  one or more inputs rejected\n"
 	"  5  too few samples to decide\n";
 
+void pl_cli_put_inert(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { /* C1 control */
+			fputc('?', f);
+			p++;
+		} else if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f) {
+			fputc('?', f);
+		} else {
+			fputc(*p, f);
+		}
+	}
+}
+
 void pl_cli_print_error(const struct pl_error *err)
 {
 	char buf[2048];
 
 	pl_error_format(err, buf, sizeof(buf));
-	fprintf(stderr, "perfledger: %s\n", buf);
+	fputs("perfledger: ", stderr);
+	pl_cli_put_inert(stderr, buf);
+	fputc('\n', stderr);
 }
 
 void pl_cli_errorf(const char *cmd, const char *fmt, ...)
 {
+	char buf[4096];
 	va_list ap;
 
 	fprintf(stderr, "perfledger: %s%s", cmd ? cmd : "", cmd ? ": " : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	pl_cli_put_inert(stderr, buf);
 	fputc('\n', stderr);
 }
 
@@ -231,12 +249,6 @@ void pl_sel_release(struct pl_selection *sel)
 
 /* Writes s to f with control characters (ESC, newlines, ...) shown as '?',
  * so a value from an input file cannot drive the terminal. */
-static void put_inert(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
-}
-
 int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 {
 	char axis[256] = "";
@@ -253,7 +265,7 @@ int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 		fprintf(stderr, "  %s:", m->cond >= 0 ? pl_cond_info[m->cond].name : "error_rate");
 		for (size_t k = 0; k < m->nvalues; k++) {
 			fputs(k ? " vs '" : " '", stderr);
-			put_inert(stderr, m->values[k]);
+			pl_cli_put_inert(stderr, m->values[k]);
 			fputc('\'', stderr);
 		}
 		fputc('\n', stderr);

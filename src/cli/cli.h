@@ -49,10 +49,17 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
                          long long epoch, const char *out_dir);
 int cmd_formats(const struct pl_cli *cli, int argc, char **argv);
 
-/* Prints "perfledger: " + the formatted error to stderr. */
+/* Writes s to f with every terminal control made inert: C0 controls other
+ * than newline and tab, DEL, and the C1 controls U+0080..U+009F (as UTF-8)
+ * become '?', so a file name or value from an input cannot move the cursor,
+ * clear the screen or retitle the terminal (ESC [ 2 J and the like). */
+void pl_cli_put_inert(FILE *f, const char *s);
+
+/* Prints "perfledger: " + the formatted error to stderr, made inert. */
 void pl_cli_print_error(const struct pl_error *err);
 
-/* Prints "perfledger: CMD: " + printf message + newline to stderr. */
+/* Prints "perfledger: CMD: " + printf message + newline to stderr, the
+ * whole line made inert (pl_cli_put_inert); CMD may be NULL. */
 void pl_cli_errorf(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))

@@ -62,7 +62,7 @@ static void on_file(void *vctx, const char *path, enum pl_import_status status, 
 		fputs("\r\033[K", stderr);
 	for (const char *w = warnings; w && *w;) {
 		int len = (int)strcspn(w, "\n");
-		fprintf(stderr, "perfledger: warning: '%s': %.*s\n", path, len, w);
+		pl_cli_errorf(NULL, "warning: '%s': %.*s", path, len, w);
 		w += len + (w[len] == '\n');
 	}
 	if (status == PL_IMPORT_REJECTED && err) {
@@ -72,10 +72,11 @@ static void on_file(void *vctx, const char *path, enum pl_import_status status, 
 		return;
 	}
 	if (note)
-		fprintf(stderr,
-		        "perfledger: note: '%s': %zu of %zu run%s stored as reference-only "
-		        "(publication checklist incomplete; 'perfledger list --format json' shows which items)\n",
-		        path, reference_only, runs, runs == 1 ? "" : "s");
+		pl_cli_errorf(NULL,
+		              "note: '%s': %zu of %zu run%s stored as reference-only "
+		              "(publication checklist incomplete; 'perfledger list --format json' shows "
+		              "which items)",
+		              path, reference_only, runs, runs == 1 ? "" : "s");
 }
 
 /* Progress on a terminal: one line rewritten in place, cleared at the end. */
