@@ -169,6 +169,13 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 		fputs("\r\033[K", stderr);
 	if (irc && irc != PL_EINVALID && !(irc == PL_EIO && ctx.printed_io)) {
 		pl_cli_print_error(&err);
+		/* the import stopped (disk full, database error): say what is kept */
+		pl_cli_errorf("import",
+		              "stopped: %zu run%s from %zu file%s stored before the error, the files "
+		              "after it not read; run the same import again to store the rest (stored "
+		              "files are skipped)",
+		              stats.runs, stats.runs == 1 ? "" : "s", stats.stored,
+		              stats.stored == 1 ? "" : "s");
 		rc = PL_EXIT_USAGE;
 		goto out;
 	}

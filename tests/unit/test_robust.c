@@ -564,6 +564,8 @@ static void test_disk_full(void **state)
 		assert_int_equal(run_cli(args, &s), 2);
 		assert_err_has("database '" TMP "/full/full.db'");
 		assert_err_has("disk I/O error");
+		assert_err_has("import: stopped: 0 runs from 0 files stored before the error, the "
+		               "files after it not read; run the same import again");
 	}
 	assert_integrity(db);
 	assert_int_equal(count_runs(db), n0);
