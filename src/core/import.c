@@ -442,6 +442,14 @@ static int diff_conditions(const struct pl_run *stored, const struct pl_run *now
 
 		if (pl_value_equal(a, v))
 			continue;
+		if (a->set && v->set && pl_cond_info[id].type == PL_CT_TIME) {
+			/* stored before times with an offset were written in UTC */
+			char *t = pl_normalize_value(id, a->text);
+			int same = t && strcmp(t, v->text) == 0;
+			free(t);
+			if (same)
+				continue;
+		}
 		snprintf(buf + len, n - len, "%s%s stored '%s', now '%s'", count ? "; " : "",
 		         pl_cond_info[id].name, a->set ? a->text : "(missing)",
 		         v->set ? v->text : "(missing)");

@@ -6,6 +6,8 @@
  * rule names passes through trimmed (and lower-cased where case carries no
  * meaning), so two different things never merge.
  */
+/* timegm() (glibc, BSD; POSIX has no UTC mktime) */
+#define _DEFAULT_SOURCE
 #include "core/normalize.h"
 
 #include <ctype.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct alias {
 	const char *from; /* lower-case spelling */
@@ -173,6 +176,61 @@ int pl_version_cmp(const char *a, const char *b)
 	return *a ? 1 : -1;
 }
 
+/* Two digits at s as a number. */
+static int two(const char *s)
+{
+	return (s[0] - '0') * 10 + (s[1] - '0');
+}
+
+/* A time (already checked by pl_run_set_cond: YYYY-MM-DD, then optionally
+ * T or space, HH:MM[:SS[.f]] and a zone Z / +HH:MM / -HH:MM) in the form
+ * that sorts as text: T between date and time, and a UTC offset turned
+ * into the same instant in UTC with Z ("2026-01-02T12:00:00+02:00" ->
+ * "2026-01-02T10:00:00Z"; seconds added when absent, the fraction kept).
+ * A date alone and a time without a zone are kept as given. t is a
+ * trimmed heap copy; returns it or its replacement (NULL on OOM). */
+static char *normalize_time(char *t)
+{
+	size_t n = strlen(t);
+	const char *frac = "", *zone;
+	size_t nfrac = 0;
+	struct tm tm = {0};
+	time_t when;
+	int sign;
+	char *out;
+
+	if (n <= 10)
+		return t;
+	if (t[10] == ' ')
+		t[10] = 'T';
+	zone = n >= 17 ? t + n - 6 : NULL; /* "+HH:MM" after at least "THH:MM" */
+	if (!zone || (zone[0] != '+' && zone[0] != '-') || zone[3] != ':')
+		return t;
+	sign = zone[0] == '+' ? 1 : -1;
+	tm.tm_year = atoi(t) - 1900;
+	tm.tm_mon = two(t + 5) - 1;
+	tm.tm_mday = two(t + 8);
+	tm.tm_hour = two(t + 11);
+	tm.tm_min = two(t + 14);
+	if (t[16] == ':') {
+		tm.tm_sec = two(t + 17);
+		if (t[19] == '.') {
+			frac = t + 19;
+			nfrac = (size_t)(zone - frac);
+		}
+	}
+	when = timegm(&tm) - sign * (time_t)(two(zone + 1) * 3600 + two(zone + 4) * 60);
+	if (!gmtime_r(&when, &tm) || !(out = malloc(32 + nfrac))) {
+		free(t);
+		return NULL;
+	}
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+	memcpy(out + strlen(out), frac, nfrac);
+	strcpy(out + 19 + nfrac, "Z");
+	free(t);
+	return out;
+}
+
 char *pl_normalize_value(int id, const char *value)
 {
 	if (id < 0 || id >= PL_COND_COUNT || !value)
@@ -197,6 +255,10 @@ char *pl_normalize_value(int id, const char *value)
 	}
 	if (pl_cond_info[id].type == PL_CT_BOOL)
 		return trimmed_copy(value, 1);
+	if (pl_cond_info[id].type == PL_CT_TIME) {
+		char *t = trimmed_copy(value, 0);
+		return t ? normalize_time(t) : NULL;
+	}
 	return trimmed_copy(value, 0);
 }
 

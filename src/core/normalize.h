@@ -43,7 +43,10 @@ int pl_version_cmp(const char *a, const char *b);
 /* Applies the rules above to every condition of run in place: trims
  * surrounding white space of text values and folds inner runs of white
  * space to one space, normalizes precision, engine and
- * deployment, strips a leading 'v' from versions, and fills accelerator_count
+ * deployment, strips a leading 'v' from versions, writes times with a UTC
+ * offset as the same instant in UTC ("2026-01-02 12:00+02:00" ->
+ * "2026-01-02T10:00:00Z", so that times sort as text; zone-less times are
+ * kept as given), and fills accelerator_count
  * from hardware when it is missing. A given accelerator_count that disagrees
  * with the hardware string is an error (PL_EINVALID naming both values).
  * Returns 0, PL_ENOMEM or PL_EINVALID. */

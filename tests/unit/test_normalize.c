@@ -137,6 +137,31 @@ static void value_order_and_equality(void **state)
 	free(v);
 }
 
+/* Times with a UTC offset become the same instant in UTC, so that history
+ * orders 12:00+02:00 (10:00Z) between 09:00Z and 11:00Z. */
+static void times_to_utc(void **state)
+{
+	static const char *const cases[][2] = {
+		{"2026-01-02T12:00:00+02:00", "2026-01-02T10:00:00Z"},
+		{"2026-01-01T01:30:00.25+02:00", "2025-12-31T23:30:00.25Z"},
+		{"2026-01-02 12:00-05:30", "2026-01-02T17:30:00Z"},
+		{"2024-02-28T23:00:00-02:00", "2024-02-29T01:00:00Z"},
+		{"2026-01-02 09:00:00Z", "2026-01-02T09:00:00Z"},
+		{"2026-01-02T09:00:00+00:00", "2026-01-02T09:00:00Z"},
+		{"2026-01-02T12:00:00", "2026-01-02T12:00:00"}, /* no zone: as given */
+		{"2026-01-02", "2026-01-02"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pl_run r;
+		pl_run_init(&r);
+		assert_int_equal(pl_run_set_cond(&r, PL_C_RUN_STARTED_AT, cases[i][0], NULL), 0);
+		assert_int_equal(pl_normalize_run(&r, NULL), 0);
+		assert_string_equal(r.cond[PL_C_RUN_STARTED_AT].text, cases[i][1]);
+		pl_run_release(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +171,7 @@ int main(void)
 		cmocka_unit_test(versions_in_natural_order),
 		cmocka_unit_test(run_normalization),
 		cmocka_unit_test(value_order_and_equality),
+		cmocka_unit_test(times_to_utc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
