@@ -524,9 +524,11 @@ int pl_render_write_file(const char *path, int (*fn)(FILE *fp, void *ctx, struct
 		free(tmp);
 		return rc;
 	}
+	errno = 0;
 	rc = fn(fp, ctx, err);
-	if (rc == PL_EIO)
-		pl_error_set(err, PL_EIO, "cannot write '%s'", tmp);
+	if (rc == PL_EIO) /* a failed write left its reason (ENOSPC, EIO) in errno */
+		pl_error_set(err, PL_EIO, "cannot write '%s': %s", tmp,
+		             errno ? strerror(errno) : "write error");
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
 		rc = pl_error_set(err, PL_EIO, "cannot write '%s': %s", tmp, strerror(errno));
 	if (fclose(fp) != 0 && rc == 0)

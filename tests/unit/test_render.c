@@ -3,6 +3,7 @@
  * comparison (text, Markdown, CSV, JSON), hostile strings, the C locale
  * and write errors.
  */
+#include <errno.h>
 #include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -435,6 +437,51 @@ static void test_write_error(void **state)
 	pl_run_list_release(&runs);
 }
 
+/* A body that fails as a write on a full disk does (ENOSPC in errno). */
+static int write_enospc(FILE *fp, void *ctx, struct pl_error *err)
+{
+	FILE *full = fopen("/dev/full", "w");
+	int rc = PL_EIO;
+
+	(void)fp;
+	(void)ctx;
+	(void)err;
+	if (!full)
+		return -1;
+	setvbuf(full, NULL, _IONBF, 0);
+	if (fputs("x", full) != EOF)
+		rc = -1;
+	fclose(full);
+	errno = ENOSPC; /* fclose may have reset it */
+	return rc;
+}
+
+/* The message of a failed report file says why (a full disk was "cannot
+ * write 'x.tmp'" alone), the old file is kept and no temporary is left. */
+static void test_write_file_says_why(void **state)
+{
+	const char *path = PL_TEST_TMP "/says_why.txt";
+	struct pl_error err;
+	FILE *f;
+	char buf[16] = "";
+
+	(void)state;
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("old", f);
+	fclose(f);
+	pl_error_init(&err);
+	assert_int_equal(pl_render_write_file(path, write_enospc, NULL, &err), PL_EIO);
+	assert_string_equal(err.message,
+	                    "cannot write '" PL_TEST_TMP "/says_why.txt.tmp': No space left on device");
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "old");
+	assert_int_equal(access(PL_TEST_TMP "/says_why.txt.tmp", F_OK), -1);
+}
+
 static void test_format_parse(void **state)
 {
 	enum pl_table_format f = PL_FMT_TEXT;
@@ -476,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_row_label),
 		cmocka_unit_test(test_c_locale),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_write_file_says_why),
 		cmocka_unit_test(test_format_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
