@@ -1765,7 +1765,12 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 	pthread_cond_init(&b.not_full, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &b.t0);
 	b.last_tick = b.t0;
-	b.threaded = pthread_create(&tid, NULL, parser_main, &b) == 0;
+	/* set before the thread starts: push() reads it there at once (it was
+	 * assigned after pthread_create, so a parser quick to its first file
+	 * could see 0 and store from its own thread, racing the writer) */
+	b.threaded = 1;
+	if (pthread_create(&tid, NULL, parser_main, &b) != 0)
+		b.threaded = 0;
 	if (b.threaded) {
 		struct item *it;
 		while ((it = pop(&b)) != NULL)
