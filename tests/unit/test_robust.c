@@ -581,14 +581,27 @@ static void test_readonly_db(void **state)
 
 	gen_tree(TMP "/ro/in", 300000, 20);
 	/* root ignores modes: as root, the child drops to nobody, who may read
-	 * the database (0644 in a 0755 directory) but not write it */
+	 * the database (0644) but not write it; the directory is writable, so
+	 * SQLite can make the -shm file WAL needs even to read */
 	if (geteuid() != 0)
 		assert_int_equal(chmod(db, 0444), 0);
+	assert_int_equal(chmod(dir, 0777), 0);
 	assert_int_equal(run_cli(args, &s), 2);
 	assert_err_has("database '" TMP "/ro/ro.db'");
 	assert_err_has("readonly database");
 	assert_integrity(db);
 	assert_int_equal(count_runs(db), n0);
+	/* in a directory this user cannot write, not even a read works: say why */
+	assert_int_equal(chmod(dir, 0755), 0);
+	{
+		const char *list[] = {"--db", db, "list", NULL};
+		if (geteuid() != 0)
+			assert_int_equal(chmod(dir, 0555), 0);
+		assert_int_equal(run_cli(list, &s), 2);
+		assert_err_has("cannot use database '" TMP "/ro/ro.db': it is in WAL mode, and SQLite "
+		               "must create '" TMP "/ro/ro.db-shm' beside it even to read it");
+		chmod(dir, 0755);
+	}
 	chmod(db, 0644);
 }
 
