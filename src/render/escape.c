@@ -261,7 +261,8 @@ int pl_markdown_write_cell(FILE *out, const char *s)
 		if (k == 0) {
 			fputs(UTF8_REPLACEMENT, out);
 			k = 1;
-		} else if (cp < 0x80 && cp != 0 && strchr("|\\`*_<>[]#", (int)cp)) {
+		} else if (cp < 0x80 && cp != 0 && strchr("|\\`*_<>[]#&", (int)cp)) {
+			/* & too: "&lt;" in a name must not render as "<" */
 			fputc('\\', out);
 			fputc((int)cp, out);
 		} else if (cp == '\n' || cp == '\r' || cp == '\t') {

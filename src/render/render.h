@@ -53,7 +53,10 @@ int pl_render_runs(FILE *out, const struct pl_run_list *runs, enum pl_table_form
  * bytes are replaced by U+FFFD. Returns 0 or PL_EIO. */
 int pl_json_write_string(FILE *out, const char *s);
 
-/* Writes s escaped for a Markdown table cell. Returns 0 or PL_EIO. */
+/* Writes s escaped for a Markdown table cell: | \ ` * _ < > [ ] # & get a
+ * backslash (CommonMark escapes any ASCII punctuation), line breaks and
+ * tabs become spaces, terminal/bidi controls '?', invalid UTF-8 U+FFFD.
+ * Returns 0 or PL_EIO. */
 int pl_markdown_write_cell(FILE *out, const char *s);
 
 /* Writes s as one CSV field (RFC 4180 quoting, formula prefixes neutralised).

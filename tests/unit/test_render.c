@@ -289,6 +289,9 @@ static void test_markdown_escape(void **state)
 	CAPTURE(buf, pl_markdown_write_cell(out, HOSTILE));
 	assert_string_equal(buf, "evil\"\\`system('rm')\\` \\|\\<script\\>=1+1");
 	free(buf);
+	CAPTURE(buf, pl_markdown_write_cell(out, "&amp;&lt;"));
+	assert_string_equal(buf, "\\&amp;\\&lt;"); /* shown as typed, not as "&<" */
+	free(buf);
 	CAPTURE(buf, pl_markdown_write_cell(out, "bad\xff"));
 	assert_string_equal(buf, "bad\xef\xbf\xbd");
 	free(buf);
