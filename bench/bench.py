@@ -10,9 +10,11 @@ dir, warms the page cache, then times (median of R runs, each on a fresh
 database): `cat` of every file (the file-system limit), the Python baseline
 importer (../shared/bench/baseline_import.py) and `perfledger import`, on
 the same files; then the same for the JSONL workload. Peak RSS comes from
-wait4() of each child; it includes this script's own peak (exec keeps the
-high-water mark of the memory it replaces; about 14 MB), so what would raise
-that runs in another process. --big-mb streams a JSONL of that many MB (1024
+/usr/bin/time (Debian package `time`, installed by scripts/deps.sh) around
+each command: a child of this script inherits the script's own high-water
+mark through exec (Linux keeps it in the process's rusage), so wait4() here
+would report at least this script's peak (14-40 MB); /usr/bin/time's own
+small child does not. --big-mb streams a JSONL of that many MB (1024
 for the issue's 1 GB; 0 skips it) and checks that every line is stored as a
 run.
 --big-file-mb writes ONE vLLM serving result (`--save-result` with the
@@ -35,13 +37,21 @@ SHARED = os.path.join(os.path.dirname(ROOT), "shared", "bench")
 PY = "/usr/bin/python3"
 
 
+TIME = "/usr/bin/time"
+
+
 def run(argv, stdin=None, stdout=subprocess.DEVNULL):
-    """Runs argv; returns (seconds, peak RSS in KB, exit code)."""
-    t0 = time.monotonic()
-    p = subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL)
-    _, status, ru = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
-    return time.monotonic() - t0, ru.ru_maxrss, p.returncode
+    """Runs argv; returns (seconds, peak RSS in KB, exit code). The RSS is
+    measured by /usr/bin/time (see the module docstring for why)."""
+    with tempfile.NamedTemporaryFile("r", prefix="bench-rss-") as rss:
+        t0 = time.monotonic()
+        p = subprocess.Popen([TIME, "-f", "%M", "-o", rss.name] + argv, stdin=stdin,
+                             stdout=stdout, stderr=subprocess.DEVNULL)
+        p.wait()
+        seconds = time.monotonic() - t0
+        lines = [l for l in rss.read().splitlines() if l.strip()]
+    # /usr/bin/time writes "Command exited with non-zero status N" before the number
+    return seconds, int(lines[-1]) if lines and lines[-1].strip().isdigit() else 0, p.returncode
 
 
 def median_of(repeat, fn):
@@ -358,6 +368,8 @@ def main():
     ap.add_argument("--bin", default=os.path.join(ROOT, "build-release", "perfledger"))
     ap.add_argument("--keep", help="work in this directory and keep it")
     args = ap.parse_args()
+    if not os.access(TIME, os.X_OK):
+        sys.exit("%s is missing: install the Debian package 'time' (scripts/deps.sh does)" % TIME)
     binary = os.path.abspath(args.bin)
     if not os.access(binary, os.X_OK):
         sys.exit("no perfledger binary at %s (build the release preset first)" % binary)

@@ -5,7 +5,7 @@ set -eu
 PKGS="gcc make cmake pkg-config libsqlite3-dev libcjson-dev libxlsxwriter-dev libyaml-dev
 libcmocka-dev libssl-dev libgsl-dev gnuplot-nox sqlite3 unzip python3 python3-openpyxl locales
 chromium libreoffice-calc-nogui fonts-noto-cjk
-clang libclang-rt-14-dev valgrind"
+clang libclang-rt-14-dev valgrind time"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
