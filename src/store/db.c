@@ -505,6 +505,23 @@ static int open_fail(struct pl_store *st, int rc, struct pl_error *err)
 	return rc;
 }
 
+/* PL_ESCHEMA if the database has tables but no schema version (not ours). */
+static int refuse_foreign(struct pl_store *st, struct pl_error *err)
+{
+	int version = 0, objects = 0, rc;
+
+	if ((rc = read_user_version(st, &version, err)) || version != 0)
+		return rc;
+	if ((rc = count_schema_objects(st, &objects, err)))
+		return rc;
+	if (objects > 0)
+		return pl_error_set(err, PL_ESCHEMA,
+		                    "database '%s' is not a perfledger database "
+		                    "(it has tables but no schema version)",
+		                    st->path);
+	return 0;
+}
+
 /* WAL is persistent: once one process has switched a database, every later
  * open sees it. Switching needs a moment of exclusive access, and SQLite
  * answers SQLITE_BUSY without calling the busy handler when another
@@ -560,6 +577,11 @@ int pl_store_open(const char *path, struct pl_store **out, struct pl_error *err)
 	sqlite3_extended_result_codes(st->db, 1);
 	sqlite3_busy_timeout(st->db, 30000);
 	rc = exec_sql(st, "PRAGMA foreign_keys = ON", "enabling foreign keys", err);
+	/* Another program's database is refused before anything is changed in
+	 * it (switching to WAL would be, and it is persistent). The check is
+	 * repeated under the write lock by migrate_steps. */
+	if (!rc)
+		rc = refuse_foreign(st, err);
 	/* A read-only file can still be read; WAL needs write access to switch. */
 	if (!rc && !sqlite3_db_readonly(st->db, "main"))
 		rc = switch_to_wal(st, err);

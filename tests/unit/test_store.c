@@ -777,6 +777,16 @@ static void test_not_perfledger_db(void **state)
 	         "database '%s' is not a perfledger database (it has tables but no schema version)",
 	         path);
 	assert_string_equal(err.message, want);
+	/* refused before anything changed in it: still in its own journal mode */
+	db = raw_open(path);
+	{
+		sqlite3_stmt *q;
+		assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &q, NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+		assert_string_equal((const char *)sqlite3_column_text(q, 0), "delete");
+		sqlite3_finalize(q);
+	}
+	sqlite3_close(db);
 }
 
 static void test_open_missing_dir(void **state)
