@@ -735,6 +735,115 @@ int pl_store_file_end(struct pl_store *st, int keep, struct pl_error *err)
 
 /* ---------------------------------------------------------------- queries */
 
+/* ----------------------------------------------------- deferred indexes */
+
+/* The indexes only selections read (an import finds rows by key_hash and
+ * source_sha256): see schema/migrations/006_deferred_indexes.sql. */
+#define SELECTION_INDEXES \
+	"'conditions_key', 'conditions_engine_version', 'conditions_hardware', 'runs_condition_id'"
+
+/* Runs one statement that returns one integer; *out gets it. */
+static int query_int(struct pl_store *st, const char *sql, const char *doing, int *out,
+                     struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int step;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, doing);
+	step = sqlite3_step(s);
+	if (step == SQLITE_ROW)
+		*out = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return step == SQLITE_ROW ? 0 : db_fail(st, err, doing);
+}
+
+static int rollback_quietly(struct pl_store *st, int rc)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		exec_sql(st, "ROLLBACK", "rolling back", NULL);
+	return rc;
+}
+
+int pl_store_defer_indexes(struct pl_store *st, int *deferred, struct pl_error *err)
+{
+	int empty = 0, rc;
+
+	*deferred = 0;
+	if (st->depth > 0 || !sqlite3_get_autocommit(st->db))
+		return 0; /* the caller's transaction: nothing deferred */
+	if ((rc = exec_sql(st, "BEGIN IMMEDIATE", "deferring the selection indexes", err)))
+		return rc;
+	rc = query_int(st, "SELECT NOT EXISTS (SELECT 1 FROM runs)", "deferring the selection indexes",
+	               &empty, err);
+	if (!rc && empty)
+		rc = exec_sql(st,
+		              "INSERT OR IGNORE INTO deferred_indexes (name, sql) SELECT name, sql "
+		              "FROM sqlite_master WHERE type = 'index' AND name IN (" SELECTION_INDEXES ");"
+		              "DROP INDEX IF EXISTS conditions_key;"
+		              "DROP INDEX IF EXISTS conditions_engine_version;"
+		              "DROP INDEX IF EXISTS conditions_hardware;"
+		              "DROP INDEX IF EXISTS runs_condition_id;",
+		              "deferring the selection indexes", err);
+	if (!rc)
+		rc = exec_sql(st, "COMMIT", "deferring the selection indexes", err);
+	if (rc)
+		return rollback_quietly(st, rc);
+	*deferred = empty;
+	return 0;
+}
+
+int pl_store_build_deferred_indexes(struct pl_store *st, struct pl_error *err)
+{
+	const char *doing = "building the selection indexes";
+	sqlite3_stmt *s = NULL;
+	int any = 0, rc, step;
+
+	if (st->depth > 0 || !sqlite3_get_autocommit(st->db))
+		return 0; /* inside the caller's transaction: at its next import */
+	if ((rc = query_int(st, "SELECT EXISTS (SELECT 1 FROM deferred_indexes)", doing, &any, err)) ||
+	    !any)
+		return rc;
+	/* The sorts spill to temporary files past the page cache: with
+	 * temp_store = MEMORY (the store's default) a 1M-run build took 70 MB */
+	if ((rc = exec_sql(st, "PRAGMA temp_store = FILE", doing, err)))
+		return rc;
+	if ((rc = exec_sql(st, "BEGIN IMMEDIATE", doing, err))) {
+		exec_sql(st, "PRAGMA temp_store = MEMORY", doing, NULL);
+		return rc;
+	}
+	/* one at a time: an index another import built meanwhile is skipped */
+	for (;;) {
+		char *sql = NULL;
+		if (sqlite3_prepare_v2(st->db,
+		                       "SELECT d.sql FROM deferred_indexes d WHERE NOT EXISTS (SELECT 1 "
+		                       "FROM sqlite_master m WHERE m.type = 'index' AND m.name = d.name) "
+		                       "ORDER BY d.name LIMIT 1",
+		                       -1, &s, NULL) != SQLITE_OK) {
+			rc = db_fail(st, err, doing);
+			break;
+		}
+		step = sqlite3_step(s);
+		if (step == SQLITE_ROW && !(sql = strdup((const char *)sqlite3_column_text(s, 0))))
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		else if (step != SQLITE_ROW && step != SQLITE_DONE)
+			rc = db_fail(st, err, doing);
+		sqlite3_finalize(s);
+		if (rc || !sql)
+			break;
+		rc = exec_sql(st, sql, doing, err);
+		free(sql);
+		if (rc)
+			break;
+	}
+	if (!rc)
+		rc = exec_sql(st, "DELETE FROM deferred_indexes; COMMIT", doing, err);
+	if (rc)
+		rollback_quietly(st, rc);
+	exec_sql(st, "PRAGMA temp_store = MEMORY", doing, NULL);
+	return rc;
+}
+
 int pl_store_has_sha256(struct pl_store *st, const char *sha256, int *found, struct pl_error *err)
 {
 	int rc;

@@ -51,6 +51,23 @@ int pl_store_rollback(struct pl_store *st, struct pl_error *err);
 int pl_store_file_begin(struct pl_store *st, struct pl_error *err);
 int pl_store_file_end(struct pl_store *st, int keep, struct pl_error *err);
 
+/* A bulk import into a database that holds no runs: drops the indexes only
+ * selections read (conditions_key, conditions_engine_version,
+ * conditions_hardware, runs_condition_id) and records their CREATE
+ * statements in deferred_indexes, in one transaction; *deferred is 1 then,
+ * 0 when the database already holds runs or a transaction is open (nothing
+ * changes). Returns 0 or PL_EDB (PL_ENOMEM).
+ * Source of the trade: schema/migrations/006_deferred_indexes.sql. */
+int pl_store_defer_indexes(struct pl_store *st, int *deferred, struct pl_error *err);
+
+/* Builds every index recorded in deferred_indexes that does not exist (one
+ * sort each) and empties the table, in one transaction: the end of an
+ * import, and the repair after one that was killed. Cheap (one read) when
+ * nothing is recorded; nothing inside an open transaction. Returns 0 or
+ * PL_EDB / PL_ENOMEM; on error nothing changes (the statements stay
+ * recorded). */
+int pl_store_build_deferred_indexes(struct pl_store *st, struct pl_error *err);
+
 /* Sets *found to 1 if any run with this source sha256 is stored, else 0.
  * Returns 0 or PL_EDB. */
 int pl_store_has_sha256(struct pl_store *st, const char *sha256, int *found, struct pl_error *err);

@@ -431,6 +431,12 @@ static void test_crash_safety(void **state)
 		assert_integrity(db);
 		assert_int_equal(count_runs(db), nfiles);
 		assert_int_equal(assert_runs_complete(db), nfiles);
+		/* the selection indexes a killed bulk import had dropped are back */
+		assert_int_equal(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND "
+		                           "name IN ('conditions_key', 'conditions_engine_version', "
+		                           "'conditions_hardware', 'runs_condition_id')"),
+		                 4);
+		assert_int_equal(q_int(db, "SELECT count(*) FROM deferred_indexes"), 0);
 	}
 }
 

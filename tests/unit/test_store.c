@@ -789,6 +789,77 @@ static void test_not_perfledger_db(void **state)
 	sqlite3_close(db);
 }
 
+/* The selection indexes' statements, in name order, as sqlite_master has them. */
+static char *index_sql(sqlite3 *db)
+{
+	sqlite3_stmt *q = NULL;
+	char *all = calloc(1, 4096);
+
+	assert_non_null(all);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "SELECT group_concat(sql, ';') FROM (SELECT sql FROM "
+	                                    "sqlite_master WHERE type = 'index' AND name IN "
+	                                    "('conditions_key', 'conditions_engine_version', "
+	                                    "'conditions_hardware', 'runs_condition_id') ORDER BY name)",
+	                                    -1, &q, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	if (sqlite3_column_text(q, 0))
+		snprintf(all, 4096, "%s", (const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	return all;
+}
+
+/* A database without runs gets its selection indexes dropped and recorded
+ * (one transaction), and built back identical; one with runs keeps them. */
+static void test_deferred_indexes(void **state)
+{
+	char path[1024];
+	struct pl_store *st = open_ok(db_path(path, sizeof(path), "defer"));
+	struct pl_error err;
+	struct pl_run run;
+	sqlite3 *db = raw_open(path);
+	char *before = index_sql(db), *now;
+	int deferred = -1;
+
+	(void)state;
+	assert_non_null(strstr(before, "CREATE INDEX conditions_key ON conditions"));
+	pl_error_init(&err);
+	assert_int_equal(pl_store_defer_indexes(st, &deferred, &err), 0);
+	assert_int_equal(deferred, 1);
+	now = index_sql(db);
+	assert_string_equal(now, "");
+	free(now);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM deferred_indexes"), 4);
+	make_run(&run, 1, 0);
+	insert_ok(st, &run, 1); /* stored without them */
+	pl_run_release(&run);
+	assert_int_equal(pl_store_build_deferred_indexes(st, &err), 0);
+	now = index_sql(db);
+	assert_string_equal(now, before);
+	free(now);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM deferred_indexes"), 0);
+	{
+		sqlite3_stmt *q = NULL;
+		assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &q, NULL),
+		                 SQLITE_OK);
+		assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+		assert_string_equal((const char *)sqlite3_column_text(q, 0), "ok");
+		sqlite3_finalize(q);
+	}
+	/* now it holds a run: nothing is deferred */
+	assert_int_equal(pl_store_defer_indexes(st, &deferred, &err), 0);
+	assert_int_equal(deferred, 0);
+	now = index_sql(db);
+	assert_string_equal(now, before);
+	free(now);
+	/* nothing recorded: building is a no-op */
+	assert_int_equal(pl_store_build_deferred_indexes(st, &err), 0);
+	free(before);
+	sqlite3_close(db);
+	pl_store_close(st);
+}
+
 static void test_open_missing_dir(void **state)
 {
 	const char *path = PL_TEST_TMP "/no-such-dir/sub/x.db";
@@ -1097,6 +1168,7 @@ int main(void)
 		cmocka_unit_test(test_transactions),
 		cmocka_unit_test(test_schema_too_new),
 		cmocka_unit_test(test_not_perfledger_db),
+		cmocka_unit_test(test_deferred_indexes),
 		cmocka_unit_test(test_open_missing_dir),
 		cmocka_unit_test(test_run_flat_view),
 		cmocka_unit_test(test_many_condition_sets),
