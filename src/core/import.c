@@ -1765,7 +1765,7 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 	pl_fmt_num(warm, sizeof(warm), 0.5);
 	pl_sha256_hex("", 0, warm);
 	/* into a database without runs: the selection indexes are built once at
-	 * the end instead of updated per run (store.h, migration 006) */
+	 * the end instead of updated per run (store/db.h, migration 006) */
 	if ((rc = pl_store_defer_indexes(st, &deferred, err)) != 0)
 		return rc;
 	if (b.opts->strict && (rc = pl_store_begin(st, err)) != 0)
