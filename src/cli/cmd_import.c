@@ -168,6 +168,11 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 	if (opts.progress)
 		fputs("\r\033[K", stderr);
 	if (irc && irc != PL_EINVALID && !(irc == PL_EIO && ctx.printed_io)) {
+		if (irc == PL_EUSAGE) { /* refused before reading anything (--format) */
+			pl_cli_errorf("import", "%s", err.message);
+			rc = PL_EXIT_USAGE;
+			goto out;
+		}
 		pl_cli_print_error(&err);
 		/* the import stopped (disk full, database error): say what is kept */
 		pl_cli_errorf("import",
