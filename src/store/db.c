@@ -209,6 +209,22 @@ static int exec_sql(struct pl_store *st, const char *sql, const char *doing, str
 	return 0;
 }
 
+/* Runs one statement that returns one integer; *out gets it. */
+static int query_int(struct pl_store *st, const char *sql, const char *doing, int *out,
+                     struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int step;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, doing);
+	step = sqlite3_step(s);
+	if (step == SQLITE_ROW)
+		*out = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return step == SQLITE_ROW ? 0 : db_fail(st, err, doing);
+}
+
 /* ---------------------------------------------------------------- opening */
 
 static int read_user_version(struct pl_store *st, int *version, struct pl_error *err)
@@ -505,20 +521,45 @@ static int open_fail(struct pl_store *st, int rc, struct pl_error *err)
 	return rc;
 }
 
-/* PL_ESCHEMA if the database has tables but no schema version (not ours). */
+/* Refuses, before anything in the file changes, a database that is not
+ * perfledger's or is newer than this program (PL_ESCHEMA). Ours is either
+ * new (user_version 0, no tables) or has a known user_version and the runs
+ * and conditions tables. The reads share one read transaction, so another
+ * process's migration committing meanwhile is seen whole or not at all
+ * (reading the version before it and the tables after it would call a
+ * fresh database foreign). migrate_steps checks again under the write lock. */
 static int refuse_foreign(struct pl_store *st, struct pl_error *err)
 {
-	int version = 0, objects = 0, rc;
+	const char *doing = "reading the schema";
+	int version = 0, objects = 0, ours = 0, rc;
 
-	if ((rc = read_user_version(st, &version, err)) || version != 0)
+	if ((rc = exec_sql(st, "BEGIN", doing, err)))
 		return rc;
-	if ((rc = count_schema_objects(st, &objects, err)))
+	rc = read_user_version(st, &version, err);
+	if (!rc)
+		rc = count_schema_objects(st, &objects, err);
+	if (!rc && version > 0)
+		rc = query_int(st,
+		               "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+		               "('runs', 'conditions')",
+		               doing, &ours, err);
+	if (rc)
+		rc = open_fail(st, rc, err); /* while SQLite's error code is that of the read */
+	exec_sql(st, "COMMIT", doing, NULL); /* ends the read */
+	if (rc)
 		return rc;
-	if (objects > 0)
+	if (version > pl_store_schema_version())
+		return too_new(st, version, err);
+	if (version == 0 && objects > 0)
 		return pl_error_set(err, PL_ESCHEMA,
 		                    "database '%s' is not a perfledger database "
 		                    "(it has tables but no schema version)",
 		                    st->path);
+	if (version > 0 && ours != 2)
+		return pl_error_set(err, PL_ESCHEMA,
+		                    "database '%s' is not a perfledger database (schema version %d, "
+		                    "but no runs and conditions tables)",
+		                    st->path, version);
 	return 0;
 }
 
@@ -741,22 +782,6 @@ int pl_store_file_end(struct pl_store *st, int keep, struct pl_error *err)
  * source_sha256): see schema/migrations/006_deferred_indexes.sql. */
 #define SELECTION_INDEXES \
 	"'conditions_key', 'conditions_engine_version', 'conditions_hardware', 'runs_condition_id'"
-
-/* Runs one statement that returns one integer; *out gets it. */
-static int query_int(struct pl_store *st, const char *sql, const char *doing, int *out,
-                     struct pl_error *err)
-{
-	sqlite3_stmt *s = NULL;
-	int step;
-
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, err, doing);
-	step = sqlite3_step(s);
-	if (step == SQLITE_ROW)
-		*out = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	return step == SQLITE_ROW ? 0 : db_fail(st, err, doing);
-}
 
 static int rollback_quietly(struct pl_store *st, int rc)
 {

@@ -789,6 +789,49 @@ static void test_not_perfledger_db(void **state)
 	sqlite3_close(db);
 }
 
+/* Another program's database with a schema version of its own, or one
+ * newer than this program: refused, and nothing in it changed (no WAL, no
+ * migration applied, the version as it was). */
+static void test_foreign_versioned_untouched(void **state)
+{
+	static const int versions[] = {2, 100};
+	(void)state;
+	for (size_t i = 0; i < sizeof(versions) / sizeof(versions[0]); i++) {
+		char path[1024], sql[64], want[2048];
+		struct pl_store *st = NULL;
+		struct pl_error err;
+		sqlite3 *db = raw_open(db_path(path, sizeof(path), "foreignv"));
+		snprintf(sql, sizeof(sql), "CREATE TABLE t (x); PRAGMA user_version = %d", versions[i]);
+		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(db);
+		pl_error_init(&err);
+		assert_int_equal(pl_store_open(path, &st, &err), PL_ESCHEMA);
+		assert_null(st);
+		if (versions[i] == 2)
+			snprintf(want, sizeof(want),
+			         "database '%s' is not a perfledger database (schema version 2, but no "
+			         "runs and conditions tables)",
+			         path);
+		else
+			snprintf(want, sizeof(want),
+			         "database '%s' has schema version 100; this perfledger knows up to %d", path,
+			         pl_store_schema_version());
+		assert_string_equal(err.message, want);
+		db = raw_open(path);
+		assert_int_equal(raw_int(db, "PRAGMA user_version"), versions[i]);
+		assert_int_equal(raw_int(db, "SELECT count(*) FROM sqlite_master"), 1);
+		{
+			sqlite3_stmt *q;
+			assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &q, NULL),
+			                 SQLITE_OK);
+			assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+			assert_string_equal((const char *)sqlite3_column_text(q, 0), "delete");
+			sqlite3_finalize(q);
+		}
+		sqlite3_close(db);
+	}
+}
+
 /* The selection indexes' statements, in name order, as sqlite_master has them. */
 static char *index_sql(sqlite3 *db)
 {
@@ -1169,6 +1212,7 @@ int main(void)
 		cmocka_unit_test(test_schema_too_new),
 		cmocka_unit_test(test_not_perfledger_db),
 		cmocka_unit_test(test_deferred_indexes),
+		cmocka_unit_test(test_foreign_versioned_untouched),
 		cmocka_unit_test(test_open_missing_dir),
 		cmocka_unit_test(test_run_flat_view),
 		cmocka_unit_test(test_many_condition_sets),
