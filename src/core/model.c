@@ -217,9 +217,12 @@ static int is_iso8601(const char *s)
 {
 	if (!digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) || s[7] != '-' || !digits(s + 8, 2))
 		return 0;
+	int y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
 	int mo = (s[5] - '0') * 10 + (s[6] - '0'), d = (s[8] - '0') * 10 + (s[9] - '0');
-	if (mo < 1 || mo > 12 || d < 1 || d > 31)
-		return 0;
+	static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	if (mo < 1 || mo > 12 || d < 1 ||
+	    d > mdays[mo - 1] + (mo == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+		return 0; /* no 2026-02-30 */
 	s += 10;
 	if (*s == '\0')
 		return 1;
@@ -242,8 +245,9 @@ static int is_iso8601(const char *s)
 	}
 	if (*s == 'Z')
 		return s[1] == '\0';
-	if (*s == '+' || *s == '-')
-		return digits(s + 1, 2) && s[3] == ':' && digits(s + 4, 2) && s[6] == '\0';
+	if (*s == '+' || *s == '-') /* offsets run from -12:00 to +14:00 */
+		return digits(s + 1, 2) && s[3] == ':' && digits(s + 4, 2) && s[6] == '\0' &&
+		       (s[1] - '0') * 10 + (s[2] - '0') <= 14 && s[4] <= '5';
 	return *s == '\0';
 }
 

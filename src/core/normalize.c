@@ -183,50 +183,71 @@ static int two(const char *s)
 }
 
 /* A time (already checked by pl_run_set_cond: YYYY-MM-DD, then optionally
- * T or space, HH:MM[:SS[.f]] and a zone Z / +HH:MM / -HH:MM) in the form
- * that sorts as text: T between date and time, and a UTC offset turned
- * into the same instant in UTC with Z ("2026-01-02T12:00:00+02:00" ->
- * "2026-01-02T10:00:00Z"; seconds added when absent, the fraction kept).
- * A date alone and a time without a zone are kept as given. t is a
- * trimmed heap copy; returns it or its replacement (NULL on OOM). */
+ * T or space, HH:MM[:SS[.f]] and a zone Z / +HH:MM / -HH:MM) in the one
+ * form that sorts as text: T between date and time, seconds always written
+ * (":00" when absent), and a UTC offset turned into the same instant in UTC
+ * with Z ("2026-01-02 12:00+02:00" -> "2026-01-02T10:00:00Z"; the fraction
+ * kept). Kept with their offset: a leap second (:60, which UTC arithmetic
+ * cannot place) and an instant whose UTC year is outside 0000-9999. A date
+ * alone and a zone-less time keep their meaning. t is a trimmed heap copy;
+ * returns it or its replacement (NULL on out of memory). */
 static char *normalize_time(char *t)
 {
-	size_t n = strlen(t);
-	const char *frac = "", *zone;
-	size_t nfrac = 0;
+	size_t n = strlen(t), nfrac = 0;
+	const char *frac = "", *zone, *p;
 	struct tm tm = {0};
-	time_t when;
-	int sign;
+	int has_sec = 0, sec = 0;
 	char *out;
 
 	if (n <= 10)
-		return t;
+		return t; /* a date */
 	if (t[10] == ' ')
 		t[10] = 'T';
-	zone = n >= 17 ? t + n - 6 : NULL; /* "+HH:MM" after at least "THH:MM" */
-	if (!zone || (zone[0] != '+' && zone[0] != '-') || zone[3] != ':')
-		return t;
-	sign = zone[0] == '+' ? 1 : -1;
-	tm.tm_year = atoi(t) - 1900;
-	tm.tm_mon = two(t + 5) - 1;
-	tm.tm_mday = two(t + 8);
-	tm.tm_hour = two(t + 11);
-	tm.tm_min = two(t + 14);
-	if (t[16] == ':') {
-		tm.tm_sec = two(t + 17);
-		if (t[19] == '.') {
-			frac = t + 19;
-			nfrac = (size_t)(zone - frac);
+	p = t + 16; /* after THH:MM */
+	if (*p == ':') {
+		has_sec = 1;
+		sec = two(p + 1);
+		p += 3;
+		if (*p == '.') {
+			frac = p;
+			while (isdigit((unsigned char)*++p))
+				;
+			nfrac = (size_t)(p - frac);
 		}
 	}
-	when = timegm(&tm) - sign * (time_t)(two(zone + 1) * 3600 + two(zone + 4) * 60);
-	if (!gmtime_r(&when, &tm) || !(out = malloc(32 + nfrac))) {
+	zone = p; /* "", "Z" or "+HH:MM" */
+	if ((zone[0] == '+' || zone[0] == '-') && sec < 60) {
+		int sign = zone[0] == '+' ? 1 : -1;
+		time_t when;
+		tm.tm_year = atoi(t) - 1900;
+		tm.tm_mon = two(t + 5) - 1;
+		tm.tm_mday = two(t + 8);
+		tm.tm_hour = two(t + 11);
+		tm.tm_min = two(t + 14);
+		tm.tm_sec = sec;
+		when = timegm(&tm) - sign * (time_t)(two(zone + 1) * 3600 + two(zone + 4) * 60);
+		if (gmtime_r(&when, &tm) && tm.tm_year + 1900 >= 0 && tm.tm_year + 1900 <= 9999) {
+			if (!(out = malloc(20 + nfrac + 2))) {
+				free(t);
+				return NULL;
+			}
+			strftime(out, 20, "%Y-%m-%dT%H:%M:%S", &tm);
+			memcpy(out + 19, frac, nfrac);
+			memcpy(out + 19 + nfrac, "Z", 2);
+			free(t);
+			return out;
+		}
+	}
+	if (has_sec)
+		return t;
+	/* HH:MM then the zone: insert ":00" */
+	if (!(out = malloc(n + 4))) {
 		free(t);
 		return NULL;
 	}
-	strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
-	memcpy(out + strlen(out), frac, nfrac);
-	strcpy(out + 19 + nfrac, "Z");
+	memcpy(out, t, 16);
+	memcpy(out + 16, ":00", 3);
+	memcpy(out + 19, t + 16, n - 16 + 1);
 	free(t);
 	return out;
 }

@@ -150,6 +150,18 @@ static void times_to_utc(void **state)
 		{"2026-01-02T09:00:00+00:00", "2026-01-02T09:00:00Z"},
 		{"2026-01-02T12:00:00", "2026-01-02T12:00:00"}, /* no zone: as given */
 		{"2026-01-02", "2026-01-02"},
+		/* seconds always written, so that times sort as text */
+		{"2026-01-02T10:00Z", "2026-01-02T10:00:00Z"},
+		{"2026-01-02 12:00", "2026-01-02T12:00:00"},
+		{"2026-01-02T23:30+14:00", "2026-01-02T09:30:00Z"},
+		/* kept with their offset: a leap second, a UTC year beyond 9999 or before 0 */
+		{"2026-12-31T23:59:60+00:00", "2026-12-31T23:59:60+00:00"},
+		{"9999-12-31T23:00:00-02:00", "9999-12-31T23:00:00-02:00"},
+		{"0000-01-01T00:30:00.5+01:00", "0000-01-01T00:30:00.5+01:00"},
+	};
+	static const char *const refused[] = {
+		"2026-02-30T10:00:00Z", "2026-02-29", "2026-04-31", "2026-01-02T10:00:00+24:00",
+		"2026-01-02T10:00:00+99:99", "2026-01-02T10:00:00+14:60",
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -158,6 +170,19 @@ static void times_to_utc(void **state)
 		assert_int_equal(pl_run_set_cond(&r, PL_C_RUN_STARTED_AT, cases[i][0], NULL), 0);
 		assert_int_equal(pl_normalize_run(&r, NULL), 0);
 		assert_string_equal(r.cond[PL_C_RUN_STARTED_AT].text, cases[i][1]);
+		pl_run_release(&r);
+	}
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		struct pl_run r;
+		pl_run_init(&r);
+		if (pl_run_set_cond(&r, PL_C_RUN_STARTED_AT, refused[i], NULL) != PL_EINVALID)
+			fail_msg("'%s' was accepted", refused[i]);
+		pl_run_release(&r);
+	}
+	{
+		struct pl_run r;
+		pl_run_init(&r);
+		assert_int_equal(pl_run_set_cond(&r, PL_C_RUN_STARTED_AT, "2024-02-29", NULL), 0);
 		pl_run_release(&r);
 	}
 }
