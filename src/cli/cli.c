@@ -24,15 +24,26 @@ const char pl_exit_help[] =
 
 void pl_cli_put_inert(FILE *f, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { /* C1 control */
-			fputc('?', f);
+	const char *p = s;
+	size_t left = strlen(s);
+
+	while (left > 0) {
+		unsigned char c = (unsigned char)*p;
+		/* the well-formed UTF-8 sequence starting here: 1 to 4 bytes */
+		size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+		if (len > left || pl_utf8_valid_prefix(p, len) < len) {
+			fputc('?', f); /* a byte of no character: 0x9B alone is CSI to some terminals */
 			p++;
-		} else if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f) {
-			fputc('?', f);
-		} else {
-			fputc(*p, f);
+			left--;
+			continue;
 		}
+		if ((len == 1 && (c < 0x20 || c == 0x7f) && c != '\t') ||
+		    (len == 2 && c == 0xC2 && (unsigned char)p[1] <= 0x9F))
+			fputc('?', f); /* C0 (a newline too: no forged line), DEL, C1 */
+		else
+			fwrite(p, 1, len, f);
+		p += len;
+		left -= len;
 	}
 }
 
@@ -85,10 +96,10 @@ struct pl_store *pl_cli_open_store(const struct pl_cli *cli, int create)
 	/* Reading commands must not create an empty database at a mistyped path
 	 * and then report "no runs". */
 	if (!create && stat(cli->db_path, &sb) != 0) {
-		fprintf(stderr,
-		        "perfledger: database '%s' does not exist (import results first, or give "
-		        "--db PATH / $PERFLEDGER_DB)\n",
-		        cli->db_path);
+		pl_cli_errorf(NULL,
+		              "database '%s' does not exist (import results first, or give "
+		              "--db PATH / $PERFLEDGER_DB)",
+		              cli->db_path);
 		return NULL;
 	}
 	if (pl_store_open(cli->db_path, &st, &err)) {

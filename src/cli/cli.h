@@ -50,9 +50,10 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 int cmd_formats(const struct pl_cli *cli, int argc, char **argv);
 
 /* Writes s to f with every terminal control made inert: C0 controls other
- * than newline and tab, DEL, and the C1 controls U+0080..U+009F (as UTF-8)
- * become '?', so a file name or value from an input cannot move the cursor,
- * clear the screen or retitle the terminal (ESC [ 2 J and the like). */
+ * than tab (a newline too, so that a file name cannot forge a line), DEL,
+ * the C1 controls U+0080..U+009F and bytes that are not UTF-8 become '?',
+ * so a file name or value from an input cannot move the cursor, clear the
+ * screen or retitle the terminal (ESC [ 2 J, a lone 0x9B, and the like). */
 void pl_cli_put_inert(FILE *f, const char *s);
 
 /* Prints "perfledger: " + the formatted error to stderr, made inert. */

@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 			printf("perfledger %s\n", PL_VERSION);
 			return pl_cli_finish(PL_EXIT_OK);
 		} else {
-			fprintf(stderr, "perfledger: unknown option '%s'\n", argv[i]);
+			pl_cli_errorf(NULL, "unknown option '%s'", argv[i]);
 			usage(stderr);
 			return PL_EXIT_USAGE;
 		}
@@ -82,6 +82,6 @@ int main(int argc, char **argv)
 	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
 		if (strcmp(argv[i], commands[c].name) == 0)
 			return pl_cli_finish(commands[c].fn(&cli, argc - i, argv + i));
-	fprintf(stderr, "perfledger: unknown command '%s' (see 'perfledger --help')\n", argv[i]);
+	pl_cli_errorf(NULL, "unknown command '%s' (see 'perfledger --help')", argv[i]);
 	return PL_EXIT_USAGE;
 }
