@@ -167,6 +167,11 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 	                          &opts, on_file, &ctx, &stats, &err);
 	if (opts.progress)
 		fputs("\r\033[K", stderr);
+	if (stats.indexes_pending[0])
+		pl_cli_errorf(NULL,
+		              "warning: %s; the runs are stored and queries work, more slowly, until "
+		              "the next import builds the selection indexes",
+		              stats.indexes_pending);
 	if (irc && irc != PL_EINVALID && !(irc == PL_EIO && ctx.printed_io)) {
 		if (irc == PL_EUSAGE) { /* refused before reading anything (--format) */
 			pl_cli_errorf("import", "%s", err.message);

@@ -1738,6 +1738,8 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 	int rc, deferred;
 
 	memset(&b, 0, sizeof(b));
+	if (stats)
+		memset(stats, 0, sizeof(*stats)); /* also when refused before the start */
 	b.st = st;
 	b.opts = opts ? opts : &no_opts;
 	b.cb = cb;
@@ -1766,8 +1768,14 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 	pl_sha256_hex("", 0, warm);
 	/* into a database without runs: the selection indexes are built once at
 	 * the end instead of updated per run (store/db.h, migration 006) */
-	if ((rc = pl_store_defer_indexes(st, &deferred, err)) != 0)
-		return rc;
+	{
+		/* only an optimisation: if it cannot be done (a read-only or busy
+		 * database), the import goes on and meets the cause itself */
+		struct pl_error derr;
+		pl_error_init(&derr);
+		if (pl_store_defer_indexes(st, &deferred, &derr) == PL_ENOMEM)
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
 	if (b.opts->strict && (rc = pl_store_begin(st, err)) != 0)
 		return rc;
 	pthread_mutex_init(&b.mu, NULL);
@@ -1800,13 +1808,9 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 	{
 		struct pl_error ierr;
 		pl_error_init(&ierr);
-		if (pl_store_build_deferred_indexes(st, &ierr) != 0 && !b.fatal) {
-			char why[sizeof(ierr.message)];
-			memcpy(why, ierr.message, sizeof(why));
-			pl_error_set(&ierr, ierr.code,
-			             "%s; the runs are stored, the next import builds the indexes", why);
-			set_fatal(&b, &ierr);
-		}
+		if (pl_store_build_deferred_indexes(st, &ierr) != 0)
+			snprintf(b.stats.indexes_pending, sizeof(b.stats.indexes_pending), "%s",
+			         ierr.message);
 	}
 	free(b.held);
 	free(b.stream_err); /* set only if a streamed file was cut short */

@@ -78,6 +78,11 @@ struct pl_import_stats {
 	size_t duplicates; /* files skipped as already stored */
 	size_t rejected;   /* files rejected */
 	size_t runs;       /* runs stored */
+	/* The selection indexes could not be built at the end (disk full,
+	 * read-only database): the runs are stored and every query works, only
+	 * slower, and the next import builds them. Not an error of the import;
+	 * "" when they were built (or nothing was to build). */
+	char indexes_pending[512];
 };
 
 /* Validates the --set list: known condition names, values of the right type.

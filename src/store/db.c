@@ -797,6 +797,12 @@ int pl_store_defer_indexes(struct pl_store *st, int *deferred, struct pl_error *
 	*deferred = 0;
 	if (st->depth > 0 || !sqlite3_get_autocommit(st->db))
 		return 0; /* the caller's transaction: nothing deferred */
+	/* a read first: a database that holds runs (or is read-only and holds
+	 * runs) is not locked for writing at all */
+	if ((rc = query_int(st, "SELECT NOT EXISTS (SELECT 1 FROM runs)",
+	                    "deferring the selection indexes", &empty, err)) ||
+	    !empty)
+		return rc;
 	if ((rc = exec_sql(st, "BEGIN IMMEDIATE", "deferring the selection indexes", err)))
 		return rc;
 	rc = query_int(st, "SELECT NOT EXISTS (SELECT 1 FROM runs)", "deferring the selection indexes",

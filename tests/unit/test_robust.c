@@ -642,6 +642,37 @@ static void test_readonly_db(void **state)
 		               "must create '" TMP "/ro/ro.db-shm' beside it even to read it");
 		chmod(dir, 0755);
 	}
+	/* A killed bulk import left an index to build, and the database is
+	 * read-only: an import of stored files still succeeds, and warns that
+	 * the index waits for the next import (which builds it). */
+	{
+		sqlite3 *h;
+		const char *again[] = {"--db", db, "import", PL_SAMPLES_DIR "/procurement/a100_c16_run1.json",
+		                       NULL};
+		char *out;
+		assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(h,
+		                              "INSERT INTO deferred_indexes (name, sql) SELECT name, sql "
+		                              "FROM sqlite_master WHERE name = 'conditions_hardware';"
+		                              "DROP INDEX conditions_hardware;",
+		                              NULL, NULL, NULL),
+		                 SQLITE_OK);
+		sqlite3_close(h);
+		assert_int_equal(chmod(dir, 0777), 0);
+		assert_int_equal(run_cli(again, &s), 0);
+		out = read_file(TMP "/cli.out", NULL);
+		assert_string_equal(out, "imported 0 runs from 0 files (1 duplicate, 0 rejected)\n");
+		free(out);
+		assert_err_has("warning: database error: attempt to write a readonly database (while "
+		               "building the selection indexes");
+		assert_err_has("until the next import builds the selection indexes");
+		chmod(dir, 0755);
+		assert_int_equal(run_cli(again, NULL), 0); /* as root: built */
+		assert_int_equal(q_int(db, "SELECT count(*) FROM sqlite_master WHERE name = "
+		                           "'conditions_hardware'"),
+		                 1);
+		assert_int_equal(q_int(db, "SELECT count(*) FROM deferred_indexes"), 0);
+	}
 	chmod(db, 0644);
 }
 
