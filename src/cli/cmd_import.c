@@ -43,6 +43,7 @@ struct import_ctx {
 	size_t refonly_files; /* files stored with reference-only runs */
 	size_t refonly_runs;  /* reference-only runs stored */
 	int printed_io; /* an I/O error was already printed by on_file */
+	char last_error[2048]; /* the last error on_file printed, formatted */
 	int progress;   /* a progress line may be on the terminal: clear it first */
 };
 
@@ -67,6 +68,7 @@ static void on_file(void *vctx, const char *path, enum pl_import_status status, 
 	}
 	if (status == PL_IMPORT_REJECTED && err) {
 		pl_cli_print_error(err);
+		pl_error_format(err, ctx->last_error, sizeof(ctx->last_error));
 		if (err->code == PL_EIO)
 			ctx->printed_io = 1;
 		return;
@@ -178,7 +180,14 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 			rc = PL_EXIT_USAGE;
 			goto out;
 		}
-		pl_cli_print_error(&err);
+		{
+			/* a database error that stopped the import was also the reason
+			 * given for the file it happened on: once is enough */
+			char now[2048];
+			pl_error_format(&err, now, sizeof(now));
+			if (strcmp(now, ctx.last_error) != 0)
+				pl_cli_print_error(&err);
+		}
 		/* the import stopped (disk full, database error): say what is kept */
 		pl_cli_errorf("import",
 		              "stopped: %zu run%s from %zu file%s stored before the error, the files "

@@ -629,6 +629,13 @@ static void test_readonly_db(void **state)
 	assert_int_equal(run_cli(args, &s), 2);
 	assert_err_has("database '" TMP "/ro/ro.db'");
 	assert_err_has("readonly database");
+	{
+		/* said once: for the file it stopped on, not again as the import's error */
+		char *e = cli_err(), *first = strstr(e, "readonly database");
+		if (first && strstr(first + 1, "readonly database"))
+			fail_msg("the error is printed twice:\n%s", e);
+		free(e);
+	}
 	assert_integrity(db);
 	assert_int_equal(count_runs(db), n0);
 	/* in a directory this user cannot write, not even a read works: say why */
