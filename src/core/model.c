@@ -210,10 +210,7 @@ static int digits(const char *p, int n)
 	return 1;
 }
 
-/* YYYY-MM-DD, optionally THH:MM[:SS[.fraction]], optionally Z or +HH:MM /
- * -HH:MM. Field ranges are checked loosely (month 01-12, day 01-31, hour
- * 00-23, minute and second 00-59; 60 for a leap second). */
-static int is_iso8601(const char *s)
+int pl_is_iso8601(const char *s)
 {
 	if (!digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) || s[7] != '-' || !digits(s + 8, 2))
 		return 0;
@@ -297,7 +294,7 @@ int pl_run_set_cond(struct pl_run *run, int id, const char *value, struct pl_err
 		}
 		return pl_run_set_cond_num(run, id, num, err);
 	}
-	if (ci->type == PL_CT_TIME && !is_iso8601(value)) {
+	if (ci->type == PL_CT_TIME && !pl_is_iso8601(value)) {
 		pl_error_field(err, ci->name);
 		return pl_error_set(err, PL_EINVALID,
 		                    "'%s' must be an ISO 8601 time like 2026-01-31T12:00:00Z, got '%s'",

@@ -307,6 +307,12 @@ char *pl_fmt_num(char *buf, size_t n, double v);
  * Infinity and NaN pass through. Returns the scaled value. */
 double pl_scale_pow10(double v, int exp10);
 
+/* 1 if s is a time as run_started_at takes it: YYYY-MM-DD (a real date,
+ * leap years included), optionally T or a space and HH:MM[:SS[.fraction]]
+ * (hour 00-23, minute 00-59, second 00-60 for a leap second), optionally Z
+ * or an offset +HH:MM / -HH:MM up to 14:00; else 0. */
+int pl_is_iso8601(const char *s);
+
 /* Offset of the first byte of text[0..len) that does not start or continue
  * a well-formed UTF-8 sequence (RFC 3629: no overlong forms, no surrogates,
  * nothing above U+10FFFF; a sequence cut short by len is not well formed),

@@ -182,14 +182,15 @@ static int two(const char *s)
 	return (s[0] - '0') * 10 + (s[1] - '0');
 }
 
-/* A time (already checked by pl_run_set_cond: YYYY-MM-DD, then optionally
- * T or space, HH:MM[:SS[.f]] and a zone Z / +HH:MM / -HH:MM) in the one
+/* A time (as pl_is_iso8601 takes it: YYYY-MM-DD, then optionally T or
+ * space, HH:MM[:SS[.f]] and a zone Z / +HH:MM / -HH:MM) in the one
  * form that sorts as text: T between date and time, seconds always written
  * (":00" when absent), and a UTC offset turned into the same instant in UTC
  * with Z ("2026-01-02 12:00+02:00" -> "2026-01-02T10:00:00Z"; the fraction
  * kept). Kept with their offset: a leap second (:60, which UTC arithmetic
  * cannot place) and an instant whose UTC year is outside 0000-9999. A date
- * alone and a zone-less time keep their meaning. t is a trimmed heap copy;
+ * alone, a zone-less time, and text that is no such time (a --where value
+ * is not checked) keep their meaning. t is a trimmed heap copy;
  * returns it or its replacement (NULL on out of memory). */
 static char *normalize_time(char *t)
 {
@@ -199,8 +200,8 @@ static char *normalize_time(char *t)
 	int has_sec = 0, sec = 0;
 	char *out;
 
-	if (n <= 10)
-		return t; /* a date */
+	if (n <= 10 || !pl_is_iso8601(t))
+		return t;
 	if (t[10] == ' ')
 		t[10] = 'T';
 	p = t + 16; /* after THH:MM */

@@ -159,6 +159,8 @@ static void times_to_utc(void **state)
 		{"9999-12-31T23:00:00-02:00", "9999-12-31T23:00:00-02:00"},
 		{"0000-01-01T00:30:00.5+01:00", "0000-01-01T00:30:00.5+01:00"},
 	};
+	/* --where values are normalized unchecked: text that is no time stays */
+	static const char *const not_times[] = {"2026-01-02T1", "2026-01-02Tab:cd", "2026-01-02Txx"};
 	static const char *const refused[] = {
 		"2026-02-30T10:00:00Z", "2026-02-29", "2026-04-31", "2026-01-02T10:00:00+24:00",
 		"2026-01-02T10:00:00+99:99", "2026-01-02T10:00:00+14:60",
@@ -171,6 +173,11 @@ static void times_to_utc(void **state)
 		assert_int_equal(pl_normalize_run(&r, NULL), 0);
 		assert_string_equal(r.cond[PL_C_RUN_STARTED_AT].text, cases[i][1]);
 		pl_run_release(&r);
+	}
+	for (size_t i = 0; i < sizeof(not_times) / sizeof(not_times[0]); i++) {
+		char *v = pl_normalize_value(PL_C_RUN_STARTED_AT, not_times[i]);
+		assert_string_equal(v, not_times[i]);
+		free(v);
 	}
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		struct pl_run r;
