@@ -209,58 +209,43 @@ static int exec_sql(struct pl_store *st, const char *sql, const char *doing, str
 	return 0;
 }
 
-/* Runs one statement that returns one integer; *out gets it. */
+/* Runs one statement that returns one integer; *out gets it. Returns 0 or
+ * the error from db_fail() (taken before the statement is finalized). */
 static int query_int(struct pl_store *st, const char *sql, const char *doing, int *out,
                      struct pl_error *err)
 {
 	sqlite3_stmt *s = NULL;
-	int step;
+	int rc = 0;
 
 	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, err, doing);
-	step = sqlite3_step(s);
-	if (step == SQLITE_ROW)
+	if (sqlite3_step(s) == SQLITE_ROW)
 		*out = sqlite3_column_int(s, 0);
+	else
+		rc = db_fail(st, err, doing);
 	sqlite3_finalize(s);
-	return step == SQLITE_ROW ? 0 : db_fail(st, err, doing);
+	return rc;
 }
 
 /* ---------------------------------------------------------------- opening */
 
 static int read_user_version(struct pl_store *st, int *version, struct pl_error *err)
 {
-	sqlite3_stmt *s = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, err, "reading the schema version");
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
-		rc = db_fail(st, err, "reading the schema version");
-		sqlite3_finalize(s);
-		return rc;
-	}
-	*version = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	return 0;
+	return query_int(st, "PRAGMA user_version", "reading the schema version", version, err);
 }
 
 static int count_schema_objects(struct pl_store *st, int *n, struct pl_error *err)
 {
-	sqlite3_stmt *s = NULL;
-	int rc;
+	return query_int(st, "SELECT count(*) FROM sqlite_master", "reading the schema", n, err);
+}
 
-	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master", -1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, err, "reading the schema");
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
-		rc = db_fail(st, err, "reading the schema");
-		sqlite3_finalize(s);
-		return rc;
-	}
-	*n = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	return 0;
+/* The refusal of a file that has tables but no schema version. */
+static int not_ours(struct pl_store *st, struct pl_error *err)
+{
+	return pl_error_set(err, PL_ESCHEMA,
+	                    "database '%s' is not a perfledger database "
+	                    "(it has tables but no schema version)",
+	                    st->path);
 }
 
 static int too_new(struct pl_store *st, int version, struct pl_error *err)
@@ -343,10 +328,7 @@ static int migrate_steps(struct pl_store *st, struct pl_error *err)
 			if ((rc = count_schema_objects(st, &objects, err)))
 				goto fail;
 			if (objects > 0) {
-				rc = pl_error_set(err, PL_ESCHEMA,
-				                  "database '%s' is not a perfledger database "
-				                  "(it has tables but no schema version)",
-				                  st->path);
+				rc = not_ours(st, err);
 				goto fail;
 			}
 		}
@@ -477,7 +459,6 @@ static int prepare_all(struct pl_store *st, struct pl_error *err)
 	return rc;
 }
 
-/* Errors while opening: "cannot open" ones are PL_EIO and name the path. */
 /* 1 if path is a WAL database whose -shm file does not exist and cannot
  * be made (its directory is not writable, or on a read-only file system):
  * SQLite then cannot read it either, and says "readonly database". */
@@ -503,6 +484,7 @@ static int shm_impossible(const char *path)
 	return impossible;
 }
 
+/* Errors while opening: "cannot open" ones are PL_EIO and name the path. */
 static int open_fail(struct pl_store *st, int rc, struct pl_error *err)
 {
 	int code = sqlite3_errcode(st->db) & 0xff;
@@ -551,10 +533,7 @@ static int refuse_foreign(struct pl_store *st, struct pl_error *err)
 	if (version > pl_store_schema_version())
 		return too_new(st, version, err);
 	if (version == 0 && objects > 0)
-		return pl_error_set(err, PL_ESCHEMA,
-		                    "database '%s' is not a perfledger database "
-		                    "(it has tables but no schema version)",
-		                    st->path);
+		return not_ours(st, err);
 	if (version > 0 && ours != 2)
 		return pl_error_set(err, PL_ESCHEMA,
 		                    "database '%s' is not a perfledger database (schema version %d, "
@@ -792,6 +771,7 @@ static int rollback_quietly(struct pl_store *st, int rc)
 
 int pl_store_defer_indexes(struct pl_store *st, int *deferred, struct pl_error *err)
 {
+	const char *doing = "deferring the selection indexes";
 	int empty = 0, rc;
 
 	*deferred = 0;
@@ -799,14 +779,12 @@ int pl_store_defer_indexes(struct pl_store *st, int *deferred, struct pl_error *
 		return 0; /* the caller's transaction: nothing deferred */
 	/* a read first: a database that holds runs (or is read-only and holds
 	 * runs) is not locked for writing at all */
-	if ((rc = query_int(st, "SELECT NOT EXISTS (SELECT 1 FROM runs)",
-	                    "deferring the selection indexes", &empty, err)) ||
+	if ((rc = query_int(st, "SELECT NOT EXISTS (SELECT 1 FROM runs)", doing, &empty, err)) ||
 	    !empty)
 		return rc;
-	if ((rc = exec_sql(st, "BEGIN IMMEDIATE", "deferring the selection indexes", err)))
+	if ((rc = exec_sql(st, "BEGIN IMMEDIATE", doing, err)))
 		return rc;
-	rc = query_int(st, "SELECT NOT EXISTS (SELECT 1 FROM runs)", "deferring the selection indexes",
-	               &empty, err);
+	rc = query_int(st, "SELECT NOT EXISTS (SELECT 1 FROM runs)", doing, &empty, err);
 	if (!rc && empty)
 		rc = exec_sql(st,
 		              "INSERT OR IGNORE INTO deferred_indexes (name, sql) SELECT name, sql "
@@ -815,9 +793,9 @@ int pl_store_defer_indexes(struct pl_store *st, int *deferred, struct pl_error *
 		              "DROP INDEX IF EXISTS conditions_engine_version;"
 		              "DROP INDEX IF EXISTS conditions_hardware;"
 		              "DROP INDEX IF EXISTS runs_condition_id;",
-		              "deferring the selection indexes", err);
+		              doing, err);
 	if (!rc)
-		rc = exec_sql(st, "COMMIT", "deferring the selection indexes", err);
+		rc = exec_sql(st, "COMMIT", doing, err);
 	if (rc)
 		return rollback_quietly(st, rc);
 	*deferred = empty;
