@@ -272,10 +272,8 @@ def write_vllm_result(path, target_bytes, seed=1, concurrency=64):
 
 
 def in_child(fn, *args):
-    """Returns fn(*args) (an int) computed in a forked child. A child's peak RSS
-    as wait4() reports it is at least this process's own peak (exec keeps the
-    high-water mark of the memory it replaces), so work that would raise ours
-    runs elsewhere."""
+    """Returns fn(*args) (an int) computed in a forked child, so that writing a
+    big input does not leave this script holding its memory."""
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:

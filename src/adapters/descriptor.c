@@ -17,6 +17,7 @@
 
 #include "adapters/adapter_impl.h"
 #include "adapters/json_util.h"
+#include "core/hash.h"
 
 static const char *const descriptor_mapping[] = {
 	"<condition name> -> that condition (strings; numbers for counts/rates; \"inf\" allowed)",
@@ -155,16 +156,13 @@ static _Thread_local struct key_memo key_memo[KEY_MEMO_SLOTS];
 
 static int metric_key(const char *key, int *id, int *exp10, struct pl_error *err)
 {
-	unsigned h = 5381;
-	size_t n = 0;
+	size_t n = strnlen(key, KEY_MEMO_LEN);
 	struct key_memo *m;
 	int rc;
 
-	for (; key[n] && n < KEY_MEMO_LEN; n++)
-		h = h * 33 + (unsigned char)key[n];
 	if (n == 0 || n >= KEY_MEMO_LEN) /* "" would match an empty slot */
 		return parse_metric_key(key, id, exp10, err);
-	m = &key_memo[h % KEY_MEMO_SLOTS];
+	m = &key_memo[pl_hash64(key, n) % KEY_MEMO_SLOTS];
 	if (memcmp(m->key, key, n + 1) == 0) {
 		*id = m->id;
 		*exp10 = m->exp10;
