@@ -139,12 +139,12 @@ int pl_adapter_requests(struct pl_run *run, double completed, double failed, con
  * Returns 0, PL_EINVALID (before 1970 or after 9999) or PL_ENOMEM. */
 int pl_adapter_epoch(struct pl_run *run, double seconds, struct pl_error *err);
 
-/* Unix time in nanoseconds, as the decimal text of a file ("1780474576930921984")
- * -> run_started_at, truncated to the second. Plain decimals ("123",
- * "123.00") are converted on their digits, so a value beyond 2^53 (every current time in ns) keeps
- * its second exactly; other number text goes through a double. Returns 0,
- * PL_EINVALID (not a number, or out of range as for pl_adapter_epoch) or
- * PL_ENOMEM. */
+/* Unix time in nanoseconds, as the decimal text of a file
+ * ("1780474576930921984") -> run_started_at, truncated to the second.
+ * Plain decimals ("123", "123.00") are converted on their digits, so a
+ * value beyond 2^53 (every current time in ns) keeps its second exactly;
+ * other number text goes through a double. Returns 0, PL_EINVALID (not a
+ * number, or out of range as for pl_adapter_epoch) or PL_ENOMEM. */
 int pl_adapter_epoch_ns_text(struct pl_run *run, const char *ns, struct pl_error *err);
 
 /* The measured mean tokens per request from totals, where not set yet. */
