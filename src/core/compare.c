@@ -69,71 +69,122 @@ static int value_copy(struct pl_value *dst, const struct pl_value *src)
 	return pl_strset(&dst->text, src->text);
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The value of condition id in run i's set. */
+static const struct pl_value *run_cond(const struct pl_run_columns *runs, size_t i, int id)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y ? 1 : 0;
+	return &runs->sets[runs->set[i]].cond[id];
+}
+
+/* Metric m of run i, NaN when missing or not loaded. */
+static double run_metric(const struct pl_run_columns *runs, size_t i, int m)
+{
+	return runs->metric[m] ? runs->metric[m][i] : NAN;
+}
+
+static void swap_double(double *a, double *b)
+{
+	double t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* Rearranges v[0..n) (no NaN) so that v[k] holds the value a sort would put
+ * there, nothing after it smaller and nothing before it greater: Hoare's
+ * selection with a median-of-three pivot and a three-way partition, so that
+ * many equal values (error rates of 0) still take linear time. */
+static void select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n; /* v[k] is found in [lo, hi) */
+
+	while (hi - lo > 1) {
+		double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi - 1];
+		double p = fmax(fmin(a, b), fmin(fmax(a, b), c));
+		size_t lt = lo, i = lo, gt = hi; /* [lo,lt) < p, [lt,i) == p, [gt,hi) > p */
+
+		while (i < gt) {
+			if (v[i] < p)
+				swap_double(&v[lt++], &v[i++]);
+			else if (v[i] > p)
+				swap_double(&v[i], &v[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return;
+	}
 }
 
 double pl_median(double *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
+	double lower;
+
+	select_kth(v, n, n / 2);
 	if (n % 2)
 		return v[n / 2];
+	lower = v[0]; /* the largest of v[0..n/2) is the other middle value */
+	for (size_t i = 1; i < n / 2; i++)
+		if (v[i] > lower)
+			lower = v[i];
 	/* The midpoint of two decimal inputs, (0.08 + 0.09) / 2, is 0.084999...
 	 * in binary; round it to DBL_DIG (15) significant digits, which is all
 	 * the precision any input carried, so it prints as 0.085. */
-	return pl_round_sig((v[n / 2 - 1] + v[n / 2]) / 2.0, 15);
+	return pl_round_sig((lower + v[n / 2]) / 2.0, 15);
 }
 
-/* Sorting runs by their varying fields needs context, which qsort cannot
- * pass; a small merge sort over an index array takes it as an argument. */
-struct sort_ctx {
-	const struct pl_run_list *runs;
+/* An order on indices that needs context, which qsort cannot pass: a
+ * stable merge sort over an index array takes it as an argument. */
+typedef int (*index_cmp)(const void *ctx, size_t a, size_t b);
+
+/* Stable merge sort of idx[0..n) by cmp (tmp holds n entries). */
+static void sort_indices(size_t *idx, size_t *tmp, size_t n, index_cmp cmp, const void *ctx)
+{
+	if (n < 2)
+		return;
+	size_t h = n / 2;
+	sort_indices(idx, tmp, h, cmp, ctx);
+	sort_indices(idx + h, tmp, n - h, cmp, ctx);
+	if (cmp(ctx, idx[h - 1], idx[h]) <= 0)
+		return; /* already in order */
+	size_t i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		tmp[k++] = cmp(ctx, idx[i], idx[j]) <= 0 ? idx[i++] : idx[j++];
+	while (i < h)
+		tmp[k++] = idx[i++];
+	while (j < n)
+		tmp[k++] = idx[j++];
+	memcpy(idx, tmp, n * sizeof(*idx));
+}
+
+/* Sets in row order: by their axis fields in the order named, then the
+ * fields travelling with them. */
+struct row_ctx {
+	const struct pl_run_columns *runs;
 	const struct pl_comparison *cmp;
 };
 
-static int row_cmp(const struct sort_ctx *ctx, size_t i, size_t j)
+static int row_cmp(const void *vctx, size_t a, size_t b)
 {
-	const struct pl_run *a = &ctx->runs->v[i], *b = &ctx->runs->v[j];
+	const struct row_ctx *ctx = vctx;
+	const struct pl_run *x = &ctx->runs->sets[a], *y = &ctx->runs->sets[b];
 
-	/* axis fields first, in the order named, then the travelling fields */
 	for (size_t k = 0; k < ctx->cmp->naxis; k++) {
 		int id = ctx->cmp->axis[k];
-		int c = pl_value_cmp(id, &a->cond[id], &b->cond[id]);
+		int c = pl_value_cmp(id, &x->cond[id], &y->cond[id]);
 		if (c)
 			return c;
 	}
 	for (int id = 0; id < PL_COND_COUNT; id++) {
 		if (!ctx->cmp->varies[id])
 			continue;
-		int c = pl_value_cmp(id, &a->cond[id], &b->cond[id]);
+		int c = pl_value_cmp(id, &x->cond[id], &y->cond[id]);
 		if (c)
 			return c;
 	}
 	return 0;
-}
-
-/* Stable merge sort of idx[0..n) by row_cmp, ties by run id. */
-static void sort_indices(const struct sort_ctx *ctx, size_t *idx, size_t *tmp, size_t n)
-{
-	if (n < 2)
-		return;
-	size_t h = n / 2;
-	sort_indices(ctx, idx, tmp, h);
-	sort_indices(ctx, idx + h, tmp, n - h);
-	size_t i = 0, j = h, k = 0;
-	while (i < h && j < n) {
-		int c = row_cmp(ctx, idx[i], idx[j]);
-		if (c == 0)
-			c = ctx->runs->v[idx[i]].id < ctx->runs->v[idx[j]].id ? -1 : 1;
-		tmp[k++] = c <= 0 ? idx[i++] : idx[j++];
-	}
-	while (i < h)
-		tmp[k++] = idx[i++];
-	while (j < n)
-		tmp[k++] = idx[j++];
-	memcpy(idx, tmp, n * sizeof(*idx));
 }
 
 static int add_caveat(struct pl_comparison *cmp, const char *text)
@@ -149,51 +200,64 @@ static int add_caveat(struct pl_comparison *cmp, const char *text)
 	return 0;
 }
 
-/* Collects the distinct values of field id over runs, sorted, as text. */
-static int distinct_values(const struct pl_run_list *runs, int id, char ***out, size_t *nout)
-{
-	size_t *idx = malloc(runs->n * sizeof(*idx));
-	char **vals = calloc(runs->n, sizeof(*vals));
-	size_t n = 0;
+/* Sets by the value of one field: value order, equal texts together. */
+struct value_ctx {
+	const struct pl_run *sets;
+	int id;
+};
 
-	if (!idx || !vals) {
-		free(idx);
+static int value_order(const void *vctx, size_t a, size_t b)
+{
+	const struct value_ctx *ctx = vctx;
+	const struct pl_value *x = &ctx->sets[a].cond[ctx->id], *y = &ctx->sets[b].cond[ctx->id];
+	int c = pl_value_cmp(ctx->id, x, y);
+
+	if (c || !x->set || !y->set)
+		return c;
+	return strcmp(x->text, y->text); /* versions "1.0" and "1.00" order equal */
+}
+
+/* Collects the distinct values of field id over the condition sets, in
+ * value order, as text ("(missing)" for missing). */
+static int distinct_values(const struct pl_run_columns *runs, int id, char ***out, size_t *nout)
+{
+	size_t *idx = malloc(runs->nsets * sizeof(*idx));
+	size_t *tmp = malloc(runs->nsets * sizeof(*tmp));
+	char **vals = calloc(runs->nsets, sizeof(*vals));
+	struct value_ctx ctx = {runs->sets, id};
+	size_t n = 0;
+	int rc = 0;
+
+	if (!idx || !tmp || !vals) {
+		rc = PL_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < runs->nsets; i++)
+		idx[i] = i;
+	sort_indices(idx, tmp, runs->nsets, value_order, &ctx);
+	for (size_t i = 0; i < runs->nsets; i++) {
+		const struct pl_value *v = &runs->sets[idx[i]].cond[id];
+
+		if (i > 0 && pl_value_equal(&runs->sets[idx[i - 1]].cond[id], v))
+			continue;
+		if (!(vals[n++] = strdup(v->set ? v->text : "(missing)"))) {
+			rc = PL_ENOMEM;
+			break;
+		}
+	}
+out:
+	if (rc && vals) {
+		for (size_t k = 0; k < n; k++)
+			free(vals[k]);
 		free(vals);
-		return PL_ENOMEM;
-	}
-	for (size_t i = 0; i < runs->n; i++) {
-		const struct pl_value *v = &runs->v[i].cond[id];
-		size_t k;
-		for (k = 0; k < n; k++)
-			if (pl_value_equal(&runs->v[idx[k]].cond[id], v))
-				break;
-		if (k == n)
-			idx[n++] = i;
-	}
-	/* sort the representatives by value order (n is small) */
-	for (size_t a = 1; a < n; a++)
-		for (size_t b = a; b > 0 && pl_value_cmp(id, &runs->v[idx[b - 1]].cond[id],
-		                                         &runs->v[idx[b]].cond[id]) > 0;
-		     b--) {
-			size_t t = idx[b];
-			idx[b] = idx[b - 1];
-			idx[b - 1] = t;
-		}
-	for (size_t k = 0; k < n; k++) {
-		const struct pl_value *v = &runs->v[idx[k]].cond[id];
-		vals[k] = strdup(v->set ? v->text : "(missing)");
-		if (!vals[k]) {
-			for (size_t j = 0; j < k; j++)
-				free(vals[j]);
-			free(vals);
-			free(idx);
-			return PL_ENOMEM;
-		}
+		vals = NULL;
+		n = 0;
 	}
 	free(idx);
+	free(tmp);
 	*out = vals;
 	*nout = n;
-	return 0;
+	return rc;
 }
 
 static void append(char *buf, size_t n, const char *s)
@@ -209,34 +273,34 @@ static void append(char *buf, size_t n, const char *s)
  * its conditions name. Such a run refuses the comparison, naming the field
  * with the requested and measured values, unless the field is allowed to
  * differ (then a caveat). Returns 0 or PL_ENOMEM. */
-static int check_workload(const struct pl_run_list *runs, const struct pl_compare_opts *opts,
+static int check_workload(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
                           struct pl_comparison *cmp, char *msg, size_t msgsize)
 {
 	static const int conds[2] = {PL_C_INPUT_TOKENS, PL_C_MAX_OUTPUT_TOKENS};
 	static const int means[2] = {PL_M_INPUT_TOKENS_MEAN, PL_M_OUTPUT_TOKENS_MEAN};
 
 	for (int k = 0; k < 2; k++) {
+		if (!runs->metric[means[k]])
+			continue;
 		for (size_t i = 0; i < runs->n; i++) {
-			const struct pl_run *r = &runs->v[i];
-			const struct pl_value *c = &r->cond[conds[k]];
-			double want, got;
+			const struct pl_value *c = run_cond(runs, i, conds[k]);
+			double want, got = runs->metric[means[k]][i];
 			char a[40], b[40], line[300];
 
-			if (!c->set || !r->has_metric[means[k]])
+			if (!c->set || isnan(got))
 				continue;
 			want = c->num;
-			got = r->metric[means[k]];
 			if (!(want > 0) || fabs(got - want) <= 0.1 * want)
 				continue;
 			snprintf(a, sizeof(a), "%s requested", c->text);
 			snprintf(line, sizeof(line), "%s measured mean (run %lld)",
-			         pl_fmt_num(b, sizeof(b), pl_round_sig(got, 6)), r->id);
+			         pl_fmt_num(b, sizeof(b), pl_round_sig(got, 6)), runs->id[i]);
 			if (opts->allow_mismatch[conds[k]]) {
 				char cav[500];
 				snprintf(cav, sizeof(cav),
 				         "run %lld did not run the requested workload: %s %s vs %s "
 				         "(more than 10%% apart; allowed by --allow-mismatch)",
-				         r->id, pl_cond_info[conds[k]].name, a, line);
+				         runs->id[i], pl_cond_info[conds[k]].name, a, line);
 				if (add_caveat(cmp, cav))
 					return PL_ENOMEM;
 				continue;
@@ -283,108 +347,107 @@ static int push_mismatch(struct pl_comparison *cmp, int cond, char **values, siz
 	return 0;
 }
 
-/* Appends to buf the run ids of runs whose error rate is value (missing
- * when !has), as ranges: "run 3", "runs 1-109", "runs 1-3, 7, 9-12"; a long
- * list ends in ", ...". */
-static void id_ranges(const struct pl_run_list *runs, int has, double value, char *buf, size_t n,
-                      size_t count)
+/* Appends to buf the ids of runs pos[0..count) (positions in runs, in run
+ * order) as ranges: "run 3", "runs 1-109", "runs 1-3, 7, 9-12"; a long list
+ * ends in ", ...". */
+static void id_ranges(const struct pl_run_columns *runs, const size_t *pos, size_t count,
+                      char *buf, size_t n)
 {
-	long long start = -1, prev = -1;
 	size_t ranges = 0;
 
 	append(buf, n, count == 1 ? "run " : "runs ");
-	for (size_t i = 0; i <= runs->n; i++) {
-		int match = 0;
-		long long id = 0;
-		if (i < runs->n) {
-			const struct pl_run *r = &runs->v[i];
-			match = has ? (r->has_metric[PL_M_ERROR_RATE] &&
-			               r->metric[PL_M_ERROR_RATE] == value)
-			            : !r->has_metric[PL_M_ERROR_RATE];
-			id = r->id;
+	for (size_t i = 0; i < count;) {
+		long long start = runs->id[pos[i]], prev = start;
+		char part[64];
+
+		for (i++; i < count && runs->id[pos[i]] == prev + 1; i++)
+			prev = runs->id[pos[i]];
+		if (ranges == 8) {
+			append(buf, n, ", ...");
+			return;
 		}
-		if (match && start >= 0 && id == prev + 1) {
-			prev = id;
-			continue;
-		}
-		if (start >= 0) { /* close the range start..prev */
-			char part[64];
-			if (ranges == 8) {
-				append(buf, n, ", ...");
-				return;
-			}
-			if (start == prev)
-				snprintf(part, sizeof(part), "%s%lld", ranges ? ", " : "", start);
-			else
-				snprintf(part, sizeof(part), "%s%lld-%lld", ranges ? ", " : "", start, prev);
-			append(buf, n, part);
-			ranges++;
-			start = -1;
-		}
-		if (match)
-			start = prev = id;
+		if (start == prev)
+			snprintf(part, sizeof(part), "%s%lld", ranges ? ", " : "", start);
+		else
+			snprintf(part, sizeof(part), "%s%lld-%lld", ranges ? ", " : "", start, prev);
+		append(buf, n, part);
+		ranges++;
 	}
+}
+
+/* A run's error rate and its position, for grouping by error rate. */
+struct error_entry {
+	double rate;  /* error_rate; NaN = missing */
+	size_t pos;   /* position in runs */
+};
+
+/* Ascending error rate, missing last, then run order. */
+static int error_entry_cmp(const void *a, const void *b)
+{
+	const struct error_entry *x = a, *y = b;
+	int xm = isnan(x->rate), ym = isnan(y->rate);
+
+	if (xm != ym)
+		return xm - ym;
+	if (!xm && x->rate != y->rate)
+		return x->rate < y->rate ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
 /* The distinct error rates of runs (ascending, missing last), each with the
  * runs that have it: "0 (runs 1-109)", "0.005 (runs 110-111)",
  * "(missing) (run 112)". Caller frees each string and the array. */
-static int group_error_rates(const struct pl_run_list *runs, char ***out, size_t *nout)
+static int group_error_rates(const struct pl_run_columns *runs, char ***out, size_t *nout)
 {
-	double *v = malloc((runs->n + 1) * sizeof(*v));
-	char **vals = calloc(runs->n + 1, sizeof(*vals));
-	size_t nv = 0, nmissing = 0;
+	struct error_entry *e = malloc(runs->n * sizeof(*e));
+	size_t *pos = malloc(runs->n * sizeof(*pos));
+	char **vals = NULL;
+	size_t nv = 0, cap = 0;
 
-	if (!v || !vals) {
-		free(v);
-		free(vals);
-		return PL_ENOMEM;
-	}
+	if (!e || !pos)
+		goto oom;
 	for (size_t i = 0; i < runs->n; i++) {
-		const struct pl_run *r = &runs->v[i];
-		size_t k;
-		if (!r->has_metric[PL_M_ERROR_RATE]) {
-			nmissing++;
-			continue;
-		}
-		for (k = 0; k < nv && v[k] != r->metric[PL_M_ERROR_RATE]; k++)
-			;
-		if (k == nv)
-			v[nv++] = r->metric[PL_M_ERROR_RATE];
+		e[i].rate = run_metric(runs, i, PL_M_ERROR_RATE);
+		e[i].pos = i;
 	}
-	for (size_t a = 1; a < nv; a++) /* few distinct values: insertion sort */
-		for (size_t b = a; b > 0 && v[b - 1] > v[b]; b--) {
-			double t = v[b];
-			v[b] = v[b - 1];
-			v[b - 1] = t;
-		}
-	for (size_t k = 0; k <= nv; k++) {
+	qsort(e, runs->n, sizeof(*e), error_entry_cmp);
+	for (size_t start = 0; start < runs->n;) {
+		size_t end = start;
 		char line[400] = "", num[40];
-		size_t count = 0;
-		if (k == nv && nmissing == 0)
-			break;
-		for (size_t i = 0; i < runs->n; i++) {
-			const struct pl_run *r = &runs->v[i];
-			count += k < nv ? (r->has_metric[PL_M_ERROR_RATE] &&
-			                   r->metric[PL_M_ERROR_RATE] == v[k])
-			                : !r->has_metric[PL_M_ERROR_RATE];
+
+		while (end < runs->n && (e[end].rate == e[start].rate ||
+		                         (isnan(e[end].rate) && isnan(e[start].rate)))) {
+			pos[end - start] = e[end].pos;
+			end++;
 		}
-		append(line, sizeof(line), k < nv ? pl_fmt_num(num, sizeof(num), v[k]) : "(missing)");
+		if (nv == cap) {
+			char **v = realloc(vals, (cap = cap ? cap * 2 : 8) * sizeof(*v));
+			if (!v)
+				goto oom;
+			vals = v;
+		}
+		append(line, sizeof(line),
+		       isnan(e[start].rate) ? "(missing)" : pl_fmt_num(num, sizeof(num), e[start].rate));
 		append(line, sizeof(line), " (");
-		id_ranges(runs, k < nv, k < nv ? v[k] : 0, line, sizeof(line), count);
+		id_ranges(runs, pos, end - start, line, sizeof(line));
 		append(line, sizeof(line), ")");
-		if (!(vals[k] = strdup(line))) {
-			for (size_t j = 0; j < k; j++)
-				free(vals[j]);
-			free(vals);
-			free(v);
-			return PL_ENOMEM;
-		}
+		if (!(vals[nv] = strdup(line)))
+			goto oom;
+		nv++;
+		start = end;
 	}
-	*nout = nv + (nmissing > 0);
+	free(e);
+	free(pos);
 	*out = vals;
-	free(v);
+	*nout = nv;
 	return 0;
+oom:
+	for (size_t j = 0; j < nv; j++)
+		free(vals[j]);
+	free(vals);
+	free(e);
+	free(pos);
+	return PL_ENOMEM;
 }
 
 /* The errors rule: a run with errors (error_rate > 0) is never compared
@@ -392,7 +455,7 @@ static int group_error_rates(const struct pl_run_list *runs, char ***out, size_t
  * (missing) is neither: missing is not 0. Unless opts->allow_errors, mixed
  * runs refuse the comparison with each error rate and its runs
  * ("0.65 (run 3)"); when allowed, the same list becomes a caveat. Returns 0 or PL_ENOMEM. */
-static int check_errors(const struct pl_run_list *runs, const struct pl_compare_opts *opts,
+static int check_errors(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
                         struct pl_comparison *cmp, char *msg, size_t msgsize)
 {
 	int seen[3] = {0, 0, 0}; /* unknown, none, some */
@@ -401,8 +464,8 @@ static int check_errors(const struct pl_run_list *runs, const struct pl_compare_
 	int rc;
 
 	for (size_t i = 0; i < runs->n; i++) {
-		const struct pl_run *r = &runs->v[i];
-		seen[!r->has_metric[PL_M_ERROR_RATE] ? 0 : r->metric[PL_M_ERROR_RATE] > 0 ? 2 : 1] = 1;
+		double rate = run_metric(runs, i, PL_M_ERROR_RATE);
+		seen[isnan(rate) ? 0 : rate > 0 ? 2 : 1] = 1;
 	}
 	if (seen[0] + seen[1] + seen[2] < 2)
 		return 0;
@@ -436,12 +499,12 @@ static int check_errors(const struct pl_run_list *runs, const struct pl_compare_
 
 /* Open loop (request_rate known, concurrency missing) against closed loop
  * (concurrency known): the "(missing)" concurrency of a refusal says why. */
-static int explain_loops(const struct pl_run_list *runs, struct pl_comparison *cmp)
+static int explain_loops(const struct pl_run_columns *runs, struct pl_comparison *cmp)
 {
 	int open = 0, closed = 0;
 
-	for (size_t i = 0; i < runs->n; i++) {
-		const struct pl_run *r = &runs->v[i];
+	for (size_t i = 0; i < runs->nsets; i++) {
+		const struct pl_run *r = &runs->sets[i];
 		if (!r->cond[PL_C_CONCURRENCY].set && r->cond[PL_C_REQUEST_RATE].set)
 			open = 1;
 		else if (r->cond[PL_C_CONCURRENCY].set)
@@ -467,17 +530,18 @@ static int explain_loops(const struct pl_run_list *runs, struct pl_comparison *c
 }
 
 /* Checks the key conditions; fills shared[], mismatches and caveats. */
-static int check_conditions(const struct pl_run_list *runs, const struct pl_compare_opts *opts,
+static int check_conditions(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
                             struct pl_comparison *cmp, struct pl_error *err)
 {
 	char msg[sizeof(err->message)] = "";
+	const struct pl_run *first = &runs->sets[runs->set[0]];
 
 	for (int id = 0; id < PL_COND_COUNT; id++) {
 		int all_equal = 1;
-		for (size_t i = 1; i < runs->n && all_equal; i++)
-			all_equal = pl_value_equal(&runs->v[0].cond[id], &runs->v[i].cond[id]);
+		for (size_t i = 0; i < runs->nsets && all_equal; i++)
+			all_equal = pl_value_equal(&first->cond[id], &runs->sets[i].cond[id]);
 		if (all_equal) {
-			if (value_copy(&cmp->shared[id], &runs->v[0].cond[id]))
+			if (value_copy(&cmp->shared[id], &first->cond[id]))
 				return pl_error_set(err, PL_ENOMEM, "out of memory");
 			continue;
 		}
@@ -505,19 +569,12 @@ static int check_conditions(const struct pl_run_list *runs, const struct pl_comp
 				return pl_error_set(err, PL_ENOMEM, "out of memory");
 			continue;
 		}
-		struct pl_mismatch *m =
-			realloc(cmp->mismatches, (cmp->nmismatches + 1) * sizeof(*m));
-		if (!m) {
+		if (push_mismatch(cmp, id, vals, nvals)) {
 			for (size_t k = 0; k < nvals; k++)
 				free(vals[k]);
 			free(vals);
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
 		}
-		cmp->mismatches = m;
-		m[cmp->nmismatches].cond = id;
-		m[cmp->nmismatches].values = vals;
-		m[cmp->nmismatches].nvalues = nvals;
-		cmp->nmismatches++;
 		append(msg, sizeof(msg), cmp->nmismatches > 1 ? "; " : "");
 		append(msg, sizeof(msg), line);
 	}
@@ -548,50 +605,57 @@ static void row_label(const struct pl_comparison *cmp, const struct pl_compare_r
 	}
 }
 
-static int build_row(const struct pl_run_list *runs, const size_t *idx, size_t n,
-                     struct pl_comparison *cmp, struct pl_compare_row *row)
+static int cmp_id(const void *a, const void *b)
 {
-	double *vals = malloc(n * sizeof(*vals));
+	long long x = *(const long long *)a, y = *(const long long *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Fills row from the runs at positions pos[0..n) (in run order): the axis
+ * values of its lowest run id, its run ids ascending, reference-only count
+ * and caveat, and the median of every loaded metric. vals holds n doubles
+ * of scratch. */
+static int build_row(const struct pl_run_columns *runs, const size_t *pos, size_t n,
+                     double *vals, struct pl_comparison *cmp, struct pl_compare_row *row)
+{
 	unsigned missing = 0;
+	size_t lowest = pos[0];
+	int sorted = 1;
 
 	memset(row, 0, sizeof(*row));
-	row->run_ids = malloc(n * sizeof(*row->run_ids));
-	if (!vals || !row->run_ids) {
-		free(vals);
+	if (!(row->run_ids = malloc(n * sizeof(*row->run_ids))))
 		return PL_ENOMEM;
-	}
 	row->n = n;
-	for (int id = 0; id < PL_COND_COUNT; id++)
-		if (cmp->varies[id] && value_copy(&row->axis[id], &runs->v[idx[0]].cond[id])) {
-			free(vals);
-			return PL_ENOMEM;
-		}
 	for (size_t i = 0; i < n; i++) {
-		const struct pl_run *r = &runs->v[idx[i]];
-		row->run_ids[i] = r->id;
-		if (r->checklist_missing) {
+		row->run_ids[i] = runs->id[pos[i]];
+		if (runs->id[pos[i]] < runs->id[lowest])
+			lowest = pos[i];
+		if (i > 0 && row->run_ids[i - 1] > row->run_ids[i])
+			sorted = 0;
+		if (runs->checklist_missing[pos[i]]) {
 			row->reference_only++;
-			missing |= r->checklist_missing;
+			missing |= runs->checklist_missing[pos[i]];
 		}
 	}
-	/* ids ascending (idx is sorted by id within a row already, but be sure) */
-	for (size_t a = 1; a < n; a++)
-		for (size_t b = a; b > 0 && row->run_ids[b - 1] > row->run_ids[b]; b--) {
-			long long t = row->run_ids[b];
-			row->run_ids[b] = row->run_ids[b - 1];
-			row->run_ids[b - 1] = t;
-		}
+	if (!sorted)
+		qsort(row->run_ids, n, sizeof(*row->run_ids), cmp_id);
+	for (int id = 0; id < PL_COND_COUNT; id++)
+		if (cmp->varies[id] && value_copy(&row->axis[id], run_cond(runs, lowest, id)))
+			return PL_ENOMEM;
 	for (int m = 0; m < PL_METRIC_COUNT; m++) {
+		const double *col = runs->metric[m];
 		size_t k = 0;
+
+		if (!col)
+			continue;
 		for (size_t i = 0; i < n; i++)
-			if (runs->v[idx[i]].has_metric[m])
-				vals[k++] = runs->v[idx[i]].metric[m];
+			if (!isnan(col[pos[i]]))
+				vals[k++] = col[pos[i]];
 		if (k) {
 			row->metric[m] = pl_median(vals, k);
 			row->n_metric[m] = k > 255 ? 255 : (unsigned char)k;
 		}
 	}
-	free(vals);
 	if (row->reference_only) {
 		char label[512], cav[1024], items[400] = "";
 		for (int i = 0; i < PL_CHK_COUNT; i++)
@@ -609,11 +673,69 @@ static int build_row(const struct pl_run_list *runs, const size_t *idx, size_t n
 	return 0;
 }
 
-int pl_compare_build(const struct pl_run_list *runs, const struct pl_compare_opts *opts,
-                     struct pl_comparison *out, struct pl_error *err)
+/* Groups the runs into rows: the condition sets are sorted by row_cmp and
+ * runs of equal sets share a row; each row's runs keep their order. */
+static int build_rows(const struct pl_run_columns *runs, struct pl_comparison *cmp,
+                      struct pl_error *err)
+{
+	size_t nsets = runs->nsets, n = runs->n;
+	size_t *order = malloc(nsets * sizeof(*order));
+	size_t *tmp = malloc((nsets > n ? nsets : n) * sizeof(*tmp));
+	size_t *set_row = malloc(nsets * sizeof(*set_row));
+	size_t *start = NULL, *pos = malloc(n * sizeof(*pos));
+	double *vals = malloc(n * sizeof(*vals));
+	struct row_ctx ctx = {runs, cmp};
+	size_t nrows = 0;
+	int rc = 0;
+
+	if (!order || !tmp || !set_row || !pos || !vals)
+		goto oom;
+	for (size_t i = 0; i < nsets; i++)
+		order[i] = i;
+	sort_indices(order, tmp, nsets, row_cmp, &ctx);
+	for (size_t i = 0; i < nsets; i++) {
+		if (i > 0 && row_cmp(&ctx, order[i - 1], order[i]) != 0)
+			nrows++;
+		set_row[order[i]] = nrows;
+	}
+	nrows++;
+	/* counting sort of the runs by row, stable */
+	if (!(start = calloc(nrows + 1, sizeof(*start))) ||
+	    !(cmp->rows = calloc(nrows, sizeof(*cmp->rows))))
+		goto oom;
+	for (size_t i = 0; i < n; i++)
+		start[set_row[runs->set[i]] + 1]++;
+	for (size_t r = 0; r < nrows; r++)
+		start[r + 1] += start[r];
+	memcpy(tmp, start, nrows * sizeof(*tmp));
+	for (size_t i = 0; i < n; i++)
+		pos[tmp[set_row[runs->set[i]]]++] = i;
+	for (size_t r = 0; r < nrows; r++) {
+		if (start[r + 1] == start[r])
+			continue; /* a set no run uses */
+		rc = build_row(runs, pos + start[r], start[r + 1] - start[r], vals, cmp,
+		               &cmp->rows[cmp->nrows]);
+		cmp->nrows++; /* counted even on failure so release frees it */
+		if (rc)
+			goto oom;
+	}
+	goto out;
+oom:
+	rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+out:
+	free(order);
+	free(tmp);
+	free(set_row);
+	free(start);
+	free(pos);
+	free(vals);
+	return rc;
+}
+
+int pl_compare_build_columns(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
+                             struct pl_comparison *out, struct pl_error *err)
 {
 	struct pl_comparison *cmp = out;
-	size_t *idx = NULL, *tmp = NULL;
 	int rc;
 
 	memset(cmp, 0, sizeof(*cmp));
@@ -639,34 +761,8 @@ int pl_compare_build(const struct pl_run_list *runs, const struct pl_compare_opt
 	if (runs->n == 0)
 		return pl_error_set(err, PL_EEMPTY, "no runs match the selection");
 
-	rc = check_conditions(runs, opts, cmp, err);
-	if (rc)
+	if ((rc = check_conditions(runs, opts, cmp, err)) || (rc = build_rows(runs, cmp, err)))
 		return rc;
-
-	idx = malloc(runs->n * sizeof(*idx));
-	tmp = malloc(runs->n * sizeof(*tmp));
-	cmp->rows = calloc(runs->n, sizeof(*cmp->rows));
-	if (!idx || !tmp || !cmp->rows) {
-		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-		goto done;
-	}
-	for (size_t i = 0; i < runs->n; i++)
-		idx[i] = i;
-	struct sort_ctx ctx = {runs, cmp};
-	sort_indices(&ctx, idx, tmp, runs->n);
-
-	for (size_t start = 0; start < runs->n;) {
-		size_t end = start + 1;
-		while (end < runs->n && row_cmp(&ctx, idx[start], idx[end]) == 0)
-			end++;
-		rc = build_row(runs, idx + start, end - start, cmp, &cmp->rows[cmp->nrows]);
-		cmp->nrows++; /* counted even on failure so release frees it */
-		if (rc) {
-			rc = pl_error_set(err, rc, "out of memory");
-			goto done;
-		}
-		start = end;
-	}
 
 	const struct pl_compare_row *base = &cmp->rows[0];
 	for (size_t r = 0; r < cmp->nrows; r++) {
@@ -678,10 +774,20 @@ int pl_compare_build(const struct pl_run_list *runs, const struct pl_compare_opt
 			}
 		}
 	}
-	rc = 0;
-done:
-	free(idx);
-	free(tmp);
+	return 0;
+}
+
+int pl_compare_build(const struct pl_run_list *runs, const struct pl_compare_opts *opts,
+                     struct pl_comparison *out, struct pl_error *err)
+{
+	struct pl_run_columns cols;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (pl_run_columns_borrow(&cols, runs))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	rc = pl_compare_build_columns(&cols, opts, out, err);
+	pl_run_columns_release(&cols);
 	return rc;
 }
 

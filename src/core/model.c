@@ -408,6 +408,63 @@ void pl_run_list_release(struct pl_run_list *list)
 	pl_run_list_init(list);
 }
 
+void pl_run_columns_init(struct pl_run_columns *cols)
+{
+	memset(cols, 0, sizeof(*cols));
+}
+
+void pl_run_columns_release(struct pl_run_columns *cols)
+{
+	if (!cols)
+		return;
+	if (cols->owned_sets)
+		for (size_t i = 0; i < cols->nsets; i++)
+			pl_run_release(&cols->owned_sets[i]);
+	free(cols->owned_sets);
+	free(cols->id);
+	free(cols->set);
+	free(cols->checklist_missing);
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		free(cols->metric[m]);
+	pl_run_columns_init(cols);
+}
+
+int pl_run_columns_borrow(struct pl_run_columns *cols, const struct pl_run_list *list)
+{
+	size_t n = list->n ? list->n : 1; /* malloc(0) may return NULL */
+
+	pl_run_columns_init(cols);
+	cols->id = malloc(n * sizeof(*cols->id));
+	cols->set = malloc(n * sizeof(*cols->set));
+	cols->checklist_missing = malloc(n * sizeof(*cols->checklist_missing));
+	if (!cols->id || !cols->set || !cols->checklist_missing)
+		goto oom;
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		if (!(cols->metric[m] = malloc(n * sizeof(double))))
+			goto oom;
+	for (size_t i = 0; i < list->n; i++) {
+		const struct pl_run *r = &list->v[i];
+
+		cols->id[i] = r->id;
+		cols->set[i] = i;
+		cols->checklist_missing[i] = r->checklist_missing;
+		for (int m = 0; m < PL_METRIC_COUNT; m++)
+			cols->metric[m][i] = r->has_metric[m] ? r->metric[m] : NAN;
+	}
+	cols->sets = list->v;
+	cols->nsets = list->n;
+	cols->n = list->n;
+	return 0;
+oom:
+	pl_run_columns_release(cols);
+	return PL_ENOMEM;
+}
+
+int pl_cond_per_run(int id)
+{
+	return id == PL_C_RUN_STARTED_AT;
+}
+
 /* The C locale, for number formatting and parsing whatever the process
  * locale is (a comma-decimal LC_NUMERIC must not change files we write). */
 static locale_t c_numeric_locale(void)

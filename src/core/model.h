@@ -293,6 +293,45 @@ struct pl_run *pl_run_list_push(struct pl_run_list *list);
 /* Releases every run and the array; the list is empty afterwards. NULL ok. */
 void pl_run_list_release(struct pl_run_list *list);
 
+/*
+ * Runs in columns, for comparisons over many runs: each distinct set of
+ * conditions once, and per run only what a comparison reads (its id, its
+ * set, its checklist bits and the metrics asked for). A million runs take
+ * about 8 bytes per loaded metric each instead of a 1.4 KB struct pl_run
+ * with its own copies of every condition text. Filled by
+ * pl_store_query_columns() or pl_run_columns_borrow(); initialise with
+ * pl_run_columns_init(), release with pl_run_columns_release().
+ */
+struct pl_run_columns {
+	const struct pl_run *sets;  /* condition sets; only cond[] is read */
+	size_t nsets;               /* entries in sets */
+	struct pl_run *owned_sets;  /* == sets when cols owns them (released with
+	                               it); NULL when they belong to a run list */
+	size_t n;                   /* runs */
+	long long *id;              /* n run ids, in the order the runs were given */
+	size_t *set;                /* n indices into sets */
+	unsigned *checklist_missing; /* n PL_CHK_* bit sets */
+	double *metric[PL_METRIC_COUNT]; /* n values per loaded metric, canonical
+	                                    units, NaN = missing in that run;
+	                                    NULL = not loaded (missing in all) */
+};
+
+/* Empties cols (no runs, no sets). */
+void pl_run_columns_init(struct pl_run_columns *cols);
+
+/* Frees everything cols owns and re-initialises it. NULL is a no-op. */
+void pl_run_columns_release(struct pl_run_columns *cols);
+
+/* Fills cols (initialised here) with the runs of list, in list order: each
+ * run is its own condition set (sets points into list, which must outlive
+ * cols and stay unchanged), every metric is loaded (has_metric 0 or a NaN
+ * value gives NaN). Returns 0 or PL_ENOMEM (cols is then empty). */
+int pl_run_columns_borrow(struct pl_run_columns *cols, const struct pl_run_list *list);
+
+/* 1 if condition id is recorded per run (run_started_at), 0 if it belongs
+ * to the set of conditions runs share (every other condition). */
+int pl_cond_per_run(int id);
+
 /* -------------------------------------------------------------- formatting */
 
 /* Formats a number in the C locale whatever the process locale:
