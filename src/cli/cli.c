@@ -287,29 +287,62 @@ int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 	return PL_EXIT_REFUSED;
 }
 
+/* The metrics a comparison under opts reads: those it shows and those its
+ * rules read (the errors rule, the workload rule). */
+static void compared_metrics(const struct pl_compare_opts *opts, unsigned char want[PL_METRIC_COUNT])
+{
+	size_t n = opts->nmetrics;
+	const int *m = opts->metrics;
+
+	memset(want, 0, PL_METRIC_COUNT);
+	if (n == 0)
+		m = pl_compare_default_metrics(&n);
+	for (size_t i = 0; i < n; i++)
+		want[m[i]] = 1;
+	want[PL_M_ERROR_RATE] = want[PL_M_INPUT_TOKENS_MEAN] = want[PL_M_OUTPUT_TOKENS_MEAN] = 1;
+}
+
 int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel, const char *cmd,
                             struct pl_run_list *runs, struct pl_comparison *cmp)
 {
+	struct pl_run_list own;
+	struct pl_run_columns cols;
 	struct pl_error err;
 	int rc;
 
+	pl_run_list_init(&own);
+	pl_run_columns_init(&cols);
 	pl_error_init(&err);
 	memset(cmp, 0, sizeof(*cmp));
-	rc = pl_store_query(st, sel->filters, sel->nfilters, runs, &err);
+	for (size_t k = 0; k < sel->opts.naxis && !runs; k++)
+		if (pl_cond_per_run(sel->opts.axis[k]))
+			runs = &own; /* columns hold one value per conditions row */
+	if (runs) {
+		rc = pl_store_query(st, sel->filters, sel->nfilters, runs, &err);
+	} else {
+		unsigned char want[PL_METRIC_COUNT];
+
+		compared_metrics(&sel->opts, want);
+		rc = pl_store_query_columns(st, sel->filters, sel->nfilters, want, &cols, &err);
+	}
 	if (rc) {
 		pl_cli_print_error(&err);
-		return PL_EXIT_USAGE;
+		rc = PL_EXIT_USAGE;
+		goto out;
 	}
-	rc = pl_compare_build(runs, &sel->opts, cmp, &err);
-	if (rc == PL_EMISMATCH)
-		return pl_cli_print_refusal(cmd, cmp);
-	if (rc == PL_EEMPTY) {
+	rc = runs ? pl_compare_build(runs, &sel->opts, cmp, &err)
+	          : pl_compare_build_columns(&cols, &sel->opts, cmp, &err);
+	if (rc == PL_EMISMATCH) {
+		rc = pl_cli_print_refusal(cmd, cmp);
+	} else if (rc == PL_EEMPTY) {
 		pl_cli_errorf(cmd, "no runs match the selection");
-		return PL_EXIT_USAGE;
-	}
-	if (rc) {
+		rc = PL_EXIT_USAGE;
+	} else if (rc) {
 		pl_cli_print_error(&err);
-		return pl_cli_exit_for(rc);
+		rc = pl_cli_exit_for(rc);
 	}
-	return 0;
+out:
+	pl_run_list_release(&own);
+	pl_run_columns_release(&cols);
+	return rc;
 }

@@ -58,7 +58,6 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	struct pl_selection sel;
-	struct pl_run_list runs;
 	struct pl_comparison cmp;
 	enum pl_table_format fmt = PL_FMT_TEXT;
 	struct pl_error err;
@@ -67,7 +66,6 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 
 	memset(&sel, 0, sizeof(sel));
 	memset(&cmp, 0, sizeof(cmp));
-	pl_run_list_init(&runs);
 	pl_error_init(&err);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
@@ -111,7 +109,7 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 	st = pl_cli_open_store(cli, 0);
 	if (!st)
 		goto out;
-	rc = pl_cli_build_comparison(st, &sel, "compare", &runs, &cmp);
+	rc = pl_cli_build_comparison(st, &sel, "compare", NULL, &cmp);
 	if (rc)
 		goto out;
 	if (pl_render_comparison(stdout, &cmp, fmt, &err)) {
@@ -123,7 +121,6 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 out:
 	pl_store_close(st);
 	pl_comparison_release(&cmp);
-	pl_run_list_release(&runs);
 	pl_sel_release(&sel);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "core/normalize.h"
 
 static const int default_metrics[] = {
@@ -200,6 +201,76 @@ static int add_caveat(struct pl_comparison *cmp, const char *text)
 	return 0;
 }
 
+/* Condition sets grouped by equal texts in some fields (missing equals
+ * missing): what a sort would do, in linear time, since a million runs can
+ * bring a hundred thousand sets with a handful of distinct values each. */
+struct set_groups {
+	size_t *group; /* per set: its group */
+	size_t *rep;   /* per group: its first set */
+	size_t n;      /* groups */
+};
+
+static void set_groups_release(struct set_groups *g)
+{
+	free(g->group);
+	free(g->rep);
+	memset(g, 0, sizeof(*g));
+}
+
+static unsigned long long set_hash(const struct pl_run *set, const int *fields, size_t nfields)
+{
+	unsigned long long h = 0;
+
+	for (size_t k = 0; k < nfields; k++) {
+		const struct pl_value *v = &set->cond[fields[k]];
+		h = h * 0x100000001b3ULL + (v->set ? pl_hash64(v->text, strlen(v->text)) : 1);
+	}
+	return h;
+}
+
+static int set_equal(const struct pl_run *a, const struct pl_run *b, const int *fields,
+                     size_t nfields)
+{
+	for (size_t k = 0; k < nfields; k++)
+		if (!pl_value_equal(&a->cond[fields[k]], &b->cond[fields[k]]))
+			return 0;
+	return 1;
+}
+
+/* Groups runs->sets by fields[0..nfields) into *g (groups numbered in order
+ * of first appearance). Returns 0 or PL_ENOMEM (g empty). */
+static int group_sets(const struct pl_run_columns *runs, const int *fields, size_t nfields,
+                      struct set_groups *g)
+{
+	size_t nslots = 16, *slot; /* group + 1 per slot, 0 = empty */
+
+	memset(g, 0, sizeof(*g));
+	while (nslots < 2 * runs->nsets)
+		nslots *= 2;
+	slot = calloc(nslots, sizeof(*slot));
+	g->group = malloc(runs->nsets * sizeof(*g->group));
+	g->rep = malloc(runs->nsets * sizeof(*g->rep));
+	if (!slot || !g->group || !g->rep) {
+		free(slot);
+		set_groups_release(g);
+		return PL_ENOMEM;
+	}
+	for (size_t i = 0; i < runs->nsets; i++) {
+		const struct pl_run *set = &runs->sets[i];
+		size_t h = (size_t)set_hash(set, fields, nfields) & (nslots - 1);
+
+		while (slot[h] && !set_equal(&runs->sets[g->rep[slot[h] - 1]], set, fields, nfields))
+			h = (h + 1) & (nslots - 1);
+		if (!slot[h]) {
+			g->rep[g->n] = i;
+			slot[h] = ++g->n;
+		}
+		g->group[i] = slot[h] - 1;
+	}
+	free(slot);
+	return 0;
+}
+
 /* Sets by the value of one field: value order, equal texts together. */
 struct value_ctx {
 	const struct pl_run *sets;
@@ -221,42 +292,37 @@ static int value_order(const void *vctx, size_t a, size_t b)
  * value order, as text ("(missing)" for missing). */
 static int distinct_values(const struct pl_run_columns *runs, int id, char ***out, size_t *nout)
 {
-	size_t *idx = malloc(runs->nsets * sizeof(*idx));
-	size_t *tmp = malloc(runs->nsets * sizeof(*tmp));
-	char **vals = calloc(runs->nsets, sizeof(*vals));
+	struct set_groups g;
 	struct value_ctx ctx = {runs->sets, id};
+	size_t *tmp = NULL;
+	char **vals = NULL;
 	size_t n = 0;
-	int rc = 0;
+	int rc = PL_ENOMEM;
 
-	if (!idx || !tmp || !vals) {
-		rc = PL_ENOMEM;
+	*out = NULL;
+	*nout = 0;
+	if (group_sets(runs, &id, 1, &g))
+		return PL_ENOMEM;
+	if (!(tmp = malloc(g.n * sizeof(*tmp))) || !(vals = calloc(g.n, sizeof(*vals))))
 		goto out;
+	sort_indices(g.rep, tmp, g.n, value_order, &ctx);
+	for (n = 0; n < g.n; n++) {
+		const struct pl_value *v = &runs->sets[g.rep[n]].cond[id];
+		if (!(vals[n] = strdup(v->set ? v->text : "(missing)")))
+			goto out;
 	}
-	for (size_t i = 0; i < runs->nsets; i++)
-		idx[i] = i;
-	sort_indices(idx, tmp, runs->nsets, value_order, &ctx);
-	for (size_t i = 0; i < runs->nsets; i++) {
-		const struct pl_value *v = &runs->sets[idx[i]].cond[id];
-
-		if (i > 0 && pl_value_equal(&runs->sets[idx[i - 1]].cond[id], v))
-			continue;
-		if (!(vals[n++] = strdup(v->set ? v->text : "(missing)"))) {
-			rc = PL_ENOMEM;
-			break;
-		}
-	}
+	*out = vals;
+	*nout = n;
+	vals = NULL;
+	rc = 0;
 out:
-	if (rc && vals) {
+	if (vals) {
 		for (size_t k = 0; k < n; k++)
 			free(vals[k]);
 		free(vals);
-		vals = NULL;
-		n = 0;
 	}
-	free(idx);
 	free(tmp);
-	*out = vals;
-	*nout = n;
+	set_groups_release(&g);
 	return rc;
 }
 
@@ -375,79 +441,98 @@ static void id_ranges(const struct pl_run_columns *runs, const size_t *pos, size
 	}
 }
 
-/* A run's error rate and its position, for grouping by error rate. */
-struct error_entry {
-	double rate;  /* error_rate; NaN = missing */
-	size_t pos;   /* position in runs */
-};
-
-/* Ascending error rate, missing last, then run order. */
-static int error_entry_cmp(const void *a, const void *b)
+/* Error rates ascending, missing (NaN) last. */
+static int rate_order(const void *ctx, size_t a, size_t b)
 {
-	const struct error_entry *x = a, *y = b;
-	int xm = isnan(x->rate), ym = isnan(y->rate);
+	const double *rate = ctx;
+	int am = isnan(rate[a]), bm = isnan(rate[b]);
 
-	if (xm != ym)
-		return xm - ym;
-	if (!xm && x->rate != y->rate)
-		return x->rate < y->rate ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
+	if (am || bm)
+		return am - bm;
+	return rate[a] < rate[b] ? -1 : rate[a] > rate[b];
 }
 
 /* The distinct error rates of runs (ascending, missing last), each with the
  * runs that have it: "0 (runs 1-109)", "0.005 (runs 110-111)",
- * "(missing) (run 112)". Caller frees each string and the array. */
+ * "(missing) (run 112)". Rates are grouped by hashing (a million runs may
+ * bring many distinct rates), then each group's runs listed in run order.
+ * Caller frees each string and the array. */
 static int group_error_rates(const struct pl_run_columns *runs, char ***out, size_t *nout)
 {
-	struct error_entry *e = malloc(runs->n * sizeof(*e));
-	size_t *pos = malloc(runs->n * sizeof(*pos));
+	size_t n = runs->n, nslots = 16, ngroups = 0;
+	size_t *slot = NULL, *group = malloc(n * sizeof(*group)), *order = NULL, *tmp = NULL;
+	size_t *start = NULL, *pos = NULL;
+	double *rate = malloc(n * sizeof(*rate)); /* per group */
 	char **vals = NULL;
-	size_t nv = 0, cap = 0;
+	size_t nv = 0;
+	int rc = PL_ENOMEM;
 
-	if (!e || !pos)
+	while (nslots < 2 * n)
+		nslots *= 2;
+	if (!group || !rate || !(slot = calloc(nslots, sizeof(*slot))))
 		goto oom;
-	for (size_t i = 0; i < runs->n; i++) {
-		e[i].rate = run_metric(runs, i, PL_M_ERROR_RATE);
-		e[i].pos = i;
+	for (size_t i = 0; i < n; i++) {
+		double r = run_metric(runs, i, PL_M_ERROR_RATE);
+		unsigned long long bits;
+		size_t h;
+
+		if (r == 0)
+			r = 0; /* -0 is 0 */
+		if (isnan(r))
+			r = NAN; /* one missing group */
+		memcpy(&bits, &r, sizeof(bits));
+		h = (size_t)((bits * 0x9e3779b97f4a7c15ULL) >> 20) & (nslots - 1);
+		while (slot[h] && !(rate[slot[h] - 1] == r || (isnan(r) && isnan(rate[slot[h] - 1]))))
+			h = (h + 1) & (nslots - 1);
+		if (!slot[h]) {
+			rate[ngroups] = r;
+			slot[h] = ++ngroups;
+		}
+		group[i] = slot[h] - 1;
 	}
-	qsort(e, runs->n, sizeof(*e), error_entry_cmp);
-	for (size_t start = 0; start < runs->n;) {
-		size_t end = start;
+	if (!(order = malloc(ngroups * sizeof(*order))) || !(tmp = malloc(ngroups * sizeof(*tmp))) ||
+	    !(start = calloc(ngroups + 1, sizeof(*start))) || !(pos = malloc(n * sizeof(*pos))) ||
+	    !(vals = calloc(ngroups, sizeof(*vals))))
+		goto oom;
+	for (size_t k = 0; k < ngroups; k++)
+		order[k] = k;
+	sort_indices(order, tmp, ngroups, rate_order, rate);
+	for (size_t i = 0; i < n; i++) /* counting sort of the runs by group, stable */
+		start[group[i] + 1]++;
+	for (size_t k = 0; k < ngroups; k++)
+		start[k + 1] += start[k];
+	memcpy(tmp, start, ngroups * sizeof(*tmp));
+	for (size_t i = 0; i < n; i++)
+		pos[tmp[group[i]]++] = i;
+	for (nv = 0; nv < ngroups; nv++) {
+		size_t k = order[nv];
 		char line[400] = "", num[40];
 
-		while (end < runs->n && (e[end].rate == e[start].rate ||
-		                         (isnan(e[end].rate) && isnan(e[start].rate)))) {
-			pos[end - start] = e[end].pos;
-			end++;
-		}
-		if (nv == cap) {
-			char **v = realloc(vals, (cap = cap ? cap * 2 : 8) * sizeof(*v));
-			if (!v)
-				goto oom;
-			vals = v;
-		}
 		append(line, sizeof(line),
-		       isnan(e[start].rate) ? "(missing)" : pl_fmt_num(num, sizeof(num), e[start].rate));
+		       isnan(rate[k]) ? "(missing)" : pl_fmt_num(num, sizeof(num), rate[k]));
 		append(line, sizeof(line), " (");
-		id_ranges(runs, pos, end - start, line, sizeof(line));
+		id_ranges(runs, pos + start[k], start[k + 1] - start[k], line, sizeof(line));
 		append(line, sizeof(line), ")");
 		if (!(vals[nv] = strdup(line)))
 			goto oom;
-		nv++;
-		start = end;
 	}
-	free(e);
-	free(pos);
 	*out = vals;
 	*nout = nv;
-	return 0;
+	vals = NULL;
+	rc = 0;
 oom:
-	for (size_t j = 0; j < nv; j++)
-		free(vals[j]);
+	if (vals)
+		for (size_t j = 0; j < nv; j++)
+			free(vals[j]);
 	free(vals);
-	free(e);
+	free(slot);
+	free(group);
+	free(rate);
+	free(order);
+	free(tmp);
+	free(start);
 	free(pos);
-	return PL_ENOMEM;
+	return rc;
 }
 
 /* The errors rule: a run with errors (error_rate > 0) is never compared
@@ -673,30 +758,35 @@ static int build_row(const struct pl_run_columns *runs, const size_t *pos, size_
 	return 0;
 }
 
-/* Groups the runs into rows: the condition sets are sorted by row_cmp and
- * runs of equal sets share a row; each row's runs keep their order. */
+/* Groups the runs into rows: condition sets with equal varying fields are
+ * grouped, the groups sorted by row_cmp (groups it finds equal, versions
+ * "1.0" and "1.00", share a row) and each row's runs keep their order. */
 static int build_rows(const struct pl_run_columns *runs, struct pl_comparison *cmp,
                       struct pl_error *err)
 {
 	size_t nsets = runs->nsets, n = runs->n;
-	size_t *order = malloc(nsets * sizeof(*order));
-	size_t *tmp = malloc((nsets > n ? nsets : n) * sizeof(*tmp));
-	size_t *set_row = malloc(nsets * sizeof(*set_row));
-	size_t *start = NULL, *pos = malloc(n * sizeof(*pos));
-	double *vals = malloc(n * sizeof(*vals));
+	struct set_groups g = {NULL, NULL, 0};
 	struct row_ctx ctx = {runs, cmp};
-	size_t nrows = 0;
+	int fields[PL_COND_COUNT];
+	size_t nfields = 0, nrows = 0;
+	size_t *tmp = NULL, *group_row = NULL, *start = NULL, *pos = NULL;
+	double *vals = NULL;
 	int rc = 0;
 
-	if (!order || !tmp || !set_row || !pos || !vals)
+	for (int id = 0; id < PL_COND_COUNT; id++)
+		if (cmp->varies[id])
+			fields[nfields++] = id;
+	if (group_sets(runs, fields, nfields, &g))
 		goto oom;
-	for (size_t i = 0; i < nsets; i++)
-		order[i] = i;
-	sort_indices(order, tmp, nsets, row_cmp, &ctx);
-	for (size_t i = 0; i < nsets; i++) {
-		if (i > 0 && row_cmp(&ctx, order[i - 1], order[i]) != 0)
+	if (!(tmp = malloc((nsets > n ? nsets : n) * sizeof(*tmp))) ||
+	    !(group_row = malloc(g.n * sizeof(*group_row))) || !(pos = malloc(n * sizeof(*pos))) ||
+	    !(vals = malloc(n * sizeof(*vals))))
+		goto oom;
+	sort_indices(g.rep, tmp, g.n, row_cmp, &ctx);
+	for (size_t i = 0; i < g.n; i++) {
+		if (i > 0 && row_cmp(&ctx, g.rep[i - 1], g.rep[i]) != 0)
 			nrows++;
-		set_row[order[i]] = nrows;
+		group_row[g.group[g.rep[i]]] = nrows;
 	}
 	nrows++;
 	/* counting sort of the runs by row, stable */
@@ -704,12 +794,12 @@ static int build_rows(const struct pl_run_columns *runs, struct pl_comparison *c
 	    !(cmp->rows = calloc(nrows, sizeof(*cmp->rows))))
 		goto oom;
 	for (size_t i = 0; i < n; i++)
-		start[set_row[runs->set[i]] + 1]++;
+		start[group_row[g.group[runs->set[i]]] + 1]++;
 	for (size_t r = 0; r < nrows; r++)
 		start[r + 1] += start[r];
 	memcpy(tmp, start, nrows * sizeof(*tmp));
 	for (size_t i = 0; i < n; i++)
-		pos[tmp[set_row[runs->set[i]]]++] = i;
+		pos[tmp[group_row[g.group[runs->set[i]]]]++] = i;
 	for (size_t r = 0; r < nrows; r++) {
 		if (start[r + 1] == start[r])
 			continue; /* a set no run uses */
@@ -723,9 +813,9 @@ static int build_rows(const struct pl_run_columns *runs, struct pl_comparison *c
 oom:
 	rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 out:
-	free(order);
+	set_groups_release(&g);
 	free(tmp);
-	free(set_row);
+	free(group_row);
 	free(start);
 	free(pos);
 	free(vals);

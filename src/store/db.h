@@ -121,6 +121,23 @@ struct pl_filter {
 int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
                    struct pl_run_list *out, struct pl_error *err);
 
+/* The runs matching all filters in columns, for comparisons over many runs
+ * (see struct pl_run_columns): out (initialised here) gets their ids
+ * ascending, their checklist bits, the metrics with want[m] set
+ * (out->metric[m] is NULL for the others) and each conditions row they use
+ * once, read from one snapshot. run_started_at, the condition stored per
+ * run, is put into every set when all the runs share it and left out
+ * otherwise, so it cannot serve as an axis here (use pl_store_query()).
+ * A span of 200,000 run ids or more is read by two threads, the upper half
+ * on a second read-only connection to the same file (runs are never
+ * changed once stored, so both halves read as of the store's snapshot).
+ * Memory: 8 bytes per run and wanted metric, plus 28 per run.
+ * Returns 0 (out->n 0 when nothing matches), PL_EUSAGE (a filter value not
+ * of its field's type), PL_EDB or PL_ENOMEM; out is empty on error. */
+int pl_store_query_columns(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
+                           const unsigned char want[PL_METRIC_COUNT], struct pl_run_columns *out,
+                           struct pl_error *err);
+
 /* Appends to out the stored runs read from the bytes with this sha256,
  * ordered by record, filled as by pl_store_query. Returns 0, PL_EDB or
  * PL_ENOMEM. */

@@ -23,8 +23,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/compare.h"
 #include "core/model.h"
 #include "core/hash.h"
+#include "render/render.h"
 #include "store/db.h"
 
 /* The embedded migrations (generated from schema/migrations). */
@@ -1116,6 +1118,141 @@ fail:
 
 /* The plan SQLite picks for sql names an index (issue 6: the hot lookups
  * of import and of --where selections must not scan the tables). */
+/* ------------------------------------------- runs in columns (compare) */
+
+/* A comparison rendered as text and JSON after its refusal message, or the
+ * error: what a user of `compare` sees. Caller frees. */
+static char *render_cmp(int rc, const struct pl_comparison *cmp, const struct pl_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct pl_error rerr;
+
+	assert_non_null(f);
+	pl_error_init(&rerr);
+	fprintf(f, "rc %d nruns %zu nrows %zu\n%s\n", rc, cmp->nruns, cmp->nrows,
+	        rc ? err->message : "");
+	for (size_t i = 0; i < cmp->nmismatches; i++)
+		for (size_t k = 0; k < cmp->mismatches[i].nvalues; k++)
+			fprintf(f, "mismatch %d: %s\n", cmp->mismatches[i].cond,
+			        cmp->mismatches[i].values[k]);
+	if (rc == 0) {
+		assert_int_equal(pl_render_comparison(f, cmp, PL_FMT_TEXT, &rerr), 0);
+		assert_int_equal(pl_render_comparison(f, cmp, PL_FMT_JSON, &rerr), 0);
+	}
+	fclose(f);
+	return buf;
+}
+
+/* The comparison of the runs matching f[0..nf) along axis, once from every
+ * run loaded in full and once from the columns: the two must agree to the
+ * byte. Returns the rendering for further checks (caller frees). */
+static char *same_both_ways(struct pl_store *st, const struct pl_filter *f, size_t nf,
+                            const char *axis, const char *allow)
+{
+	struct pl_compare_opts opts;
+	struct pl_run_list list;
+	struct pl_run_columns cols;
+	struct pl_comparison a, b;
+	struct pl_error ea, eb;
+	unsigned char want[PL_METRIC_COUNT];
+	char *ra, *rb;
+	int rca, rcb;
+
+	memset(&opts, 0, sizeof(opts));
+	memset(want, 1, sizeof(want));
+	pl_error_init(&ea);
+	pl_error_init(&eb);
+	assert_int_equal(pl_compare_parse_axis(&opts, axis, &ea), 0);
+	if (allow && strcmp(allow, "error_rate") == 0)
+		opts.allow_errors = 1;
+	else if (allow)
+		opts.allow_mismatch[pl_cond_lookup(allow)] = 1;
+	query_ok(st, f, nf, &list);
+	rca = pl_compare_build(&list, &opts, &a, &ea);
+	if (pl_store_query_columns(st, f, nf, want, &cols, &eb) != 0)
+		fail_msg("pl_store_query_columns: %s", eb.message);
+	assert_int_equal(cols.n, list.n);
+	rcb = pl_compare_build_columns(&cols, &opts, &b, &eb);
+	ra = render_cmp(rca, &a, &ea);
+	rb = render_cmp(rcb, &b, &eb);
+	assert_string_equal(ra, rb);
+	free(rb);
+	pl_comparison_release(&a);
+	pl_comparison_release(&b);
+	pl_run_columns_release(&cols);
+	pl_run_list_release(&list);
+	return ra;
+}
+
+static void test_columns_match_full_query(void **state)
+{
+	static const char *const hw[3] = {"2x NVIDIA A100 80G", "1x NVIDIA H100 80G",
+	                                  "1x AMD MI300X 192G"};
+	char path[1024], *out;
+	struct pl_store *st;
+	struct pl_run run;
+	struct pl_filter f[2];
+	sqlite3 *db;
+	int seed = 0;
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "columns"));
+	for (int h = 0; h < 3; h++)
+		for (int c = 0; c < 2; c++)
+			for (int rep = 0; rep < 3; rep++) {
+				make_run(&run, ++seed, 0);
+				set_cond(&run, PL_C_HARDWARE, hw[h]);
+				set_cond(&run, PL_C_CONCURRENCY, c ? "16" : "8");
+				set_cond(&run, PL_C_RUN_STARTED_AT, "2026-11-01T10:00:00Z");
+				pl_run_set_metric(&run, PL_M_TTFT_P50, 0.1 * (h + 1) + 0.01 * rep);
+				if (rep != 1) /* a metric some runs lack */
+					pl_run_set_metric(&run, PL_M_OUTPUT_THROUGHPUT, 100.0 * (h + 1) + rep);
+				pl_run_set_metric(&run, PL_M_ERROR_RATE, h == 2 && rep == 2 ? 0.25 : 0);
+				insert_ok(st, &run, 1);
+				pl_run_release(&run);
+			}
+	/* no filter: concurrency and error rates differ (refused), then allowed */
+	free(same_both_ways(st, NULL, 0, "hardware", NULL));
+	free(same_both_ways(st, NULL, 0, "hardware", "concurrency"));
+	free(same_both_ways(st, NULL, 0, "hardware,concurrency", NULL));
+	/* a conditions filter, and the per-run time every run shares */
+	f[0].cond = PL_C_CONCURRENCY;
+	f[0].value = "8";
+	out = same_both_ways(st, f, 1, "hardware", "error_rate");
+	assert_non_null(strstr(out, "run_started_at"));
+	free(out);
+	f[1].cond = PL_C_RUN_STARTED_AT;
+	f[1].value = "2026-11-01T10:00:00Z";
+	free(same_both_ways(st, f, 2, "hardware", "error_rate"));
+	f[1].value = "2026-11-02T10:00:00Z"; /* nothing */
+	free(same_both_ways(st, f, 2, "hardware", NULL));
+	/* times that differ are not shared */
+	db = raw_open(path);
+	assert_int_equal(sqlite3_exec(db, "UPDATE runs SET run_started_at = '2026-11-03T10:00:00Z' "
+	                                  "WHERE id % 4 = 0", NULL, NULL, NULL),
+	                 SQLITE_OK);
+	out = same_both_ways(st, f, 1, "hardware", "error_rate");
+	assert_null(strstr(out, "run_started_at"));
+	free(out);
+	/* ids spread wide: two threads read the runs, the results are the same */
+	assert_int_equal(sqlite3_exec(db, "UPDATE runs SET id = id + 900000 WHERE id > 7", NULL,
+	                              NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	out = same_both_ways(st, NULL, 0, "hardware", "concurrency");
+	if (!strstr(out, "error_rate (runs with errors vs runs without or unknown): "
+	                 "0 (runs 1-7, 900008-900014, 900016-900017) vs 0.25 (runs 900015, 900018)"))
+		fail_msg("%s", out);
+	free(out);
+	out = same_both_ways(st, f, 1, "hardware", "error_rate");
+	if (!strstr(out, "\"run_ids\": [7, 900008, 900009]")) /* read by both threads */
+		fail_msg("%s", out);
+	free(out);
+	pl_store_close(st);
+}
+
 static void expect_index(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *s = NULL;
@@ -1152,6 +1289,28 @@ static void test_query_plans_use_indexes(void **state)
 	                 "runs.condition_id = conditions.id WHERE conditions.hardware = 'h'");
 	expect_index(db, "EXPLAIN QUERY PLAN SELECT runs.id FROM conditions JOIN runs ON "
 	                 "runs.condition_id = conditions.id WHERE conditions.engine_version = 'v'");
+	/* compare's column query (pl_store_query_columns): a selection of a few
+	 * condition sets reads their runs through runs_condition_id, not every
+	 * run in the id range */
+	{
+		const char *sql = "EXPLAIN QUERY PLAN SELECT id, condition_id, checklist_missing, "
+		                  "run_started_at, ttft_p50 FROM runs WHERE id BETWEEN 1 AND 1000000 "
+		                  "AND condition_id IN (SELECT id FROM conditions WHERE "
+		                  "\"model\" = 'a' AND \"precision\" = 'b')";
+		char plan[1024] = "";
+		sqlite3_stmt *s = NULL;
+
+		expect_index(db, sql);
+		assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			size_t len = strlen(plan);
+			snprintf(plan + len, sizeof(plan) - len, "%s / ",
+			         (const char *)sqlite3_column_text(s, 3));
+		}
+		sqlite3_finalize(s);
+		if (!strstr(plan, "runs_condition_id"))
+			fail_msg("runs of a selection not read by runs_condition_id: %s", plan);
+	}
 	sqlite3_close(db);
 }
 
@@ -1217,6 +1376,7 @@ int main(void)
 		cmocka_unit_test(test_run_flat_view),
 		cmocka_unit_test(test_many_condition_sets),
 		cmocka_unit_test(test_hostile_strings),
+		cmocka_unit_test(test_columns_match_full_query),
 		cmocka_unit_test(test_query_plans_use_indexes),
 		cmocka_unit_test(test_concurrent_writers),
 	};
