@@ -503,7 +503,21 @@ char *pl_fmt_num(char *buf, size_t n, double v)
 	}
 	/* Whole numbers print whole: "%.1g" of 200 reads back as 200 but is "2e+02". */
 	if (v == floor(v) && fabs(v) < 1e15) {
-		snprintf(buf, n, "%.0f", v == 0 ? 0.0 : v);
+		/* "%.0f" digit by digit (-0 prints 0): reading a hundred thousand
+		 * condition sets formats a million counts and token numbers */
+		char digits[24], *e = digits + sizeof(digits), *p = e;
+		unsigned long long u = (unsigned long long)fabs(v);
+		size_t len;
+
+		do {
+			*--p = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (v < 0)
+			*--p = '-';
+		len = (size_t)(e - p) < n - 1 ? (size_t)(e - p) : n - 1;
+		memcpy(buf, p, len);
+		buf[len] = '\0';
 		return buf;
 	}
 	c = c_numeric_locale();

@@ -45,6 +45,14 @@ static void numbers_format_shortest_in_c_locale(void **state)
 	assert_string_equal(pl_fmt_num(b, sizeof(b), 0.05568139649994919), "0.05568139649994919");
 	assert_string_equal(pl_fmt_num(b, sizeof(b), INFINITY), "inf");
 	assert_string_equal(pl_fmt_num(b, sizeof(b), 1e-7), "1e-07");
+	/* whole numbers, written digit by digit as "%.0f" would */
+	assert_string_equal(pl_fmt_num(b, sizeof(b), 0), "0");
+	assert_string_equal(pl_fmt_num(b, sizeof(b), -0.0), "0");
+	assert_string_equal(pl_fmt_num(b, sizeof(b), -12), "-12");
+	assert_string_equal(pl_fmt_num(b, sizeof(b), 999999999999999.0), "999999999999999");
+	assert_string_equal(pl_fmt_num(b, sizeof(b), 1e15), "1e+15");
+	assert_string_equal(pl_fmt_num(b, 3, 12345), "12"); /* cut as snprintf cuts */
+	assert_string_equal(pl_fmt_num(b, 1, 7), "");
 	if (setlocale(LC_NUMERIC, "de_DE.UTF-8")) {
 		assert_string_equal(pl_fmt_num(b, sizeof(b), 0.5), "0.5");
 		double d;
