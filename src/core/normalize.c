@@ -320,6 +320,47 @@ int pl_normalize_run(struct pl_run *run, struct pl_error *err)
 	return 0;
 }
 
+/* The parts of a time as stored (pl_normalize_value): "YYYY-MM-DDTHH:MM:SS"
+ * (19 characters), then an optional ".fraction", then the zone (the rest:
+ * "Z", "" or an offset kept for a leap second or a year out of range).
+ * Returns 0 if t does not have that shape. */
+static int time_parts(const char *t, const char **frac, size_t *nfrac, const char **zone)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
+
+	for (int i = 0; i < 19; i++)
+		if (shape[i] == 'd' ? !isdigit((unsigned char)t[i]) : t[i] != shape[i])
+			return 0;
+	*frac = t + 19;
+	*nfrac = 0;
+	if (**frac == '.')
+		for ((*frac)++; isdigit((unsigned char)(*frac)[*nfrac]); (*nfrac)++)
+			;
+	*zone = *frac + *nfrac;
+	return 1;
+}
+
+/* Times in instant order where the text order differs: "10:00:00.5Z" after
+ * "10:00:00Z" ('.' sorts before 'Z'), "10:00:00.5Z" equal to
+ * "10:00:00.500Z". Times of other shapes or zones compare as text. */
+static int time_cmp(const char *x, const char *y)
+{
+	const char *fx, *fy, *zx, *zy;
+	size_t nx, ny;
+	int c;
+
+	if (!time_parts(x, &fx, &nx, &zx) || !time_parts(y, &fy, &ny, &zy) || strcmp(zx, zy) != 0)
+		return strcmp(x, y);
+	if ((c = memcmp(x, y, 19)) != 0)
+		return c;
+	for (size_t i = 0; i < nx || i < ny; i++) { /* missing digits are zeros */
+		char dx = i < nx ? fx[i] : '0', dy = i < ny ? fy[i] : '0';
+		if (dx != dy)
+			return dx < dy ? -1 : 1;
+	}
+	return 0;
+}
+
 int pl_value_cmp(int id, const struct pl_value *a, const struct pl_value *b)
 {
 	enum pl_ctype t = pl_cond_info[id].type;
@@ -330,6 +371,8 @@ int pl_value_cmp(int id, const struct pl_value *a, const struct pl_value *b)
 		return a->num < b->num ? -1 : a->num > b->num ? 1 : 0;
 	if (t == PL_CT_VERSION)
 		return pl_version_cmp(a->text, b->text);
+	if (t == PL_CT_TIME)
+		return time_cmp(a->text, b->text);
 	return strcmp(a->text, b->text);
 }
 

@@ -58,7 +58,9 @@ int pl_normalize_run(struct pl_run *run, struct pl_error *err);
 char *pl_normalize_value(int id, const char *value);
 
 /* Orders two values of condition id: numbers numerically (inf last), versions
- * naturally, text byte-wise; missing values sort last. Returns <0, 0, >0. */
+ * naturally, times by instant where both are stored times of one zone
+ * ("10:00:00Z" < "10:00:00.5Z" = "10:00:00.500Z"; others byte-wise), text
+ * byte-wise; missing values sort last. Returns <0, 0, >0. */
 int pl_value_cmp(int id, const struct pl_value *a, const struct pl_value *b);
 
 /* 1 if the two values are equal after normalization (both missing counts as

@@ -194,6 +194,44 @@ static void times_to_utc(void **state)
 	}
 }
 
+/* Sub-second times order by instant, not as text ('.' sorts before 'Z'). */
+static void times_order_by_instant(void **state)
+{
+	static const char *const ascending[] = {
+		"2026-01-02T10:00:00Z", "2026-01-02T10:00:00.25Z", "2026-01-02T10:00:00.5Z",
+		"2026-01-02T10:00:00.51Z", "2026-01-02T10:00:01Z", "2026-01-02T10:00:01.000001Z",
+	};
+	struct pl_run a, b;
+	size_t n = sizeof(ascending) / sizeof(ascending[0]);
+
+	(void)state;
+	pl_run_init(&a);
+	pl_run_init(&b);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			int c;
+			assert_int_equal(pl_run_set_cond(&a, PL_C_RUN_STARTED_AT, ascending[i], NULL), 0);
+			assert_int_equal(pl_run_set_cond(&b, PL_C_RUN_STARTED_AT, ascending[j], NULL), 0);
+			c = pl_value_cmp(PL_C_RUN_STARTED_AT, &a.cond[PL_C_RUN_STARTED_AT],
+			                 &b.cond[PL_C_RUN_STARTED_AT]);
+			if ((c > 0) - (c < 0) != (i > j) - (i < j))
+				fail_msg("%s vs %s: %d", ascending[i], ascending[j], c);
+		}
+	/* the same instant written with more digits */
+	pl_run_set_cond(&a, PL_C_RUN_STARTED_AT, "2026-01-02T10:00:00.5Z", NULL);
+	pl_run_set_cond(&b, PL_C_RUN_STARTED_AT, "2026-01-02T10:00:00.500Z", NULL);
+	assert_int_equal(pl_value_cmp(PL_C_RUN_STARTED_AT, &a.cond[PL_C_RUN_STARTED_AT],
+	                              &b.cond[PL_C_RUN_STARTED_AT]),
+	                 0);
+	/* without a zone, too */
+	pl_run_set_cond(&a, PL_C_RUN_STARTED_AT, "2026-01-02T10:00:00.5", NULL);
+	pl_run_set_cond(&b, PL_C_RUN_STARTED_AT, "2026-01-02T10:00:00", NULL);
+	assert_true(pl_value_cmp(PL_C_RUN_STARTED_AT, &a.cond[PL_C_RUN_STARTED_AT],
+	                         &b.cond[PL_C_RUN_STARTED_AT]) > 0);
+	pl_run_release(&a);
+	pl_run_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +242,7 @@ int main(void)
 		cmocka_unit_test(run_normalization),
 		cmocka_unit_test(value_order_and_equality),
 		cmocka_unit_test(times_to_utc),
+		cmocka_unit_test(times_order_by_instant),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
