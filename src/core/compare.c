@@ -9,6 +9,7 @@
 #include "core/compare.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,22 +218,39 @@ static void set_groups_release(struct set_groups *g)
 	memset(g, 0, sizeof(*g));
 }
 
-static unsigned long long set_hash(const struct pl_run *set, const int *fields, size_t nfields)
+/* pl_value_equal(), by pointer where the texts are pooled (runs->texts:
+ * equal texts are one string). */
+static int same_value(const struct pl_run_columns *runs, const struct pl_value *a,
+                      const struct pl_value *b)
+{
+	if (!runs->texts || !a->set || !b->set)
+		return pl_value_equal(a, b);
+	return a->text == b->text;
+}
+
+static unsigned long long set_hash(const struct pl_run_columns *runs, const struct pl_run *set,
+                                   const int *fields, size_t nfields)
 {
 	unsigned long long h = 0;
 
 	for (size_t k = 0; k < nfields; k++) {
 		const struct pl_value *v = &set->cond[fields[k]];
-		h = h * 0x100000001b3ULL + (v->set ? pl_hash64(v->text, strlen(v->text)) : 1);
+		unsigned long long vh = 1;
+
+		if (v->set && runs->texts)
+			vh = (unsigned long long)(uintptr_t)v->text * 0x9e3779b97f4a7c15ULL;
+		else if (v->set)
+			vh = pl_hash64(v->text, strlen(v->text));
+		h = (h ^ (vh >> 29)) * 0x100000001b3ULL + vh;
 	}
 	return h;
 }
 
-static int set_equal(const struct pl_run *a, const struct pl_run *b, const int *fields,
-                     size_t nfields)
+static int set_equal(const struct pl_run_columns *runs, const struct pl_run *a,
+                     const struct pl_run *b, const int *fields, size_t nfields)
 {
 	for (size_t k = 0; k < nfields; k++)
-		if (!pl_value_equal(&a->cond[fields[k]], &b->cond[fields[k]]))
+		if (!same_value(runs, &a->cond[fields[k]], &b->cond[fields[k]]))
 			return 0;
 	return 1;
 }
@@ -257,9 +275,10 @@ static int group_sets(const struct pl_run_columns *runs, const int *fields, size
 	}
 	for (size_t i = 0; i < runs->nsets; i++) {
 		const struct pl_run *set = &runs->sets[i];
-		size_t h = (size_t)set_hash(set, fields, nfields) & (nslots - 1);
+		size_t h = (size_t)set_hash(runs, set, fields, nfields) & (nslots - 1);
 
-		while (slot[h] && !set_equal(&runs->sets[g->rep[slot[h] - 1]], set, fields, nfields))
+		while (slot[h] &&
+		       !set_equal(runs, &runs->sets[g->rep[slot[h] - 1]], set, fields, nfields))
 			h = (h + 1) & (nslots - 1);
 		if (!slot[h]) {
 			g->rep[g->n] = i;
@@ -624,7 +643,7 @@ static int check_conditions(const struct pl_run_columns *runs, const struct pl_c
 	for (int id = 0; id < PL_COND_COUNT; id++) {
 		int all_equal = 1;
 		for (size_t i = 0; i < runs->nsets && all_equal; i++)
-			all_equal = pl_value_equal(&first->cond[id], &runs->sets[i].cond[id]);
+			all_equal = same_value(runs, &first->cond[id], &runs->sets[i].cond[id]);
 		if (all_equal) {
 			if (value_copy(&cmp->shared[id], &first->cond[id]))
 				return pl_error_set(err, PL_ENOMEM, "out of memory");

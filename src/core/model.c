@@ -417,9 +417,12 @@ void pl_run_columns_release(struct pl_run_columns *cols)
 {
 	if (!cols)
 		return;
-	if (cols->owned_sets)
+	if (cols->owned_sets && !cols->texts)
 		for (size_t i = 0; i < cols->nsets; i++)
 			pl_run_release(&cols->owned_sets[i]);
+	for (size_t i = 0; i < cols->ntexts; i++)
+		free(cols->texts[i]);
+	free(cols->texts);
 	free(cols->owned_sets);
 	free(cols->id);
 	free(cols->set);

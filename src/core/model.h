@@ -307,6 +307,10 @@ struct pl_run_columns {
 	size_t nsets;               /* entries in sets */
 	struct pl_run *owned_sets;  /* == sets when cols owns them (released with
 	                               it); NULL when they belong to a run list */
+	char **texts;               /* when set, the owned sets' condition texts,
+	                               each distinct text once and shared by
+	                               pointer (the sets do not own them); owned */
+	size_t ntexts;              /* entries in texts */
 	size_t n;                   /* runs */
 	long long *id;              /* n run ids, in the order the runs were given */
 	size_t *set;                /* n indices into sets */

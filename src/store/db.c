@@ -1614,11 +1614,105 @@ static int columns_sort_by_id(struct pl_run_columns *out, long long *cond_id,
 	return 0;
 }
 
+/* Distinct condition texts of a columns query, each stored once: a hundred
+ * thousand condition sets share a few dozen model, engine and hardware
+ * names, and the comparison then tells equal texts by their pointer. */
+struct text_pool {
+	char **slot;    /* open-addressing table of the texts below, NULL = empty */
+	size_t nslots;  /* power of two */
+	char **list;    /* every text, owned, in order of first use */
+	size_t n, cap;  /* texts in list, allocated */
+};
+
+/* The pooled copy of text[0..len), or NULL when out of memory. */
+static char *pool_text(struct text_pool *p, const char *text, size_t len)
+{
+	size_t h;
+
+	if (2 * (p->n + 1) > p->nslots) { /* grow: rehash every text */
+		size_t nslots = p->nslots ? 2 * p->nslots : 1024;
+		char **slot = calloc(nslots, sizeof(*slot));
+
+		if (!slot)
+			return NULL;
+		for (size_t i = 0; i < p->n; i++) {
+			h = (size_t)pl_hash64(p->list[i], strlen(p->list[i])) & (nslots - 1);
+			while (slot[h])
+				h = (h + 1) & (nslots - 1);
+			slot[h] = p->list[i];
+		}
+		free(p->slot);
+		p->slot = slot;
+		p->nslots = nslots;
+	}
+	h = (size_t)pl_hash64(text, len) & (p->nslots - 1);
+	for (; p->slot[h]; h = (h + 1) & (p->nslots - 1))
+		if (strncmp(p->slot[h], text, len) == 0 && p->slot[h][len] == '\0')
+			return p->slot[h];
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 256;
+		char **list = realloc(p->list, cap * sizeof(*list));
+
+		if (!list)
+			return NULL;
+		p->list = list;
+		p->cap = cap;
+	}
+	if (!(p->slot[h] = malloc(len + 1)))
+		return NULL;
+	memcpy(p->slot[h], text, len);
+	p->slot[h][len] = '\0';
+	p->list[p->n++] = p->slot[h];
+	return p->slot[h];
+}
+
+/* Reads the `conditions` columns of the current row, from column col on,
+ * into set with pooled texts: what read_conditions() stores, without a copy
+ * per set. Returns 0 or PL_ENOMEM. */
+static int read_conditions_pooled(sqlite3_stmt *s, int col, struct pl_run *set,
+                                  struct text_pool *pool, struct pl_error *err)
+{
+	for (int i = 0; i < PL_COND_COUNT; i++) {
+		struct pl_value *v = &set->cond[i];
+		sqlite3_value *val;
+		int c;
+
+		if (!in_conditions(i))
+			continue;
+		c = col++;
+		val = sqlite3_column_value(s, c);
+		if (sqlite3_value_type(val) == SQLITE_NULL)
+			continue;
+		if (is_numeric(pl_cond_info[i].type)) {
+			char buf[40];
+			double num = sqlite3_value_double(val);
+
+			/* as pl_run_set_cond_num() */
+			if (pl_cond_info[i].type == PL_CT_BOOL) {
+				num = num != 0;
+				snprintf(buf, sizeof(buf), "%s", num != 0 ? "true" : "false");
+			} else {
+				pl_fmt_num(buf, sizeof(buf), num);
+			}
+			v->num = num;
+			v->text = pool_text(pool, buf, strlen(buf));
+		} else {
+			const char *t = (const char *)sqlite3_column_text(s, c);
+			v->num = 0;
+			v->text = t ? pool_text(pool, t, (size_t)sqlite3_column_bytes(s, c)) : NULL;
+		}
+		if (!v->text)
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		v->set = 1;
+	}
+	return 0;
+}
+
 /* Reads the conditions rows ids[0..nids) (ascending, distinct) into sets:
  * one lookup each for a few, one ordered scan for many. Returns 0, PL_EDB
  * (a row is missing), PL_ENOMEM. */
 static int read_condition_sets(struct pl_store *st, const long long *ids, size_t nids,
-                               struct pl_run *sets, struct pl_error *err)
+                               struct pl_run *sets, struct text_pool *pool, struct pl_error *err)
 {
 	sqlite3_str *s = sqlite3_str_new(st->db);
 	sqlite3_stmt *q = NULL;
@@ -1644,7 +1738,7 @@ static int read_condition_sets(struct pl_store *st, const long long *ids, size_t
 			sqlite3_bind_int64(q, 1, ids[k]);
 			if ((step = sqlite3_step(q)) != SQLITE_ROW)
 				break;
-			rc = read_conditions(q, 1, &sets[k], err);
+			rc = read_conditions_pooled(q, 1, &sets[k], pool, err);
 			sqlite3_reset(q);
 		}
 	} else {
@@ -1657,7 +1751,7 @@ static int read_condition_sets(struct pl_store *st, const long long *ids, size_t
 				continue; /* a conditions row no selected run uses */
 			if (id > ids[k])
 				break;
-			rc = read_conditions(q, 1, &sets[k++], err);
+			rc = read_conditions_pooled(q, 1, &sets[k++], pool, err);
 		}
 		if (step == SQLITE_ROW)
 			step = SQLITE_DONE;
@@ -1727,28 +1821,38 @@ static int map_condition_ids(const long long *cond_id, size_t n, long long *ids,
 	return 0;
 }
 
-/* Fills out->sets: each conditions row the runs use, read once, and
- * run_started_at (started_at, or NULL) put into every set when all runs
- * share it. */
+/* Fills out->sets: each conditions row the runs use, read once, with
+ * pooled texts (out->texts), and run_started_at (started_at, or NULL) put
+ * into every set when all runs share it. */
 static int columns_sets(struct pl_store *st, struct pl_run_columns *out, const long long *cond_id,
                         const char *started_at, struct pl_error *err)
 {
+	struct text_pool pool = {NULL, 0, NULL, 0, 0};
 	size_t nids = 0;
 	long long *ids = malloc(out->n * sizeof(*ids));
+	char *started = NULL;
 	int rc = 0;
 
 	if (!ids || map_condition_ids(cond_id, out->n, ids, &nids, out->set) ||
-	    !(out->owned_sets = calloc(nids, sizeof(*out->owned_sets)))) {
-		free(ids);
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	    !(out->owned_sets = calloc(nids, sizeof(*out->owned_sets))) ||
+	    (started_at && !(started = pool_text(&pool, started_at, strlen(started_at))))) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
 	}
 	/* calloc's zeroes are pl_run_init()'s: the untouched pages of a
 	 * hundred thousand sets stay unmapped */
 	out->sets = out->owned_sets;
 	out->nsets = nids;
-	rc = read_condition_sets(st, ids, nids, out->owned_sets, err);
-	for (size_t k = 0; k < nids && !rc && started_at; k++)
-		rc = pl_run_set_cond(&out->owned_sets[k], PL_C_RUN_STARTED_AT, started_at, err);
+	rc = read_condition_sets(st, ids, nids, out->owned_sets, &pool, err);
+	for (size_t k = 0; k < nids && !rc && started; k++) {
+		out->owned_sets[k].cond[PL_C_RUN_STARTED_AT].set = 1;
+		out->owned_sets[k].cond[PL_C_RUN_STARTED_AT].text = started;
+	}
+out:
+	/* the sets point into the pool: it goes with them, even on error */
+	out->texts = pool.list;
+	out->ntexts = pool.n;
+	free(pool.slot);
 	free(ids);
 	return rc;
 }
