@@ -1250,6 +1250,12 @@ static void test_columns_match_full_query(void **state)
 	if (!strstr(out, "\"run_ids\": [7, 900008, 900009]")) /* read by both threads */
 		fail_msg("%s", out);
 	free(out);
+	/* a per-run filter: conditions rows read ahead that no selected run uses */
+	f[1].value = "2026-11-03T10:00:00Z";
+	out = same_both_ways(st, f, 2, "hardware", "error_rate");
+	if (!strstr(out, "rc 0 nruns 1 nrows 1") || !strstr(out, "900008"))
+		fail_msg("%s", out);
+	free(out);
 	pl_store_close(st);
 }
 
