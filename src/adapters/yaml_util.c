@@ -10,12 +10,20 @@
 #include "core/model.h"
 
 #define MAX_DEPTH 1000
-#define MAX_NODES (4L * 1024 * 1024)
+/* Aliases may expand a document to ALIAS_RATIO times its own nodes plus
+ * ALIAS_SLACK: a real report repeats an anchor a few times, while an alias
+ * bomb (each level ten aliases of the one before) grows tenfold per line.
+ * Refused at ~100k nodes for a small bomb (~13 MB) instead of millions
+ * (~500 MB); a document without aliases is never limited. */
+#define ALIAS_RATIO 16
+#define ALIAS_SLACK 100000L
 
 struct conv {
 	yaml_document_t *doc;
 	const char *path;
-	long nodes;
+	long nodes;      /* nodes converted so far, aliases expanded */
+	long doc_nodes;  /* nodes the document holds */
+	long max_nodes;  /* refusal threshold */
 	struct pl_error *err;
 };
 
@@ -82,9 +90,14 @@ static int convert(struct conv *c, yaml_node_t *n, int depth, const char *key, c
 		return pl_error_set(c->err, PL_ESYNTAX, "invalid YAML: a node is missing");
 	if (depth > MAX_DEPTH)
 		return at(c, n, PL_ESYNTAX, "invalid YAML: nesting deeper than 1000 levels");
-	if (++c->nodes > MAX_NODES)
-		return at(c, n, PL_EINVALID,
-		          "the YAML document expands to more than 4194304 nodes (aliases)");
+	if (++c->nodes > c->max_nodes) {
+		char m[200];
+		snprintf(m, sizeof(m),
+		         "the YAML document's aliases expand its %ld nodes to more than %ld (%d times "
+		         "as many, plus %ld)",
+		         c->doc_nodes, c->max_nodes, ALIAS_RATIO, ALIAS_SLACK);
+		return at(c, n, PL_EINVALID, m);
+	}
 	if (n->type == YAML_SCALAR_NODE)
 		return scalar(c, n, key, out);
 	if (n->type == YAML_SEQUENCE_NODE) {
@@ -149,7 +162,7 @@ int pl_yaml_parse(const char *path, const char *buf, size_t len, cJSON **out,
 {
 	yaml_parser_t parser;
 	yaml_document_t doc;
-	struct conv c = {&doc, path, 0, err};
+	struct conv c = {&doc, path, 0, 0, 0, err};
 	yaml_node_t *root;
 	int rc;
 
@@ -174,6 +187,8 @@ int pl_yaml_parse(const char *path, const char *buf, size_t len, cJSON **out,
 		return rc;
 	}
 	root = yaml_document_get_root_node(&doc);
+	c.doc_nodes = (long)(doc.nodes.top - doc.nodes.start);
+	c.max_nodes = ALIAS_RATIO * c.doc_nodes + ALIAS_SLACK;
 	if (!root) {
 		pl_error_at(err, path, 0, 0);
 		rc = pl_error_set(err, PL_ESYNTAX, "invalid YAML: the file holds no document");

@@ -8,8 +8,9 @@
  * ~ and an empty value -> null; true/false -> booleans; decimal numbers ->
  * numbers (checked strtod); .inf -> the string "inf" (as bare Infinity in
  * JSON); .nan -> rejected. Quoted scalars stay strings. Duplicate keys,
- * anchors deeper than 1000 levels and documents that expand past 4 million
- * nodes (alias bombs) are rejected with line and column.
+ * nesting deeper than 1000 levels and documents whose aliases expand them
+ * past 16 times their own nodes plus 100000 (alias bombs) are rejected with
+ * line and column.
  */
 #ifndef PL_YAML_UTIL_H
 #define PL_YAML_UTIL_H

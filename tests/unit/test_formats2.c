@@ -161,7 +161,25 @@ static void test_guidellm_yaml_rules(void **state)
 	                           "{successful: 0, errored: 3}\n",
 	                           &l, &err), PL_EINVALID);
 	assert_string_equal(err.message, "benchmark 0: no request completed (completed 0, failed 3)");
-	assert_int_equal(l.n, 0);	pl_run_list_release(&l);
+	assert_int_equal(l.n, 0);
+	pl_run_list_release(&l);
+	/* an alias bomb (10^7 nodes from 25) is refused before it takes memory:
+	 * aliases may expand a document to 16 times its nodes plus 100000 */
+	assert_int_equal(parse_str("g.yaml",
+	                           "# type_: generative_benchmark\n"
+	                           "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+	                           "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+	                           "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+	                           "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+	                           "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n"
+	                           "f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
+	                           "benchmarks: [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n",
+	                           &l, &err),
+	                 PL_EINVALID);
+	assert_string_equal(err.message, "the YAML document's aliases expand its 25 nodes to more "
+	                                 "than 100400 (16 times as many, plus 100000)");
+	assert_int_equal(l.n, 0);
+	pl_run_list_release(&l);
 }
 
 /* ------------------------------------------------------------------ MLPerf */
