@@ -42,7 +42,8 @@
  * themselves).
  *
  * Directory walks: entries in byte order of their names, recursively;
- * *.json and *.jsonl files only, *.conditions.json skipped (sidecars),
+ * *.json, *.jsonl, *.yaml, *.yml, *.csv and *.txt files only (names are
+ * case-sensitive), *.conditions.json skipped (sidecars),
  * hidden entries (".name") skipped, symbolic links to directories not
  * followed (no loops); a file named explicitly is always read. A walk
  * keeps the directory open and opens its files relative to it (no path
