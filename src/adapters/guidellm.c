@@ -78,10 +78,16 @@ static int guidellm_detect(const char *path, const char *buf, size_t len)
 	const char *needle = is_yaml(path) ? "type_: generative_benchmark"
 	                                   : "\"generative_benchmark\"";
 	size_t m = strlen(needle);
+	const char *p = buf, *e = buf + n;
 
-	for (size_t i = 0; i + m <= n; i++)
-		if (buf[i] == needle[0] && memcmp(buf + i, needle, m) == 0)
+	/* memchr to each candidate first byte: every file of a directory walk
+	 * that is not a text format comes here, and a byte loop over it was 3%
+	 * of the parser thread */
+	while ((size_t)(e - p) >= m && (p = memchr(p, needle[0], (size_t)(e - p) - m + 1)) != NULL) {
+		if (memcmp(p, needle, m) == 0)
 			return 1;
+		p++;
+	}
 	return 0;
 }
 

@@ -259,43 +259,53 @@ static int nul_escape(const struct ctx *c, size_t str_start, size_t at, struct p
 	return err_at(c, err, at);
 }
 
+/* Bytes scan_bare_tokens() stops at, outside and inside strings; the NUL
+ * that ends ctx.text is one of them (the text holds no other), so the skip
+ * loops need no bounds check. */
+static const unsigned char stop_outside[256] = {['\0'] = 1, ['"'] = 1, ['I'] = 1, ['-'] = 1,
+                                                ['N'] = 1};
+static const unsigned char stop_inside[256] = {['\0'] = 1, ['"'] = 1, ['\\'] = 1};
+
 /* Rewrites bare Infinity, rejects bare -Infinity and NaN (outside strings)
- * and the \u0000 escape (inside strings). */
+ * and the \u0000 escape (inside strings). Needs c->text[c->len] == '\0' and
+ * no NUL before it (ctx_init checks). Plain bytes are skipped by a table
+ * lookup each: this runs over every byte of every input. */
 static int scan_bare_tokens(struct ctx *c, struct pl_error *err)
 {
+	const unsigned char *t = (const unsigned char *)c->text;
 	int in_str = 0;
 	size_t str_start = 0;
 	char key[128];
 
 	for (size_t i = 0; i < c->len; i++) {
-		char ch = c->text[i];
+		char ch;
 		if (in_str) {
-			/* skip the plain bytes of the string in one go */
-			if (ch != '\\' && ch != '"') {
-				size_t j = i + 1;
-				while (j < c->len && c->text[j] != '\\' && c->text[j] != '"')
-					j++;
-				if (j >= c->len)
-					break;
-				i = j;
-				ch = c->text[i];
-			}
-			if (ch == '\\') {
+			while (!stop_inside[t[i]])
+				i++;
+			if (i >= c->len)
+				break;
+			if (t[i] == '\\') {
 				if (i + 5 < c->len && c->text[i + 1] == 'u' &&
 				    strncmp(c->text + i + 2, "0000", 4) == 0)
 					return nul_escape(c, str_start, i, err);
 				i++;
-			} else if (ch == '"')
+			} else {
 				in_str = 0;
+			}
 			continue;
 		}
+		while (!stop_outside[t[i]])
+			i++;
+		if (i >= c->len)
+			break;
+		ch = c->text[i];
 		if (ch == '"') {
 			in_str = 1;
 			str_start = i;
 			continue;
 		}
 		/* only a token starting with I, - or N can be a bare word we treat */
-		if ((ch != 'I' && ch != '-' && ch != 'N') || (i > 0 && is_word(c->text[i - 1])))
+		if (i > 0 && is_word(c->text[i - 1]))
 			continue;
 		if (strncmp(c->text + i, "Infinity", 8) == 0 && !is_word(c->text[i + 8])) {
 			memcpy(c->text + i, "\"inf\"   ", 8);
@@ -376,14 +386,16 @@ static int syntax_error(const struct ctx *c, size_t off, size_t end, const char 
 	return err_at(c, err, off);
 }
 
-/* Finds a key present twice in any object under item; returns it or NULL. */
+/* Finds a key present twice in any object under item; returns it or NULL.
+ * First bytes are compared before strcmp: this runs on every object read. */
 static const char *find_duplicate(const cJSON *item)
 {
 	for (const cJSON *a = item ? item->child : NULL; a; a = a->next) {
 		const char *d;
 		if (cJSON_IsObject(item) && a->string)
 			for (const cJSON *b = a->next; b; b = b->next)
-				if (b->string && strcmp(a->string, b->string) == 0)
+				if (b->string && b->string[0] == a->string[0] &&
+				    strcmp(a->string, b->string) == 0)
 					return a->string;
 		d = find_duplicate(a);
 		if (d)

@@ -53,11 +53,18 @@ static const struct pl_adapter_info mlperf_info = {
 
 static int mlperf_detect(const char *path, const char *buf, size_t len)
 {
-	size_t n = len < 256 ? len : 256;
+	static const char needle[] = "MLPerf Results Summary";
+	const size_t m = sizeof(needle) - 1;
+	const char *p = buf, *e = buf + (len < 256 ? len : 256);
+
 	(void)path;
-	for (size_t i = 0; i + 22 <= n; i++)
-		if (memcmp(buf + i, "MLPerf Results Summary", 22) == 0)
+	/* memchr to each 'M' rather than a memcmp at every offset: every file
+	 * that is not a text format comes here */
+	while ((size_t)(e - p) >= m && (p = memchr(p, 'M', (size_t)(e - p) - m + 1)) != NULL) {
+		if (memcmp(p, needle, m) == 0)
 			return 1;
+		p++;
+	}
 	return 0;
 }
 

@@ -4,9 +4,12 @@
  * Two threads. The parser thread walks the paths, reads each file, hashes
  * it, parses it (adapters), overlays the sidecar NAME.conditions.json and
  * then --set, normalizes and validates; it hands finished files to the
- * calling thread through a bounded queue (QUEUE_ITEMS, filled PUBLISH_ITEMS
- * files at a time so the threads do not wake each other for every file),
- * so memory does not grow with the number of files; the writer hands the
+ * calling thread through a bounded queue (QUEUE_RUNS runs, filled
+ * PUBLISH_ITEMS files at a time so the threads do not wake each other for
+ * every file), so memory does not grow with the number of files; the
+ * queue is bounded in runs, not items, so that it holds as many small
+ * files as it holds runs of a streamed file, and either thread can run on
+ * while the other pauses (a commit, a checkpoint, a slow file); the writer hands the
  * items it is done with back through the same lock, and the parser frees
  * them (blocks go back to the malloc arena of the thread that allocated
  * them, so the two threads do not contend for its lock). The calling thread is
@@ -72,7 +75,8 @@
 #include "core/normalize.h"
 #include "core/validate.h"
 
-#define QUEUE_ITEMS 16   /* files (or stream chunks) in flight between the threads */
+#define QUEUE_RUNS 1024  /* runs in flight between the threads (an item counts at least 1):
+                            16 stream chunks, or 1024 one-run files */
 #define PUBLISH_ITEMS 8  /* whole files the parser gathers before it queues them */
 #define CHUNK_RUNS 64    /* runs per chunk of a streamed file */
 #define HELD_MAX 8192    /* outcomes held back before a batch is committed anyway */
@@ -138,9 +142,10 @@ struct batch {
 	pthread_cond_t not_empty; /* an item arrived, or the parser is done */
 	pthread_cond_t not_full;  /* an item left, or stop */
 	struct item *head, *tail; /* FIFO */
-	size_t nitems;            /* items queued */
+	size_t nqueued;           /* weight of the items queued (item_weight) */
 	struct item *pend_head, *pend_tail; /* parser only: gathered, not queued yet */
 	size_t npend;                       /* parser only: items in pend */
+	size_t pend_weight;                 /* parser only: their item_weight()s */
 	struct item *got;         /* writer only: items taken off the queue, in order */
 	struct item *spent;       /* writer only: consumed items, to go back to the parser */
 	struct item *ret;         /* consumed items handed back; the parser frees them */
@@ -783,19 +788,26 @@ static void free_items(struct item *it)
 
 /* ------------------------------------------------------------ the queue */
 
+/* What an item counts against QUEUE_RUNS: its runs, at least 1. */
+static size_t item_weight(const struct item *it)
+{
+	return it->runs.n ? it->runs.n : 1;
+}
+
 /* Parser side: queues the gathered items (waits while the queue is full).
  * Returns 0, or -1 when the writer asked to stop (they are freed). */
 static int publish(struct batch *b)
 {
 	struct item *first = b->pend_head, *last = b->pend_tail, *ret;
-	size_t n = b->npend;
+	size_t n = b->npend, weight = b->pend_weight;
 
 	if (!n)
 		return 0;
 	b->pend_head = b->pend_tail = NULL;
 	b->npend = 0;
+	b->pend_weight = 0;
 	pthread_mutex_lock(&b->mu);
-	while (b->nitems >= QUEUE_ITEMS && !b->stop)
+	while (b->nqueued >= QUEUE_RUNS && !b->stop)
 		pthread_cond_wait(&b->not_full, &b->mu);
 	ret = b->ret;
 	b->ret = NULL;
@@ -810,9 +822,9 @@ static int publish(struct batch *b)
 	else
 		b->head = first;
 	b->tail = last;
-	if (b->nitems == 0) /* the writer waits only on an empty queue */
+	if (b->nqueued == 0) /* the writer waits only on an empty queue */
 		pthread_cond_signal(&b->not_empty);
-	b->nitems += n;
+	b->nqueued += weight;
 	pthread_mutex_unlock(&b->mu);
 	free_items(ret); /* the items the writer is done with, outside the lock */
 	return 0;
@@ -838,6 +850,7 @@ static int push(struct batch *b, struct item *it)
 		b->pend_head = it;
 	b->pend_tail = it;
 	b->npend++;
+	b->pend_weight += item_weight(it);
 	if (it->kind == IT_FILE && b->npend < PUBLISH_ITEMS)
 		return 0;
 	return publish(b);
@@ -865,9 +878,9 @@ static struct item *pop(struct batch *b)
 			b->ret = b->spent;
 			b->spent = NULL;
 		}
-		if (b->nitems >= QUEUE_ITEMS) /* the parser may be waiting for room */
+		if (b->nqueued >= QUEUE_RUNS) /* the parser may be waiting for room */
 			pthread_cond_signal(&b->not_full);
-		b->nitems = 0;
+		b->nqueued = 0;
 		pthread_mutex_unlock(&b->mu);
 	}
 	it = b->got;

@@ -387,7 +387,9 @@ void pl_run_list_init(struct pl_run_list *list)
 struct pl_run *pl_run_list_push(struct pl_run_list *list)
 {
 	if (list->n == list->cap) {
-		size_t cap = list->cap ? list->cap * 2 : 16;
+		/* from 1: most lists (a file's runs) hold one run, and a struct
+		 * pl_run is 1.6 KB, so 16 at once made every queued file 26 KB */
+		size_t cap = list->cap ? list->cap * 2 : 1;
 		struct pl_run *v = realloc(list->v, cap * sizeof(*v));
 		if (!v)
 			return NULL;

@@ -57,6 +57,10 @@ struct pl_store {
 	struct cond_memo *memo;    /* key -> conditions.id of rows in use; owned */
 	long long stamp_time;      /* the second stamp_text was made for, or -1 */
 	char stamp_text[32];       /* imported_at of that second (ISO 8601 UTC) */
+	unsigned char run_null[PL_METRIC_COUNT]; /* 1: run_insert's parameter of the metric
+	                                            holds NULL already (see bind_null_once) */
+	unsigned char cond_null[PL_COND_COUNT];  /* 1: cond_insert's parameter of the
+	                                            condition holds NULL already */
 };
 
 /* A direct-mapped memo of conditions rows this connection has stored or
@@ -1014,12 +1018,33 @@ static void sql_key_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_int64(ctx, (sqlite3_int64)pl_hash64(t, (size_t)n));
 }
 
-/* Binds condition id's value of run to parameter idx (NULL when missing). */
-static void bind_cond(sqlite3_stmt *s, int idx, const struct pl_run *run, int id)
+/* Binds NULL to parameter idx unless *is_null says it holds NULL already.
+ * A statement keeps its bindings across sqlite3_reset() (run_insert and
+ * cond_insert are never given sqlite3_clear_bindings()), and most of their
+ * parameters are NULL run after run (a descriptor has 7 of 73 metrics):
+ * binding those again was a tenth of the writer thread's instructions. */
+static void bind_null_once(sqlite3_stmt *s, int idx, unsigned char *is_null)
 {
-	if (!cond_is_set(run, id))
+	if (!*is_null)
 		sqlite3_bind_null(s, idx);
-	else if (pl_cond_info[id].type == PL_CT_BOOL)
+	*is_null = 1;
+}
+
+/* Binds condition id's value of run to parameter idx (NULL when missing).
+ * is_null is the parameter's bind_null_once() flag, or NULL (always bind). */
+static void bind_cond(sqlite3_stmt *s, int idx, const struct pl_run *run, int id,
+                      unsigned char *is_null)
+{
+	if (!cond_is_set(run, id)) {
+		if (is_null)
+			bind_null_once(s, idx, is_null);
+		else
+			sqlite3_bind_null(s, idx);
+		return;
+	}
+	if (is_null)
+		*is_null = 0;
+	if (pl_cond_info[id].type == PL_CT_BOOL)
 		sqlite3_bind_int(s, idx, run->cond[id].num != 0);
 	else if (is_numeric(pl_cond_info[id].type))
 		sqlite3_bind_double(s, idx, run->cond[id].num);
@@ -1056,8 +1081,10 @@ static int now_iso(char *buf, size_t n, struct pl_error *err)
 	return 0;
 }
 
-/* Binds everything of the runs row except condition_id. */
-static void bind_run(sqlite3_stmt *s, const struct pl_run *run, const char *imported_at)
+/* Binds everything of the runs row except condition_id; run_null is the
+ * store's bind_null_once() flags of the metrics' parameters. */
+static void bind_run(sqlite3_stmt *s, const struct pl_run *run, const char *imported_at,
+                     unsigned char *run_null)
 {
 	int idx = 2;
 
@@ -1067,13 +1094,15 @@ static void bind_run(sqlite3_stmt *s, const struct pl_run *run, const char *impo
 	sqlite3_bind_text(s, idx++, run->adapter, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, idx++, run->format_version, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, idx++, imported_at, -1, SQLITE_STATIC);
-	bind_cond(s, idx++, run, PL_C_RUN_STARTED_AT);
+	bind_cond(s, idx++, run, PL_C_RUN_STARTED_AT, NULL);
 	sqlite3_bind_int64(s, idx++, run->checklist_missing);
 	for (int m = 0; m < PL_METRIC_COUNT; m++, idx++) {
-		if (run->has_metric[m] && !isnan(run->metric[m]))
+		if (run->has_metric[m] && !isnan(run->metric[m])) {
 			sqlite3_bind_double(s, idx, run->metric[m]);
-		else
-			sqlite3_bind_null(s, idx);
+			run_null[m] = 0;
+		} else {
+			bind_null_once(s, idx, &run_null[m]);
+		}
 	}
 }
 
@@ -1099,9 +1128,9 @@ static int stamp_now(struct pl_store *st, const char **out, struct pl_error *err
 
 /* Finds or creates the conditions row of key. *created is 1 if this call
  * inserted it. No savepoint: on error the caller undoes. cond_select,
- * cond_insert and run_insert get every parameter bound before each step,
- * so their bindings are not cleared after it (that cost as much as a
- * b-tree lookup per run). */
+ * cond_insert and run_insert get every parameter bound before each step
+ * (or left holding the NULL it holds, bind_null_once), so their bindings
+ * are not cleared after it (that cost as much as a b-tree lookup per run). */
 static int find_or_add_conditions(struct pl_store *st, const struct pl_run *run,
                                   const struct pl_cond_key *key, long long *cond_id,
                                   int *created, struct pl_error *err)
@@ -1126,7 +1155,7 @@ static int find_or_add_conditions(struct pl_store *st, const struct pl_run *run,
 	idx = 3;
 	for (int i = 0; i < PL_COND_COUNT; i++)
 		if (in_conditions(i))
-			bind_cond(st->cond_insert, idx++, run, i);
+			bind_cond(st->cond_insert, idx++, run, i, &st->cond_null[i]);
 	step = sqlite3_step(st->cond_insert);
 	if (step != SQLITE_DONE) {
 		rc = db_fail(st, err, "storing conditions");
@@ -1151,7 +1180,7 @@ static int insert_core(struct pl_store *st, const struct pl_run *run, const stru
 	if ((rc = find_or_add_conditions(st, run, key, &cond_id, &created, err)))
 		return rc;
 	sqlite3_bind_int64(st->run_insert, 1, cond_id);
-	bind_run(st->run_insert, run, imported_at);
+	bind_run(st->run_insert, run, imported_at, st->run_null);
 	step = sqlite3_step(st->run_insert);
 	if (step != SQLITE_DONE)
 		rc = db_fail(st, err, "storing run");
