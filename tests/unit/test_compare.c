@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -203,6 +204,38 @@ static void median_even_and_odd(void **state)
 	assert_true(pl_median(c, 2) == 0.085);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The selection in pl_median against a sort, on sizes 1..300 of random
+ * values, few distinct values (many ties), sorted and reversed input. */
+static void median_is_the_sorted_middle(void **state)
+{
+	static double v[300], sorted[300];
+	unsigned seed = 12345;
+	(void)state;
+	for (int shape = 0; shape < 4; shape++)
+		for (size_t n = 1; n <= 300; n++) {
+			for (size_t i = 0; i < n; i++) {
+				seed = seed * 1103515245u + 12345u;
+				v[i] = shape == 0 ? (double)(seed >> 8) / 1e3 /* random */
+				     : shape == 1 ? (double)((seed >> 16) % 3) /* ties */
+				     : shape == 2 ? (double)i                   /* sorted */
+				                  : (double)(n - i);            /* reversed */
+			}
+			memcpy(sorted, v, n * sizeof(double));
+			qsort(sorted, n, sizeof(double), cmp_double);
+			double want = n % 2 ? sorted[n / 2]
+			                    : pl_round_sig((sorted[n / 2 - 1] + sorted[n / 2]) / 2.0, 15);
+			double got = pl_median(v, n);
+			if (got != want)
+				fail_msg("shape %d n %zu: median %.17g, sorted middle %.17g", shape, n, got, want);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +244,7 @@ int main(void)
 		cmocka_unit_test(refusal_lists_every_field),
 		cmocka_unit_test(engine_axis_orders_versions_naturally),
 		cmocka_unit_test(median_even_and_odd),
+		cmocka_unit_test(median_is_the_sorted_middle),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
