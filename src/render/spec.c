@@ -63,6 +63,27 @@ static int bad(struct pl_error *err, const char *path, const char *key, const ch
 	return PL_EINVALID;
 }
 
+/* As bad(), naming the entry of key that is wrong: "'slo' entry
+ * 'output_throughput' is not ..." (entry cut at 100 bytes). */
+static int bad_entry(struct pl_error *err, const char *path, const char *key, const char *entry,
+                     const char *what)
+{
+	pl_error_set(err, PL_EINVALID, "'%s' entry '%.100s' %s", key, entry, what);
+	pl_error_at(err, path, 0, 0);
+	pl_error_field(err, key);
+	return PL_EINVALID;
+}
+
+/* As bad(), naming the entry at index i of an array. */
+static int bad_index(struct pl_error *err, const char *path, const char *key, size_t i,
+                     const char *what)
+{
+	pl_error_set(err, PL_EINVALID, "'%s' entry %zu (counting from 0) %s", key, i, what);
+	pl_error_at(err, path, 0, 0);
+	pl_error_field(err, key);
+	return PL_EINVALID;
+}
+
 static int dup_str(char **out, const char *s, struct pl_error *err)
 {
 	*out = strdup(s);
@@ -85,7 +106,7 @@ static int str_array(const char *path, const cJSON *item, const char *key, char 
 	cJSON_ArrayForEach(e, item)
 	{
 		if (!cJSON_IsString(e))
-			return bad(err, path, key, "must be an array of strings");
+			return bad_index(err, path, key, *n, "is not a string (an array of strings)");
 		if (dup_str(&(*out)[(*n)], e->valuestring, err))
 			return PL_ENOMEM;
 		(*n)++;
@@ -110,9 +131,10 @@ static int parse_title(const char *path, const cJSON *item, struct pl_report_spe
 		else if (strcmp(e->string, "zh-CN") == 0)
 			dst = &s->title_zh;
 		else
-			return bad(err, path, "title", "has a language other than 'en' and 'zh-CN'");
+			return bad_entry(err, path, "title", e->string,
+			                 "is not a language of the report ('en' or 'zh-CN')");
 		if (!cJSON_IsString(e))
-			return bad(err, path, "title", "values must be strings");
+			return bad_entry(err, path, "title", e->string, "must be a string");
 		if (dup_str(dst, e->valuestring, err))
 			return PL_ENOMEM;
 	}
@@ -128,10 +150,15 @@ static int parse_slo(const char *path, const cJSON *item, struct pl_slo *slo, st
 	cJSON_ArrayForEach(e, item)
 	{
 		int m = pl_metric_lookup(e->string);
-		if (m == PL_M_NONE || pl_metric_info[m].direction != PL_LOWER_IS_BETTER)
-			return bad(err, path, "slo", "names a metric that is not a lower-is-better metric");
+		if (m == PL_M_NONE)
+			return bad_entry(err, path, "slo", e->string,
+			                 "is not a metric ('perfledger compare --help' lists them)");
+		if (pl_metric_info[m].direction != PL_LOWER_IS_BETTER)
+			return bad_entry(err, path, "slo", e->string,
+			                 "is not a lower-is-better metric (an SLO is an upper limit)");
 		if (!cJSON_IsNumber(e) || !(e->valuedouble > 0))
-			return bad(err, path, "slo", "limits must be positive numbers (seconds)");
+			return bad_entry(err, path, "slo", e->string,
+			                 "must be a positive number (seconds)");
 		if (slo->n >= PL_SLO_MAX)
 			return bad(err, path, "slo", "has too many limits");
 		slo->metric[slo->n] = m;
@@ -170,21 +197,22 @@ static int parse_prices(const char *path, const cJSON *item, struct pl_report_sp
 				else if (strcmp(k->string, "per_million_output_tokens") == 0)
 					pr.per_m_output = v, nout++;
 				else
-					return bad(err, path, "prices",
-					           "per-token prices take only 'per_million_input_tokens' and "
-					           "'per_million_output_tokens'");
+					return bad_entry(err, path, "prices", e->string,
+					                 "takes only 'per_million_input_tokens' and "
+					                 "'per_million_output_tokens' (per-token prices)");
 				if (!(v >= 0) || !isfinite(v))
-					return bad(err, path, "prices", "values must be non-negative numbers");
+					return bad_entry(err, path, "prices", e->string,
+					                 "prices must be non-negative numbers");
 			}
 			if (nin != 1 || nout != 1)
-				return bad(err, path, "prices",
-				           "per-token prices need both 'per_million_input_tokens' and "
-				           "'per_million_output_tokens'");
+				return bad_entry(err, path, "prices", e->string,
+				                 "needs both 'per_million_input_tokens' and "
+				                 "'per_million_output_tokens' (per-token prices)");
 			pr.per_token = 1;
-		} else if (!cJSON_IsNumber(e) || e->valuedouble < 0) {
-			return bad(err, path, "prices",
-			           "values must be non-negative numbers (price per hour) or objects of "
-			           "per-token prices");
+		} else if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0) || !isfinite(e->valuedouble)) {
+			return bad_entry(err, path, "prices", e->string,
+			                 "must be a non-negative number (price per hour) or an object of "
+			                 "per-token prices");
 		} else {
 			pr.price_per_hour = e->valuedouble;
 		}
@@ -204,17 +232,28 @@ static int parse_flags(const char *path, const cJSON *item, const char *key,
 
 	if (!cJSON_IsArray(item))
 		return bad(err, path, key, "must be an array of strings");
+	size_t at = 0;
+
 	cJSON_ArrayForEach(e, item)
 	{
 		size_t i;
+		char what[200] = "is unknown (known:";
+
 		if (!cJSON_IsString(e))
-			return bad(err, path, key, "must be an array of strings");
+			return bad_index(err, path, key, at, "is not a string (an array of strings)");
 		for (i = 0; i < nnames; i++)
 			if (strcmp(e->valuestring, names[i]) == 0)
 				break;
-		if (i == nnames)
-			return bad(err, path, key, "has an unknown entry");
+		if (i == nnames) {
+			for (i = 0; i < nnames; i++) {
+				size_t len = strlen(what);
+				snprintf(what + len, sizeof(what) - len, " %s%s", names[i],
+				         i + 1 < nnames ? "," : ")");
+			}
+			return bad_entry(err, path, key, e->valuestring, what);
+		}
 		*out |= bits[i];
+		at++;
 	}
 	return 0;
 }
