@@ -60,8 +60,10 @@ static void note_width(struct sheet *sh, lxw_col_t col, size_t w)
 		sh->ncols = (lxw_col_t)(col + 1);
 }
 
-/* A text cell. Input text is repaired to valid UTF-8 and cut at a
- * character boundary to Excel's limit. Returns 0 or PL_ENOMEM. */
+/* A text cell. Input text is repaired to valid UTF-8; text over Excel's
+ * limit is cut at a character boundary and ends in an ellipsis (U+2026) so
+ * that a reader knows the cell is not the whole value. Returns 0 or
+ * PL_ENOMEM. */
 static int put_str(struct sheet *sh, lxw_row_t row, lxw_col_t col, const char *s, lxw_format *fmt)
 {
 	char *t = pl_utf8_repair(s);
@@ -71,10 +73,10 @@ static int put_str(struct sheet *sh, lxw_row_t row, lxw_col_t col, const char *s
 		return PL_ENOMEM;
 	len = strlen(t);
 	if (len > XLSX_STR_MAX) {
-		len = XLSX_STR_MAX;
+		len = XLSX_STR_MAX - 3; /* room for the ellipsis, 3 bytes in UTF-8 */
 		while (len > 0 && ((unsigned char)t[len] & 0xC0) == 0x80)
 			len--;
-		t[len] = '\0';
+		memcpy(t + len, "\xE2\x80\xA6", 4);
 	}
 	worksheet_write_string(sh->ws, row, col, t, fmt);
 	note_width(sh, col, pl_text_width(t));

@@ -230,6 +230,46 @@ static void test_runs_sheet(void **state)
 	free(xml);
 }
 
+/* Text longer than a cell holds is cut to Excel's 32767 and marked with
+ * an ellipsis, so the reader knows the cell is not the whole value. */
+static void test_long_text_marked(void **state)
+{
+	struct pl_comparison cmp;
+	struct pl_run_list runs;
+	struct pl_error err;
+	char *long_args = malloc(40001), *xml;
+	struct sst s;
+	int found = 0;
+
+	(void)state;
+	assert_non_null(long_args);
+	memset(long_args, 'a', 40000);
+	long_args[40000] = '\0';
+	pl_error_init(&err);
+	fixture_comparison(&cmp);
+	fixture_runs(&runs);
+	assert_int_equal(pl_run_set_cond(&runs.v[0], PL_C_MODEL, long_args, &err), 0);
+	assert_int_equal(pl_xlsx_write(XLSX_PATH, &cmp, &runs, &err), 0);
+	pl_run_list_release(&runs);
+	xml = unzip_member("xl/worksheets/sheet2.xml");
+	sst_load(&s);
+	for (size_t i = 0; i < s.n; i++) {
+		size_t len = strlen(s.item[i]);
+		if (len < 30000)
+			continue;
+		assert_int_equal(len, 32767);
+		assert_memory_equal(s.item[i] + len - 3, "\xE2\x80\xA6", 3); /* U+2026 */
+		assert_memory_equal(s.item[i], long_args, len - 3);
+		found = 1;
+	}
+	free(s.xml);
+	free(xml);
+	free(long_args);
+	assert_true(found);
+	setup(NULL); /* the other tests read the fixture workbook */
+}
+
+
 static void test_conditions_and_caveats(void **state)
 {
 	char *xml = unzip_member("xl/worksheets/sheet3.xml");
@@ -420,6 +460,7 @@ int main(void)
 		cmocka_unit_test(test_reproducible),
 		cmocka_unit_test(test_no_caveats_and_bad_path),
 		cmocka_unit_test(test_bundle_links_and_charts),
+		cmocka_unit_test(test_long_text_marked),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
