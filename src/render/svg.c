@@ -74,6 +74,12 @@ static size_t legend_width(const char *name)
 	return 16 + 8 * pl_text_width(name ? name : "") + 24;
 }
 
+/* The legend width of a series: its name and its note. */
+static size_t series_legend_width(const struct pl_svg_series *se)
+{
+	return legend_width(se->name) + (se->note ? 8 * pl_text_width(se->note) : 0);
+}
+
 static void frame(FILE *f, const char *title, long height)
 {
 	fprintf(f,
@@ -158,7 +164,7 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 		size_t w;
 		if (!name)
 			continue;
-		w = legend_width(name);
+		w = s < c->nseries ? series_legend_width(&c->series[s]) : legend_width(name);
 		if (x > (size_t)lx && x + w > W - 10) {
 			rows++;
 			x = (size_t)lx;
@@ -225,7 +231,7 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 				        px, py);
 		}
 		/* legend entry, on the next row when this one is full */
-		if (lx > L + 10 && lx + (long)legend_width(se->name) > W - 10) {
+		if (lx > L + 10 && lx + (long)series_legend_width(se) > W - 10) {
 			lx = L + 10;
 			ly += LEGEND_ROW;
 		}
@@ -233,8 +239,10 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 		           "<text x=\"%ld\" y=\"%ld\">",
 		        lx, ly - 11, col, lx + 16, ly);
 		text(f, se->name);
+		if (se->note)
+			text(f, se->note);
 		fputs("</text>\n", f);
-		lx += (long)legend_width(se->name);
+		lx += (long)series_legend_width(se);
 	}
 	if (c->mark_label) {
 		if (lx > L + 10 && lx + (long)legend_width(c->mark_label) > W - 10) {

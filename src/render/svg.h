@@ -19,6 +19,7 @@ struct pl_svg_series {
 	const double *x, *y;    /* n points; NAN points are left out */
 	const unsigned char *mark; /* n flags: 1 = highlighted point (Pareto), or NULL */
 	size_t n;
+	const char *note;       /* added to the legend entry (why no point is drawn), or NULL */
 };
 
 /* An x-y chart with lines and markers. */
