@@ -139,9 +139,18 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 	const struct pl_history *h = job->h;
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
 	char lo[40], hi[40], xmax[40];
-	int index = 1;
+	const char *how = "median of each point, 95% interval of the median";
+	int index = 1, any_ci = 0;
+	size_t most = 0;
 
 	(void)err;
+	for (size_t i = 0; i < h->npoints; i++) {
+		any_ci |= h->points[i].s.ci_valid;
+		most = h->points[i].n > most ? h->points[i].n : most;
+	}
+	if (!any_ci) /* the title promises no interval the chart cannot draw */
+		how = most <= 1 ? "median of each point; one run per point, too few for a 95% interval"
+		                : "median of each point; too few runs per point for a 95% interval";
 	pl_fmt_num(lo, sizeof(lo), job->ylo);
 	pl_fmt_num(hi, sizeof(hi), job->yhi);
 	pl_fmt_num(xmax, sizeof(xmax), (double)h->npoints - 0.5);
@@ -161,7 +170,7 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 	        "set yrange [%s:%s]\n"
 	        "set xtics rotate by 45 right\n"
 	        "set bmargin 10\n"
-	        "set title \"%s by %s (median of each point, 95%% interval of the median)\"\n"
+	        "set title \"%s by %s (%s)\"\n"
 	        "set ylabel \"%s (%s)\"\n"
 	        "set xlabel \"%s\"\n"
 	        "plot '" PL_HISTORY_CHART ".dat' index 0 using 1:2:3:4:xtic(7) with yerrorbars "
@@ -169,7 +178,8 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 	        ", \\\n     '' index 0 using 1:5 with histeps lw 1.5 lc rgb \"#777777\" "
 	        "title \"fitted level\"",
 	        mi->name, pl_unit_label(mi->unit), pl_cond_info[h->by].name, xmax, lo, hi, mi->name,
-	        pl_cond_info[h->by].name, mi->name, pl_unit_label(mi->unit), pl_cond_info[h->by].name);
+	        pl_cond_info[h->by].name, how, mi->name, pl_unit_label(mi->unit),
+	        pl_cond_info[h->by].name);
 	if (job->nopen)
 		gp_steps(fp, index++, "#c0392b", "step");
 	if (job->naccepted)
