@@ -128,7 +128,7 @@ static void gp_steps(FILE *fp, int index, const char *color, const char *title)
 	fprintf(fp,
 	        ", \\\n     '" PL_HISTORY_CHART ".dat' index %d using 1:2:(0):($3-$2) with vectors "
 	        "nohead dt 2 lw 1.5 lc rgb \"%s\" title \"%s\""
-	        ", \\\n     '' index %d using 1:3:4 with labels left offset 0.5,-1 rotate by -90 "
+	        ", \\\n     '' index %d using 1:3:4 with labels left offset 1.5,-1 rotate by -90 "
 	        "tc rgb \"%s\" notitle",
 	        index, color, title, index, color);
 }
@@ -170,6 +170,7 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 	        "set yrange [%s:%s]\n"
 	        "set xtics rotate by 45 right\n"
 	        "set bmargin 10\n"
+	        "set lmargin 16\n" /* room for the first rotated tick label */
 	        "set title \"%s by %s (%s)\"\n"
 	        "set ylabel \"%s (%s)\"\n"
 	        "set xlabel \"%s\"\n"
