@@ -841,6 +841,23 @@ out:
 	return rc;
 }
 
+/* The first row with row r's values in every axis field but the first:
+ * r's baseline (0 for a single axis field). Rows are few; a linear search. */
+static size_t same_tail_row(const struct pl_comparison *cmp, size_t r)
+{
+	for (size_t b = 0; b < r && cmp->naxis > 1; b++) {
+		size_t k;
+
+		for (k = 1; k < cmp->naxis; k++)
+			if (!pl_value_equal(&cmp->rows[b].axis[cmp->axis[k]],
+			                    &cmp->rows[r].axis[cmp->axis[k]]))
+				break;
+		if (k == cmp->naxis)
+			return b;
+	}
+	return cmp->naxis > 1 ? r : 0;
+}
+
 int pl_compare_build_columns(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
                              struct pl_comparison *out, struct pl_error *err)
 {
@@ -873,9 +890,12 @@ int pl_compare_build_columns(const struct pl_run_columns *runs, const struct pl_
 	if ((rc = check_conditions(runs, opts, cmp, err)) || (rc = build_rows(runs, cmp, err)))
 		return rc;
 
-	const struct pl_compare_row *base = &cmp->rows[0];
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		struct pl_compare_row *row = &cmp->rows[r];
+		const struct pl_compare_row *base;
+
+		row->base = same_tail_row(cmp, r);
+		base = &cmp->rows[row->base];
 		for (int m = 0; m < PL_METRIC_COUNT; m++) {
 			if (row->n_metric[m] && base->n_metric[m] && base->metric[m] != 0) {
 				row->delta_pct[m] = 100.0 * (row->metric[m] / base->metric[m] - 1.0);

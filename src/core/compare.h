@@ -15,8 +15,12 @@
  * row; each metric of a row is the median of its runs' values (runs that lack
  * the metric are left out of that median; n_metric says how many had it).
  * Rows are ordered by their axis values (numbers numerically, versions in
- * natural order). delta_pct is relative to the first row (the baseline):
- * 100 * (value / baseline - 1).
+ * natural order). delta_pct is relative to the row's baseline:
+ * 100 * (value / baseline - 1). The baseline is the first row with the same
+ * values in every axis field but the first: the first row for one axis
+ * field; for --axis hardware,concurrency the first hardware at the same
+ * concurrency, so that a sweep compares accelerators at equal load, not
+ * every point with the first accelerator's lowest concurrency.
  */
 #ifndef PL_COMPARE_H
 #define PL_COMPARE_H
@@ -54,7 +58,9 @@ struct pl_compare_row {
 	size_t reference_only;               /* how many of them are reference-only */
 	double metric[PL_METRIC_COUNT];      /* median per metric */
 	unsigned char n_metric[PL_METRIC_COUNT]; /* runs that had it (capped at 255); 0 = missing */
-	double delta_pct[PL_METRIC_COUNT];   /* vs row 0; valid where has_delta */
+	size_t base;                         /* index of its baseline row (itself for the
+	                                        first of its kind) */
+	double delta_pct[PL_METRIC_COUNT];   /* vs the baseline; valid where has_delta */
 	unsigned char has_delta[PL_METRIC_COUNT];
 };
 

@@ -247,7 +247,7 @@ static int ctx_comparison(struct bundle *b)
 			                 row->n_metric[m] ? num(buf, sizeof(buf), row->metric[m]) : "-");
 			rc |= pl_tpl_set(cell, "sort",
 			                 row->n_metric[m] ? full(buf, sizeof(buf), row->metric[m]) : "");
-			if (r > 0 && row->has_delta[m] && isfinite(row->delta_pct[m]))
+			if (r != row->base && row->has_delta[m] && isfinite(row->delta_pct[m]))
 				rc |= pl_tpl_set(cell, "delta", pl_fmt_delta(buf, sizeof(buf), row->delta_pct[m]));
 			else
 				rc |= pl_tpl_set(cell, "delta", "");

@@ -192,6 +192,45 @@ static void engine_axis_orders_versions_naturally(void **state)
 	pl_comparison_release(&c);
 }
 
+/* With two axis fields, deltas are against the first hardware at the same
+ * concurrency: equal load, not the first row's lowest concurrency. */
+static void deltas_at_equal_tail(void **state)
+{
+	struct pl_run_list l;
+	struct pl_compare_opts o;
+	struct pl_comparison c;
+	struct pl_error e;
+	(void)state;
+	pl_run_list_init(&l);
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&e);
+	add(&l, 1, "2x NVIDIA A100 80G", "550", "bfloat16", "1", 0.10, 100);
+	add(&l, 2, "2x NVIDIA A100 80G", "550", "bfloat16", "16", 0.20, 1000);
+	add(&l, 3, "1x NVIDIA H100 80G", "550", "bfloat16", "1", 0.05, 150);
+	add(&l, 4, "1x NVIDIA H100 80G", "550", "bfloat16", "16", 0.10, 2000);
+	assert_int_equal(pl_compare_parse_axis(&o, "hardware,concurrency", &e), 0);
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+	assert_int_equal(c.nrows, 4);
+	/* rows: H100@1, H100@16, A100@1, A100@16 (hardware text order) */
+	assert_string_equal(c.rows[0].axis[PL_C_HARDWARE].text, "1x NVIDIA H100 80G");
+	assert_int_equal(c.rows[0].base, 0);
+	assert_int_equal(c.rows[1].base, 1); /* first at concurrency 16 */
+	assert_int_equal(c.rows[2].base, 0);
+	assert_int_equal(c.rows[3].base, 1);
+	assert_true(fabs(c.rows[2].delta_pct[PL_M_OUTPUT_THROUGHPUT] - (100.0 / 150 - 1) * 100) < 1e-9);
+	assert_true(fabs(c.rows[3].delta_pct[PL_M_OUTPUT_THROUGHPUT] - (1000.0 / 2000 - 1) * 100) < 1e-9);
+	assert_true(c.rows[1].delta_pct[PL_M_OUTPUT_THROUGHPUT] == 0);
+	pl_comparison_release(&c);
+	/* one axis field: every row against the first */
+	assert_int_equal(pl_compare_parse_axis(&o, "concurrency", &e), 0);
+	o.allow_mismatch[PL_C_HARDWARE] = o.allow_mismatch[PL_C_ACCELERATOR_COUNT] = 1;
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+	assert_int_equal(c.nrows, 2);
+	assert_int_equal(c.rows[1].base, 0);
+	pl_comparison_release(&c);
+	pl_run_list_release(&l);
+}
+
 static void median_even_and_odd(void **state)
 {
 	double a[] = {3, 1, 2};
@@ -243,6 +282,7 @@ int main(void)
 		cmocka_unit_test(rows_medians_and_deltas),
 		cmocka_unit_test(refusal_lists_every_field),
 		cmocka_unit_test(engine_axis_orders_versions_naturally),
+		cmocka_unit_test(deltas_at_equal_tail),
 		cmocka_unit_test(median_even_and_odd),
 		cmocka_unit_test(median_is_the_sorted_middle),
 	};
