@@ -32,7 +32,8 @@ static const char usage_text[] =
 	"  --metric NAME[,NAME]    metrics to show (default: the headline set)\n"
 	"  --allow-mismatch FIELD  let FIELD differ anyway; printed as a caveat\n"
 	"                          (error_rate: compare runs with and without errors)\n"
-	"  --format F              text (default), markdown, csv or json\n"
+	"  --format F              text (default), markdown, csv or json (csv: the\n"
+	"                          caveats go to stderr)\n"
 	"\n"
 	"Metrics (canonical units):\n";
 
@@ -119,6 +120,10 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 		rc = PL_EXIT_USAGE;
 		goto out;
 	}
+	/* CSV has no place for sentences: its caveats go to stderr, so that
+	 * a comparison piped into a spreadsheet still warns its reader */
+	for (size_t i = 0; fmt == PL_FMT_CSV && i < cmp.ncaveats; i++)
+		pl_cli_errorf("compare", "caveat: %s", cmp.caveats[i]);
 	rc = PL_EXIT_OK;
 out:
 	pl_store_close(st);

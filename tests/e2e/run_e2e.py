@@ -34,17 +34,25 @@ import argparse, os, shlex, shutil, subprocess, sys
 
 
 def parse(path):
-    steps, flags = [], set()
+    steps, flags, comments = [], set(), []
     for raw in open(path, encoding="utf-8").read().split("\n"):
         if raw.startswith("%"):
             flags.add(raw[1:].strip())
             continue
         if raw.startswith("$ "):
+            # "pre": the comment lines between the previous step and this
+            # one, kept by --update (the lines before the first step are
+            # the case's header, kept as they are)
             steps.append({"cmd": raw[2:], "stdin": [], "out": [], "err": [],
                           "exit": 0, "files": [], "contains": [], "absent": [],
-                          "has_out": False, "has_err": False, "extra": []})
+                          "has_out": False, "has_err": False, "extra": [],
+                          "pre": comments if steps else []})
+            comments = []
             continue
-        if not steps or not raw or raw.startswith("#"):
+        if steps and raw.startswith("#"):
+            comments.append(raw)
+            continue
+        if not steps or not raw:
             continue
         s = steps[-1]
         tag, text = raw[0], raw[2:] if len(raw) > 1 else ""
@@ -152,6 +160,7 @@ def rewrite(path, actual, env_sub):
         head.append(l)
     out = list(head)
     for s, o, e, rc in actual:
+        out += s["pre"]
         out.append("$ " + s["cmd"])
         out += ["< " + l for l in s["stdin"]]
         out += [("> " + unsub(l, env_sub)).rstrip() if l else ">" for l in o]
