@@ -38,6 +38,11 @@ static const char usage_text[] =
  * in one line at the end, so a bulk import does not print a line a file. */
 #define REFONLY_NOTES_MAX 3
 
+/* Files refused one after another for the same database error (the files
+ * of a batch rolled back by a full disk, up to thousands) are named up to
+ * this many times; the rest are counted in one line. */
+#define SAME_DB_ERROR_MAX 3
+
 struct import_ctx {
 	int strict;     /* --strict given */
 	size_t refonly_files; /* files stored with reference-only runs */
@@ -45,7 +50,20 @@ struct import_ctx {
 	int printed_io; /* an I/O error was already printed by on_file */
 	char last_error[2048]; /* the last error on_file printed, formatted */
 	int progress;   /* a progress line may be on the terminal: clear it first */
+	char db_error[1024]; /* message of the last file refused for a database error */
+	size_t db_same;      /* files refused in a row for it */
+	size_t db_hidden;    /* of them, not named */
 };
+
+/* "... and N more": the files refused for the same database error and not
+ * named, when there are any. */
+static void say_hidden(struct import_ctx *ctx)
+{
+	if (ctx->db_hidden)
+		pl_cli_errorf("import", "%zu more file%s not stored for the same reason",
+		              ctx->db_hidden, ctx->db_hidden == 1 ? "" : "s");
+	ctx->db_hidden = 0;
+}
 
 static void on_file(void *vctx, const char *path, enum pl_import_status status, size_t runs,
                     size_t reference_only, const char *warnings, const struct pl_error *err)
@@ -67,6 +85,17 @@ static void on_file(void *vctx, const char *path, enum pl_import_status status, 
 		w += len + (w[len] == '\n');
 	}
 	if (status == PL_IMPORT_REJECTED && err) {
+		if (err->code == PL_EDB && strcmp(err->message, ctx->db_error) == 0) {
+			if (++ctx->db_same >= SAME_DB_ERROR_MAX) {
+				ctx->db_hidden++;
+				return;
+			}
+		} else {
+			say_hidden(ctx);
+			ctx->db_same = 0;
+			snprintf(ctx->db_error, sizeof(ctx->db_error), "%s",
+			         err->code == PL_EDB ? err->message : "");
+		}
 		pl_cli_print_error(err);
 		pl_error_format(err, ctx->last_error, sizeof(ctx->last_error));
 		if (err->code == PL_EIO)
@@ -169,6 +198,7 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 	                          &opts, on_file, &ctx, &stats, &err);
 	if (opts.progress)
 		fputs("\r\033[K", stderr);
+	say_hidden(&ctx);
 	if (stats.indexes_pending[0])
 		pl_cli_errorf(NULL,
 		              "warning: %s; the runs are stored and queries work, more slowly, until "
@@ -185,7 +215,8 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 			 * given for the file it happened on: once is enough */
 			char now[2048];
 			pl_error_format(&err, now, sizeof(now));
-			if (strcmp(now, ctx.last_error) != 0)
+			if (strcmp(now, ctx.last_error) != 0 &&
+			    !(err.code == PL_EDB && strcmp(err.message, ctx.db_error) == 0))
 				pl_cli_print_error(&err);
 		}
 		/* the import stopped (disk full, database error): say what is kept */

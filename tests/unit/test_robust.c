@@ -606,6 +606,20 @@ static void test_disk_full(void **state)
 		assert_err_has("disk I/O error");
 		assert_err_has("import: stopped: 0 runs from 0 files stored before the error, the "
 		               "files after it not read; run the same import again");
+		/* the files of the rolled-back batch share one reason: three are
+		 * named, the rest counted, and the reason is not repeated after */
+		assert_err_has("more files not stored for the same reason");
+		{
+			char *e = cli_err(), *p = e;
+			int n = 0;
+			while ((p = strstr(p, "disk I/O error")) != NULL) {
+				n++;
+				p++;
+			}
+			if (n != 3)
+				fail_msg("the disk error is printed %d times, not 3:\n%s", n, e);
+			free(e);
+		}
 	}
 	assert_integrity(db);
 	assert_int_equal(count_runs(db), n0);
