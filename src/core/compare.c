@@ -290,30 +290,33 @@ static int group_sets(const struct pl_run_columns *runs, const int *fields, size
 	return 0;
 }
 
-/* Sets by the value of one field: value order, equal texts together. */
+/* Groups of equal values of one field: value order; values that order
+ * equal but are written differently (versions "1.0" and "1.00") in the
+ * order the runs first bring them, as a stable sort of the runs would. */
 struct value_ctx {
-	const struct pl_run *sets;
-	int id;
+	const struct pl_run *sets; /* the condition sets */
+	const size_t *rep;         /* per group: a set holding its value */
+	const size_t *first;       /* per group: the first run (position) with it */
+	int id;                    /* the field */
 };
 
 static int value_order(const void *vctx, size_t a, size_t b)
 {
 	const struct value_ctx *ctx = vctx;
-	const struct pl_value *x = &ctx->sets[a].cond[ctx->id], *y = &ctx->sets[b].cond[ctx->id];
-	int c = pl_value_cmp(ctx->id, x, y);
+	int c = pl_value_cmp(ctx->id, &ctx->sets[ctx->rep[a]].cond[ctx->id],
+	                     &ctx->sets[ctx->rep[b]].cond[ctx->id]);
 
-	if (c || !x->set || !y->set)
+	if (c)
 		return c;
-	return strcmp(x->text, y->text); /* versions "1.0" and "1.00" order equal */
+	return ctx->first[a] < ctx->first[b] ? -1 : ctx->first[a] > ctx->first[b];
 }
 
-/* Collects the distinct values of field id over the condition sets, in
- * value order, as text ("(missing)" for missing). */
+/* Collects the distinct values of field id over the runs, in value order,
+ * as text ("(missing)" for missing). */
 static int distinct_values(const struct pl_run_columns *runs, int id, char ***out, size_t *nout)
 {
 	struct set_groups g;
-	struct value_ctx ctx = {runs->sets, id};
-	size_t *tmp = NULL;
+	size_t *order = NULL, *tmp = NULL, *first = NULL;
 	char **vals = NULL;
 	size_t n = 0;
 	int rc = PL_ENOMEM;
@@ -322,11 +325,24 @@ static int distinct_values(const struct pl_run_columns *runs, int id, char ***ou
 	*nout = 0;
 	if (group_sets(runs, &id, 1, &g))
 		return PL_ENOMEM;
-	if (!(tmp = malloc(g.n * sizeof(*tmp))) || !(vals = calloc(g.n, sizeof(*vals))))
+	if (!(order = malloc(g.n * sizeof(*order))) || !(tmp = malloc(g.n * sizeof(*tmp))) ||
+	    !(first = malloc(g.n * sizeof(*first))) || !(vals = calloc(g.n, sizeof(*vals))))
 		goto out;
-	sort_indices(g.rep, tmp, g.n, value_order, &ctx);
+	for (size_t k = 0; k < g.n; k++) {
+		order[k] = k;
+		first[k] = SIZE_MAX;
+	}
+	for (size_t i = 0; i < runs->n; i++) {
+		size_t k = g.group[runs->set[i]];
+		if (first[k] == SIZE_MAX)
+			first[k] = i;
+	}
+	{
+		struct value_ctx ctx = {runs->sets, g.rep, first, id};
+		sort_indices(order, tmp, g.n, value_order, &ctx);
+	}
 	for (n = 0; n < g.n; n++) {
-		const struct pl_value *v = &runs->sets[g.rep[n]].cond[id];
+		const struct pl_value *v = &runs->sets[g.rep[order[n]]].cond[id];
 		if (!(vals[n] = strdup(v->set ? v->text : "(missing)")))
 			goto out;
 	}
@@ -340,7 +356,9 @@ out:
 			free(vals[k]);
 		free(vals);
 	}
+	free(order);
 	free(tmp);
+	free(first);
 	set_groups_release(&g);
 	return rc;
 }

@@ -1829,8 +1829,9 @@ static int map_condition_ids(const long long *cond_id, size_t n, long long *ids,
 			hi = cond_id[i];
 	}
 	*nids = 0;
-	if ((unsigned long long)(hi - lo) < 4 * (unsigned long long)n + 4096) {
-		size_t range = (size_t)(hi - lo) + 1;
+	/* the span in unsigned arithmetic: ids may sit at both ends of 64 bits */
+	if ((unsigned long long)hi - (unsigned long long)lo < 4 * (unsigned long long)n + 4096) {
+		size_t range = (size_t)((unsigned long long)hi - (unsigned long long)lo) + 1;
 
 		if (!(slot = calloc(range, sizeof(*slot))))
 			return PL_ENOMEM;
@@ -2083,6 +2084,23 @@ static int run_id_bound(struct pl_store *st, const char *sql, long long *out, st
 /* Runs in a span of ids this long or more are read by two threads. */
 #define SPLIT_SPAN 200000
 
+/* 1 if st's database is in WAL mode. Only then may more connections read
+ * beside the store's open read transaction: in rollback-journal mode a
+ * writer waiting for it to end (PENDING) would hold the other readers off
+ * for the whole busy timeout. */
+static int in_wal_mode(struct pl_store *st)
+{
+	sqlite3_stmt *s;
+	int wal = 0;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA journal_mode", -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		wal = sqlite3_stricmp((const char *)sqlite3_column_text(s, 0), "wal") == 0;
+	sqlite3_finalize(s);
+	return wal;
+}
+
 /* A second, read-only connection to st's file in a read transaction, for
  * a reading thread, into *db; 0 on success, -1 when there is none to be
  * had (a database in memory, a file that cannot be opened again). */
@@ -2236,6 +2254,7 @@ int pl_store_query_columns(struct pl_store *st, const struct pl_filter *filters,
 	struct cond_prefetch pf;
 	pthread_t thread, pf_thread;
 	long long lo, hi, mid;
+	unsigned long long span;
 	int own_tx = 0, split = 0, prefetch = 0, rc;
 
 	pl_run_columns_init(out);
@@ -2260,11 +2279,12 @@ int pl_store_query_columns(struct pl_store *st, const struct pl_filter *filters,
 	    (rc = prepare_columns(st->db, filters, nfilters, want, &a.stmt, err)))
 		goto out;
 	mid = hi;
-	if (hi - lo >= SPLIT_SPAN) {
+	span = (unsigned long long)hi - (unsigned long long)lo; /* ids may span all 64 bits */
+	if (span >= SPLIT_SPAN && in_wal_mode(st)) {
 		/* the conditions rows on a thread, the upper half of the runs on
 		 * another, the lower half here */
 		prefetch = start_prefetch(st, filters, nfilters, &pf, &pf_thread) == 0;
-		mid = lo + (hi - lo) / 2;
+		mid = lo + (long long)(span / 2);
 		split = start_second_half(st, filters, nfilters, want, mid, hi, &b, &thread) == 0;
 		if (!split)
 			mid = hi;

@@ -128,9 +128,10 @@ int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t 
  * once, read from one snapshot. run_started_at, the condition stored per
  * run, is put into every set when all the runs share it and left out
  * otherwise, so it cannot serve as an axis here (use pl_store_query()).
- * A span of 200,000 run ids or more is read by two threads, the upper half
- * on a second read-only connection to the same file (runs are never
- * changed once stored, so both halves read as of the store's snapshot).
+ * In a WAL database, a span of 200,000 run ids or more is read by two
+ * threads, the upper half on a second read-only connection to the same file
+ * (runs are never changed once stored, so both halves read as of the
+ * store's snapshot), while a third reads the conditions rows.
  * Memory: 8 bytes per run and wanted metric, plus 28 per run.
  * Returns 0 (out->n 0 when nothing matches), PL_EUSAGE (a filter value not
  * of its field's type), PL_EDB or PL_ENOMEM; out is empty on error. */

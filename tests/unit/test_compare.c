@@ -231,6 +231,32 @@ static void deltas_at_equal_tail(void **state)
 	pl_run_list_release(&l);
 }
 
+/* Versions that order equal but are written differently are listed in the
+ * order the runs bring them, not by their text. */
+static void equal_versions_in_run_order(void **state)
+{
+	struct pl_run_list l;
+	struct pl_compare_opts o;
+	struct pl_comparison c;
+	struct pl_error e;
+	(void)state;
+	pl_run_list_init(&l);
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&e);
+	pl_run_set_cond(add(&l, 1, "1x NVIDIA H100 80G", "550", "bfloat16", "8", 0.1, 100),
+	                PL_C_ENGINE_VERSION, "1.00", NULL);
+	pl_run_set_cond(add(&l, 2, "2x NVIDIA A100 80G", "550", "bfloat16", "8", 0.1, 100),
+	                PL_C_ENGINE_VERSION, "1.0", NULL);
+	assert_int_equal(pl_compare_parse_axis(&o, "hardware", &e), 0);
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), PL_EMISMATCH);
+	assert_int_equal(c.nmismatches, 1);
+	assert_int_equal(c.mismatches[0].cond, PL_C_ENGINE_VERSION);
+	assert_string_equal(c.mismatches[0].values[0], "1.00");
+	assert_string_equal(c.mismatches[0].values[1], "1.0");
+	pl_comparison_release(&c);
+	pl_run_list_release(&l);
+}
+
 static void median_even_and_odd(void **state)
 {
 	double a[] = {3, 1, 2};
@@ -283,6 +309,7 @@ int main(void)
 		cmocka_unit_test(refusal_lists_every_field),
 		cmocka_unit_test(engine_axis_orders_versions_naturally),
 		cmocka_unit_test(deltas_at_equal_tail),
+		cmocka_unit_test(equal_versions_in_run_order),
 		cmocka_unit_test(median_even_and_odd),
 		cmocka_unit_test(median_is_the_sorted_middle),
 	};

@@ -1250,6 +1250,23 @@ static void test_columns_match_full_query(void **state)
 	if (!strstr(out, "\"run_ids\": [7, 900008, 900009]")) /* read by both threads */
 		fail_msg("%s", out);
 	free(out);
+	/* ids at both ends of the 64-bit range: their span overflows a signed
+	 * subtraction (UBSan caught it in the split and in the id map) */
+	db = raw_open(path);
+	assert_int_equal(sqlite3_exec(db, "UPDATE runs SET id = 9223372036854775000 WHERE id = 900018;"
+	                                  "UPDATE runs SET id = -9223372036854775000 WHERE id = 1;"
+	                                  "UPDATE runs SET condition_id = 9223372036854775001 WHERE "
+	                                  "condition_id = (SELECT max(id) FROM conditions);"
+	                                  "UPDATE conditions SET id = 9223372036854775001 WHERE id = "
+	                                  "(SELECT max(id) FROM conditions);"
+	                                  "UPDATE runs SET condition_id = -9223372036854775001 WHERE "
+	                                  "condition_id = (SELECT min(id) FROM conditions);"
+	                                  "UPDATE conditions SET id = -9223372036854775001 WHERE id = "
+	                                  "(SELECT min(id) FROM conditions);",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	free(same_both_ways(st, NULL, 0, "hardware", "concurrency"));
 	/* a per-run filter: conditions rows read ahead that no selected run uses */
 	f[1].value = "2026-11-03T10:00:00Z";
 	out = same_both_ways(st, f, 2, "hardware", "error_rate");
