@@ -142,6 +142,16 @@ int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg)
 		pl_cli_errorf(cmd, "too many --where options (at most 64)");
 		return PL_EXIT_USAGE;
 	}
+	if (eq[1] == '\0') {
+		/* FIELD= : the runs where FIELD is missing (no stored value is
+		 * empty: import refuses empty values) */
+		sel->filters[sel->nfilters].cond = id;
+		sel->filters[sel->nfilters].value = NULL;
+		sel->values[sel->nfilters] = NULL;
+		sel->where_text[sel->nfilters] = arg;
+		sel->nfilters++;
+		return 0;
+	}
 	if (pl_cond_info[id].type == PL_CT_INT || pl_cond_info[id].type == PL_CT_REAL) {
 		double d;
 		if (pl_parse_num(eq + 1, 1, &d)) {
