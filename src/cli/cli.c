@@ -37,9 +37,15 @@ void pl_cli_put_inert(FILE *f, const char *s)
 			left--;
 			continue;
 		}
+		unsigned char c1 = len > 1 ? (unsigned char)p[1] : 0, c2 = len > 2 ? (unsigned char)p[2] : 0;
 		if ((len == 1 && (c < 0x20 || c == 0x7f) && c != '\t') ||
-		    (len == 2 && c == 0xC2 && (unsigned char)p[1] <= 0x9F))
-			fputc('?', f); /* C0 (a newline too: no forged line), DEL, C1 */
+		    (len == 2 && c == 0xC2 && c1 <= 0x9F) ||
+		    /* bidi marks, overrides and isolates (U+200E-200F, U+202A-202E,
+		     * U+2066-2069): text after them would be shown reordered */
+		    (len == 3 && c == 0xE2 && c1 == 0x80 && (c2 == 0x8E || c2 == 0x8F)) ||
+		    (len == 3 && c == 0xE2 && c1 == 0x80 && c2 >= 0xAA && c2 <= 0xAE) ||
+		    (len == 3 && c == 0xE2 && c1 == 0x81 && c2 >= 0xA6 && c2 <= 0xA9))
+			fputc('?', f); /* C0 (a newline too: no forged line), DEL, C1, bidi */
 		else
 			fwrite(p, 1, len, f);
 		p += len;

@@ -51,9 +51,11 @@ int cmd_formats(const struct pl_cli *cli, int argc, char **argv);
 
 /* Writes s to f with every terminal control made inert: C0 controls other
  * than tab (a newline too, so that a file name cannot forge a line), DEL,
- * the C1 controls U+0080..U+009F and bytes that are not UTF-8 become '?',
- * so a file name or value from an input cannot move the cursor, clear the
- * screen or retitle the terminal (ESC [ 2 J, a lone 0x9B, and the like). */
+ * the C1 controls U+0080..U+009F, the bidi marks, overrides and isolates
+ * (U+200E-200F, U+202A-202E, U+2066-2069) and bytes that are not UTF-8
+ * become '?', so a file name or value from an input cannot move the cursor,
+ * clear the screen, retitle the terminal (ESC [ 2 J, a lone 0x9B, and the
+ * like) or show a message reordered. */
 void pl_cli_put_inert(FILE *f, const char *s);
 
 /* Prints "perfledger: " + the formatted error to stderr, made inert. */
