@@ -17,6 +17,10 @@
  * (~500 MB); a document without aliases is never limited. */
 #define ALIAS_RATIO 16
 #define ALIAS_SLACK 100000L
+/* Likewise the text: an alias of a long scalar copies all of it, so the
+ * scalar bytes converted may reach ALIAS_RATIO times the file plus
+ * ALIAS_TEXT_SLACK, then the document is refused. */
+#define ALIAS_TEXT_SLACK (1024L * 1024)
 
 struct conv {
 	yaml_document_t *doc;
@@ -24,6 +28,9 @@ struct conv {
 	long nodes;      /* nodes converted so far, aliases expanded */
 	long doc_nodes;  /* nodes the document holds */
 	long max_nodes;  /* refusal threshold */
+	size_t text;     /* scalar bytes converted so far, aliases expanded */
+	size_t doc_text; /* bytes of the file */
+	size_t max_text; /* refusal threshold */
 	struct pl_error *err;
 };
 
@@ -98,8 +105,18 @@ static int convert(struct conv *c, yaml_node_t *n, int depth, const char *key, c
 		         c->doc_nodes, c->max_nodes, ALIAS_RATIO, ALIAS_SLACK);
 		return at(c, n, PL_EINVALID, m);
 	}
-	if (n->type == YAML_SCALAR_NODE)
+	if (n->type == YAML_SCALAR_NODE) {
+		c->text += n->data.scalar.length;
+		if (c->text > c->max_text) {
+			char m[200];
+			snprintf(m, sizeof(m),
+			         "the YAML document's aliases expand its text of %zu bytes to more than "
+			         "%zu (%d times as much, plus 1 MiB)",
+			         c->doc_text, c->max_text, ALIAS_RATIO);
+			return at(c, n, PL_EINVALID, m);
+		}
 		return scalar(c, n, key, out);
+	}
 	if (n->type == YAML_SEQUENCE_NODE) {
 		cJSON *arr = cJSON_CreateArray();
 		if (!arr)
@@ -162,7 +179,7 @@ int pl_yaml_parse(const char *path, const char *buf, size_t len, cJSON **out,
 {
 	yaml_parser_t parser;
 	yaml_document_t doc;
-	struct conv c = {&doc, path, 0, 0, 0, err};
+	struct conv c = {&doc, path, 0, 0, 0, 0, len, 0, err};
 	yaml_node_t *root;
 	int rc;
 
@@ -189,6 +206,7 @@ int pl_yaml_parse(const char *path, const char *buf, size_t len, cJSON **out,
 	root = yaml_document_get_root_node(&doc);
 	c.doc_nodes = (long)(doc.nodes.top - doc.nodes.start);
 	c.max_nodes = ALIAS_RATIO * c.doc_nodes + ALIAS_SLACK;
+	c.max_text = ALIAS_RATIO * len + ALIAS_TEXT_SLACK;
 	if (!root) {
 		pl_error_at(err, path, 0, 0);
 		rc = pl_error_set(err, PL_ESYNTAX, "invalid YAML: the file holds no document");

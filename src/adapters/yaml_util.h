@@ -9,8 +9,8 @@
  * numbers (checked strtod); .inf -> the string "inf" (as bare Infinity in
  * JSON); .nan -> rejected. Quoted scalars stay strings. Duplicate keys,
  * nesting deeper than 1000 levels and documents whose aliases expand them
- * past 16 times their own nodes plus 100000 (alias bombs) are rejected with
- * line and column.
+ * past 16 times their own nodes plus 100000, or their text past 16 times
+ * the file plus 1 MiB (alias bombs), are rejected with line and column.
  */
 #ifndef PL_YAML_UTIL_H
 #define PL_YAML_UTIL_H

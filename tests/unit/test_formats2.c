@@ -180,6 +180,26 @@ static void test_guidellm_yaml_rules(void **state)
 	                                 "than 100400 (16 times as many, plus 100000)");
 	assert_int_equal(l.n, 0);
 	pl_run_list_release(&l);
+	/* few nodes, one big scalar: aliases copy its bytes (10^4 x 64 KiB = 640 MiB);
+	 * the text they expand to is bounded as well, by the file's size */
+	{
+		size_t big = 65536;
+		char *doc = malloc(big + 1024), *p = doc;
+		assert_non_null(doc);
+		p += sprintf(p, "# type_: generative_benchmark\na: &a ");
+		memset(p, 'X', big);
+		p += big;
+		p += sprintf(p, "\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+		                "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+		                "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+		                "benchmarks: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n");
+		assert_int_equal(parse_str("g.yaml", doc, &l, &err), PL_EINVALID);
+		if (!strstr(err.message, "the YAML document's aliases expand its text of"))
+			fail_msg("%s", err.message);
+		assert_int_equal(l.n, 0);
+		pl_run_list_release(&l);
+		free(doc);
+	}
 }
 
 /* ------------------------------------------------------------------ MLPerf */
