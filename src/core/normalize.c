@@ -187,7 +187,8 @@ static int two(const char *s)
  * form that sorts as text: T between date and time, seconds always written
  * (":00" when absent), and a UTC offset turned into the same instant in UTC
  * with Z ("2026-01-02 12:00+02:00" -> "2026-01-02T10:00:00Z"; the fraction
- * kept). Kept with their offset: a leap second (:60, which UTC arithmetic
+ * kept, without trailing zeros: ".500" -> ".5", ".000" -> none, so that one
+ * instant has one text). Kept with their offset: a leap second (:60, which UTC arithmetic
  * cannot place) and an instant whose UTC year is outside 0000-9999. A date
  * alone, a zone-less time, and text that is no such time (a --where value
  * is not checked) keep their meaning. t is a trimmed heap copy;
@@ -210,10 +211,23 @@ static char *normalize_time(char *t)
 		sec = two(p + 1);
 		p += 3;
 		if (*p == '.') {
+			size_t keep;
+
 			frac = p;
 			while (isdigit((unsigned char)*++p))
 				;
 			nfrac = (size_t)(p - frac);
+			/* one instant, one text: ".500" is ".5", ".000" nothing */
+			for (keep = nfrac; keep > 1 && frac[keep - 1] == '0'; keep--)
+				;
+			if (keep == 1)
+				keep = 0;
+			if (keep < nfrac) {
+				memmove(t + (frac - t) + keep, p, strlen(p) + 1);
+				p = frac + keep;
+				nfrac = keep;
+				n = strlen(t);
+			}
 		}
 	}
 	zone = p; /* "", "Z" or "+HH:MM" */
