@@ -51,7 +51,8 @@ static const struct words words_en = {
 	"Output throughput vs concurrency", "concurrency (log2)", "output throughput (tok/s)",
 	"Interactivity vs throughput per accelerator", "output throughput per accelerator (tok/s)",
 	"interactivity = 1 / TPOT p50 (tok/s per request)", "Pareto front",
-	" (not shown: no accelerator count)", " (not shown: no TPOT p50)",
+	" (not shown: no accelerator count)",
+	" (not shown: no point has both throughput per accelerator and TPOT p50)",
 	"measured at concurrency %s",
 	"interpolated between concurrency %s and %s (at %s)",
 	"no measured concurrency meets the SLO",
@@ -67,7 +68,7 @@ static const struct words words_zh = {
 	"输出吞吐量与并发数", "并发数（log2）", "输出吞吐量（tok/s）",
 	"交互性与单卡吞吐量", "单卡输出吞吐量（tok/s）",
 	"交互性 = 1 / TPOT p50（每请求 tok/s）", "帕累托前沿",
-	"（未显示：无加速器数量）", "（未显示：无 TPOT p50）",
+	"（未显示：无加速器数量）", "（未显示：没有同时具备单卡吞吐量与 TPOT p50 的点）",
 	"在并发数 %s 实测",
 	"在并发数 %s 与 %s 之间插值（约 %s）",
 	"没有任何实测并发数满足 SLO",
@@ -437,18 +438,18 @@ static int make_charts(struct bundle *b)
 		                      b->w->pareto_mark, 0, 1, se, p->ngroups};
 		at = 0;
 		for (size_t g = 0; g < p->ngroups; g++) {
-			int any_x = 0, any_y = 0;
+			int any_x = 0, drawn = 0;
 
 			se[g].x = px + at;
 			se[g].y = py + at;
 			se[g].mark = mk + at;
 			for (size_t i = 0; i < se[g].n; i++) {
 				any_x |= isfinite(se[g].x[i]) != 0;
-				any_y |= isfinite(se[g].y[i]) != 0;
+				drawn |= isfinite(se[g].x[i]) && isfinite(se[g].y[i]);
 			}
-			/* a group with no point on the chart says why (a cloud API
-			 * has no accelerator count to divide by) */
-			se[g].note = !any_x ? b->w->pareto_no_acc : !any_y ? b->w->pareto_no_tpot : NULL;
+			/* a group with no point on the chart says why: a cloud API
+			 * has no accelerator count to divide by */
+			se[g].note = drawn ? NULL : !any_x ? b->w->pareto_no_acc : b->w->pareto_no_tpot;
 			at += se[g].n;
 		}
 		b->svg_pareto = pl_svg_xy_chart(&c);
