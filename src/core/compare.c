@@ -914,6 +914,8 @@ int pl_compare_build_columns(const struct pl_run_columns *runs, const struct pl_
 
 		row->base = same_tail_row(cmp, r);
 		base = &cmp->rows[row->base];
+		if (cmp->naxis > 1 && row->base == r)
+			continue; /* the first of its kind: nothing to compare it with */
 		for (int m = 0; m < PL_METRIC_COUNT; m++) {
 			if (row->n_metric[m] && base->n_metric[m] && base->metric[m] != 0) {
 				row->delta_pct[m] = 100.0 * (row->metric[m] / base->metric[m] - 1.0);

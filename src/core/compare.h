@@ -20,7 +20,9 @@
  * values in every axis field but the first: the first row for one axis
  * field; for --axis hardware,concurrency the first hardware at the same
  * concurrency, so that a sweep compares accelerators at equal load, not
- * every point with the first accelerator's lowest concurrency.
+ * every point with the first accelerator's lowest concurrency. With several
+ * axis fields a row that is its own baseline has no deltas (the first row
+ * of a single axis field has deltas of 0).
  */
 #ifndef PL_COMPARE_H
 #define PL_COMPARE_H

@@ -310,7 +310,7 @@ static void json_comparison(FILE *out, const struct pl_comparison *cmp)
 			pl_json_write_key(out, &first, pl_cond_info[id].name);
 			json_cond_value(out, id, &row->axis[id]);
 		}
-		fprintf(out, "}, \"n\": %zu, \"run_ids\": [", row->n);
+		fprintf(out, "}, \"baseline_row\": %zu, \"n\": %zu, \"run_ids\": [", row->base, row->n);
 		for (size_t i = 0; i < row->n && row->run_ids; i++)
 			fprintf(out, "%s%lld", i ? ", " : "", row->run_ids[i]);
 		fprintf(out, "], \"reference_only\": %zu, \"metrics\": {", row->reference_only);

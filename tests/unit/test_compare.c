@@ -219,7 +219,10 @@ static void deltas_at_equal_tail(void **state)
 	assert_int_equal(c.rows[3].base, 1);
 	assert_true(fabs(c.rows[2].delta_pct[PL_M_OUTPUT_THROUGHPUT] - (100.0 / 150 - 1) * 100) < 1e-9);
 	assert_true(fabs(c.rows[3].delta_pct[PL_M_OUTPUT_THROUGHPUT] - (1000.0 / 2000 - 1) * 100) < 1e-9);
-	assert_true(c.rows[1].delta_pct[PL_M_OUTPUT_THROUGHPUT] == 0);
+	/* rows that are their own baseline have no delta, not a 0% change */
+	assert_false(c.rows[0].has_delta[PL_M_OUTPUT_THROUGHPUT]);
+	assert_false(c.rows[1].has_delta[PL_M_OUTPUT_THROUGHPUT]);
+	assert_true(c.rows[3].has_delta[PL_M_OUTPUT_THROUGHPUT]);
 	pl_comparison_release(&c);
 	/* one axis field: every row against the first */
 	assert_int_equal(pl_compare_parse_axis(&o, "concurrency", &e), 0);

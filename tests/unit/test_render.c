@@ -71,9 +71,9 @@ static const char golden_json[] =
 	"  \"axis\": [\"hardware\"],\n"
 	"  \"shared_conditions\": {\"model\": \"gemma-4-31b\", \"precision\": \"bfloat16\", \"engine\": \"vllm\", \"engine_version\": \"0.6.3\", \"driver_version\": \"550.54\", \"input_tokens\": 512, \"max_output_tokens\": 256, \"concurrency\": 8, \"request_rate\": \"inf\", \"streaming\": true},\n"
 	"  \"rows\": [\n"
-	"    {\"axis\": {\"hardware\": \"2x NVIDIA A100 80G\", \"accelerator_count\": 2, \"driver_version\": \"550.54\"}, \"n\": 3, \"run_ids\": [1, 2, 3], \"reference_only\": 0, \"metrics\": {\"ttft_p50\": 0.32, \"ttft_p95\": 0.41, \"tpot_p50\": 0.021, \"output_throughput\": 1234.5, \"error_rate\": 0}, \"delta_pct\": {}},\n"
-	"    {\"axis\": {\"hardware\": \"1x NVIDIA H100 80G\", \"accelerator_count\": 1, \"driver_version\": \"550.54\"}, \"n\": 1, \"run_ids\": [4], \"reference_only\": 1, \"metrics\": {\"ttft_p50\": 0.25, \"tpot_p50\": 0.018, \"output_throughput\": 1500, \"error_rate\": 0.01}, \"delta_pct\": {\"ttft_p50\": -21.875, \"tpot_p50\": -14.286, \"output_throughput\": 21.507}},\n"
-	"    {\"axis\": {\"hardware\": \"evil\\\"`system('rm')`\\n|<script>=1+1\", \"driver_version\": \"550.54\"}, \"n\": 1, \"run_ids\": [5], \"reference_only\": 0, \"metrics\": {\"ttft_p50\": 0.5, \"ttft_p95\": 0.75}, \"delta_pct\": {\"ttft_p50\": 56.25, \"ttft_p95\": 82.927}}\n"
+	"    {\"axis\": {\"hardware\": \"2x NVIDIA A100 80G\", \"accelerator_count\": 2, \"driver_version\": \"550.54\"}, \"baseline_row\": 0, \"n\": 3, \"run_ids\": [1, 2, 3], \"reference_only\": 0, \"metrics\": {\"ttft_p50\": 0.32, \"ttft_p95\": 0.41, \"tpot_p50\": 0.021, \"output_throughput\": 1234.5, \"error_rate\": 0}, \"delta_pct\": {}},\n"
+	"    {\"axis\": {\"hardware\": \"1x NVIDIA H100 80G\", \"accelerator_count\": 1, \"driver_version\": \"550.54\"}, \"baseline_row\": 0, \"n\": 1, \"run_ids\": [4], \"reference_only\": 1, \"metrics\": {\"ttft_p50\": 0.25, \"tpot_p50\": 0.018, \"output_throughput\": 1500, \"error_rate\": 0.01}, \"delta_pct\": {\"ttft_p50\": -21.875, \"tpot_p50\": -14.286, \"output_throughput\": 21.507}},\n"
+	"    {\"axis\": {\"hardware\": \"evil\\\"`system('rm')`\\n|<script>=1+1\", \"driver_version\": \"550.54\"}, \"baseline_row\": 0, \"n\": 1, \"run_ids\": [5], \"reference_only\": 0, \"metrics\": {\"ttft_p50\": 0.5, \"ttft_p95\": 0.75}, \"delta_pct\": {\"ttft_p50\": 56.25, \"ttft_p95\": 82.927}}\n"
 	"  ],\n"
 	"  \"caveats\": [\"1x NVIDIA H100 80G: 1 of 1 runs is reference-only\", \"driver_version differs \\u001b[31m(allowed)\"]\n"
 	"}\n";
