@@ -148,9 +148,9 @@ int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg)
 		pl_cli_errorf(cmd, "too many --where options (at most 64)");
 		return PL_EXIT_USAGE;
 	}
-	if (eq[1] == '\0') {
-		/* FIELD= : the runs where FIELD is missing (no stored value is
-		 * empty: import refuses empty values) */
+	if (eq[strspn(eq + 1, " \t") + 1] == '\0') {
+		/* FIELD= (or only blanks): the runs where FIELD is missing (no
+		 * stored value is empty: import refuses empty values) */
 		sel->filters[sel->nfilters].cond = id;
 		sel->filters[sel->nfilters].value = NULL;
 		sel->values[sel->nfilters] = NULL;

@@ -57,7 +57,7 @@ int pl_read_file(const char *path, char **buf, size_t *len, struct pl_error *err
 
 static int bad(struct pl_error *err, const char *path, const char *key, const char *what)
 {
-	pl_error_set(err, PL_EINVALID, "'%s' %s", key, what);
+	pl_error_set(err, PL_EINVALID, "'%.100s' %s", key, what); /* key may come from the file */
 	pl_error_at(err, path, 0, 0);
 	pl_error_field(err, key);
 	return PL_EINVALID;
