@@ -296,7 +296,8 @@ static int group_sets(const struct pl_run_columns *runs, const int *fields, size
 struct value_ctx {
 	const struct pl_run *sets; /* the condition sets */
 	const size_t *rep;         /* per group: a set holding its value */
-	const size_t *first;       /* per group: the first run (position) with it */
+	const size_t *first;       /* per group: the first run (position) with it,
+	                              or NULL: ties stay in group order */
 	int id;                    /* the field */
 };
 
@@ -306,7 +307,7 @@ static int value_order(const void *vctx, size_t a, size_t b)
 	int c = pl_value_cmp(ctx->id, &ctx->sets[ctx->rep[a]].cond[ctx->id],
 	                     &ctx->sets[ctx->rep[b]].cond[ctx->id]);
 
-	if (c)
+	if (c || !ctx->first)
 		return c;
 	return ctx->first[a] < ctx->first[b] ? -1 : ctx->first[a] > ctx->first[b];
 }
@@ -328,18 +329,26 @@ static int distinct_values(const struct pl_run_columns *runs, int id, char ***ou
 	if (!(order = malloc(g.n * sizeof(*order))) || !(tmp = malloc(g.n * sizeof(*tmp))) ||
 	    !(first = malloc(g.n * sizeof(*first))) || !(vals = calloc(g.n, sizeof(*vals))))
 		goto out;
-	for (size_t k = 0; k < g.n; k++) {
+	for (size_t k = 0; k < g.n; k++)
 		order[k] = k;
-		first[k] = SIZE_MAX;
-	}
-	for (size_t i = 0; i < runs->n; i++) {
-		size_t k = g.group[runs->set[i]];
-		if (first[k] == SIZE_MAX)
-			first[k] = i;
-	}
 	{
-		struct value_ctx ctx = {runs->sets, g.rep, first, id};
+		struct value_ctx ctx = {runs->sets, g.rep, NULL, id};
+		int ties = 0;
+
 		sort_indices(order, tmp, g.n, value_order, &ctx);
+		for (size_t k = 1; k < g.n && !ties; k++)
+			ties = value_order(&ctx, order[k - 1], order[k]) == 0;
+		if (ties) { /* rare: order the tied values by their first run */
+			for (size_t k = 0; k < g.n; k++)
+				first[k] = SIZE_MAX;
+			for (size_t i = 0; i < runs->n; i++) {
+				size_t k = g.group[runs->set[i]];
+				if (first[k] == SIZE_MAX)
+					first[k] = i;
+			}
+			ctx.first = first;
+			sort_indices(order, tmp, g.n, value_order, &ctx);
+		}
 	}
 	for (n = 0; n < g.n; n++) {
 		const struct pl_value *v = &runs->sets[g.rep[order[n]]].cond[id];
