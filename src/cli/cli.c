@@ -28,24 +28,17 @@ void pl_cli_put_inert(FILE *f, const char *s)
 	size_t left = strlen(s);
 
 	while (left > 0) {
-		unsigned char c = (unsigned char)*p;
-		/* the well-formed UTF-8 sequence starting here: 1 to 4 bytes */
-		size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-		if (len > left || pl_utf8_valid_prefix(p, len) < len) {
+		unsigned long cp;
+		size_t len = pl_utf8_decode(p, left, &cp);
+
+		if (len == 0) {
 			fputc('?', f); /* a byte of no character: 0x9B alone is CSI to some terminals */
 			p++;
 			left--;
 			continue;
 		}
-		unsigned char c1 = len > 1 ? (unsigned char)p[1] : 0, c2 = len > 2 ? (unsigned char)p[2] : 0;
-		if ((len == 1 && (c < 0x20 || c == 0x7f) && c != '\t') ||
-		    (len == 2 && c == 0xC2 && c1 <= 0x9F) ||
-		    /* bidi marks, overrides and isolates (U+200E-200F, U+202A-202E,
-		     * U+2066-2069): text after them would be shown reordered */
-		    (len == 3 && c == 0xE2 && c1 == 0x80 && (c2 == 0x8E || c2 == 0x8F)) ||
-		    (len == 3 && c == 0xE2 && c1 == 0x80 && c2 >= 0xAA && c2 <= 0xAE) ||
-		    (len == 3 && c == 0xE2 && c1 == 0x81 && c2 >= 0xA6 && c2 <= 0xA9))
-			fputc('?', f); /* C0 (a newline too: no forged line), DEL, C1, bidi */
+		if (cp != '\t' && pl_cp_is_control(cp))
+			fputc('?', f); /* a newline too: no forged line */
 		else
 			fwrite(p, 1, len, f);
 		p += len;

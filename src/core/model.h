@@ -362,6 +362,18 @@ int pl_is_iso8601(const char *s);
  * or len when all of it is UTF-8. */
 size_t pl_utf8_valid_prefix(const char *text, size_t len);
 
+/* Decodes one UTF-8 sequence at s (at most n bytes), with the rules of
+ * pl_utf8_valid_prefix(). Returns its length (1..4) and sets *cp, or
+ * returns 0 when s does not start with a well-formed sequence (then one
+ * byte should be treated as invalid). */
+size_t pl_utf8_decode(const char *s, size_t n, unsigned long *cp);
+
+/* 1 if code point cp must never reach a terminal as it is: C0 controls
+ * (tab and newline included: callers keep what they allow), DEL, C1
+ * controls, and the bidi marks, overrides and isolates (U+200E-200F,
+ * U+202A-202E, U+2066-2069: "trojan source" reordering). */
+int pl_cp_is_control(unsigned long cp);
+
 /* v rounded to digits significant decimal digits (1..17), as the double
  * nearest to that decimal. Infinity and NaN pass through. */
 double pl_round_sig(double v, int digits);

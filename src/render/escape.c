@@ -26,55 +26,6 @@
 
 /* ------------------------------------------------------------------ UTF-8 */
 
-static int is_cont(unsigned char c)
-{
-	return (c & 0xC0) == 0x80;
-}
-
-size_t pl_utf8_decode(const char *str, size_t n, unsigned long *cp)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	unsigned char lo = 0x80, hi = 0xBF;
-	size_t len;
-	unsigned long v;
-
-	if (n == 0)
-		return 0;
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xC2 && s[0] <= 0xDF) {
-		len = 2;
-		v = s[0] & 0x1F;
-	} else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
-		len = 3;
-		v = s[0] & 0x0F;
-		if (s[0] == 0xE0)
-			lo = 0xA0; /* no overlong forms */
-		else if (s[0] == 0xED)
-			hi = 0x9F; /* no surrogates */
-	} else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
-		len = 4;
-		v = s[0] & 0x07;
-		if (s[0] == 0xF0)
-			lo = 0x90;
-		else if (s[0] == 0xF4)
-			hi = 0x8F; /* <= U+10FFFF */
-	} else {
-		return 0;
-	}
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if (!is_cont(s[i]))
-			return 0;
-		v = (v << 6) | (s[i] & 0x3F);
-	}
-	*cp = v;
-	return len;
-}
-
 /* A growable byte buffer for the string transforms below. */
 struct sbuf {
 	char *p;    /* NUL-terminated contents; heap */
@@ -139,15 +90,6 @@ char *pl_utf8_repair(const char *s)
 	return sbuf_finish(&b);
 }
 
-/* Code points that must never reach a terminal: C0 and C1 controls, DEL,
- * and the bidirectional overrides/isolates ("trojan source"). */
-static int is_unsafe_cp(unsigned long cp)
-{
-	return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) ||
-	       (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E ||
-	       cp == 0x200F;
-}
-
 char *pl_text_sanitize(const char *s)
 {
 	struct sbuf b = {0};
@@ -159,7 +101,7 @@ char *pl_text_sanitize(const char *s)
 	while (n > 0) {
 		unsigned long cp;
 		size_t k = pl_utf8_decode(s, n, &cp);
-		if (k == 0 || is_unsafe_cp(cp)) {
+		if (k == 0 || pl_cp_is_control(cp)) {
 			sbuf_add(&b, "?", 1);
 			if (k == 0)
 				k = 1;
@@ -267,7 +209,7 @@ int pl_markdown_write_cell(FILE *out, const char *s)
 			fputc((int)cp, out);
 		} else if (cp == '\n' || cp == '\r' || cp == '\t') {
 			fputc(' ', out);
-		} else if (is_unsafe_cp(cp)) {
+		} else if (pl_cp_is_control(cp)) {
 			fputc('?', out);
 		} else {
 			fwrite(s, 1, k, out);
@@ -300,7 +242,7 @@ int pl_csv_write_field(FILE *out, const char *s)
 			k = 1;
 		} else if (cp == '"') {
 			fputs("\"\"", out);
-		} else if (is_unsafe_cp(cp) && cp != '\n' && cp != '\t') {
+		} else if (pl_cp_is_control(cp) && cp != '\n' && cp != '\t') {
 			/* ESC, CR, C1, bidi overrides: inert when the CSV is shown in a
 			 * terminal, as in text tables; newline and tab stay (quoted) data */
 			fputc('?', out);

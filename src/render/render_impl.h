@@ -16,11 +16,6 @@
 #include "core/error.h"
 #include "render/render.h"
 
-/* Decodes one UTF-8 sequence at s (at most n bytes). Returns its length
- * (1..4) and sets *cp, or returns 0 when s does not start with a valid,
- * shortest-form sequence (then one byte should be treated as invalid). */
-size_t pl_utf8_decode(const char *s, size_t n, unsigned long *cp);
-
 /* Copy of s (NULL = "") with invalid UTF-8 bytes replaced by U+FFFD.
  * Caller frees with free(); NULL on out of memory. */
 char *pl_utf8_repair(const char *s);
