@@ -189,6 +189,14 @@ static int row_cmp(const void *vctx, size_t a, size_t b)
 	return 0;
 }
 
+/* Frees v[0..n) and v. NULL is a no-op. */
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 static int add_caveat(struct pl_comparison *cmp, const char *text)
 {
 	char **v = realloc(cmp->caveats, (cmp->ncaveats + 1) * sizeof(*v));
@@ -360,11 +368,7 @@ static int distinct_values(const struct pl_run_columns *runs, int id, char ***ou
 	vals = NULL;
 	rc = 0;
 out:
-	if (vals) {
-		for (size_t k = 0; k < n; k++)
-			free(vals[k]);
-		free(vals);
-	}
+	free_strings(vals, n);
 	free(order);
 	free(tmp);
 	free(first);
@@ -567,10 +571,7 @@ static int group_error_rates(const struct pl_run_columns *runs, char ***out, siz
 	vals = NULL;
 	rc = 0;
 oom:
-	if (vals)
-		for (size_t j = 0; j < nv; j++)
-			free(vals[j]);
-	free(vals);
+	free_strings(vals, nv);
 	free(slot);
 	free(group);
 	free(rate);
@@ -608,15 +609,12 @@ static int check_errors(const struct pl_run_columns *runs, const struct pl_compa
 		for (size_t i = 0; i < nvals; i++) {
 			append(cav, sizeof(cav), i ? ", " : " ");
 			append(cav, sizeof(cav), vals[i]);
-			free(vals[i]);
 		}
-		free(vals);
+		free_strings(vals, nvals);
 		return add_caveat(cmp, cav);
 	}
 	if (push_mismatch(cmp, PL_C_NONE, vals, nvals)) {
-		for (size_t i = 0; i < nvals; i++)
-			free(vals[i]);
-		free(vals);
+		free_strings(vals, nvals);
 		return PL_ENOMEM;
 	}
 	append(msg, msgsize, cmp->nmismatches > 1 ? "; " : "");
@@ -693,17 +691,13 @@ static int check_conditions(const struct pl_run_columns *runs, const struct pl_c
 			char cav[700];
 			snprintf(cav, sizeof(cav), "conditions differ in %s (allowed by --allow-mismatch)",
 			         line);
-			for (size_t k = 0; k < nvals; k++)
-				free(vals[k]);
-			free(vals);
+			free_strings(vals, nvals);
 			if (add_caveat(cmp, cav))
 				return pl_error_set(err, PL_ENOMEM, "out of memory");
 			continue;
 		}
 		if (push_mismatch(cmp, id, vals, nvals)) {
-			for (size_t k = 0; k < nvals; k++)
-				free(vals[k]);
-			free(vals);
+			free_strings(vals, nvals);
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
 		}
 		append(msg, sizeof(msg), cmp->nmismatches > 1 ? "; " : "");
@@ -961,14 +955,9 @@ void pl_comparison_release(struct pl_comparison *cmp)
 		free(cmp->rows[r].run_ids);
 	}
 	free(cmp->rows);
-	for (size_t i = 0; i < cmp->ncaveats; i++)
-		free(cmp->caveats[i]);
-	free(cmp->caveats);
-	for (size_t i = 0; i < cmp->nmismatches; i++) {
-		for (size_t k = 0; k < cmp->mismatches[i].nvalues; k++)
-			free(cmp->mismatches[i].values[k]);
-		free(cmp->mismatches[i].values);
-	}
+	free_strings(cmp->caveats, cmp->ncaveats);
+	for (size_t i = 0; i < cmp->nmismatches; i++)
+		free_strings(cmp->mismatches[i].values, cmp->mismatches[i].nvalues);
 	free(cmp->mismatches);
 	memset(cmp, 0, sizeof(*cmp));
 }
