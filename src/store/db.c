@@ -367,6 +367,32 @@ static void append_ident(sqlite3_str *s, const char *prefix, const char *name)
 	sqlite3_str_appendf(s, "%s\"%w\"", prefix, name);
 }
 
+/* Appends ", <prefix>"col"" for every column of `conditions`. */
+static void append_condition_columns(sqlite3_str *s, const char *prefix)
+{
+	char sep[32];
+
+	snprintf(sep, sizeof(sep), ", %s", prefix);
+	for (int i = 0; i < PL_COND_COUNT; i++)
+		if (in_conditions(i))
+			append_ident(s, sep, pl_cond_info[i].name);
+}
+
+/* Finishes s and prepares it on db into *out. Returns an SQLite result
+ * code (SQLITE_NOMEM when the text could not be built). */
+static int prepare_str(sqlite3 *db, sqlite3_str *s, sqlite3_stmt **out)
+{
+	char *sql = sqlite3_str_finish(s);
+	int rc;
+
+	*out = NULL;
+	if (!sql)
+		return SQLITE_NOMEM;
+	rc = sqlite3_prepare_v2(db, sql, -1, out, NULL);
+	sqlite3_free(sql);
+	return rc;
+}
+
 /* Builds select_sql and the insert statements' text. Returns 0 or PL_ENOMEM. */
 static int build_sql(struct pl_store *st, char **cond_ins, char **run_ins, struct pl_error *err)
 {
@@ -378,9 +404,7 @@ static int build_sql(struct pl_store *st, char **cond_ins, char **run_ins, struc
 	sqlite3_str_appendall(s, "SELECT runs.id, runs.source_path, runs.source_sha256, runs.record, "
 	                         "runs.adapter, runs.format_version, runs.imported_at, "
 	                         "runs.run_started_at, runs.checklist_missing, runs.condition_id");
-	for (int i = 0; i < PL_COND_COUNT; i++)
-		if (in_conditions(i))
-			append_ident(s, ", conditions.", pl_cond_info[i].name);
+	append_condition_columns(s, "conditions.");
 	for (int m = 0; m < PL_METRIC_COUNT; m++)
 		append_ident(s, ", runs.", pl_metric_info[m].name);
 	sqlite3_str_appendall(s, " FROM runs JOIN conditions ON conditions.id = runs.condition_id");
@@ -1436,7 +1460,6 @@ static int prepare_filtered(struct pl_store *st, const struct pl_filter *filters
                             sqlite3_stmt **out, struct pl_error *err)
 {
 	sqlite3_str *s;
-	char *sql;
 	int rc, idx = 1;
 
 	*out = NULL;
@@ -1454,11 +1477,8 @@ static int prepare_filtered(struct pl_store *st, const struct pl_filter *filters
 		sqlite3_str_appendall(s, filters[i].value ? " = ?" : " IS NULL");
 	}
 	sqlite3_str_appendall(s, " ORDER BY runs.id");
-	sql = sqlite3_str_finish(s);
-	if (!sql)
+	if ((rc = prepare_str(st->db, s, out)) == SQLITE_NOMEM)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	rc = sqlite3_prepare_v2(st->db, sql, -1, out, NULL);
-	sqlite3_free(sql);
 	if (rc != SQLITE_OK)
 		return db_fail(st, err, "preparing the query");
 	for (size_t i = 0; i < nfilters; i++) {
@@ -1519,6 +1539,38 @@ static int grow_array(void *p, size_t size, size_t cap)
 	return 0;
 }
 
+/* Appends the filters on `conditions` (on_conditions 1) or on `runs` (0)
+ * as "name = ?" / "name IS NULL" terms, the first after lead, the others
+ * after " AND ". Returns how many it appended. */
+static size_t append_terms(sqlite3_str *s, const struct pl_filter *filters, size_t nfilters,
+                           int on_conditions, const char *lead)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nfilters; i++) {
+		if (in_conditions(filters[i].cond) != on_conditions)
+			continue;
+		sqlite3_str_appendall(s, n++ ? " AND " : lead);
+		append_ident(s, "", pl_cond_info[filters[i].cond].name);
+		sqlite3_str_appendall(s, filters[i].value ? " = ?" : " IS NULL");
+	}
+	return n;
+}
+
+/* Binds the values of the terms append_terms() wrote, from parameter *idx
+ * on (advanced). Returns 0 or PL_EUSAGE (a value not of its type). */
+static int bind_terms(sqlite3_stmt *q, int *idx, const struct pl_filter *filters, size_t nfilters,
+                      int on_conditions, struct pl_error *err)
+{
+	int rc;
+
+	for (size_t i = 0; i < nfilters; i++)
+		if (in_conditions(filters[i].cond) == on_conditions && filters[i].value &&
+		    (rc = bind_filter(q, (*idx)++, &filters[i], err)))
+			return rc;
+	return 0;
+}
+
 /* SELECT id, condition_id, checklist_missing, run_started_at, <wanted
  * metrics> FROM runs WHERE id BETWEEN ?1 AND ?2, and the filters: per-run
  * fields on runs, the others through the conditions rows they select. No
@@ -1529,49 +1581,29 @@ static int prepare_columns(sqlite3 *db, const struct pl_filter *filters, size_t 
                            const unsigned char *want, sqlite3_stmt **out, struct pl_error *err)
 {
 	sqlite3_str *s = sqlite3_str_new(db);
-	char *sql;
 	int idx = 3, rc;
 
-	*out = NULL;
 	sqlite3_str_appendall(s, "SELECT id, condition_id, checklist_missing, run_started_at");
 	for (int m = 0; m < PL_METRIC_COUNT; m++)
 		if (want[m])
 			append_ident(s, ", ", pl_metric_info[m].name);
 	sqlite3_str_appendall(s, " FROM runs WHERE id BETWEEN ?1 AND ?2");
-	for (int pass = 0; pass < 2; pass++) { /* per-run filters, then the others */
-		int any = 0;
-
-		for (size_t i = 0; i < nfilters; i++) {
-			if (in_conditions(filters[i].cond) != pass)
-				continue;
-			sqlite3_str_appendall(s, " AND ");
-			if (pass && !any)
-				sqlite3_str_appendall(s, "condition_id IN (SELECT id FROM conditions WHERE ");
-			append_ident(s, "", pl_cond_info[filters[i].cond].name);
-			sqlite3_str_appendall(s, filters[i].value ? " = ?" : " IS NULL");
-			any = 1;
-		}
-		if (pass && any)
-			sqlite3_str_appendall(s, ")");
-	}
-	if (!(sql = sqlite3_str_finish(s)))
+	append_terms(s, filters, nfilters, 0, " AND ");
+	if (append_terms(s, filters, nfilters, 1,
+	                 " AND condition_id IN (SELECT id FROM conditions WHERE "))
+		sqlite3_str_appendall(s, ")");
+	if ((rc = prepare_str(db, s, out)) == SQLITE_NOMEM)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	rc = sqlite3_prepare_v2(db, sql, -1, out, NULL);
-	sqlite3_free(sql);
 	if (rc != SQLITE_OK)
 		return pl_error_set(err, PL_EDB, "database error: %s (while preparing the query)",
 		                    sqlite3_errmsg(db));
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < nfilters; i++) {
-			if (in_conditions(filters[i].cond) != pass || !filters[i].value)
-				continue;
-			if ((rc = bind_filter(*out, idx++, &filters[i], err))) {
-				sqlite3_finalize(*out);
-				*out = NULL;
-				return rc;
-			}
-		}
-	return 0;
+	/* per-run filters first, as written */
+	if ((rc = bind_terms(*out, &idx, filters, nfilters, 0, err)) ||
+	    (rc = bind_terms(*out, &idx, filters, nfilters, 1, err))) {
+		sqlite3_finalize(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 /* A run's id and position, for ordering runs by id. */
@@ -1763,18 +1795,13 @@ static int read_condition_sets(struct pl_store *st, const long long *ids, size_t
 	sqlite3_stmt *q = NULL;
 	int few = nids <= 4096, rc = 0, step = SQLITE_DONE;
 	size_t k = 0;
-	char *sql;
 
 	sqlite3_str_appendall(s, "SELECT id");
-	for (int i = 0; i < PL_COND_COUNT; i++)
-		if (in_conditions(i))
-			append_ident(s, ", ", pl_cond_info[i].name);
+	append_condition_columns(s, "");
 	sqlite3_str_appendall(s, few ? " FROM conditions WHERE id = ?1"
 	                             : " FROM conditions WHERE id BETWEEN ?1 AND ?2 ORDER BY id");
-	if (!(sql = sqlite3_str_finish(s)))
+	if ((rc = prepare_str(st->db, s, &q)) == SQLITE_NOMEM)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	rc = sqlite3_prepare_v2(st->db, sql, -1, &q, NULL);
-	sqlite3_free(sql);
 	if (rc != SQLITE_OK)
 		return db_fail(st, err, "preparing the query");
 	rc = 0;
@@ -2196,8 +2223,7 @@ static int start_prefetch(struct pl_store *st, const struct pl_filter *filters, 
                           struct cond_prefetch *pf, pthread_t *thread)
 {
 	sqlite3_str *s;
-	char *sql;
-	int idx = 1, any = 0;
+	int idx = 1;
 
 	memset(pf, 0, sizeof(*pf));
 	pl_error_init(&pf->err);
@@ -2205,31 +2231,16 @@ static int start_prefetch(struct pl_store *st, const struct pl_filter *filters, 
 		return -1;
 	s = sqlite3_str_new(pf->db);
 	sqlite3_str_appendall(s, "SELECT id");
-	for (int i = 0; i < PL_COND_COUNT; i++)
-		if (in_conditions(i))
-			append_ident(s, ", ", pl_cond_info[i].name);
+	append_condition_columns(s, "");
 	sqlite3_str_appendall(s, " FROM conditions");
-	for (size_t i = 0; i < nfilters; i++) {
-		if (!in_conditions(filters[i].cond))
-			continue;
-		sqlite3_str_appendall(s, any++ ? " AND " : " WHERE ");
-		append_ident(s, "", pl_cond_info[filters[i].cond].name);
-		sqlite3_str_appendall(s, filters[i].value ? " = ?" : " IS NULL");
-	}
+	append_terms(s, filters, nfilters, 1, " WHERE ");
 	sqlite3_str_appendall(s, " ORDER BY id");
-	if (!(sql = sqlite3_str_finish(s)) ||
-	    sqlite3_prepare_v2(pf->db, sql, -1, &pf->stmt, NULL) != SQLITE_OK)
+	if (prepare_str(pf->db, s, &pf->stmt) != SQLITE_OK ||
+	    bind_terms(pf->stmt, &idx, filters, nfilters, 1, &pf->err))
 		goto fail;
-	sqlite3_free(sql);
-	sql = NULL;
-	for (size_t i = 0; i < nfilters; i++)
-		if (in_conditions(filters[i].cond) && filters[i].value &&
-		    bind_filter(pf->stmt, idx++, &filters[i], &pf->err))
-			goto fail;
 	if (pthread_create(thread, NULL, prefetch_run, pf) == 0)
 		return 0;
 fail:
-	sqlite3_free(sql);
 	sqlite3_finalize(pf->stmt);
 	close_reader(pf->db);
 	memset(pf, 0, sizeof(*pf));
@@ -2350,15 +2361,12 @@ int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run
 {
 	sqlite3_str *q = sqlite3_str_new(st->db);
 	sqlite3_stmt *s = NULL;
-	char *sql;
 	int rc = 0, step;
 
 	sqlite3_str_appendall(q, st->select_sql);
 	sqlite3_str_appendall(q, " WHERE runs.source_sha256 = ?1 ORDER BY runs.record");
-	if (!(sql = sqlite3_str_finish(q)))
+	if ((step = prepare_str(st->db, q, &s)) == SQLITE_NOMEM)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	step = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
-	sqlite3_free(sql);
 	if (step != SQLITE_OK)
 		return db_fail(st, err, "preparing the lookup of a source");
 	sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
