@@ -222,6 +222,19 @@ static int add_allow(struct pl_selection *sel, const char *cmd, const char *name
 		sel->opts.allow_errors = 1; /* the errors rule (not a condition) */
 		return 0;
 	}
+	if (id == PL_C_NONE && strchr(name, '.') && name[0] != '.') {
+		/* an extra condition a file recorded ("vllm-serving.label") */
+		if (sel->opts.nallow_extra == PL_ALLOW_EXTRA_MAX) {
+			pl_cli_errorf(cmd, "too many extra conditions in --allow-mismatch (at most %d)",
+			              PL_ALLOW_EXTRA_MAX);
+			return PL_EXIT_USAGE;
+		}
+		snprintf(sel->allow_extra[sel->opts.nallow_extra], sizeof(sel->allow_extra[0]), "%s",
+		         name); /* each_name() keeps names under 128 bytes */
+		sel->opts.allow_extra[sel->opts.nallow_extra] = sel->allow_extra[sel->opts.nallow_extra];
+		sel->opts.nallow_extra++;
+		return 0;
+	}
 	if (id == PL_C_NONE) {
 		pl_cli_errorf(cmd, "unknown condition '%s' in --allow-mismatch", name);
 		return PL_EXIT_USAGE;
@@ -282,7 +295,16 @@ int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 	        cmd, axis);
 	for (size_t i = 0; i < cmp->nmismatches; i++) {
 		const struct pl_mismatch *m = &cmp->mismatches[i];
-		fprintf(stderr, "  %s:", m->cond >= 0 ? pl_cond_info[m->cond].name : "error_rate");
+		fputs("  ", stderr);
+		pl_cli_put_inert(stderr, m->cond >= 0 ? pl_cond_info[m->cond].name
+		                         : m->extra   ? m->extra
+		                                      : "error_rate");
+		if (m->within) {
+			fputs(" (within ", stderr);
+			pl_cli_put_inert(stderr, m->within);
+			fputc(')', stderr);
+		}
+		fputc(':', stderr);
 		for (size_t k = 0; k < m->nvalues; k++) {
 			fputs(k ? " vs '" : " '", stderr);
 			pl_cli_put_inert(stderr, m->values[k]);

@@ -89,6 +89,8 @@ struct pl_selection {
 	const char *where_text[64];   /* --where as given, for report headers */
 	size_t nfilters;
 	struct pl_compare_opts opts;  /* --axis, --metric, --allow-mismatch */
+	char allow_extra[PL_ALLOW_EXTRA_MAX][128]; /* the extra condition names
+	                                 opts.allow_extra points at */
 	int have_axis;
 };
 

@@ -155,6 +155,8 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 	memcpy(opts.metrics, sel.opts.metrics, sizeof(opts.metrics));
 	opts.nmetrics = sel.opts.nmetrics;
 	memcpy(opts.allow_mismatch, sel.opts.allow_mismatch, sizeof(opts.allow_mismatch));
+	memcpy(opts.allow_extra, sel.opts.allow_extra, sizeof(opts.allow_extra));
+	opts.nallow_extra = sel.opts.nallow_extra;
 	opts.allow_errors = sel.opts.allow_errors;
 
 	st = pl_cli_open_store(cli, 0);

@@ -211,6 +211,8 @@ int pl_check_build(const struct pl_run_list *runs, const struct pl_check_opts *o
 	copts.axis[0] = opts->axis;
 	copts.naxis = 1;
 	memcpy(copts.allow_mismatch, opts->allow_mismatch, sizeof(copts.allow_mismatch));
+	memcpy(copts.allow_extra, opts->allow_extra, sizeof(copts.allow_extra));
+	copts.nallow_extra = opts->nallow_extra;
 	copts.allow_errors = opts->allow_errors;
 	if (opts->nmetrics) {
 		memcpy(copts.metrics, opts->metrics, opts->nmetrics * sizeof(int));

@@ -67,6 +67,8 @@ struct pl_check_opts {
 	int metrics[PL_METRIC_COUNT]; /* metrics named, in order */
 	size_t nmetrics;              /* 0 = the headline metrics both sides have */
 	unsigned char allow_mismatch[PL_COND_COUNT]; /* as in compare */
+	const char *allow_extra[PL_ALLOW_EXTRA_MAX]; /* as in compare; borrowed */
+	size_t nallow_extra;
 	unsigned char allow_errors;   /* as in compare (--allow-mismatch error_rate) */
 	double threshold;             /* practical threshold, fraction >= 0 (0.05 = 5%) */
 	double alpha;                 /* significance level, inside (0, 1) */

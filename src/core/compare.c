@@ -161,8 +161,8 @@ static void sort_indices(size_t *idx, size_t *tmp, size_t n, index_cmp cmp, cons
 	memcpy(idx, tmp, n * sizeof(*idx));
 }
 
-/* Sets in row order: by their axis fields in the order named, then the
- * fields travelling with them. */
+/* Sets in row order: by their axis fields in the order named (the fields
+ * travelling with them have one value per row, check_travellers()). */
 struct row_ctx {
 	const struct pl_run_columns *runs;
 	const struct pl_comparison *cmp;
@@ -175,13 +175,6 @@ static int row_cmp(const void *vctx, size_t a, size_t b)
 
 	for (size_t k = 0; k < ctx->cmp->naxis; k++) {
 		int id = ctx->cmp->axis[k];
-		int c = pl_value_cmp(id, &x->cond[id], &y->cond[id]);
-		if (c)
-			return c;
-	}
-	for (int id = 0; id < PL_COND_COUNT; id++) {
-		if (!ctx->cmp->varies[id])
-			continue;
 		int c = pl_value_cmp(id, &x->cond[id], &y->cond[id]);
 		if (c)
 			return c;
@@ -427,6 +420,8 @@ static int check_workload(const struct pl_run_columns *runs, const struct pl_com
 			cmp->mismatches = m;
 			m += cmp->nmismatches;
 			m->cond = conds[k];
+			m->extra = NULL;
+			m->within = NULL;
 			m->nvalues = 2;
 			m->values = calloc(2, sizeof(char *));
 			if (!m->values)
@@ -457,6 +452,8 @@ static int push_mismatch(struct pl_comparison *cmp, int cond, char **values, siz
 		return PL_ENOMEM;
 	cmp->mismatches = m;
 	m[cmp->nmismatches].cond = cond;
+	m[cmp->nmismatches].extra = NULL;
+	m[cmp->nmismatches].within = NULL;
 	m[cmp->nmismatches].values = values;
 	m[cmp->nmismatches].nvalues = nvalues;
 	cmp->nmismatches++;
@@ -658,6 +655,224 @@ static int explain_loops(const struct pl_run_columns *runs, struct pl_comparison
 	return 0;
 }
 
+/* Distinct texts of values[0..n) (NULL = missing), in the order of cmp
+ * (NULL: strcmp), as "(missing)" or the text; *out is owned by the caller. */
+static int distinct_texts(const char **values, size_t n, int id, char ***out, size_t *nout)
+{
+	char **vals = calloc(n ? n : 1, sizeof(*vals));
+	size_t nv = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (!vals)
+		return PL_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const char *t = values[i] ? values[i] : "(missing)";
+		size_t k;
+		for (k = 0; k < nv && strcmp(vals[k], t) != 0; k++)
+			;
+		if (k < nv)
+			continue;
+		if (!(vals[nv] = strdup(t))) {
+			free_strings(vals, nv);
+			return PL_ENOMEM;
+		}
+		nv++;
+	}
+	/* insertion sort: a handful of values; missing last */
+	for (size_t i = 1; i < nv; i++)
+		for (size_t j = i; j > 0; j--) {
+			const char *a = vals[j - 1], *b = vals[j];
+			int am = strcmp(a, "(missing)") == 0, bm = strcmp(b, "(missing)") == 0, c;
+			if (am || bm)
+				c = am - bm;
+			else if (id >= 0) {
+				struct pl_value va = {1, 0, (char *)a}, vb = {1, 0, (char *)b};
+				if (pl_cond_info[id].type != PL_CT_TEXT && pl_cond_info[id].type != PL_CT_VERSION &&
+				    pl_cond_info[id].type != PL_CT_TIME) {
+					pl_parse_num(a, 1, &va.num);
+					pl_parse_num(b, 1, &vb.num);
+				}
+				c = pl_value_cmp(id, &va, &vb);
+			} else
+				c = strcmp(a, b);
+			if (c <= 0)
+				break;
+			char *t = vals[j - 1];
+			vals[j - 1] = vals[j];
+			vals[j] = t;
+		}
+	*out = vals;
+	*nout = nv;
+	return 0;
+}
+
+/* Adds a refused difference or, when allowed, its caveat. name is the
+ * field's name, within (may be NULL) the row it differs in; vals are taken
+ * over. */
+static int refuse_or_caveat(struct pl_comparison *cmp, int cond, const char *extra,
+                            const char *within, int allowed, char **vals, size_t nvals,
+                            char *msg, size_t msgsize)
+{
+	char line[700];
+
+	if (within)
+		snprintf(line, sizeof(line), "%s (within %s):", cond >= 0 ? pl_cond_info[cond].name : extra,
+		         within);
+	else
+		snprintf(line, sizeof(line), "%s:", cond >= 0 ? pl_cond_info[cond].name : extra);
+	for (size_t k = 0; k < nvals; k++) {
+		append(line, sizeof(line), k ? " vs " : " ");
+		append(line, sizeof(line), vals[k]);
+	}
+	if (allowed) {
+		char cav[800];
+		snprintf(cav, sizeof(cav), "conditions differ in %s (allowed by --allow-mismatch)", line);
+		free_strings(vals, nvals);
+		return add_caveat(cmp, cav);
+	}
+	if (push_mismatch(cmp, cond, vals, nvals)) {
+		free_strings(vals, nvals);
+		return PL_ENOMEM;
+	}
+	{
+		struct pl_mismatch *m = &cmp->mismatches[cmp->nmismatches - 1];
+		if ((extra && !(m->extra = strdup(extra))) || (within && !(m->within = strdup(within))))
+			return PL_ENOMEM;
+	}
+	append(msg, msgsize, cmp->nmismatches > 1 ? "; " : "");
+	append(msg, msgsize, line);
+	return 0;
+}
+
+/* A field that travels with an axis field (parallelism with hardware, ...)
+ * may differ between rows but not inside one: runs with one hardware value
+ * at tensor parallel 4 and 8 would pool into one median. Each such field
+ * is checked per row (runs grouped by the axis fields); the first row where
+ * it has more than one value is named. Returns 0 or PL_ENOMEM. */
+static int check_travellers(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
+                            struct pl_comparison *cmp, char *msg, size_t msgsize)
+{
+	struct set_groups g;
+	int axis_is[PL_COND_COUNT] = {0};
+	int rc = 0;
+
+	for (size_t k = 0; k < cmp->naxis; k++)
+		axis_is[cmp->axis[k]] = 1;
+	if (group_sets(runs, cmp->axis, cmp->naxis, &g))
+		return PL_ENOMEM;
+	for (int id = 0; id < PL_COND_COUNT && !rc; id++) {
+		size_t bad = SIZE_MAX;
+
+		if (!cmp->varies[id] || axis_is[id])
+			continue;
+		for (size_t i = 0; i < runs->nsets && bad == SIZE_MAX; i++)
+			if (!same_value(runs, &runs->sets[i].cond[id],
+			                &runs->sets[g.rep[g.group[i]]].cond[id]))
+				bad = g.group[i];
+		if (bad == SIZE_MAX)
+			continue;
+		{
+			const char **vals = malloc(runs->nsets * sizeof(*vals));
+			char within[400] = "", **dv;
+			size_t nv = 0, ndv;
+			const struct pl_run *rep = &runs->sets[g.rep[bad]];
+
+			if (!vals) {
+				rc = PL_ENOMEM;
+				break;
+			}
+			for (size_t i = 0; i < runs->nsets; i++)
+				if (g.group[i] == bad)
+					vals[nv++] = runs->sets[i].cond[id].set ? runs->sets[i].cond[id].text : NULL;
+			for (size_t k = 0; k < cmp->naxis; k++) {
+				const struct pl_value *v = &rep->cond[cmp->axis[k]];
+				append(within, sizeof(within), k ? ", " : "");
+				append(within, sizeof(within), pl_cond_info[cmp->axis[k]].name);
+				append(within, sizeof(within), " ");
+				append(within, sizeof(within), v->set ? v->text : "(missing)");
+			}
+			rc = distinct_texts(vals, nv, id, &dv, &ndv);
+			free(vals);
+			if (!rc)
+				rc = refuse_or_caveat(cmp, id, NULL, within, opts->allow_mismatch[id], dv, ndv,
+				                      msg, msgsize);
+		}
+	}
+	set_groups_release(&g);
+	return rc;
+}
+
+static int extra_allowed(const struct pl_compare_opts *opts, const char *name)
+{
+	for (size_t i = 0; i < opts->nallow_extra; i++)
+		if (strcmp(opts->allow_extra[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Extra conditions ("FORMAT.key") are conditions too: each name any run
+ * has must have one value (missing counts as a value) across the runs.
+ * Returns 0 or PL_ENOMEM. */
+static int check_extras(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
+                        struct pl_comparison *cmp, char *msg, size_t msgsize)
+{
+	const char **names = NULL, **vals = NULL;
+	size_t nnames = 0, cap = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < runs->nsets; i++)
+		for (size_t k = 0; k < runs->sets[i].nextra; k++) {
+			const char *nm = runs->sets[i].extra[k].name;
+			size_t j;
+			for (j = 0; j < nnames && strcmp(names[j], nm) != 0; j++)
+				;
+			if (j < nnames)
+				continue;
+			if (nnames == cap) {
+				const char **v = realloc(names, (cap ? cap * 2 : 8) * sizeof(*v));
+				if (!v) {
+					free(names);
+					return PL_ENOMEM;
+				}
+				names = v;
+				cap = cap ? cap * 2 : 8;
+			}
+			names[nnames++] = nm;
+		}
+	/* names in order, so refusals list them the same way every time */
+	for (size_t i = 1; i < nnames; i++)
+		for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+			const char *t = names[j - 1];
+			names[j - 1] = names[j];
+			names[j] = t;
+		}
+	if (nnames && !(vals = malloc(runs->nsets * sizeof(*vals))))
+		rc = PL_ENOMEM;
+	for (size_t j = 0; j < nnames && !rc; j++) {
+		int differ = 0;
+		char **dv;
+		size_t ndv;
+
+		for (size_t i = 0; i < runs->nsets; i++) {
+			vals[i] = pl_run_extra(&runs->sets[i], names[j]);
+			if (i && (vals[i] == NULL) != (vals[0] == NULL))
+				differ = 1;
+			else if (i && vals[i] && strcmp(vals[i], vals[0]) != 0)
+				differ = 1;
+		}
+		if (!differ)
+			continue;
+		rc = distinct_texts(vals, runs->nsets, -1, &dv, &ndv);
+		if (!rc)
+			rc = refuse_or_caveat(cmp, PL_C_NONE, names[j], NULL, extra_allowed(opts, names[j]),
+			                      dv, ndv, msg, msgsize);
+	}
+	free(vals);
+	free(names);
+	return rc;
+}
+
 /* Checks the key conditions; fills shared[], mismatches and caveats. */
 static int check_conditions(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
                             struct pl_comparison *cmp, struct pl_error *err)
@@ -679,31 +894,14 @@ static int check_conditions(const struct pl_run_columns *runs, const struct pl_c
 
 		char **vals;
 		size_t nvals;
-		if (distinct_values(runs, id, &vals, &nvals))
+		if (distinct_values(runs, id, &vals, &nvals) ||
+		    refuse_or_caveat(cmp, id, NULL, NULL, opts->allow_mismatch[id], vals, nvals, msg,
+		                     sizeof(msg)))
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
-		char line[600];
-		snprintf(line, sizeof(line), "%s:", pl_cond_info[id].name);
-		for (size_t k = 0; k < nvals; k++) {
-			append(line, sizeof(line), k ? " vs " : " ");
-			append(line, sizeof(line), vals[k]);
-		}
-		if (opts->allow_mismatch[id]) {
-			char cav[700];
-			snprintf(cav, sizeof(cav), "conditions differ in %s (allowed by --allow-mismatch)",
-			         line);
-			free_strings(vals, nvals);
-			if (add_caveat(cmp, cav))
-				return pl_error_set(err, PL_ENOMEM, "out of memory");
-			continue;
-		}
-		if (push_mismatch(cmp, id, vals, nvals)) {
-			free_strings(vals, nvals);
-			return pl_error_set(err, PL_ENOMEM, "out of memory");
-		}
-		append(msg, sizeof(msg), cmp->nmismatches > 1 ? "; " : "");
-		append(msg, sizeof(msg), line);
 	}
-	if (check_workload(runs, opts, cmp, msg, sizeof(msg)) ||
+	if (check_travellers(runs, opts, cmp, msg, sizeof(msg)) ||
+	    check_extras(runs, opts, cmp, msg, sizeof(msg)) ||
+	    check_workload(runs, opts, cmp, msg, sizeof(msg)) ||
 	    check_errors(runs, opts, cmp, msg, sizeof(msg)) || explain_loops(runs, cmp))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	if (cmp->nmismatches) {
@@ -777,6 +975,13 @@ static int build_row(const struct pl_run_columns *runs, const size_t *pos, size_
 			if (!isnan(col[pos[i]]))
 				vals[k++] = col[pos[i]];
 		if (k) {
+			double lo = vals[0], hi = vals[0];
+			for (size_t i = 1; i < k; i++) {
+				lo = vals[i] < lo ? vals[i] : lo;
+				hi = vals[i] > hi ? vals[i] : hi;
+			}
+			row->min[m] = lo;
+			row->max[m] = hi;
 			row->metric[m] = pl_median(vals, k);
 			row->n_metric[m] = k > 255 ? 255 : (unsigned char)k;
 		}
@@ -813,9 +1018,8 @@ static int build_rows(const struct pl_run_columns *runs, struct pl_comparison *c
 	double *vals = NULL;
 	int rc = 0;
 
-	for (int id = 0; id < PL_COND_COUNT; id++)
-		if (cmp->varies[id])
-			fields[nfields++] = id;
+	for (size_t k = 0; k < cmp->naxis; k++)
+		fields[nfields++] = cmp->axis[k];
 	if (group_sets(runs, fields, nfields, &g))
 		goto oom;
 	if (!(tmp = malloc((nsets > n ? nsets : n) * sizeof(*tmp))) ||
@@ -900,8 +1104,8 @@ int pl_compare_build_columns(const struct pl_run_columns *runs, const struct pl_
 	for (size_t k = 0; k < opts->naxis; k++)
 		cmp->varies[opts->axis[k]] = 1;
 	for (int id = 0; id < PL_COND_COUNT; id++) {
-		int tw = pl_cond_info[id].travels_with;
-		if (tw != PL_C_NONE && cmp->varies[tw])
+		int tw = pl_cond_info[id].travels_with, tw2 = pl_cond_info[id].travels_with2;
+		if ((tw != PL_C_NONE && cmp->varies[tw]) || (tw2 != PL_C_NONE && cmp->varies[tw2]))
 			cmp->varies[id] = 1;
 	}
 	cmp->nruns = runs->n;
@@ -956,8 +1160,11 @@ void pl_comparison_release(struct pl_comparison *cmp)
 	}
 	free(cmp->rows);
 	free_strings(cmp->caveats, cmp->ncaveats);
-	for (size_t i = 0; i < cmp->nmismatches; i++)
+	for (size_t i = 0; i < cmp->nmismatches; i++) {
 		free_strings(cmp->mismatches[i].values, cmp->mismatches[i].nvalues);
+		free(cmp->mismatches[i].extra);
+		free(cmp->mismatches[i].within);
+	}
 	free(cmp->mismatches);
 	memset(cmp, 0, sizeof(*cmp));
 }

@@ -3,16 +3,20 @@
  *
  * A comparison names its axis: the condition fields that are meant to differ
  * (e.g. hardware). Fields that travel with an axis field (pl_cond_info
- * travels_with: with hardware its accelerator count, driver and CUDA
- * versions; with engine its version) may differ too. Every other condition
- * of the key (PL_CF_KEY) must have one value across all selected runs, after
- * normalization, with missing not equal to known — else the comparison is
- * refused (PL_EMISMATCH) and the mismatches are listed field by field with
- * their values. A field named in allow_mismatch is exempt and becomes a
- * caveat printed by every renderer.
+ * travels_with: with hardware its accelerator count, parallelism, driver and
+ * CUDA versions and prices; with engine its version and launch parameters)
+ * may differ from row to row, but never inside one row. Every other
+ * condition (every PL_CF_KEY field: all but run_started_at) and every extra
+ * condition ("FORMAT.key") must have one value across all selected runs,
+ * after normalization, with missing not equal to known — else the
+ * comparison is refused (PL_EMISMATCH) and the mismatches are listed field
+ * by field with their values. A field named in allow_mismatch (or
+ * allow_extra) is exempt and becomes a caveat printed by every renderer.
+ * So a row's median never pools runs that differ in a recorded condition
+ * unless that difference was allowed by name.
  *
- * Runs with the same axis values (and the same travelling fields) form one
- * row; each metric of a row is the median of its runs' values (runs that lack
+ * Runs with the same axis values form one row; each metric of a row is the
+ * median of its runs' values, with their min and max (runs that lack
  * the metric are left out of that median; n_metric says how many had it).
  * Rows are ordered by their axis values (numbers numerically, versions in
  * natural order). delta_pct is relative to the row's baseline:
@@ -32,6 +36,9 @@
 #include "core/error.h"
 #include "core/model.h"
 
+/* Extra conditions one --allow-mismatch list may name. */
+#define PL_ALLOW_EXTRA_MAX 16
+
 /* What to compare. */
 struct pl_compare_opts {
 	int axis[PL_COND_COUNT];          /* axis condition ids */
@@ -41,12 +48,19 @@ struct pl_compare_opts {
 	unsigned char allow_mismatch[PL_COND_COUNT]; /* 1 = may differ, with a caveat */
 	unsigned char allow_errors;       /* 1 = runs with and without errors may be
 	                                     compared, with a caveat (--allow-mismatch error_rate) */
+	const char *allow_extra[PL_ALLOW_EXTRA_MAX]; /* extra conditions ("FORMAT.key")
+	                                     that may differ, with a caveat; borrowed */
+	size_t nallow_extra;              /* entries in allow_extra */
 };
 
 /* One mismatched field of a refused comparison. */
 struct pl_mismatch {
 	int cond;       /* enum pl_cond_id, or PL_C_NONE for the errors rule
-	                   (values are "run N: <error_rate>") */
+	                   (values are "run N: <error_rate>") and for an extra
+	                   condition (then extra is set) */
+	char *extra;    /* the extra condition's name ("FORMAT.key"), or NULL; owned */
+	char *within;   /* for a field that travels with the axis and differs
+	                   inside one row: that row's label ("B200"), else NULL; owned */
 	char **values;  /* distinct values, canonical text, "(missing)" for missing */
 	size_t nvalues; /* >= 2 */
 };
@@ -59,6 +73,9 @@ struct pl_compare_row {
 	long long *run_ids;                  /* their ids, ascending; n entries */
 	size_t reference_only;               /* how many of them are reference-only */
 	double metric[PL_METRIC_COUNT];      /* median per metric */
+	double min[PL_METRIC_COUNT];         /* smallest value per metric (the spread
+	                                        of rows with n_metric > 1) */
+	double max[PL_METRIC_COUNT];         /* largest value per metric */
 	unsigned char n_metric[PL_METRIC_COUNT]; /* runs that had it (capped at 255); 0 = missing */
 	size_t base;                         /* index of its baseline row (itself for the
 	                                        first of its kind) */

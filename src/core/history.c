@@ -214,6 +214,8 @@ int pl_history_build(const struct pl_run_list *runs, int by, int metric,
 	opts.nmetrics = 1;
 	if (allow) {
 		memcpy(opts.allow_mismatch, allow->allow_mismatch, sizeof(opts.allow_mismatch));
+		memcpy(opts.allow_extra, allow->allow_extra, sizeof(opts.allow_extra));
+		opts.nallow_extra = allow->nallow_extra;
 		opts.allow_errors = allow->allow_errors;
 	}
 	if ((rc = pl_compare_build(runs, &opts, &out->cmp, err)))

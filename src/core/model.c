@@ -17,7 +17,7 @@
 
 #include "core/error.h"
 
-#define PL_COND_ROW_(id, nm, ty, fl, tw, desc) [PL_C_##id] = {nm, ty, fl, PL_C_##tw, desc},
+#define PL_COND_ROW_(id, nm, ty, fl, tw, tw2, desc) [PL_C_##id] = {nm, ty, fl, PL_C_##tw, PL_C_##tw2, desc},
 const struct pl_cond_info pl_cond_info[PL_COND_COUNT] = {PL_CONDITIONS(PL_COND_ROW_)};
 #undef PL_COND_ROW_
 
@@ -132,6 +132,11 @@ void pl_run_release(struct pl_run *run)
 	free(run->format_version);
 	free(run->imported_at);
 	free(run->warnings);
+	for (size_t i = 0; i < run->nextra; i++) {
+		free(run->extra[i].name);
+		free(run->extra[i].value);
+	}
+	free(run->extra);
 	pl_run_init(run);
 }
 
@@ -169,6 +174,9 @@ int pl_run_copy(struct pl_run *dst, const struct pl_run *src)
 	    pl_strset(&dst->imported_at, src->imported_at) ||
 	    pl_strset(&dst->warnings, src->warnings))
 		goto oom;
+	for (size_t i = 0; i < src->nextra; i++)
+		if (pl_run_set_extra(dst, src->extra[i].name, src->extra[i].value, NULL))
+			goto oom;
 	return 0;
 oom:
 	pl_run_release(dst);
@@ -326,6 +334,95 @@ int pl_run_set_cond_num(struct pl_run *run, int id, double num, struct pl_error 
 	return 0;
 }
 
+/* Index of extra name in run->extra, or where it would be inserted
+ * (*found 0). */
+static size_t extra_find(const struct pl_run *run, const char *name, int *found)
+{
+	size_t lo = 0, hi = run->nextra;
+
+	*found = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(run->extra[mid].name, name);
+		if (c == 0) {
+			*found = 1;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int pl_run_set_extra(struct pl_run *run, const char *name, const char *value,
+                     struct pl_error *err)
+{
+	int found;
+	size_t at;
+	char *n = NULL, *v = NULL;
+
+	if (!name || !strchr(name, '.') || name[0] == '.')
+		return pl_error_set(err, PL_EINVALID, "extra condition '%s' must be named FORMAT.key",
+		                    name ? name : "(null)");
+	if (pl_utf8_valid_prefix(name, strlen(name)) != strlen(name) ||
+	    (value && pl_utf8_valid_prefix(value, strlen(value)) != strlen(value)))
+		return pl_error_set(err, PL_EINVALID, "extra condition '%s' is not UTF-8 text", name);
+	at = extra_find(run, name, &found);
+	if (!value) {
+		if (found) {
+			free(run->extra[at].name);
+			free(run->extra[at].value);
+			memmove(&run->extra[at], &run->extra[at + 1],
+			        (run->nextra - at - 1) * sizeof(*run->extra));
+			run->nextra--;
+		}
+		return 0;
+	}
+	if (!(v = strdup(value)))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (found) {
+		free(run->extra[at].value);
+		run->extra[at].value = v;
+		return 0;
+	}
+	{
+		struct pl_extra *e = realloc(run->extra, (run->nextra + 1) * sizeof(*e));
+		if (!e || !(n = strdup(name))) {
+			if (e)
+				run->extra = e;
+			free(v);
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		}
+		run->extra = e;
+	}
+	memmove(&run->extra[at + 1], &run->extra[at], (run->nextra - at) * sizeof(*run->extra));
+	run->extra[at].name = n;
+	run->extra[at].value = v;
+	run->nextra++;
+	return 0;
+}
+
+const char *pl_run_extra(const struct pl_run *run, const char *name)
+{
+	int found;
+	size_t at = extra_find(run, name, &found);
+
+	return found ? run->extra[at].value : NULL;
+}
+
+int pl_run_extras_equal(const struct pl_run *a, const struct pl_run *b)
+{
+	if (a->nextra != b->nextra)
+		return 0;
+	for (size_t i = 0; i < a->nextra; i++)
+		if (strcmp(a->extra[i].name, b->extra[i].name) != 0 ||
+		    strcmp(a->extra[i].value, b->extra[i].value) != 0)
+			return 0;
+	return 1;
+}
+
 void pl_run_set_metric(struct pl_run *run, int id, double value)
 {
 	if (id < 0 || id >= PL_METRIC_COUNT)
@@ -422,6 +519,17 @@ void pl_run_columns_release(struct pl_run_columns *cols)
 	if (cols->owned_sets && !cols->texts)
 		for (size_t i = 0; i < cols->nsets; i++)
 			pl_run_release(&cols->owned_sets[i]);
+	else if (cols->owned_sets) /* pooled condition texts; extras are the sets' own */
+		for (size_t i = 0; i < cols->nsets; i++) {
+			struct pl_run *r = &cols->owned_sets[i];
+			for (size_t k = 0; k < r->nextra; k++) {
+				free(r->extra[k].name);
+				free(r->extra[k].value);
+			}
+			free(r->extra);
+			r->extra = NULL;
+			r->nextra = 0;
+		}
 	for (size_t i = 0; i < cols->ntexts; i++)
 		free(cols->texts[i]);
 	free(cols->texts);

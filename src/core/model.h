@@ -32,51 +32,74 @@ enum pl_ctype {
 };
 
 /* Flags of a condition field. */
-#define PL_CF_KEY 0x1u       /* part of the condition key (DESIGN.md) */
+#define PL_CF_KEY 0x1u       /* part of the condition key (DESIGN.md): compared;
+                                every condition but run_started_at (per run) */
 #define PL_CF_REQUIRED 0x2u  /* a run without it is rejected */
 #define PL_CF_CHECKLIST 0x4u /* publication checklist item: missing => reference-only */
 
 /*
- * X(ID, name, type, flags, travels_with, description)
- * travels_with: the condition whose axis it travels with (it may differ when
- * that field is on the comparison axis), or NONE.
+ * X(ID, name, type, flags, travels_with, travels_with2, description)
+ * travels_with, travels_with2: the conditions whose axis it travels with (it
+ * may differ from row to row when one of them is on the comparison axis),
+ * or NONE. Engine launch parameters travel with the engine and with the
+ * hardware (they name its parallelism); parallelism, driver, CUDA and
+ * prices travel with the hardware.
  */
 #define PL_CONDITIONS(X) \
-	X(MODEL, "model", PL_CT_TEXT, PL_CF_KEY | PL_CF_REQUIRED, NONE, "model name as served") \
-	X(MODEL_SOURCE, "model_source", PL_CT_TEXT, PL_CF_CHECKLIST, NONE, "where the weights came from (huggingface, modelscope, local path)") \
-	X(WEIGHTS_HASH, "weights_hash", PL_CT_TEXT, 0, NONE, "hash of the weights files") \
-	X(PRECISION, "precision", PL_CT_TEXT, PL_CF_KEY | PL_CF_REQUIRED, NONE, "weight/compute precision: bfloat16, float16, fp8, int8, int4, ...") \
-	X(QUANTIZATION, "quantization", PL_CT_TEXT, PL_CF_KEY, NONE, "quantization method (awq, gptq, ...)") \
-	X(ENGINE, "engine", PL_CT_TEXT, PL_CF_KEY | PL_CF_REQUIRED, NONE, "serving engine (vllm, sglang, trt-llm, llama.cpp, ...)") \
-	X(ENGINE_VERSION, "engine_version", PL_CT_VERSION, PL_CF_KEY | PL_CF_CHECKLIST, ENGINE, "serving engine version") \
-	X(ENGINE_ARGS, "engine_args", PL_CT_TEXT, PL_CF_CHECKLIST, ENGINE, "engine launch parameters as given") \
-	X(HARDWARE, "hardware", PL_CT_TEXT, PL_CF_KEY | PL_CF_REQUIRED, NONE, "accelerators, e.g. '2x NVIDIA A100 80G'") \
-	X(ACCELERATOR_COUNT, "accelerator_count", PL_CT_INT, PL_CF_KEY, HARDWARE, "number of accelerators (from hardware 'Nx ...' if not given)") \
-	X(DRIVER_VERSION, "driver_version", PL_CT_VERSION, PL_CF_KEY | PL_CF_CHECKLIST, HARDWARE, "accelerator driver version") \
-	X(CUDA_VERSION, "cuda_version", PL_CT_VERSION, PL_CF_KEY | PL_CF_CHECKLIST, HARDWARE, "CUDA (or ROCm) runtime version") \
-	X(TENSOR_PARALLEL_SIZE, "tensor_parallel_size", PL_CT_INT, 0, NONE, "tensor parallel size") \
-	X(MAX_MODEL_LEN, "max_model_len", PL_CT_INT, 0, NONE, "maximum model context length in tokens") \
-	X(KV_CACHE_DTYPE, "kv_cache_dtype", PL_CT_TEXT, 0, NONE, "KV-cache data type") \
-	X(INPUT_TOKENS, "input_tokens", PL_CT_INT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, "input (prompt) tokens per request") \
-	X(MAX_OUTPUT_TOKENS, "max_output_tokens", PL_CT_INT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, "output tokens per request (maximum)") \
-	X(CONCURRENCY, "concurrency", PL_CT_INT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, "requests in flight at once (closed loop); inf = unbounded") \
-	X(REQUEST_RATE, "request_rate", PL_CT_REAL, PL_CF_KEY, NONE, "arrival rate in requests/s (open loop); inf = all at once") \
-	X(WARMUP_REQUESTS, "warmup_requests", PL_CT_INT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, "requests sent and discarded before measuring; 0 = cold start") \
-	X(DATASET, "dataset", PL_CT_TEXT, PL_CF_KEY, NONE, "dataset / prompt set") \
-	X(NUM_PROMPTS, "num_prompts", PL_CT_INT, 0, NONE, "requests measured") \
-	X(TEMPERATURE, "temperature", PL_CT_REAL, 0, NONE, "sampling temperature") \
-	X(STREAMING, "streaming", PL_CT_BOOL, 0, NONE, "responses streamed") \
-	X(DEPLOYMENT, "deployment", PL_CT_TEXT, PL_CF_KEY, NONE, "local or cloud-api") \
-	X(BENCHMARK_TOOL, "benchmark_tool", PL_CT_TEXT, PL_CF_KEY, NONE, "benchmark client (vllm-bench-serve, ...)") \
-	X(BENCHMARK_TOOL_VERSION, "benchmark_tool_version", PL_CT_VERSION, PL_CF_KEY, BENCHMARK_TOOL, "benchmark client version") \
-	X(API_BACKEND, "api_backend", PL_CT_TEXT, 0, NONE, "client API the benchmark spoke (vLLM 'backend'); not the engine") \
-	X(REPETITIONS, "repetitions", PL_CT_INT, 0, NONE, "repetitions of the run the file summarises") \
-	X(PRICE_PER_HOUR, "price_per_hour", PL_CT_REAL, 0, NONE, "price per instance-hour, in the user's currency") \
-	X(RUN_STARTED_AT, "run_started_at", PL_CT_TIME, 0, NONE, "when the run started, UTC") \
-	X(PRICE_PER_MILLION_INPUT_TOKENS, "price_per_million_input_tokens", PL_CT_REAL, 0, NONE, "API price per million input tokens, in the user's currency") \
-	X(PRICE_PER_MILLION_OUTPUT_TOKENS, "price_per_million_output_tokens", PL_CT_REAL, 0, NONE, "API price per million output tokens, in the user's currency")
+	X(MODEL, "model", PL_CT_TEXT, PL_CF_KEY | PL_CF_REQUIRED, NONE, NONE, "model name as served") \
+	X(MODEL_SOURCE, "model_source", PL_CT_TEXT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, NONE, "where the weights came from (huggingface, modelscope, local path)") \
+	X(WEIGHTS_HASH, "weights_hash", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "hash of the weights files") \
+	X(PRECISION, "precision", PL_CT_TEXT, PL_CF_KEY | PL_CF_REQUIRED, NONE, NONE, "weight/compute precision: bfloat16, float16, fp8, int8, int4, ...") \
+	X(QUANTIZATION, "quantization", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "quantization method (awq, gptq, ...)") \
+	X(ENGINE, "engine", PL_CT_TEXT, PL_CF_KEY | PL_CF_REQUIRED, NONE, NONE, "serving engine (vllm, sglang, trt-llm, llama.cpp, ...)") \
+	X(ENGINE_VERSION, "engine_version", PL_CT_VERSION, PL_CF_KEY | PL_CF_CHECKLIST, ENGINE, NONE, "serving engine version") \
+	X(ENGINE_ARGS, "engine_args", PL_CT_TEXT, PL_CF_KEY | PL_CF_CHECKLIST, ENGINE, HARDWARE, "engine launch parameters as given") \
+	X(HARDWARE, "hardware", PL_CT_TEXT, PL_CF_KEY | PL_CF_REQUIRED, NONE, NONE, "accelerators, e.g. '2x NVIDIA A100 80G'") \
+	X(ACCELERATOR_COUNT, "accelerator_count", PL_CT_INT, PL_CF_KEY, HARDWARE, NONE, "number of accelerators (from hardware 'Nx ...' if not given)") \
+	X(DRIVER_VERSION, "driver_version", PL_CT_VERSION, PL_CF_KEY | PL_CF_CHECKLIST, HARDWARE, NONE, "accelerator driver version") \
+	X(CUDA_VERSION, "cuda_version", PL_CT_VERSION, PL_CF_KEY | PL_CF_CHECKLIST, HARDWARE, NONE, "CUDA (or ROCm) runtime version") \
+	X(TENSOR_PARALLEL_SIZE, "tensor_parallel_size", PL_CT_INT, PL_CF_KEY, HARDWARE, NONE, "tensor parallel size") \
+	X(MAX_MODEL_LEN, "max_model_len", PL_CT_INT, PL_CF_KEY, NONE, NONE, "maximum model context length in tokens") \
+	X(KV_CACHE_DTYPE, "kv_cache_dtype", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "KV-cache data type") \
+	X(INPUT_TOKENS, "input_tokens", PL_CT_INT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, NONE, "input (prompt) tokens per request") \
+	X(MAX_OUTPUT_TOKENS, "max_output_tokens", PL_CT_INT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, NONE, "output tokens per request (maximum)") \
+	X(CONCURRENCY, "concurrency", PL_CT_INT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, NONE, "requests in flight at once (closed loop); inf = unbounded") \
+	X(REQUEST_RATE, "request_rate", PL_CT_REAL, PL_CF_KEY, NONE, NONE, "arrival rate in requests/s (open loop); inf = all at once") \
+	X(WARMUP_REQUESTS, "warmup_requests", PL_CT_INT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, NONE, "requests sent and discarded before measuring; 0 = cold start") \
+	X(DATASET, "dataset", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "dataset / prompt set") \
+	X(NUM_PROMPTS, "num_prompts", PL_CT_INT, PL_CF_KEY, NONE, NONE, "requests measured") \
+	X(TEMPERATURE, "temperature", PL_CT_REAL, PL_CF_KEY, NONE, NONE, "sampling temperature") \
+	X(STREAMING, "streaming", PL_CT_BOOL, PL_CF_KEY, NONE, NONE, "responses streamed") \
+	X(DEPLOYMENT, "deployment", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "local or cloud-api") \
+	X(BENCHMARK_TOOL, "benchmark_tool", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "benchmark client (vllm-bench-serve, ...)") \
+	X(BENCHMARK_TOOL_VERSION, "benchmark_tool_version", PL_CT_VERSION, PL_CF_KEY, BENCHMARK_TOOL, NONE, "benchmark client version") \
+	X(API_BACKEND, "api_backend", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "client API and endpoint the benchmark spoke (vLLM 'backend': openai = /v1/completions, openai-chat = /v1/chat/completions); not the engine") \
+	X(REPETITIONS, "repetitions", PL_CT_INT, PL_CF_KEY, NONE, NONE, "repetitions of the run the file summarises") \
+	X(PRICE_PER_HOUR, "price_per_hour", PL_CT_REAL, PL_CF_KEY, HARDWARE, NONE, "price per instance-hour, in the user's currency") \
+	X(RUN_STARTED_AT, "run_started_at", PL_CT_TIME, 0, NONE, NONE, "when the run started, UTC") \
+	X(PRICE_PER_MILLION_INPUT_TOKENS, "price_per_million_input_tokens", PL_CT_REAL, PL_CF_KEY, HARDWARE, NONE, "API price per million input tokens, in the user's currency") \
+	X(PRICE_PER_MILLION_OUTPUT_TOKENS, "price_per_million_output_tokens", PL_CT_REAL, PL_CF_KEY, HARDWARE, NONE, "API price per million output tokens, in the user's currency") \
+	X(PIPELINE_PARALLEL_SIZE, "pipeline_parallel_size", PL_CT_INT, PL_CF_KEY, HARDWARE, NONE, "pipeline parallel size") \
+	X(DATA_PARALLEL_SIZE, "data_parallel_size", PL_CT_INT, PL_CF_KEY, HARDWARE, NONE, "data parallel size (engine replicas)") \
+	X(EXPERT_PARALLEL_SIZE, "expert_parallel_size", PL_CT_INT, PL_CF_KEY, HARDWARE, NONE, "expert parallel size (MoE)") \
+	X(KV_OFFLOAD, "kv_offload", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "KV-cache offload: none, or where to (cpu, lmcache, ...)") \
+	X(PREFIX_CACHING, "prefix_caching", PL_CT_BOOL, PL_CF_KEY, NONE, NONE, "automatic prefix caching enabled") \
+	X(SPECULATIVE_METHOD, "speculative_method", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "speculative decoding: none, or the method (eagle, mtp, ngram, draft model)") \
+	X(SPECULATIVE_DRAFT_TOKENS, "speculative_draft_tokens", PL_CT_INT, PL_CF_KEY, NONE, NONE, "speculative tokens proposed per step") \
+	X(MAX_NUM_SEQS, "max_num_seqs", PL_CT_INT, PL_CF_KEY, NONE, NONE, "engine limit: sequences in one batch") \
+	X(MAX_NUM_BATCHED_TOKENS, "max_num_batched_tokens", PL_CT_INT, PL_CF_KEY, NONE, NONE, "engine limit: tokens in one batch") \
+	X(BURSTINESS, "burstiness", PL_CT_REAL, PL_CF_KEY, NONE, NONE, "arrival burstiness (gamma shape factor; 1 = Poisson arrivals)") \
+	X(RAMP_UP_STRATEGY, "ramp_up_strategy", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "arrival rate ramp (linear, exponential); missing = a fixed rate") \
+	X(RAMP_UP_START_RPS, "ramp_up_start_rps", PL_CT_REAL, PL_CF_KEY, NONE, NONE, "ramp-up start rate, requests/s") \
+	X(RAMP_UP_END_RPS, "ramp_up_end_rps", PL_CT_REAL, PL_CF_KEY, NONE, NONE, "ramp-up end rate, requests/s") \
+	X(TRACE, "trace", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "arrival trace replayed (file or name); missing = no replay") \
+	X(TRACE_TIME_SCALE, "trace_time_scale", PL_CT_REAL, PL_CF_KEY, NONE, NONE, "time scale of the replayed trace (1 = as recorded)") \
+	X(SCENARIO, "scenario", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "MLPerf scenario: Server, Interactive, Offline, SingleStream, ...") \
+	X(TTFT_LIMIT, "ttft_limit", PL_CT_REAL, PL_CF_KEY, NONE, NONE, "TTFT latency limit the run had to meet, s") \
+	X(TPOT_LIMIT, "tpot_limit", PL_CT_REAL, PL_CF_KEY, NONE, NONE, "TPOT latency limit the run had to meet, s") \
+	X(OUTPUT_INCLUDES_REASONING, "output_includes_reasoning", PL_CT_BOOL, PL_CF_KEY, NONE, NONE, "output token counts and throughputs include reasoning tokens")
 
-#define PL_COND_ENUM_(id, name, type, flags, tw, desc) PL_C_##id,
+#define PL_COND_ENUM_(id, name, type, flags, tw, tw2, desc) PL_C_##id,
 enum pl_cond_id { PL_CONDITIONS(PL_COND_ENUM_) PL_COND_COUNT, PL_C_NONE = -1 };
 #undef PL_COND_ENUM_
 
@@ -86,6 +109,7 @@ struct pl_cond_info {
 	enum pl_ctype type;      /* value type */
 	unsigned flags;          /* PL_CF_* */
 	int travels_with;        /* enum pl_cond_id or PL_C_NONE */
+	int travels_with2;       /* a second one, or PL_C_NONE */
 	const char *description; /* one line, for --help and schema docs */
 };
 
@@ -218,6 +242,16 @@ struct pl_value {
 /* Name of checklist bit i (0 <= i < PL_CHK_COUNT), e.g. "weights source". */
 const char *pl_checklist_item(int i);
 
+/* A condition a source file records that no canonical field holds: kept
+ * under the name "FORMAT.key" (e.g. "vllm-serving.max_concurrent_requests"
+ * or "descriptor.x_node_pool"), with the file's value as text. Extras are
+ * part of a run's condition set: two runs that differ in one never pool
+ * into one comparison row. */
+struct pl_extra {
+	char *name;  /* "FORMAT.key", UTF-8, contains a '.'; owned */
+	char *value; /* the value as text (a JSON value's text for non-strings); owned */
+};
+
 /* The canonical run. Created by adapters, filled by the store on query.
  * Initialise with pl_run_init(), release with pl_run_release(). */
 struct pl_run {
@@ -235,6 +269,9 @@ struct pl_run {
 	unsigned checklist_missing; /* PL_CHK_* bits; nonzero => reference-only */
 	char *warnings;        /* import warnings, one per line ("\n"-separated),
 	                          or NULL; not stored in the database; owned */
+	struct pl_extra *extra; /* extra conditions, sorted by name (strcmp),
+	                           names unique; owned */
+	size_t nextra;          /* entries in extra */
 };
 
 /* Zeroes run (all conditions and metrics missing). */
@@ -258,6 +295,19 @@ int pl_run_set_cond(struct pl_run *run, int id, const char *value, struct pl_err
  * text ("8", "1.5", "inf", "true"/"false" for BOOL). Returns 0 or PL_ENOMEM
  * or PL_EUSAGE if id is not numeric. */
 int pl_run_set_cond_num(struct pl_run *run, int id, double num, struct pl_error *err);
+
+/* Sets the extra condition name (must contain a '.') to value, both
+ * copied; an existing entry of that name is replaced, value NULL removes
+ * it. The array stays sorted by name. Returns 0, PL_ENOMEM, or PL_EINVALID
+ * (name without a '.', or name or value not UTF-8). */
+int pl_run_set_extra(struct pl_run *run, const char *name, const char *value,
+                     struct pl_error *err);
+
+/* The value of extra condition name, or NULL when the run has none. */
+const char *pl_run_extra(const struct pl_run *run, const char *name);
+
+/* 1 if a and b hold the same extra conditions with equal values. */
+int pl_run_extras_equal(const struct pl_run *a, const struct pl_run *b);
 
 /* Sets metric id to value (canonical units). */
 void pl_run_set_metric(struct pl_run *run, int id, double value);
@@ -309,7 +359,8 @@ struct pl_run_columns {
 	                               it); NULL when they belong to a run list */
 	char **texts;               /* when set, the owned sets' condition texts,
 	                               each distinct text once and shared by
-	                               pointer (the sets do not own them); owned */
+	                               pointer (the sets do not own them, but do
+	                               own their extras); owned */
 	size_t ntexts;              /* entries in texts */
 	size_t n;                   /* runs */
 	long long *id;              /* n run ids, in the order the runs were given */

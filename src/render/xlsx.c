@@ -299,16 +299,19 @@ static int run_in_comparison(const struct pl_comparison *cmp, long long id)
 static int sheet_runs(struct sheet *sh, const struct pl_comparison *cmp,
                       const struct pl_run_list *runs, const struct formats *f)
 {
-	unsigned char has[PL_METRIC_COUNT] = {0};
+	unsigned char has[PL_METRIC_COUNT] = {0}, has_cond[PL_COND_COUNT] = {0};
 	lxw_col_t col = 0;
 	lxw_row_t xr = 0;
 	char buf[128];
 	int rc = 0;
 
 	for (size_t i = 0; runs && i < runs->n; i++)
-		if (run_in_comparison(cmp, runs->v[i].id))
+		if (run_in_comparison(cmp, runs->v[i].id)) {
 			for (int m = 0; m < PL_METRIC_COUNT; m++)
 				has[m] |= runs->v[i].has_metric[m];
+			for (int id = 0; id < PL_COND_COUNT; id++)
+				has_cond[id] |= runs->v[i].cond[id].set;
+		}
 	{
 		static const char *const fixed[] = {"id",      "source",         "sha256",
 		                                    "record",  "adapter",        "reference_only",
@@ -317,7 +320,7 @@ static int sheet_runs(struct sheet *sh, const struct pl_comparison *cmp,
 			rc |= put_str(sh, 0, col++, fixed[i], f->header);
 	}
 	for (int id = 0; id < PL_COND_COUNT; id++)
-		if (pl_cond_info[id].flags & PL_CF_KEY)
+		if ((pl_cond_info[id].flags & PL_CF_KEY) && has_cond[id])
 			rc |= put_str(sh, 0, col++, pl_cond_info[id].name, f->header);
 	for (int m = 0; m < PL_METRIC_COUNT; m++) {
 		if (!has[m])
@@ -356,7 +359,7 @@ static int sheet_runs(struct sheet *sh, const struct pl_comparison *cmp,
 			rc |= put_str(sh, xr, col, missing, NULL);
 		col++;
 		for (int id = 0; id < PL_COND_COUNT; id++)
-			if (pl_cond_info[id].flags & PL_CF_KEY)
+			if ((pl_cond_info[id].flags & PL_CF_KEY) && has_cond[id])
 				rc |= put_cond(sh, xr, col++, id, &run->cond[id]);
 		for (int m = 0; m < PL_METRIC_COUNT; m++) {
 			if (!has[m])

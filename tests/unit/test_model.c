@@ -22,9 +22,16 @@ static void tables_are_consistent(void **state)
 	/* names are unique and travels_with points at a real field */
 	for (int i = 0; i < PL_COND_COUNT; i++) {
 		assert_int_equal(pl_cond_lookup(pl_cond_info[i].name), i);
-		int tw = pl_cond_info[i].travels_with;
+		int tw = pl_cond_info[i].travels_with, tw2 = pl_cond_info[i].travels_with2;
 		assert_true(tw == PL_C_NONE || (tw >= 0 && tw < PL_COND_COUNT));
+		assert_true(tw2 == PL_C_NONE || (tw2 >= 0 && tw2 < PL_COND_COUNT));
+		/* every condition is compared but the per-run time */
+		assert_int_equal((pl_cond_info[i].flags & PL_CF_KEY) != 0, i != PL_C_RUN_STARTED_AT);
 	}
+	assert_int_equal(pl_cond_info[PL_C_TENSOR_PARALLEL_SIZE].travels_with, PL_C_HARDWARE);
+	assert_int_equal(pl_cond_info[PL_C_ENGINE_ARGS].travels_with, PL_C_ENGINE);
+	assert_int_equal(pl_cond_info[PL_C_ENGINE_ARGS].travels_with2, PL_C_HARDWARE);
+	assert_int_equal(pl_cond_info[PL_C_KV_OFFLOAD].travels_with, PL_C_NONE);
 	for (int i = 0; i < PL_METRIC_COUNT; i++)
 		assert_int_equal(pl_metric_lookup(pl_metric_info[i].name), i);
 	assert_int_equal(pl_cond_info[PL_C_DRIVER_VERSION].travels_with, PL_C_HARDWARE);
