@@ -260,6 +260,184 @@ static void equal_versions_in_run_order(void **state)
 	pl_run_list_release(&l);
 }
 
+
+/* The first caveat of c that starts with prefix, or NULL. */
+static const char *find_caveat(const struct pl_comparison *c, const char *prefix)
+{
+	for (size_t i = 0; i < c->ncaveats; i++)
+		if (strncmp(c->caveats[i], prefix, strlen(prefix)) == 0)
+			return c->caveats[i];
+	return NULL;
+}
+
+/* A value valid for condition id's type, distinct per k (0 or 1). */
+static const char *cond_value(int id, int k)
+{
+	switch (pl_cond_info[id].type) {
+	case PL_CT_BOOL: return k ? "true" : "false";
+	case PL_CT_INT: return k ? "8" : "4";
+	case PL_CT_REAL: return k ? "2.5" : "1.5";
+	case PL_CT_VERSION: return k ? "0.10.1" : "0.6.3";
+	case PL_CT_TIME: return k ? "2026-01-02T00:00:00Z" : "2026-01-01T00:00:00Z";
+	case PL_CT_TEXT: break;
+	}
+	return k ? "value-b" : "value-a";
+}
+
+/* Row integrity, for every condition column: two runs that differ only in
+ * it never pool into one row. Off the axis they are refused naming the
+ * field; travelling with the axis field they are refused as differing
+ * within the row; allowed by name, they pool with a caveat naming it. The
+ * per-run time (run_started_at) is the one field that pools. */
+static void no_condition_pools_silently(void **state)
+{
+	(void)state;
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		int axis = id == PL_C_MODEL ? PL_C_PRECISION : PL_C_MODEL;
+		struct pl_run_list l;
+		struct pl_compare_opts o;
+		struct pl_comparison c;
+		struct pl_error e;
+
+		pl_run_list_init(&l);
+		memset(&o, 0, sizeof(o));
+		pl_error_init(&e);
+		for (int k = 0; k < 2; k++) {
+			struct pl_run *r = add(&l, k + 1, "1x NVIDIA H100 80G", "550.90", "bf16", "8", 0.2, 100);
+			assert_int_equal(pl_run_set_cond(r, id, cond_value(id, k), NULL), 0);
+			/* for a field that travels with hardware, hardware is the axis
+			 * and both runs share one hardware value: one row */
+		}
+		if (pl_cond_info[id].travels_with == PL_C_HARDWARE ||
+		    pl_cond_info[id].travels_with2 == PL_C_HARDWARE)
+			axis = PL_C_HARDWARE;
+		else if (pl_cond_info[id].travels_with == PL_C_ENGINE)
+			axis = PL_C_ENGINE;
+		else if (pl_cond_info[id].travels_with == PL_C_BENCHMARK_TOOL)
+			axis = PL_C_BENCHMARK_TOOL;
+		if (id == axis)
+			axis = PL_C_MODEL;
+		o.axis[0] = axis;
+		o.naxis = 1;
+		if (id == PL_C_RUN_STARTED_AT) {
+			assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+			assert_int_equal(c.nrows, 1);
+			assert_int_equal(c.rows[0].n, 2);
+			pl_comparison_release(&c);
+			pl_run_list_release(&l);
+			continue;
+		}
+		assert_int_equal(pl_compare_build(&l, &o, &c, &e), PL_EMISMATCH);
+		assert_int_equal(c.nmismatches, 1);
+		assert_int_equal(c.mismatches[0].cond, id);
+		assert_int_equal(c.mismatches[0].nvalues, 2);
+		assert_non_null(strstr(e.message, pl_cond_info[id].name));
+		pl_comparison_release(&c);
+		o.allow_mismatch[id] = 1;
+		assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+		assert_int_equal(c.nrows, 1);
+		assert_non_null(find_caveat(&c, "conditions differ in "));
+		assert_non_null(strstr(find_caveat(&c, "conditions differ in "), pl_cond_info[id].name));
+		pl_comparison_release(&c);
+		pl_run_list_release(&l);
+	}
+}
+
+/* A travelling field may differ between rows (tensor parallel 4 on one
+ * accelerator, 8 on another) but not inside one: then the refusal names
+ * the row. Spread: a row keeps each metric's min and max. */
+static void travellers_one_value_per_row(void **state)
+{
+	struct pl_run_list l;
+	struct pl_compare_opts o;
+	struct pl_comparison c;
+	struct pl_error e;
+	(void)state;
+	pl_run_list_init(&l);
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&e);
+	pl_run_set_cond(add(&l, 1, "8x NVIDIA B200", "570.1", "fp4", "16", 0.66, 500),
+	                PL_C_TENSOR_PARALLEL_SIZE, "8", NULL);
+	pl_run_set_cond(add(&l, 2, "8x NVIDIA H200", "570.1", "fp4", "16", 0.90, 400),
+	                PL_C_TENSOR_PARALLEL_SIZE, "4", NULL);
+	pl_run_set_cond(add(&l, 3, "8x NVIDIA H200", "570.1", "fp4", "16", 0.80, 420),
+	                PL_C_TENSOR_PARALLEL_SIZE, "4", NULL);
+	assert_int_equal(pl_compare_parse_axis(&o, "hardware", &e), 0);
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+	assert_int_equal(c.nrows, 2);
+	assert_string_equal(c.rows[0].axis[PL_C_TENSOR_PARALLEL_SIZE].text, "8");
+	assert_string_equal(c.rows[1].axis[PL_C_TENSOR_PARALLEL_SIZE].text, "4");
+	assert_true(c.rows[1].min[PL_M_TTFT_P50] == 0.80);
+	assert_true(c.rows[1].max[PL_M_TTFT_P50] == 0.90);
+	assert_true(c.rows[1].metric[PL_M_TTFT_P50] == 0.85);
+	pl_comparison_release(&c);
+
+	/* B200 at tensor parallel 4 too: one B200 row would pool 4 and 8 */
+	pl_run_set_cond(add(&l, 4, "8x NVIDIA B200", "570.1", "fp4", "16", 81.0, 20),
+	                PL_C_TENSOR_PARALLEL_SIZE, "4", NULL);
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), PL_EMISMATCH);
+	assert_int_equal(c.nmismatches, 1);
+	assert_int_equal(c.mismatches[0].cond, PL_C_TENSOR_PARALLEL_SIZE);
+	assert_string_equal(c.mismatches[0].within, "hardware 8x NVIDIA B200");
+	assert_string_equal(c.mismatches[0].values[0], "4");
+	assert_string_equal(c.mismatches[0].values[1], "8");
+	assert_string_equal(e.message,
+	                    "comparison refused: 1 condition differ off the axis 'hardware': "
+	                    "tensor_parallel_size (within hardware 8x NVIDIA B200): 4 vs 8");
+	pl_comparison_release(&c);
+	o.allow_mismatch[PL_C_TENSOR_PARALLEL_SIZE] = 1;
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+	assert_int_equal(c.nrows, 2);
+	assert_int_equal(c.rows[0].n, 2);
+	assert_string_equal(find_caveat(&c, "conditions differ in "), "conditions differ in tensor_parallel_size (within hardware "
+	                                  "8x NVIDIA B200): 4 vs 8 (allowed by --allow-mismatch)");
+	pl_comparison_release(&c);
+	pl_run_list_release(&l);
+}
+
+/* Extra conditions (FORMAT.key) compare like any condition: missing is
+ * not equal to known, and an allowed extra becomes a caveat. */
+static void extras_are_conditions(void **state)
+{
+	struct pl_run_list l;
+	struct pl_compare_opts o;
+	struct pl_comparison c;
+	struct pl_error e;
+	struct pl_run *r;
+	(void)state;
+	pl_run_list_init(&l);
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&e);
+	r = add(&l, 1, "1x NVIDIA H100 80G", "550.90", "bf16", "8", 0.2, 100);
+	assert_int_equal(pl_run_set_extra(r, "vllm-serving.label", "nightly", &e), 0);
+	assert_int_equal(pl_run_set_extra(r, "vllm-serving.a", "1", &e), 0);
+	r = add(&l, 2, "2x NVIDIA A100 80G", "550.54", "bf16", "8", 0.3, 90);
+	assert_int_equal(pl_run_set_extra(r, "vllm-serving.label", "patched", &e), 0);
+	assert_int_equal(pl_run_set_extra(r, "vllm-serving.a", "1", &e), 0);
+	r = add(&l, 3, "2x NVIDIA A100 80G", "550.54", "bf16", "8", 0.3, 90);
+	assert_int_equal(pl_run_set_extra(r, "vllm-serving.a", "1", &e), 0);
+	assert_int_equal(pl_run_set_extra(r, "bad", "1", &e), PL_EINVALID);
+	assert_string_equal(pl_run_extra(r, "vllm-serving.a"), "1");
+	assert_null(pl_run_extra(r, "vllm-serving.label"));
+	assert_int_equal(pl_compare_parse_axis(&o, "hardware", &e), 0);
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), PL_EMISMATCH);
+	assert_int_equal(c.nmismatches, 1);
+	assert_int_equal(c.mismatches[0].cond, PL_C_NONE);
+	assert_string_equal(c.mismatches[0].extra, "vllm-serving.label");
+	assert_int_equal(c.mismatches[0].nvalues, 3);
+	assert_string_equal(c.mismatches[0].values[0], "nightly");
+	assert_string_equal(c.mismatches[0].values[1], "patched");
+	assert_string_equal(c.mismatches[0].values[2], "(missing)");
+	pl_comparison_release(&c);
+	o.allow_extra[0] = "vllm-serving.label";
+	o.nallow_extra = 1;
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+	assert_string_equal(find_caveat(&c, "conditions differ in "), "conditions differ in vllm-serving.label: nightly vs patched "
+	                                  "vs (missing) (allowed by --allow-mismatch)");
+	pl_comparison_release(&c);
+	pl_run_list_release(&l);
+}
+
 static void median_even_and_odd(void **state)
 {
 	double a[] = {3, 1, 2};
@@ -313,6 +491,9 @@ int main(void)
 		cmocka_unit_test(engine_axis_orders_versions_naturally),
 		cmocka_unit_test(deltas_at_equal_tail),
 		cmocka_unit_test(equal_versions_in_run_order),
+		cmocka_unit_test(no_condition_pools_silently),
+		cmocka_unit_test(travellers_one_value_per_row),
+		cmocka_unit_test(extras_are_conditions),
 		cmocka_unit_test(median_even_and_odd),
 		cmocka_unit_test(median_is_the_sorted_middle),
 	};
