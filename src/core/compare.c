@@ -16,6 +16,7 @@
 
 #include "core/hash.h"
 #include "core/normalize.h"
+#include "core/stats.h"
 
 static const int default_metrics[] = {
 	PL_M_TTFT_P50, PL_M_TTFT_P95,          PL_M_TPOT_P50,         PL_M_TPOT_P95,
@@ -81,60 +82,6 @@ static const struct pl_value *run_cond(const struct pl_run_columns *runs, size_t
 static double run_metric(const struct pl_run_columns *runs, size_t i, int m)
 {
 	return runs->metric[m] ? runs->metric[m][i] : NAN;
-}
-
-static void swap_double(double *a, double *b)
-{
-	double t = *a;
-	*a = *b;
-	*b = t;
-}
-
-/* Rearranges v[0..n) (no NaN) so that v[k] holds the value a sort would put
- * there, nothing after it smaller and nothing before it greater: Hoare's
- * selection with a median-of-three pivot and a three-way partition, so that
- * many equal values (error rates of 0) still take linear time. */
-static void select_kth(double *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n; /* v[k] is found in [lo, hi) */
-
-	while (hi - lo > 1) {
-		double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi - 1];
-		double p = fmax(fmin(a, b), fmin(fmax(a, b), c));
-		size_t lt = lo, i = lo, gt = hi; /* [lo,lt) < p, [lt,i) == p, [gt,hi) > p */
-
-		while (i < gt) {
-			if (v[i] < p)
-				swap_double(&v[lt++], &v[i++]);
-			else if (v[i] > p)
-				swap_double(&v[i], &v[--gt]);
-			else
-				i++;
-		}
-		if (k < lt)
-			hi = lt;
-		else if (k >= gt)
-			lo = gt;
-		else
-			return;
-	}
-}
-
-double pl_median(double *v, size_t n)
-{
-	double lower;
-
-	select_kth(v, n, n / 2);
-	if (n % 2)
-		return v[n / 2];
-	lower = v[0]; /* the largest of v[0..n/2) is the other middle value */
-	for (size_t i = 1; i < n / 2; i++)
-		if (v[i] > lower)
-			lower = v[i];
-	/* The midpoint of two decimal inputs, (0.08 + 0.09) / 2, is 0.084999...
-	 * in binary; round it to DBL_DIG (15) significant digits, which is all
-	 * the precision any input carried, so it prints as 0.085. */
-	return pl_round_sig((lower + v[n / 2]) / 2.0, 15);
 }
 
 /* An order on indices that needs context, which qsort cannot pass: a

@@ -138,10 +138,4 @@ void pl_comparison_release(struct pl_comparison *cmp);
  * Writes into buf (size n, truncated, NUL-terminated). Returns buf. */
 char *pl_compare_row_label(const struct pl_comparison *cmp, size_t row, char *buf, size_t n);
 
-/* Median of v[0..n) (no NaN; n >= 1). Reorders v: linear-time selection,
- * not a sort. For even n the midpoint of the two middle values is rounded to
- * 15 significant digits (DBL_DIG), so that the median of decimal inputs
- * prints as a decimal. */
-double pl_median(double *v, size_t n);
-
 #endif

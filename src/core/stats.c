@@ -63,13 +63,76 @@ static double *sorted_copy(const double *v, size_t n)
 }
 
 /* Median of sorted s[0..n-1], n > 0. */
+/* The median of an even count: the midpoint of the two middle values,
+ * rounded to DBL_DIG (15) significant digits. The midpoint of two decimal
+ * inputs, (0.08 + 0.09) / 2, is 0.084999... in binary; rounded it prints
+ * as 0.085, which is all the precision any input carried. Halves first:
+ * cannot overflow, and equal middles give that value. The one formula of
+ * every median in the program (compare rows, check, history, steps). */
+static double midpoint(double a, double b)
+{
+	return pl_round_sig(0.5 * a + 0.5 * b, 15);
+}
+
 static double median_sorted(const double *s, size_t n)
 {
 	if (n % 2)
 		return s[n / 2];
-	/* halves first: cannot overflow, and equal middles give that value */
-	return 0.5 * s[n / 2 - 1] + 0.5 * s[n / 2];
+	return midpoint(s[n / 2 - 1], s[n / 2]);
 }
+
+static void swap_double(double *a, double *b)
+{
+	double t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* Rearranges v[0..n) (no NaN) so that v[k] holds the value a sort would put
+ * there, nothing after it smaller and nothing before it greater: Hoare's
+ * selection with a median-of-three pivot and a three-way partition, so that
+ * many equal values (error rates of 0) still take linear time. */
+static void select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n; /* v[k] is found in [lo, hi) */
+
+	while (hi - lo > 1) {
+		double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi - 1];
+		double p = fmax(fmin(a, b), fmin(fmax(a, b), c));
+		size_t lt = lo, i = lo, gt = hi; /* [lo,lt) < p, [lt,i) == p, [gt,hi) > p */
+
+		while (i < gt) {
+			if (v[i] < p)
+				swap_double(&v[lt++], &v[i++]);
+			else if (v[i] > p)
+				swap_double(&v[i], &v[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return;
+	}
+}
+
+double pl_median(double *v, size_t n)
+{
+	double lower;
+
+	select_kth(v, n, n / 2);
+	if (n % 2)
+		return v[n / 2];
+	lower = v[0]; /* the largest of v[0..n/2) is the other middle value */
+	for (size_t i = 1; i < n / 2; i++)
+		if (v[i] > lower)
+			lower = v[i];
+	return midpoint(lower, v[n / 2]);
+}
+
+
 
 /* Median of v[0..n-1] (any order) into *out. */
 static int median_of(const double *v, size_t n, double *out, struct pl_error *err)

@@ -26,6 +26,13 @@
 
 /* ------------------------------------------------------ median and interval */
 
+/* Median of v[0..n) (no NaN; n >= 1). Reorders v: linear-time selection,
+ * not a sort. For even n the midpoint of the two middle values is rounded to
+ * 15 significant digits (DBL_DIG), so that the median of decimal inputs
+ * prints as a decimal; pl_stats_summarize() and pl_stats_compare() use the
+ * same rule, so compare, check and history agree on every median. */
+double pl_median(double *v, size_t n);
+
 /* Summary of one sample set. All values are in the unit of the input. */
 struct pl_sample_summary {
 	size_t n;        /* number of samples */

@@ -11,6 +11,7 @@
 
 #include "core/compare.h"
 #include "core/normalize.h"
+#include "core/stats.h"
 
 static struct pl_run *add(struct pl_run_list *l, long long id, const char *hw, const char *drv,
                           const char *prec, const char *conc, double ttft, double thr)

@@ -850,9 +850,31 @@ static void steps_errors_and_edges(void **state)
 	assert_near(lv[0], 5.0, 0); /* median of 1 1 1 9 9 9 */
 }
 
+
+/* One median for every command: compare's rows (pl_median), check's
+ * summaries and changes (pl_stats_summarize, pl_stats_compare) gave 0.085
+ * and 0.08499999999999999 for the same two runs. */
+static void one_median_everywhere(void **state)
+{
+	double v[2] = {0.09, 0.08}, w[2] = {0.09, 0.08};
+	struct pl_sample_summary s;
+	struct pl_change c;
+	struct pl_error e;
+
+	(void)state;
+	pl_error_init(&e);
+	assert_true(pl_median(v, 2) == 0.085);
+	assert_int_equal(pl_stats_summarize(w, 2, 0.95, &s, &e), 0);
+	assert_true(s.median == 0.085);
+	assert_int_equal(pl_stats_compare(w, 2, w, 2, PL_LOWER_IS_BETTER, 0.05, 0.05, &c, &e), 0);
+	assert_true(c.old_median == 0.085);
+	assert_true(c.new_median == 0.085);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(one_median_everywhere),
 		cmocka_unit_test(median_ci_n10),
 		cmocka_unit_test(median_ci_n20),
 		cmocka_unit_test(median_ci_too_few),
