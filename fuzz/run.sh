@@ -10,6 +10,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 secs=${1:-60}
+# the fewest inputs a harness must execute: 50 a second is far below any
+# harness's rate here (thousands a second), far above one that aborted
+min_units=$((secs * 50))
 out=build-fuzz
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 CC=clang cmake -S . -B "$out/lib" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=OFF \
@@ -33,12 +36,26 @@ run() { # name, harness, env...
 	shift 2
 	mkdir -p "$out/corpus-$name" "$out/crash-$name"
 	echo "== fuzz $name (${secs}s)"
+	log="$out/log-$name.txt"
+	status=0
 	env "$@" "$out/fuzz_$h" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 		-artifact_prefix="$out/crash-$name/" -print_final_stats=1 \
-		"$out/corpus-$name" "$seed" 2>&1 | grep -E "^(stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|artifact)" || true
+		"$out/corpus-$name" "$seed" >"$log" 2>&1 || status=$?
+	grep -E "^(stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|artifact)" "$log" || true
 	# one directory per harness: "aiperf" must not see aiperf-csv's inputs
 	if [ -n "$(ls -A "$out/crash-$name")" ]; then
 		echo "fuzz: $name: crash input saved in $out/crash-$name/" >&2
+		exit 1
+	fi
+	# a harness that exits non-zero, or stops before it has run a real
+	# number of inputs (it aborted at start-up), is a failure too
+	if [ "$status" -ne 0 ]; then
+		echo "fuzz: $name: the harness exited with status $status (log: $log)" >&2
+		exit 1
+	fi
+	units=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+	if [ -z "$units" ] || [ "$units" -lt "$min_units" ]; then
+		echo "fuzz: $name: only ${units:-no} inputs executed (at least $min_units expected; log: $log)" >&2
 		exit 1
 	fi
 }
