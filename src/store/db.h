@@ -108,10 +108,14 @@ int pl_store_insert_run_bulk(struct pl_store *st, const struct pl_run *run,
 /* One --where FIELD=VALUE filter: condition id and the value (normalized by
  * the caller with pl_normalize_value; compared as text for TEXT/VERSION/TIME,
  * numerically for INT/REAL/BOOL; "inf" matches infinity). A NULL value
- * selects runs where the field is missing. */
+ * selects runs where the field is missing. An extra condition ("FORMAT.key",
+ * struct pl_extra) is selected with cond PL_C_NONE and extra its name: value
+ * then matches the stored text exactly (no normalization), and NULL selects
+ * the runs whose condition set has no such extra. */
 struct pl_filter {
-	int cond;          /* enum pl_cond_id */
+	int cond;          /* enum pl_cond_id, or PL_C_NONE with extra set */
 	const char *value; /* normalized value text, or NULL for "missing" */
+	const char *extra; /* extra condition name when cond is PL_C_NONE, else NULL */
 };
 
 /* Appends to out every stored run matching all filters, ordered by id, with
