@@ -2184,6 +2184,8 @@ static int columns_sets(struct pl_store *st, struct pl_run_columns *out, const l
 	out->nsets = nids;
 	rc = pf ? take_prefetched(out->owned_sets, pf->ids, pf->n, ids, nids, err)
 	        : read_condition_sets(st, ids, nids, out->owned_sets, &pool, err);
+	if (rc && pf)
+		out->nsets = 0; /* sets past pf->n were never filled: not for release */
 	/* the extras after the sets are in place (on this connection, in the
 	 * same snapshot): each set owns its own, see pl_run_columns_release() */
 	if (!rc && !(rc = have_extras(st, &any, err)) && any)

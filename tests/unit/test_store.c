@@ -1731,6 +1731,21 @@ static void test_extras_columns_threads(void **state)
 		assert_string_equal(pl_run_extra(&cols.sets[0], "descriptor.x_node_pool"), "pool-2");
 		pl_run_columns_release(&cols);
 	}
+	/* runs whose conditions rows are gone (a database edited with foreign
+	 * keys off), more sets than were read ahead: a clean error, not a crash
+	 * on the sets never filled */
+	db = raw_open(path);
+	assert_int_equal(sqlite3_exec(db, "UPDATE runs SET condition_id = 998 WHERE id = 900004;"
+	                                  "UPDATE runs SET condition_id = 999 WHERE id = 900005",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	pl_error_init(&err);
+	assert_int_equal(pl_store_query_columns(st, NULL, 0, want, &cols, &err), PL_EDB);
+	assert_string_equal(err.message, "database error: conditions row 998 of a stored run is "
+	                                 "missing (run 'PRAGMA foreign_key_check' in the sqlite3 "
+	                                 "shell)");
+	assert_int_equal(cols.n, 0);
 	pl_store_close(st);
 }
 
