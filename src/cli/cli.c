@@ -132,7 +132,7 @@ int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg)
 	memcpy(name, arg, (size_t)(eq - arg));
 	name[eq - arg] = '\0';
 	id = pl_cond_lookup(name);
-	if (id == PL_C_NONE) {
+	if (id == PL_C_NONE && !(strchr(name, '.') && name[0] != '.')) {
 		pl_cli_errorf(cmd, "unknown condition '%s' in --where (see 'perfledger list --help')",
 		              name);
 		return PL_EXIT_USAGE;
@@ -140,6 +140,13 @@ int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg)
 	if (sel->nfilters >= sizeof(sel->filters) / sizeof(sel->filters[0])) {
 		pl_cli_errorf(cmd, "too many --where options (at most 64)");
 		return PL_EXIT_USAGE;
+	}
+	sel->filters[sel->nfilters].extra = NULL;
+	if (id == PL_C_NONE) {
+		/* an extra condition a file recorded ("vllm-serving.label"):
+		 * matched as stored, without normalization */
+		memcpy(sel->where_extra[sel->nfilters], name, strlen(name) + 1);
+		sel->filters[sel->nfilters].extra = sel->where_extra[sel->nfilters];
 	}
 	if (eq[strspn(eq + 1, " \t") + 1] == '\0') {
 		/* FIELD= (or only blanks): the runs where FIELD is missing (no
@@ -151,14 +158,15 @@ int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg)
 		sel->nfilters++;
 		return 0;
 	}
-	if (pl_cond_info[id].type == PL_CT_INT || pl_cond_info[id].type == PL_CT_REAL) {
+	if (id != PL_C_NONE &&
+	    (pl_cond_info[id].type == PL_CT_INT || pl_cond_info[id].type == PL_CT_REAL)) {
 		double d;
 		if (pl_parse_num(eq + 1, 1, &d)) {
 			pl_cli_errorf(cmd, "bad --where '%s': '%s' must be a number or inf", arg, name);
 			return PL_EXIT_USAGE;
 		}
 	}
-	norm = pl_normalize_value(id, eq + 1);
+	norm = id == PL_C_NONE ? strdup(eq + 1) : pl_normalize_value(id, eq + 1);
 	if (!norm) {
 		pl_cli_errorf(cmd, "out of memory");
 		return PL_EXIT_USAGE;

@@ -87,6 +87,8 @@ struct pl_selection {
 	struct pl_filter filters[64]; /* --where, normalized */
 	char *values[64];             /* owned normalized value texts */
 	const char *where_text[64];   /* --where as given, for report headers */
+	char where_extra[64][128];    /* the extra condition names ("FORMAT.key")
+	                                 filters[i].extra points at */
 	size_t nfilters;
 	struct pl_compare_opts opts;  /* --axis, --metric, --allow-mismatch */
 	char allow_extra[PL_ALLOW_EXTRA_MAX][128]; /* the extra condition names
@@ -94,8 +96,10 @@ struct pl_selection {
 	int have_axis;
 };
 
-/* Parses one --where FIELD=VALUE into sel. Returns 0 or prints an error and
- * returns PL_EXIT_USAGE. */
+/* Parses one --where FIELD=VALUE into sel. FIELD is a condition (VALUE
+ * normalized) or an extra condition "FORMAT.key" (a name with a '.' that is
+ * no condition; VALUE matched as stored); FIELD= selects the runs where it
+ * is missing. Returns 0 or prints an error and returns PL_EXIT_USAGE. */
 int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg);
 
 /* Parses --metric NAME[,NAME...] into sel->opts. */

@@ -13,11 +13,15 @@ static const char usage_text[] =
 	"\n"
 	"Lists stored runs. --where selects runs whose condition FIELD equals VALUE\n"
 	"after normalization (bf16 = bfloat16, vLLM = vllm); several are ANDed;\n"
-	"--where FIELD= selects the runs where FIELD is missing.\n"
+	"--where FIELD= selects the runs where FIELD is missing. FIELD may also be\n"
+	"an extra condition FORMAT.key that a file recorded and no field below\n"
+	"holds (e.g. vllm-serving.max_concurrent_requests), matched as stored.\n"
 	"--format json prints every condition and metric with canonical names and\n"
-	"units (seconds, tokens/s, requests/s, fraction).\n"
+	"units (seconds, tokens/s, requests/s, fraction), and a run's extra\n"
+	"conditions as \"extras\"; the other formats show them in an extras column\n"
+	"when a listed run has any.\n"
 	"\n"
-	"Condition fields:\n";
+	"Condition fields ([key]: in the condition key, equal off a comparison's axis):\n";
 
 static void print_usage(FILE *f)
 {

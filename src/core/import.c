@@ -467,6 +467,27 @@ static int diff_conditions(const struct pl_run *stored, const struct pl_run *now
 		         v->set ? v->text : "(missing)");
 		count++;
 	}
+	/* the extra conditions (both sorted by name): conditions like the others */
+	for (size_t i = 0, k = 0; i < stored->nextra || k < now->nextra;) {
+		const struct pl_extra *a = i < stored->nextra ? &stored->extra[i] : NULL;
+		const struct pl_extra *v = k < now->nextra ? &now->extra[k] : NULL;
+		int c = !a ? 1 : !v ? -1 : strcmp(a->name, v->name);
+		size_t len = strlen(buf);
+
+		if (c <= 0)
+			i++;
+		if (c >= 0)
+			k++;
+		if (c < 0)
+			v = NULL; /* stored only */
+		else if (c > 0)
+			a = NULL; /* now only */
+		if (a && v && strcmp(a->value, v->value) == 0)
+			continue;
+		snprintf(buf + len, n - len, "%s%s stored '%s', now '%s'", count ? "; " : "",
+		         a ? a->name : v->name, a ? a->value : "(missing)", v ? v->value : "(missing)");
+		count++;
+	}
 	return count;
 }
 

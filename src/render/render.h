@@ -13,7 +13,8 @@
  * JSON shapes (the scripting contract; names are canonical, units canonical):
  *   runs:       [{"id", "source", "sha256", "record", "adapter", "format_version",
  *                 "imported_at", "reference_only", "checklist_missing": [...],
- *                 "conditions": {...}, "metrics": {...}}]
+ *                 "conditions": {...}, "extras": {"FORMAT.key": "text", ...},
+ *                 "metrics": {...}}]   ("extras" only for a run that has some)
  *   comparison: {"axis": [...], "shared_conditions": {...},
  *                "rows": [{"axis": {...}, "n": N, "run_ids": [...],
  *                          "reference_only": K, "metrics": {...},
@@ -44,7 +45,9 @@ int pl_render_comparison(FILE *out, const struct pl_comparison *cmp, enum pl_tab
                          struct pl_error *err);
 
 /* Writes runs as a table in format fmt: text/markdown/csv show id, the key
- * conditions, the headline metrics and a reference-only mark; json shows
+ * conditions, the headline metrics, a reference-only mark, the source and,
+ * when any listed run has extra conditions, an `extras` column
+ * ("name=value; name=value", "-" / empty for a run without); json shows
  * everything (shape above). Returns 0 or PL_EIO. */
 int pl_render_runs(FILE *out, const struct pl_run_list *runs, enum pl_table_format fmt,
                    struct pl_error *err);

@@ -375,14 +375,47 @@ static const int run_metrics[] = {PL_M_TTFT_P50, PL_M_TPOT_P50, PL_M_OUTPUT_THRO
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A run's extra conditions as one cell, "name=value; name=value" (text
+ * from the input file: the grid makes it inert), into a heap string, or
+ * NULL when out of memory. */
+static char *extras_cell(const struct pl_run *run)
+{
+	size_t n = 1;
+	char *cell, *p;
+
+	for (size_t i = 0; i < run->nextra; i++)
+		n += strlen(run->extra[i].name) + strlen(run->extra[i].value) + 3;
+	if (!(cell = malloc(n)))
+		return NULL;
+	p = cell;
+	for (size_t i = 0; i < run->nextra; i++) {
+		size_t ln = strlen(run->extra[i].name), lv = strlen(run->extra[i].value);
+
+		if (i) {
+			memcpy(p, "; ", 2);
+			p += 2;
+		}
+		memcpy(p, run->extra[i].name, ln);
+		p += ln;
+		*p++ = '=';
+		memcpy(p, run->extra[i].value, lv);
+		p += lv;
+	}
+	*p = '\0';
+	return cell;
+}
+
 static void runs_grid(const struct pl_run_list *runs, enum pl_table_format fmt, struct pl_grid *g,
                       int *any_ref)
 {
-	int human = fmt != PL_FMT_CSV;
+	int human = fmt != PL_FMT_CSV, any_extra = 0;
 	const char *missing = human ? "-" : "";
 	char buf[128];
 
-	g->ncols = 1 + NELEM(run_conds) + NELEM(run_metrics) + 2;
+	/* the extras column only when a listed run has extra conditions */
+	for (size_t r = 0; r < runs->n && !any_extra; r++)
+		any_extra = runs->v[r].nextra > 0;
+	g->ncols = 1 + NELEM(run_conds) + NELEM(run_metrics) + 2 + (size_t)any_extra;
 	pl_grid_put(g, "id", 0, 1);
 	for (size_t i = 0; i < NELEM(run_conds); i++)
 		pl_grid_put(g, pl_cond_info[run_conds[i]].name, 0, 0);
@@ -392,6 +425,8 @@ static void runs_grid(const struct pl_run_list *runs, enum pl_table_format fmt, 
 	}
 	pl_grid_put(g, human ? "ref" : "reference_only", 0, 0);
 	pl_grid_put(g, "source", 0, 0);
+	if (any_extra)
+		pl_grid_put(g, "extras", 0, 0);
 	*any_ref = 0;
 	for (size_t r = 0; r < runs->n; r++) {
 		const struct pl_run *run = &runs->v[r];
@@ -416,6 +451,16 @@ static void runs_grid(const struct pl_run_list *runs, enum pl_table_format fmt, 
 		else
 			pl_grid_put(g, run->checklist_missing ? "true" : "false", 0, 0);
 		pl_grid_put(g, run->source ? run->source : missing, 1, 0);
+		if (any_extra && run->nextra == 0) {
+			pl_grid_put(g, missing, 0, 0);
+		} else if (any_extra) {
+			char *cell = extras_cell(run);
+
+			if (!cell)
+				g->oom = 1;
+			pl_grid_put(g, cell ? cell : "", 1, 0);
+			free(cell);
+		}
 	}
 }
 
@@ -474,6 +519,16 @@ static void json_runs(FILE *out, const struct pl_run_list *runs)
 			json_cond_value(out, id, &run->cond[id]);
 		}
 		fputc('}', out);
+		if (run->nextra) { /* the extra conditions, text as the file gave them */
+			pl_json_write_key(out, &first, "extras");
+			fputc('{', out);
+			firstc = 1;
+			for (size_t i = 0; i < run->nextra; i++) {
+				pl_json_write_key(out, &firstc, run->extra[i].name);
+				pl_json_write_string(out, run->extra[i].value);
+			}
+			fputc('}', out);
+		}
 		pl_json_write_key(out, &first, "metrics");
 		fputc('{', out);
 		firstc = 1;

@@ -9,8 +9,9 @@
  * PL_CONDITIONS / PL_METRICS tables (identifiers we own) and the statements
  * are prepared once and cached in struct pl_store; every value that comes
  * from input is a bind parameter. Conditions are shared: a run's full set of
- * condition values is serialized to key_text, and runs with the same
- * key_text point at the same conditions row.
+ * condition values, its extra conditions (condition_extras) included, is
+ * serialized to key_text, and runs with the same key_text point at the same
+ * conditions row.
  */
 #include "store/db.h"
 
@@ -41,6 +42,8 @@ struct pl_store {
 	sqlite3_stmt *cond_insert; /* INSERT conditions (key_hash, key_text, ...) */
 	sqlite3_stmt *cond_select; /* SELECT id FROM conditions WHERE key_hash = ? AND key_text = ? */
 	sqlite3_stmt *cond_delete; /* DELETE FROM conditions WHERE id = ? */
+	sqlite3_stmt *extra_insert; /* INSERT condition_extras (condition_id, name, value) */
+	sqlite3_stmt *extra_delete; /* DELETE FROM condition_extras WHERE condition_id = ? */
 	sqlite3_stmt *run_insert;  /* INSERT runs ... ON CONFLICT(sha256, record) DO NOTHING */
 	sqlite3_stmt *has_sha;     /* SELECT 1 FROM runs WHERE source_sha256 = ? */
 	sqlite3_stmt *count;       /* SELECT count(*) FROM runs */
@@ -465,6 +468,12 @@ static int prepare_all(struct pl_store *st, struct pl_error *err)
 	if ((rc = prepare(st, "SELECT id FROM conditions WHERE key_hash = ?1 AND key_text = ?2",
 	                  &st->cond_select, err)) ||
 	    (rc = prepare(st, "DELETE FROM conditions WHERE id = ?1", &st->cond_delete, err)) ||
+	    (rc = prepare(st,
+	                  "INSERT INTO condition_extras (condition_id, name, value) "
+	                  "VALUES (?1, ?2, ?3)",
+	                  &st->extra_insert, err)) ||
+	    (rc = prepare(st, "DELETE FROM condition_extras WHERE condition_id = ?1",
+	                  &st->extra_delete, err)) ||
 	    (rc = prepare(st, "SELECT 1 FROM runs WHERE source_sha256 = ? LIMIT 1", &st->has_sha, err)) ||
 	    (rc = prepare(st, "SELECT count(*) FROM runs", &st->count, err)) ||
 	    (rc = prepare(st, "BEGIN IMMEDIATE", &st->tx_begin, err)) ||
@@ -673,6 +682,8 @@ void pl_store_close(struct pl_store *st)
 	sqlite3_finalize(st->cond_insert);
 	sqlite3_finalize(st->cond_select);
 	sqlite3_finalize(st->cond_delete);
+	sqlite3_finalize(st->extra_insert);
+	sqlite3_finalize(st->extra_delete);
 	sqlite3_finalize(st->run_insert);
 	sqlite3_finalize(st->has_sha);
 	sqlite3_finalize(st->count);
@@ -943,18 +954,19 @@ static void kb_put(struct kbuf *k, const char *s, size_t n)
 }
 
 /* Appends text with backslash and newline escaped, so that key_text lines
- * cannot run into each other. */
-static void kb_escaped(struct kbuf *k, const char *text)
+ * cannot run into each other; with eq also '=' (as "\\="), so that an
+ * extra condition's name cannot end early and take part of its value. */
+static void kb_escaped(struct kbuf *k, const char *text, int eq)
 {
 	const char *run = text;
 
 	for (const char *p = text;; p++) {
-		if (*p != '\\' && *p != '\n' && *p != '\0')
+		if (*p != '\\' && *p != '\n' && *p != '\0' && !(eq && *p == '='))
 			continue;
 		kb_put(k, run, (size_t)(p - run));
 		if (*p == '\0')
 			return;
-		kb_put(k, *p == '\\' ? "\\\\" : "\\n", 2);
+		kb_put(k, *p == '\\' ? "\\\\" : *p == '\n' ? "\\n" : "\\=", 2);
 		run = p + 1;
 	}
 }
@@ -986,7 +998,10 @@ static void kb_num(struct kbuf *k, double v)
 /* The canonical serialization of run's conditions (all but run_started_at):
  * one "name=value\n" line per known condition in table order; missing
  * conditions have no line. Numbers are in pl_fmt_num() form ("8", "inf"),
- * booleans "true"/"false". */
+ * booleans "true"/"false". Then one "FORMAT.key=value\n" line per extra
+ * condition, by name (run->extra's order): a canonical name has no '.', so
+ * no extra line can pass for a canonical one, and a set without extras has
+ * exactly the key_text it had before extras were stored. */
 int pl_cond_key_make(const struct pl_run *run, struct pl_cond_key *key)
 {
 	struct kbuf k = {NULL, 0, 0, 0};
@@ -1006,7 +1021,13 @@ int pl_cond_key_make(const struct pl_run *run, struct pl_cond_key *key)
 		else if (is_numeric(pl_cond_info[i].type))
 			kb_num(&k, run->cond[i].num);
 		else
-			kb_escaped(&k, run->cond[i].text);
+			kb_escaped(&k, run->cond[i].text, 0);
+		kb_put(&k, "\n", 1);
+	}
+	for (size_t i = 0; i < run->nextra; i++) {
+		kb_escaped(&k, run->extra[i].name, 1);
+		kb_put(&k, "=", 1);
+		kb_escaped(&k, run->extra[i].value, 0);
 		kb_put(&k, "\n", 1);
 	}
 	if (k.oom) {
@@ -1188,6 +1209,13 @@ static int find_or_add_conditions(struct pl_store *st, const struct pl_run *run,
 		*created = 1;
 	}
 	sqlite3_reset(st->cond_insert);
+	/* the extras belong to the row: stored with it, in the same transaction */
+	for (size_t i = 0; i < run->nextra && !rc; i++) {
+		sqlite3_bind_int64(st->extra_insert, 1, *cond_id);
+		sqlite3_bind_text(st->extra_insert, 2, run->extra[i].name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st->extra_insert, 3, run->extra[i].value, -1, SQLITE_STATIC);
+		rc = run_stmt(st, st->extra_insert, "storing extra conditions", err);
+	}
 	return rc;
 }
 
@@ -1214,10 +1242,14 @@ static int insert_core(struct pl_store *st, const struct pl_run *run, const stru
 	if (rc)
 		return rc;
 	if (*run_id == 0) {
-		/* Already stored: drop the conditions row this insert made. */
+		/* Already stored: drop the conditions row this insert made (its
+		 * extras first: they refer to it). */
 		if (created) {
+			sqlite3_bind_int64(st->extra_delete, 1, cond_id);
+			rc = run_stmt(st, st->extra_delete, "storing conditions", err);
 			sqlite3_bind_int64(st->cond_delete, 1, cond_id);
-			rc = run_stmt(st, st->cond_delete, "storing conditions", err);
+			if (!rc)
+				rc = run_stmt(st, st->cond_delete, "storing conditions", err);
 			sqlite3_clear_bindings(st->cond_delete);
 		}
 		return rc;
@@ -1313,13 +1345,70 @@ int pl_store_insert_run_bulk(struct pl_store *st, const struct pl_run *run,
 	return rc;
 }
 
-/* Binds a filter value to parameter idx according to the condition's type.
- * Returns 0 or PL_EUSAGE for a value that cannot be of that type. */
-static int bind_filter(sqlite3_stmt *s, int idx, const struct pl_filter *f, struct pl_error *err)
+/* 1 if filter f selects on the conditions row (a condition of `conditions`
+ * or an extra condition), 0 if on the run (run_started_at). */
+static int filter_on_conditions(const struct pl_filter *f)
 {
-	const struct pl_cond_info *ci = &pl_cond_info[f->cond];
+	return f->cond == PL_C_NONE || in_conditions(f->cond);
+}
+
+/* Checks that every filter names a condition or an extra condition.
+ * Returns 0 or PL_EUSAGE. */
+static int check_filters(const struct pl_filter *filters, size_t nfilters, struct pl_error *err)
+{
+	for (size_t i = 0; i < nfilters; i++) {
+		const struct pl_filter *f = &filters[i];
+
+		if (f->cond == PL_C_NONE && f->extra && strchr(f->extra, '.') && f->extra[0] != '.')
+			continue;
+		if (f->cond < 0 || f->cond >= PL_COND_COUNT)
+			return pl_error_set(err, PL_EUSAGE, "unknown condition id %d in filter", f->cond);
+	}
+	return 0;
+}
+
+/* Appends the SQL term of filter f to s: "<prefix>name = ?" or
+ * "<prefix>name IS NULL" (prefix: the table, e.g. "conditions.", or ""),
+ * and for an extra condition an EXISTS (or NOT EXISTS, for "missing") on
+ * condition_extras of the conditions row in scope. Only our identifiers
+ * go into the text; the values are parameters (bind_filter()). */
+static void append_term(sqlite3_str *s, const struct pl_filter *f, const char *prefix)
+{
+	if (f->cond == PL_C_NONE) {
+		sqlite3_str_appendall(s, f->value ? "EXISTS" : "NOT EXISTS");
+		sqlite3_str_appendall(s, " (SELECT 1 FROM condition_extras AS e WHERE "
+		                         "e.condition_id = conditions.id AND e.name = ?");
+		sqlite3_str_appendall(s, f->value ? " AND e.value = ?)" : ")");
+		return;
+	}
+	append_ident(s, prefix, pl_cond_info[f->cond].name);
+	sqlite3_str_appendall(s, f->value ? " = ?" : " IS NULL");
+}
+
+/* Binds a filter value to parameter idx according to the condition's type;
+ * an extra condition's name and value (as text) to idx and idx + 1.
+ * *used gets the number of parameters bound (0, 1 or 2).
+ * Returns 0 or PL_EUSAGE for a value that cannot be of that type. */
+static int bind_filter(sqlite3_stmt *s, int idx, const struct pl_filter *f, int *used,
+                       struct pl_error *err)
+{
+	const struct pl_cond_info *ci;
 	double d;
 
+	*used = 0;
+	if (f->cond == PL_C_NONE) {
+		sqlite3_bind_text(s, idx, f->extra, -1, SQLITE_STATIC);
+		*used = 1;
+		if (f->value) {
+			sqlite3_bind_text(s, idx + 1, f->value, -1, SQLITE_STATIC);
+			*used = 2;
+		}
+		return 0;
+	}
+	if (!f->value)
+		return 0;
+	ci = &pl_cond_info[f->cond];
+	*used = 1;
 	switch (ci->type) {
 	case PL_CT_BOOL:
 		if (strcasecmp(f->value, "true") == 0 || strcmp(f->value, "1") == 0) {
@@ -1463,18 +1552,13 @@ static int prepare_filtered(struct pl_store *st, const struct pl_filter *filters
 	int rc, idx = 1;
 
 	*out = NULL;
-	for (size_t i = 0; i < nfilters; i++)
-		if (filters[i].cond < 0 || filters[i].cond >= PL_COND_COUNT)
-			return pl_error_set(err, PL_EUSAGE, "unknown condition id %d in filter",
-			                    filters[i].cond);
+	if ((rc = check_filters(filters, nfilters, err)))
+		return rc;
 	s = sqlite3_str_new(st->db);
 	sqlite3_str_appendall(s, st->select_sql);
 	for (size_t i = 0; i < nfilters; i++) {
-		int id = filters[i].cond;
-
 		sqlite3_str_appendall(s, i == 0 ? " WHERE " : " AND ");
-		append_ident(s, in_conditions(id) ? "conditions." : "runs.", pl_cond_info[id].name);
-		sqlite3_str_appendall(s, filters[i].value ? " = ?" : " IS NULL");
+		append_term(s, &filters[i], filter_on_conditions(&filters[i]) ? "conditions." : "runs.");
 	}
 	sqlite3_str_appendall(s, " ORDER BY runs.id");
 	if ((rc = prepare_str(st->db, s, out)) == SQLITE_NOMEM)
@@ -1482,14 +1566,156 @@ static int prepare_filtered(struct pl_store *st, const struct pl_filter *filters
 	if (rc != SQLITE_OK)
 		return db_fail(st, err, "preparing the query");
 	for (size_t i = 0; i < nfilters; i++) {
-		if (!filters[i].value)
-			continue;
-		if ((rc = bind_filter(*out, idx++, &filters[i], err))) {
+		int used;
+
+		if ((rc = bind_filter(*out, idx, &filters[i], &used, err))) {
 			sqlite3_finalize(*out);
 			*out = NULL;
 			return rc;
 		}
+		idx += used;
 	}
+	return 0;
+}
+
+/* ------------------------------------------------------ extra conditions */
+
+/* *any gets 1 if any conditions row has extra conditions. Returns 0 or
+ * PL_EDB. */
+static int have_extras(struct pl_store *st, int *any, struct pl_error *err)
+{
+	*any = 0;
+	return query_int(st, "SELECT EXISTS (SELECT 1 FROM condition_extras)",
+	                 "reading extra conditions", any, err);
+}
+
+/* Adds the extra condition of the current row of q (columns 0 condition_id,
+ * 1 name, 2 value) to set. Returns 0, PL_ENOMEM, or PL_EDB for a stored
+ * name or value that a run cannot hold (edited outside perfledger). */
+static int add_stored_extra(sqlite3_stmt *q, struct pl_run *set, struct pl_error *err)
+{
+	const char *name = (const char *)sqlite3_column_text(q, 1);
+	const char *value = (const char *)sqlite3_column_text(q, 2);
+	struct pl_error e;
+	int rc;
+
+	pl_error_init(&e);
+	if (!value)
+		value = "";
+	if (!name || (rc = pl_run_set_extra(set, name, value, &e)) == PL_EINVALID)
+		return pl_error_set(err, PL_EDB,
+		                    "database error: conditions row %lld has an extra condition '%s' "
+		                    "that is not FORMAT.key and UTF-8 text",
+		                    (long long)sqlite3_column_int64(q, 0), name ? name : "(null)");
+	if (rc)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Reads the extra conditions of the conditions rows ids[0..nids)
+ * (ascending, distinct) into sets[k], the set of ids[k], in name order: one
+ * lookup per row for a few, one ordered scan of their span for many (as
+ * read_condition_sets()); never one per run. The caller checks
+ * have_extras() first. Returns 0, PL_EDB or PL_ENOMEM. */
+static int read_extras(struct pl_store *st, const long long *ids, size_t nids,
+                       struct pl_run *sets, struct pl_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int few = nids <= 4096, rc = 0, step = SQLITE_DONE;
+	size_t k = 0;
+
+	if (nids == 0)
+		return 0;
+	if (sqlite3_prepare_v2(st->db,
+	                       few ? "SELECT condition_id, name, value FROM condition_extras "
+	                             "WHERE condition_id = ?1 ORDER BY name"
+	                           : "SELECT condition_id, name, value FROM condition_extras "
+	                             "WHERE condition_id BETWEEN ?1 AND ?2 "
+	                             "ORDER BY condition_id, name",
+	                       -1, &q, NULL) != SQLITE_OK)
+		return db_fail(st, err, "reading extra conditions");
+	if (few) {
+		for (k = 0; k < nids && !rc && step == SQLITE_DONE; k++) {
+			sqlite3_bind_int64(q, 1, ids[k]);
+			while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW)
+				rc = add_stored_extra(q, &sets[k], err);
+			if (step == SQLITE_DONE || rc)
+				sqlite3_reset(q);
+		}
+	} else {
+		sqlite3_bind_int64(q, 1, ids[0]);
+		sqlite3_bind_int64(q, 2, ids[nids - 1]);
+		while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
+			long long id = sqlite3_column_int64(q, 0);
+
+			while (k < nids && ids[k] < id)
+				k++;
+			if (k < nids && ids[k] == id) /* else a row no selected run uses */
+				rc = add_stored_extra(q, &sets[k], err);
+		}
+	}
+	if (!rc && step != SQLITE_DONE && step != SQLITE_ROW)
+		rc = db_fail(st, err, "reading extra conditions");
+	sqlite3_finalize(q);
+	return rc;
+}
+
+static int map_condition_ids(const long long *cond_id, size_t n, long long *ids, size_t *nids,
+                             size_t *set);
+
+/* Gives the runs list->v[from..list->n) the extra conditions of their
+ * conditions rows (cond_id[i] is that of list->v[from + i]): each row's
+ * extras read once, then copied to each of its runs. Returns 0, PL_EDB or
+ * PL_ENOMEM. */
+static int attach_extras(struct pl_store *st, struct pl_run_list *list, size_t from,
+                         const long long *cond_id, struct pl_error *err)
+{
+	size_t n = list->n - from, nids = 0;
+	long long *ids = NULL;
+	size_t *set = NULL;
+	struct pl_run *sets = NULL;
+	int any = 0, rc;
+
+	if (n == 0 || (rc = have_extras(st, &any, err)) || !any)
+		return n == 0 ? 0 : rc;
+	if (!(ids = malloc(n * sizeof(*ids))) || !(set = malloc(n * sizeof(*set))) ||
+	    map_condition_ids(cond_id, n, ids, &nids, set) ||
+	    !(sets = calloc(nids, sizeof(*sets)))) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = read_extras(st, ids, nids, sets, err);
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct pl_run *src = &sets[set[i]];
+
+		for (size_t e = 0; e < src->nextra && !rc; e++)
+			if (pl_run_set_extra(&list->v[from + i], src->extra[e].name, src->extra[e].value,
+			                     NULL))
+				rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+out:
+	for (size_t k = 0; sets && k < nids; k++)
+		pl_run_release(&sets[k]);
+	free(sets);
+	free(set);
+	free(ids);
+	return rc;
+}
+
+/* Grows a long long array for a run list's conditions ids so that index i
+ * fits. Returns 0 or PL_ENOMEM. */
+static int ids_reserve(long long **v, size_t *cap, size_t i)
+{
+	long long *nv;
+	size_t ncap;
+
+	if (i < *cap)
+		return 0;
+	ncap = *cap ? 2 * *cap : 256;
+	if (!(nv = realloc(*v, ncap * sizeof(*nv))))
+		return PL_ENOMEM;
+	*v = nv;
+	*cap = ncap;
 	return 0;
 }
 
@@ -1498,18 +1724,23 @@ int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t 
 {
 	sqlite3_stmt *s = st->query_all;
 	struct cond_slot *cache;
+	long long *cond_id = NULL; /* per run read, its conditions id */
+	size_t from = out->n, cap = 0;
 	int rc = 0, step;
 
+	if ((rc = check_filters(filters, nfilters, err)))
+		return rc;
 	if (nfilters > 0 && (rc = prepare_filtered(st, filters, nfilters, &s, err)))
 		return rc;
 	cache = calloc(COND_CACHE_SLOTS, sizeof(*cache)); /* NULL: read every row in full */
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		struct pl_run *run = pl_run_list_push(out);
+		struct pl_run *run;
 
-		if (!run) {
+		if (ids_reserve(&cond_id, &cap, out->n - from) || !(run = pl_run_list_push(out))) {
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 			break;
 		}
+		cond_id[out->n - 1 - from] = sqlite3_column_int64(s, QC_CONDITION_ID);
 		if ((rc = read_row(s, cache, run, err))) {
 			pl_run_release(run);
 			out->n--;
@@ -1518,6 +1749,9 @@ int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t 
 	}
 	if (!rc && step != SQLITE_DONE)
 		rc = db_fail(st, err, "reading runs");
+	if (!rc)
+		rc = attach_extras(st, out, from, cond_id, err);
+	free(cond_id);
 	cond_cache_free(cache);
 	if (s == st->query_all)
 		sqlite3_reset(s);
@@ -1539,20 +1773,20 @@ static int grow_array(void *p, size_t size, size_t cap)
 	return 0;
 }
 
-/* Appends the filters on `conditions` (on_conditions 1) or on `runs` (0)
- * as "name = ?" / "name IS NULL" terms, the first after lead, the others
- * after " AND ". Returns how many it appended. */
+/* Appends the filters on `conditions` (on_conditions 1: its columns and
+ * the extra conditions, with `conditions` in scope) or on `runs` (0) as
+ * append_term() terms, the first after lead, the others after " AND ".
+ * Returns how many it appended. */
 static size_t append_terms(sqlite3_str *s, const struct pl_filter *filters, size_t nfilters,
                            int on_conditions, const char *lead)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < nfilters; i++) {
-		if (in_conditions(filters[i].cond) != on_conditions)
+		if (filter_on_conditions(&filters[i]) != on_conditions)
 			continue;
 		sqlite3_str_appendall(s, n++ ? " AND " : lead);
-		append_ident(s, "", pl_cond_info[filters[i].cond].name);
-		sqlite3_str_appendall(s, filters[i].value ? " = ?" : " IS NULL");
+		append_term(s, &filters[i], "");
 	}
 	return n;
 }
@@ -1562,12 +1796,15 @@ static size_t append_terms(sqlite3_str *s, const struct pl_filter *filters, size
 static int bind_terms(sqlite3_stmt *q, int *idx, const struct pl_filter *filters, size_t nfilters,
                       int on_conditions, struct pl_error *err)
 {
-	int rc;
+	int rc, used;
 
-	for (size_t i = 0; i < nfilters; i++)
-		if (in_conditions(filters[i].cond) == on_conditions && filters[i].value &&
-		    (rc = bind_filter(q, (*idx)++, &filters[i], err)))
+	for (size_t i = 0; i < nfilters; i++) {
+		if (filter_on_conditions(&filters[i]) != on_conditions)
+			continue;
+		if ((rc = bind_filter(q, *idx, &filters[i], &used, err)))
 			return rc;
+		*idx += used;
+	}
 	return 0;
 }
 
@@ -1927,7 +2164,7 @@ static int columns_sets(struct pl_store *st, struct pl_run_columns *out, const l
 	size_t nids = 0;
 	long long *ids = malloc(out->n * sizeof(*ids));
 	char *started = NULL;
-	int rc = 0;
+	int rc = 0, any = 0;
 
 	if (pf) {
 		pool = pf->pool;
@@ -1947,6 +2184,12 @@ static int columns_sets(struct pl_store *st, struct pl_run_columns *out, const l
 	out->nsets = nids;
 	rc = pf ? take_prefetched(out->owned_sets, pf->ids, pf->n, ids, nids, err)
 	        : read_condition_sets(st, ids, nids, out->owned_sets, &pool, err);
+	if (rc && pf)
+		out->nsets = 0; /* sets past pf->n were never filled: not for release */
+	/* the extras after the sets are in place (on this connection, in the
+	 * same snapshot): each set owns its own, see pl_run_columns_release() */
+	if (!rc && !(rc = have_extras(st, &any, err)) && any)
+		rc = read_extras(st, ids, nids, out->owned_sets, err);
 	for (size_t k = 0; k < nids && !rc && started; k++) {
 		out->owned_sets[k].cond[PL_C_RUN_STARTED_AT].set = 1;
 		out->owned_sets[k].cond[PL_C_RUN_STARTED_AT].text = started;
@@ -2275,10 +2518,8 @@ int pl_store_query_columns(struct pl_store *st, const struct pl_filter *filters,
 	a.want = want;
 	a.started_same = 1;
 	pl_error_init(&a.err);
-	for (size_t i = 0; i < nfilters; i++)
-		if (filters[i].cond < 0 || filters[i].cond >= PL_COND_COUNT)
-			return pl_error_set(err, PL_EUSAGE, "unknown condition id %d in filter",
-			                    filters[i].cond);
+	if ((rc = check_filters(filters, nfilters, err)))
+		return rc;
 	/* runs and their conditions rows from one snapshot */
 	if (sqlite3_get_autocommit(st->db)) {
 		if ((rc = exec_sql(st, "BEGIN", "starting to read", err)))
@@ -2361,6 +2602,8 @@ int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run
 {
 	sqlite3_str *q = sqlite3_str_new(st->db);
 	sqlite3_stmt *s = NULL;
+	long long *cond_id = NULL; /* per run read, its conditions id */
+	size_t from = out->n, cap = 0;
 	int rc = 0, step;
 
 	sqlite3_str_appendall(q, st->select_sql);
@@ -2371,12 +2614,13 @@ int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run
 		return db_fail(st, err, "preparing the lookup of a source");
 	sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		struct pl_run *run = pl_run_list_push(out);
+		struct pl_run *run;
 
-		if (!run) {
+		if (ids_reserve(&cond_id, &cap, out->n - from) || !(run = pl_run_list_push(out))) {
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 			break;
 		}
+		cond_id[out->n - 1 - from] = sqlite3_column_int64(s, QC_CONDITION_ID);
 		if ((rc = read_row(s, NULL, run, err))) {
 			pl_run_release(run);
 			out->n--;
@@ -2386,6 +2630,9 @@ int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run
 	if (!rc && step != SQLITE_DONE)
 		rc = db_fail(st, err, "reading the runs of a source");
 	sqlite3_finalize(s);
+	if (!rc)
+		rc = attach_extras(st, out, from, cond_id, err);
+	free(cond_id);
 	return rc;
 }
 

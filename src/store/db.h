@@ -10,8 +10,10 @@
  * bytes imported twice are stored once.
  *
  * Tables (see schema/README.md): `conditions` (one row per distinct full set
- * of condition values), `runs` (provenance + metrics, wide: one column per
- * canonical metric) and the flat view `run_flat` for the sqlite3 shell.
+ * of condition values), `condition_extras` (a set's extra conditions,
+ * "FORMAT.key" = text, part of the set), `runs` (provenance + metrics, wide:
+ * one column per canonical metric) and the flat view `run_flat` for the
+ * sqlite3 shell.
  */
 #ifndef PL_DB_H
 #define PL_DB_H
@@ -72,7 +74,8 @@ int pl_store_build_deferred_indexes(struct pl_store *st, struct pl_error *err);
  * Returns 0 or PL_EDB. */
 int pl_store_has_sha256(struct pl_store *st, const char *sha256, int *found, struct pl_error *err);
 
-/* Inserts run (conditions row shared or created, then the runs row).
+/* Inserts run (conditions row shared or created, with run's extra
+ * conditions in condition_extras, then the runs row).
  * run->imported_at is set by the store if NULL (current UTC time, or
  * $SOURCE_DATE_EPOCH when set). On success run->id is set and *inserted is
  * 1; if (sha256, record) is already stored, nothing is written, *inserted is
@@ -89,7 +92,9 @@ struct pl_cond_key {
 	unsigned long long hash; /* pl_hash64(text, len) */
 };
 
-/* Fills *key for run's conditions (all but run_started_at). Thread-safe.
+/* Fills *key for run's conditions (all but run_started_at) and its extra
+ * conditions (by name, after them; a run without extras has the key it had
+ * before extras were stored). Thread-safe.
  * Returns 0 or PL_ENOMEM. Release with pl_cond_key_release(). */
 int pl_cond_key_make(const struct pl_run *run, struct pl_cond_key *key);
 
@@ -108,14 +113,19 @@ int pl_store_insert_run_bulk(struct pl_store *st, const struct pl_run *run,
 /* One --where FIELD=VALUE filter: condition id and the value (normalized by
  * the caller with pl_normalize_value; compared as text for TEXT/VERSION/TIME,
  * numerically for INT/REAL/BOOL; "inf" matches infinity). A NULL value
- * selects runs where the field is missing. */
+ * selects runs where the field is missing. An extra condition ("FORMAT.key",
+ * struct pl_extra) is selected with cond PL_C_NONE and extra its name: value
+ * then matches the stored text exactly (no normalization), and NULL selects
+ * the runs whose condition set has no such extra. */
 struct pl_filter {
-	int cond;          /* enum pl_cond_id */
+	int cond;          /* enum pl_cond_id, or PL_C_NONE with extra set */
 	const char *value; /* normalized value text, or NULL for "missing" */
+	const char *extra; /* extra condition name when cond is PL_C_NONE, else NULL */
 };
 
 /* Appends to out every stored run matching all filters, ordered by id, with
- * all conditions, metrics and provenance filled. Returns 0, PL_EUSAGE (a
+ * all conditions, extra conditions, metrics and provenance filled (each
+ * conditions row's extras are read once, not per run). Returns 0, PL_EUSAGE (a
  * filter value that is not of the field's type), PL_EDB or PL_ENOMEM (out
  * then holds what was read before). */
 int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
@@ -125,7 +135,7 @@ int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t 
  * (see struct pl_run_columns): out (initialised here) gets their ids
  * ascending, their checklist bits, the metrics with want[m] set
  * (out->metric[m] is NULL for the others) and each conditions row they use
- * once, read from one snapshot. run_started_at, the condition stored per
+ * once, with its extra conditions (owned by the set), read from one snapshot. run_started_at, the condition stored per
  * run, is put into every set when all the runs share it and left out
  * otherwise, so it cannot serve as an axis here (use pl_store_query()).
  * In a WAL database, a span of 200,000 run ids or more is read by two

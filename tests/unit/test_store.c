@@ -26,6 +26,7 @@
 #include "core/compare.h"
 #include "core/model.h"
 #include "core/hash.h"
+#include "core/import.h"
 #include "render/render.h"
 #include "store/db.h"
 
@@ -571,55 +572,55 @@ static void test_filters(void **state)
 	pl_run_release(&run);
 
 	{
-		struct pl_filter f[] = {{PL_C_ENGINE, "vllm"}};
+		struct pl_filter f[] = {{PL_C_ENGINE, "vllm", NULL}};
 		assert_int_equal(count_matching(st, f, 1), 3);
 	}
 	{
-		struct pl_filter f[] = {{PL_C_CONCURRENCY, "8"}};
+		struct pl_filter f[] = {{PL_C_CONCURRENCY, "8", NULL}};
 		assert_int_equal(count_matching(st, f, 1), 3);
 	}
 	{
-		struct pl_filter f[] = {{PL_C_CONCURRENCY, "8.0"}};
+		struct pl_filter f[] = {{PL_C_CONCURRENCY, "8.0", NULL}};
 		assert_int_equal(count_matching(st, f, 1), 3);
 	}
 	{
-		struct pl_filter f[] = {{PL_C_CONCURRENCY, "inf"}};
+		struct pl_filter f[] = {{PL_C_CONCURRENCY, "inf", NULL}};
 		query_ok(st, f, 1, &list);
 		assert_int_equal(list.n, 1);
 		assert_string_equal(list.v[0].sha256 + 56, "00000003");
 		pl_run_list_release(&list);
 	}
 	{
-		struct pl_filter f[] = {{PL_C_ENGINE_VERSION, "0.10.1"}};
+		struct pl_filter f[] = {{PL_C_ENGINE_VERSION, "0.10.1", NULL}};
 		assert_int_equal(count_matching(st, f, 1), 1);
 	}
 	{
-		struct pl_filter f[] = {{PL_C_ENGINE_VERSION, "0.10.10"}}; /* text, not a number */
+		struct pl_filter f[] = {{PL_C_ENGINE_VERSION, "0.10.10", NULL}}; /* text, not a number */
 		assert_int_equal(count_matching(st, f, 1), 0);
 	}
 	{
-		struct pl_filter f[] = {{PL_C_DATASET, NULL}};
+		struct pl_filter f[] = {{PL_C_DATASET, NULL, NULL}};
 		assert_int_equal(count_matching(st, f, 1), 3);
 	}
 	{
-		struct pl_filter f[] = {{PL_C_STREAMING, "true"}};
+		struct pl_filter f[] = {{PL_C_STREAMING, "true", NULL}};
 		assert_int_equal(count_matching(st, f, 1), 1);
 	}
 	{
-		struct pl_filter f[] = {{PL_C_STREAMING, "1"}, {PL_C_ENGINE, "vllm"}};
+		struct pl_filter f[] = {{PL_C_STREAMING, "1", NULL}, {PL_C_ENGINE, "vllm", NULL}};
 		assert_int_equal(count_matching(st, f, 2), 1);
 	}
 	{
-		struct pl_filter f[] = {{PL_C_RUN_STARTED_AT, "2026-01-02T03:04:05Z"}};
+		struct pl_filter f[] = {{PL_C_RUN_STARTED_AT, "2026-01-02T03:04:05Z", NULL}};
 		assert_int_equal(count_matching(st, f, 1), 1);
 	}
 	{
-		struct pl_filter f[] = {{PL_C_RUN_STARTED_AT, NULL}};
+		struct pl_filter f[] = {{PL_C_RUN_STARTED_AT, NULL, NULL}};
 		assert_int_equal(count_matching(st, f, 1), 3);
 	}
 	{
 		/* ANDed, in id order */
-		struct pl_filter f[] = {{PL_C_ENGINE, "vllm"}, {PL_C_CONCURRENCY, "8"}};
+		struct pl_filter f[] = {{PL_C_ENGINE, "vllm", NULL}, {PL_C_CONCURRENCY, "8", NULL}};
 		query_ok(st, f, 2, &list);
 		assert_int_equal(list.n, 2);
 		assert_true(list.v[0].id < list.v[1].id);
@@ -628,11 +629,11 @@ static void test_filters(void **state)
 		pl_run_list_release(&list);
 	}
 	{
-		struct pl_filter f[] = {{PL_C_ENGINE, "vllm"}, {PL_C_DATASET, "nope"}};
+		struct pl_filter f[] = {{PL_C_ENGINE, "vllm", NULL}, {PL_C_DATASET, "nope", NULL}};
 		assert_int_equal(count_matching(st, f, 2), 0);
 	}
 	{
-		struct pl_filter f[] = {{PL_C_CONCURRENCY, "eight"}};
+		struct pl_filter f[] = {{PL_C_CONCURRENCY, "eight", NULL}};
 		pl_run_list_init(&list);
 		pl_error_init(&err);
 		assert_int_equal(pl_store_query(st, f, 1, &list, &err), PL_EUSAGE);
@@ -640,7 +641,7 @@ static void test_filters(void **state)
 		assert_int_equal(list.n, 0);
 	}
 	{
-		struct pl_filter f[] = {{PL_C_STREAMING, "maybe"}};
+		struct pl_filter f[] = {{PL_C_STREAMING, "maybe", NULL}};
 		pl_error_init(&err);
 		assert_int_equal(pl_store_query(st, f, 1, &list, &err), PL_EUSAGE);
 		assert_string_equal(err.message, "'streaming' must be true or false, got 'maybe'");
@@ -1049,7 +1050,7 @@ static void test_hostile_strings(void **state)
 	}
 	pl_run_list_release(&list);
 	for (size_t i = 0; i < nh; i++) {
-		struct pl_filter f[] = {{PL_C_MODEL, hostile[i]}};
+		struct pl_filter f[] = {{PL_C_MODEL, hostile[i], NULL}};
 
 		query_ok(st, f, 1, &list);
 		assert_int_equal(list.n, 1);
@@ -1193,7 +1194,7 @@ static void test_columns_match_full_query(void **state)
 	char path[1024], *out;
 	struct pl_store *st;
 	struct pl_run run;
-	struct pl_filter f[2];
+	struct pl_filter f[2] = {{PL_C_NONE, NULL, NULL}, {PL_C_NONE, NULL, NULL}};
 	sqlite3 *db;
 	int seed = 0;
 
@@ -1379,6 +1380,526 @@ static void test_concurrent_writers(void **state)
 	sqlite3_close(db);
 }
 
+/* ------------------------------------------------------ extra conditions */
+
+static void set_extra(struct pl_run *run, const char *name, const char *value)
+{
+	struct pl_error err;
+
+	pl_error_init(&err);
+	if (pl_run_set_extra(run, name, value, &err) != 0)
+		fail_msg("pl_run_set_extra(%s): %s", name, err.message);
+}
+
+/* First column of the first row of sql as text (copied into buf). */
+static const char *raw_text(sqlite3 *db, const char *sql, char *buf, size_t n)
+{
+	sqlite3_stmt *s = NULL;
+	const char *t;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	t = (const char *)sqlite3_column_text(s, 0);
+	snprintf(buf, n, "%s", t ? t : "(null)");
+	sqlite3_finalize(s);
+	return buf;
+}
+
+/* run's extras as "name=value;" pairs, for exact comparisons. */
+static const char *extras_text(const struct pl_run *run, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < run->nextra; i++) {
+		size_t len = strlen(buf);
+		snprintf(buf + len, n - len, "%s=%s;", run->extra[i].name, run->extra[i].value);
+	}
+	return buf;
+}
+
+/* The key_text make_run()'s conditions had before extras were stored. */
+#define MAKE_RUN_KEY \
+	"model=gemma-4-31b\nprecision=bfloat16\nengine=vllm\nengine_version=0.6.3\n" \
+	"hardware=2x NVIDIA A100 80G\nconcurrency=8\n"
+
+/* Extras are part of the condition key: written after the canonical
+ * lines, names escaped so that '=' cannot move the split; a set without
+ * extras keeps its old key_text. */
+static void test_extras_key(void **state)
+{
+	struct pl_run a, b;
+	struct pl_cond_key ka, kb;
+
+	(void)state;
+	make_run(&a, 1, 0);
+	assert_int_equal(pl_cond_key_make(&a, &ka), 0);
+	assert_string_equal(ka.text, MAKE_RUN_KEY);
+	pl_cond_key_release(&ka);
+	/* added in any order, written by name */
+	set_extra(&a, "vllm-serving.label", "a\\b\nc");
+	set_extra(&a, "descriptor.x_node_pool", "pool=1");
+	assert_int_equal(pl_cond_key_make(&a, &ka), 0);
+	assert_string_equal(ka.text, MAKE_RUN_KEY "descriptor.x_node_pool=pool=1\n"
+	                                          "vllm-serving.label=a\\\\b\\nc\n");
+	assert_int_equal(ka.hash, pl_hash64(ka.text, ka.len));
+	pl_cond_key_release(&ka);
+	pl_run_release(&a);
+	/* name "x.k=v" value "1" and name "x.k" value "v=1" are two keys */
+	make_run(&a, 1, 0);
+	make_run(&b, 1, 0);
+	set_extra(&a, "x.k=v", "1");
+	set_extra(&b, "x.k", "v=1");
+	assert_int_equal(pl_cond_key_make(&a, &ka), 0);
+	assert_int_equal(pl_cond_key_make(&b, &kb), 0);
+	assert_string_equal(ka.text, MAKE_RUN_KEY "x.k\\=v=1\n");
+	assert_string_equal(kb.text, MAKE_RUN_KEY "x.k=v=1\n");
+	pl_cond_key_release(&ka);
+	pl_cond_key_release(&kb);
+	pl_run_release(&a);
+	pl_run_release(&b);
+}
+
+/* Runs 1 and 2: pool-1 (one set); 3: pool-2 (differs only in the extra);
+ * 4: no extras; 5: stored through the bulk path with pool-1. */
+static void store_extras_runs(struct pl_store *st)
+{
+	struct pl_run run;
+	struct pl_error err;
+	int inserted = -1;
+
+	for (int i = 1; i <= 4; i++) {
+		make_run(&run, i, 0);
+		if (i <= 3) {
+			set_extra(&run, "descriptor.x_node_pool", i == 3 ? "pool-2" : "pool-1");
+			set_extra(&run, "vllm-serving.label", "nightly\x1b[31m");
+		}
+		pl_run_set_metric(&run, PL_M_TTFT_P50, 0.25 * i);
+		insert_ok(st, &run, 1);
+		pl_run_release(&run);
+	}
+	pl_error_init(&err);
+	make_run(&run, 5, 0);
+	set_extra(&run, "descriptor.x_node_pool", "pool-1");
+	set_extra(&run, "vllm-serving.label", "nightly\x1b[31m");
+	assert_int_equal(pl_store_begin(st, &err), 0);
+	assert_int_equal(pl_store_insert_run_bulk(st, &run, NULL, &inserted, &err), 0);
+	assert_int_equal(inserted, 1);
+	assert_int_equal(pl_store_commit(st, &err), 0);
+	pl_run_release(&run);
+}
+
+static void test_extras_round_trip(void **state)
+{
+	char path[1024], buf[512];
+	struct pl_store *st;
+	struct pl_run run;
+	struct pl_run_list list;
+	struct pl_run_columns cols;
+	struct pl_error err;
+	unsigned char want[PL_METRIC_COUNT];
+	sqlite3 *db;
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "extras"));
+	store_extras_runs(st);
+	/* the same bytes again with another extra: nothing stored, and the
+	 * conditions row made for it goes again with its extras */
+	make_run(&run, 1, 0);
+	set_extra(&run, "descriptor.x_node_pool", "pool-9");
+	insert_ok(st, &run, 0);
+	pl_run_release(&run);
+
+	db = raw_open(path);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM runs"), 5);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM conditions"), 3);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM condition_extras"), 4);
+	assert_int_equal(raw_int(db, "SELECT count(DISTINCT condition_id) FROM runs "
+	                             "WHERE id IN (1, 2, 5)"),
+	                 1);
+	assert_int_equal(raw_int(db, "SELECT count(DISTINCT condition_id) FROM runs"), 3);
+	assert_string_equal(raw_text(db, "SELECT key_text FROM conditions WHERE id = "
+	                                 "(SELECT condition_id FROM runs WHERE id = 4)",
+	                             buf, sizeof(buf)),
+	                    MAKE_RUN_KEY);
+	assert_string_equal(raw_text(db, "SELECT extras FROM run_flat WHERE id = 3", buf,
+	                             sizeof(buf)),
+	                    "{\"descriptor.x_node_pool\":\"pool-2\","
+	                    "\"vllm-serving.label\":\"nightly\\u001b[31m\"}");
+	assert_string_equal(raw_text(db, "SELECT extras FROM run_flat WHERE id = 4", buf,
+	                             sizeof(buf)),
+	                    "(null)");
+	sqlite3_close(db);
+
+	/* every run in full */
+	query_ok(st, NULL, 0, &list);
+	assert_int_equal(list.n, 5);
+	assert_string_equal(extras_text(&list.v[0], buf, sizeof(buf)),
+	                    "descriptor.x_node_pool=pool-1;vllm-serving.label=nightly\x1b[31m;");
+	assert_true(pl_run_extras_equal(&list.v[0], &list.v[1]));
+	assert_true(pl_run_extras_equal(&list.v[0], &list.v[4]));
+	assert_string_equal(pl_run_extra(&list.v[2], "descriptor.x_node_pool"), "pool-2");
+	assert_int_equal(list.v[3].nextra, 0);
+	{
+		/* compare refuses runs 1 and 3 (only the extra differs), naming it */
+		struct pl_compare_opts opts;
+		struct pl_comparison cmp;
+		struct pl_run_list two = {0};
+
+		memset(&opts, 0, sizeof(opts));
+		pl_error_init(&err);
+		assert_int_equal(pl_compare_parse_axis(&opts, "hardware", &err), 0);
+		assert_int_equal(pl_run_copy(pl_run_list_push(&two), &list.v[0]), 0);
+		assert_int_equal(pl_run_copy(pl_run_list_push(&two), &list.v[2]), 0);
+		assert_int_equal(pl_compare_build(&two, &opts, &cmp, &err), PL_EMISMATCH);
+		assert_int_equal(cmp.nmismatches, 1);
+		assert_int_equal(cmp.mismatches[0].cond, PL_C_NONE);
+		assert_string_equal(cmp.mismatches[0].extra, "descriptor.x_node_pool");
+		assert_int_equal(cmp.mismatches[0].nvalues, 2);
+		assert_string_equal(cmp.mismatches[0].values[0], "pool-1");
+		assert_string_equal(cmp.mismatches[0].values[1], "pool-2");
+		pl_comparison_release(&cmp);
+		/* runs without extras vs with: missing is a value */
+		pl_run_release(&two.v[1]);
+		assert_int_equal(pl_run_copy(&two.v[1], &list.v[3]), 0);
+		assert_int_equal(pl_compare_build(&two, &opts, &cmp, &err), PL_EMISMATCH);
+		assert_int_equal(cmp.nmismatches, 2);
+		assert_string_equal(cmp.mismatches[0].extra, "descriptor.x_node_pool");
+		assert_string_equal(cmp.mismatches[1].extra, "vllm-serving.label");
+		pl_comparison_release(&cmp);
+		pl_run_list_release(&two);
+	}
+	pl_run_list_release(&list);
+
+	/* the runs of one source */
+	pl_run_list_init(&list);
+	pl_error_init(&err);
+	{
+		char sha[65];
+		snprintf(sha, sizeof(sha), "%064x", 3);
+		assert_int_equal(pl_store_query_source(st, sha, &list, &err), 0);
+	}
+	assert_int_equal(list.n, 1);
+	assert_string_equal(extras_text(&list.v[0], buf, sizeof(buf)),
+	                    "descriptor.x_node_pool=pool-2;vllm-serving.label=nightly\x1b[31m;");
+	pl_run_list_release(&list);
+
+	/* in columns: each set once, owning its extras */
+	memset(want, 0, sizeof(want));
+	want[PL_M_TTFT_P50] = 1;
+	pl_error_init(&err);
+	assert_int_equal(pl_store_query_columns(st, NULL, 0, want, &cols, &err), 0);
+	assert_int_equal(cols.n, 5);
+	assert_int_equal(cols.nsets, 3);
+	assert_int_equal(cols.set[0], cols.set[1]);
+	assert_int_equal(cols.set[0], cols.set[4]);
+	assert_string_equal(extras_text(&cols.sets[cols.set[0]], buf, sizeof(buf)),
+	                    "descriptor.x_node_pool=pool-1;vllm-serving.label=nightly\x1b[31m;");
+	assert_string_equal(pl_run_extra(&cols.sets[cols.set[2]], "descriptor.x_node_pool"),
+	                    "pool-2");
+	assert_int_equal(cols.sets[cols.set[3]].nextra, 0);
+	{
+		struct pl_compare_opts opts;
+		struct pl_comparison cmp;
+
+		memset(&opts, 0, sizeof(opts));
+		assert_int_equal(pl_compare_parse_axis(&opts, "hardware", &err), 0);
+		assert_int_equal(pl_compare_build_columns(&cols, &opts, &cmp, &err), PL_EMISMATCH);
+		assert_int_equal(cmp.nmismatches, 2);
+		assert_string_equal(cmp.mismatches[0].extra, "descriptor.x_node_pool");
+		assert_int_equal(cmp.mismatches[0].nvalues, 3);
+		pl_comparison_release(&cmp);
+		/* allowed by name: a caveat instead */
+		opts.allow_extra[0] = "descriptor.x_node_pool";
+		opts.allow_extra[1] = "vllm-serving.label";
+		opts.nallow_extra = 2;
+		assert_int_equal(pl_compare_build_columns(&cols, &opts, &cmp, &err), 0);
+		pl_comparison_release(&cmp);
+	}
+	pl_run_columns_release(&cols);
+	pl_store_close(st);
+}
+
+/* --where on an extra condition: its value, or its absence, in both query
+ * paths, alone and with other filters. */
+static void test_extras_filters(void **state)
+{
+	char path[1024];
+	struct pl_store *st;
+	struct pl_run_columns cols;
+	struct pl_error err;
+	unsigned char want[PL_METRIC_COUNT];
+	struct {
+		struct pl_filter f[2];
+		size_t nf;
+		size_t want_runs;
+	} cases[] = {
+		{{{PL_C_NONE, "pool-1", "descriptor.x_node_pool"}}, 1, 3},
+		{{{PL_C_NONE, "pool-2", "descriptor.x_node_pool"}}, 1, 1},
+		{{{PL_C_NONE, "pool-3", "descriptor.x_node_pool"}}, 1, 0},
+		{{{PL_C_NONE, NULL, "descriptor.x_node_pool"}}, 1, 1},
+		{{{PL_C_NONE, "nightly\x1b[31m", "vllm-serving.label"}}, 1, 4},
+		{{{PL_C_NONE, "pool-1", "vllm-serving.label"}}, 1, 0},
+		{{{PL_C_NONE, NULL, "other.key"}}, 1, 5},
+		{{{PL_C_RUN_STARTED_AT, NULL, NULL}, {PL_C_NONE, "pool-2", "descriptor.x_node_pool"}},
+		 2,
+		 1},
+		{{{PL_C_NONE, "pool-1", "descriptor.x_node_pool"}, {PL_C_CONCURRENCY, "8", NULL}}, 2, 3},
+		{{{PL_C_NONE, NULL, "descriptor.x_node_pool"}, {PL_C_CONCURRENCY, "16", NULL}}, 2, 0},
+	};
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "extras-where"));
+	store_extras_runs(st);
+	memset(want, 0, sizeof(want));
+	want[PL_M_TTFT_P50] = 1;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = count_matching(st, cases[i].f, cases[i].nf);
+
+		if (n != cases[i].want_runs)
+			fail_msg("case %zu: pl_store_query gave %zu runs, want %zu", i, n,
+			         cases[i].want_runs);
+		pl_error_init(&err);
+		assert_int_equal(pl_store_query_columns(st, cases[i].f, cases[i].nf, want, &cols, &err),
+		                 0);
+		if (cols.n != cases[i].want_runs)
+			fail_msg("case %zu: pl_store_query_columns gave %zu runs, want %zu", i, cols.n,
+			         cases[i].want_runs);
+		pl_run_columns_release(&cols);
+	}
+	{
+		/* the run without the extra is run 4 */
+		struct pl_filter f[] = {{PL_C_NONE, NULL, "descriptor.x_node_pool"}};
+		struct pl_run_list list;
+
+		query_ok(st, f, 1, &list);
+		assert_int_equal(list.n, 1);
+		assert_int_equal(list.v[0].id, 4);
+		pl_run_list_release(&list);
+	}
+	{
+		/* a name without a '.' is no extra condition */
+		struct pl_filter f[] = {{PL_C_NONE, "x", "nodot"}};
+		struct pl_run_list list = {0};
+
+		pl_error_init(&err);
+		assert_int_equal(pl_store_query(st, f, 1, &list, &err), PL_EUSAGE);
+		assert_int_equal(pl_store_query_columns(st, f, 1, want, &cols, &err), PL_EUSAGE);
+		pl_run_list_release(&list);
+	}
+	pl_store_close(st);
+}
+
+/* The columns query of a wide span of ids (a second reader thread and the
+ * conditions read ahead on a third): the sets still carry their extras. */
+static void test_extras_columns_threads(void **state)
+{
+	char path[1024], buf[256];
+	struct pl_store *st;
+	struct pl_run_columns cols;
+	struct pl_error err;
+	unsigned char want[PL_METRIC_COUNT];
+	sqlite3 *db;
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "extras-threads"));
+	store_extras_runs(st);
+	db = raw_open(path);
+	assert_int_equal(sqlite3_exec(db, "UPDATE runs SET id = id + 900000 WHERE id > 2", NULL,
+	                              NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	memset(want, 0, sizeof(want));
+	want[PL_M_TTFT_P50] = 1;
+	pl_error_init(&err);
+	assert_int_equal(pl_store_query_columns(st, NULL, 0, want, &cols, &err), 0);
+	assert_int_equal(cols.n, 5);
+	assert_int_equal(cols.id[4], 900005);
+	assert_int_equal(cols.nsets, 3);
+	assert_string_equal(extras_text(&cols.sets[cols.set[4]], buf, sizeof(buf)),
+	                    "descriptor.x_node_pool=pool-1;vllm-serving.label=nightly\x1b[31m;");
+	assert_string_equal(extras_text(&cols.sets[cols.set[2]], buf, sizeof(buf)),
+	                    "descriptor.x_node_pool=pool-2;vllm-serving.label=nightly\x1b[31m;");
+	assert_int_equal(cols.sets[cols.set[3]].nextra, 0);
+	pl_run_columns_release(&cols);
+	{
+		/* a filter that leaves conditions rows read ahead unused */
+		struct pl_filter f[] = {{PL_C_NONE, "pool-2", "descriptor.x_node_pool"}};
+
+		assert_int_equal(pl_store_query_columns(st, f, 1, want, &cols, &err), 0);
+		assert_int_equal(cols.n, 1);
+		assert_int_equal(cols.id[0], 900003);
+		assert_int_equal(cols.nsets, 1);
+		assert_string_equal(pl_run_extra(&cols.sets[0], "descriptor.x_node_pool"), "pool-2");
+		pl_run_columns_release(&cols);
+	}
+	/* runs whose conditions rows are gone (a database edited with foreign
+	 * keys off), more sets than were read ahead: a clean error, not a crash
+	 * on the sets never filled */
+	db = raw_open(path);
+	assert_int_equal(sqlite3_exec(db, "UPDATE runs SET condition_id = 998 WHERE id = 900004;"
+	                                  "UPDATE runs SET condition_id = 999 WHERE id = 900005",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	pl_error_init(&err);
+	assert_int_equal(pl_store_query_columns(st, NULL, 0, want, &cols, &err), PL_EDB);
+	assert_string_equal(err.message, "database error: conditions row 998 of a stored run is "
+	                                 "missing (run 'PRAGMA foreign_key_check' in the sqlite3 "
+	                                 "shell)");
+	assert_int_equal(cols.n, 0);
+	pl_store_close(st);
+}
+
+/* pl_key_hash() for a raw connection that applies migration 004 itself. */
+static void raw_key_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const unsigned char *t = sqlite3_value_text(argv[0]);
+
+	(void)argc;
+	if (!t)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int64(ctx, (sqlite3_int64)pl_hash64(t, (size_t)sqlite3_value_bytes(argv[0])));
+}
+
+/* A database of schema version 6 (before condition_extras) is upgraded:
+ * its runs read back without extras, its key_text stays valid (the same
+ * conditions find the old row), and a set with an extra gets a new row. */
+static void test_migrate_v6_to_v7(void **state)
+{
+	char path[1024], buf[256], *sql;
+	struct pl_store *st;
+	struct pl_run run;
+	struct pl_cond_key key;
+	struct pl_run_list list;
+	sqlite3 *db;
+	sqlite3_stmt *s = NULL;
+
+	(void)state;
+	db_path(path, sizeof(path), "v6");
+	db = raw_open(path);
+	assert_int_equal(sqlite3_create_function(db, "pl_key_hash", 1, SQLITE_UTF8, NULL,
+	                                         raw_key_hash, NULL, NULL),
+	                 SQLITE_OK);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(sqlite3_exec(db, pl_schema_migrations[i], NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 6", NULL, NULL, NULL), SQLITE_OK);
+	make_run(&run, 1, 0);
+	assert_int_equal(pl_cond_key_make(&run, &key), 0);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "INSERT INTO conditions (id, key_hash, key_text, model, "
+	                                    "precision, engine, engine_version, hardware, concurrency)"
+	                                    " VALUES (5, ?1, ?2, 'gemma-4-31b', 'bfloat16', 'vllm', "
+	                                    "'0.6.3', '2x NVIDIA A100 80G', 8)",
+	                                    -1, &s, NULL),
+	                 SQLITE_OK);
+	sqlite3_bind_int64(s, 1, (sqlite3_int64)key.hash);
+	sqlite3_bind_text(s, 2, key.text, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(s), SQLITE_DONE);
+	sqlite3_finalize(s);
+	sql = sqlite3_mprintf("INSERT INTO runs (id, condition_id, source_path, source_sha256, adapter,"
+	                      " imported_at, ttft_p50) VALUES (3, 5, 'a.json', printf('%%064x', 1),"
+	                      " 'descriptor', '2026-01-01T00:00:00Z', 0.25)");
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_free(sql);
+	sqlite3_close(db);
+	pl_cond_key_release(&key);
+	pl_run_release(&run);
+
+	st = open_ok(path); /* migrates */
+	query_ok(st, NULL, 0, &list);
+	assert_int_equal(list.n, 1);
+	assert_int_equal(list.v[0].id, 3);
+	assert_int_equal(list.v[0].nextra, 0);
+	assert_string_equal(list.v[0].cond[PL_C_HARDWARE].text, "2x NVIDIA A100 80G");
+	assert_false(list.v[0].cond[PL_C_PIPELINE_PARALLEL_SIZE].set);
+	pl_run_list_release(&list);
+	make_run(&run, 2, 0); /* the same conditions, new bytes: the old row */
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	make_run(&run, 3, 0); /* and an extra: a new row */
+	set_extra(&run, "descriptor.x_node_pool", "pool-1");
+	insert_ok(st, &run, 1);
+	pl_run_release(&run);
+	pl_store_close(st);
+
+	db = raw_open(path);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), pl_store_schema_version());
+	assert_int_equal(raw_int(db, "SELECT condition_id FROM runs WHERE source_sha256 = "
+	                             "printf('%064x', 2)"),
+	                 5);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM conditions"), 2);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM condition_extras"), 1);
+	assert_string_equal(raw_text(db, "SELECT extras FROM run_flat WHERE source_sha256 = "
+	                                 "printf('%064x', 3)",
+	                             buf, sizeof(buf)),
+	                    "{\"descriptor.x_node_pool\":\"pool-1\"}");
+	assert_string_equal(raw_text(db, "SELECT key_text FROM conditions WHERE id = 5", buf,
+	                             sizeof(buf)),
+	                    MAKE_RUN_KEY);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	sqlite3_close(db);
+}
+
+/* Stored bytes imported again while their stored set has an extra the
+ * file now lacks: refused, naming the extra with both values. */
+static void on_reimport(void *ctx, const char *path, enum pl_import_status status, size_t runs,
+                        size_t reference_only, const char *warnings, const struct pl_error *err)
+{
+	char *msg = ctx;
+	int len;
+
+	(void)path;
+	(void)runs;
+	(void)reference_only;
+	(void)warnings;
+	len = snprintf(msg, 1024, "%d ", (int)status);
+	if (len > 0 && len < 1024 && err)
+		strncat(msg, err->message, 1024 - (size_t)len - 1);
+}
+
+static void test_extras_reimport_refused(void **state)
+{
+	static const char desc[] =
+		"{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\", \"hardware\": \"1x A100\",\n"
+		" \"metric\": {\"ttft_p50\": 0.3}}\n";
+	char path[1024], file[1100], msg[1024] = "", want[700];
+	const char *paths[1] = {file};
+	struct pl_store *st;
+	struct pl_import_stats stats;
+	struct pl_error err;
+	FILE *f;
+	sqlite3 *db;
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "extras-reimport"));
+	snprintf(file, sizeof(file), "%s/store-extras-reimport.json", PL_TEST_TMP);
+	assert_non_null(f = fopen(file, "w"));
+	fputs(desc, f);
+	assert_int_equal(fclose(f), 0);
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 1, NULL, on_reimport, msg, &stats, &err), 0);
+	assert_int_equal(stats.stored, 1);
+	/* the stored set gets an extra (as a file that recorded one would) */
+	db = raw_open(path);
+	assert_int_equal(sqlite3_exec(db,
+	                              "INSERT INTO condition_extras (condition_id, name, value) "
+	                              "SELECT condition_id, 'descriptor.x_node_pool', 'pool-1' "
+	                              "FROM runs WHERE id = 1",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	pl_error_init(&err);
+	pl_import_paths(st, paths, 1, NULL, on_reimport, msg, &stats, &err);
+	assert_int_equal(stats.rejected, 1);
+	snprintf(want, sizeof(want),
+	         "%d these bytes are stored already (run 1) with other conditions: "
+	         "descriptor.x_node_pool stored 'pool-1', now '(missing)'; a stored run is never "
+	         "rewritten",
+	         (int)PL_IMPORT_REJECTED);
+	assert_string_equal(msg, want);
+	pl_store_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1402,6 +1923,12 @@ int main(void)
 		cmocka_unit_test(test_columns_match_full_query),
 		cmocka_unit_test(test_query_plans_use_indexes),
 		cmocka_unit_test(test_concurrent_writers),
+		cmocka_unit_test(test_extras_key),
+		cmocka_unit_test(test_extras_round_trip),
+		cmocka_unit_test(test_extras_filters),
+		cmocka_unit_test(test_extras_columns_threads),
+		cmocka_unit_test(test_migrate_v6_to_v7),
+		cmocka_unit_test(test_extras_reimport_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
