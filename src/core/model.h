@@ -231,7 +231,7 @@ struct pl_value {
 #define PL_CHK_ENGINE_ARGS 0x004u    /* launch parameters */
 #define PL_CHK_DRIVER 0x008u         /* driver_version and cuda_version */
 #define PL_CHK_LENGTHS 0x010u        /* input_tokens and max_output_tokens */
-#define PL_CHK_CONCURRENCY 0x020u    /* concurrency or request_rate */
+#define PL_CHK_CONCURRENCY 0x020u    /* concurrency, request_rate, ramp_up_strategy or trace */
 #define PL_CHK_WARMUP 0x040u
 #define PL_CHK_TTFT 0x080u           /* any TTFT statistic */
 #define PL_CHK_TPOT 0x100u           /* any TPOT or ITL statistic */
