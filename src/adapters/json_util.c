@@ -982,15 +982,3 @@ int pl_adapter_epoch_ns_text(struct pl_run *run, const char *ns, struct pl_error
 		                    ns);
 	return pl_adapter_epoch(run, floor(v / 1e9), err);
 }
-
-void pl_adapter_token_means(struct pl_run *run)
-{
-	double c = run->metric[PL_M_REQUESTS_COMPLETED];
-
-	if (!run->has_metric[PL_M_REQUESTS_COMPLETED] || c <= 0)
-		return;
-	if (run->has_metric[PL_M_TOTAL_INPUT_TOKENS] && !run->has_metric[PL_M_INPUT_TOKENS_MEAN])
-		pl_run_set_metric(run, PL_M_INPUT_TOKENS_MEAN, run->metric[PL_M_TOTAL_INPUT_TOKENS] / c);
-	if (run->has_metric[PL_M_TOTAL_OUTPUT_TOKENS] && !run->has_metric[PL_M_OUTPUT_TOKENS_MEAN])
-		pl_run_set_metric(run, PL_M_OUTPUT_TOKENS_MEAN, run->metric[PL_M_TOTAL_OUTPUT_TOKENS] / c);
-}

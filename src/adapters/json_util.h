@@ -147,7 +147,4 @@ int pl_adapter_epoch(struct pl_run *run, double seconds, struct pl_error *err);
  * number, or out of range as for pl_adapter_epoch) or PL_ENOMEM. */
 int pl_adapter_epoch_ns_text(struct pl_run *run, const char *ns, struct pl_error *err);
 
-/* The measured mean tokens per request from totals, where not set yet. */
-void pl_adapter_token_means(struct pl_run *run);
-
 #endif

@@ -141,7 +141,6 @@ static int sglang_convert(const cJSON *obj, struct pl_run *run, struct pl_error 
 	    (rc = pl_json_metric(obj, "concurrency", PL_M_CONCURRENCY_MEAN, 0, run, err)) ||
 	    (rc = pl_json_metric(obj, "duration", PL_M_DURATION, 0, run, err)))
 		return rc;
-	pl_adapter_token_means(run);
 	return latencies(obj, run, err);
 }
 

@@ -8,6 +8,25 @@
  * "not stored" are ignored. The file does not say which engine served the
  * requests: "backend" is the client API and goes to api_backend, and the
  * engine stays missing unless a sidecar or --set gives it.
+ *
+ * The endpoint: newer files write "endpoint_type" next to "backend" (both
+ * name the client: openai = /v1/completions, openai-chat =
+ * /v1/chat/completions, whose E2EL and TPOT are accounted differently).
+ * When they agree, or only one is given, that value is api_backend; when
+ * they disagree, backend stays api_backend and endpoint_type is kept as the
+ * extra condition vllm-serving.endpoint_type, so the disagreement is never
+ * lost and two such runs never pool with runs that agree.
+ *
+ * The arrival process: "burstiness" (gamma shape; 1 = Poisson) is a
+ * condition. A run with --ramp-up-strategy writes "request_rate": "inf"
+ * (the CLI requires it) plus ramp_up_strategy / ramp_up_start_rps /
+ * ramp_up_end_rps: the rate is the ramp, so such a run is stored with its
+ * ramp conditions and no request_rate (an "inf" there would read as all
+ * requests at once); a finite request_rate next to a ramp is kept as given.
+ *
+ * The realized workload (input_tokens_mean, output_tokens_mean) is derived
+ * from total_input_tokens / total_output_tokens and completed by
+ * pl_validate_run(), for every adapter.
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +42,11 @@ static const char *const vllm_mapping[] = {
 	"num_prompts -> num_prompts",
 	"request_rate (number, \"inf\" or Infinity) -> request_rate (req/s)",
 	"max_concurrency -> concurrency (null -> missing)",
+	"burstiness -> burstiness (1 = Poisson arrivals)",
+	"ramp_up_strategy -> ramp_up_strategy; ramp_up_start_rps, ramp_up_end_rps -> same (req/s)",
+	"request_rate \"inf\" with a ramp_up_strategy -> request_rate missing (the rate is the ramp)",
+	"max_num_seqs (sweep server parameter) -> max_num_seqs",
+	"endpoint_type -> api_backend when backend is absent or equal; else kept as extra vllm-serving.endpoint_type",
 	"(constant) -> benchmark_tool = vllm-bench-serve",
 	"mean_<f>_ms -> <f>_mean (s, / 1000) for f in ttft, tpot, itl, e2el",
 	"median_<f>_ms -> <f>_p50 (s, / 1000)",
@@ -37,6 +61,7 @@ static const char *const vllm_mapping[] = {
 	"failed / (completed + failed), else (num_prompts - completed) / num_prompts -> error_rate",
 	"duration -> duration (s)",
 	"total_input_tokens, total_output_tokens -> same (count)",
+	"total_input_tokens / completed -> input_tokens_mean; total_output_tokens / completed -> output_tokens_mean (derived on validation)",
 	NULL,
 };
 
@@ -149,6 +174,52 @@ static int convert_date(const char *date, struct pl_run *run, struct pl_error *e
 	return pl_run_set_cond(run, PL_C_RUN_STARTED_AT, iso, err);
 }
 
+/* backend and endpoint_type -> api_backend, or the extra
+ * vllm-serving.endpoint_type when the two disagree (see the top of the file). */
+static int convert_endpoint(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	const char *backend = NULL, *endpoint = NULL;
+	int rc;
+
+	rc = pl_json_get_string(obj, "backend", &backend, err);
+	if (rc < 0)
+		return rc;
+	rc = pl_json_get_string(obj, "endpoint_type", &endpoint, err);
+	if (rc < 0)
+		return rc;
+	if (backend && !*backend)
+		backend = NULL;
+	if (endpoint && !*endpoint)
+		endpoint = NULL;
+	if (backend && (rc = pl_run_set_cond(run, PL_C_API_BACKEND, backend, err)))
+		return rc;
+	if (!endpoint)
+		return 0;
+	if (!backend)
+		return pl_run_set_cond(run, PL_C_API_BACKEND, endpoint, err);
+	if (strcmp(backend, endpoint) == 0)
+		return 0;
+	return pl_run_set_extra(run, "vllm-serving.endpoint_type", endpoint, err);
+}
+
+/* burstiness and the ramp-up (see the top of the file), and the engine's
+ * max_num_seqs a `vllm bench sweep` records; request_rate is set. */
+static int convert_arrivals(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	int rc;
+
+	if ((rc = pl_json_cond(obj, "burstiness", PL_C_BURSTINESS, run, err)) ||
+	    (rc = pl_json_cond(obj, "ramp_up_strategy", PL_C_RAMP_UP_STRATEGY, run, err)) ||
+	    (rc = pl_json_cond(obj, "ramp_up_start_rps", PL_C_RAMP_UP_START_RPS, run, err)) ||
+	    (rc = pl_json_cond(obj, "ramp_up_end_rps", PL_C_RAMP_UP_END_RPS, run, err)) ||
+	    (rc = pl_json_cond(obj, "max_num_seqs", PL_C_MAX_NUM_SEQS, run, err)))
+		return rc;
+	if (run->cond[PL_C_RAMP_UP_STRATEGY].set && run->cond[PL_C_REQUEST_RATE].set &&
+	    isinf(run->cond[PL_C_REQUEST_RATE].num))
+		return pl_run_set_cond(run, PL_C_REQUEST_RATE, NULL, err);
+	return 0;
+}
+
 static int vllm_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err)
 {
 	const char *s;
@@ -158,8 +229,7 @@ static int vllm_convert(const cJSON *obj, struct pl_run *run, struct pl_error *e
 	rc = pl_json_get_string(obj, "model_id", &s, err);
 	if (rc < 0 || (rc == 0 && (rc = pl_run_set_cond(run, PL_C_MODEL, s, err))))
 		return rc;
-	rc = pl_json_get_string(obj, "backend", &s, err);
-	if (rc < 0 || (rc == 0 && (rc = pl_run_set_cond(run, PL_C_API_BACKEND, s, err))))
+	if ((rc = convert_endpoint(obj, run, err)))
 		return rc;
 	rc = pl_json_get_string(obj, "date", &s, err);
 	if (rc < 0 || (rc == 0 && (rc = convert_date(s, run, err))))
@@ -170,7 +240,8 @@ static int vllm_convert(const cJSON *obj, struct pl_run *run, struct pl_error *e
 	if ((rc = pl_json_set_cond(run, PL_C_REQUEST_RATE, pl_json_get(obj, "request_rate"),
 	                           "request_rate", err)) ||
 	    (rc = pl_json_set_cond(run, PL_C_CONCURRENCY, pl_json_get(obj, "max_concurrency"),
-	                           "max_concurrency", err)))
+	                           "max_concurrency", err)) ||
+	    (rc = convert_arrivals(obj, run, err)))
 		return rc;
 
 	rc = pl_json_get_count(obj, "num_prompts", &prompts, err);

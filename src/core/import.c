@@ -70,6 +70,7 @@
 #include <unistd.h>
 
 #include "adapters/adapters.h"
+#include "core/engine_args.h"
 #include "core/hash.h"
 #include "core/model.h"
 #include "core/normalize.h"
@@ -1148,7 +1149,8 @@ static int apply_sidecar(const char *side, const char *buf, size_t len, struct p
 	return rc;
 }
 
-/* Overlays --set, hashes, normalizes and validates runs->v[from..n).
+/* Overlays --set, reads the launch flags of engine_args
+ * (pl_engine_args_apply), hashes, normalizes and validates runs->v[from..n).
  * Messages about one run get "record N: " when the file holds several
  * (always for a streamed file). */
 static int prepare_runs(const struct pl_import_opts *opts, const char *path, const char *sha,
@@ -1179,6 +1181,10 @@ static int prepare_runs(const struct pl_import_opts *opts, const char *path, con
 			free(was);
 		}
 		memcpy(r->sha256, sha, sizeof(r->sha256));
+		/* the launch flags in engine_args, after the file, the sidecar and
+		 * --set have given what they give: a disagreement is an error */
+		if (rc == 0)
+			rc = pl_engine_args_apply(r, err);
 		if (rc == 0)
 			rc = pl_normalize_run(r, err);
 		if (rc == 0)

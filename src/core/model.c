@@ -461,7 +461,9 @@ void pl_run_update_checklist(struct pl_run *run)
 		m |= PL_CHK_DRIVER;
 	if (!c[PL_C_INPUT_TOKENS].set || !c[PL_C_MAX_OUTPUT_TOKENS].set)
 		m |= PL_CHK_LENGTHS;
-	if (!c[PL_C_CONCURRENCY].set && !c[PL_C_REQUEST_RATE].set)
+	/* the load: a closed loop, a fixed rate, a rate ramp or a replayed trace */
+	if (!c[PL_C_CONCURRENCY].set && !c[PL_C_REQUEST_RATE].set &&
+	    !c[PL_C_RAMP_UP_STRATEGY].set && !c[PL_C_TRACE].set)
 		m |= PL_CHK_CONCURRENCY;
 	if (!c[PL_C_WARMUP_REQUESTS].set)
 		m |= PL_CHK_WARMUP;

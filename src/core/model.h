@@ -42,8 +42,10 @@ enum pl_ctype {
  * travels_with, travels_with2: the conditions whose axis it travels with (it
  * may differ from row to row when one of them is on the comparison axis),
  * or NONE. Engine launch parameters travel with the engine and with the
- * hardware (they name its parallelism); parallelism, driver, CUDA and
- * prices travel with the hardware.
+ * hardware (they name its parallelism), and so do the conditions that are
+ * read from them (engine_args.h: context length, KV-cache dtype, batch
+ * limits, prefix caching, speculative decoding); parallelism, driver, CUDA
+ * and prices travel with the hardware.
  */
 #define PL_CONDITIONS(X) \
 	X(MODEL, "model", PL_CT_TEXT, PL_CF_KEY | PL_CF_REQUIRED, NONE, NONE, "model name as served") \
@@ -59,8 +61,8 @@ enum pl_ctype {
 	X(DRIVER_VERSION, "driver_version", PL_CT_VERSION, PL_CF_KEY | PL_CF_CHECKLIST, HARDWARE, NONE, "accelerator driver version") \
 	X(CUDA_VERSION, "cuda_version", PL_CT_VERSION, PL_CF_KEY | PL_CF_CHECKLIST, HARDWARE, NONE, "CUDA (or ROCm) runtime version") \
 	X(TENSOR_PARALLEL_SIZE, "tensor_parallel_size", PL_CT_INT, PL_CF_KEY, HARDWARE, NONE, "tensor parallel size") \
-	X(MAX_MODEL_LEN, "max_model_len", PL_CT_INT, PL_CF_KEY, NONE, NONE, "maximum model context length in tokens") \
-	X(KV_CACHE_DTYPE, "kv_cache_dtype", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "KV-cache data type") \
+	X(MAX_MODEL_LEN, "max_model_len", PL_CT_INT, PL_CF_KEY, ENGINE, HARDWARE, "maximum model context length in tokens") \
+	X(KV_CACHE_DTYPE, "kv_cache_dtype", PL_CT_TEXT, PL_CF_KEY, ENGINE, HARDWARE, "KV-cache data type") \
 	X(INPUT_TOKENS, "input_tokens", PL_CT_INT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, NONE, "input (prompt) tokens per request") \
 	X(MAX_OUTPUT_TOKENS, "max_output_tokens", PL_CT_INT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, NONE, "output tokens per request (maximum)") \
 	X(CONCURRENCY, "concurrency", PL_CT_INT, PL_CF_KEY | PL_CF_CHECKLIST, NONE, NONE, "requests in flight at once (closed loop); inf = unbounded") \
@@ -83,11 +85,11 @@ enum pl_ctype {
 	X(DATA_PARALLEL_SIZE, "data_parallel_size", PL_CT_INT, PL_CF_KEY, HARDWARE, NONE, "data parallel size (engine replicas)") \
 	X(EXPERT_PARALLEL_SIZE, "expert_parallel_size", PL_CT_INT, PL_CF_KEY, HARDWARE, NONE, "expert parallel size (MoE)") \
 	X(KV_OFFLOAD, "kv_offload", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "KV-cache offload: none, or where to (cpu, lmcache, ...)") \
-	X(PREFIX_CACHING, "prefix_caching", PL_CT_BOOL, PL_CF_KEY, NONE, NONE, "automatic prefix caching enabled") \
-	X(SPECULATIVE_METHOD, "speculative_method", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "speculative decoding: none, or the method (eagle, mtp, ngram, draft model)") \
-	X(SPECULATIVE_DRAFT_TOKENS, "speculative_draft_tokens", PL_CT_INT, PL_CF_KEY, NONE, NONE, "speculative tokens proposed per step") \
-	X(MAX_NUM_SEQS, "max_num_seqs", PL_CT_INT, PL_CF_KEY, NONE, NONE, "engine limit: sequences in one batch") \
-	X(MAX_NUM_BATCHED_TOKENS, "max_num_batched_tokens", PL_CT_INT, PL_CF_KEY, NONE, NONE, "engine limit: tokens in one batch") \
+	X(PREFIX_CACHING, "prefix_caching", PL_CT_BOOL, PL_CF_KEY, ENGINE, HARDWARE, "automatic prefix caching enabled") \
+	X(SPECULATIVE_METHOD, "speculative_method", PL_CT_TEXT, PL_CF_KEY, ENGINE, HARDWARE, "speculative decoding: none, or the method (eagle, mtp, ngram, draft model)") \
+	X(SPECULATIVE_DRAFT_TOKENS, "speculative_draft_tokens", PL_CT_INT, PL_CF_KEY, ENGINE, HARDWARE, "speculative tokens proposed per step") \
+	X(MAX_NUM_SEQS, "max_num_seqs", PL_CT_INT, PL_CF_KEY, ENGINE, HARDWARE, "engine limit: sequences in one batch") \
+	X(MAX_NUM_BATCHED_TOKENS, "max_num_batched_tokens", PL_CT_INT, PL_CF_KEY, ENGINE, HARDWARE, "engine limit: tokens in one batch") \
 	X(BURSTINESS, "burstiness", PL_CT_REAL, PL_CF_KEY, NONE, NONE, "arrival burstiness (gamma shape factor; 1 = Poisson arrivals)") \
 	X(RAMP_UP_STRATEGY, "ramp_up_strategy", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "arrival rate ramp (linear, exponential); missing = a fixed rate") \
 	X(RAMP_UP_START_RPS, "ramp_up_start_rps", PL_CT_REAL, PL_CF_KEY, NONE, NONE, "ramp-up start rate, requests/s") \
@@ -231,7 +233,7 @@ struct pl_value {
 #define PL_CHK_ENGINE_ARGS 0x004u    /* launch parameters */
 #define PL_CHK_DRIVER 0x008u         /* driver_version and cuda_version */
 #define PL_CHK_LENGTHS 0x010u        /* input_tokens and max_output_tokens */
-#define PL_CHK_CONCURRENCY 0x020u    /* concurrency or request_rate */
+#define PL_CHK_CONCURRENCY 0x020u    /* concurrency, request_rate, ramp_up_strategy or trace */
 #define PL_CHK_WARMUP 0x040u
 #define PL_CHK_TTFT 0x080u           /* any TTFT statistic */
 #define PL_CHK_TPOT 0x100u           /* any TPOT or ITL statistic */

@@ -174,6 +174,23 @@ static void drop_zero_latencies(struct pl_run *run)
 		            n, n > 1 ? "s" : "", names);
 }
 
+/* The realized workload: mean input and output tokens per request from the
+ * totals and the completed count, where the tool did not give the means
+ * itself. Done here, for every run whatever its adapter, so that the 10%
+ * workload rule of compare (input_tokens, max_output_tokens) sees every file
+ * that records totals (vLLM, SGLang, InferenceMAX, AIPerf, descriptors). */
+static void derive_token_means(struct pl_run *run)
+{
+	double c = run->metric[PL_M_REQUESTS_COMPLETED];
+
+	if (!run->has_metric[PL_M_REQUESTS_COMPLETED] || !(c > 0))
+		return;
+	if (run->has_metric[PL_M_TOTAL_INPUT_TOKENS] && !run->has_metric[PL_M_INPUT_TOKENS_MEAN])
+		pl_run_set_metric(run, PL_M_INPUT_TOKENS_MEAN, run->metric[PL_M_TOTAL_INPUT_TOKENS] / c);
+	if (run->has_metric[PL_M_TOTAL_OUTPUT_TOKENS] && !run->has_metric[PL_M_OUTPUT_TOKENS_MEAN])
+		pl_run_set_metric(run, PL_M_OUTPUT_TOKENS_MEAN, run->metric[PL_M_TOTAL_OUTPUT_TOKENS] / c);
+}
+
 /* Per-accelerator throughputs from the accelerator count, where the tool did
  * not give them itself. */
 static void derive_per_accelerator(struct pl_run *run)
@@ -219,6 +236,7 @@ int pl_validate_run(struct pl_run *run, struct pl_error *err)
 
 	drop_zero_latencies(run);
 	derive_per_accelerator(run);
+	derive_token_means(run);
 	pl_run_update_checklist(run);
 	rc = check_utf8(run, err);
 	if (rc == 0)

@@ -18,9 +18,13 @@
 #include "core/model.h"
 
 /* Checks run against the rules above. Also recomputes the checklist
- * (pl_run_update_checklist). Returns 0 or PL_EINVALID with err naming the
- * field (err->field) and the expected value range; err->file is left for the
- * caller to set. */
+ * (pl_run_update_checklist) and derives, where the run lacks them, the
+ * per-accelerator throughputs (from accelerator_count) and the realized
+ * workload: input_tokens_mean = total_input_tokens / requests_completed and
+ * output_tokens_mean = total_output_tokens / requests_completed (tokens per
+ * request), which the 10% workload rule of compare reads. Returns 0 or
+ * PL_EINVALID with err naming the field (err->field) and the expected value
+ * range; err->file is left for the caller to set. */
 int pl_validate_run(struct pl_run *run, struct pl_error *err);
 
 #endif

@@ -19,13 +19,15 @@ timestamps are stable:
     ~ PATH TEXT                   file PATH must contain TEXT
     ^ PATH TEXT                   file PATH must NOT contain TEXT
 
-In step arguments and expected text, @CORPUS@, @WORK@ and @SRC@ are replaced.
+In step arguments and expected text, @CORPUS@, @CASES@, @WORK@ and @SRC@ are
+replaced. A case that names @CASES@ (the shared field-fault cases, read in
+place) is skipped, visibly ("skip"), when that folder is absent.
 A step without > lines must print nothing on stdout (likewise ! for stderr),
 unless the case has the line `%lenient-stdout` (stdout then unchecked).
 `%env KEY=VALUE` sets an environment variable for every step of the case.
 A crash (death by signal) is always a failure.
 
-    run_e2e.py --bin B --source S --corpus C --work W [--update] [CASE...]
+    run_e2e.py --bin B --source S --corpus C [--cases D] --work W [--update] [CASE...]
 
 --update rewrites the expected > / ! / ? lines of each case from the actual
 results (review the diff before committing).
@@ -88,7 +90,8 @@ def run_case(path, args):
     work = os.path.join(args.work, name)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    env_sub = {"@CORPUS@": args.corpus, "@WORK@": work, "@SRC@": args.source}
+    env_sub = {"@CORPUS@": args.corpus, "@CASES@": args.cases_dir, "@WORK@": work,
+               "@SRC@": args.source}
     steps, flags = parse(path)
     env = dict(os.environ)
     env.update({"PERFLEDGER_DB": os.path.join(work, "test.db"),
@@ -177,6 +180,8 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--corpus", required=True)
+    ap.add_argument("--cases", dest="cases_dir",
+                    help="shared field-fault cases (default: CORPUS/../cases)")
     ap.add_argument("--work", required=True)
     ap.add_argument("--update", action="store_true")
     ap.add_argument("cases", nargs="*")
@@ -184,12 +189,17 @@ def main():
     args.bin = os.path.abspath(args.bin)
     args.source = os.path.abspath(args.source)
     args.corpus = os.path.abspath(args.corpus)
+    args.cases_dir = os.path.abspath(args.cases_dir or os.path.join(args.corpus, "..", "cases"))
     args.work = os.path.abspath(args.work)
     casedir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
     cases = args.cases or sorted(os.path.join(casedir, f) for f in os.listdir(casedir)
                                  if f.endswith(".case"))
-    passed = failed = 0
+    passed = failed = skipped = 0
     for c in cases:
+        if "@CASES@" in open(c, encoding="utf-8").read() and not os.path.isdir(args.cases_dir):
+            skipped += 1
+            print("skip %s (cases folder %s absent)" % (os.path.basename(c), args.cases_dir))
+            continue
         f = run_case(c, args)
         if f:
             failed += 1
@@ -199,7 +209,7 @@ def main():
         else:
             passed += 1
             print("ok   %s" % os.path.basename(c))
-    print("%d passed, %d failed" % (passed, failed))
+    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
     return 1 if failed or not passed else 0
 
 

@@ -17,10 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "adapters/adapters.h"
+#include "core/compare.h"
 #include "core/error.h"
 #include "core/model.h"
+#include "core/normalize.h"
 #include "core/validate.h"
 
 struct exp_metric {
@@ -146,6 +149,7 @@ static const struct exp_metric ascend_llama3_8b_rr1_partial_0_m[] = {
 	{NULL, 0},
 };
 static const struct exp_cond ascend_llama3_8b_rr1_partial_0_c[] = {
+	{"burstiness", "1"},
 	{"api_backend", "vllm"},
 	{"benchmark_tool", "vllm-bench-serve"},
 	{"model", "/root/wl/cache/modelscope/models/Meta-Llama-3-8B-Instruct"},
@@ -181,6 +185,7 @@ static const struct exp_metric er0080_vllm0251_bench_serve_opt125m_0_m[] = {
 	{NULL, 0},
 };
 static const struct exp_cond er0080_vllm0251_bench_serve_opt125m_0_c[] = {
+	{"burstiness", "1"},
 	{"api_backend", "vllm"},
 	{"benchmark_tool", "vllm-bench-serve"},
 	{"concurrency", "2"},
@@ -221,6 +226,8 @@ static const struct exp_metric er0080_vllm0251_sweep_run0_0_m[] = {
 	{NULL, 0},
 };
 static const struct exp_cond er0080_vllm0251_sweep_run0_0_c[] = {
+	{"max_num_seqs", "4"},
+	{"burstiness", "1"},
 	{"api_backend", "openai"},
 	{"benchmark_tool", "vllm-bench-serve"},
 	{"concurrency", "2"},
@@ -261,6 +268,8 @@ static const struct exp_metric er0080_vllm0251_sweep_summary_0_m[] = {
 	{NULL, 0},
 };
 static const struct exp_cond er0080_vllm0251_sweep_summary_0_c[] = {
+	{"max_num_seqs", "4"},
+	{"burstiness", "1"},
 	{"api_backend", "openai"},
 	{"benchmark_tool", "vllm-bench-serve"},
 	{"concurrency", "2"},
@@ -301,6 +310,8 @@ static const struct exp_metric er0080_vllm0251_sweep_summary_1_m[] = {
 	{NULL, 0},
 };
 static const struct exp_cond er0080_vllm0251_sweep_summary_1_c[] = {
+	{"max_num_seqs", "4"},
+	{"burstiness", "1"},
 	{"api_backend", "openai"},
 	{"benchmark_tool", "vllm-bench-serve"},
 	{"concurrency", "2"},
@@ -348,6 +359,7 @@ static const struct exp_metric ix_gptoss120b_multinode_c16_0_m[] = {
 	{NULL, 0},
 };
 static const struct exp_cond ix_gptoss120b_multinode_c16_0_c[] = {
+	{"burstiness", "1"},
 	{"api_backend", "openai"},
 	{"benchmark_tool", "vllm-bench-serve"},
 	{"concurrency", "16"},
@@ -395,6 +407,7 @@ static const struct exp_metric ix_kimik25_int4_mi355x_c4_raw_0_m[] = {
 	{NULL, 0},
 };
 static const struct exp_cond ix_kimik25_int4_mi355x_c4_raw_0_c[] = {
+	{"burstiness", "1"},
 	{"api_backend", "vllm"},
 	{"benchmark_tool", "vllm-bench-serve"},
 	{"concurrency", "4"},
@@ -430,6 +443,7 @@ static const struct exp_metric llmk8s_dsv25_tp8pp2_qps_inf_full_0_m[] = {
 	{NULL, 0},
 };
 static const struct exp_cond llmk8s_dsv25_tp8pp2_qps_inf_full_0_c[] = {
+	{"burstiness", "1"},
 	{"api_backend", "vllm"},
 	{"benchmark_tool", "vllm-bench-serve"},
 	{"model", "deepseek-ai/DeepSeek-V2.5"},
@@ -593,6 +607,220 @@ static void test_vllm_corpus_validates(void **state)
 		}
 		pl_run_list_release(&l);
 	}
+}
+
+/* ------------------------------------------- field cases (../shared/cases) */
+
+/* Reads case file dir/name and its sidecar dir/NAME.conditions.json (as the
+ * importer does), then normalizes and validates; the run gets id. Returns 0,
+ * or 1 when the cases folder is absent (the caller skips, visibly). */
+static int load_case(const char *dir, const char *name, long long id, struct pl_run_list *l)
+{
+	char path[4096], side[4096];
+	size_t len, slen;
+	char *buf, *sbuf;
+	struct pl_error err;
+	size_t at = l->n;
+
+	snprintf(path, sizeof(path), "%s/%s/%s.json", PL_CASES_DIR, dir, name);
+	snprintf(side, sizeof(side), "%s/%s/%s.conditions.json", PL_CASES_DIR, dir, name);
+	if (access(path, R_OK) != 0) {
+		print_message("skipped: %s absent (../shared/cases not here)\n", path);
+		return 1;
+	}
+	buf = slurp(path, &len);
+	sbuf = slurp(side, &slen);
+	pl_error_init(&err);
+	if (pl_adapters_parse(path, buf, len, NULL, l, &err) != 0)
+		fail_msg("%s: %s", path, err.message);
+	assert_int_equal(l->n, at + 1);
+	if (pl_adapters_parse_conditions(side, sbuf, slen, &l->v[at], &err) != 0 ||
+	    pl_normalize_run(&l->v[at], &err) != 0 || pl_validate_run(&l->v[at], &err) != 0)
+		fail_msg("%s: %s", path, err.message);
+	l->v[at].id = id;
+	free(buf);
+	free(sbuf);
+	return 0;
+}
+
+/* 01-vllm-ramp-up: a --ramp-up-strategy run writes "request_rate": "inf";
+ * it is stored with its ramp and no request_rate, and compare with the
+ * true burst is refused naming the load fields. */
+static void test_vllm_case_ramp_up(void **state)
+{
+	static const struct exp_cond burst_c[] = {
+		{"model", "org-a/model-8b"}, {"precision", "bfloat16"}, {"engine", "vllm"},
+		{"engine_version", "0.11.0"}, {"hardware", "1x NVIDIA A100 80GB"},
+		{"accelerator_count", "1"}, {"input_tokens", "1024"}, {"max_output_tokens", "128"},
+		{"warmup_requests", "0"}, {"dataset", "random"}, {"num_prompts", "200"},
+		{"request_rate", "inf"}, {"burstiness", "1"}, {"api_backend", "openai"},
+		{"benchmark_tool", "vllm-bench-serve"}, {"run_started_at", "2026-09-10T10:30:00"},
+		{NULL, NULL}};
+	static const struct exp_cond ramp_c[] = {
+		{"model", "org-a/model-8b"}, {"precision", "bfloat16"}, {"engine", "vllm"},
+		{"engine_version", "0.11.0"}, {"hardware", "1x NVIDIA H100 80GB"},
+		{"accelerator_count", "1"}, {"input_tokens", "1024"}, {"max_output_tokens", "128"},
+		{"warmup_requests", "0"}, {"dataset", "random"}, {"num_prompts", "200"},
+		{"burstiness", "1"}, {"ramp_up_strategy", "linear"}, {"ramp_up_start_rps", "1"},
+		{"ramp_up_end_rps", "20"}, {"api_backend", "openai"},
+		{"benchmark_tool", "vllm-bench-serve"}, {"run_started_at", "2026-09-10T10:15:00"},
+		{NULL, NULL}};
+	struct pl_run_list l = {0};
+	struct pl_compare_opts o;
+	struct pl_comparison c;
+	struct pl_error e;
+	(void)state;
+	if (load_case("01-vllm-ramp-up", "burst-all-at-once", 1, &l) ||
+	    load_case("01-vllm-ramp-up", "ramp-1-to-20", 2, &l)) {
+		pl_run_list_release(&l);
+		skip();
+	}
+	expect_conds(&l.v[0], burst_c);
+	expect_conds(&l.v[1], ramp_c);
+	/* the realized workload: 204800 / 200 = 1024 in, 25600 / 200 = 128 out */
+	expect_close("input_tokens_mean", l.v[1].metric[PL_M_INPUT_TOKENS_MEAN], 1024);
+	expect_close("output_tokens_mean", l.v[1].metric[PL_M_OUTPUT_TOKENS_MEAN], 128);
+
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&e);
+	assert_int_equal(pl_compare_parse_axis(&o, "hardware", &e), 0);
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), PL_EMISMATCH);
+	assert_string_equal(e.message,
+	                    "comparison refused: 4 conditions differ off the axis 'hardware': "
+	                    "request_rate: inf vs (missing); ramp_up_strategy: linear vs (missing); "
+	                    "ramp_up_start_rps: 1 vs (missing); ramp_up_end_rps: 20 vs (missing)");
+	pl_comparison_release(&c);
+	pl_run_list_release(&l);
+}
+
+/* 12-vllm-completions-vs-chat: api_backend openai vs openai-chat is in the
+ * key, so an engine_version comparison of the two is refused. */
+static void test_vllm_case_completions_vs_chat(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_compare_opts o;
+	struct pl_comparison c;
+	struct pl_error e;
+	(void)state;
+	if (load_case("12-vllm-completions-vs-chat", "completions", 1, &l) ||
+	    load_case("12-vllm-completions-vs-chat", "chat", 2, &l)) {
+		pl_run_list_release(&l);
+		skip();
+	}
+	assert_string_equal(l.v[0].cond[PL_C_API_BACKEND].text, "openai");
+	assert_string_equal(l.v[1].cond[PL_C_API_BACKEND].text, "openai-chat");
+	assert_int_equal(l.v[1].nextra, 0); /* endpoint_type == backend: nothing extra */
+	/* 102400 / 200 = 512 in, 51200 / 200 = 256 out: the workload ran */
+	expect_close("input_tokens_mean", l.v[1].metric[PL_M_INPUT_TOKENS_MEAN], 512);
+	expect_close("output_tokens_mean", l.v[1].metric[PL_M_OUTPUT_TOKENS_MEAN], 256);
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&e);
+	assert_int_equal(pl_compare_parse_axis(&o, "engine_version", &e), 0);
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), PL_EMISMATCH);
+	assert_int_equal(c.nmismatches, 1);
+	assert_int_equal(c.mismatches[0].cond, PL_C_API_BACKEND);
+	assert_string_equal(e.message,
+	                    "comparison refused: 1 condition differ off the axis 'engine_version': "
+	                    "api_backend: openai vs openai-chat");
+	pl_comparison_release(&c);
+	/* allowed by name, it is a caveat */
+	o.allow_mismatch[PL_C_API_BACKEND] = 1;
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+	assert_string_equal(c.caveats[0], "conditions differ in api_backend: openai vs openai-chat "
+	                                  "(allowed by --allow-mismatch)");
+	pl_comparison_release(&c);
+	pl_run_list_release(&l);
+}
+
+/* A minimal vLLM result: backend/endpoint_type and output totals vary. */
+static void vllm_text(char *buf, size_t n, const char *backend, const char *endpoint,
+                      const char *total_out)
+{
+	snprintf(buf, n,
+	         "{\"date\": \"20260915-090000\", \"backend\": \"%s\", \"endpoint_type\": \"%s\",\n"
+	         " \"model_id\": \"m\", \"num_prompts\": 200, \"request_rate\": \"inf\",\n"
+	         " \"burstiness\": 0.5, \"max_concurrency\": 8, \"completed\": 200, \"failed\": 0,\n"
+	         " \"total_input_tokens\": 102400, \"total_output_tokens\": %s,\n"
+	         " \"median_ttft_ms\": 58.0}\n",
+	         backend, endpoint, total_out);
+}
+
+/* endpoint_type that disagrees with backend is kept (an extra condition). */
+static void test_vllm_endpoint_type(void **state)
+{
+	char text[1024];
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	vllm_text(text, sizeof(text), "openai", "openai-chat", "51200");
+	assert_int_equal(parse_text("r.json", text, &l, &err), 0);
+	assert_string_equal(l.v[0].cond[PL_C_API_BACKEND].text, "openai");
+	assert_string_equal(l.v[0].cond[PL_C_BURSTINESS].text, "0.5");
+	assert_int_equal(l.v[0].nextra, 1);
+	assert_string_equal(l.v[0].extra[0].name, "vllm-serving.endpoint_type");
+	assert_string_equal(l.v[0].extra[0].value, "openai-chat");
+	pl_run_list_release(&l);
+	/* no backend: endpoint_type is the endpoint */
+	assert_int_equal(parse_text("r.json",
+	                            "{\"date\": \"20260915-090000\", \"endpoint_type\": \"openai-chat\","
+	                            " \"num_prompts\": 1, \"median_ttft_ms\": 1}",
+	                            &l, &err),
+	                 0);
+	assert_string_equal(l.v[0].cond[PL_C_API_BACKEND].text, "openai-chat");
+	assert_int_equal(l.v[0].nextra, 0);
+	pl_run_list_release(&l);
+	/* a ramp with a finite request_rate keeps it (vLLM never writes that) */
+	assert_int_equal(parse_text("r.json",
+	                            "{\"date\": \"20260915-090000\", \"backend\": \"openai\","
+	                            " \"num_prompts\": 1, \"request_rate\": 4, \"ramp_up_strategy\":"
+	                            " \"exponential\", \"median_ttft_ms\": 1}",
+	                            &l, &err),
+	                 0);
+	assert_string_equal(l.v[0].cond[PL_C_REQUEST_RATE].text, "4");
+	assert_string_equal(l.v[0].cond[PL_C_RAMP_UP_STRATEGY].text, "exponential");
+	pl_run_list_release(&l);
+}
+
+/* The field report: 98.7 output tokens per request where 256 were
+ * requested (19740 / 200 = 98.7). The mean is derived on validation and
+ * the 10% rule refuses the comparison naming max_output_tokens. */
+static void test_vllm_short_output_refused(void **state)
+{
+	char text[1024];
+	struct pl_run_list l = {0};
+	struct pl_compare_opts o;
+	struct pl_comparison c;
+	struct pl_error err;
+	(void)state;
+	vllm_text(text, sizeof(text), "openai", "openai", "51200");
+	assert_int_equal(parse_text("a.json", text, &l, &err), 0);
+	vllm_text(text, sizeof(text), "openai", "openai", "19740");
+	assert_int_equal(parse_text("b.json", text, &l, &err), 0);
+	assert_int_equal(l.n, 2);
+	for (size_t i = 0; i < 2; i++) {
+		struct pl_run *r = &l.v[i];
+		r->id = (long long)i + 1;
+		pl_run_set_cond(r, PL_C_PRECISION, "bf16", NULL);
+		pl_run_set_cond(r, PL_C_ENGINE, "vllm", NULL);
+		pl_run_set_cond(r, PL_C_HARDWARE, i ? "1x H100" : "1x A100", NULL);
+		pl_run_set_cond(r, PL_C_INPUT_TOKENS, "512", NULL);
+		pl_run_set_cond(r, PL_C_MAX_OUTPUT_TOKENS, "256", NULL);
+		assert_int_equal(r->has_metric[PL_M_OUTPUT_TOKENS_MEAN], 0); /* not yet */
+		assert_int_equal(pl_normalize_run(r, &err), 0);
+		assert_int_equal(pl_validate_run(r, &err), 0);
+	}
+	expect_close("output_tokens_mean", l.v[0].metric[PL_M_OUTPUT_TOKENS_MEAN], 256);
+	expect_close("output_tokens_mean", l.v[1].metric[PL_M_OUTPUT_TOKENS_MEAN], 98.7);
+	expect_close("input_tokens_mean", l.v[1].metric[PL_M_INPUT_TOKENS_MEAN], 512);
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&err);
+	assert_int_equal(pl_compare_parse_axis(&o, "hardware", &err), 0);
+	assert_int_equal(pl_compare_build(&l, &o, &c, &err), PL_EMISMATCH);
+	assert_string_equal(err.message,
+	                    "comparison refused: 1 condition differ off the axis 'hardware': "
+	                    "max_output_tokens: 256 requested vs 98.7 measured mean (run 2)");
+	pl_comparison_release(&c);
+	pl_run_list_release(&l);
 }
 
 /* Python's json writes bare Infinity for request_rate. */
@@ -1050,6 +1278,10 @@ int main(void)
 		cmocka_unit_test(test_vllm_nightly_table_not_read),
 		cmocka_unit_test(test_vllm_corpus_validates),
 		cmocka_unit_test(test_vllm_bare_infinity),
+		cmocka_unit_test(test_vllm_case_ramp_up),
+		cmocka_unit_test(test_vllm_case_completions_vs_chat),
+		cmocka_unit_test(test_vllm_endpoint_type),
+		cmocka_unit_test(test_vllm_short_output_refused),
 		cmocka_unit_test(test_descriptor_seed),
 		cmocka_unit_test(test_descriptor_units),
 		cmocka_unit_test(test_descriptor_syntax_error_position),

@@ -483,6 +483,62 @@ static void median_is_the_sorted_middle(void **state)
 		}
 }
 
+/* The 10% workload rule at its edges, by hand: 10% of 256 requested output
+ * tokens is 25.6. 230.5 (25.5 below, 9.96%) and 281.5 (25.5 above) pass;
+ * 230 (26 below, 10.16%) and 281.7 (25.7 above, 10.04%) refuse, naming
+ * max_output_tokens with both values. */
+static void workload_rule_boundaries(void **state)
+{
+	static const struct {
+		double mean;     /* measured output tokens per request of run 2 */
+		int refused;     /* expected outcome */
+		const char *msg; /* expected refusal message, or NULL */
+	} cases[] = {
+		{256, 0, NULL},
+		{230.5, 0, NULL},
+		{281.5, 0, NULL},
+		{230, 1,
+		 "comparison refused: 1 condition differ off the axis 'hardware': "
+		 "max_output_tokens: 256 requested vs 230 measured mean (run 2)"},
+		{281.7, 1,
+		 "comparison refused: 1 condition differ off the axis 'hardware': "
+		 "max_output_tokens: 256 requested vs 281.7 measured mean (run 2)"},
+	};
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct pl_run_list l;
+		struct pl_compare_opts o;
+		struct pl_comparison c;
+		struct pl_error e;
+		struct pl_run *r;
+
+		pl_run_list_init(&l);
+		memset(&o, 0, sizeof(o));
+		pl_error_init(&e);
+		r = add(&l, 1, "2x NVIDIA A100 80G", "550.54", "bfloat16", "8", 0.4, 100);
+		pl_run_set_cond(r, PL_C_MAX_OUTPUT_TOKENS, "256", NULL);
+		pl_run_set_metric(r, PL_M_OUTPUT_TOKENS_MEAN, 256);
+		r = add(&l, 2, "1x NVIDIA H100 80G", "550.54", "bfloat16", "8", 0.2, 300);
+		pl_run_set_cond(r, PL_C_MAX_OUTPUT_TOKENS, "256", NULL);
+		pl_run_set_metric(r, PL_M_OUTPUT_TOKENS_MEAN, cases[k].mean);
+		assert_int_equal(pl_compare_parse_axis(&o, "hardware", &e), 0);
+		if (!cases[k].refused) {
+			if (pl_compare_build(&l, &o, &c, &e) != 0)
+				fail_msg("mean %g: refused: %s", cases[k].mean, e.message);
+			pl_comparison_release(&c);
+			pl_run_list_release(&l);
+			continue;
+		}
+		assert_int_equal(pl_compare_build(&l, &o, &c, &e), PL_EMISMATCH);
+		assert_int_equal(c.nmismatches, 1);
+		assert_int_equal(c.mismatches[0].cond, PL_C_MAX_OUTPUT_TOKENS);
+		assert_string_equal(c.mismatches[0].values[0], "256 requested");
+		assert_string_equal(e.message, cases[k].msg);
+		pl_comparison_release(&c);
+		pl_run_list_release(&l);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -497,6 +553,7 @@ int main(void)
 		cmocka_unit_test(extras_are_conditions),
 		cmocka_unit_test(median_even_and_odd),
 		cmocka_unit_test(median_is_the_sorted_middle),
+		cmocka_unit_test(workload_rule_boundaries),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
