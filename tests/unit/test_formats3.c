@@ -204,12 +204,114 @@ static void test_ix_csv_rules(void **state)
 	pl_run_list_release(&l);
 }
 
+/* ------------------------------------------------------------------ mlperf */
+
+static void test_mlperf_scenario_limits(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	need("mlperf/v41_nvidia_h200x8_llama2-70b_server_summary.txt");
+	assert_int_equal(parse_file("mlperf/v41_nvidia_h200x8_llama2-70b_server_summary.txt", NULL, &l,
+	                            &err), 0);
+	static const struct kt c[] = {
+		{"scenario", "Server"},  /* Scenario : Server */
+		{"ttft_limit", "2"},     /* ttft_latency (ns): 2000000000 */
+		{"tpot_limit", "0.2"},   /* tpot_latency (ns): 200000000 */
+		{"request_rate", "101"}, /* target_qps : 101 */
+		{NULL, NULL},
+	};
+	expect_conds(&l.v[0], c);
+	pl_run_list_release(&l);
+
+	need("mlperf/v41_amd_mi300x8_llama2-70b_server_summary.txt");
+	assert_int_equal(parse_file("mlperf/v41_amd_mi300x8_llama2-70b_server_summary.txt", NULL, &l,
+	                            &err), 0);
+	static const struct kt c2[] = {
+		{"scenario", "Server"}, {"ttft_limit", "2"}, {"tpot_limit", "0.2"},
+		{"request_rate", "73.5"}, {NULL, NULL},
+	};
+	expect_conds(&l.v[0], c2);
+	pl_run_list_release(&l);
+
+	/* Offline prints ttft_latency / tpot_latency too, but nothing limits
+	 * an Offline run's latency: not stored */
+	need("mlperf/v41_nvidia_h200x8_llama2-70b_offline_summary.txt");
+	assert_int_equal(parse_file("mlperf/v41_nvidia_h200x8_llama2-70b_offline_summary.txt", NULL, &l,
+	                            &err), 0);
+	static const struct kt c3[] = {
+		{"scenario", "Offline"}, {"ttft_limit", NULL}, {"tpot_limit", NULL},
+		{"request_rate", "inf"}, {NULL, NULL},
+	};
+	expect_conds(&l.v[0], c3);
+	pl_run_list_release(&l);
+}
+
+/* Replaces the first "from" in s (of capacity n) by "to". */
+static void replace(char *s, size_t n, const char *from, const char *to)
+{
+	char *p = strstr(s, from);
+	size_t fl = strlen(from), tl = strlen(to);
+	assert_non_null(p);
+	assert_true(strlen(s) - fl + tl < n);
+	memmove(p + tl, p + fl, strlen(p + fl) + 1);
+	memcpy(p, to, tl);
+}
+
+/* A Server run and an Interactive one (LoadGen's Server scenario with the
+ * llama2-70b-interactive limits, TTFT 450 ms and TPOT 40 ms) at another
+ * target_qps: allowing request_rate alone does not let them compare. */
+static void test_mlperf_server_vs_interactive(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_compare_opts opts;
+	struct pl_comparison cmp;
+	struct pl_error err;
+	char path[4096], *text;
+	size_t len;
+	(void)state;
+	need("mlperf/v41_nvidia_h200x8_llama2-70b_server_summary.txt");
+	snprintf(path, sizeof(path), "%s/mlperf/v41_nvidia_h200x8_llama2-70b_server_summary.txt",
+	         PL_CORPUS_DIR);
+	text = slurp(path, &len);
+	text = realloc(text, len + 64);
+	assert_non_null(text);
+	text[len] = '\0';
+	assert_int_equal(parse_str("server_summary.txt", text, &l, &err), 0);
+	replace(text, len + 64, "ttft_latency (ns): 2000000000", "ttft_latency (ns): 450000000");
+	replace(text, len + 64, "tpot_latency (ns): 200000000", "tpot_latency (ns): 40000000");
+	replace(text, len + 64, "target_qps : 101", "target_qps : 48");
+	pl_error_init(&err);
+	assert_int_equal(pl_adapters_parse("interactive_summary.txt", text, strlen(text), NULL, &l, &err), 0);
+	free(text);
+	assert_int_equal(l.n, 2);
+	expect_conds(&l.v[1], (const struct kt[]){{"ttft_limit", "0.45"}, {"tpot_limit", "0.04"},
+	                                          {"scenario", "Server"}, {NULL, NULL}});
+	validate_all(&l);
+	memset(&opts, 0, sizeof(opts));
+	assert_int_equal(pl_compare_parse_axis(&opts, "hardware", &err), 0);
+	opts.allow_mismatch[PL_C_REQUEST_RATE] = 1;
+	assert_int_equal(pl_compare_build(&l, &opts, &cmp, &err), PL_EMISMATCH);
+	assert_int_equal(cmp.nmismatches, 2);
+	assert_int_equal(cmp.mismatches[0].cond, PL_C_TTFT_LIMIT);
+	/* values in ascending order */
+	assert_string_equal(cmp.mismatches[0].values[0], "0.45");
+	assert_string_equal(cmp.mismatches[0].values[1], "2");
+	assert_int_equal(cmp.mismatches[1].cond, PL_C_TPOT_LIMIT);
+	assert_string_equal(cmp.mismatches[1].values[0], "0.04");
+	assert_string_equal(cmp.mismatches[1].values[1], "0.2");
+	pl_comparison_release(&cmp);
+	pl_run_list_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ix_json_parallelism),
 		cmocka_unit_test(test_ix_csv_parallelism),
 		cmocka_unit_test(test_ix_csv_rules),
+		cmocka_unit_test(test_mlperf_scenario_limits),
+		cmocka_unit_test(test_mlperf_server_vs_interactive),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
