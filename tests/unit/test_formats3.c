@@ -304,6 +304,150 @@ static void test_mlperf_server_vs_interactive(void **state)
 	pl_run_list_release(&l);
 }
 
+/* ---------------------------------------------------------------- guidellm */
+
+/* ../shared/cases/05: a GuideLLM 0.4.0 benchmarks.json (top-level args and
+ * benchmarks, no metadata block) was read as 0.2 and misdiagnosed as "no
+ * request completed". expect.md: 2 runs, model org-b/model-7b, request_rate
+ * 2 and 5, requests_completed 100 each, ttft_p50 0.04275 s and 0.0665 s. */
+static void test_guidellm_04_case(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	need("../cases/05-guidellm-04-no-metadata/benchmarks.json");
+	assert_int_equal(parse_file("../cases/05-guidellm-04-no-metadata/benchmarks.json", NULL, &l, &err), 0);
+	assert_int_equal(l.n, 2);
+	static const struct kt c0[] = {
+		{"model", "org-b/model-7b"}, {"request_rate", "2"}, {"benchmark_tool", "guidellm"},
+		{"benchmark_tool_version", NULL}, /* no metadata: the layout says 0.4, not the version */
+		{"input_tokens", "256"}, {"max_output_tokens", "128"}, /* prompt_tokens=256,output_tokens=128 */
+		{"warmup_requests", "0"}, {NULL, NULL},
+	};
+	static const struct kv m0[] = {
+		{"requests_completed", 100}, {"ttft_p50", 0.04275}, {"error_rate", 0}, {NULL, 0},
+	};
+	static const struct kt c1[] = {{"model", "org-b/model-7b"}, {"request_rate", "5"}, {NULL, NULL}};
+	static const struct kv m1[] = {{"requests_completed", 100}, {"ttft_p50", 0.0665}, {NULL, 0}};
+	for (size_t i = 0; i < 2; i++) {
+		assert_string_equal(l.v[i].adapter, "guidellm");
+		assert_string_equal(l.v[i].format_version, "0.4");
+	}
+	expect_conds(&l.v[0], c0);
+	expect_metrics(&l.v[0], m0);
+	expect_conds(&l.v[1], c1);
+	expect_metrics(&l.v[1], m1);
+	validate_all(&l);
+	pl_run_list_release(&l);
+}
+
+/* The version-2 report of GuideLLM 0.8.0.dev18: the load (constant 2 and
+ * 4 req/s) and the data spec of config.spec are kept. */
+static void test_guidellm_v2(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	need("guidellm/guidellm080dev18_llmd_mock_report_v2.json");
+	assert_int_equal(parse_file("guidellm/guidellm080dev18_llmd_mock_report_v2.json", NULL, &l, &err), 0);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0].format_version, "2");
+	static const struct kt c0[] = {
+		{"model", "e2e-mock-model"}, {"benchmark_tool_version", "0.8.0.dev18"},
+		{"request_rate", "2"}, /* strategy constant, rate 2.0 */
+		{"concurrency", NULL}, /* open loop; strategy.max_concurrency 10240 is the worker cap */
+		{"dataset", "synthetic_text prompt_tokens=32 prompt_tokens_stdev=4 prompt_tokens_min=8 "
+		            "prompt_tokens_max=64 output_tokens=8 turns=2 prefix_buckets=[{\"bucket_weight\":"
+		            "100,\"prefix_count\":4,\"prefix_tokens\":16}]"},
+		{"input_tokens", NULL},        /* prompt_tokens 32 +- 4 (8..64): not a fixed length */
+		{"max_output_tokens", "8"},    /* output_tokens 8, stdev/min/max null */
+		{"trace", NULL}, {"trace_time_scale", NULL}, {NULL, NULL},
+	};
+	expect_conds(&l.v[0], c0);
+	assert_string_equal(l.v[1].cond[PL_C_REQUEST_RATE].text, "4");
+	assert_int_equal(l.v[0].nextra, 0); /* profile.max_concurrency null, rampup 0 */
+	validate_all(&l);
+	pl_run_list_release(&l);
+}
+
+static void test_guidellm_layouts(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	static const char metrics[] =
+		"\"metrics\": {\"request_totals\": {\"successful\": 3, \"errored\": 0}}";
+	char doc[2048];
+	(void)state;
+	/* a replay in a version-2 report: the trace and its time scale */
+	snprintf(doc, sizeof(doc),
+	         "{\"metadata\": {\"version\": 2, \"guidellm_version\": \"0.9.0\"}, \"config\": {\"spec\": "
+	         "{\"profile\": {\"kind\": \"replay\"}, \"data\": [{\"kind\": \"trace_synthetic\", "
+	         "\"path\": \"traces/day1.jsonl\", \"time_scale\": 0.5}]}}, \"benchmarks\": [{\"type_\": "
+	         "\"generative_benchmark\", \"config\": {\"strategy\": {\"type_\": \"replay\"}, "
+	         "\"backend\": {\"model\": \"m\"}}, %s}]}", metrics);
+	assert_int_equal(parse_str("r.json", doc, &l, &err), 0);
+	static const struct kt c[] = {
+		{"trace", "traces/day1.jsonl"}, {"trace_time_scale", "0.5"}, {"request_rate", NULL},
+		{"concurrency", NULL}, {"dataset", NULL}, {NULL, NULL},
+	};
+	expect_conds(&l.v[0], c);
+	pl_run_list_release(&l);
+	/* the older spelling: time_scale on the profile */
+	snprintf(doc, sizeof(doc),
+	         "{\"metadata\": {\"version\": 2}, \"config\": {\"spec\": {\"profile\": {\"kind\": "
+	         "\"replay\", \"time_scale\": 2}, \"data\": [{\"kind\": \"trace_synthetic\", \"path\": "
+	         "\"t.jsonl\"}]}}, \"benchmarks\": [{\"type_\": \"generative_benchmark\", \"config\": "
+	         "{\"strategy\": {\"type_\": \"replay\"}}, %s}]}", metrics);
+	assert_int_equal(parse_str("r.json", doc, &l, &err), 0);
+	assert_string_equal(l.v[0].cond[PL_C_TRACE_TIME_SCALE].text, "2");
+	pl_run_list_release(&l);
+	/* a replay without a trace path */
+	snprintf(doc, sizeof(doc),
+	         "{\"metadata\": {\"version\": 2}, \"config\": {\"spec\": {\"data\": []}}, "
+	         "\"benchmarks\": [{\"type_\": \"generative_benchmark\", \"config\": {\"strategy\": "
+	         "{\"type_\": \"replay\"}}, %s}]}", metrics);
+	assert_int_equal(parse_str("r.json", doc, &l, &err), PL_EINVALID);
+	assert_string_equal(err.message, "benchmark 0: a GuideLLM replay needs one config.spec.data "
+	                                 "entry with the trace's 'path'");
+	pl_run_list_release(&l);
+	/* a replay in a 0.5 report: the trace is not read there, so refused */
+	snprintf(doc, sizeof(doc),
+	         "{\"metadata\": {\"version\": 1}, \"args\": {\"data\": [\"t.jsonl\"]}, \"benchmarks\": "
+	         "[{\"type_\": \"generative_benchmark\", \"config\": {\"strategy\": {\"type_\": "
+	         "\"replay\"}}, %s}]}", metrics);
+	assert_int_equal(parse_str("r.json", doc, &l, &err), PL_EINVALID);
+	assert_string_equal(err.message, "benchmark 0: GuideLLM load strategy 'replay' is read from "
+	                                 "version 2 reports only: its trace would be lost");
+	pl_run_list_release(&l);
+	/* a strategy type no mapping knows */
+	snprintf(doc, sizeof(doc),
+	         "{\"args\": {}, \"benchmarks\": [{\"type_\": \"generative_benchmark\", \"config\": "
+	         "{\"strategy\": {\"type_\": \"sweep\"}}, %s}]}", metrics);
+	assert_int_equal(parse_str("r.json", doc, &l, &err), PL_EINVALID);
+	assert_string_equal(err.message, "benchmark 0: GuideLLM load strategy 'sweep' is not read "
+	                                 "(synchronous, concurrent, constant, poisson, throughput and, "
+	                                 "in version 2 reports, replay are)");
+	pl_run_list_release(&l);
+	/* a layout version no reader knows */
+	snprintf(doc, sizeof(doc),
+	         "{\"metadata\": {\"version\": 3, \"guidellm_version\": \"0.9.1\"}, \"benchmarks\": "
+	         "[{\"type_\": \"generative_benchmark\", %s}]}", metrics);
+	assert_int_equal(parse_str("r.json", doc, &l, &err), PL_EFORMAT);
+	assert_string_equal(err.message, "GuideLLM report layout version 3 (guidellm 0.9.1) is not "
+	                                 "read (versions 1 and 2 are, and 0.2 / 0.4 reports without "
+	                                 "metadata)");
+	assert_int_equal(l.n, 0);
+	pl_run_list_release(&l);
+	/* no metadata, and neither the 0.2 nor the 0.4 layout */
+	assert_int_equal(parse_str("r.json", "{\"benchmarks\": [{\"type_\": \"generative_benchmark\", "
+	                                     "\"metrics\": {}}]}", &l, &err), PL_EFORMAT);
+	assert_string_equal(err.message, "a GuideLLM report without a metadata block whose benchmarks "
+	                                 "are in neither the 0.2 layout (args or request_totals) nor "
+	                                 "the 0.4 one (top-level args; config, metrics.request_totals) "
+	                                 "is not read");
+	pl_run_list_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +456,9 @@ int main(void)
 		cmocka_unit_test(test_ix_csv_rules),
 		cmocka_unit_test(test_mlperf_scenario_limits),
 		cmocka_unit_test(test_mlperf_server_vs_interactive),
+		cmocka_unit_test(test_guidellm_04_case),
+		cmocka_unit_test(test_guidellm_v2),
+		cmocka_unit_test(test_guidellm_layouts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
