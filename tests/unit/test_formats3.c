@@ -448,6 +448,72 @@ static void test_guidellm_layouts(void **state)
 	pl_run_list_release(&l);
 }
 
+/* ------------------------------------------------------------------ llmnop */
+
+/* ../shared/cases/07: llmnop writes llmperf-shaped summaries (version
+ * "2026-01-20", reasoning-token fields); it was stored as llmperf. Its
+ * output throughput (400 tok/s) counts 900 reasoning tokens per request
+ * besides the 100 visible ones: (100 + 900) * 24 / 60 req/s = 400, while
+ * the visible output alone gives 100 * 0.4 = 40 tok/s. */
+static void test_llmnop_case(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	need("../cases/07-llmnop-as-llmperf/org-d-reasoner-8b_550_none_summary.json");
+	assert_int_equal(parse_file("../cases/07-llmnop-as-llmperf/org-d-reasoner-8b_550_none_summary.json",
+	                            NULL, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0].format_version, "2026-01-20");
+	static const struct kt c[] = {
+		{"benchmark_tool", "llmnop"}, {"output_includes_reasoning", "true"},
+		{"model", "org-d/reasoner-8b"}, {"concurrency", "4"}, {"input_tokens", "550"},
+		{"benchmark_tool_version", NULL}, {NULL, NULL},
+	};
+	static const struct kv m[] = {
+		{"output_throughput", 400},      /* results_mean_output_throughput_token_per_s: output + reasoning */
+		{"output_tokens_mean", 100},     /* results_number_output_tokens_mean: visible output only */
+		{"request_throughput", 0.4},     /* 24 per min / 60 */
+		{"requests_completed", 40}, {"error_rate", 0}, {"ttft_p50", 0.08}, {NULL, 0},
+	};
+	expect_conds(&l.v[0], c);
+	expect_metrics(&l.v[0], m);
+	validate_all(&l);
+	pl_run_list_release(&l);
+}
+
+static void test_llmperf_versions(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	(void)state;
+	/* llmperf's own version: llmperf, reasoning not counted (unknown: missing) */
+	assert_int_equal(parse_str("s.json", "{\"version\": \"2023-08-31\", \"num_concurrent_requests\": 1, "
+	                                     "\"results_num_completed_requests\": 5}", &l, &err), 0);
+	expect_conds(&l.v[0], (const struct kt[]){{"benchmark_tool", "llmperf"},
+	                                          {"output_includes_reasoning", NULL}, {NULL, NULL}});
+	pl_run_list_release(&l);
+	/* another version of the llmperf shape: refused naming it */
+	assert_int_equal(parse_str("s.json", "{\"version\": \"2025-02-01\", \"num_concurrent_requests\": 1, "
+	                                     "\"results_num_completed_requests\": 5}", &l, &err), PL_EFORMAT);
+	assert_string_equal(err.message, "an llmperf-shaped summary of version '2025-02-01' is not read "
+	                                 "(llmperf 2023-08-31 and llmnop 2026-01-20 are)");
+	assert_string_equal(err.field, "version");
+	pl_run_list_release(&l);
+	/* llmnop markers under another version */
+	assert_int_equal(parse_str("s.json", "{\"version\": \"2027-01-01\", \"num_concurrent_requests\": 1, "
+	                                     "\"results_ttfo_s_mean\": 1, "
+	                                     "\"results_num_completed_requests\": 5}", &l, &err), PL_EFORMAT);
+	assert_string_equal(err.message, "an llmnop summary (reasoning-token fields) of version "
+	                                 "'2027-01-01' is not read (2026-01-20 is)");
+	pl_run_list_release(&l);
+	/* llmnop markers under llmperf's version: never stored as llmperf */
+	assert_int_equal(parse_str("s.json", "{\"version\": \"2023-08-31\", \"num_concurrent_requests\": 1, "
+	                                     "\"results_number_reasoning_tokens_mean\": 9, "
+	                                     "\"results_num_completed_requests\": 5}", &l, &err), PL_EFORMAT);
+	pl_run_list_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -459,6 +525,8 @@ int main(void)
 		cmocka_unit_test(test_guidellm_04_case),
 		cmocka_unit_test(test_guidellm_v2),
 		cmocka_unit_test(test_guidellm_layouts),
+		cmocka_unit_test(test_llmnop_case),
+		cmocka_unit_test(test_llmperf_versions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
