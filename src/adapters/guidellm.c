@@ -16,7 +16,7 @@
  * {percent, value, mode}: a percent or a duration is not a request count
  * (missing, with a warning); both null means none (0).
  * Layouts, told apart by their structure, never by guessing:
- *   0.2 / 0.3  no metadata; each benchmark has args and request_totals;
+ *   0.2 / 0.3  no metadata; each benchmark has args or request_totals;
  *   0.4        no metadata; top-level args, each benchmark a config (strategy,
  *              warmup, backend) and metrics.request_totals, as 0.5 has;
  *   0.5 - 0.7  metadata.version 1 (metadata.guidellm_version), the 0.4 layout;
@@ -31,6 +31,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "adapters/adapter_impl.h"
@@ -256,7 +257,12 @@ static int warmup_05(const cJSON *w, struct pl_run *run, struct pl_error *err)
 }
 
 /* The layouts this adapter reads (see the top of the file). */
-enum layout { L_02, L_04, L_05, L_V2 };
+enum layout {
+	L_02, /* 0.2 / 0.3: per-benchmark args and request_totals */
+	L_04, /* 0.4: top-level args, no metadata */
+	L_05, /* metadata.version 1 (0.5 - 0.7) */
+	L_V2, /* metadata.version 2 (0.8): config.spec */
+};
 
 /* A replay strategy outside a version-2 report: its trace is not read. */
 static int no_replay(const cJSON *st, struct pl_error *err)
@@ -271,24 +277,43 @@ static int no_replay(const cJSON *st, struct pl_error *err)
 	                    "its trace would be lost");
 }
 
-/* Appends text to buf (of size n), truncating. */
-static void append(char *buf, size_t n, const char *text)
+/* A growing text; all of it is kept, so two data specs that differ only
+ * late in their text never read as one. */
+struct text {
+	char *s;    /* NUL-terminated, or NULL when empty; owned */
+	size_t len; /* bytes in s */
+	size_t cap; /* allocated */
+};
+
+/* Appends t to x. Returns 0 or PL_ENOMEM. */
+static int append(struct text *x, const char *t, struct pl_error *err)
 {
-	size_t l = strlen(buf);
-	if (l + 1 < n)
-		snprintf(buf + l, n - l, "%s", text);
+	size_t n = strlen(t);
+
+	if (x->len + n + 1 > x->cap) {
+		size_t cap = x->cap ? x->cap : 256;
+		char *ns;
+		while (cap < x->len + n + 1)
+			cap *= 2;
+		if (!(ns = realloc(x->s, cap)))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		x->s = ns;
+		x->cap = cap;
+	}
+	memcpy(x->s + x->len, t, n + 1);
+	x->len += n;
+	return 0;
 }
 
-/* One data entry of a v2 spec as text: its kind, then each setting that is
- * not null, {} or [] as key=value in file order (objects and arrays as
- * compact JSON). Returns 0 or PL_ENOMEM. */
-static int data_text(const cJSON *d, char *buf, size_t n, struct pl_error *err)
+/* One data entry of a v2 spec appended to x as text: its kind, then each
+ * setting that is not null, {} or [] as " key=value" in file order
+ * (objects and arrays as compact JSON). Returns 0 or PL_ENOMEM. */
+static int data_text(const cJSON *d, struct text *x, struct pl_error *err)
 {
 	const cJSON *kind = pl_json_get(d, "kind"), *e;
+	int rc = append(x, cJSON_IsString(kind) ? kind->valuestring : "?", err);
 
-	append(buf, n, cJSON_IsString(kind) ? kind->valuestring : "?");
-	cJSON_ArrayForEach(e, d)
-	{
+	for (e = d->child; e && rc == 0; e = e->next) {
 		char num[40], *js = NULL;
 		const char *v = NULL;
 		if (!e->string || strcmp(e->string, "kind") == 0 || cJSON_IsNull(e) ||
@@ -302,13 +327,12 @@ static int data_text(const cJSON *d, char *buf, size_t n, struct pl_error *err)
 			v = cJSON_IsTrue(e) ? "true" : "false";
 		else if (!(v = js = cJSON_PrintUnformatted(e)))
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
-		append(buf, n, " ");
-		append(buf, n, e->string);
-		append(buf, n, "=");
-		append(buf, n, v);
+		if ((rc = append(x, " ", err)) == 0 && (rc = append(x, e->string, err)) == 0 &&
+		    (rc = append(x, "=", err)) == 0)
+			rc = append(x, v, err);
 		cJSON_free(js);
 	}
-	return 0;
+	return rc;
 }
 
 /* A synthetic_text length (prompt_tokens / output_tokens) -> id when it
@@ -337,7 +361,8 @@ static int load_v2(const cJSON *spec, const cJSON *st, struct pl_run *run, struc
 	const cJSON *type = pl_json_get(st, "type_"), *mc = pl_json_get(prof, "max_concurrency");
 	const cJSON *ramp = pl_json_get(st, "rampup_duration");
 	int replay = cJSON_IsString(type) && strcmp(type->valuestring, "replay") == 0;
-	char text[1024] = "", num[40];
+	struct text text = {0};
+	char num[40];
 	int rc;
 
 	if (cJSON_IsNumber(mc) && strcmp(cJSON_IsString(type) ? type->valuestring : "", "throughput") &&
@@ -368,19 +393,23 @@ static int load_v2(const cJSON *spec, const cJSON *st, struct pl_run *run, struc
 	}
 	if (!cJSON_IsArray(data) || !data->child)
 		return 0;
-	cJSON_ArrayForEach(d, data)
-	{
+	rc = 0;
+	for (d = data->child; d && rc == 0; d = d->next) {
 		if (!cJSON_IsObject(d)) {
 			pl_error_field(err, "config.spec.data");
-			return pl_error_set(err, PL_EINVALID, "a config.spec.data entry must be an object, got %s",
-			                    pl_json_type_name(d));
+			rc = pl_error_set(err, PL_EINVALID, "a config.spec.data entry must be an object, got %s",
+			                  pl_json_type_name(d));
+			break;
 		}
-		if (text[0])
-			append(text, sizeof(text), "; ");
-		if ((rc = data_text(d, text, sizeof(text), err)))
-			return rc;
+		if (d != data->child)
+			rc = append(&text, "; ", err);
+		if (rc == 0)
+			rc = data_text(d, &text, err);
 	}
-	if ((rc = pl_run_set_cond(run, PL_C_DATASET, text, err)))
+	if (rc == 0)
+		rc = pl_run_set_cond(run, PL_C_DATASET, text.s, err);
+	free(text.s);
+	if (rc)
 		return rc;
 	d = data->child;
 	if (!d->next && cJSON_IsString(pl_json_get(d, "kind")) &&

@@ -401,6 +401,23 @@ static void test_guidellm_layouts(void **state)
 	assert_int_equal(parse_str("r.json", doc, &l, &err), 0);
 	assert_string_equal(l.v[0].cond[PL_C_TRACE_TIME_SCALE].text, "2");
 	pl_run_list_release(&l);
+	/* a long data spec is kept whole (text beyond 1 KiB too) */
+	{
+		char path[1501], *big = malloc(4096);
+		assert_non_null(big);
+		memset(path, 'a', 1500);
+		path[1500] = '\0';
+		snprintf(big, 4096,
+		         "{\"metadata\": {\"version\": 2}, \"config\": {\"spec\": {\"data\": [{\"kind\": "
+		         "\"file\", \"path\": \"%s\", \"n\": 7}, {\"kind\": \"x\", \"ok\": true}]}}, "
+		         "\"benchmarks\": [{\"type_\": \"generative_benchmark\", \"config\": {\"strategy\": "
+		         "{\"type_\": \"synchronous\"}}, %s}]}", path, metrics);
+		assert_int_equal(parse_str("r.json", big, &l, &err), 0);
+		snprintf(big, 4096, "file path=%s n=7; x ok=true", path);
+		assert_string_equal(l.v[0].cond[PL_C_DATASET].text, big);
+		free(big);
+		pl_run_list_release(&l);
+	}
 	/* a replay without a trace path */
 	snprintf(doc, sizeof(doc),
 	         "{\"metadata\": {\"version\": 2}, \"config\": {\"spec\": {\"data\": []}}, "
