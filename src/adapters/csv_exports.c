@@ -413,9 +413,9 @@ static const char *const ixs_mapping[] = {
 	"speculative_method; dpaX -> extra inferencemax-summary-csv.dp_attention; disagg-Y -> extra "
 	"inferencemax-summary-csv.disagg; tpN must equal tp (else rejected); other parts (model, "
 	"precision, engine, hardware, run index) not read: supply them with --set",
-	"status other than SUCCESS -> rejected; num_requests -> requests_completed; a row with "
-	"num_requests 0 (a failed run: every value 0) is not stored, with a warning naming it "
-	"(all rows 0 -> the file is rejected)",
+	"num_requests -> requests_completed; a failed run of the sweep (status other than SUCCESS, "
+	"or num_requests 0: every value 0) is not stored, with a warning naming its row (no row "
+	"left -> the file is rejected)",
 	"throughput_rps -> request_throughput; output_throughput_tps -> output_throughput; total_throughput_tps -> total_token_throughput",
 	"input_throughput_tps -> not stored (prompt tokens only)",
 	"mean/p50/p90/p99_ttft_ms -> ttft_mean/p50/p90/p99 (MILLISECONDS, / 1000 = s)",
@@ -493,6 +493,22 @@ static int ixs_exp_name(const char *name, const char *tp, struct pl_run *run, lo
 	return 0;
 }
 
+/* Appends "row r (line l): reason" to why (of size n), after "; " unless
+ * it is the first (skipped == 0); " ..." once when it no longer fits. */
+static void ixs_skip(char *why, size_t n, size_t skipped, size_t r, long line,
+                     const char *reason)
+{
+	size_t l = strlen(why);
+	char item[600];
+	int k = snprintf(item, sizeof(item), "%srow %zu (line %ld): %s", skipped ? "; " : "", r, line,
+	                 reason);
+
+	if (k > 0 && l + (size_t)k < n - 4)
+		memcpy(why + l, item, (size_t)k + 1);
+	else if (l + 4 < n && (l < 4 || strcmp(why + l - 4, " ...") != 0))
+		memcpy(why + l, " ...", 5);
+}
+
 static int ixs_detect(const char *path, const char *buf, size_t len)
 {
 	char first[512];
@@ -529,29 +545,27 @@ static int ixs_parse(const char *path, const char *buf, size_t len, struct pl_ru
 		const char *status = pl_csv_cell(row, pl_csv_col(t, "status"));
 		struct pl_run *run = NULL;
 		const char *offload;
+		char m[sizeof(err->message)];
 		double n = 0;
 
 		if ((rc = new_run(out, "inferencemax-summary-csv", path, (long)r - 1, "inferencemax", &run,
 		                  err)))
 			break;
+		/* a failed run of the sweep (a status other than SUCCESS, or no
+		 * request completed): not stored, named in a warning; the file
+		 * is rejected only when no row is left */
 		if (strcmp(status, "SUCCESS") != 0) {
-			rc = pl_error_set(err, PL_EINVALID, "row %zu: status '%.40s' is not SUCCESS", r, status);
-			break;
+			snprintf(m, sizeof(m), "status '%.40s' is not SUCCESS", status);
+		} else {
+			if ((rc = cell_num(pl_csv_cell(row, pl_csv_col(t, "num_requests")), "num_requests",
+			                   row->line, &n, err)) < 0)
+				break;
+			rc = pl_adapter_requests(run, rc == 1 ? 0 : n, -1, "num_requests", err);
+			if (rc)
+				snprintf(m, sizeof(m), "%s", err->message);
 		}
-		if ((rc = cell_num(pl_csv_cell(row, pl_csv_col(t, "num_requests")), "num_requests",
-		                   row->line, &n, err)) < 0)
-			break;
-		if ((rc = pl_adapter_requests(run, rc == 1 ? 0 : n, -1, "num_requests", err))) {
-			char m[sizeof(err->message)];
-			snprintf(m, sizeof(m), "%s", err->message);
-			pl_error_set(err, PL_EINVALID, "row %zu (line %ld): %s", r, row->line, m);
-			/* a failed run of the sweep: not stored, named in a warning
-			 * (the file is rejected only when no row completed) */
-			if (skipped++ == 0)
-				snprintf(why, sizeof(why), "%s", err->message);
-			else if (strlen(why) + 40 < sizeof(why))
-				snprintf(why + strlen(why), sizeof(why) - strlen(why), "; row %zu (line %ld)",
-				         r, row->line);
+		if (strcmp(status, "SUCCESS") != 0 || rc) {
+			ixs_skip(why, sizeof(why), skipped++, r, row->line, m);
 			pl_run_release(&out->v[--out->n]);
 			rc = 0;
 			continue;

@@ -193,14 +193,24 @@ static void test_ix_csv_rules(void **state)
 	assert_false(l.v[0].cond[PL_C_EXPERT_PARALLEL_SIZE].set);
 	assert_int_equal(l.v[0].nextra, 0);
 	pl_run_list_release(&l);
-	/* every row failed: the file is rejected */
+	/* every row failed: the file is rejected, naming each */
 	snprintf(csv, sizeof(csv), "%s%s%s", head,
 	         "a,4,4,none,SUCCESS,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n",
-	         "b,4,8,none,SUCCESS,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
+	         "b,4,8,none,FAILED,10,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1\n");
 	assert_int_equal(parse_str("summary.csv", csv, &l, &err), PL_EINVALID);
 	assert_string_equal(err.message, "row 1 (line 2): no request completed (num_requests 0); "
-	                                 "row 2 (line 3)");
+	                                 "row 2 (line 3): status 'FAILED' is not SUCCESS");
 	assert_int_equal(l.n, 0);
+	pl_run_list_release(&l);
+	/* a FAILED row beside a good one: the good one is stored, with a warning */
+	snprintf(csv, sizeof(csv), "%s%s%s", head,
+	         "a,4,4,none,FAILED,10,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1\n",
+	         "b,4,8,none,SUCCESS,10,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1\n");
+	assert_int_equal(parse_str("summary.csv", csv, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.v[0].record, 1);
+	assert_string_equal(l.v[0].warnings,
+	                    "1 failed run not stored: row 1 (line 2): status 'FAILED' is not SUCCESS");
 	pl_run_list_release(&l);
 }
 
