@@ -407,9 +407,15 @@ const struct pl_adapter_impl pl_adapter_genai_perf_analyze = {
 /* ------------------------------------------------ inferencemax-summary-csv */
 
 static const char *const ixs_mapping[] = {
-	"one run per row (record = row index); exp_name not parsed",
-	"tp -> tensor_parallel_size; conc -> concurrency; offload -> not a condition (ignored)",
-	"status other than SUCCESS -> rejected; num_requests -> requests_completed (0 -> the file is rejected)",
+	"one run per row (record = row index)",
+	"tp -> tensor_parallel_size; conc -> concurrency; offload -> kv_offload (none, lmcache, ...)",
+	"exp_name segment tpN-epM-dpaX_disagg-Y_spec-Z: epM -> expert_parallel_size; spec-Z -> "
+	"speculative_method; dpaX -> extra inferencemax-summary-csv.dp_attention; disagg-Y -> extra "
+	"inferencemax-summary-csv.disagg; tpN must equal tp (else rejected); other parts (model, "
+	"precision, engine, hardware, run index) not read: supply them with --set",
+	"num_requests -> requests_completed; a failed run of the sweep (status other than SUCCESS, "
+	"or num_requests 0: every value 0) is not stored, with a warning naming its row (no row "
+	"left -> the file is rejected)",
 	"throughput_rps -> request_throughput; output_throughput_tps -> output_throughput; total_throughput_tps -> total_token_throughput",
 	"input_throughput_tps -> not stored (prompt tokens only)",
 	"mean/p50/p90/p99_ttft_ms -> ttft_mean/p50/p90/p99 (MILLISECONDS, / 1000 = s)",
@@ -424,6 +430,84 @@ static const struct pl_adapter_info ixs_info = {
 	"InferenceMAX agentic summary CSV (milliseconds)",
 	ixs_mapping,
 };
+
+/* The value after prefix in the first '_'-separated segment of name that
+ * starts with prefix and contains has (NULL: anything), e.g. "none" for
+ * "spec-" in "..._spec-none_conc12_...", copied to out; 0, or 1 when there
+ * is none (or it does not fit). */
+static int ixs_segment(const char *name, const char *prefix, const char *has, char *out,
+                       size_t n)
+{
+	size_t pl = strlen(prefix);
+
+	for (const char *p = name; p; p = strchr(p, '_')) {
+		size_t len;
+		if (*p == '_')
+			p++;
+		len = strcspn(p, "_");
+		if (len > pl && strncmp(p, prefix, pl) == 0 && len - pl < n) {
+			snprintf(out, n, "%.*s", (int)(len - pl), p + pl);
+			if (!has || strstr(out, has))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* Conditions that only exp_name records, from its segments
+ * "tp4-ep1-dpafalse", "disagg-false" and "spec-none": expert parallel size,
+ * speculative method, and the extras dp_attention and disagg. The tp of
+ * the name must equal the tp column. A name without these segments
+ * records none of them. */
+static int ixs_exp_name(const char *name, const char *tp, struct pl_run *run, long line,
+                        struct pl_error *err)
+{
+	char par[64], v[64];
+	int rc = 0;
+
+	if (ixs_segment(name, "tp", "-ep", par, sizeof(par)) == 0) {
+		size_t n = strspn(par, "0123456789");
+		const char *ep = strstr(par, "-ep"), *dpa = strstr(par, "-dpa");
+		if (n == 0 || strncmp(par + n, "-ep", 3) != 0 || strlen(tp) != n ||
+		    strncmp(par, tp, n) != 0) {
+			pl_error_field(err, "exp_name");
+			pl_error_at(err, NULL, line, 0);
+			return pl_error_set(err, PL_EINVALID,
+			                    "exp_name segment 'tp%.40s' does not match tp '%.40s'", par, tp);
+		}
+		snprintf(v, sizeof(v), "%.*s", (int)strspn(ep + 3, "0123456789"), ep + 3);
+		if (*v && (rc = pl_run_set_cond(run, PL_C_EXPERT_PARALLEL_SIZE, v, err)))
+			return rc;
+		if (dpa) {
+			snprintf(v, sizeof(v), "%.*s", (int)strcspn(dpa + 4, "-"), dpa + 4);
+			if (*v && (rc = pl_run_set_extra(run, "inferencemax-summary-csv.dp_attention", v, err)))
+				return rc;
+		}
+	}
+	if (ixs_segment(name, "disagg-", NULL, v, sizeof(v)) == 0 &&
+	    (rc = pl_run_set_extra(run, "inferencemax-summary-csv.disagg", v, err)))
+		return rc;
+	if (ixs_segment(name, "spec-", NULL, v, sizeof(v)) == 0 &&
+	    (rc = pl_run_set_cond(run, PL_C_SPECULATIVE_METHOD, v, err)))
+		return rc;
+	return 0;
+}
+
+/* Appends "row r (line l): reason" to why (of size n), after "; " unless
+ * it is the first (skipped == 0); " ..." once when it no longer fits. */
+static void ixs_skip(char *why, size_t n, size_t skipped, size_t r, long line,
+                     const char *reason)
+{
+	size_t l = strlen(why);
+	char item[600];
+	int k = snprintf(item, sizeof(item), "%srow %zu (line %ld): %s", skipped ? "; " : "", r, line,
+	                 reason);
+
+	if (k > 0 && l + (size_t)k < n - 4)
+		memcpy(why + l, item, (size_t)k + 1);
+	else if (l + 4 < n && (l < 4 || strcmp(why + l - 4, " ...") != 0))
+		memcpy(why + l, " ...", 5);
+}
 
 static int ixs_detect(const char *path, const char *buf, size_t len)
 {
@@ -449,6 +533,8 @@ static int ixs_parse(const char *path, const char *buf, size_t len, struct pl_ru
 	};
 	struct pl_csv csv;
 	const struct pl_csv_table *t;
+	size_t first = out->n, skipped = 0;
+	char why[sizeof(err->message)] = "";
 	int rc;
 
 	if ((rc = pl_csv_parse(path, buf, len, &csv, err)))
@@ -458,28 +544,40 @@ static int ixs_parse(const char *path, const char *buf, size_t len, struct pl_ru
 		const struct pl_csv_row *row = &t->rows[r];
 		const char *status = pl_csv_cell(row, pl_csv_col(t, "status"));
 		struct pl_run *run = NULL;
+		const char *offload;
+		char m[sizeof(err->message)];
 		double n = 0;
 
 		if ((rc = new_run(out, "inferencemax-summary-csv", path, (long)r - 1, "inferencemax", &run,
 		                  err)))
 			break;
+		/* a failed run of the sweep (a status other than SUCCESS, or no
+		 * request completed): not stored, named in a warning; the file
+		 * is rejected only when no row is left */
 		if (strcmp(status, "SUCCESS") != 0) {
-			rc = pl_error_set(err, PL_EINVALID, "row %zu: status '%.40s' is not SUCCESS", r, status);
-			break;
+			snprintf(m, sizeof(m), "status '%.40s' is not SUCCESS", status);
+		} else {
+			if ((rc = cell_num(pl_csv_cell(row, pl_csv_col(t, "num_requests")), "num_requests",
+			                   row->line, &n, err)) < 0)
+				break;
+			rc = pl_adapter_requests(run, rc == 1 ? 0 : n, -1, "num_requests", err);
+			if (rc)
+				snprintf(m, sizeof(m), "%s", err->message);
 		}
-		if ((rc = cell_num(pl_csv_cell(row, pl_csv_col(t, "num_requests")), "num_requests",
-		                   row->line, &n, err)) < 0)
-			break;
-		if ((rc = pl_adapter_requests(run, rc == 1 ? 0 : n, -1, "num_requests", err))) {
-			char m[sizeof(err->message)];
-			snprintf(m, sizeof(m), "%s", err->message);
-			pl_error_set(err, PL_EINVALID, "row %zu (line %ld): %s", r, row->line, m);
-			break;
+		if (strcmp(status, "SUCCESS") != 0 || rc) {
+			ixs_skip(why, sizeof(why), skipped++, r, row->line, m);
+			pl_run_release(&out->v[--out->n]);
+			rc = 0;
+			continue;
 		}
+		offload = pl_csv_cell(row, pl_csv_col(t, "offload"));
 		if ((rc = pl_run_set_cond(run, PL_C_TENSOR_PARALLEL_SIZE,
 		                          pl_csv_cell(row, pl_csv_col(t, "tp")), err)) ||
 		    (rc = pl_run_set_cond(run, PL_C_CONCURRENCY, pl_csv_cell(row, pl_csv_col(t, "conc")),
-		                          err)))
+		                          err)) ||
+		    (*offload && (rc = pl_run_set_cond(run, PL_C_KV_OFFLOAD, offload, err))) ||
+		    (rc = ixs_exp_name(pl_csv_cell(row, pl_csv_col(t, "exp_name")),
+		                       pl_csv_cell(row, pl_csv_col(t, "tp")), run, row->line, err)))
 			break;
 		for (size_t k = 0; k < 3 && rc == 0; k++) {
 			double v;
@@ -506,6 +604,13 @@ static int ixs_parse(const char *path, const char *buf, size_t len, struct pl_ru
 			}
 	}
 	pl_csv_release(&csv);
+	if (rc == 0 && skipped && out->n == first) {
+		pl_error_field(err, "num_requests");
+		return pl_error_set(err, PL_EINVALID, "%s", why);
+	}
+	if (rc == 0 && skipped)
+		pl_run_warn(&out->v[first], "%zu failed run%s not stored: %s", skipped,
+		            skipped == 1 ? "" : "s", why);
 	return rc;
 }
 

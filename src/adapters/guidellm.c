@@ -1,5 +1,6 @@
 /*
- * guidellm.c — GuideLLM benchmark reports: 0.2.x JSON and YAML, 0.5 JSON.
+ * guidellm.c — GuideLLM benchmark reports: 0.2.x JSON and YAML, 0.4, 0.5 and
+ * version-2 (0.8) JSON.
  *
  * A report holds a list "benchmarks"; each benchmark is one run (record =
  * its index). Statistics are given per request status (successful, errored,
@@ -14,11 +15,23 @@
  * warning); both null means no warm-up (0). 0.5 records warmup as
  * {percent, value, mode}: a percent or a duration is not a request count
  * (missing, with a warning); both null means none (0).
+ * Layouts, told apart by their structure, never by guessing:
+ *   0.2 / 0.3  no metadata; each benchmark has args or request_totals;
+ *   0.4        no metadata; top-level args, each benchmark a config (strategy,
+ *              warmup, backend) and metrics.request_totals, as 0.5 has;
+ *   0.5 - 0.7  metadata.version 1 (metadata.guidellm_version), the 0.4 layout;
+ *   0.8        metadata.version 2: no top-level args, a top-level config.spec
+ *              (backend, profile, data) instead; benchmarks as in 0.5.
+ * A report in none of these layouts (another metadata.version, or no
+ * metadata and neither 0.2 nor 0.4 benchmarks) is refused naming what it
+ * has, and so is a load strategy not listed in the mapping (a replay
+ * without its trace, say): a load that is not read would be lost.
  * The file is parsed whole (JSON by json_util, YAML by yaml_util) through
  * the registry's text hooks, because one file holds several runs.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "adapters/adapter_impl.h"
@@ -26,11 +39,23 @@
 #include "adapters/yaml_util.h"
 
 static const char *const guidellm_mapping[] = {
-	"benchmarks[i] -> one run, record = i; metadata.version (0.5) -> format_version, else \"0.2\"",
-	"metadata.guidellm_version (0.5) -> benchmark_tool_version; (constant) -> benchmark_tool = guidellm",
-	"0.2: worker.backend_model -> model; 0.5: config.backend.model (else args.model) -> model",
+	"benchmarks[i] -> one run, record = i; metadata.version 1 (0.5-0.7), 2 (0.8) -> format_version; "
+	"no metadata: \"0.2\" (benchmarks with args or request_totals) or \"0.4\" (top-level args, "
+	"benchmarks with config and metrics.request_totals); other versions and layouts -> rejected",
+	"metadata.guidellm_version (0.5 on) -> benchmark_tool_version; (constant) -> benchmark_tool = guidellm",
+	"0.2: worker.backend_model -> model; 0.4 on: config.backend.model (else args.model; v2: "
+	"config.spec.backend.model) -> model",
 	"0.2: request_loader.data \"prompt_tokens=N,output_tokens=M\" -> input_tokens, max_output_tokens",
-	"0.5: args.data (one entry) -> dataset",
+	"0.4, 0.5: args.data (one entry) -> dataset; a synthetic \"prompt_tokens=N,output_tokens=M\" "
+	"also -> input_tokens, max_output_tokens",
+	"v2: config.spec.data (each entry: kind and its non-null settings as text, \"; \" between "
+	"entries) -> dataset; synthetic_text prompt_tokens / output_tokens -> input_tokens / "
+	"max_output_tokens when fixed (stdev, min, max null)",
+	"v2 replay: strategy replay -> trace = config.spec.data path; time_scale (data entry, or "
+	"profile) -> trace_time_scale; replay without a trace path -> rejected",
+	"v2: config.spec.profile.max_concurrency (non-null, open loop) -> extra guidellm.max_concurrency; "
+	"strategy rampup_duration > 0 -> extra guidellm.rampup_duration (s)",
+	"other strategy types -> rejected naming the type",
 	"strategy synchronous -> concurrency 1; concurrent -> concurrency = streams (or max_concurrency)",
 	"strategy constant / poisson -> request_rate = rate; throughput -> request_rate inf "
 	"(concurrency = max_concurrency when given)",
@@ -55,7 +80,8 @@ static const char *const guidellm_mapping[] = {
 
 static const struct pl_adapter_info guidellm_info = {
 	"guidellm",
-	"GuideLLM 0.2.x/0.3 report JSON and YAML; 0.5.0 benchmarks.json (metadata.version 1)",
+	"GuideLLM 0.2.x/0.3 report JSON and YAML; 0.4 benchmarks.json (no metadata); 0.5-0.7 "
+	"(metadata.version 1); 0.8 (metadata.version 2, config.spec)",
 	"GuideLLM benchmark report (one run per benchmark; JSON or YAML)",
 	guidellm_mapping,
 };
@@ -181,7 +207,13 @@ static int strategy(const cJSON *st, struct pl_run *run, struct pl_error *err)
 			return rc;
 		return pl_json_cond(st, "max_concurrency", PL_C_CONCURRENCY, run, err);
 	}
-	return 0;
+	if (strcmp(type, "replay") == 0)
+		return 0; /* the trace is read with the data (v2), else refused there */
+	pl_error_field(err, "type_");
+	return pl_error_set(err, PL_EINVALID,
+	                    "GuideLLM load strategy '%.60s' is not read (synchronous, concurrent, "
+	                    "constant, poisson, throughput and, in version 2 reports, replay are)",
+	                    type);
 }
 
 static int warmup_02(const cJSON *args, struct pl_run *run, struct pl_error *err)
@@ -224,11 +256,176 @@ static int warmup_05(const cJSON *w, struct pl_run *run, struct pl_error *err)
 	return 0;
 }
 
-static int convert_benchmark(const cJSON *root, const cJSON *b, int v05, struct pl_run *run,
-                             struct pl_error *err)
+/* The layouts this adapter reads (see the top of the file). */
+enum layout {
+	L_02, /* 0.2 / 0.3: per-benchmark args and request_totals */
+	L_04, /* 0.4: top-level args, no metadata */
+	L_05, /* metadata.version 1 (0.5 - 0.7) */
+	L_V2, /* metadata.version 2 (0.8): config.spec */
+};
+
+/* A replay strategy outside a version-2 report: its trace is not read. */
+static int no_replay(const cJSON *st, struct pl_error *err)
+{
+	const cJSON *t = pl_json_get(st, "type_");
+
+	if (!cJSON_IsString(t) || strcmp(t->valuestring, "replay") != 0)
+		return 0;
+	pl_error_field(err, "type_");
+	return pl_error_set(err, PL_EINVALID,
+	                    "GuideLLM load strategy 'replay' is read from version 2 reports only: "
+	                    "its trace would be lost");
+}
+
+/* A growing text; all of it is kept, so two data specs that differ only
+ * late in their text never read as one. */
+struct text {
+	char *s;    /* NUL-terminated, or NULL when empty; owned */
+	size_t len; /* bytes in s */
+	size_t cap; /* allocated */
+};
+
+/* Appends t to x. Returns 0 or PL_ENOMEM. */
+static int append(struct text *x, const char *t, struct pl_error *err)
+{
+	size_t n = strlen(t);
+
+	if (x->len + n + 1 > x->cap) {
+		size_t cap = x->cap ? x->cap : 256;
+		char *ns;
+		while (cap < x->len + n + 1)
+			cap *= 2;
+		if (!(ns = realloc(x->s, cap)))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		x->s = ns;
+		x->cap = cap;
+	}
+	memcpy(x->s + x->len, t, n + 1);
+	x->len += n;
+	return 0;
+}
+
+/* One data entry of a v2 spec appended to x as text: its kind, then each
+ * setting that is not null, {} or [] as " key=value" in file order
+ * (objects and arrays as compact JSON). Returns 0 or PL_ENOMEM. */
+static int data_text(const cJSON *d, struct text *x, struct pl_error *err)
+{
+	const cJSON *kind = pl_json_get(d, "kind"), *e;
+	int rc = append(x, cJSON_IsString(kind) ? kind->valuestring : "?", err);
+
+	for (e = d->child; e && rc == 0; e = e->next) {
+		char num[40], *js = NULL;
+		const char *v = NULL;
+		if (!e->string || strcmp(e->string, "kind") == 0 || cJSON_IsNull(e) ||
+		    ((cJSON_IsObject(e) || cJSON_IsArray(e)) && !e->child))
+			continue;
+		if (cJSON_IsString(e))
+			v = e->valuestring;
+		else if (cJSON_IsNumber(e))
+			v = pl_fmt_num(num, sizeof(num), e->valuedouble);
+		else if (cJSON_IsBool(e))
+			v = cJSON_IsTrue(e) ? "true" : "false";
+		else if (!(v = js = cJSON_PrintUnformatted(e)))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		if ((rc = append(x, " ", err)) == 0 && (rc = append(x, e->string, err)) == 0 &&
+		    (rc = append(x, "=", err)) == 0)
+			rc = append(x, v, err);
+		cJSON_free(js);
+	}
+	return rc;
+}
+
+/* A synthetic_text length (prompt_tokens / output_tokens) -> id when it
+ * is fixed: its _stdev, _min and _max are null or absent. */
+static int fixed_length(const cJSON *d, const char *key, int id, struct pl_run *run,
+                        struct pl_error *err)
+{
+	static const char *const var[] = {"_stdev", "_min", "_max"};
+	char k[64];
+
+	for (int i = 0; i < 3; i++) {
+		const cJSON *v;
+		snprintf(k, sizeof(k), "%s%s", key, var[i]);
+		v = pl_json_get(d, k);
+		if (v && !cJSON_IsNull(v))
+			return 0;
+	}
+	return pl_json_cond(d, key, id, run, err);
+}
+
+/* Version 2: the load and the data from the report's config.spec, with
+ * the benchmark's strategy st. */
+static int load_v2(const cJSON *spec, const cJSON *st, struct pl_run *run, struct pl_error *err)
+{
+	const cJSON *data = pl_json_get(spec, "data"), *prof = pl_json_get(spec, "profile"), *d;
+	const cJSON *type = pl_json_get(st, "type_"), *mc = pl_json_get(prof, "max_concurrency");
+	const cJSON *ramp = pl_json_get(st, "rampup_duration");
+	int replay = cJSON_IsString(type) && strcmp(type->valuestring, "replay") == 0;
+	struct text text = {0};
+	char num[40];
+	int rc;
+
+	if (cJSON_IsNumber(mc) && strcmp(cJSON_IsString(type) ? type->valuestring : "", "throughput") &&
+	    (rc = pl_run_set_extra(run, "guidellm.max_concurrency",
+	                           pl_fmt_num(num, sizeof(num), mc->valuedouble), err)))
+		return rc;
+	if (cJSON_IsNumber(ramp) && ramp->valuedouble > 0 &&
+	    (rc = pl_run_set_extra(run, "guidellm.rampup_duration",
+	                           pl_fmt_num(num, sizeof(num), ramp->valuedouble), err)))
+		return rc;
+	if (replay) {
+		const cJSON *d0 = cJSON_GetArrayItem(data, 0);
+		const cJSON *ts = pl_json_get(d0, "time_scale");
+		if (!cJSON_IsArray(data) || cJSON_GetArraySize(data) != 1 ||
+		    !cJSON_IsString(pl_json_get(d0, "path"))) {
+			pl_error_field(err, "config.spec.data");
+			return pl_error_set(err, PL_EINVALID,
+			                    "a GuideLLM replay needs one config.spec.data entry with the "
+			                    "trace's 'path'");
+		}
+		if (!ts || cJSON_IsNull(ts))
+			ts = pl_json_get(prof, "time_scale");
+		if ((rc = pl_json_cond(d0, "path", PL_C_TRACE, run, err)) ||
+		    (ts && !cJSON_IsNull(ts) &&
+		     (rc = pl_json_set_cond(run, PL_C_TRACE_TIME_SCALE, ts, "time_scale", err))))
+			return rc;
+		return 0;
+	}
+	if (!cJSON_IsArray(data) || !data->child)
+		return 0;
+	rc = 0;
+	for (d = data->child; d && rc == 0; d = d->next) {
+		if (!cJSON_IsObject(d)) {
+			pl_error_field(err, "config.spec.data");
+			rc = pl_error_set(err, PL_EINVALID, "a config.spec.data entry must be an object, got %s",
+			                  pl_json_type_name(d));
+			break;
+		}
+		if (d != data->child)
+			rc = append(&text, "; ", err);
+		if (rc == 0)
+			rc = data_text(d, &text, err);
+	}
+	if (rc == 0)
+		rc = pl_run_set_cond(run, PL_C_DATASET, text.s, err);
+	free(text.s);
+	if (rc)
+		return rc;
+	d = data->child;
+	if (!d->next && cJSON_IsString(pl_json_get(d, "kind")) &&
+	    strcmp(pl_json_get(d, "kind")->valuestring, "synthetic_text") == 0 &&
+	    ((rc = fixed_length(d, "prompt_tokens", PL_C_INPUT_TOKENS, run, err)) ||
+	     (rc = fixed_length(d, "output_tokens", PL_C_MAX_OUTPUT_TOKENS, run, err))))
+		return rc;
+	return 0;
+}
+
+static int convert_benchmark(const cJSON *root, const cJSON *b, enum layout lay,
+                             struct pl_run *run, struct pl_error *err)
 {
 	const cJSON *metrics = pl_json_get(b, "metrics");
-	const cJSON *totals = v05 ? pl_json_get(metrics, "request_totals") : pl_json_get(b, "request_totals");
+	const cJSON *totals = lay != L_02 ? pl_json_get(metrics, "request_totals")
+	                                  : pl_json_get(b, "request_totals");
 	const cJSON *cfg = pl_json_get(b, "config"), *args = pl_json_get(b, "args");
 	double ok = 0, bad = -1, start = 0;
 	int rc;
@@ -237,21 +434,37 @@ static int convert_benchmark(const cJSON *root, const cJSON *b, int v05, struct 
 	    (rc = pl_json_cond(pl_json_get(root, "metadata"), "guidellm_version",
 	                       PL_C_BENCHMARK_TOOL_VERSION, run, err)))
 		return rc;
-	if (v05) {
+	if (lay == L_V2) {
+		const cJSON *spec = pl_json_get(pl_json_get(root, "config"), "spec");
+		if ((rc = pl_json_cond(pl_json_get(cfg, "backend"), "model", PL_C_MODEL, run, err)) ||
+		    (!run->cond[PL_C_MODEL].set &&
+		     (rc = pl_json_cond(pl_json_get(spec, "backend"), "model", PL_C_MODEL, run, err))) ||
+		    (rc = strategy(pl_json_get(cfg, "strategy"), run, err)) ||
+		    (rc = warmup_05(pl_json_get(cfg, "warmup"), run, err)) ||
+		    (rc = load_v2(spec, pl_json_get(cfg, "strategy"), run, err)))
+			return rc;
+	} else if (lay != L_02) {
 		const cJSON *rargs = pl_json_get(root, "args"), *data = pl_json_get(rargs, "data");
+		const cJSON *d0 = cJSON_GetArrayItem(data, 0);
 		if ((rc = pl_json_cond(pl_json_get(cfg, "backend"), "model", PL_C_MODEL, run, err)) ||
 		    (!run->cond[PL_C_MODEL].set &&
 		     (rc = pl_json_cond(rargs, "model", PL_C_MODEL, run, err))) ||
 		    (rc = strategy(pl_json_get(cfg, "strategy"), run, err)) ||
+		    (rc = no_replay(pl_json_get(cfg, "strategy"), err)) ||
 		    (rc = warmup_05(pl_json_get(cfg, "warmup"), run, err)))
 			return rc;
 		if (cJSON_IsArray(data) && cJSON_GetArraySize(data) == 1 &&
-		    (rc = pl_json_set_cond(run, PL_C_DATASET, cJSON_GetArrayItem(data, 0), "data", err)))
+		    (rc = pl_json_set_cond(run, PL_C_DATASET, d0, "data", err)))
+			return rc;
+		if (cJSON_IsArray(data) && cJSON_GetArraySize(data) == 1 && cJSON_IsString(d0) &&
+		    strncmp(d0->valuestring, "prompt_tokens=", 14) == 0 &&
+		    (rc = synthetic_lengths(d0->valuestring, run, err)))
 			return rc;
 	} else {
 		const char *data = NULL;
 		if ((rc = pl_json_cond(pl_json_get(b, "worker"), "backend_model", PL_C_MODEL, run, err)) ||
 		    (rc = strategy(pl_json_get(args, "strategy"), run, err)) ||
+		    (rc = no_replay(pl_json_get(args, "strategy"), err)) ||
 		    (rc = warmup_02(args, run, err)))
 			return rc;
 		rc = pl_json_get_string(pl_json_get(b, "request_loader"), "data", &data, err);
@@ -287,6 +500,54 @@ static int convert_benchmark(const cJSON *root, const cJSON *b, int v05, struct 
 	return 0;
 }
 
+/* The layout of a report from its metadata and first benchmark b0, and
+ * its format_version text (fv); PL_EFORMAT when it is none of them. */
+static int layout(const cJSON *root, const cJSON *meta, const cJSON *b0, enum layout *lay,
+                  char *fv, size_t n, struct pl_error *err)
+{
+	const cJSON *ver = pl_json_get(meta, "version");
+
+	if (cJSON_IsObject(meta)) {
+		const cJSON *gv = pl_json_get(meta, "guidellm_version");
+		const char *tv = cJSON_IsString(gv) ? gv->valuestring : NULL;
+		if (cJSON_IsNumber(ver) && (ver->valuedouble == 1 || ver->valuedouble == 2)) {
+			*lay = ver->valuedouble == 1 ? L_05 : L_V2;
+			snprintf(fv, n, "%.0f", ver->valuedouble);
+			if (*lay == L_V2 && !cJSON_IsObject(pl_json_get(pl_json_get(root, "config"), "spec"))) {
+				pl_error_field(err, "config");
+				return pl_error_set(err, PL_EFORMAT,
+				                    "a GuideLLM version 2 report needs a top-level 'config' "
+				                    "with its 'spec'");
+			}
+			return 0;
+		}
+		pl_error_field(err, "metadata.version");
+		if (cJSON_IsNumber(ver))
+			return pl_error_set(err, PL_EFORMAT,
+			                    "GuideLLM report layout version %g (guidellm %.40s) is not read "
+			                    "(versions 1 and 2 are, and 0.2 / 0.4 reports without metadata)",
+			                    ver->valuedouble, tv ? tv : "unknown");
+		return pl_error_set(err, PL_EFORMAT,
+		                    "a GuideLLM report whose metadata has no numeric 'version' is not read");
+	}
+	if (cJSON_IsObject(pl_json_get(b0, "args")) || pl_json_get(b0, "request_totals")) {
+		*lay = L_02;
+		snprintf(fv, n, "0.2");
+		return 0;
+	}
+	if (cJSON_IsObject(pl_json_get(root, "args")) && cJSON_IsObject(pl_json_get(b0, "config")) &&
+	    cJSON_IsObject(pl_json_get(pl_json_get(b0, "metrics"), "request_totals"))) {
+		*lay = L_04;
+		snprintf(fv, n, "0.4");
+		return 0;
+	}
+	pl_error_field(err, "benchmarks");
+	return pl_error_set(err, PL_EFORMAT,
+	                    "a GuideLLM report without a metadata block whose benchmarks are in "
+	                    "neither the 0.2 layout (args or request_totals) nor the 0.4 one (top-level "
+	                    "args; config, metrics.request_totals) is not read");
+}
+
 static int guidellm_parse(const char *path, const char *buf, size_t len, struct pl_run_list *out,
                           struct pl_error *err)
 {
@@ -294,7 +555,8 @@ static int guidellm_parse(const char *path, const char *buf, size_t len, struct 
 	const cJSON *benches, *meta, *b;
 	const char *fv;
 	char fvbuf[32];
-	int rc, v05, i = 0;
+	enum layout lay;
+	int rc, i = 0;
 
 	rc = is_yaml(path) ? pl_yaml_parse(path, buf, len, &root, err)
 	                   : pl_json_parse_value(path, buf, len, &root, err);
@@ -302,17 +564,16 @@ static int guidellm_parse(const char *path, const char *buf, size_t len, struct 
 		return rc;
 	benches = pl_json_get(root, "benchmarks");
 	meta = pl_json_get(root, "metadata");
-	v05 = cJSON_IsObject(meta);
-	fv = "0.2";
-	if (v05 && cJSON_IsNumber(pl_json_get(meta, "version"))) {
-		snprintf(fvbuf, sizeof(fvbuf), "%.0f", pl_json_get(meta, "version")->valuedouble);
-		fv = fvbuf;
-	}
 	if (!cJSON_IsArray(benches) || cJSON_GetArraySize(benches) == 0) {
 		cJSON_Delete(root);
 		pl_error_field(err, "benchmarks");
 		return pl_error_set(err, PL_EINVALID, "a GuideLLM report needs a non-empty 'benchmarks' list");
 	}
+	if ((rc = layout(root, meta, cJSON_GetArrayItem(benches, 0), &lay, fvbuf, sizeof(fvbuf), err))) {
+		cJSON_Delete(root);
+		return rc;
+	}
+	fv = fvbuf;
 	cJSON_ArrayForEach(b, benches)
 	{
 		struct pl_run *run = pl_run_list_push(out);
@@ -326,7 +587,7 @@ static int guidellm_parse(const char *path, const char *buf, size_t len, struct 
 			rc = pl_error_set(err, PL_EINVALID, "a benchmark must be an object, got %s",
 			                  pl_json_type_name(b));
 		else
-			rc = convert_benchmark(root, b, v05, run, err);
+			rc = convert_benchmark(root, b, lay, run, err);
 		if (rc) {
 			char m[sizeof(err->message)];
 			snprintf(m, sizeof(m), "%s", err ? err->message : "");

@@ -25,6 +25,8 @@ static const char *const ix_mapping[] = {
 	"hw -> hardware; model -> model; framework -> engine; precision -> precision (\"\" -> missing)",
 	"image tag vX.Y.Z (e.g. vllm/vllm-openai:v0.22.0) -> engine_version; other tags -> missing",
 	"isl -> input_tokens; osl -> max_output_tokens; conc -> concurrency; tp -> tensor_parallel_size",
+	"ep -> expert_parallel_size; offloading -> kv_offload (none, lmcache, ...); spec_decoding -> speculative_method (none, mtp, ...)",
+	"dp_attention, disagg, is_multinode, scenario_type -> extra conditions inferencemax.<key> (text; no canonical field fits)",
 	"(constant) -> benchmark_tool = inferencemax",
 	"mean/median/std/p90/p95/p99/p99.9_<f> -> <f>_mean/p50/std/p90/p95/p99/p99_9 (s) for f in ttft, tpot, itl, e2el; p75 ignored",
 	"median_intvty -> tokens_per_second_p50; mean_intvty -> tokens_per_second_mean; other intvty stats ignored (1/TPOT: percentile order reversed)",
@@ -70,6 +72,35 @@ static int latencies(const cJSON *obj, int exp10, const char *suffix, struct pl_
 				return rc;
 		}
 	return 0;
+}
+
+/* obj.key (a string, boolean or number) -> extra condition
+ * "inferencemax.key" as text; absent, null or "" -> nothing. Other JSON
+ * types are PL_EINVALID naming the key. */
+static int ix_extra(const cJSON *obj, const char *key, struct pl_run *run, struct pl_error *err)
+{
+	const cJSON *v = pl_json_get(obj, key);
+	char name[64], num[40];
+	const char *text;
+
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (cJSON_IsString(v))
+		text = v->valuestring;
+	else if (cJSON_IsBool(v))
+		text = cJSON_IsTrue(v) ? "true" : "false";
+	else if (cJSON_IsNumber(v))
+		text = pl_fmt_num(num, sizeof(num), v->valuedouble);
+	else {
+		pl_error_field(err, key);
+		return pl_error_set(err, PL_EINVALID,
+		                    "'%s' must be a string, a boolean or a number, got %s", key,
+		                    pl_json_type_name(v));
+	}
+	if (!*text)
+		return 0;
+	snprintf(name, sizeof(name), "inferencemax.%s", key);
+	return pl_run_set_extra(run, name, text, err);
 }
 
 /* "repo/name:v0.22.0" -> "0.22.0" when the tag is a version, else NULL. */
@@ -135,6 +166,13 @@ static int ix_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err
 	    (rc = pl_json_cond(obj, "osl", PL_C_MAX_OUTPUT_TOKENS, run, err)) ||
 	    (rc = pl_json_cond(obj, "conc", PL_C_CONCURRENCY, run, err)) ||
 	    (rc = pl_json_cond(obj, "tp", PL_C_TENSOR_PARALLEL_SIZE, run, err)) ||
+	    (rc = pl_json_cond(obj, "ep", PL_C_EXPERT_PARALLEL_SIZE, run, err)) ||
+	    (rc = pl_json_cond(obj, "offloading", PL_C_KV_OFFLOAD, run, err)) ||
+	    (rc = pl_json_cond(obj, "spec_decoding", PL_C_SPECULATIVE_METHOD, run, err)) ||
+	    (rc = ix_extra(obj, "dp_attention", run, err)) ||
+	    (rc = ix_extra(obj, "disagg", run, err)) ||
+	    (rc = ix_extra(obj, "is_multinode", run, err)) ||
+	    (rc = ix_extra(obj, "scenario_type", run, err)) ||
 	    (rc = pl_run_set_cond(run, PL_C_BENCHMARK_TOOL, "inferencemax", err)) ||
 	    (rc = image_version(obj, run, err)))
 		return rc;

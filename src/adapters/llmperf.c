@@ -12,6 +12,14 @@
  * per-request records, not runs: the registry names them and refuses them.
  * "framework" (leaderboard files) is the API provider, not an engine, and is
  * not stored; the engine, hardware and precision come from --set or a sidecar.
+ *
+ * llmnop (a Rust rewrite) writes the same shape under its own version
+ * ("2026-01-20") with reasoning-token fields (results_number_reasoning_
+ * tokens_*, results_ttfo_s_*). Its results_mean_output_throughput_token_per_s
+ * counts output and reasoning tokens, while its results_number_output_
+ * tokens_* count the visible output only. It is identified by those markers
+ * and stored as benchmark_tool = llmnop with output_includes_reasoning =
+ * true, never as llmperf. Any other version is refused naming it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,12 +28,19 @@
 #include "adapters/json_util.h"
 
 static const char *const llmperf_mapping[] = {
-	"version -> format_version (\"2023-08-31\")",
+	"version -> format_version: \"2023-08-31\" (llmperf); \"2026-01-20\" with "
+	"results_number_reasoning_tokens_* or results_ttfo_s_* (llmnop); other versions -> rejected",
 	"model -> model",
 	"mean_input_tokens -> input_tokens; mean_output_tokens -> max_output_tokens (requested)",
 	"num_concurrent_requests -> concurrency",
 	"timestamp (Unix seconds) -> run_started_at (UTC)",
-	"(constant) -> benchmark_tool = llmperf",
+	"(constant) -> benchmark_tool = llmperf; llmnop: benchmark_tool = llmnop, "
+	"output_includes_reasoning = true",
+	"llmnop: results_mean_output_throughput_token_per_s counts output + reasoning tokens; "
+	"results_number_output_tokens_*, results_request_output_throughput_token_per_s_* and "
+	"results_inter_token_latency_s_* count the visible output only",
+	"llmnop: results_number_reasoning_tokens_*, results_ttfo_s_* (time to first visible output "
+	"token), results_number_total_tokens_* -> not stored (no canonical metric)",
 	"results_ttft_s_<stat> -> ttft_<stat> (s)",
 	"results_inter_token_latency_s_<stat> -> tpot_<stat> (s; llmperf: e2e latency / output tokens per request)",
 	"results_end_to_end_latency_s_<stat> -> e2el_<stat> (s)",
@@ -42,7 +57,7 @@ static const char *const llmperf_mapping[] = {
 
 static const struct pl_adapter_info llmperf_info = {
 	"llmperf",
-	"token_benchmark_ray.py summary version 2023-08-31",
+	"token_benchmark_ray.py summary version 2023-08-31; llmnop summary version 2026-01-20",
 	"llmperf *_summary.json (per-request *_individual_responses.json is refused)",
 	llmperf_mapping,
 };
@@ -95,6 +110,34 @@ static int families(const cJSON *obj, struct pl_run *run, struct pl_error *err)
 	return 0;
 }
 
+/* Which tool wrote the summary, from its version (NULL: none) and its
+ * own markers: benchmark_tool (and output_includes_reasoning for llmnop),
+ * or PL_EFORMAT naming a version no reader here knows. */
+static int tool(const cJSON *obj, const char *version, struct pl_run *run, struct pl_error *err)
+{
+	int llmnop = pl_json_get(obj, "results_number_reasoning_tokens_mean") ||
+	             pl_json_get(obj, "results_ttfo_s_mean");
+	int rc;
+
+	if (!llmnop && (!version || strcmp(version, "2023-08-31") == 0))
+		return pl_run_set_cond(run, PL_C_BENCHMARK_TOOL, "llmperf", err);
+	if (llmnop && version && strcmp(version, "2026-01-20") == 0) {
+		if ((rc = pl_run_set_cond(run, PL_C_BENCHMARK_TOOL, "llmnop", err)))
+			return rc;
+		return pl_run_set_cond(run, PL_C_OUTPUT_INCLUDES_REASONING, "true", err);
+	}
+	pl_error_field(err, "version");
+	if (llmnop)
+		return pl_error_set(err, PL_EFORMAT,
+		                    "an llmnop summary (reasoning-token fields) of version '%.40s' is not "
+		                    "read (2026-01-20 is)",
+		                    version ? version : "(none)");
+	return pl_error_set(err, PL_EFORMAT,
+	                    "an llmperf-shaped summary of version '%.40s' is not read (llmperf "
+	                    "2023-08-31 and llmnop 2026-01-20 are)",
+	                    version);
+}
+
 static int llmperf_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err)
 {
 	const char *version = NULL;
@@ -104,11 +147,11 @@ static int llmperf_convert(const cJSON *obj, struct pl_run *run, struct pl_error
 	rc = pl_json_get_string(obj, "version", &version, err);
 	if (rc < 0 || (rc == 0 && pl_strset(&run->format_version, version)))
 		return rc < 0 ? rc : pl_error_set(err, PL_ENOMEM, "out of memory");
-	if ((rc = pl_json_cond(obj, "model", PL_C_MODEL, run, err)) ||
+	if ((rc = tool(obj, rc == 0 ? version : NULL, run, err)) ||
+	    (rc = pl_json_cond(obj, "model", PL_C_MODEL, run, err)) ||
 	    (rc = pl_json_cond(obj, "mean_input_tokens", PL_C_INPUT_TOKENS, run, err)) ||
 	    (rc = pl_json_cond(obj, "mean_output_tokens", PL_C_MAX_OUTPUT_TOKENS, run, err)) ||
-	    (rc = pl_json_cond(obj, "num_concurrent_requests", PL_C_CONCURRENCY, run, err)) ||
-	    (rc = pl_run_set_cond(run, PL_C_BENCHMARK_TOOL, "llmperf", err)))
+	    (rc = pl_json_cond(obj, "num_concurrent_requests", PL_C_CONCURRENCY, run, err)))
 		return rc;
 	rc = pl_json_get_number(obj, "timestamp", &ts, err);
 	if (rc < 0 || (rc == 0 && (rc = pl_adapter_epoch(run, ts, err))))

@@ -9,7 +9,14 @@
  * so its "latency" is the time since the start of the test, not a request
  * latency: Offline latencies are not stored. Server is open loop at
  * target_qps (Poisson arrivals): request_rate = target_qps; Offline issues
- * everything at once: request_rate = inf.
+ * everything at once: request_rate = inf. The scenario is a condition, and
+ * so are the TTFT and TPOT latency limits a Server run had to meet
+ * (ttft_latency / tpot_latency, ns). MLPerf's Interactive category is
+ * LoadGen's Server scenario with tighter limits (LoadGen knows SingleStream,
+ * MultiStream, Server and Offline; the summary says "Scenario : Server"),
+ * so it is told apart by the limits: Server and Interactive runs never pool
+ * or compare. Offline prints the same settings but has no latency
+ * constraint: there they are not limits and are not stored.
  * An INVALID result (LoadGen says the run did not meet its constraints) is
  * rejected, naming the constraints that failed: warnings are not stored, so
  * a caveat could not follow the run into comparisons. Modes other than
@@ -32,7 +39,11 @@
 static const char *const mlperf_mapping[] = {
 	"Scenario Server: Completed samples per second -> request_throughput; Completed tokens per second -> output_throughput",
 	"Scenario Offline: Samples per second -> request_throughput; Tokens per second -> output_throughput",
+	"Scenario -> scenario (Server, Offline); SingleStream, MultiStream -> rejected",
 	"Server: target_qps -> request_rate (open loop); Offline -> request_rate inf",
+	"Server: ttft_latency (ns) -> ttft_limit, tpot_latency (ns) -> tpot_limit (ns / 1e9 = s): "
+	"MLPerf Interactive is Server with tighter limits; Offline: not stored (printed, but no "
+	"latency constraint applies)",
 	"Server: Min/Max/Mean latency (ns), 50.00/90.00/95.00/99.00/99.90 percentile latency -> e2el_min/max/mean/p50/p90/p95/p99/p99_9 (ns / 1e9 = s)",
 	"Server: ... First Token latency (ns) -> ttft_*; ... Time to Output Token (ns) -> tpot_*; 97.00 percentiles ignored",
 	"Offline latencies -> not stored (time since the test started, every sample issued at t=0)",
@@ -172,10 +183,27 @@ static int sidecar(const char *path, struct pl_run_list *out, size_t first, stru
 	return rc;
 }
 
+/* A latency limit in ns (the text of its line) -> condition id in s;
+ * no line -> nothing. */
+static int limit(const char *ns, int id, const char *key, struct pl_run *run, struct pl_error *err)
+{
+	double v;
+
+	if (!ns[0])
+		return 0;
+	if (pl_parse_num(ns, 0, &v) || !(v > 0)) {
+		pl_error_field(err, key);
+		return pl_error_set(err, PL_EINVALID, "'%s' must be a positive number of ns, got \"%s\"",
+		                    key, ns);
+	}
+	return pl_run_set_cond_num(run, id, pl_scale_pow10(v, -9), err);
+}
+
 static int mlperf_parse(const char *path, const char *buf, size_t len, struct pl_run_list *out,
                         struct pl_error *err)
 {
 	char scenario[32] = "", mode[32] = "", result[32] = "", failed[300] = "";
+	char ttft_limit[128] = "", tpot_limit[128] = "";
 	size_t first = out->n;
 	struct pl_run *run = pl_run_list_push(out);
 	long line = 0;
@@ -235,6 +263,14 @@ static int mlperf_parse(const char *path, const char *buf, size_t len, struct pl
 			pl_run_set_metric(run, id, v);
 			continue;
 		}
+		if (strcmp(kv.key, "ttft_latency (ns)") == 0) {
+			snprintf(ttft_limit, sizeof(ttft_limit), "%s", kv.val);
+			continue;
+		}
+		if (strcmp(kv.key, "tpot_latency (ns)") == 0) {
+			snprintf(tpot_limit, sizeof(tpot_limit), "%s", kv.val);
+			continue;
+		}
 		if (strcmp(kv.key, "target_qps") == 0) {
 			if ((rc = pl_run_set_cond(run, PL_C_REQUEST_RATE, kv.val, err)))
 				break;
@@ -269,11 +305,17 @@ static int mlperf_parse(const char *path, const char *buf, size_t len, struct pl
 				run->has_metric[m] = 0, run->metric[m] = 0;
 		if ((rc = pl_run_set_cond(run, PL_C_REQUEST_RATE, "inf", err)))
 			return rc;
-	} else if (strcmp(scenario, "Server") != 0) {
+	} else if (strcmp(scenario, "Server") == 0) {
+		if ((rc = limit(ttft_limit, PL_C_TTFT_LIMIT, "ttft_latency (ns)", run, err)) ||
+		    (rc = limit(tpot_limit, PL_C_TPOT_LIMIT, "tpot_latency (ns)", run, err)))
+			return rc;
+	} else {
 		pl_error_field(err, "Scenario");
 		return pl_error_set(err, PL_EINVALID,
 		                    "MLPerf scenario '%s' is not read (Server and Offline are)", scenario);
 	}
+	if ((rc = pl_run_set_cond(run, PL_C_SCENARIO, scenario, err)))
+		return rc;
 	if (!run->has_metric[PL_M_REQUEST_THROUGHPUT] && !run->has_metric[PL_M_OUTPUT_THROUGHPUT])
 		return pl_error_set(err, PL_EINVALID, "the summary holds no throughput line");
 	return sidecar(path, out, first, err);
