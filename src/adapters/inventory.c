@@ -101,24 +101,43 @@ static const struct pl_field *known(const struct pl_format_version *v, const cha
 	return NULL;
 }
 
+/* Copies value into text (PL_EXTRA_VALUE_MAX + 4 bytes), cut at a UTF-8
+ * character boundary with "..." when longer than PL_EXTRA_VALUE_MAX. */
+static void cap_value(char *text, const char *value)
+{
+	size_t n = strlen(value);
+
+	if (n <= PL_EXTRA_VALUE_MAX) {
+		memcpy(text, value, n + 1);
+		return;
+	}
+	n = PL_EXTRA_VALUE_MAX - 3;
+	while (n > 0 && ((unsigned char)value[n] & 0xC0) == 0x80)
+		n--;
+	memcpy(text, value, n);
+	memcpy(text + n, "...", 4);
+}
+
 /* Keeps path = value as an extra condition of run, with a warning unless
- * the inventory names it (fate extra, quiet). */
+ * the inventory names it (fate extra: quiet). The same key met again (in
+ * another element of an array) with another value appends "; value". */
 static int keep(const struct pl_adapter_info *info, const char *path, const char *value,
                 int quiet, struct pl_run *run, struct pl_error *err)
 {
 	char name[320], text[PL_EXTRA_VALUE_MAX + 4];
-	int had;
+	const char *had;
 
 	snprintf(name, sizeof(name), "%s.%s", info->name, path);
-	snprintf(text, sizeof(text), "%s", value);
-	if (strlen(value) > PL_EXTRA_VALUE_MAX) {
-		/* cut at a character boundary, and say so */
-		size_t cut = PL_EXTRA_VALUE_MAX - 3;
-		while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80)
-			cut--;
-		memcpy(text + cut, "...", 4);
+	had = pl_run_extra(run, name);
+	if (had) {
+		char both[2 * PL_EXTRA_VALUE_MAX + 8];
+		if (strcmp(had, value) == 0)
+			return 0;
+		snprintf(both, sizeof(both), "%s; %s", had, value);
+		cap_value(text, both);
+	} else {
+		cap_value(text, value);
 	}
-	had = pl_run_extra(run, name) != NULL;
 	if (pl_run_set_extra(run, name, text, err))
 		return err ? err->code : PL_EINVALID;
 	if (!had && !quiet)

@@ -131,9 +131,131 @@ static void test_every_shared_key_is_known(void **state)
 	assert_int_equal(t.unknown, 0);
 }
 
+static void parse_ok(const char *path, const char *text, struct pl_run_list *l)
+{
+	struct pl_error err;
+
+	pl_error_init(&err);
+	if (pl_adapters_parse(path, text, strlen(text), NULL, l, &err) != 0)
+		fail_msg("%s: %s", path, err.message);
+}
+
+static void expect_extra(const struct pl_run *r, const char *name, const char *value)
+{
+	const char *got = pl_run_extra(r, name);
+
+	if (!got)
+		fail_msg("no extra condition '%s'", name);
+	assert_string_equal(got, value);
+}
+
+/* Unknown keys of a JSON record: nested objects by dotted path, arrays of
+ * objects as [], scalars and arrays as their JSON text, long values cut;
+ * each kept with one warning; an inventory "extra" key kept quietly; known
+ * keys (mapped, ignored) leave nothing. */
+static void test_walk_json_record(void **state)
+{
+	struct pl_run_list l = {0};
+	char text[2048], longv[301];
+
+	(void)state;
+	memset(longv, 'a', 300);
+	longv[300] = '\0';
+	snprintf(text, sizeof(text),
+	         "{\"date\": \"20250304-014141\", \"backend\": \"vllm\", \"num_prompts\": 10,"
+	         " \"completed\": 10, \"mean_ttft_ms\": 20, \"p25_ttft_ms\": 1, \"generated_texts\": [\"x\"],"
+	         " \"new_knob\": 3, \"nested\": {\"a\": \"x\", \"b\": {\"c\": true}},"
+	         " \"arr\": [{\"k\": 1}, {\"k\": 2, \"j\": \"y\"}, {\"k\": 1}], \"scalars\": [1, 2.5],"
+	         " \"nul\": null, \"max_num_seqs\": 256, \"long\": \"%s\"}",
+	         longv);
+	parse_ok("w.json", text, &l);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.v[0].nextra, 9);
+	expect_extra(&l.v[0], "vllm-serving.new_knob", "3");
+	expect_extra(&l.v[0], "vllm-serving.nested.a", "x");
+	expect_extra(&l.v[0], "vllm-serving.nested.b.c", "true");
+	expect_extra(&l.v[0], "vllm-serving.arr[].k", "1; 2; 1");
+	expect_extra(&l.v[0], "vllm-serving.arr[].j", "y");
+	expect_extra(&l.v[0], "vllm-serving.scalars", "[1,2.5]");
+	expect_extra(&l.v[0], "vllm-serving.nul", "null");
+	expect_extra(&l.v[0], "vllm-serving.max_num_seqs", "256"); /* inventory: extra */
+	/* 300 bytes -> the first 253 and "...": 256 bytes */
+	assert_int_equal(strlen(pl_run_extra(&l.v[0], "vllm-serving.long")), 256);
+	assert_memory_equal(pl_run_extra(&l.v[0], "vllm-serving.long"), longv, 253);
+	assert_string_equal(pl_run_extra(&l.v[0], "vllm-serving.long") + 253, "...");
+	assert_string_equal(
+		l.v[0].warnings,
+		"the key 'new_knob' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.new_knob'\n"
+		"the key 'nested.a' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.nested.a'\n"
+		"the key 'nested.b.c' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.nested.b.c'\n"
+		"the key 'arr[].k' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.arr[].k'\n"
+		"the key 'arr[].j' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.arr[].j'\n"
+		"the key 'scalars' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.scalars'\n"
+		"the key 'nul' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.nul'\n"
+		"the key 'long' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.long'");
+	pl_run_list_release(&l);
+
+	/* every key known: no extra, no warning */
+	parse_ok("k.json",
+	         "{\"date\": \"20250304-014141\", \"backend\": \"vllm\", \"completed\": 2,"
+	         " \"p99.9_ttft_ms\": 5, \"request_goodput:\": null, \"burstiness\": 1.0}",
+	         &l);
+	assert_int_equal(l.v[0].nextra, 0);
+	assert_null(l.v[0].warnings);
+	pl_run_list_release(&l);
+}
+
+/* Text and CSV formats: an unknown "key : value" line and an unknown
+ * column are kept per run with the line's value / the row's cell. */
+static void test_walk_text_and_csv(void **state)
+{
+	struct pl_run_list l = {0};
+
+	(void)state;
+	parse_ok("s.txt",
+	         "================================================\n"
+	         "MLPerf Results Summary\n"
+	         "================================================\n"
+	         "SUT name : PySUT\n"
+	         "Scenario : Server\n"
+	         "Mode     : PerformanceOnly\n"
+	         "Completed samples per second    : 3.5\n"
+	         "Result is : VALID\n"
+	         "Fan speed (rpm) : 1200\n",
+	         &l);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.v[0].nextra, 1);
+	expect_extra(&l.v[0], "mlperf.Fan speed (rpm)", "1200");
+	assert_string_equal(l.v[0].warnings,
+	                    "the key 'Fan speed (rpm)' is not in the mlperf field inventory: kept as "
+	                    "the extra condition 'mlperf.Fan speed (rpm)'");
+	pl_run_list_release(&l);
+
+	parse_ok("summary.csv",
+	         "exp_name,tp,conc,offload,status,num_requests,throughput_rps,gpu_clock\n"
+	         "a,4,8,none,SUCCESS,10,1.5,1980\n"
+	         "b,8,8,none,SUCCESS,10,2.5,2100\n",
+	         &l);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.v[0].nextra, 1);
+	expect_extra(&l.v[0], "inferencemax-summary-csv.gpu_clock", "1980");
+	expect_extra(&l.v[1], "inferencemax-summary-csv.gpu_clock", "2100");
+	pl_run_list_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_walk_json_record),
+		cmocka_unit_test(test_walk_text_and_csv),
 		cmocka_unit_test(test_every_shared_key_is_known),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
