@@ -6,12 +6,14 @@
  * canonical units. This header is the whole public face of the adapters
  * layer: the only layer that includes cJSON. Nothing JSON-shaped leaves it.
  *
- * Formats read today:
- *   descriptor     — the perfledger benchmark descriptor (schema/descriptor.md),
- *                    one JSON object, a JSON array of them, or JSONL.
- *   vllm-serving   — vLLM benchmarks/benchmark_serving.py --save-result and
- *                    `vllm bench serve --save-result` result JSON (and the
- *                    array written by `vllm bench sweep` summary.json).
+ * Formats read: pl_adapters_list() (the descriptor of schema/descriptor.md,
+ * and one adapter per tool format). Each adapter lists, per format version,
+ * every key of its source and that key's fate (struct pl_field); a key no
+ * inventory knows is kept on the run as the extra condition "FORMAT.key"
+ * with a warning, never dropped (schema/formats.md is generated from these
+ * tables by `perfledger formats --markdown`). Sidecar files are read by the
+ * importer, never by an adapter; their bodies are parsed here
+ * (pl_adapters_parse_conditions).
  */
 #ifndef PL_ADAPTERS_H
 #define PL_ADAPTERS_H
@@ -78,7 +80,9 @@ const struct pl_adapter_info *pl_adapters_list(size_t *count);
  * = 0-based index of the object inside an array/JSONL file, else 0); sha256
  * is left for the caller. Metrics are in canonical units; conditions are NOT
  * yet normalized or validated (the import pipeline does that after applying
- * --set and sidecar values).
+ * --set and sidecar values). A key of the file that the format's inventory
+ * does not list is kept as an extra condition with a warning in
+ * run->warnings. No other file (no sidecar) is opened.
  * Errors: PL_ESYNTAX (err->line/column set, computed from the byte offset),
  * PL_EFORMAT (no adapter recognises it), PL_EINVALID (a field has the wrong
  * JSON type, a version given as a number, an unknown unit suffix or metric,
