@@ -25,7 +25,9 @@
 
 /* What becomes of one key of a source file (its fate in the inventory). */
 enum pl_fate {
-	PL_FATE_CONDITION, /* stored as a condition: to = canonical name */
+	PL_FATE_CONDITION, /* stored as a condition: to = canonical name first; when the
+	                      adapter leaves that condition unset, the key is kept as a
+	                      quiet extra (never dropped) */
 	PL_FATE_METRIC,    /* stored as a metric: to = canonical name (unit) */
 	PL_FATE_DERIVED,   /* used to compute something: to = what */
 	PL_FATE_IGNORED,   /* not stored: to = the one-line reason */

@@ -157,6 +157,47 @@ static int latency_metric(const char *key)
 	return -1;
 }
 
+/* The "key : value" line at *off (then past it): 1 with kv filled, 0 at the
+ * end; kv->key is "" for a line without a colon. */
+static int next_line(const char *buf, size_t len, size_t *off, struct kvline *kv)
+{
+	const char *nl;
+	size_t end;
+	char text[300], *colon;
+
+	if (*off >= len)
+		return 0;
+	nl = memchr(buf + *off, '\n', len - *off);
+	end = nl ? (size_t)(nl - buf) : len;
+	snprintf(text, sizeof(text), "%.*s", (int)(end - *off < 299 ? end - *off : 299), buf + *off);
+	*off = end + 1;
+	kv->line++;
+	colon = strrchr(text, ':');
+	if (!colon) {
+		kv->key[0] = kv->val[0] = '\0';
+		return 1;
+	}
+	*colon = '\0';
+	snprintf(kv->key, sizeof(kv->key), "%.127s", text);
+	snprintf(kv->val, sizeof(kv->val), "%.127s", colon + 1);
+	trim(kv->key);
+	trim(kv->val);
+	return 1;
+}
+
+/* Every line key against the inventory, once the run is converted. */
+static int walk_lines(const char *buf, size_t len, struct pl_run *run, struct pl_error *err)
+{
+	struct kvline kv = {.line = 0};
+	size_t off = 0;
+	int rc = 0;
+
+	while (rc == 0 && next_line(buf, len, &off, &kv))
+		if (kv.key[0])
+			rc = pl_inventory_check(&mlperf_info, NULL, kv.key, kv.val, run, err);
+	return rc;
+}
+
 static int mlperf_parse(struct pl_adapter_input *in, struct pl_run_list *out,
                         struct pl_error *err)
 {
@@ -164,35 +205,20 @@ static int mlperf_parse(struct pl_adapter_input *in, struct pl_run_list *out,
 	size_t len = in->len;
 	char scenario[32] = "", mode[32] = "", result[32] = "", failed[300] = "";
 	struct pl_run *run = pl_run_list_push(out);
-	long line = 0;
+	struct kvline kv = {.line = 0};
+	size_t off = 0;
 	int rc = 0;
 
 	if (!run || pl_strset(&run->adapter, "mlperf") || pl_strset(&run->source, path))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	if ((rc = pl_run_set_cond(run, PL_C_BENCHMARK_TOOL, "mlperf-loadgen", err)))
 		return rc;
-	for (size_t off = 0; off < len;) {
-		const char *nl = memchr(buf + off, '\n', len - off);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-		char text[300], *colon;
-		struct kvline kv;
+	while (next_line(buf, len, &off, &kv)) {
 		double v;
 		int id;
 
-		line++;
-		snprintf(text, sizeof(text), "%.*s", (int)(end - off < 299 ? end - off : 299), buf + off);
-		off = end + 1;
-		colon = strrchr(text, ':');
-		if (!colon)
+		if (!kv.key[0])
 			continue;
-		*colon = '\0';
-		snprintf(kv.key, sizeof(kv.key), "%.127s", text);
-		snprintf(kv.val, sizeof(kv.val), "%.127s", colon + 1);
-		trim(kv.key);
-		trim(kv.val);
-		kv.line = line;
-		if ((rc = pl_inventory_check(&mlperf_info, NULL, kv.key, kv.val, run, err)))
-			break;
 		if (strcmp(kv.key, "Scenario") == 0) {
 			snprintf(scenario, sizeof(scenario), "%.31s", kv.val);
 			continue;
@@ -264,7 +290,7 @@ static int mlperf_parse(struct pl_adapter_input *in, struct pl_run_list *out,
 	}
 	if (!run->has_metric[PL_M_REQUEST_THROUGHPUT] && !run->has_metric[PL_M_OUTPUT_THROUGHPUT])
 		return pl_error_set(err, PL_EINVALID, "the summary holds no throughput line");
-	return 0;
+	return walk_lines(buf, len, run, err);
 }
 
 const struct pl_adapter_impl pl_adapter_mlperf = {

@@ -203,12 +203,34 @@ static void test_walk_json_record(void **state)
 		"condition 'vllm-serving.long'");
 	pl_run_list_release(&l);
 
-	/* every key known: no extra, no warning */
+	/* every key known: no warning; burstiness, which the inventory maps
+	 * to the condition burstiness, is that condition or (while the adapter
+	 * does not set it) the quiet extra: never dropped */
 	parse_ok("k.json",
 	         "{\"date\": \"20250304-014141\", \"backend\": \"vllm\", \"completed\": 2,"
 	         " \"p99.9_ttft_ms\": 5, \"request_goodput:\": null, \"burstiness\": 1.0}",
 	         &l);
-	assert_int_equal(l.v[0].nextra, 0);
+	assert_null(l.v[0].warnings);
+	if (l.v[0].cond[PL_C_BURSTINESS].set) {
+		assert_int_equal(l.v[0].nextra, 0);
+	} else {
+		assert_int_equal(l.v[0].nextra, 1);
+		expect_extra(&l.v[0], "vllm-serving.burstiness", "1");
+	}
+	pl_run_list_release(&l);
+
+	/* a key the inventory maps to a condition that this record does not
+	 * give (random_input_len of a sharegpt run: input_tokens is left
+	 * missing) is kept as a quiet extra, not dropped */
+	parse_ok("s.jsonl",
+	         "{\"backend\": \"sglang\", \"dataset_name\": \"sharegpt\", \"completed\": 2,"
+	         " \"random_input_len\": 1024, \"random_output_len\": 128,"
+	         " \"sharegpt_output_len\": null, \"mean_e2e_latency_ms\": 10}\n",
+	         &l);
+	assert_false(l.v[0].cond[PL_C_INPUT_TOKENS].set);
+	assert_int_equal(l.v[0].nextra, 2);
+	expect_extra(&l.v[0], "sglang-bench-serving.random_input_len", "1024");
+	expect_extra(&l.v[0], "sglang-bench-serving.random_output_len", "128");
 	assert_null(l.v[0].warnings);
 	pl_run_list_release(&l);
 }
@@ -232,8 +254,11 @@ static void test_walk_text_and_csv(void **state)
 	         "Fan speed (rpm) : 1200\n",
 	         &l);
 	assert_int_equal(l.n, 1);
-	assert_int_equal(l.v[0].nextra, 1);
 	expect_extra(&l.v[0], "mlperf.Fan speed (rpm)", "1200");
+	/* Scenario is the condition scenario, or its quiet extra until mapped */
+	if (!l.v[0].cond[PL_C_SCENARIO].set)
+		expect_extra(&l.v[0], "mlperf.Scenario", "Server");
+	assert_int_equal(l.v[0].nextra, l.v[0].cond[PL_C_SCENARIO].set ? 1 : 2);
 	assert_string_equal(l.v[0].warnings,
 	                    "the key 'Fan speed (rpm)' is not in the mlperf field inventory: kept as "
 	                    "the extra condition 'mlperf.Fan speed (rpm)'");
@@ -245,7 +270,13 @@ static void test_walk_text_and_csv(void **state)
 	         "b,8,8,none,SUCCESS,10,2.5,2100\n",
 	         &l);
 	assert_int_equal(l.n, 2);
-	assert_int_equal(l.v[0].nextra, 1);
+	/* offload is the condition kv_offload, or its quiet extra until mapped */
+	if (!l.v[0].cond[PL_C_KV_OFFLOAD].set)
+		expect_extra(&l.v[0], "inferencemax-summary-csv.offload", "none");
+	assert_int_equal(l.v[0].nextra, l.v[0].cond[PL_C_KV_OFFLOAD].set ? 1 : 2);
+	assert_string_equal(l.v[0].warnings,
+	                    "the key 'gpu_clock' is not in the inferencemax-summary-csv field inventory: "
+	                    "kept as the extra condition 'inferencemax-summary-csv.gpu_clock'");
 	expect_extra(&l.v[0], "inferencemax-summary-csv.gpu_clock", "1980");
 	expect_extra(&l.v[1], "inferencemax-summary-csv.gpu_clock", "2100");
 	pl_run_list_release(&l);
