@@ -122,7 +122,7 @@ static const struct pl_format_version aiperf_inventory[] = {
 	{.version = "1.1", .note = "AIPerf 0.8 profile_export_aiperf.json (schema_version 1.1)", .fields = aiperf_fields},
 	{.version = "", .note = "older AIPerf and GenAI-Perf profile_export_genai_perf.json (no schema_version)",
 	 .fields = aiperf_fields},
-	{NULL, NULL, NULL, NULL, 0},
+	{.version = NULL},
 };
 
 static const struct pl_adapter_info aiperf_info = {

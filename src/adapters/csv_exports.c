@@ -197,7 +197,7 @@ static const struct pl_field aiperf_csv_fields[] = {
 static const struct pl_format_version aiperf_csv_inventory[] = {
 	{.version = "", .note = "AIPerf 0.8 / GenAI-Perf profile export CSV; keys are the Metric cells of each table",
 	 .fields = aiperf_csv_fields},
-	{NULL, NULL, NULL, NULL, 0},
+	{.version = NULL},
 };
 
 static const struct pl_adapter_info aiperf_csv_info = {
@@ -417,7 +417,7 @@ static const struct pl_field gpa_fields[] = {
 static const struct pl_format_version gpa_inventory[] = {
 	{.version = "", .note = "analyze_export_genai_perf.csv; keys are the columns of the first table (the GPU table is not read)",
 	 .fields = gpa_fields},
-	{NULL, NULL, NULL, NULL, 0},
+	{.version = NULL},
 };
 
 static const struct pl_adapter_info gpa_info = {
@@ -553,7 +553,7 @@ static const struct pl_field ixs_fields[] = {
 
 static const struct pl_format_version ixs_inventory[] = {
 	{.version = "", .note = "agentic_aggregated/summary.csv (2026); keys are the columns", .fields = ixs_fields},
-	{NULL, NULL, NULL, NULL, 0},
+	{.version = NULL},
 };
 
 static const struct pl_adapter_info ixs_info = {

@@ -52,7 +52,7 @@ static const struct pl_field descriptor_fields[] = {
 static const struct pl_format_version descriptor_inventory[] = {
 	{.version = "1", .note = "the perfledger descriptor of schema/descriptor.md", .fields = descriptor_fields,
 	 .closed = 1},
-	{NULL, NULL, NULL, NULL, 0},
+	{.version = NULL},
 };
 
 static const struct pl_adapter_info descriptor_info = {

@@ -161,7 +161,7 @@ static const struct pl_format_version guidellm_inventory[] = {
 	 .common = guidellm_common},
 	{.version = "2", .note = "GuideLLM 0.8 report (metadata.version 2), read as version 1 today",
 	 .fields = guidellm_05, .common = guidellm_common},
-	{NULL, NULL, NULL, NULL, 0},
+	{.version = NULL},
 };
 
 static const struct pl_adapter_info guidellm_info = {

@@ -100,7 +100,7 @@ static const struct pl_field ix_fields[] = {
 static const struct pl_format_version ix_inventory[] = {
 	{.version = "", .note = "agg, agentic and together_runner result objects (2026); the files carry no version",
 	 .fields = ix_fields},
-	{NULL, NULL, NULL, NULL, 0},
+	{.version = NULL},
 };
 
 static const struct pl_adapter_info ix_info = {

@@ -61,7 +61,7 @@ static const struct pl_field llama_bench_fields[] = {
 static const struct pl_format_version llama_bench_inventory[] = {
 	{.version = "", .note = "llama-bench -o json rows; the files carry no version (build_number is the engine's)",
 	 .fields = llama_bench_fields},
-	{NULL, NULL, NULL, NULL, 0},
+	{.version = NULL},
 };
 
 static const struct pl_adapter_info llama_bench_info = {

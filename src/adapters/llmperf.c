@@ -87,7 +87,7 @@ static const struct pl_format_version llmperf_inventory[] = {
 	{.version = "2023-08-31", .note = "token_benchmark_ray.py *_summary.json", .fields = llmperf_fields},
 	{.version = "2026-01-20", .note = "llmnop summaries in llmperf's shape (read as llmperf today)",
 	 .fields = llmnop_fields, .common = llmperf_fields},
-	{NULL, NULL, NULL, NULL, 0},
+	{.version = NULL},
 };
 
 static const struct pl_adapter_info llmperf_info = {

@@ -76,7 +76,7 @@ static const struct pl_field mlperf_fields[] = {
 static const struct pl_format_version mlperf_inventory[] = {
 	{.version = "", .note = "LoadGen mlperf_log_summary.txt (v4.1), Server and Offline; lines \"key : value\"",
 	 .fields = mlperf_fields},
-	{NULL, NULL, NULL, NULL, 0},
+	{.version = NULL},
 };
 
 static const struct pl_adapter_info mlperf_info = {

@@ -68,7 +68,7 @@ static const struct pl_field sglang_fields[] = {
 static const struct pl_format_version sglang_inventory[] = {
 	{.version = "", .note = "sglang.bench_serving --output-file lines; the files carry no version",
 	 .fields = sglang_fields},
-	{NULL, NULL, NULL, NULL, 0},
+	{.version = NULL},
 };
 
 static const struct pl_adapter_info sglang_info = {

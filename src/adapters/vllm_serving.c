@@ -82,7 +82,7 @@ static const struct pl_field vllm_fields[] = {
 static const struct pl_format_version vllm_inventory[] = {
 	{.version = "", .note = "benchmark_serving.py --save-result and vllm bench serve / sweep (to 0.25.1); the files carry no version",
 	 .fields = vllm_fields},
-	{NULL, NULL, NULL, NULL, 0},
+	{.version = NULL},
 };
 
 static const struct pl_adapter_info vllm_info = {
