@@ -1,11 +1,16 @@
 /*
- * adapter_impl.h — what each input adapter gives the registry (private).
+ * adapter_impl.h — the one contract between the registry and each input
+ * adapter (private to src/adapters/).
  *
- * registry.c parses the file into records (json_util.c), picks the adapter
- * (forced by name or the first whose detect() accepts the first record) and
- * calls its convert() once per record on a fresh run whose adapter, source,
- * record and format_version are already set. An adapter only maps keys to
- * canonical conditions and metrics; it never sees files or other records.
+ * An adapter gets a struct pl_adapter_input: the file's bytes, its path,
+ * and the file's JSON records, parsed lazily (at most once, and only when
+ * an adapter asks: a CSV or text file that a byte detector recognises is
+ * never handed to the JSON parser). The same input goes to detect() and
+ * to parse(). parse() appends one run per record to out, with adapter,
+ * source, record and format_version set; JSON record formats do that
+ * through pl_adapter_records(), which also walks every record's keys
+ * against the adapter's field inventory (inventory.c). An adapter never
+ * opens a file: sidecars are the importer's business (src/core/import.c).
  */
 #ifndef PL_ADAPTER_IMPL_H
 #define PL_ADAPTER_IMPL_H
@@ -13,23 +18,80 @@
 #include <cjson/cJSON.h>
 
 #include "adapters/adapters.h"
+#include "adapters/json_util.h"
 #include "core/error.h"
 #include "core/model.h"
 
-struct pl_adapter_impl {
-	const struct pl_adapter_info *info; /* public description */
-	const char *format_version;         /* stored on each run, or NULL */
-	/* 1 if obj (a JSON object: the file's first record) looks like this format. */
-	int (*detect)(const cJSON *obj);
-	/* Fills run from obj (a JSON object). Returns 0 or a PL_E* code with err set. */
-	int (*convert)(const cJSON *obj, struct pl_run *run, struct pl_error *err);
-	/* Text (non-JSON) formats only, else NULL: 1 if buf looks like this
-	 * format, and the parser that appends one run per record to out (adapter,
-	 * source, record and format_version set by it). detect/convert are NULL. */
-	int (*detect_text)(const char *path, const char *buf, size_t len);
-	int (*parse_text)(const char *path, const char *buf, size_t len, struct pl_run_list *out,
-	                  struct pl_error *err);
+/* One input file, as every adapter sees it. Made by the registry; the
+ * parsed document is released by it. */
+struct pl_adapter_input {
+	const char *path;       /* name in messages and each run's source ("-" for stdin) */
+	const char *buf;        /* the file's bytes (not NUL-terminated) */
+	size_t len;             /* bytes in buf */
+	struct pl_json_doc doc; /* the JSON records, once parsed (see below) */
+	int doc_state;          /* 0 not parsed yet, 1 parsed, else the PL_E* code of the failure */
+	struct pl_error doc_err; /* the parse error when doc_state < 0 */
 };
+
+/*
+ * The input's JSON records (pl_json_parse_records), parsed on the first
+ * call and remembered: later calls return the same document, or the same
+ * error again. Returns 0 and *doc (owned by in), or the parse error
+ * (PL_ESYNTAX, PL_EINVALID, PL_ENOMEM) copied into err (may be NULL).
+ */
+int pl_adapter_input_doc(struct pl_adapter_input *in, const struct pl_json_doc **doc,
+                         struct pl_error *err);
+
+/* For detectors: the first record when the input parses as JSON and it is
+ * an object, else NULL. */
+const cJSON *pl_adapter_input_first(struct pl_adapter_input *in);
+
+/* How an adapter is detected. */
+#define PL_ADAPTER_BYTES 0x1u /* detect() reads the bytes only: it is tried before
+                                 the input is parsed as JSON (text, CSV, YAML) */
+
+struct pl_adapter_impl {
+	const struct pl_adapter_info *info; /* public description and field inventory */
+	const char *format_version;         /* stored on each run by pl_adapter_records, or NULL */
+	unsigned flags;                     /* PL_ADAPTER_* */
+	/* 1 if the input looks like this format. */
+	int (*detect)(struct pl_adapter_input *in);
+	/* Appends the file's runs to out (nothing on error: the registry
+	 * removes what was appended). Returns 0 or a PL_E* code with err set. */
+	int (*parse)(struct pl_adapter_input *in, struct pl_run_list *out, struct pl_error *err);
+};
+
+/*
+ * The parse() of a JSON record format: parses the input's records, and for
+ * each one pushes a run (adapter = impl's name, source, record = index,
+ * format_version = impl's), calls convert on it, then walks the record's
+ * keys against the inventory of the run's format version
+ * (pl_inventory_walk). Errors get the record's position ("record N: "
+ * inside an array). Returns 0 or the first error.
+ */
+int pl_adapter_records(const struct pl_adapter_impl *impl, struct pl_adapter_input *in,
+                       int (*convert)(const cJSON *obj, struct pl_run *run, struct pl_error *err),
+                       struct pl_run_list *out, struct pl_error *err);
+
+/*
+ * The field inventory walk (inventory.c). Every member of obj (path
+ * prefix + key; nested objects by dotted path, elements of arrays of
+ * objects as "key[].member") is looked up in the fields of version ver of
+ * info's inventory. A key that no entry matches is kept on run as the
+ * extra condition "<format>.<path>" (its value as text: the string, or the
+ * JSON text of anything else, at most PL_EXTRA_VALUE_MAX bytes), with a
+ * warning naming it. A matched key covers its whole subtree. version NULL
+ * or unknown: the first version of the inventory. Returns 0, PL_ENOMEM or
+ * PL_EINVALID (a value that is not UTF-8).
+ */
+#define PL_EXTRA_VALUE_MAX 256
+int pl_inventory_walk(const struct pl_adapter_info *info, const char *version, const cJSON *obj,
+                      const char *prefix, struct pl_run *run, struct pl_error *err);
+
+/* The same for one key of a text or CSV format (a line key, a column, a
+ * row name) whose value is text. */
+int pl_inventory_check(const struct pl_adapter_info *info, const char *version, const char *key,
+                       const char *value, struct pl_run *run, struct pl_error *err);
 
 extern const struct pl_adapter_impl pl_adapter_descriptor;
 extern const struct pl_adapter_impl pl_adapter_vllm_serving;

@@ -6,12 +6,14 @@
  * canonical units. This header is the whole public face of the adapters
  * layer: the only layer that includes cJSON. Nothing JSON-shaped leaves it.
  *
- * Formats read today:
- *   descriptor     — the perfledger benchmark descriptor (schema/descriptor.md),
- *                    one JSON object, a JSON array of them, or JSONL.
- *   vllm-serving   — vLLM benchmarks/benchmark_serving.py --save-result and
- *                    `vllm bench serve --save-result` result JSON (and the
- *                    array written by `vllm bench sweep` summary.json).
+ * Formats read: pl_adapters_list() (the descriptor of schema/descriptor.md,
+ * and one adapter per tool format). Each adapter lists, per format version,
+ * every key of its source and that key's fate (struct pl_field); a key no
+ * inventory knows is kept on the run as the extra condition "FORMAT.key"
+ * with a warning, never dropped (schema/formats.md is generated from these
+ * tables by `perfledger formats --markdown`). Sidecar files are read by the
+ * importer, never by an adapter; their bodies are parsed here
+ * (pl_adapters_parse_conditions).
  */
 #ifndef PL_ADAPTERS_H
 #define PL_ADAPTERS_H
@@ -21,13 +23,52 @@
 #include "core/error.h"
 #include "core/model.h"
 
+/* What becomes of one key of a source file (its fate in the inventory). */
+enum pl_fate {
+	PL_FATE_CONDITION, /* stored as a condition: to = canonical name first; when the
+	                      adapter leaves that condition unset, the key is kept as a
+	                      quiet extra (never dropped) */
+	PL_FATE_METRIC,    /* stored as a metric: to = canonical name (unit) */
+	PL_FATE_DERIVED,   /* used to compute something: to = what */
+	PL_FATE_IGNORED,   /* not stored: to = the one-line reason */
+	PL_FATE_EXTRA,     /* a condition no canonical field holds yet: kept, without a
+	                      warning, as the extra condition "<format>.<key>"; to = what it is */
+	PL_FATE_RECORDS,   /* a list whose elements are the runs: to = how */
+};
+
+/* One entry of a field inventory. key is the key, or a pattern for a
+ * family of keys: a path of members joined by '.', "[]" after an array
+ * whose elements are objects, '*' for any run of characters, and {a,b,c}
+ * for alternatives. A key that an entry matches
+ * is accounted for with its whole subtree. For CSV and text formats the
+ * keys are the columns, row names or line keys. */
+struct pl_field {
+	const char *key;   /* key or pattern; NULL ends a table */
+	enum pl_fate fate; /* what becomes of it */
+	const char *to;    /* canonical name(s) and unit, what is derived, or why ignored */
+};
+
+/* The fields of one format version an adapter reads. */
+struct pl_format_version {
+	const char *version;            /* as stored in format_version, or a label; NULL ends */
+	const char *note;               /* which files these are, one line */
+	const struct pl_field *fields;  /* NULL-terminated table */
+	const struct pl_field *common;  /* a second table shared by several versions, or NULL */
+	int closed;                     /* 1: the adapter itself rejects unknown keys (no walk) */
+};
+
 /* Static description of an adapter, for `perfledger formats` and docs. */
 struct pl_adapter_info {
 	const char *name;            /* "descriptor", "vllm-serving" */
 	const char *versions;        /* format versions read, human text */
 	const char *description;     /* one line */
 	const char *const *mapping;  /* NULL-terminated "input key -> canonical (unit)" lines */
+	const struct pl_format_version *inventory; /* per version, ended by {NULL} */
 };
+
+/* Name of a fate: "condition", "metric", "derived", "ignored", "extra",
+ * "records". */
+const char *pl_fate_name(enum pl_fate fate);
 
 /* The adapters, in detection order; *count receives their number. */
 const struct pl_adapter_info *pl_adapters_list(size_t *count);
@@ -41,7 +82,9 @@ const struct pl_adapter_info *pl_adapters_list(size_t *count);
  * = 0-based index of the object inside an array/JSONL file, else 0); sha256
  * is left for the caller. Metrics are in canonical units; conditions are NOT
  * yet normalized or validated (the import pipeline does that after applying
- * --set and sidecar values).
+ * --set and sidecar values). A key of the file that the format's inventory
+ * does not list is kept as an extra condition with a warning in
+ * run->warnings. No other file (no sidecar) is opened.
  * Errors: PL_ESYNTAX (err->line/column set, computed from the byte offset),
  * PL_EFORMAT (no adapter recognises it), PL_EINVALID (a field has the wrong
  * JSON type, a version given as a number, an unknown unit suffix or metric,

@@ -43,12 +43,95 @@ static const char *const aiperf_mapping[] = {
 	NULL,
 };
 
+static const struct pl_field aiperf_fields[] = {
+	{"aiperf_version", PL_FATE_CONDITION, "benchmark_tool_version"},
+	{"schema_version", PL_FATE_DERIVED, "format_version"},
+	{"input_config.endpoint.model_names", PL_FATE_CONDITION, "model (the first name)"},
+	{"input_config.endpoint.streaming", PL_FATE_CONDITION, "streaming"},
+	{"input_config.loadgen.concurrency", PL_FATE_CONDITION, "concurrency"},
+	{"input_config.loadgen.request_rate", PL_FATE_CONDITION, "request_rate (req/s)"},
+	{"input_config.loadgen.warmup_request_count", PL_FATE_CONDITION, "warmup_requests"},
+	{"input_config.input.prompt.input_tokens.mean", PL_FATE_CONDITION, "input_tokens"},
+	{"input_config.input.prompt.output_tokens.mean", PL_FATE_CONDITION, "max_output_tokens"},
+	{"input_config.input.public_dataset", PL_FATE_CONDITION, "dataset"},
+	{"input_config.cli_command", PL_FATE_DERIVED, "benchmark_tool (aiperf or genai-perf)"},
+	{"start_time", PL_FATE_CONDITION, "run_started_at (seconds precision)"},
+	{"time_to_first_token", PL_FATE_METRIC, "ttft_<stat> (unit read from the object: ns, us, ms, sec)"},
+	{"inter_token_latency", PL_FATE_METRIC, "tpot_<stat> (per request; unit from the object)"},
+	{"inter_chunk_latency", PL_FATE_METRIC, "itl_<stat> (unit from the object)"},
+	{"request_latency", PL_FATE_METRIC, "e2el_<stat> (unit from the object)"},
+	{"output_token_throughput_per_user", PL_FATE_METRIC, "tokens_per_second_<stat> (tokens/sec/user)"},
+	{"request_count", PL_FATE_METRIC, "requests_completed (avg; absent or 0 -> rejected)"},
+	{"error_request_count", PL_FATE_METRIC, "requests_failed (avg); -> error_rate"},
+	{"error_summary", PL_FATE_DERIVED, "an empty list and no error count -> 0 failed"},
+	{"request_throughput", PL_FATE_METRIC, "request_throughput (requests/sec)"},
+	{"output_token_throughput", PL_FATE_METRIC, "output_throughput (tokens/sec)"},
+	{"total_token_throughput", PL_FATE_METRIC, "total_token_throughput (tokens/sec)"},
+	{"goodput", PL_FATE_METRIC, "goodput (requests/sec)"},
+	{"input_sequence_length", PL_FATE_METRIC, "input_tokens_mean (avg)"},
+	{"output_sequence_length", PL_FATE_METRIC, "output_tokens_mean (avg)"},
+	{"total_isl", PL_FATE_METRIC, "total_input_tokens"},
+	{"total_osl", PL_FATE_METRIC, "total_output_tokens"},
+	{"benchmark_duration", PL_FATE_METRIC, "duration (s)"},
+	{"effective_concurrency", PL_FATE_METRIC, "concurrency_mean (measured)"},
+	{"input_config.endpoint.{type,use_server_token_count}", PL_FATE_EXTRA,
+	 "the endpoint type (chat or completions) and where token counts come from"},
+	{"input_config.endpoint.{url,urls,custom_endpoint}", PL_FATE_IGNORED, "the server's address and path"},
+	{"input_config.input.prompt.{input_tokens,output_tokens}.stddev", PL_FATE_EXTRA,
+	 "the requested spread of request lengths"},
+	{"input_config.input.extra_inputs_parsed", PL_FATE_EXTRA,
+	 "extra request inputs (ignore_eos, ...), which change output lengths"},
+	{"input_config.input.extra", PL_FATE_IGNORED, "the raw text of extra_inputs_parsed"},
+	{"input_config.input.{random_seed,dataset_sampling_strategy,detected_loader,conversation}", PL_FATE_IGNORED,
+	 "the seed, order and loader of the prompt set"},
+	{"input_config.loadgen.{arrival_pattern,request_count,trace_idle_gap_cap_seconds,"
+	 "trajectory_start_min_ratio,trajectory_start_max_ratio}",
+	 PL_FATE_EXTRA, "the arrival process and request count asked for (no canonical field yet)"},
+	{"input_config.loadgen.{benchmark_duration,failed_request_threshold}", PL_FATE_IGNORED,
+	 "limits of the run; what ran is measured"},
+	{"input_config.scenario", PL_FATE_EXTRA, "the scenario the harness ran"},
+	{"input_config.{benchmark_id,gpu_telemetry,output,tokenizer}", PL_FATE_IGNORED,
+	 "run id, telemetry, output and tokenizer settings of the client"},
+	{"metadata.scenario", PL_FATE_EXTRA, "the scenario the harness ran"},
+	{"metadata.submission_valid", PL_FATE_IGNORED, "a flag of the submitting harness"},
+	{"{benchmark_id,end_time,min_request_timestamp,max_response_timestamp,was_cancelled}", PL_FATE_IGNORED,
+	 "identifiers and time stamps; start_time and benchmark_duration are stored"},
+	{"telemetry_data", PL_FATE_IGNORED, "GPU telemetry series per endpoint; no per-run mean power is derived yet"},
+	{"branch_stats", PL_FATE_IGNORED, "agentic branch bookkeeping of the client"},
+	{"{active,effective}_*", PL_FATE_IGNORED,
+	 "AIPerf's active / effective throughputs, concurrencies and latencies: no canonical metric"},
+	{"{e2e_output_token_throughput,prefill_throughput,prefill_throughput_per_user,tokens_in_flight,"
+	 "input_token_throughput}",
+	 PL_FATE_IGNORED, "no canonical metric (prompt-side or per-phase rates)"},
+	{"{credit_drop_latency,credit_to_start_latency}", PL_FATE_IGNORED, "the client's scheduling overhead"},
+	{"http_req_*", PL_FATE_IGNORED, "the client's HTTP timing breakdown"},
+	{"{time_to_first_output_token,time_to_second_token}", PL_FATE_IGNORED, "no canonical metric"},
+	{"{output_token_count,total_output_tokens,usage_*,total_usage_*,reasoning_token_count,"
+	 "total_reasoning_tokens}",
+	 PL_FATE_IGNORED, "other counts of tokens (server usage, reasoning); the means and totals stored "
+	 "are the sequence lengths"},
+	{"{error_isl,total_error_isl,good_request_count}", PL_FATE_IGNORED,
+	 "lengths of failed requests and the count behind goodput"},
+	{"{requested_osl,osl_mismatch_count,osl_mismatch_diff_pct}", PL_FATE_IGNORED,
+	 "the requested output length (input_config gives it) and how often it was missed"},
+	{"theoretical_prefix_cache_hit", PL_FATE_IGNORED, "a property of the prompt set"},
+	{NULL, 0, NULL},
+};
+
+static const struct pl_format_version aiperf_inventory[] = {
+	{.version = "1.1", .note = "AIPerf 0.8 profile_export_aiperf.json (schema_version 1.1)", .fields = aiperf_fields},
+	{.version = "", .note = "older AIPerf and GenAI-Perf profile_export_genai_perf.json (no schema_version)",
+	 .fields = aiperf_fields},
+	{.version = NULL},
+};
+
 static const struct pl_adapter_info aiperf_info = {
-	"aiperf",
-	"AIPerf profile_export_aiperf.json (schema 1.1 / aiperf 0.8, and older without schema_version); "
-	"GenAI-Perf profile_export_genai_perf.json",
-	"AIPerf / GenAI-Perf profile export JSON ({unit, avg, p50, ...} per metric)",
-	aiperf_mapping,
+	.name = "aiperf",
+	.versions = "AIPerf profile_export_aiperf.json (schema 1.1 / aiperf 0.8, and older without "
+	            "schema_version); GenAI-Perf profile_export_genai_perf.json",
+	.description = "AIPerf / GenAI-Perf profile export JSON ({unit, avg, p50, ...} per metric)",
+	.mapping = aiperf_mapping,
+	.inventory = aiperf_inventory,
 };
 
 static int is_metric_obj(const cJSON *it)
@@ -56,9 +139,11 @@ static int is_metric_obj(const cJSON *it)
 	return cJSON_IsObject(it) && cJSON_IsString(pl_json_get(it, "unit"));
 }
 
-static int aiperf_detect(const cJSON *obj)
+static int aiperf_detect(struct pl_adapter_input *in)
 {
-	return (cJSON_IsObject(pl_json_get(obj, "input_config")) ||
+	const cJSON *obj = pl_adapter_input_first(in);
+
+	return obj && (cJSON_IsObject(pl_json_get(obj, "input_config")) ||
 	        pl_json_get(obj, "aiperf_version")) &&
 	       (is_metric_obj(pl_json_get(obj, "request_count")) ||
 	        is_metric_obj(pl_json_get(obj, "error_request_count")) ||
@@ -229,6 +314,13 @@ static int aiperf_convert(const cJSON *obj, struct pl_run *run, struct pl_error 
 	return 0;
 }
 
+static int aiperf_parse(struct pl_adapter_input *in, struct pl_run_list *out, struct pl_error *err)
+{
+	return pl_adapter_records(&pl_adapter_aiperf, in, aiperf_convert, out, err);
+}
+
 const struct pl_adapter_impl pl_adapter_aiperf = {
-	&aiperf_info, NULL, aiperf_detect, aiperf_convert, NULL, NULL,
+	.info = &aiperf_info,
+	.detect = aiperf_detect,
+	.parse = aiperf_parse,
 };

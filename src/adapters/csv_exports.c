@@ -158,18 +158,84 @@ static const char *const aiperf_csv_mapping[] = {
 	NULL,
 };
 
-static const struct pl_adapter_info aiperf_csv_info = {
-	"aiperf-csv",
-	"AIPerf 0.8 profile_export_aiperf.csv; GenAI-Perf profile_export_genai_perf.csv",
-	"AIPerf / GenAI-Perf profile export CSV (several tables, CRLF)",
-	aiperf_csv_mapping,
+static const struct pl_field aiperf_csv_fields[] = {
+	{"Metric", PL_FATE_RECORDS, "the header of a table: statistics (avg, min, max, ...) or Metric,Value"},
+	{"Time to First Token (*)", PL_FATE_METRIC, "ttft_<stat> (unit from the name)"},
+	{"Inter Token Latency (*)", PL_FATE_METRIC, "tpot_<stat> (per request; unit from the name)"},
+	{"Inter Chunk Latency (*)", PL_FATE_METRIC, "itl_<stat>"},
+	{"Request Latency (*)", PL_FATE_METRIC, "e2el_<stat>"},
+	{"Output Token Throughput Per User (tokens/sec/user)", PL_FATE_METRIC, "tokens_per_second_<stat>"},
+	{"Input Sequence Length (tokens)", PL_FATE_METRIC, "input_tokens_mean (avg)"},
+	{"Output Sequence Length (tokens)", PL_FATE_METRIC, "output_tokens_mean (avg)"},
+	{"Effective Concurrency", PL_FATE_METRIC, "concurrency_mean (avg, measured)"},
+	{"Request Count", PL_FATE_METRIC, "requests_completed (absent or 0 -> rejected)"},
+	{"Error Request Count", PL_FATE_METRIC, "requests_failed; -> error_rate"},
+	{"Request Throughput (requests/sec)", PL_FATE_METRIC, "request_throughput"},
+	{"Output Token Throughput (tokens/sec)", PL_FATE_METRIC, "output_throughput"},
+	{"Total Token Throughput (tokens/sec)", PL_FATE_METRIC, "total_token_throughput"},
+	{"Benchmark Duration (sec)", PL_FATE_METRIC, "duration (s)"},
+	{"Minimum Request Timestamp (ns)", PL_FATE_CONDITION, "run_started_at (UTC, to the second)"},
+	{"Input Token Throughput (tokens/sec)", PL_FATE_IGNORED, "prompt tokens only; not a canonical metric"},
+	{"Endpoint", PL_FATE_IGNORED, "the header of the GPU telemetry table: not read"},
+	{"{Active,Effective} *", PL_FATE_IGNORED,
+	 "AIPerf's active / effective throughputs, concurrencies and latencies: no canonical metric"},
+	{"{E2E Output Token Throughput,Prefill Throughput Per User,Tokens In Flight} (*)", PL_FATE_IGNORED,
+	 "no canonical metric (per-phase rates)"},
+	{"{Credit Drop Latency,Credit-to-Start Latency} (ms)", PL_FATE_IGNORED, "the client's scheduling overhead"},
+	{"HTTP *", PL_FATE_IGNORED, "the client's HTTP timing breakdown"},
+	{"{Time to First Output Token,Time to Second Token} (*)", PL_FATE_IGNORED, "no canonical metric"},
+	{"{Output Token Count,Total Output Tokens,Usage * Tokens,Total Usage * Tokens,"
+	 "Total Input Sequence Length,Total Output Sequence Length} (tokens)",
+	 PL_FATE_IGNORED, "other counts of tokens; the means stored are the sequence lengths"},
+	{"{Requested OSL (tokens),OSL Mismatch Count,OSL Mismatch Diff % (%)}", PL_FATE_IGNORED,
+	 "the requested output length and how often it was missed"},
+	{"Theoretical Prefix Cache Hit (%)", PL_FATE_IGNORED, "a property of the prompt set"},
+	{"Maximum Response Timestamp (ns)", PL_FATE_IGNORED, "the last response; the run start is stored"},
+	{NULL, 0, NULL},
 };
 
-static int aiperf_csv_detect(const char *path, const char *buf, size_t len)
+static const struct pl_format_version aiperf_csv_inventory[] = {
+	{.version = "", .note = "AIPerf 0.8 / GenAI-Perf profile export CSV; keys are the Metric cells of each table",
+	 .fields = aiperf_csv_fields},
+	{.version = NULL},
+};
+
+static const struct pl_adapter_info aiperf_csv_info = {
+	.name = "aiperf-csv",
+	.versions = "AIPerf 0.8 profile_export_aiperf.csv; GenAI-Perf profile_export_genai_perf.csv",
+	.description = "AIPerf / GenAI-Perf profile export CSV (several tables, CRLF)",
+	.mapping = aiperf_csv_mapping,
+	.inventory = aiperf_csv_inventory,
+};
+
+/* Checks every row name (column 0) of every table against the inventory;
+ * an unknown row is kept with its cells after the name as the value. */
+static int aiperf_csv_walk(const struct pl_csv *csv, struct pl_run *run, struct pl_error *err)
+{
+	for (size_t t = 0; t < csv->ntables; t++)
+		for (size_t r = 0; r < csv->tables[t].nrows; r++) {
+			const struct pl_csv_row *row = &csv->tables[t].rows[r];
+			char value[PL_EXTRA_VALUE_MAX + 1];
+			size_t used = 0;
+			int rc;
+			value[0] = '\0';
+			for (size_t c = 1; c < row->ncells && used + 1 < sizeof(value); c++)
+				used += (size_t)snprintf(value + used, sizeof(value) - used, "%s%s",
+				                         c > 1 ? "," : "", row->cells[c]);
+			if (used >= sizeof(value))
+				used = sizeof(value) - 1;
+			if (row->ncells == 0 || !row->cells[0][0])
+				continue;
+			if ((rc = pl_inventory_check(&aiperf_csv_info, NULL, row->cells[0], value, run, err)))
+				return rc;
+		}
+	return 0;
+}
+
+static int aiperf_csv_detect(struct pl_adapter_input *in)
 {
 	char first[256];
-	(void)path;
-	pl_csv_first_line(buf, len, first, sizeof(first));
+	pl_csv_first_line(in->buf, in->len, first, sizeof(first));
 	return starts_with(first, "Metric,avg,min,max");
 }
 
@@ -282,9 +348,11 @@ static int aiperf_values(const struct pl_csv_table *t, struct pl_run *run, doubl
 	return 0;
 }
 
-static int aiperf_csv_parse(const char *path, const char *buf, size_t len,
-                            struct pl_run_list *out, struct pl_error *err)
+static int aiperf_csv_parse(struct pl_adapter_input *in, struct pl_run_list *out,
+                            struct pl_error *err)
 {
+	const char *path = in->path, *buf = in->buf;
+	size_t len = in->len;
 	struct pl_csv csv;
 	struct pl_run *run = NULL;
 	double completed = 0, failed = -1;
@@ -305,12 +373,17 @@ static int aiperf_csv_parse(const char *path, const char *buf, size_t len,
 	}
 	if (rc == 0)
 		rc = pl_adapter_requests(run, completed, failed, "Request Count", err);
+	if (rc == 0)
+		rc = aiperf_csv_walk(&csv, run, err);
 	pl_csv_release(&csv);
 	return rc;
 }
 
 const struct pl_adapter_impl pl_adapter_aiperf_csv = {
-	&aiperf_csv_info, NULL, NULL, NULL, aiperf_csv_detect, aiperf_csv_parse,
+	.info = &aiperf_csv_info,
+	.flags = PL_ADAPTER_BYTES,
+	.detect = aiperf_csv_detect,
+	.parse = aiperf_csv_parse,
 };
 
 /* ------------------------------------------------------ genai-perf-analyze */
@@ -327,24 +400,63 @@ static const char *const gpa_mapping[] = {
 	NULL,
 };
 
-static const struct pl_adapter_info gpa_info = {
-	"genai-perf-analyze",
-	"GenAI-Perf analyze_export_genai_perf.csv (late 2024)",
-	"GenAI-Perf `analyze` sweep export CSV (one row per run configuration)",
-	gpa_mapping,
+static const struct pl_field gpa_fields[] = {
+	{"Config Name", PL_FATE_IGNORED, "the analyze run's label; its settings are the other columns"},
+	{"Concurrency", PL_FATE_CONDITION, "concurrency"},
+	{"ISL", PL_FATE_CONDITION, "input_tokens"},
+	{"Num Prompts", PL_FATE_CONDITION, "num_prompts"},
+	{"p99 Time To First Token (ms)", PL_FATE_METRIC, "ttft_p99 (s, ms / 1000)"},
+	{"p99 Inter Token Latency (ms)", PL_FATE_METRIC, "tpot_p99 (per request; s)"},
+	{"p99 Request Latency (ms)", PL_FATE_METRIC, "e2el_p99 (s)"},
+	{"Avg. Output Token Throughput (tokens/sec)", PL_FATE_METRIC, "output_throughput"},
+	{"Request Throughput (requests/sec)", PL_FATE_METRIC, "request_throughput"},
+	{"p99 Output Sequence Length (tokens)", PL_FATE_IGNORED, "a p99 of the lengths, not their mean"},
+	{NULL, 0, NULL},
 };
 
-static int gpa_detect(const char *path, const char *buf, size_t len)
+static const struct pl_format_version gpa_inventory[] = {
+	{.version = "", .note = "analyze_export_genai_perf.csv; keys are the columns of the first table (the GPU table is not read)",
+	 .fields = gpa_fields},
+	{.version = NULL},
+};
+
+static const struct pl_adapter_info gpa_info = {
+	.name = "genai-perf-analyze",
+	.versions = "GenAI-Perf analyze_export_genai_perf.csv (late 2024)",
+	.description = "GenAI-Perf `analyze` sweep export CSV (one row per run configuration)",
+	.mapping = gpa_mapping,
+	.inventory = gpa_inventory,
+};
+
+/* Checks the columns of the header row of t against info's inventory; an
+ * unknown column is kept on run with the cell of row. */
+static int walk_columns(const struct pl_adapter_info *info, const struct pl_csv_table *t,
+                        const struct pl_csv_row *row, struct pl_run *run, struct pl_error *err)
+{
+	const struct pl_csv_row *head = &t->rows[0];
+
+	for (size_t c = 0; c < head->ncells; c++) {
+		int rc;
+		if (!head->cells[c][0])
+			continue;
+		rc = pl_inventory_check(info, NULL, head->cells[c], pl_csv_cell(row, (int)c), run, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int gpa_detect(struct pl_adapter_input *in)
 {
 	char first[512];
-	(void)path;
-	pl_csv_first_line(buf, len, first, sizeof(first));
+	pl_csv_first_line(in->buf, in->len, first, sizeof(first));
 	return starts_with(first, "Config Name,Concurrency,");
 }
 
-static int gpa_parse(const char *path, const char *buf, size_t len, struct pl_run_list *out,
-                     struct pl_error *err)
+static int gpa_parse(struct pl_adapter_input *in, struct pl_run_list *out, struct pl_error *err)
 {
+	const char *path = in->path, *buf = in->buf;
+	size_t len = in->len;
 	static const struct {
 		const char *col;
 		int cond;   /* condition id, or -1 */
@@ -393,6 +505,8 @@ static int gpa_parse(const char *path, const char *buf, size_t len, struct pl_ru
 			else
 				pl_run_set_metric(run, map[k].metric, pl_scale_pow10(v, map[k].exp10));
 		}
+		if (rc == 0)
+			rc = walk_columns(&gpa_info, t, row, run, err);
 		if (rc && err && err->line == 0)
 			pl_error_at(err, NULL, row->line, 0);
 	}
@@ -401,7 +515,10 @@ static int gpa_parse(const char *path, const char *buf, size_t len, struct pl_ru
 }
 
 const struct pl_adapter_impl pl_adapter_genai_perf_analyze = {
-	&gpa_info, NULL, NULL, NULL, gpa_detect, gpa_parse,
+	.info = &gpa_info,
+	.flags = PL_ADAPTER_BYTES,
+	.detect = gpa_detect,
+	.parse = gpa_parse,
 };
 
 /* ------------------------------------------------ inferencemax-summary-csv */
@@ -424,12 +541,35 @@ static const char *const ixs_mapping[] = {
 	NULL,
 };
 
-static const struct pl_adapter_info ixs_info = {
-	"inferencemax-summary-csv",
-	"InferenceMAX agentic_aggregated/summary.csv (2026)",
-	"InferenceMAX agentic summary CSV (milliseconds)",
-	ixs_mapping,
+static const struct pl_field ixs_fields[] = {
+	{"exp_name", PL_FATE_IGNORED, "the experiment's label; its settings are the other columns (not parsed from the name)"},
+	{"tp", PL_FATE_CONDITION, "tensor_parallel_size"},
+	{"conc", PL_FATE_CONDITION, "concurrency"},
+	{"offload", PL_FATE_CONDITION, "kv_offload (none, lmcache, ...)"},
+	{"status", PL_FATE_DERIVED, "a row that is not SUCCESS is rejected"},
+	{"num_requests", PL_FATE_METRIC, "requests_completed (0 -> rejected)"},
+	{"throughput_rps", PL_FATE_METRIC, "request_throughput"},
+	{"output_throughput_tps", PL_FATE_METRIC, "output_throughput"},
+	{"total_throughput_tps", PL_FATE_METRIC, "total_token_throughput"},
+	{"input_throughput_tps", PL_FATE_IGNORED, "prompt tokens only; not a canonical metric"},
+	{"{mean,p50,p90,p99}_{ttft,tpot}_ms", PL_FATE_METRIC, "ttft / tpot _<stat> (s, ms / 1000)"},
+	{"{mean,p50,p90,p99}_latency_ms", PL_FATE_METRIC, "e2el_<stat> (s, ms / 1000)"},
+	{NULL, 0, NULL},
 };
+
+static const struct pl_format_version ixs_inventory[] = {
+	{.version = "", .note = "agentic_aggregated/summary.csv (2026); keys are the columns", .fields = ixs_fields},
+	{.version = NULL},
+};
+
+static const struct pl_adapter_info ixs_info = {
+	.name = "inferencemax-summary-csv",
+	.versions = "InferenceMAX agentic_aggregated/summary.csv (2026)",
+	.description = "InferenceMAX agentic summary CSV (milliseconds)",
+	.mapping = ixs_mapping,
+	.inventory = ixs_inventory,
+};
+
 
 /* The value after prefix in the first '_'-separated segment of name that
  * starts with prefix and contains has (NULL: anything), e.g. "none" for
@@ -509,17 +649,17 @@ static void ixs_skip(char *why, size_t n, size_t skipped, size_t r, long line,
 		memcpy(why + l, " ...", 5);
 }
 
-static int ixs_detect(const char *path, const char *buf, size_t len)
+static int ixs_detect(struct pl_adapter_input *in)
 {
 	char first[512];
-	(void)path;
-	pl_csv_first_line(buf, len, first, sizeof(first));
+	pl_csv_first_line(in->buf, in->len, first, sizeof(first));
 	return starts_with(first, "exp_name,tp,conc,");
 }
 
-static int ixs_parse(const char *path, const char *buf, size_t len, struct pl_run_list *out,
-                     struct pl_error *err)
+static int ixs_parse(struct pl_adapter_input *in, struct pl_run_list *out, struct pl_error *err)
 {
+	const char *path = in->path, *buf = in->buf;
+	size_t len = in->len;
 	static const char *const fam_in[] = {"ttft", "tpot", "latency"};
 	static const char *const fam_out[] = {"ttft", "tpot", "e2el"};
 	static const char *const st_in[] = {"mean", "p50", "p90", "p99"};
@@ -602,6 +742,8 @@ static int ixs_parse(const char *path, const char *buf, size_t len, struct pl_ru
 				if (rc == 1)
 					rc = 0;
 			}
+		if (rc == 0)
+			rc = walk_columns(&ixs_info, t, row, run, err);
 	}
 	pl_csv_release(&csv);
 	if (rc == 0 && skipped && out->n == first) {
@@ -615,5 +757,8 @@ static int ixs_parse(const char *path, const char *buf, size_t len, struct pl_ru
 }
 
 const struct pl_adapter_impl pl_adapter_inferencemax_csv = {
-	&ixs_info, NULL, NULL, NULL, ixs_detect, ixs_parse,
+	.info = &ixs_info,
+	.flags = PL_ADAPTER_BYTES,
+	.detect = ixs_detect,
+	.parse = ixs_parse,
 };

@@ -37,11 +37,30 @@ static const char *const descriptor_mapping[] = {
 	NULL,
 };
 
+static const struct pl_field descriptor_fields[] = {
+	{"<condition name>", PL_FATE_CONDITION, "that condition (every name of schema/descriptor.md)"},
+	{"{metric,metrics}.<family>_<stat>[_ms|_s]", PL_FATE_METRIC,
+	 "<family>_<stat> (s; _ms / 1000; median = p50, p99.9 = p99_9)"},
+	{"{metric,metrics}.tokens_per_second_<stat>", PL_FATE_METRIC, "tokens_per_second_<stat> (tok/s)"},
+	{"{metric,metrics}.<plain metric>", PL_FATE_METRIC,
+	 "the metric of that name (duration[_ms|_s], throughputs, goodput, error_rate, counts, gpu_memory_bytes, power_watts)"},
+	{"descriptor_version", PL_FATE_DERIVED, "checked: only \"1\" is read"},
+	{"{x_*,_*}", PL_FATE_IGNORED, "extension and comment keys, by schema/descriptor.md"},
+	{NULL, 0, NULL},
+};
+
+static const struct pl_format_version descriptor_inventory[] = {
+	{.version = "1", .note = "the perfledger descriptor of schema/descriptor.md", .fields = descriptor_fields,
+	 .closed = 1},
+	{.version = NULL},
+};
+
 static const struct pl_adapter_info descriptor_info = {
-	"descriptor",
-	"1",
-	"perfledger benchmark descriptor (schema/descriptor.md): one object, an array, or JSONL",
-	descriptor_mapping,
+	.name = "descriptor",
+	.versions = "1",
+	.description = "perfledger benchmark descriptor (schema/descriptor.md): one object, an array, or JSONL",
+	.mapping = descriptor_mapping,
+	.inventory = descriptor_inventory,
 };
 
 static const char *const time_families[] = {"ttft", "tpot", "itl", "e2el", NULL};
@@ -255,11 +274,13 @@ int pl_adapter_conditions_from(const cJSON *obj, const char *const *skip, struct
 	return 0;
 }
 
-static int descriptor_detect(const cJSON *obj)
+static int descriptor_detect(struct pl_adapter_input *in)
 {
-	return cJSON_IsObject(pl_json_get(obj, "metric")) ||
+	const cJSON *obj = pl_adapter_input_first(in);
+
+	return obj && (cJSON_IsObject(pl_json_get(obj, "metric")) ||
 	       cJSON_IsObject(pl_json_get(obj, "metrics")) ||
-	       (pl_json_get(obj, "model") && pl_json_get(obj, "engine"));
+	       (pl_json_get(obj, "model") && pl_json_get(obj, "engine")));
 }
 
 static int descriptor_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err)
@@ -296,11 +317,15 @@ static int descriptor_convert(const cJSON *obj, struct pl_run *run, struct pl_er
 	return convert_metrics(metric, run, err);
 }
 
+static int descriptor_parse(struct pl_adapter_input *in, struct pl_run_list *out,
+                            struct pl_error *err)
+{
+	return pl_adapter_records(&pl_adapter_descriptor, in, descriptor_convert, out, err);
+}
+
 const struct pl_adapter_impl pl_adapter_descriptor = {
-	&descriptor_info,
-	"1",
-	descriptor_detect,
-	descriptor_convert,
-	NULL,
-	NULL,
+	.info = &descriptor_info,
+	.format_version = "1",
+	.detect = descriptor_detect,
+	.parse = descriptor_parse,
 };

@@ -28,6 +28,10 @@
  * without its trace, say): a load that is not read would be lost.
  * The file is parsed whole (JSON by json_util, YAML by yaml_util) through
  * the registry's text hooks, because one file holds several runs.
+ * The adapter is detected from the bytes (the YAML form is no JSON); the
+ * JSON form is the input's parsed document, the YAML form is parsed by
+ * yaml_util. Every benchmark's keys and the report's own keys are walked
+ * against the inventory of its layout.
  */
 #include <math.h>
 #include <stdio.h>
@@ -78,12 +82,131 @@ static const char *const guidellm_mapping[] = {
 	NULL,
 };
 
+static const struct pl_field guidellm_common[] = {
+	{"benchmarks", PL_FATE_RECORDS, "one run per element (record = index); its keys are benchmarks[].<key>"},
+	{"benchmarks[].duration", PL_FATE_METRIC, "duration (s)"},
+	{"benchmarks[].start_time", PL_FATE_CONDITION, "run_started_at (Unix seconds, UTC)"},
+	{"benchmarks[].metrics.{time_to_first_token_ms,time_per_output_token_ms,inter_token_latency_ms}",
+	 PL_FATE_METRIC, "ttft / tpot / itl _<stat> of the successful requests (s, ms / 1000)"},
+	{"benchmarks[].metrics.request_latency", PL_FATE_METRIC, "e2el_<stat> of the successful requests (s)"},
+	{"benchmarks[].metrics.output_tokens_per_second", PL_FATE_METRIC, "output_throughput (successful.mean, tok/s)"},
+	{"benchmarks[].metrics.tokens_per_second", PL_FATE_METRIC, "total_token_throughput (successful.mean, tok/s)"},
+	{"benchmarks[].metrics.requests_per_second", PL_FATE_METRIC, "request_throughput (successful.mean, req/s)"},
+	{"benchmarks[].metrics.prompt_token_count", PL_FATE_METRIC, "input_tokens_mean (successful.mean)"},
+	{"benchmarks[].metrics.output_token_count", PL_FATE_METRIC, "output_tokens_mean (successful.mean)"},
+	{"benchmarks[].metrics.request_concurrency", PL_FATE_METRIC, "concurrency_mean (successful.mean, measured)"},
+	{"benchmarks[].requests", PL_FATE_IGNORED, "per-request records; only the summary statistics are stored"},
+	{"benchmarks[].metrics.{request_streaming_iterations_count,total_token_count,prompt_tokens_per_second,"
+	 "output_tokens_per_iteration,iter_tokens_per_iteration,time_to_first_output_token_ms,"
+	 "time_to_last_round_trip_ms,avg_round_trip_time_ms}",
+	 PL_FATE_IGNORED, "no canonical metric"},
+	{"benchmarks[].type_", PL_FATE_IGNORED, "the record type (generative_benchmark)"},
+	{"benchmarks[].{id_,run_id}", PL_FATE_IGNORED, "identifiers of the benchmark"},
+	{"benchmarks[].end_time", PL_FATE_IGNORED, "start_time and duration are stored"},
+	{"benchmarks[].{warmup_duration,cooldown_duration}", PL_FATE_IGNORED,
+	 "seconds spent outside the measured window"},
+	{"benchmarks[].{run_stats,scheduler_state,scheduler_metrics}", PL_FATE_IGNORED,
+	 "the scheduler's bookkeeping (queue delays, request counts made); the measured requests are request_totals"},
+	{"metadata.{python_version,platform}", PL_FATE_IGNORED, "the client's environment, not the server's"},
+	{NULL, 0, NULL},
+};
+
+static const struct pl_field guidellm_02[] = {
+	{"benchmarks[].worker.backend_model", PL_FATE_CONDITION, "model"},
+	{"benchmarks[].args.strategy", PL_FATE_CONDITION,
+	 "synchronous -> concurrency 1; concurrent -> concurrency = streams; constant / poisson -> "
+	 "request_rate = rate; throughput -> request_rate inf (concurrency = max_concurrency)"},
+	{"benchmarks[].args.warmup_number", PL_FATE_CONDITION, "warmup_requests (both warm-up keys null -> 0)"},
+	{"benchmarks[].args.warmup_duration", PL_FATE_DERIVED, "a warning: a duration is not a request count"},
+	{"benchmarks[].request_loader.data", PL_FATE_CONDITION,
+	 "\"prompt_tokens=N,output_tokens=M\" -> input_tokens, max_output_tokens"},
+	{"benchmarks[].request_totals", PL_FATE_METRIC,
+	 "successful -> requests_completed (0 -> rejected), errored -> requests_failed, -> error_rate; "
+	 "incomplete not counted"},
+	{"benchmarks[].args.{max_duration,max_number}", PL_FATE_IGNORED,
+	 "limits of the run; what ran is measured (duration, request_totals)"},
+	{"benchmarks[].args.{cooldown_duration,cooldown_number}", PL_FATE_IGNORED,
+	 "requests after the measured window"},
+	{"benchmarks[].args.profile", PL_FATE_IGNORED, "the sweep that made the benchmarks; each one's strategy is read"},
+	{"benchmarks[].args.strategy_index", PL_FATE_IGNORED, "the benchmark's position in the sweep"},
+	{"benchmarks[].request_loader.{type_,processor,processor_args,data_args}", PL_FATE_IGNORED,
+	 "loader and tokenizer settings; the lengths come from request_loader.data"},
+	{"benchmarks[].request_samples", PL_FATE_IGNORED, "how many per-request records the report keeps"},
+	{"benchmarks[].worker.{type_,backend_type}", PL_FATE_IGNORED, "the kind of client worker (openai_http)"},
+	{"benchmarks[].worker.backend_target", PL_FATE_IGNORED, "the server's URL"},
+	{"benchmarks[].worker.backend_info.max_output_tokens", PL_FATE_EXTRA,
+	 "a client-side cap on output tokens (null = none)"},
+	{"benchmarks[].worker.backend_info", PL_FATE_IGNORED,
+	 "client connection settings (paths, timeout, HTTP/2, credentials)"},
+	{NULL, 0, NULL},
+};
+
+static const struct pl_field guidellm_05[] = {
+	{"metadata.version", PL_FATE_DERIVED, "format_version"},
+	{"metadata.guidellm_version", PL_FATE_CONDITION, "benchmark_tool_version"},
+	{"args.model", PL_FATE_CONDITION, "model (when config.backend.model is missing)"},
+	{"args.data", PL_FATE_CONDITION, "dataset (when it holds one entry)"},
+	{"benchmarks[].config.backend.model", PL_FATE_CONDITION, "model"},
+	{"benchmarks[].config.strategy", PL_FATE_CONDITION,
+	 "synchronous -> concurrency 1; concurrent -> concurrency = streams; constant / poisson -> "
+	 "request_rate = rate; throughput -> request_rate inf (concurrency = max_concurrency)"},
+	{"benchmarks[].config.warmup", PL_FATE_CONDITION,
+	 "warmup_requests 0 when percent and value are null; else missing with a warning"},
+	{"benchmarks[].metrics.request_totals", PL_FATE_METRIC,
+	 "successful -> requests_completed (0 -> rejected), errored -> requests_failed, -> error_rate; "
+	 "incomplete not counted"},
+	{"benchmarks[].metrics.{text,image,video,audio}", PL_FATE_IGNORED,
+	 "words / characters / media per second: not tokens/s"},
+	{"benchmarks[].config.{id_,run_id,run_index}", PL_FATE_IGNORED, "identifiers of the benchmark"},
+	{"benchmarks[].config.constraints", PL_FATE_IGNORED,
+	 "the stopping rule (max requests, seconds, errors); what ran is measured"},
+	{"benchmarks[].config.{sample_requests,sample_size}", PL_FATE_IGNORED,
+	 "how many per-request records the report keeps"},
+	{"benchmarks[].config.cooldown", PL_FATE_IGNORED, "requests after the measured window"},
+	{"benchmarks[].config.prefer_response_metrics", PL_FATE_EXTRA,
+	 "whether token counts come from the server's usage or the client's tokenizer"},
+	{"benchmarks[].config.profile", PL_FATE_IGNORED, "the sweep that made the benchmarks; each one's strategy is read"},
+	{"benchmarks[].config.requests", PL_FATE_IGNORED,
+	 "the request loader (workers, sampler, preprocessors); the dataset is args.data"},
+	{"benchmarks[].config.environment", PL_FATE_IGNORED, "the client's process layout"},
+	{"benchmarks[].config.backend.{request_format,stream,max_tokens,extras,multiturn_reasoning}",
+	 PL_FATE_EXTRA, "the endpoint (chat or completions) and request options of the client"},
+	{"benchmarks[].config.backend.{kind,target,api_key,timeout,timeout_connect,http2,follow_redirects,"
+	 "verify,validate_backend,openai_paths,api_routes,server_history,tool_call_missing_behavior}",
+	 PL_FATE_IGNORED, "client connection settings (URL, paths, timeouts, credentials)"},
+	{"args", PL_FATE_IGNORED,
+	 "the command line; each benchmark's settings are read from its config (model and data excepted)"},
+	{"config.spec.data", PL_FATE_CONDITION,
+	 "dataset (v2: each entry's kind and settings as text); synthetic prompt_tokens / output_tokens "
+	 "-> input_tokens / max_output_tokens; a replay's path -> trace, its time_scale -> "
+	 "trace_time_scale"},
+	{"config.spec.backend.model", PL_FATE_CONDITION, "model (v2, when a benchmark's config has none)"},
+	{"config.spec.profile.time_scale", PL_FATE_CONDITION, "trace_time_scale (v2 replay)"},
+	{"config.spec.profile.{max_concurrency,rampup_duration}", PL_FATE_EXTRA,
+	 "open-loop limits of the load (v2): extras guidellm.max_concurrency / guidellm.rampup_duration"},
+	{"config", PL_FATE_IGNORED, "the run specification; each benchmark repeats it in its own config"},
+	{NULL, 0, NULL},
+};
+
+static const struct pl_format_version guidellm_inventory[] = {
+	{.version = "0.2", .note = "GuideLLM 0.2.x / 0.3 reports (no metadata block), JSON or YAML",
+	 .fields = guidellm_02, .common = guidellm_common},
+	{.version = "0.4", .note = "GuideLLM 0.4 benchmarks.json (no metadata block; top-level args)",
+	 .fields = guidellm_05, .common = guidellm_common},
+	{.version = "1", .note = "GuideLLM 0.5-0.7 benchmarks.json (metadata.version 1)", .fields = guidellm_05,
+	 .common = guidellm_common},
+	{.version = "2", .note = "GuideLLM 0.8 report (metadata.version 2; config.spec)",
+	 .fields = guidellm_05, .common = guidellm_common},
+	{.version = NULL},
+};
+
 static const struct pl_adapter_info guidellm_info = {
-	"guidellm",
-	"GuideLLM 0.2.x/0.3 report JSON and YAML; 0.4 benchmarks.json (no metadata); 0.5-0.7 "
-	"(metadata.version 1); 0.8 (metadata.version 2, config.spec)",
-	"GuideLLM benchmark report (one run per benchmark; JSON or YAML)",
-	guidellm_mapping,
+	.name = "guidellm",
+	.versions = "GuideLLM 0.2.x/0.3 report JSON and YAML; 0.4 benchmarks.json (no metadata); 0.5-0.7 "
+	            "(metadata.version 1); 0.8 (metadata.version 2, config.spec)",
+	.description = "GuideLLM benchmark report (one run per benchmark; JSON or YAML)",
+	.mapping = guidellm_mapping,
+	.inventory = guidellm_inventory,
 };
 
 static int has_suffix(const char *s, const char *suf)
@@ -98,8 +221,10 @@ static int is_yaml(const char *path)
 }
 
 /* A report names its benchmarks' type in the first few KiB. */
-static int guidellm_detect(const char *path, const char *buf, size_t len)
+static int guidellm_detect(struct pl_adapter_input *in)
 {
+	const char *path = in->path, *buf = in->buf;
+	size_t len = in->len;
 	size_t n = len < 16384 ? len : 16384;
 	const char *needle = is_yaml(path) ? "type_: generative_benchmark"
 	                                   : "\"generative_benchmark\"";
@@ -548,29 +673,54 @@ static int layout(const cJSON *root, const cJSON *meta, const cJSON *b0, enum la
 	                    "args; config, metrics.request_totals) is not read");
 }
 
-static int guidellm_parse(const char *path, const char *buf, size_t len, struct pl_run_list *out,
+/* The report's root: the YAML document (*owned, caller deletes) or the
+ * input's one JSON value. */
+static int report_root(struct pl_adapter_input *in, const cJSON **root, cJSON **owned,
+                       struct pl_error *err)
+{
+	const struct pl_json_doc *doc;
+	int rc;
+
+	*owned = NULL;
+	if (is_yaml(in->path)) {
+		rc = pl_yaml_parse(in->path, in->buf, in->len, owned, err);
+		*root = *owned;
+		return rc;
+	}
+	if ((rc = pl_adapter_input_doc(in, &doc, err)))
+		return rc;
+	if (doc->container != PL_JSON_SINGLE || doc->nrecords != 1) {
+		pl_error_at(err, in->path, 0, 0);
+		return pl_error_set(err, PL_ESYNTAX, "a GuideLLM report must be one JSON object");
+	}
+	*root = doc->records[0].obj;
+	return 0;
+}
+
+static int guidellm_parse(struct pl_adapter_input *in, struct pl_run_list *out,
                           struct pl_error *err)
 {
-	cJSON *root = NULL;
+	const char *path = in->path;
+	cJSON *owned = NULL;
+	const cJSON *root = NULL;
 	const cJSON *benches, *meta, *b;
 	const char *fv;
 	char fvbuf[32];
 	enum layout lay;
 	int rc, i = 0;
 
-	rc = is_yaml(path) ? pl_yaml_parse(path, buf, len, &root, err)
-	                   : pl_json_parse_value(path, buf, len, &root, err);
+	rc = report_root(in, &root, &owned, err);
 	if (rc)
 		return rc;
 	benches = pl_json_get(root, "benchmarks");
 	meta = pl_json_get(root, "metadata");
 	if (!cJSON_IsArray(benches) || cJSON_GetArraySize(benches) == 0) {
-		cJSON_Delete(root);
+		cJSON_Delete(owned);
 		pl_error_field(err, "benchmarks");
 		return pl_error_set(err, PL_EINVALID, "a GuideLLM report needs a non-empty 'benchmarks' list");
 	}
 	if ((rc = layout(root, meta, cJSON_GetArrayItem(benches, 0), &lay, fvbuf, sizeof(fvbuf), err))) {
-		cJSON_Delete(root);
+		cJSON_Delete(owned);
 		return rc;
 	}
 	fv = fvbuf;
@@ -588,6 +738,10 @@ static int guidellm_parse(const char *path, const char *buf, size_t len, struct 
 			                  pl_json_type_name(b));
 		else
 			rc = convert_benchmark(root, b, lay, run, err);
+		if (rc == 0)
+			rc = pl_inventory_walk(&guidellm_info, fv, root, "", run, err);
+		if (rc == 0)
+			rc = pl_inventory_walk(&guidellm_info, fv, b, "benchmarks[].", run, err);
 		if (rc) {
 			char m[sizeof(err->message)];
 			snprintf(m, sizeof(m), "%s", err ? err->message : "");
@@ -596,10 +750,13 @@ static int guidellm_parse(const char *path, const char *buf, size_t len, struct 
 		}
 		i++;
 	}
-	cJSON_Delete(root);
+	cJSON_Delete(owned);
 	return rc;
 }
 
 const struct pl_adapter_impl pl_adapter_guidellm = {
-	&guidellm_info, NULL, NULL, NULL, guidellm_detect, guidellm_parse,
+	.info = &guidellm_info,
+	.flags = PL_ADAPTER_BYTES,
+	.detect = guidellm_detect,
+	.parse = guidellm_parse,
 };

@@ -42,16 +42,83 @@ static const char *const ix_mapping[] = {
 	NULL,
 };
 
-static const struct pl_adapter_info ix_info = {
-	"inferencemax",
-	"InferenceMAX/InferenceX agg and agentic results (2026), together_runner baselines",
-	"InferenceMAX / InferenceX processed result JSON (seconds, per-GPU throughputs)",
-	ix_mapping,
+static const struct pl_field ix_fields[] = {
+	{"hw", PL_FATE_CONDITION, "hardware"},
+	{"model", PL_FATE_CONDITION, "model"},
+	{"framework", PL_FATE_CONDITION, "engine"},
+	{"precision", PL_FATE_CONDITION, "precision (\"\" -> missing)"},
+	{"image", PL_FATE_CONDITION, "engine_version (a vX.Y.Z tag; other tags -> missing)"},
+	{"isl", PL_FATE_CONDITION, "input_tokens"},
+	{"osl", PL_FATE_CONDITION, "max_output_tokens"},
+	{"conc", PL_FATE_CONDITION, "concurrency"},
+	{"tp", PL_FATE_CONDITION, "tensor_parallel_size"},
+	{"{mean,median,std,p90,p95,p99,p99.9}_{ttft,tpot,itl,e2el}", PL_FATE_METRIC,
+	 "<f>_<stat> (s; median = p50, p99.9 = p99_9)"},
+	{"p75_{ttft,tpot,itl,e2el}", PL_FATE_IGNORED, "a percentile without a canonical slot"},
+	{"median_intvty", PL_FATE_METRIC, "tokens_per_second_p50 (1/TPOT, tok/s per user)"},
+	{"mean_intvty", PL_FATE_METRIC, "tokens_per_second_mean (tok/s per user)"},
+	{"*_intvty", PL_FATE_IGNORED, "1/TPOT percentiles: their order is reversed (p99 is the slowest user)"},
+	{"output_tput_per_gpu", PL_FATE_METRIC, "output_throughput_per_accelerator (tok/s)"},
+	{"tput_per_gpu", PL_FATE_METRIC, "total_token_throughput_per_accelerator (tok/s)"},
+	{"{input_tput_per_gpu,input_tput_tps}", PL_FATE_IGNORED, "prompt tokens only; not a canonical metric"},
+	{"output_tput_tps", PL_FATE_METRIC, "output_throughput (tok/s)"},
+	{"total_tput_tps", PL_FATE_METRIC, "total_token_throughput (tok/s)"},
+	{"duration_seconds", PL_FATE_METRIC, "duration (s)"},
+	{"num_requests_successful", PL_FATE_METRIC, "requests_completed (0 -> rejected)"},
+	{"num_requests_total", PL_FATE_DERIVED, "requests_failed = total - successful; -> error_rate"},
+	{"mean_input_tokens", PL_FATE_METRIC, "input_tokens_mean"},
+	{"mean_output_tokens_actual", PL_FATE_METRIC, "output_tokens_mean"},
+	{"total_prompt_tokens", PL_FATE_METRIC, "total_input_tokens"},
+	{"total_generation_tokens", PL_FATE_METRIC, "total_output_tokens"},
+	{"metrics.{mean,median,std,p90,p95,p99,p99.9}_{ttft,tpot,itl,e2el}_ms", PL_FATE_METRIC,
+	 "together_runner: <f>_<stat> (s, ms / 1000)"},
+	{"metrics.successful_requests", PL_FATE_METRIC, "together_runner: requests_completed"},
+	{"metrics.{output_token_throughput,total_token_throughput,request_throughput}", PL_FATE_METRIC,
+	 "together_runner: the same canonical names"},
+	{"gpu.n_gpus", PL_FATE_CONDITION, "together_runner: accelerator_count"},
+	{"gpu.mean_power_per_gpu_w", PL_FATE_METRIC, "together_runner: power_watts (W)"},
+	{"ts", PL_FATE_CONDITION, "together_runner: run_started_at (UTC timestamps only)"},
+	{"ep", PL_FATE_CONDITION, "expert_parallel_size"},
+	{"offloading", PL_FATE_CONDITION, "kv_offload (none, lmcache, ...)"},
+	{"spec_decoding", PL_FATE_CONDITION, "speculative_method (none, mtp, ...)"},
+	{"{disagg,dp_attention,is_multinode,scenario_type,tuning}", PL_FATE_EXTRA,
+	 "serving setup (disaggregated prefill, DP attention, multi-node, "
+	 "scenario, tuning) with no canonical field yet"},
+	{"host", PL_FATE_IGNORED, "the machine's name: provenance, not a condition"},
+	{"{infmax_model_prefix,profile}", PL_FATE_IGNORED, "labels; the model and settings are their own keys"},
+	{"{cpu_kv_cache_usage_pct,response_cache_hit_rate,server_cpu_cache_hit_rate,server_gpu_cache_hit_rate,"
+	 "theoretical_cache_hit_rate}",
+	 PL_FATE_IGNORED, "cache statistics; no canonical metric"},
+	{"kv_offload_{bytes,time}_*", PL_FATE_IGNORED, "KV transfer volume and time; no canonical metric"},
+	{"{mean,std,p75,p90,p95,p99}_qps", PL_FATE_IGNORED,
+	 "the measured arrival rate; request_throughput is stored"},
+	{"{std,p75,p90,p95,p99}_{input_tokens,output_tokens_actual}", PL_FATE_IGNORED,
+	 "the spread of request lengths; their means are stored"},
+	{"total_requests_completed", PL_FATE_IGNORED, "the same count as num_requests_successful"},
+	{"gpu.{peak_power_per_gpu_w,total_avg_power_w,tokens_per_kw}", PL_FATE_IGNORED,
+	 "a peak, a sum over GPUs and a ratio; power_watts is the mean per GPU"},
+	{NULL, 0, NULL},
 };
 
-static int ix_detect(const cJSON *obj)
+static const struct pl_format_version ix_inventory[] = {
+	{.version = "", .note = "agg, agentic and together_runner result objects (2026); the files carry no version",
+	 .fields = ix_fields},
+	{.version = NULL},
+};
+
+static const struct pl_adapter_info ix_info = {
+	.name = "inferencemax",
+	.versions = "InferenceMAX/InferenceX agg and agentic results (2026), together_runner baselines",
+	.description = "InferenceMAX / InferenceX processed result JSON (seconds, per-GPU throughputs)",
+	.mapping = ix_mapping,
+	.inventory = ix_inventory,
+};
+
+static int ix_detect(struct pl_adapter_input *in)
 {
-	return pl_json_get(obj, "hw") && pl_json_get(obj, "conc") && pl_json_get(obj, "framework") &&
+	const cJSON *obj = pl_adapter_input_first(in);
+
+	return obj && pl_json_get(obj, "hw") && pl_json_get(obj, "conc") && pl_json_get(obj, "framework") &&
 	       pl_json_get(obj, "precision");
 }
 
@@ -210,6 +277,13 @@ static int ix_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err
 	return 0;
 }
 
+static int ix_parse(struct pl_adapter_input *in, struct pl_run_list *out, struct pl_error *err)
+{
+	return pl_adapter_records(&pl_adapter_inferencemax, in, ix_convert, out, err);
+}
+
 const struct pl_adapter_impl pl_adapter_inferencemax = {
-	&ix_info, NULL, ix_detect, ix_convert, NULL, NULL,
+	.info = &ix_info,
+	.detect = ix_detect,
+	.parse = ix_parse,
 };

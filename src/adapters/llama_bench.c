@@ -34,16 +34,49 @@ static const char *const llama_bench_mapping[] = {
 	NULL,
 };
 
-static const struct pl_adapter_info llama_bench_info = {
-	"llama-bench",
-	"llama-bench -o json (builds b3000 to b8000+)",
-	"llama.cpp llama-bench JSON (array of pp/tg test rows)",
-	llama_bench_mapping,
+static const struct pl_field llama_bench_fields[] = {
+	{"build_number", PL_FATE_CONDITION, "engine_version and benchmark_tool_version \"b<build_number>\""},
+	{"model_type", PL_FATE_CONDITION, "model"},
+	{"gpu_info", PL_FATE_CONDITION, "hardware"},
+	{"{type_k,type_v}", PL_FATE_CONDITION, "kv_cache_dtype (when the two are equal)"},
+	{"{backends,n_batch,n_ubatch,n_gpu_layers,flash_attn}", PL_FATE_CONDITION, "engine_args (\"backends=... n_batch=...\")"},
+	{"n_prompt", PL_FATE_CONDITION, "input_tokens; with n_gen and n_depth -> dataset (test name)"},
+	{"n_gen", PL_FATE_CONDITION, "max_output_tokens; with n_prompt -> dataset (test name)"},
+	{"n_depth", PL_FATE_DERIVED, "dataset \" @ d<n_depth>\" (prefilled context)"},
+	{"test_time", PL_FATE_CONDITION, "run_started_at"},
+	{"samples_ts", PL_FATE_CONDITION, "repetitions (its length)"},
+	{"avg_ts", PL_FATE_METRIC, "prefill_tokens_per_second (pp), tokens_per_second_mean and output_throughput (tg), total_token_throughput (pp+tg)"},
+	{"stddev_ts", PL_FATE_METRIC, "prefill_tokens_per_second_std (pp) or tokens_per_second_std (tg)"},
+	{"{avg_ns,stddev_ns,samples_ns}", PL_FATE_IGNORED, "the same timing as the *_ts values"},
+	{"{cpu_info,devices,main_gpu,split_mode,tensor_split,n_threads,cpu_mask,cpu_strict,poll,n_cpu_moe,"
+	 "no_host,no_kv_offload,no_op_offload,tensor_buft_overrides,use_direct_io,use_mmap,embeddings}",
+	 PL_FATE_EXTRA, "llama-bench test parameters (CPU, threads, devices, offload, memory mapping) "
+	 "with no canonical field"},
+	{"build_commit", PL_FATE_IGNORED, "build identity is provenance; build_number gives the version"},
+	{"model_filename", PL_FATE_IGNORED, "a local path; the model is model_type"},
+	{"{model_n_params,model_size}", PL_FATE_IGNORED, "properties of the model file, not settings"},
+	{NULL, 0, NULL},
 };
 
-static int llama_bench_detect(const cJSON *obj)
+static const struct pl_format_version llama_bench_inventory[] = {
+	{.version = "", .note = "llama-bench -o json rows; the files carry no version (build_number is the engine's)",
+	 .fields = llama_bench_fields},
+	{.version = NULL},
+};
+
+static const struct pl_adapter_info llama_bench_info = {
+	.name = "llama-bench",
+	.versions = "llama-bench -o json (builds b3000 to b8000+)",
+	.description = "llama.cpp llama-bench JSON (array of pp/tg test rows)",
+	.mapping = llama_bench_mapping,
+	.inventory = llama_bench_inventory,
+};
+
+static int llama_bench_detect(struct pl_adapter_input *in)
 {
-	return pl_json_get(obj, "n_prompt") && pl_json_get(obj, "n_gen") && pl_json_get(obj, "avg_ts");
+	const cJSON *obj = pl_adapter_input_first(in);
+
+	return obj && pl_json_get(obj, "n_prompt") && pl_json_get(obj, "n_gen") && pl_json_get(obj, "avg_ts");
 }
 
 static int llama_bench_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err)
@@ -129,6 +162,14 @@ static int llama_bench_convert(const cJSON *obj, struct pl_run *run, struct pl_e
 	return 0;
 }
 
+static int llama_bench_parse(struct pl_adapter_input *in, struct pl_run_list *out,
+                             struct pl_error *err)
+{
+	return pl_adapter_records(&pl_adapter_llama_bench, in, llama_bench_convert, out, err);
+}
+
 const struct pl_adapter_impl pl_adapter_llama_bench = {
-	&llama_bench_info, NULL, llama_bench_detect, llama_bench_convert, NULL, NULL,
+	.info = &llama_bench_info,
+	.detect = llama_bench_detect,
+	.parse = llama_bench_parse,
 };

@@ -55,16 +55,70 @@ static const char *const llmperf_mapping[] = {
 	NULL,
 };
 
-static const struct pl_adapter_info llmperf_info = {
-	"llmperf",
-	"token_benchmark_ray.py summary version 2023-08-31; llmnop summary version 2026-01-20",
-	"llmperf *_summary.json (per-request *_individual_responses.json is refused)",
-	llmperf_mapping,
+static const struct pl_field llmperf_fields[] = {
+	{"version", PL_FATE_DERIVED, "format_version"},
+	{"model", PL_FATE_CONDITION, "model"},
+	{"mean_input_tokens", PL_FATE_CONDITION, "input_tokens (requested)"},
+	{"mean_output_tokens", PL_FATE_CONDITION, "max_output_tokens (requested)"},
+	{"num_concurrent_requests", PL_FATE_CONDITION, "concurrency"},
+	{"timestamp", PL_FATE_CONDITION, "run_started_at (Unix seconds, UTC)"},
+	{"results_{ttft_s,inter_token_latency_s,end_to_end_latency_s,request_output_throughput_token_per_s}_"
+	 "{mean,min,max,stddev,quantiles_p50,quantiles_p90,quantiles_p95,quantiles_p99}",
+	 PL_FATE_METRIC,
+	 "ttft / tpot (llmperf's per-request e2e latency / output tokens) / e2el (s) / "
+	 "tokens_per_second (tok/s) _<stat>; stddev = std"},
+	{"results_*_quantiles_{p25,p75}", PL_FATE_IGNORED, "a percentile without a canonical slot"},
+	{"results_number_input_tokens_mean", PL_FATE_METRIC, "input_tokens_mean (tokens)"},
+	{"results_number_output_tokens_mean", PL_FATE_METRIC, "output_tokens_mean (tokens)"},
+	{"results_number_{input,output}_tokens_{min,max,stddev,quantiles_*}", PL_FATE_IGNORED,
+	 "spread of the request lengths; the workload is kept as their mean"},
+	{"results_num_completed_requests", PL_FATE_METRIC, "requests_completed (count; missing or 0 -> rejected)"},
+	{"results_number_errors", PL_FATE_METRIC, "requests_failed (count); / (completed + errors) -> error_rate"},
+	{"results_error_rate", PL_FATE_IGNORED, "recomputed as errors / (completed + errors)"},
+	{"results_mean_output_throughput_token_per_s", PL_FATE_METRIC, "output_throughput (tok/s)"},
+	{"results_num_completed_requests_per_min", PL_FATE_METRIC, "request_throughput (req/s, / 60)"},
+	{"results_error_code_frequency", PL_FATE_IGNORED, "error codes as text; the count is results_number_errors"},
+	{"{framework,api,model_size,name}", PL_FATE_IGNORED,
+	 "leaderboard labels: the API provider and display names, not the engine"},
+	{"{stddev_input_tokens,stddev_output_tokens}", PL_FATE_IGNORED,
+	 "the requested spread of request lengths (--stddev-*-tokens); the measured means are stored "
+	 "and checked by the 10% workload rule"},
+	{"results_num_requests_started", PL_FATE_IGNORED, "requests started; completed and errors are stored"},
+	{NULL, 0, NULL},
 };
 
-static int llmperf_detect(const cJSON *obj)
+/* llmnop writes llmperf-shaped summaries with a version of its own and
+ * reasoning-token fields. */
+static const struct pl_field llmnop_fields[] = {
+	{"results_number_reasoning_tokens_*", PL_FATE_DERIVED,
+	 "output_includes_reasoning = true (output throughput counts reasoning tokens); the "
+	 "per-request reasoning counts have no canonical metric"},
+	{"results_number_total_tokens_*", PL_FATE_IGNORED, "input + output tokens per request; both are stored"},
+	{"results_ttfo_s_*", PL_FATE_IGNORED, "time to first output (non-reasoning) token; no canonical metric"},
+	{"tokenizer", PL_FATE_IGNORED, "the client's tokenizer"},
+	{NULL, 0, NULL},
+};
+
+static const struct pl_format_version llmperf_inventory[] = {
+	{.version = "2023-08-31", .note = "token_benchmark_ray.py *_summary.json", .fields = llmperf_fields},
+	{.version = "2026-01-20", .note = "llmnop summaries in llmperf's shape: benchmark_tool = llmnop",
+	 .fields = llmnop_fields, .common = llmperf_fields},
+	{.version = NULL},
+};
+
+static const struct pl_adapter_info llmperf_info = {
+	.name = "llmperf",
+	.versions = "token_benchmark_ray.py summary version 2023-08-31; llmnop summary version 2026-01-20",
+	.description = "llmperf *_summary.json (per-request *_individual_responses.json is refused)",
+	.mapping = llmperf_mapping,
+	.inventory = llmperf_inventory,
+};
+
+static int llmperf_detect(struct pl_adapter_input *in)
 {
-	return pl_json_get(obj, "num_concurrent_requests") &&
+	const cJSON *obj = pl_adapter_input_first(in);
+
+	return obj && pl_json_get(obj, "num_concurrent_requests") &&
 	       (pl_json_get(obj, "results_ttft_s_mean") ||
 	        pl_json_get(obj, "results_num_completed_requests"));
 }
@@ -184,6 +238,14 @@ static int llmperf_convert(const cJSON *obj, struct pl_run *run, struct pl_error
 	return families(obj, run, err);
 }
 
+static int llmperf_parse(struct pl_adapter_input *in, struct pl_run_list *out, struct pl_error *err)
+{
+	return pl_adapter_records(&pl_adapter_llmperf, in, llmperf_convert, out, err);
+}
+
 const struct pl_adapter_impl pl_adapter_llmperf = {
-	&llmperf_info, "2023-08-31", llmperf_detect, llmperf_convert, NULL, NULL,
+	.info = &llmperf_info,
+	.format_version = "2023-08-31",
+	.detect = llmperf_detect,
+	.parse = llmperf_parse,
 };

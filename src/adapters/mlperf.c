@@ -21,13 +21,11 @@
  * rejected, naming the constraints that failed: warnings are not stored, so
  * a caveat could not follow the run into comparisons. Modes other than
  * PerformanceOnly hold no performance result and are rejected.
- * System description: the summary names no hardware; a sidecar
- * NAME.conditions.json next to NAME.txt is read here (import.c applies
- * sidecars to .json inputs only) and may hold canonical condition keys or
- * an MLPerf systems/NAME.json description (see registry.c). Nothing is parsed
- * from directory names.
+ * System description: the summary names no hardware; the importer reads
+ * a sidecar NAME.conditions.json next to NAME.txt, which may hold
+ * canonical condition keys or an MLPerf systems/NAME.json description
+ * (sidecar.c). Nothing is parsed from directory names.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,20 +53,57 @@ static const char *const mlperf_mapping[] = {
 	NULL,
 };
 
-static const struct pl_adapter_info mlperf_info = {
-	"mlperf",
-	"MLPerf Inference LoadGen mlperf_log_summary.txt (v4.1; Server and Offline)",
-	"MLPerf Inference mlperf_log_summary.txt (nanoseconds; VALID results only)",
-	mlperf_mapping,
+static const struct pl_field mlperf_fields[] = {
+	{"Scenario", PL_FATE_CONDITION, "scenario (Server and Offline are read, others rejected)"},
+	{"ttft_latency (ns)", PL_FATE_CONDITION, "ttft_limit (s, ns / 1e9)"},
+	{"tpot_latency (ns)", PL_FATE_CONDITION, "tpot_limit (s, ns / 1e9)"},
+	{"SUT name", PL_FATE_IGNORED, "the harness's name for the system, not a description of it"},
+	{"Scheduled samples per second", PL_FATE_IGNORED, "the arrival rate LoadGen scheduled; target_qps is stored"},
+	{"{TTFT,TPOT} Early Stopping Result", PL_FATE_IGNORED, "a verdict in words, covered by Result is"},
+	{"{min_duration (ms),max_duration (ms),min_query_count,max_query_count,max_async_queries,"
+	 "samples_per_query,performance_sample_count,print_timestamps}",
+	 PL_FATE_IGNORED, "LoadGen run settings, checked by the VALID verdict"},
+	{"{qsl_rng_seed,sample_index_rng_seed,schedule_rng_seed,accuracy_log_rng_seed}", PL_FATE_IGNORED,
+	 "random seeds"},
+	{"{accuracy_log_probability,accuracy_log_sampling_target,performance_issue_same,"
+	 "performance_issue_same_index,performance_issue_unique}",
+	 PL_FATE_IGNORED, "accuracy logging and audit switches"},
+	{"Mode", PL_FATE_DERIVED, "only PerformanceOnly is imported"},
+	{"Result is", PL_FATE_DERIVED, "only VALID is imported"},
+	{"{Completed samples per second,Samples per second}", PL_FATE_METRIC, "request_throughput (req/s)"},
+	{"{Completed tokens per second,Tokens per second}", PL_FATE_METRIC, "output_throughput (tok/s)"},
+	{"target_qps", PL_FATE_CONDITION, "request_rate (Server; Offline -> inf)"},
+	{"{Min,Max,Mean} latency (ns)", PL_FATE_METRIC, "e2el_min / max / mean (s, ns / 1e9; not Offline)"},
+	{"{50.00,90.00,95.00,99.00,99.90} percentile latency (ns)", PL_FATE_METRIC, "e2el_<pNN> (s; not Offline)"},
+	{"{Min,Max,Mean} First Token latency (ns)", PL_FATE_METRIC, "ttft_min / max / mean (s)"},
+	{"{50.00,90.00,95.00,99.00,99.90} percentile first token latency (ns)", PL_FATE_METRIC, "ttft_<pNN> (s)"},
+	{"{Min,Max,Mean} Time to Output Token (ns)", PL_FATE_METRIC, "tpot_min / max / mean (s)"},
+	{"{50.00,90.00,95.00,99.00,99.90} percentile time to output token (ns)", PL_FATE_METRIC, "tpot_<pNN> (s)"},
+	{"97.00 percentile *", PL_FATE_IGNORED, "a percentile without a canonical slot"},
+	{"* satisfied", PL_FATE_DERIVED, "a NO is named when the result is INVALID"},
+	{NULL, 0, NULL},
 };
 
-static int mlperf_detect(const char *path, const char *buf, size_t len)
+static const struct pl_format_version mlperf_inventory[] = {
+	{.version = "", .note = "LoadGen mlperf_log_summary.txt (v4.1), Server and Offline; lines \"key : value\"",
+	 .fields = mlperf_fields},
+	{.version = NULL},
+};
+
+static const struct pl_adapter_info mlperf_info = {
+	.name = "mlperf",
+	.versions = "MLPerf Inference LoadGen mlperf_log_summary.txt (v4.1; Server and Offline)",
+	.description = "MLPerf Inference mlperf_log_summary.txt (nanoseconds; VALID results only)",
+	.mapping = mlperf_mapping,
+	.inventory = mlperf_inventory,
+};
+
+static int mlperf_detect(struct pl_adapter_input *in)
 {
 	static const char needle[] = "MLPerf Results Summary";
 	const size_t m = sizeof(needle) - 1;
-	const char *p = buf, *e = buf + (len < 256 ? len : 256);
+	const char *p = in->buf, *e = in->buf + (in->len < 256 ? in->len : 256);
 
-	(void)path;
 	/* memchr to each 'M' rather than a memcmp at every offset: every file
 	 * that is not a text format comes here */
 	while ((size_t)(e - p) >= m && (p = memchr(p, 'M', (size_t)(e - p) - m + 1)) != NULL) {
@@ -133,53 +168,44 @@ static int latency_metric(const char *key)
 	return -1;
 }
 
-/* Reads NAME.conditions.json next to NAME.txt into every run, if present. */
-static int sidecar(const char *path, struct pl_run_list *out, size_t first, struct pl_error *err)
+/* The "key : value" line at *off (then past it): 1 with kv filled, 0 at the
+ * end; kv->key is "" for a line without a colon. */
+static int next_line(const char *buf, size_t len, size_t *off, struct kvline *kv)
 {
-	size_t n = strlen(path), stem = n, len = 0, cap = 0;
-	char *side, *buf = NULL;
-	FILE *f;
+	const char *nl;
+	size_t end;
+	char text[300], *colon;
+
+	if (*off >= len)
+		return 0;
+	nl = memchr(buf + *off, '\n', len - *off);
+	end = nl ? (size_t)(nl - buf) : len;
+	snprintf(text, sizeof(text), "%.*s", (int)(end - *off < 299 ? end - *off : 299), buf + *off);
+	*off = end + 1;
+	kv->line++;
+	colon = strrchr(text, ':');
+	if (!colon) {
+		kv->key[0] = kv->val[0] = '\0';
+		return 1;
+	}
+	*colon = '\0';
+	snprintf(kv->key, sizeof(kv->key), "%.127s", text);
+	snprintf(kv->val, sizeof(kv->val), "%.127s", colon + 1);
+	trim(kv->key);
+	trim(kv->val);
+	return 1;
+}
+
+/* Every line key against the inventory, once the run is converted. */
+static int walk_lines(const char *buf, size_t len, struct pl_run *run, struct pl_error *err)
+{
+	struct kvline kv = {.line = 0};
+	size_t off = 0;
 	int rc = 0;
 
-	if (n > 4 && strcmp(path + n - 4, ".txt") == 0)
-		stem = n - 4;
-	else
-		return 0;
-	side = malloc(stem + sizeof(".conditions.json"));
-	if (!side)
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	memcpy(side, path, stem);
-	memcpy(side + stem, ".conditions.json", sizeof(".conditions.json"));
-	f = fopen(side, "rb");
-	if (!f) {
-		if (errno != ENOENT)
-			rc = pl_error_set(err, PL_EIO, "cannot open sidecar '%s': %s", side, strerror(errno));
-		free(side);
-		return rc;
-	}
-	for (;;) {
-		size_t got;
-		if (len == cap) {
-			char *nb = realloc(buf, cap ? cap * 2 : 4096);
-			if (!nb) {
-				rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-				break;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 4096;
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	if (rc == 0 && ferror(f))
-		rc = pl_error_set(err, PL_EIO, "cannot read sidecar '%s'", side);
-	fclose(f);
-	for (size_t i = first; i < out->n && rc == 0; i++)
-		rc = pl_adapters_parse_conditions(side, buf, len, &out->v[i], err);
-	free(buf);
-	free(side);
+	while (rc == 0 && next_line(buf, len, &off, &kv))
+		if (kv.key[0])
+			rc = pl_inventory_check(&mlperf_info, NULL, kv.key, kv.val, run, err);
 	return rc;
 }
 
@@ -199,40 +225,28 @@ static int limit(const char *ns, int id, const char *key, struct pl_run *run, st
 	return pl_run_set_cond_num(run, id, pl_scale_pow10(v, -9), err);
 }
 
-static int mlperf_parse(const char *path, const char *buf, size_t len, struct pl_run_list *out,
+static int mlperf_parse(struct pl_adapter_input *in, struct pl_run_list *out,
                         struct pl_error *err)
 {
+	const char *path = in->path, *buf = in->buf;
+	size_t len = in->len;
 	char scenario[32] = "", mode[32] = "", result[32] = "", failed[300] = "";
 	char ttft_limit[128] = "", tpot_limit[128] = "";
-	size_t first = out->n;
 	struct pl_run *run = pl_run_list_push(out);
-	long line = 0;
+	struct kvline kv = {.line = 0};
+	size_t off = 0;
 	int rc = 0;
 
 	if (!run || pl_strset(&run->adapter, "mlperf") || pl_strset(&run->source, path))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	if ((rc = pl_run_set_cond(run, PL_C_BENCHMARK_TOOL, "mlperf-loadgen", err)))
 		return rc;
-	for (size_t off = 0; off < len;) {
-		const char *nl = memchr(buf + off, '\n', len - off);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-		char text[300], *colon;
-		struct kvline kv;
+	while (next_line(buf, len, &off, &kv)) {
 		double v;
 		int id;
 
-		line++;
-		snprintf(text, sizeof(text), "%.*s", (int)(end - off < 299 ? end - off : 299), buf + off);
-		off = end + 1;
-		colon = strrchr(text, ':');
-		if (!colon)
+		if (!kv.key[0])
 			continue;
-		*colon = '\0';
-		snprintf(kv.key, sizeof(kv.key), "%.127s", text);
-		snprintf(kv.val, sizeof(kv.val), "%.127s", colon + 1);
-		trim(kv.key);
-		trim(kv.val);
-		kv.line = line;
 		if (strcmp(kv.key, "Scenario") == 0) {
 			snprintf(scenario, sizeof(scenario), "%.31s", kv.val);
 			continue;
@@ -318,9 +332,12 @@ static int mlperf_parse(const char *path, const char *buf, size_t len, struct pl
 		return rc;
 	if (!run->has_metric[PL_M_REQUEST_THROUGHPUT] && !run->has_metric[PL_M_OUTPUT_THROUGHPUT])
 		return pl_error_set(err, PL_EINVALID, "the summary holds no throughput line");
-	return sidecar(path, out, first, err);
+	return walk_lines(buf, len, run, err);
 }
 
 const struct pl_adapter_impl pl_adapter_mlperf = {
-	&mlperf_info, NULL, NULL, NULL, mlperf_detect, mlperf_parse,
+	.info = &mlperf_info,
+	.flags = PL_ADAPTER_BYTES,
+	.detect = mlperf_detect,
+	.parse = mlperf_parse,
 };

@@ -2,11 +2,13 @@
  * registry.c — the list of input adapters, format detection, and the one
  * entry point that turns a file's bytes into canonical runs.
  *
- * The file is parsed into records once (json_util.c); the adapter is the one
- * forced by name or the first in detection order whose detect() accepts the
- * first record; every record is converted into a run of a private list that
- * is appended to the caller's list only when all records converted, so a
- * file is atomic.
+ * Every adapter gets the same struct pl_adapter_input (adapter_impl.h).
+ * Detection: the adapters that recognise their bytes (text, CSV, YAML)
+ * first; then CSV files refused by name; then the input is parsed as JSON
+ * (once: the document is kept on the input for the adapter's parse()),
+ * files that hold no run are named, and the JSON detectors run in order.
+ * The adapter's runs go to a private list that is appended to the
+ * caller's list only when the whole file converted, so a file is atomic.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,137 +189,170 @@ static void locate(struct pl_error *err, const char *path, const struct pl_json_
 		prefix_record(err, rec->index);
 }
 
-int pl_adapters_parse(const char *path, const char *buf, size_t len, const char *format,
-                      struct pl_run_list *out, struct pl_error *err)
+int pl_adapter_input_doc(struct pl_adapter_input *in, const struct pl_json_doc **doc,
+                         struct pl_error *err)
 {
-	struct pl_json_doc doc = {0};
-	struct pl_run_list tmp = {0};
-	const struct pl_adapter_impl *impl = NULL;
-	const cJSON *first;
-	int rc;
+	if (in->doc_state == 0) {
+		pl_error_init(&in->doc_err);
+		in->doc_state = pl_json_parse_records(in->path, in->buf, in->len, &in->doc, &in->doc_err)
+		                    ? -1
+		                    : 1;
+	}
+	if (in->doc_state < 0) {
+		if (err)
+			*err = in->doc_err;
+		return in->doc_err.code ? in->doc_err.code : PL_ESYNTAX;
+	}
+	*doc = &in->doc;
+	return 0;
+}
 
-	if (!path)
-		path = "-";
-	if (format) {
-		for (size_t i = 0; i < NIMPLS; i++)
-			if (strcmp(impls[i]->info->name, format) == 0)
-				impl = impls[i];
-		if (!impl)
-			return pl_error_set(err, PL_EUSAGE, "unknown format '%s' (known: %s)", format,
-			                    known_formats());
-	}
-	{
-		/* text formats: forced, or detected before trying JSON */
-		const struct pl_adapter_impl *text = NULL;
-		if (impl && impl->parse_text)
-			text = impl;
-		for (size_t i = 0; i < NIMPLS && !impl && !text; i++)
-			if (impls[i]->detect_text && impls[i]->detect_text(path, buf, len))
-				text = impls[i];
-		if (!impl && !text) {
-			const char *why = pl_csv_refusal(buf, len);
-			if (why) {
-				pl_error_at(err, path, 0, 0);
-				return pl_error_set(err, PL_EFORMAT, "%s", why);
-			}
-			if (!impl && (has_ext(path, ".csv") || has_ext(path, ".txt") ||
-			              has_ext(path, ".yaml") || has_ext(path, ".yml"))) {
-				char head[72];
-				size_t k = 0;
-				for (size_t i = 0; i < len && k + 1 < sizeof(head) && buf[i] != '\n' &&
-				                   buf[i] != '\r';
-				     i++)
-					head[k++] = (unsigned char)buf[i] < 0x20 || buf[i] == 0x7f ? '?' : buf[i];
-				head[k] = '\0';
-				pl_error_at(err, path, 0, 0);
-				return pl_error_set(err, PL_EFORMAT,
-				                    "unknown format: no adapter reads this %s file (it starts "
-				                    "\"%s\"; known: %s)",
-				                    strrchr(path, '.'), head, known_formats());
-			}
-		}
-		if (text) {
-			size_t before = out->n;
-			rc = text->parse_text(path, buf, len, out, err);
-			if (rc) {
-				while (out->n > before)
-					pl_run_release(&out->v[--out->n]);
-				if (err && !err->file[0])
-					pl_error_at(err, path, err->line, err->column);
-			}
-			return rc;
-		}
-	}
-	rc = pl_json_parse_records(path, buf, len, &doc, err);
+const cJSON *pl_adapter_input_first(struct pl_adapter_input *in)
+{
+	const struct pl_json_doc *doc;
+
+	if (pl_adapter_input_doc(in, &doc, NULL) || doc->nrecords == 0 ||
+	    !cJSON_IsObject(doc->records[0].obj))
+		return NULL;
+	return doc->records[0].obj;
+}
+
+int pl_adapter_records(const struct pl_adapter_impl *impl, struct pl_adapter_input *in,
+                       int (*convert)(const cJSON *obj, struct pl_run *run, struct pl_error *err),
+                       struct pl_run_list *out, struct pl_error *err)
+{
+	const struct pl_json_doc *doc;
+	int rc = pl_adapter_input_doc(in, &doc, err);
+
 	if (rc)
 		return rc;
-	if (doc.nrecords == 0) {
-		pl_json_doc_release(&doc);
+	if (doc->nrecords == 0) {
+		pl_error_at(err, in->path, 0, 0);
+		return pl_error_set(err, PL_EINVALID, "the file holds no runs (an empty array)");
+	}
+	for (size_t i = 0; i < doc->nrecords && rc == 0; i++) {
+		const struct pl_json_record *rec = &doc->records[i];
+		struct pl_run *run = pl_run_list_push(out);
+
+		if (!run || pl_strset(&run->adapter, impl->info->name) ||
+		    pl_strset(&run->source, in->path) ||
+		    pl_strset(&run->format_version, impl->format_version))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		run->record = rec->index;
+		if (!cJSON_IsObject(rec->obj))
+			rc = pl_error_set(err, PL_EINVALID, "a %s record must be a JSON object, got %s",
+			                  impl->info->name, pl_json_type_name(rec->obj));
+		else if ((rc = convert(rec->obj, run, err)) == 0)
+			rc = pl_inventory_walk(impl->info, run->format_version, rec->obj, "", run, err);
+		if (rc)
+			locate(err, in->path, doc, rec);
+	}
+	return rc;
+}
+
+/* The adapter named format, or NULL. */
+static const struct pl_adapter_impl *by_name(const char *format)
+{
+	for (size_t i = 0; i < NIMPLS; i++)
+		if (strcmp(impls[i]->info->name, format) == 0)
+			return impls[i];
+	return NULL;
+}
+
+/* Detection (see the top of the file): 0 and *impl, or the refusal. */
+static int detect(struct pl_adapter_input *in, const struct pl_adapter_impl **impl,
+                  struct pl_error *err)
+{
+	const char *path = in->path, *buf = in->buf;
+	size_t len = in->len;
+	const struct pl_json_doc *doc;
+	const cJSON *first;
+	const char *why;
+	int rc;
+
+	for (size_t i = 0; i < NIMPLS; i++)
+		if ((impls[i]->flags & PL_ADAPTER_BYTES) && impls[i]->detect(in)) {
+			*impl = impls[i];
+			return 0;
+		}
+	why = pl_csv_refusal(buf, len);
+	if (why) {
+		pl_error_at(err, path, 0, 0);
+		return pl_error_set(err, PL_EFORMAT, "%s", why);
+	}
+	if (has_ext(path, ".csv") || has_ext(path, ".txt") || has_ext(path, ".yaml") ||
+	    has_ext(path, ".yml")) {
+		char head[72];
+		size_t k = 0;
+		for (size_t i = 0; i < len && k + 1 < sizeof(head) && buf[i] != '\n' && buf[i] != '\r';
+		     i++)
+			head[k++] = (unsigned char)buf[i] < 0x20 || buf[i] == 0x7f ? '?' : buf[i];
+		head[k] = '\0';
+		pl_error_at(err, path, 0, 0);
+		return pl_error_set(err, PL_EFORMAT,
+		                    "unknown format: no adapter reads this %s file (it starts "
+		                    "\"%s\"; known: %s)",
+		                    strrchr(path, '.'), head, known_formats());
+	}
+	if ((rc = pl_adapter_input_doc(in, &doc, err)))
+		return rc;
+	if (doc->nrecords == 0) {
 		pl_error_at(err, path, 0, 0);
 		return pl_error_set(err, PL_EINVALID, "the file holds no runs (an empty array)");
 	}
-	first = doc.records[0].obj;
-	if (!impl && cJSON_IsObject(first) && not_a_run(first)) {
-		const char *none = not_a_run(first);
-		pl_json_doc_release(&doc);
+	first = doc->records[0].obj;
+	if (cJSON_IsObject(first) && (why = not_a_run(first)) != NULL) {
 		pl_error_at(err, path, 0, 0);
-		return pl_error_set(err, PL_EFORMAT, "%s", none);
+		return pl_error_set(err, PL_EFORMAT, "%s", why);
 	}
-	if (!impl) {
-		for (size_t i = 0; i < NIMPLS && !impl; i++)
-			if (cJSON_IsObject(first) && impls[i]->detect && impls[i]->detect(first))
-				impl = impls[i];
-		if (!impl) {
-			const char *hint = cJSON_IsObject(first) ? unsupported_hint(first) : NULL;
-			pl_json_doc_release(&doc);
-			pl_error_at(err, path, 0, 0);
-			if (hint)
-				return pl_error_set(err, PL_EFORMAT,
-				                    "this looks like %s, which no adapter reads yet (known: %s)",
-				                    hint, known_formats());
+	for (size_t i = 0; i < NIMPLS; i++)
+		if (!(impls[i]->flags & PL_ADAPTER_BYTES) && cJSON_IsObject(first) &&
+		    impls[i]->detect(in)) {
+			*impl = impls[i];
+			break;
+		}
+	if (!*impl) {
+		const char *hint = cJSON_IsObject(first) ? unsupported_hint(first) : NULL;
+		pl_error_at(err, path, 0, 0);
+		if (hint)
 			return pl_error_set(err, PL_EFORMAT,
-			                    "no input format recognises this file (known: %s; force one with --format)",
+			                    "this looks like %s, which no adapter reads yet (known: %s)", hint,
 			                    known_formats());
-		}
-		if (impl == &pl_adapter_descriptor) {
-			const char *key = NULL, *tool = foreign_tool(first, &key);
-			if (tool) {
-				pl_json_doc_release(&doc);
-				pl_error_at(err, path, 0, 0);
-				return pl_error_set(err, PL_EFORMAT,
-				                    "unknown format: this looks like %s (it has the key '%s') "
-				                    "in a shape no adapter reads (known: %s; force one with --format)",
-				                    tool, key, known_formats());
-			}
+		return pl_error_set(err, PL_EFORMAT,
+		                    "no input format recognises this file (known: %s; force one with --format)",
+		                    known_formats());
+	}
+	if (*impl == &pl_adapter_descriptor) {
+		const char *key = NULL, *tool = foreign_tool(first, &key);
+		if (tool) {
+			pl_error_at(err, path, 0, 0);
+			return pl_error_set(err, PL_EFORMAT,
+			                    "unknown format: this looks like %s (it has the key '%s') "
+			                    "in a shape no adapter reads (known: %s; force one with --format)",
+			                    tool, key, known_formats());
 		}
 	}
-	for (size_t i = 0; i < doc.nrecords; i++) {
-		const struct pl_json_record *rec = &doc.records[i];
-		struct pl_run *run = pl_run_list_push(&tmp);
+	return 0;
+}
 
-		if (!run) {
-			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-			break;
-		}
-		if (pl_strset(&run->adapter, impl->info->name) || pl_strset(&run->source, path) ||
-		    pl_strset(&run->format_version, impl->format_version)) {
-			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-			break;
-		}
-		run->record = rec->index;
-		if (!cJSON_IsObject(rec->obj)) {
-			rc = pl_error_set(err, PL_EINVALID, "a %s record must be a JSON object, got %s",
-			                  impl->info->name, pl_json_type_name(rec->obj));
-			locate(err, path, &doc, rec);
-			break;
-		}
-		rc = impl->convert(rec->obj, run, err);
-		if (rc) {
-			locate(err, path, &doc, rec);
-			break;
-		}
+int pl_adapters_parse(const char *path, const char *buf, size_t len, const char *format,
+                      struct pl_run_list *out, struct pl_error *err)
+{
+	struct pl_adapter_input in = {.path = path ? path : "-", .buf = buf, .len = len};
+	struct pl_run_list tmp = {0};
+	const struct pl_adapter_impl *impl = NULL;
+	int rc;
+
+	if (format && !(impl = by_name(format)))
+		return pl_error_set(err, PL_EUSAGE, "unknown format '%s' (known: %s)", format,
+		                    known_formats());
+	rc = impl ? 0 : detect(&in, &impl, err);
+	if (rc == 0) {
+		rc = impl->parse(&in, &tmp, err);
+		if (rc && err && !err->file[0])
+			pl_error_at(err, in.path, err->line, err->column);
 	}
-	pl_json_doc_release(&doc);
+	pl_json_doc_release(&in.doc);
 	if (rc) {
 		pl_run_list_release(&tmp);
 		return rc;
@@ -338,70 +373,4 @@ int pl_adapters_parse(const char *path, const char *buf, size_t len, const char 
 	}
 	free(tmp.v);
 	return 0;
-}
-
-/* An MLPerf systems/NAME.json description as a conditions sidecar: only its
- * structured fields are read. hardware = "<accelerators_per_node>x
- * <accelerator_model_name>" (the per-node count, as one node's hardware),
- * accelerator_count = accelerators_per_node x number_of_nodes. framework
- * and other_software_stack are free text ("TensorRT 10.2.0, CUDA 12.4")
- * and are not parsed into engine or versions: give those with --set. */
-static int mlperf_system(const cJSON *sys, struct pl_run *run, struct pl_error *err)
-{
-	const char *name = NULL;
-	double per_node = 0, nodes = 1;
-	char hw[256], num[40];
-	int rc;
-
-	if ((rc = pl_json_get_string(sys, "accelerator_model_name", &name, err)) < 0)
-		return rc;
-	if (rc == 1 || !name[0])
-		return 0;
-	if ((rc = pl_json_get_count(sys, "accelerators_per_node", &per_node, err)) < 0) {
-		/* submissions write it as a string too ("8") */
-		const char *s = NULL;
-		if (pl_json_get_string(sys, "accelerators_per_node", &s, NULL) != 0 ||
-		    pl_parse_num(s, 0, &per_node) != 0 || per_node < 1)
-			return rc;
-		pl_error_init(err);
-	}
-	if (pl_json_get_count(sys, "number_of_nodes", &nodes, NULL) != 0 || nodes < 1)
-		nodes = 1;
-	if (per_node >= 1)
-		snprintf(hw, sizeof(hw), "%sx %s", pl_fmt_num(num, sizeof(num), per_node), name);
-	else
-		snprintf(hw, sizeof(hw), "%s", name);
-	if ((rc = pl_run_set_cond(run, PL_C_HARDWARE, hw, err)))
-		return rc;
-	if (per_node >= 1)
-		return pl_run_set_cond_num(run, PL_C_ACCELERATOR_COUNT, per_node * nodes, err);
-	return 0;
-}
-
-int pl_adapters_parse_conditions(const char *path, const char *buf, size_t len,
-                                 struct pl_run *run, struct pl_error *err)
-{
-	cJSON *root = NULL;
-	int rc;
-
-	if (!path)
-		path = "-";
-	rc = pl_json_parse_value(path, buf, len, &root, err);
-	if (rc)
-		return rc;
-	if (!cJSON_IsObject(root)) {
-		pl_error_at(err, path, 0, 0);
-		rc = pl_error_set(err, PL_EINVALID, "a conditions file must hold one JSON object, got %s",
-		                  pl_json_type_name(root));
-	} else if (pl_json_get(root, "accelerator_model_name") && pl_json_get(root, "system_type")) {
-		rc = mlperf_system(root, run, err);
-		if (rc)
-			pl_error_at(err, path, 0, 0);
-	} else {
-		rc = pl_adapter_conditions_from(root, NULL, run, err);
-		if (rc)
-			pl_error_at(err, path, err ? err->line : 0, err ? err->column : 0);
-	}
-	cJSON_Delete(root);
-	return rc;
 }

@@ -38,11 +38,45 @@ static const char *const sglang_mapping[] = {
 	NULL,
 };
 
+static const struct pl_field sglang_fields[] = {
+	{"backend", PL_FATE_CONDITION, "api_backend (the client API, not the engine)"},
+	{"dataset_name", PL_FATE_CONDITION, "dataset"},
+	{"request_rate", PL_FATE_CONDITION, "request_rate (req/s; Infinity = all at once)"},
+	{"max_concurrency", PL_FATE_CONDITION, "concurrency (null or 0 with request_rate inf -> inf)"},
+	{"random_input_len", PL_FATE_CONDITION, "input_tokens (dataset random)"},
+	{"random_output_len", PL_FATE_CONDITION, "max_output_tokens (dataset random)"},
+	{"sharegpt_output_len", PL_FATE_CONDITION, "max_output_tokens (dataset sharegpt, when not null)"},
+	{"random_range_ratio", PL_FATE_DERIVED, "a warning when < 1 (the lengths are maxima)"},
+	{"{mean,median,std,p90,p95,p99,min,max}_{ttft,tpot,itl,e2e_latency}_ms", PL_FATE_METRIC,
+	 "<f>_<stat> (s, ms / 1000; e2e_latency = e2el, median = p50)"},
+	{"p*_{ttft,tpot,itl,e2e_latency}_ms", PL_FATE_IGNORED, "a percentile without a canonical slot"},
+	{"completed", PL_FATE_METRIC, "requests_completed (count; 0 -> rejected)"},
+	{"total_input_tokens", PL_FATE_METRIC, "total_input_tokens (count); / completed -> input_tokens_mean"},
+	{"total_output_tokens", PL_FATE_METRIC, "total_output_tokens (count); / completed -> output_tokens_mean"},
+	{"total_{input,output}_tokens_retokenized", PL_FATE_IGNORED, "the same totals re-counted by the client tokenizer"},
+	{"output_throughput", PL_FATE_METRIC, "output_throughput (tok/s)"},
+	{"total_throughput", PL_FATE_METRIC, "total_token_throughput (tok/s)"},
+	{"request_throughput", PL_FATE_METRIC, "request_throughput (req/s)"},
+	{"input_throughput", PL_FATE_IGNORED, "prompt tokens per second only; not a canonical metric"},
+	{"concurrency", PL_FATE_METRIC, "concurrency_mean (measured requests in flight)"},
+	{"duration", PL_FATE_METRIC, "duration (s)"},
+	{"{input_lens,output_lens,ttfts,itls,generated_texts,errors}", PL_FATE_IGNORED,
+	 "per-request arrays; only the summary statistics are stored"},
+	{NULL, 0, NULL},
+};
+
+static const struct pl_format_version sglang_inventory[] = {
+	{.version = "", .note = "sglang.bench_serving --output-file lines; the files carry no version",
+	 .fields = sglang_fields},
+	{.version = NULL},
+};
+
 static const struct pl_adapter_info sglang_info = {
-	"sglang-bench-serving",
-	"sglang.bench_serving --output-file JSONL (2024-12 and later)",
-	"SGLang bench_serving result lines (JSONL, one run per line)",
-	sglang_mapping,
+	.name = "sglang-bench-serving",
+	.versions = "sglang.bench_serving --output-file JSONL (2024-12 and later)",
+	.description = "SGLang bench_serving result lines (JSONL, one run per line)",
+	.mapping = sglang_mapping,
+	.inventory = sglang_inventory,
 };
 
 static int has_key_suffix(const cJSON *obj, const char *suffix)
@@ -59,9 +93,11 @@ static int has_key_suffix(const cJSON *obj, const char *suffix)
 	return 0;
 }
 
-static int sglang_detect(const cJSON *obj)
+static int sglang_detect(struct pl_adapter_input *in)
 {
-	return pl_json_get(obj, "backend") && has_key_suffix(obj, "_e2e_latency_ms") &&
+	const cJSON *obj = pl_adapter_input_first(in);
+
+	return obj && pl_json_get(obj, "backend") && has_key_suffix(obj, "_e2e_latency_ms") &&
 	       !pl_json_get(obj, "date");
 }
 
@@ -144,6 +180,13 @@ static int sglang_convert(const cJSON *obj, struct pl_run *run, struct pl_error 
 	return latencies(obj, run, err);
 }
 
+static int sglang_parse(struct pl_adapter_input *in, struct pl_run_list *out, struct pl_error *err)
+{
+	return pl_adapter_records(&pl_adapter_sglang, in, sglang_convert, out, err);
+}
+
 const struct pl_adapter_impl pl_adapter_sglang = {
-	&sglang_info, NULL, sglang_detect, sglang_convert, NULL, NULL,
+	.info = &sglang_info,
+	.detect = sglang_detect,
+	.parse = sglang_parse,
 };

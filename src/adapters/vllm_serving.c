@@ -65,11 +65,59 @@ static const char *const vllm_mapping[] = {
 	NULL,
 };
 
+static const struct pl_field vllm_fields[] = {
+	{"model_id", PL_FATE_CONDITION, "model (as is; may be a local snapshot path)"},
+	{"backend", PL_FATE_CONDITION, "api_backend (the client API and endpoint, not the engine)"},
+	{"date", PL_FATE_CONDITION, "run_started_at (YYYYMMDD-HHMMSS local time, no zone)"},
+	{"num_prompts", PL_FATE_CONDITION, "num_prompts"},
+	{"request_rate", PL_FATE_DERIVED,
+	 "request_rate (req/s; inf = all at once), unless a ramp_up_strategy is given: then the "
+	 "rate is the ramp (ramp_up_*) and vLLM's \"inf\" is not stored"},
+	{"max_concurrency", PL_FATE_CONDITION, "concurrency (null -> missing)"},
+	{"burstiness", PL_FATE_CONDITION, "burstiness (gamma shape; 1 = Poisson arrivals)"},
+	{"ramp_up_strategy", PL_FATE_CONDITION, "ramp_up_strategy"},
+	{"ramp_up_start_rps", PL_FATE_CONDITION, "ramp_up_start_rps (req/s)"},
+	{"ramp_up_end_rps", PL_FATE_CONDITION, "ramp_up_end_rps (req/s)"},
+	{"{mean,median,std,min,max,p50,p90,p95,p99,p99.9}_{ttft,tpot,itl,e2el}_ms", PL_FATE_METRIC,
+	 "<f>_<stat> (s, ms / 1000; median = p50, p99.9 = p99_9; p50 only without median)"},
+	{"p*_{ttft,tpot,itl,e2el}_ms", PL_FATE_IGNORED, "a percentile without a canonical slot (p25, p75, ...)"},
+	{"output_throughput", PL_FATE_METRIC, "output_throughput (tok/s)"},
+	{"total_token_throughput", PL_FATE_METRIC, "total_token_throughput (tok/s)"},
+	{"request_throughput", PL_FATE_METRIC, "request_throughput (req/s)"},
+	{"{request_goodput,request_goodput:}", PL_FATE_METRIC, "goodput (req/s; null -> missing; the stray colon of 2025 files too)"},
+	{"completed", PL_FATE_METRIC, "requests_completed (count); with failed or num_prompts -> error_rate"},
+	{"failed", PL_FATE_METRIC, "requests_failed (count); failed / (completed + failed) -> error_rate"},
+	{"duration", PL_FATE_METRIC, "duration (s)"},
+	{"total_input_tokens", PL_FATE_METRIC, "total_input_tokens (count); / completed -> input_tokens_mean"},
+	{"total_output_tokens", PL_FATE_METRIC, "total_output_tokens (count); / completed -> output_tokens_mean"},
+	{"rps_change_events", PL_FATE_IGNORED, "the ramp's timeline; the ramp is stored as ramp_up_*"},
+	{"tokenizer_id", PL_FATE_IGNORED, "tokenizer path; the model is model_id"},
+	{"best_of", PL_FATE_IGNORED, "sampling setting (1 in every file seen)"},
+	{"label", PL_FATE_IGNORED, "a free-text label of the run"},
+	{"endpoint_type", PL_FATE_IGNORED,
+	 "the newer name of backend, written beside it with the same value in every file seen"},
+	{"rtfx", PL_FATE_IGNORED, "audio real-time factor, not a text-generation measure"},
+	{"{max_output_tokens_per_s,max_concurrent_requests}", PL_FATE_IGNORED,
+	 "measured peaks, not settings; no canonical metric"},
+	{"run_number", PL_FATE_IGNORED, "sweep run index; the record index identifies the run"},
+	{"max_num_seqs", PL_FATE_EXTRA, "the sweep's engine limit on sequences per batch (not mapped to max_num_seqs yet)"},
+	{"{input_lens,output_lens,ttfts,itls,generated_texts,errors}", PL_FATE_IGNORED,
+	 "per-request arrays; only the summary statistics are stored"},
+	{NULL, 0, NULL},
+};
+
+static const struct pl_format_version vllm_inventory[] = {
+	{.version = "", .note = "benchmark_serving.py --save-result and vllm bench serve / sweep (to 0.25.1); the files carry no version",
+	 .fields = vllm_fields},
+	{.version = NULL},
+};
+
 static const struct pl_adapter_info vllm_info = {
-	"vllm-serving",
-	"benchmark_serving.py --save-result (2024-2025), vllm bench serve / sweep (to 0.25)",
-	"vLLM serving benchmark result JSON (benchmark_serving.py, vllm bench serve/sweep)",
-	vllm_mapping,
+	.name = "vllm-serving",
+	.versions = "benchmark_serving.py --save-result (2024-2025), vllm bench serve / sweep (to 0.25)",
+	.description = "vLLM serving benchmark result JSON (benchmark_serving.py, vllm bench serve/sweep)",
+	.mapping = vllm_mapping,
+	.inventory = vllm_inventory,
 };
 
 static const char *const families[] = {"ttft", "tpot", "itl", "e2el", NULL};
@@ -87,9 +135,11 @@ static int has_ttft_ms_key(const cJSON *obj)
 	return 0;
 }
 
-static int vllm_detect(const cJSON *obj)
+static int vllm_detect(struct pl_adapter_input *in)
 {
-	return pl_json_get(obj, "date") &&
+	const cJSON *obj = pl_adapter_input_first(in);
+
+	return obj && pl_json_get(obj, "date") &&
 	       (pl_json_get(obj, "num_prompts") || pl_json_get(obj, "backend")) &&
 	       has_ttft_ms_key(obj);
 }
@@ -292,11 +342,13 @@ static int vllm_convert(const cJSON *obj, struct pl_run *run, struct pl_error *e
 	return convert_latencies(obj, run, err);
 }
 
+static int vllm_parse(struct pl_adapter_input *in, struct pl_run_list *out, struct pl_error *err)
+{
+	return pl_adapter_records(&pl_adapter_vllm_serving, in, vllm_convert, out, err);
+}
+
 const struct pl_adapter_impl pl_adapter_vllm_serving = {
-	&vllm_info,
-	NULL,
-	vllm_detect,
-	vllm_convert,
-	NULL,
-	NULL,
+	.info = &vllm_info,
+	.detect = vllm_detect,
+	.parse = vllm_parse,
 };

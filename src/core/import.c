@@ -2,7 +2,8 @@
  * import.c — the import pipeline: paths in, validated runs stored.
  *
  * Two threads. The parser thread walks the paths, reads each file, hashes
- * it, parses it (adapters), overlays the sidecar NAME.conditions.json and
+ * it, parses it (adapters), overlays the sidecar NAME.conditions.json (the
+ * one place sidecars are read, for every input extension) and
  * then --set, normalizes and validates; it hands finished files to the
  * calling thread through a bounded queue (QUEUE_RUNS runs, filled
  * PUBLISH_ITEMS files at a time so the threads do not wake each other for
@@ -1067,6 +1068,21 @@ static void prefix_record(struct pl_error *err, long record)
 	err->message[n + len] = '\0';
 }
 
+/* Length of the stem of an input file name whose sidecar is
+ * STEM.conditions.json: the name without its extension, for every
+ * extension the import reads (.json, .jsonl, .yaml, .yml, .csv, .txt);
+ * 0 for other names (no sidecar). */
+static size_t sidecar_stem(const char *name)
+{
+	static const char *const exts[] = {".jsonl", ".json", ".yaml", ".yml", ".csv", ".txt"};
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
+		if (has_suffix(name, exts[i]) && n > strlen(exts[i]))
+			return n - strlen(exts[i]);
+	return 0;
+}
+
 /* The sidecar of path, read whole: *buf (caller frees) and *side (its
  * name; caller frees), or both NULL when there is none. known is 0 when
  * the directory walk listed no sidecar for the file (nothing is opened
@@ -1083,13 +1099,7 @@ static int load_sidecar(const char *path, int known, char **side_out, char **buf
 	*side_out = NULL;
 	*buf_out = NULL;
 	*len = 0;
-	if (known == 0 || strcmp(path, "-") == 0)
-		return 0;
-	if (has_suffix(path, ".jsonl"))
-		stem = strlen(path) - 6;
-	else if (has_suffix(path, ".json"))
-		stem = strlen(path) - 5;
-	else
+	if (known == 0 || strcmp(path, "-") == 0 || (stem = sidecar_stem(path)) == 0)
 		return 0;
 	side = malloc(stem + sizeof(".conditions.json"));
 	if (!side)
@@ -1552,11 +1562,7 @@ static int listed_sidecar(const struct entry *v, size_t n, const char *name)
 	struct entry key;
 	size_t stem;
 
-	if (has_suffix(name, ".jsonl"))
-		stem = strlen(name) - 6;
-	else if (has_suffix(name, ".json"))
-		stem = strlen(name) - 5;
-	else
+	if ((stem = sidecar_stem(name)) == 0)
 		return 0; /* load_sidecar looks for none */
 	if (stem + sizeof(tail) > sizeof(want))
 		return -1;

@@ -279,7 +279,9 @@ static void test_mlperf_invalid_and_sidecar(void **state)
 	                                 "(only PerformanceOnly summaries are imported)");
 	assert_int_equal(l.n, 0);
 
-	/* the system description as the sidecar NAME.conditions.json of NAME.txt */
+	/* the system description as the sidecar NAME.conditions.json of NAME.txt:
+	 * the importer reads it (test_import.c) and applies its body with
+	 * pl_adapters_parse_conditions(), as here; the adapter never opens it */
 	snprintf(dir, sizeof(dir), "%s", PL_TEST_TMP);
 	mkdir(dir, 0777);
 	snprintf(path, sizeof(path), "%s/mlperf_log_summary.txt", dir);
@@ -296,6 +298,10 @@ static void test_mlperf_invalid_and_sidecar(void **state)
 	buf = slurp(dir, &len);
 	pl_error_init(&err);
 	assert_int_equal(pl_adapters_parse(path, buf, len, NULL, &l, &err), 0);
+	free(buf);
+	assert_null(l.v[0].cond[PL_C_HARDWARE].set ? "set" : NULL); /* not by the adapter */
+	buf = slurp(side, &len);
+	assert_int_equal(pl_adapters_parse_conditions(side, buf, len, &l.v[0], &err), 0);
 	free(buf);
 	static const struct kt c[] = {
 		{"hardware", "8x NVIDIA H200-SXM-141GB"}, /* accelerators_per_node 8 x accelerator_model_name */

@@ -101,7 +101,11 @@ static void test_ix_json_parallelism(void **state)
 		{"tensor_parallel_size", "8"}, {"expert_parallel_size", "8"}, {NULL, NULL},
 	};
 	expect_conds(&l.v[0], c3);
-	assert_int_equal(l.v[0].nextra, 0);
+	/* the image tag "dev-cu13" is no engine version, and tuning has no
+	 * canonical field: both kept as extras */
+	assert_int_equal(l.v[0].nextra, 2);
+	expect_extra(&l.v[0], "inferencemax.image", "lmsysorg/sglang:dev-cu13");
+	expect_extra(&l.v[0], "inferencemax.tuning", "1");
 	pl_run_list_release(&l);
 }
 
@@ -375,7 +379,14 @@ static void test_guidellm_v2(void **state)
 	};
 	expect_conds(&l.v[0], c0);
 	assert_string_equal(l.v[1].cond[PL_C_REQUEST_RATE].text, "4");
-	assert_int_equal(l.v[0].nextra, 0); /* profile.max_concurrency null, rampup 0 */
+	/* profile.max_concurrency null, rampup 0: no load extras; the client's
+	 * endpoint and request options are kept (no canonical field holds them) */
+	assert_int_equal(l.v[0].nextra, 4);
+	expect_extra(&l.v[0], "guidellm.benchmarks[].config.backend.request_format",
+	             "/v1/chat/completions");
+	expect_extra(&l.v[0], "guidellm.benchmarks[].config.backend.stream", "true");
+	expect_extra(&l.v[0], "guidellm.benchmarks[].config.backend.multiturn_reasoning", "false");
+	expect_extra(&l.v[0], "guidellm.benchmarks[].config.prefer_response_metrics", "true");
 	validate_all(&l);
 	pl_run_list_release(&l);
 }

@@ -223,6 +223,107 @@ static void test_non_regular_sidecar(void **state)
 	pl_store_close(st);
 }
 
+/* Copies corpus file rel to dst; skips the test (saying so) without the corpus. */
+static int copy_corpus(const char *rel, const char *dst)
+{
+	char src[1024], buf[65536];
+	FILE *in, *out;
+	size_t n;
+
+	snprintf(src, sizeof(src), "%s/%s", PL_CORPUS_DIR, rel);
+	if (!(in = fopen(src, "rb"))) {
+		printf("SKIPPED: %s is absent (no ../shared corpus)\n", src);
+		return -1;
+	}
+	out = fopen(dst, "wb");
+	assert_non_null(out);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		assert_int_equal(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+	return 0;
+}
+
+/* The importer reads the sidecar of every input extension, not only
+ * .json: NAME.conditions.json beside an MLPerf NAME.txt gives the
+ * conditions the summary lacks (the adapter opens no file). */
+static void test_txt_sidecar(void **state)
+{
+	struct pl_store *st = fresh_store("txtside");
+	struct pl_import_stats stats;
+	struct pl_run_list got = {0};
+	struct pl_error err;
+	struct seen s = {0};
+	const char *paths[] = {TMP "/txtside/server.txt"};
+	char *buf, sha[65];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	mkdirs(TMP "/txtside");
+	if (copy_corpus("mlperf/v41_nvidia_h200x8_llama2-70b_server_summary.txt", paths[0])) {
+		pl_store_close(st);
+		skip();
+	}
+	write_file(TMP "/txtside/server.conditions.json",
+	           "{\"model\": \"llama2-70b\", \"precision\": \"fp8\", \"engine\": \"trt-llm\","
+	           " \"hardware\": \"8x H200\"}");
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 1, NULL, on_file, &s, &stats, &err), 0);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.status[0], PL_IMPORT_STORED);
+	assert_int_equal(s.runs[0], 1);
+	/* the stored run carries the sidecar's values */
+	f = fopen(paths[0], "rb");
+	assert_non_null(f);
+	buf = malloc(1 << 20);
+	assert_non_null(buf);
+	len = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	assert_int_equal(pl_sha256_hex(buf, len, sha), 0);
+	free(buf);
+	assert_int_equal(pl_store_query_source(st, sha, &got, &err), 0);
+	assert_int_equal(got.n, 1);
+	assert_string_equal(got.v[0].cond[PL_C_HARDWARE].text, "8x H200");
+	assert_string_equal(got.v[0].cond[PL_C_ENGINE].text, "trt-llm");
+	assert_string_equal(got.v[0].cond[PL_C_REQUEST_RATE].text, "101"); /* target_qps, from the file */
+	pl_run_list_release(&got);
+	pl_store_close(st);
+}
+
+/* A FIFO named NAME.conditions.json beside an MLPerf summary NAME.txt is
+ * refused as not a regular file, without opening it for reading (which
+ * would wait for a writer for ever: the alarm fails the test instead). */
+static void test_txt_fifo_sidecar(void **state)
+{
+	struct pl_store *st = fresh_store("txtfifo");
+	struct pl_import_stats stats;
+	struct pl_error err;
+	struct seen s = {0};
+	const char *paths[] = {TMP "/txtfifo/server.txt"};
+
+	(void)state;
+	mkdirs(TMP "/txtfifo");
+	if (copy_corpus("mlperf/v41_nvidia_h200x8_llama2-70b_server_summary.txt", paths[0])) {
+		pl_store_close(st);
+		skip();
+	}
+	remove(TMP "/txtfifo/server.conditions.json");
+	assert_int_equal(mkfifo(TMP "/txtfifo/server.conditions.json", 0600), 0);
+	alarm(30);
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 1, NULL, on_file, &s, &stats, &err), PL_EIO);
+	alarm(0);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.status[0], PL_IMPORT_REJECTED);
+	assert_string_equal(s.message[0],
+	                    "cannot read sidecar '" TMP "/txtfifo/server.conditions.json': not a "
+	                    "regular file (a directory, FIFO, device or socket)");
+	assert_int_equal(count_runs(st), 0);
+	remove(TMP "/txtfifo/server.conditions.json");
+	pl_store_close(st);
+}
+
 /* An INT condition beyond 2^53 would be rounded silently: rejected. */
 static void test_int_beyond_2_53(void **state)
 {
@@ -513,6 +614,8 @@ int main(void)
 		cmocka_unit_test(test_check_set),
 		cmocka_unit_test(test_non_regular_file),
 		cmocka_unit_test(test_non_regular_sidecar),
+		cmocka_unit_test(test_txt_sidecar),
+		cmocka_unit_test(test_txt_fifo_sidecar),
 		cmocka_unit_test(test_int_beyond_2_53),
 		cmocka_unit_test(test_warnings_and_counts),
 		cmocka_unit_test(test_corpus_in_place),

@@ -1,0 +1,293 @@
+/*
+ * test_inventory.c — the field inventories against every real file.
+ *
+ * Walks ../shared/corpus and ../shared/cases (read in place; the test is
+ * skipped, saying so, when they are absent), parses every file an adapter
+ * reads (*.json, *.jsonl, *.yaml, *.yml, *.csv, *.txt; sidecars and files
+ * refused by name are not runs) and fails on any key that no inventory
+ * knows, printing the file and the key: such a key became an extra
+ * condition "FORMAT.key" with a warning, which is right for a user's
+ * unknown file but means the inventory of a format we claim to read is
+ * incomplete. Also checks the walk itself on small inputs, with the exact
+ * extra names, values and warnings.
+ */
+#define _GNU_SOURCE /* memmem, scandir */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "adapters/adapters.h"
+#include "core/error.h"
+#include "core/model.h"
+
+#include "corpus_fixture.h"
+
+static int has_ext(const char *s, const char *e)
+{
+	size_t n = strlen(s), m = strlen(e);
+	return n >= m && strcmp(s + n - m, e) == 0;
+}
+
+static int readable_input(const char *name)
+{
+	if (name[0] == '.' || has_ext(name, ".conditions.json"))
+		return 0;
+	return has_ext(name, ".json") || has_ext(name, ".jsonl") || has_ext(name, ".yaml") ||
+	       has_ext(name, ".yml") || has_ext(name, ".csv") || has_ext(name, ".txt");
+}
+
+struct tally {
+	size_t files, read, refused, unknown, extras;
+};
+
+/* Parses one file; prints and counts every extra of its runs. */
+static void check_file(const char *path, struct tally *t)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	size_t len;
+	char *buf = slurp(path, &len);
+
+	t->files++;
+	pl_error_init(&err);
+	if (pl_adapters_parse(path, buf, len, NULL, &l, &err) != 0) {
+		t->refused++; /* not read by an adapter: nothing to account for */
+		free(buf);
+		return;
+	}
+	free(buf);
+	t->read++;
+	for (size_t i = 0; i < l.n; i++) {
+		/* an unknown key is an extra with a warning naming it; the
+		 * inventory's own "extra" keys are kept without one */
+		const char *w = l.v[i].warnings;
+		t->extras += l.v[i].nextra;
+		while (w && *w) {
+			const char *nl = strchr(w, '\n');
+			size_t n = nl ? (size_t)(nl - w) : strlen(w);
+			if (memmem(w, n, "field inventory: kept as", 24)) {
+				printf("unknown key: %s (record %ld): %.*s\n", path, l.v[i].record, (int)n, w);
+				t->unknown++;
+			}
+			w = nl ? nl + 1 : w + n;
+		}
+	}
+	pl_run_list_release(&l);
+}
+
+static void walk_dir(const char *dir, struct tally *t)
+{
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, NULL, alphasort);
+
+	for (int i = 0; i < n; i++) {
+		char path[4096];
+		struct stat sb;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+		if (names[i]->d_name[0] != '.' && stat(path, &sb) == 0) {
+			if (S_ISDIR(sb.st_mode))
+				walk_dir(path, t);
+			else if (S_ISREG(sb.st_mode) && readable_input(names[i]->d_name))
+				check_file(path, t);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void test_every_shared_key_is_known(void **state)
+{
+	static const char *const roots[] = {PL_CORPUS_DIR, PL_CORPUS_DIR "/../cases"};
+	struct tally t = {0};
+	int present = 0;
+
+	(void)state;
+	for (size_t r = 0; r < 2; r++) {
+		struct stat sb;
+		if (stat(roots[r], &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+			printf("note: %s is absent: its files are not checked\n", roots[r]);
+			continue;
+		}
+		present++;
+		walk_dir(roots[r], &t);
+	}
+	if (!present) {
+		printf("SKIPPED: no shared corpus (../shared) to check the inventories against\n");
+		skip();
+	}
+	printf("inventory: %zu files, %zu read by an adapter, %zu refused, %zu unknown keys, "
+	       "%zu extra conditions kept by the inventories\n",
+	       t.files, t.read, t.refused, t.unknown, t.extras);
+	assert_true(t.read > 0);
+	assert_int_equal(t.unknown, 0);
+}
+
+static void parse_ok(const char *path, const char *text, struct pl_run_list *l)
+{
+	struct pl_error err;
+
+	pl_error_init(&err);
+	if (pl_adapters_parse(path, text, strlen(text), NULL, l, &err) != 0)
+		fail_msg("%s: %s", path, err.message);
+}
+
+static void expect_extra(const struct pl_run *r, const char *name, const char *value)
+{
+	const char *got = pl_run_extra(r, name);
+
+	if (!got)
+		fail_msg("no extra condition '%s'", name);
+	assert_string_equal(got, value);
+}
+
+/* Unknown keys of a JSON record: nested objects by dotted path, arrays of
+ * objects as [], scalars and arrays as their JSON text, long values cut;
+ * each kept with one warning; an inventory "extra" key kept quietly; known
+ * keys (mapped, ignored) leave nothing. */
+static void test_walk_json_record(void **state)
+{
+	struct pl_run_list l = {0};
+	char text[2048], longv[301];
+
+	(void)state;
+	memset(longv, 'a', 300);
+	longv[300] = '\0';
+	snprintf(text, sizeof(text),
+	         "{\"date\": \"20250304-014141\", \"backend\": \"vllm\", \"num_prompts\": 10,"
+	         " \"completed\": 10, \"mean_ttft_ms\": 20, \"p25_ttft_ms\": 1, \"generated_texts\": [\"x\"],"
+	         " \"new_knob\": 3, \"nested\": {\"a\": \"x\", \"b\": {\"c\": true}},"
+	         " \"arr\": [{\"k\": 1}, {\"k\": 2, \"j\": \"y\"}, {\"k\": 1}], \"scalars\": [1, 2.5],"
+	         " \"nul\": null, \"max_num_seqs\": 256, \"long\": \"%s\"}",
+	         longv);
+	parse_ok("w.json", text, &l);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.v[0].nextra, 9);
+	expect_extra(&l.v[0], "vllm-serving.new_knob", "3");
+	expect_extra(&l.v[0], "vllm-serving.nested.a", "x");
+	expect_extra(&l.v[0], "vllm-serving.nested.b.c", "true");
+	expect_extra(&l.v[0], "vllm-serving.arr[].k", "1; 2; 1");
+	expect_extra(&l.v[0], "vllm-serving.arr[].j", "y");
+	expect_extra(&l.v[0], "vllm-serving.scalars", "[1,2.5]");
+	expect_extra(&l.v[0], "vllm-serving.nul", "null");
+	expect_extra(&l.v[0], "vllm-serving.max_num_seqs", "256"); /* inventory: extra */
+	/* 300 bytes -> the first 253 and "...": 256 bytes */
+	assert_int_equal(strlen(pl_run_extra(&l.v[0], "vllm-serving.long")), 256);
+	assert_memory_equal(pl_run_extra(&l.v[0], "vllm-serving.long"), longv, 253);
+	assert_string_equal(pl_run_extra(&l.v[0], "vllm-serving.long") + 253, "...");
+	assert_string_equal(
+		l.v[0].warnings,
+		"the key 'new_knob' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.new_knob'\n"
+		"the key 'nested.a' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.nested.a'\n"
+		"the key 'nested.b.c' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.nested.b.c'\n"
+		"the key 'arr[].k' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.arr[].k'\n"
+		"the key 'arr[].j' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.arr[].j'\n"
+		"the key 'scalars' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.scalars'\n"
+		"the key 'nul' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.nul'\n"
+		"the key 'long' is not in the vllm-serving field inventory: kept as the extra "
+		"condition 'vllm-serving.long'");
+	pl_run_list_release(&l);
+
+	/* every key known: no warning; burstiness, which the inventory maps
+	 * to the condition burstiness, is that condition or (while the adapter
+	 * does not set it) the quiet extra: never dropped */
+	parse_ok("k.json",
+	         "{\"date\": \"20250304-014141\", \"backend\": \"vllm\", \"completed\": 2,"
+	         " \"p99.9_ttft_ms\": 5, \"request_goodput:\": null, \"burstiness\": 1.0}",
+	         &l);
+	assert_null(l.v[0].warnings);
+	if (l.v[0].cond[PL_C_BURSTINESS].set) {
+		assert_int_equal(l.v[0].nextra, 0);
+	} else {
+		assert_int_equal(l.v[0].nextra, 1);
+		expect_extra(&l.v[0], "vllm-serving.burstiness", "1");
+	}
+	pl_run_list_release(&l);
+
+	/* a key the inventory maps to a condition that this record does not
+	 * give (random_input_len of a sharegpt run: input_tokens is left
+	 * missing) is kept as a quiet extra, not dropped */
+	parse_ok("s.jsonl",
+	         "{\"backend\": \"sglang\", \"dataset_name\": \"sharegpt\", \"completed\": 2,"
+	         " \"random_input_len\": 1024, \"random_output_len\": 128,"
+	         " \"sharegpt_output_len\": null, \"mean_e2e_latency_ms\": 10}\n",
+	         &l);
+	assert_false(l.v[0].cond[PL_C_INPUT_TOKENS].set);
+	assert_int_equal(l.v[0].nextra, 2);
+	expect_extra(&l.v[0], "sglang-bench-serving.random_input_len", "1024");
+	expect_extra(&l.v[0], "sglang-bench-serving.random_output_len", "128");
+	assert_null(l.v[0].warnings);
+	pl_run_list_release(&l);
+}
+
+/* Text and CSV formats: an unknown "key : value" line and an unknown
+ * column are kept per run with the line's value / the row's cell. */
+static void test_walk_text_and_csv(void **state)
+{
+	struct pl_run_list l = {0};
+
+	(void)state;
+	parse_ok("s.txt",
+	         "================================================\n"
+	         "MLPerf Results Summary\n"
+	         "================================================\n"
+	         "SUT name : PySUT\n"
+	         "Scenario : Server\n"
+	         "Mode     : PerformanceOnly\n"
+	         "Completed samples per second    : 3.5\n"
+	         "Result is : VALID\n"
+	         "Fan speed (rpm) : 1200\n",
+	         &l);
+	assert_int_equal(l.n, 1);
+	expect_extra(&l.v[0], "mlperf.Fan speed (rpm)", "1200");
+	/* Scenario is the condition scenario, or its quiet extra until mapped */
+	if (!l.v[0].cond[PL_C_SCENARIO].set)
+		expect_extra(&l.v[0], "mlperf.Scenario", "Server");
+	assert_int_equal(l.v[0].nextra, l.v[0].cond[PL_C_SCENARIO].set ? 1 : 2);
+	assert_string_equal(l.v[0].warnings,
+	                    "the key 'Fan speed (rpm)' is not in the mlperf field inventory: kept as "
+	                    "the extra condition 'mlperf.Fan speed (rpm)'");
+	pl_run_list_release(&l);
+
+	parse_ok("summary.csv",
+	         "exp_name,tp,conc,offload,status,num_requests,throughput_rps,gpu_clock\n"
+	         "a,4,8,none,SUCCESS,10,1.5,1980\n"
+	         "b,8,8,none,SUCCESS,10,2.5,2100\n",
+	         &l);
+	assert_int_equal(l.n, 2);
+	/* offload is the condition kv_offload, or its quiet extra until mapped */
+	if (!l.v[0].cond[PL_C_KV_OFFLOAD].set)
+		expect_extra(&l.v[0], "inferencemax-summary-csv.offload", "none");
+	assert_int_equal(l.v[0].nextra, l.v[0].cond[PL_C_KV_OFFLOAD].set ? 1 : 2);
+	assert_string_equal(l.v[0].warnings,
+	                    "the key 'gpu_clock' is not in the inferencemax-summary-csv field inventory: "
+	                    "kept as the extra condition 'inferencemax-summary-csv.gpu_clock'");
+	expect_extra(&l.v[0], "inferencemax-summary-csv.gpu_clock", "1980");
+	expect_extra(&l.v[1], "inferencemax-summary-csv.gpu_clock", "2100");
+	pl_run_list_release(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_walk_json_record),
+		cmocka_unit_test(test_walk_text_and_csv),
+		cmocka_unit_test(test_every_shared_key_is_known),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
