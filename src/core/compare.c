@@ -811,9 +811,31 @@ static int extra_allowed(const struct pl_compare_opts *opts, const char *name)
 	return 0;
 }
 
+/* Appends copies of name and value to cmp->shared_extra. Returns 0 or
+ * PL_ENOMEM. */
+static int add_shared_extra(struct pl_comparison *cmp, const char *name, const char *value)
+{
+	struct pl_extra *e = realloc(cmp->shared_extra, (cmp->nshared_extra + 1) * sizeof(*e));
+
+	if (!e)
+		return PL_ENOMEM;
+	cmp->shared_extra = e;
+	e += cmp->nshared_extra;
+	e->name = strdup(name);
+	e->value = strdup(value);
+	if (!e->name || !e->value) {
+		free(e->name);
+		free(e->value);
+		return PL_ENOMEM;
+	}
+	cmp->nshared_extra++;
+	return 0;
+}
+
 /* Extra conditions ("FORMAT.key") are conditions too: each name any run
  * has must have one value (missing counts as a value) across the runs.
- * Returns 0 or PL_ENOMEM. */
+ * Those every run has with one value go to cmp->shared_extra, in name
+ * order. Returns 0 or PL_ENOMEM. */
 static int check_extras(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
                         struct pl_comparison *cmp, char *msg, size_t msgsize)
 {
@@ -861,8 +883,11 @@ static int check_extras(const struct pl_run_columns *runs, const struct pl_compa
 			else if (i && vals[i] && strcmp(vals[i], vals[0]) != 0)
 				differ = 1;
 		}
-		if (!differ)
+		if (!differ) {
+			if (vals[0])
+				rc = add_shared_extra(cmp, names[j], vals[0]);
 			continue;
+		}
 		rc = distinct_texts(vals, runs->nsets, -1, &dv, &ndv);
 		if (!rc)
 			rc = refuse_or_caveat(cmp, PL_C_NONE, names[j], NULL, extra_allowed(opts, names[j]),
@@ -1166,6 +1191,11 @@ void pl_comparison_release(struct pl_comparison *cmp)
 		free(cmp->mismatches[i].within);
 	}
 	free(cmp->mismatches);
+	for (size_t i = 0; i < cmp->nshared_extra; i++) {
+		free(cmp->shared_extra[i].name);
+		free(cmp->shared_extra[i].value);
+	}
+	free(cmp->shared_extra);
 	memset(cmp, 0, sizeof(*cmp));
 }
 

@@ -93,6 +93,10 @@ struct pl_comparison {
 	struct pl_value shared[PL_COND_COUNT]; /* the value every run shares, for
 	                                          key and non-key fields alike where
 	                                          all runs agree; unset otherwise */
+	struct pl_extra *shared_extra;    /* the extra conditions ("FORMAT.key")
+	                                     every run has, with the one value they
+	                                     share, sorted by name; owned */
+	size_t nshared_extra;             /* entries in shared_extra */
 	struct pl_compare_row *rows;      /* ordered rows */
 	size_t nrows;
 	char **caveats;                   /* human sentences, one per allowed mismatch

@@ -190,6 +190,14 @@ static int ctx_header(struct bundle *b)
 		rc |= pl_tpl_set(it, "value", b->cmp->shared[id].text);
 		rc |= pl_tpl_set_bool(it, "key", (pl_cond_info[id].flags & PL_CF_KEY) != 0);
 	}
+	for (size_t i = 0; i < b->cmp->nshared_extra; i++) { /* "vllm-serving.label" */
+		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "shared");
+		if (!it)
+			return PL_ENOMEM;
+		rc |= pl_tpl_set(it, "field", b->cmp->shared_extra[i].name);
+		rc |= pl_tpl_set(it, "value", b->cmp->shared_extra[i].value);
+		rc |= pl_tpl_set_bool(it, "key", 1); /* extras are compared */
+	}
 	rc |= pl_tpl_set_list(c, "caveats");
 	for (size_t i = 0; i < b->cmp->ncaveats; i++) {
 		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "caveats");
@@ -248,6 +256,7 @@ static int ctx_comparison(struct bundle *b)
 			                 row->n_metric[m] ? num(buf, sizeof(buf), row->metric[m]) : "-");
 			rc |= pl_tpl_set(cell, "sort",
 			                 row->n_metric[m] ? full(buf, sizeof(buf), row->metric[m]) : "");
+			rc |= pl_tpl_set(cell, "spread", pl_fmt_spread(buf, sizeof(buf), row, m));
 			if (r != row->base && row->has_delta[m] && isfinite(row->delta_pct[m]))
 				rc |= pl_tpl_set(cell, "delta", pl_fmt_delta(buf, sizeof(buf), row->delta_pct[m]));
 			else

@@ -173,6 +173,12 @@ static void comparison_grid(const struct pl_comparison *cmp, const struct layout
 				fmt_metric(buf, sizeof(buf), row->metric[m], fmt);
 			else
 				snprintf(buf, sizeof(buf), "%s", missing);
+			if (human) { /* "0.1097 (0.1050–0.1120)" */
+				char spread[96];
+				size_t len = strlen(buf);
+				if (pl_fmt_spread(spread, sizeof(spread), row, m)[0])
+					snprintf(buf + len, sizeof(buf) - len, " (%s)", spread);
+			}
 			pl_grid_put(g, buf, 0, 1);
 			if (!human)
 				continue;
@@ -197,7 +203,7 @@ static void comparison_grid(const struct pl_comparison *cmp, const struct layout
 static int write_header_lines(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt)
 {
 	const char *sep = fmt == PL_FMT_MARKDOWN ? "\n\n" : "\n";
-	int first = 1;
+	int first = 1, rc;
 
 	fputs("axis: ", out);
 	for (size_t i = 0; i < cmp->naxis; i++)
@@ -211,15 +217,17 @@ static int write_header_lines(FILE *out, const struct pl_comparison *cmp, enum p
 			continue;
 		fprintf(out, "%s%s=", first ? "" : ", ", pl_cond_info[id].name);
 		first = 0;
-		if (fmt == PL_FMT_MARKDOWN) {
-			pl_markdown_write_cell(out, v->text);
-		} else {
-			char *s = pl_text_sanitize(v->text);
-			if (!s)
-				return PL_ENOMEM;
-			fputs(s, out);
-			free(s);
-		}
+		if ((rc = pl_render_write_input(out, v->text, fmt)))
+			return rc;
+	}
+	for (size_t i = 0; i < cmp->nshared_extra; i++) { /* "vllm-serving.label=x" */
+		fputs(first ? "" : ", ", out);
+		first = 0;
+		if ((rc = pl_render_write_input(out, cmp->shared_extra[i].name, fmt)))
+			return rc;
+		fputc('=', out);
+		if ((rc = pl_render_write_input(out, cmp->shared_extra[i].value, fmt)))
+			return rc;
 	}
 	if (first)
 		fputs("(none)", out);
@@ -272,6 +280,23 @@ static void json_cond_value(FILE *out, int id, const struct pl_value *v)
 	}
 }
 
+/* `}, "min": {...` or max: each metric's smallest or largest value over the
+ * row's runs that have it (equal to the median when one run has it). */
+static void json_spread(FILE *out, const struct pl_comparison *cmp,
+                        const struct pl_compare_row *row, const char *key, const double *v)
+{
+	int first = 1;
+
+	fprintf(out, "}, \"%s\": {", key);
+	for (size_t i = 0; i < cmp->nmetrics; i++) {
+		int m = cmp->metrics[i];
+		if (m < 0 || m >= PL_METRIC_COUNT || !row->n_metric[m] || isnan(v[m]))
+			continue;
+		pl_json_write_key(out, &first, pl_metric_info[m].name);
+		pl_json_write_num(out, v[m]);
+	}
+}
+
 static void json_comparison(FILE *out, const struct pl_comparison *cmp)
 {
 	int first;
@@ -291,6 +316,10 @@ static void json_comparison(FILE *out, const struct pl_comparison *cmp)
 			continue;
 		pl_json_write_key(out, &first, pl_cond_info[id].name);
 		json_cond_value(out, id, &cmp->shared[id]);
+	}
+	for (size_t i = 0; i < cmp->nshared_extra; i++) {
+		pl_json_write_key(out, &first, cmp->shared_extra[i].name); /* escaped */
+		pl_json_write_string(out, cmp->shared_extra[i].value);
 	}
 	fputs("},\n  \"rows\": [", out);
 	for (size_t r = 0; r < cmp->nrows; r++) {
@@ -322,6 +351,8 @@ static void json_comparison(FILE *out, const struct pl_comparison *cmp)
 			pl_json_write_key(out, &first, pl_metric_info[m].name);
 			pl_json_write_num(out, row->metric[m]);
 		}
+		json_spread(out, cmp, row, "min", row->min);
+		json_spread(out, cmp, row, "max", row->max);
 		fputs("}, \"delta_pct\": {", out);
 		first = 1;
 		for (size_t i = 0; i < cmp->nmetrics; i++) {
