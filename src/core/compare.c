@@ -963,6 +963,50 @@ static int cmp_id(const void *a, const void *b)
  * values of its lowest run id, its run ids ascending, reference-only count
  * and caveat, and the median of every loaded metric. vals holds n doubles
  * of scratch. */
+/* A travelling field that differs inside a row (allowed by
+ * --allow-mismatch, with a caveat) has no one value: *v (holding the
+ * first run's value) becomes the row's distinct values joined with "; "
+ * ("4; 8", "(missing)" for missing) with num NaN, so that no output shows
+ * one run's value for the whole row. Returns 0 or PL_ENOMEM. */
+static int mixed_value(const struct pl_run_columns *runs, const size_t *pos, size_t n, int id,
+                       struct pl_value *v)
+{
+	const char **vals;
+	char **dv = NULL, *joined = NULL;
+	size_t ndv = 0, len = 0, i;
+	int rc;
+
+	for (i = 1; i < n && same_value(runs, run_cond(runs, pos[0], id), run_cond(runs, pos[i], id)); i++)
+		;
+	if (i == n)
+		return 0;
+	if (!(vals = malloc(n * sizeof(*vals))))
+		return PL_ENOMEM;
+	for (i = 0; i < n; i++) {
+		const struct pl_value *c = run_cond(runs, pos[i], id);
+		vals[i] = c->set ? c->text : NULL;
+	}
+	rc = distinct_texts(vals, n, id, &dv, &ndv);
+	free(vals);
+	for (i = 0; !rc && i < ndv; i++)
+		len += strlen(dv[i]) + 2;
+	if (!rc && !(joined = malloc(len + 1)))
+		rc = PL_ENOMEM;
+	if (!rc) {
+		joined[0] = '\0';
+		for (i = 0; i < ndv; i++) {
+			append(joined, len + 1, i ? "; " : "");
+			append(joined, len + 1, dv[i]);
+		}
+		free(v->text);
+		v->text = joined;
+		v->set = 1;
+		v->num = NAN;
+	}
+	free_strings(dv, ndv);
+	return rc;
+}
+
 static int build_row(const struct pl_run_columns *runs, const size_t *pos, size_t n,
                      double *vals, struct pl_comparison *cmp, struct pl_compare_row *row)
 {
@@ -988,7 +1032,8 @@ static int build_row(const struct pl_run_columns *runs, const size_t *pos, size_
 	if (!sorted)
 		qsort(row->run_ids, n, sizeof(*row->run_ids), cmp_id);
 	for (int id = 0; id < PL_COND_COUNT; id++)
-		if (cmp->varies[id] && value_copy(&row->axis[id], run_cond(runs, lowest, id)))
+		if (cmp->varies[id] && (value_copy(&row->axis[id], run_cond(runs, lowest, id)) ||
+		                        mixed_value(runs, pos, n, id, &row->axis[id])))
 			return PL_ENOMEM;
 	for (int m = 0; m < PL_METRIC_COUNT; m++) {
 		const double *col = runs->metric[m];

@@ -269,10 +269,16 @@ static void json_cond_value(FILE *out, int id, const struct pl_value *v)
 	switch (pl_cond_info[id].type) {
 	case PL_CT_INT:
 	case PL_CT_REAL:
-		pl_json_write_num(out, v->num);
+		if (isnan(v->num) && v->text) /* a row's mixed values, "4; 8" */
+			pl_json_write_string(out, v->text);
+		else
+			pl_json_write_num(out, v->num);
 		break;
 	case PL_CT_BOOL:
-		fputs(v->num != 0 ? "true" : "false", out);
+		if (isnan(v->num) && v->text)
+			pl_json_write_string(out, v->text);
+		else
+			fputs(v->num != 0 ? "true" : "false", out);
 		break;
 	default:
 		pl_json_write_string(out, v->text);

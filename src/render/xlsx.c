@@ -131,9 +131,13 @@ static int put_cond(struct sheet *sh, lxw_row_t row, lxw_col_t col, int id,
 	switch (pl_cond_info[id].type) {
 	case PL_CT_INT:
 	case PL_CT_REAL:
+		if (isnan(v->num) && v->text) /* a row's mixed values, "4; 8": text */
+			return put_str(sh, row, col, v->text, NULL);
 		put_num(sh, row, col, v->num, NULL);
 		return 0;
 	case PL_CT_BOOL:
+		if (isnan(v->num) && v->text)
+			return put_str(sh, row, col, v->text, NULL);
 		worksheet_write_boolean(sh->ws, row, col, v->num != 0, NULL);
 		note_width(sh, col, 5);
 		return 0;
