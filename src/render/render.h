@@ -49,6 +49,14 @@ int pl_table_format_parse(const char *s, enum pl_table_format *out, struct pl_er
 int pl_render_comparison(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt,
                          struct pl_error *err);
 
+/* Writes the Markdown table of every condition field, in model order:
+ * | name | value | flags | travels with | meaning |, the value form a
+ * descriptor gives it, its flags (required, key = compared, checklist;
+ * "per run" when not compared) and the axis fields it travels with.
+ * README.md and schema/descriptor.md hold this exact text (a unit test
+ * checks it), so the documented table is the model's. Returns 0 or PL_EIO. */
+int pl_render_condition_table(FILE *out, struct pl_error *err);
+
 /* Writes runs as a table in format fmt: text/markdown/csv show id, the key
  * conditions, the headline metrics and a reference-only mark; json shows
  * everything (shape above). Returns 0 or PL_EIO. */

@@ -403,6 +403,59 @@ int pl_render_comparison(FILE *out, const struct pl_comparison *cmp, enum pl_tab
 	return finish(out, rc, err);
 }
 
+/* ------------------------------------------------------ condition table */
+
+static const char *value_form(enum pl_ctype t)
+{
+	switch (t) {
+	case PL_CT_VERSION:
+		return "string (version)";
+	case PL_CT_INT:
+		return "integer or \"inf\"";
+	case PL_CT_REAL:
+		return "number or \"inf\"";
+	case PL_CT_BOOL:
+		return "boolean";
+	case PL_CT_TIME:
+		return "string (ISO 8601)";
+	default:
+		return "string";
+	}
+}
+
+int pl_render_condition_table(FILE *out, struct pl_error *err)
+{
+	fputs("| name | value | flags | travels with | meaning |\n|---|---|---|---|---|\n", out);
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		const struct pl_cond_info *c = &pl_cond_info[id];
+		const char *sep = "";
+		fprintf(out, "| `%s` | %s | ", c->name, value_form(c->type));
+		if (c->flags & PL_CF_REQUIRED) {
+			fputs("required", out);
+			sep = ", ";
+		}
+		if (c->flags & PL_CF_KEY) {
+			fprintf(out, "%skey", sep);
+			sep = ", ";
+		}
+		if (c->flags & PL_CF_CHECKLIST) {
+			fprintf(out, "%schecklist", sep);
+			sep = ", ";
+		}
+		if (!(c->flags & PL_CF_KEY))
+			fprintf(out, "%sper run", sep);
+		fputs(" | ", out);
+		if (c->travels_with == PL_C_NONE)
+			fputs("\xe2\x80\x94", out); /* U+2014: travels with nothing */
+		else
+			fprintf(out, "`%s`", pl_cond_info[c->travels_with].name);
+		if (c->travels_with2 != PL_C_NONE)
+			fprintf(out, ", `%s`", pl_cond_info[c->travels_with2].name);
+		fprintf(out, " | %s |\n", c->description);
+	}
+	return finish(out, 0, err);
+}
+
 /* ------------------------------------------------------------------ runs */
 
 static const int run_conds[] = {PL_C_MODEL,        PL_C_PRECISION,   PL_C_ENGINE,

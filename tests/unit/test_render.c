@@ -246,6 +246,97 @@ static void test_shared_extras(void **state)
 	free(buf);
 }
 
+/* The whole text of path, or NULL when it cannot be read. Caller frees. */
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0) {
+		long len = ftell(f);
+		if (len >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)len + 1)))
+			n = fread(buf, 1, (size_t)len, f);
+	}
+	fclose(f);
+	if (buf)
+		buf[n] = '\0';
+	return buf;
+}
+
+/* The documented table of condition fields (compared or per run, and what
+ * travels with which axis field) is the model's: README.md and
+ * schema/descriptor.md hold exactly pl_render_condition_table()'s text. On
+ * a mismatch the table is left in test-tmp/conditions.md to paste. */
+static void test_condition_table_documented(void **state)
+{
+	static const char *const docs[] = {PL_SOURCE_DIR "/README.md",
+	                                   PL_SOURCE_DIR "/schema/descriptor.md"};
+	struct pl_error err;
+	char *table = NULL;
+	FILE *keep;
+
+	(void)state;
+	pl_error_init(&err);
+	CAPTURE(table, pl_render_condition_table(out, &err));
+	/* spot checks against model.h, by hand */
+	assert_non_null(strstr(table, "| name | value | flags | travels with | meaning |\n"
+	                              "|---|---|---|---|---|\n"
+	                              "| `model` | string | required, key | \u2014 | model name as served |\n"));
+	assert_non_null(strstr(table, "\n| `engine_args` | string | key, checklist | `engine`, "
+	                              "`hardware` | engine launch parameters as given |\n"));
+	assert_non_null(strstr(table, "\n| `tensor_parallel_size` | integer or \"inf\" | key | "
+	                              "`hardware` | tensor parallel size |\n"));
+	assert_non_null(strstr(table, "\n| `run_started_at` | string (ISO 8601) | per run | \u2014 | "
+	                              "when the run started, UTC |\n"));
+	assert_non_null(strstr(table, "\n| `ramp_up_strategy` | string | key | \u2014 | "));
+	assert_null(strchr(strstr(table, "| `model`"), '\r'));
+	(void)mkdir(PL_TEST_TMP, 0777);
+	keep = fopen(PL_TEST_TMP "/conditions.md", "w");
+	if (keep) {
+		fputs(table, keep);
+		fclose(keep);
+	}
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		char *doc = read_file(docs[i]);
+		assert_non_null(doc);
+		if (!strstr(doc, table))
+			fail_msg("%s does not hold the condition table of src/core/model.h; "
+			         "paste " PL_TEST_TMP "/conditions.md over it",
+			         docs[i]);
+		free(doc);
+	}
+	free(table);
+}
+
+/* schema/descriptor.schema.json names every condition field with the
+ * model's description (its run object has additionalProperties false: a
+ * field missing there would fail a schema check of a valid descriptor). */
+static void test_condition_schema_documented(void **state)
+{
+	char *schema = read_file(PL_SOURCE_DIR "/schema/descriptor.schema.json");
+	char want[512];
+
+	(void)state;
+	assert_non_null(schema);
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		const char *at;
+		snprintf(want, sizeof(want), "\n        \"%s\": {", pl_cond_info[id].name);
+		at = strstr(schema, want);
+		if (!at)
+			fail_msg("schema/descriptor.schema.json lacks condition '%s'", pl_cond_info[id].name);
+		snprintf(want, sizeof(want), "\"description\": \"%s\"\n        }",
+		         pl_cond_info[id].description);
+		const char *desc = strstr(at, want), *next = strstr(at + 1, "\n        \"");
+		if (!desc || (next && desc > next)) /* within this field's object */
+			fail_msg("schema/descriptor.schema.json: '%s' is not described as in model.h",
+			         pl_cond_info[id].name);
+	}
+	free(schema);
+}
+
 /* Chinese names are two columns wide per character: the table still lines up. */
 static void test_text_wide_chars(void **state)
 {
@@ -545,6 +636,8 @@ int main(void)
 		cmocka_unit_test(test_comparison_csv),
 		cmocka_unit_test(test_comparison_json),
 		cmocka_unit_test(test_shared_extras),
+		cmocka_unit_test(test_condition_table_documented),
+		cmocka_unit_test(test_condition_schema_documented),
 		cmocka_unit_test(test_runs_text),
 		cmocka_unit_test(test_runs_markdown),
 		cmocka_unit_test(test_runs_csv),
