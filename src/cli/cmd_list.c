@@ -21,7 +21,11 @@ static const char usage_text[] =
 	"conditions as \"extras\"; the other formats show them in an extras column\n"
 	"when a listed run has any.\n"
 	"\n"
-	"Condition fields ([key]: in the condition key, equal off a comparison's axis):\n";
+	"Condition fields. Each is compared: runs that differ in one never share a\n"
+	"comparison row (refused, exit 3, unless --allow-mismatch FIELD); so is each\n"
+	"extra condition a file recorded (FORMAT.key). [per run]: not compared.\n"
+	"[travels with X]: may differ from row to row when X is on the axis, never\n"
+	"inside one row.\n";
 
 static void print_usage(FILE *f)
 {
@@ -30,9 +34,17 @@ static void print_usage(FILE *f)
 	for (int i = 0; i < PL_COND_COUNT; i++)
 		if (strlen(pl_cond_info[i].name) > width)
 			width = strlen(pl_cond_info[i].name);
-	for (int i = 0; i < PL_COND_COUNT; i++)
-		fprintf(f, "  %-*s  %s%s\n", (int)width, pl_cond_info[i].name, pl_cond_info[i].description,
-		        (pl_cond_info[i].flags & PL_CF_KEY) ? " [key]" : "");
+	for (int i = 0; i < PL_COND_COUNT; i++) {
+		const struct pl_cond_info *c = &pl_cond_info[i];
+		fprintf(f, "  %-*s  %s", (int)width, c->name, c->description);
+		if (!(c->flags & PL_CF_KEY))
+			fputs(" [per run]", f);
+		if (c->travels_with != PL_C_NONE)
+			fprintf(f, " [travels with %s%s%s]", pl_cond_info[c->travels_with].name,
+			        c->travels_with2 != PL_C_NONE ? ", " : "",
+			        c->travels_with2 != PL_C_NONE ? pl_cond_info[c->travels_with2].name : "");
+		fputc('\n', f);
+	}
 }
 
 int cmd_list(const struct pl_cli *cli, int argc, char **argv)

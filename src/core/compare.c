@@ -758,9 +758,31 @@ static int extra_allowed(const struct pl_compare_opts *opts, const char *name)
 	return 0;
 }
 
+/* Appends copies of name and value to cmp->shared_extra. Returns 0 or
+ * PL_ENOMEM. */
+static int add_shared_extra(struct pl_comparison *cmp, const char *name, const char *value)
+{
+	struct pl_extra *e = realloc(cmp->shared_extra, (cmp->nshared_extra + 1) * sizeof(*e));
+
+	if (!e)
+		return PL_ENOMEM;
+	cmp->shared_extra = e;
+	e += cmp->nshared_extra;
+	e->name = strdup(name);
+	e->value = strdup(value);
+	if (!e->name || !e->value) {
+		free(e->name);
+		free(e->value);
+		return PL_ENOMEM;
+	}
+	cmp->nshared_extra++;
+	return 0;
+}
+
 /* Extra conditions ("FORMAT.key") are conditions too: each name any run
  * has must have one value (missing counts as a value) across the runs.
- * Returns 0 or PL_ENOMEM. */
+ * Those every run has with one value go to cmp->shared_extra, in name
+ * order. Returns 0 or PL_ENOMEM. */
 static int check_extras(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
                         struct pl_comparison *cmp, char *msg, size_t msgsize)
 {
@@ -808,8 +830,11 @@ static int check_extras(const struct pl_run_columns *runs, const struct pl_compa
 			else if (i && vals[i] && strcmp(vals[i], vals[0]) != 0)
 				differ = 1;
 		}
-		if (!differ)
+		if (!differ) {
+			if (vals[0])
+				rc = add_shared_extra(cmp, names[j], vals[0]);
 			continue;
+		}
 		rc = distinct_texts(vals, runs->nsets, -1, &dv, &ndv);
 		if (!rc)
 			rc = refuse_or_caveat(cmp, PL_C_NONE, names[j], NULL, extra_allowed(opts, names[j]),
@@ -885,6 +910,50 @@ static int cmp_id(const void *a, const void *b)
  * values of its lowest run id, its run ids ascending, reference-only count
  * and caveat, and the median of every loaded metric. vals holds n doubles
  * of scratch. */
+/* A travelling field that differs inside a row (allowed by
+ * --allow-mismatch, with a caveat) has no one value: *v (holding the
+ * first run's value) becomes the row's distinct values joined with "; "
+ * ("4; 8", "(missing)" for missing) with num NaN, so that no output shows
+ * one run's value for the whole row. Returns 0 or PL_ENOMEM. */
+static int mixed_value(const struct pl_run_columns *runs, const size_t *pos, size_t n, int id,
+                       struct pl_value *v)
+{
+	const char **vals;
+	char **dv = NULL, *joined = NULL;
+	size_t ndv = 0, len = 0, i;
+	int rc;
+
+	for (i = 1; i < n && same_value(runs, run_cond(runs, pos[0], id), run_cond(runs, pos[i], id)); i++)
+		;
+	if (i == n)
+		return 0;
+	if (!(vals = malloc(n * sizeof(*vals))))
+		return PL_ENOMEM;
+	for (i = 0; i < n; i++) {
+		const struct pl_value *c = run_cond(runs, pos[i], id);
+		vals[i] = c->set ? c->text : NULL;
+	}
+	rc = distinct_texts(vals, n, id, &dv, &ndv);
+	free(vals);
+	for (i = 0; !rc && i < ndv; i++)
+		len += strlen(dv[i]) + 2;
+	if (!rc && !(joined = malloc(len + 1)))
+		rc = PL_ENOMEM;
+	if (!rc) {
+		joined[0] = '\0';
+		for (i = 0; i < ndv; i++) {
+			append(joined, len + 1, i ? "; " : "");
+			append(joined, len + 1, dv[i]);
+		}
+		free(v->text);
+		v->text = joined;
+		v->set = 1;
+		v->num = NAN;
+	}
+	free_strings(dv, ndv);
+	return rc;
+}
+
 static int build_row(const struct pl_run_columns *runs, const size_t *pos, size_t n,
                      double *vals, struct pl_comparison *cmp, struct pl_compare_row *row)
 {
@@ -910,7 +979,8 @@ static int build_row(const struct pl_run_columns *runs, const size_t *pos, size_
 	if (!sorted)
 		qsort(row->run_ids, n, sizeof(*row->run_ids), cmp_id);
 	for (int id = 0; id < PL_COND_COUNT; id++)
-		if (cmp->varies[id] && value_copy(&row->axis[id], run_cond(runs, lowest, id)))
+		if (cmp->varies[id] && (value_copy(&row->axis[id], run_cond(runs, lowest, id)) ||
+		                        mixed_value(runs, pos, n, id, &row->axis[id])))
 			return PL_ENOMEM;
 	for (int m = 0; m < PL_METRIC_COUNT; m++) {
 		const double *col = runs->metric[m];
@@ -1113,6 +1183,11 @@ void pl_comparison_release(struct pl_comparison *cmp)
 		free(cmp->mismatches[i].within);
 	}
 	free(cmp->mismatches);
+	for (size_t i = 0; i < cmp->nshared_extra; i++) {
+		free(cmp->shared_extra[i].name);
+		free(cmp->shared_extra[i].value);
+	}
+	free(cmp->shared_extra);
 	memset(cmp, 0, sizeof(*cmp));
 }
 

@@ -68,7 +68,10 @@ struct pl_mismatch {
 /* One row: the runs sharing one set of axis values. */
 struct pl_compare_row {
 	struct pl_value axis[PL_COND_COUNT]; /* values of the axis fields and the
-	                                        fields travelling with them; others unset */
+	                                        fields travelling with them; others unset.
+	                                        A traveller that differs inside the row
+	                                        (allowed, with a caveat) holds its values
+	                                        joined, "4; 8", with num NaN */
 	size_t n;                            /* runs in the row */
 	long long *run_ids;                  /* their ids, ascending; n entries */
 	size_t reference_only;               /* how many of them are reference-only */
@@ -93,6 +96,10 @@ struct pl_comparison {
 	struct pl_value shared[PL_COND_COUNT]; /* the value every run shares, for
 	                                          key and non-key fields alike where
 	                                          all runs agree; unset otherwise */
+	struct pl_extra *shared_extra;    /* the extra conditions ("FORMAT.key")
+	                                     every run has, with the one value they
+	                                     share, sorted by name; owned */
+	size_t nshared_extra;             /* entries in shared_extra */
 	struct pl_compare_row *rows;      /* ordered rows */
 	size_t nrows;
 	char **caveats;                   /* human sentences, one per allowed mismatch

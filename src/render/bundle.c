@@ -181,7 +181,9 @@ static int ctx_header(struct bundle *b)
 	rc |= pl_tpl_set_list(c, "shared");
 	for (int id = 0; id < PL_COND_COUNT; id++) {
 		struct pl_tpl_ctx *it;
-		if (!b->cmp->shared[id].set || b->cmp->varies[id])
+		/* a field travelling with the axis that all rows share (one
+		 * tensor_parallel_size for every accelerator) is shared too */
+		if (!b->cmp->shared[id].set || pl_render_is_axis(b->cmp, id))
 			continue;
 		it = pl_tpl_add_item(c, "shared");
 		if (!it)
@@ -189,6 +191,14 @@ static int ctx_header(struct bundle *b)
 		rc |= pl_tpl_set(it, "field", pl_cond_info[id].name);
 		rc |= pl_tpl_set(it, "value", b->cmp->shared[id].text);
 		rc |= pl_tpl_set_bool(it, "key", (pl_cond_info[id].flags & PL_CF_KEY) != 0);
+	}
+	for (size_t i = 0; i < b->cmp->nshared_extra; i++) { /* "vllm-serving.label" */
+		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "shared");
+		if (!it)
+			return PL_ENOMEM;
+		rc |= pl_tpl_set(it, "field", b->cmp->shared_extra[i].name);
+		rc |= pl_tpl_set(it, "value", b->cmp->shared_extra[i].value);
+		rc |= pl_tpl_set_bool(it, "key", 1); /* extras are compared */
 	}
 	rc |= pl_tpl_set_list(c, "caveats");
 	for (size_t i = 0; i < b->cmp->ncaveats; i++) {
@@ -206,12 +216,39 @@ static int metric_present(const struct pl_comparison *cmp, int m)
 	return 0;
 }
 
+/* The fields travelling with the axis that differ between rows (as the
+ * text table's extra columns): varies, not on the axis, not shared, set in
+ * some row. Returns how many, ids in ids. */
+static size_t varying_fields(const struct pl_comparison *cmp, int *ids)
+{
+	size_t n = 0;
+
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		if (!cmp->varies[id] || pl_render_is_axis(cmp, id) || cmp->shared[id].set)
+			continue;
+		for (size_t r = 0; r < cmp->nrows; r++)
+			if (cmp->rows[r].axis[id].set) {
+				ids[n++] = id;
+				break;
+			}
+	}
+	return n;
+}
+
 static int ctx_comparison(struct bundle *b)
 {
 	struct pl_tpl_ctx *c = b->ctx;
 	const struct pl_comparison *cmp = b->cmp;
 	char buf[64], label[1024];
-	int rc = 0, any_ref = 0;
+	int rc = 0, any_ref = 0, vary[PL_COND_COUNT];
+	size_t nvary = varying_fields(cmp, vary);
+
+	rc |= pl_tpl_set_bool(c, "has_varying", nvary > 0);
+	rc |= pl_tpl_set_list(c, "varying");
+	for (size_t i = 0; i < nvary; i++) {
+		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "varying");
+		rc |= it ? pl_tpl_set(it, "name", pl_cond_info[vary[i]].name) : PL_ENOMEM;
+	}
 
 	rc |= pl_tpl_set_list(c, "columns");
 	for (size_t i = 0; i < cmp->nmetrics; i++) {
@@ -235,6 +272,12 @@ static int ctx_comparison(struct bundle *b)
 		rc |= pl_tpl_setf(it, "n", "%zu", row->n);
 		rc |= pl_tpl_set_bool(it, "reference_only", row->reference_only > 0);
 		any_ref |= row->reference_only > 0;
+		rc |= pl_tpl_set_list(it, "vcells"); /* values of the varying fields */
+		for (size_t i = 0; i < nvary; i++) {
+			const struct pl_value *v = &row->axis[vary[i]];
+			struct pl_tpl_ctx *vc = pl_tpl_add_item(it, "vcells");
+			rc |= vc ? pl_tpl_set(vc, "value", v->set && v->text ? v->text : "-") : PL_ENOMEM;
+		}
 		rc |= pl_tpl_set_list(it, "cells");
 		for (size_t i = 0; i < cmp->nmetrics; i++) {
 			int m = cmp->metrics[i];
@@ -248,6 +291,7 @@ static int ctx_comparison(struct bundle *b)
 			                 row->n_metric[m] ? num(buf, sizeof(buf), row->metric[m]) : "-");
 			rc |= pl_tpl_set(cell, "sort",
 			                 row->n_metric[m] ? full(buf, sizeof(buf), row->metric[m]) : "");
+			rc |= pl_tpl_set(cell, "spread", pl_fmt_spread(buf, sizeof(buf), row, m));
 			if (r != row->base && row->has_delta[m] && isfinite(row->delta_pct[m]))
 				rc |= pl_tpl_set(cell, "delta", pl_fmt_delta(buf, sizeof(buf), row->delta_pct[m]));
 			else

@@ -317,6 +317,38 @@ char *pl_fmt_sig4(char *buf, size_t n, double v)
 	return buf;
 }
 
+int pl_render_write_input(FILE *out, const char *s, enum pl_table_format fmt)
+{
+	char *safe;
+
+	if (fmt == PL_FMT_MARKDOWN)
+		return pl_markdown_write_cell(out, s) == 0 ? 0 : PL_EIO;
+	safe = pl_text_sanitize(s);
+	if (!safe)
+		return PL_ENOMEM;
+	fputs(safe, out);
+	free(safe);
+	return 0;
+}
+
+char *pl_fmt_spread(char *buf, size_t n, const struct pl_compare_row *row, int m)
+{
+	char lo[40], hi[40];
+
+	if (n == 0)
+		return buf;
+	buf[0] = '\0';
+	if (m < 0 || m >= PL_METRIC_COUNT || row->n_metric[m] < 2)
+		return buf;
+	pl_fmt_sig4(lo, sizeof(lo), row->min[m]);
+	pl_fmt_sig4(hi, sizeof(hi), row->max[m]);
+	if (strcmp(lo, hi) == 0) /* the runs agree to the digits shown */
+		return buf;
+	/* U+2013 EN DASH: a hyphen would read as a minus sign */
+	snprintf(buf, n, "%s\xe2\x80\x93%s", lo, hi);
+	return buf;
+}
+
 char *pl_fmt_delta(char *buf, size_t n, double pct)
 {
 	if (n == 0)

@@ -28,21 +28,6 @@ static int finish(FILE *out, int rc, struct pl_error *err)
 	return 0;
 }
 
-/* Input text for a line of text or Markdown output. */
-static int put_input(FILE *out, const char *s, enum pl_table_format fmt)
-{
-	char *safe;
-
-	if (fmt == PL_FMT_MARKDOWN)
-		return pl_markdown_write_cell(out, s) == 0 ? 0 : PL_EIO;
-	safe = pl_text_sanitize(s);
-	if (!safe)
-		return PL_ENOMEM;
-	fputs(safe, out);
-	free(safe);
-	return 0;
-}
-
 /* "shared: a=b, ..." (all conditions every run shares, off the axis). */
 static int put_shared(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt)
 {
@@ -55,7 +40,16 @@ static int put_shared(FILE *out, const struct pl_comparison *cmp, enum pl_table_
 			continue;
 		fprintf(out, "%s%s=", first ? "" : ", ", pl_cond_info[id].name);
 		first = 0;
-		if ((rc = put_input(out, v->text, fmt)))
+		if ((rc = pl_render_write_input(out, v->text, fmt)))
+			return rc;
+	}
+	for (size_t i = 0; i < cmp->nshared_extra; i++) { /* "vllm-serving.label=x" */
+		fputs(first ? "" : ", ", out);
+		first = 0;
+		if ((rc = pl_render_write_input(out, cmp->shared_extra[i].name, fmt)))
+			return rc;
+		fputc('=', out);
+		if ((rc = pl_render_write_input(out, cmp->shared_extra[i].value, fmt)))
 			return rc;
 	}
 	if (first)
@@ -70,7 +64,7 @@ static int put_caveats(FILE *out, const struct pl_comparison *cmp, enum pl_table
 
 	for (size_t i = 0; i < cmp->ncaveats; i++) {
 		fputs(fmt == PL_FMT_MARKDOWN ? "- caveat: " : "caveat: ", out);
-		if ((rc = put_input(out, cmp->caveats[i], fmt)))
+		if ((rc = pl_render_write_input(out, cmp->caveats[i], fmt)))
 			return rc;
 		fputc('\n', out);
 	}
@@ -165,6 +159,10 @@ static void jshared(FILE *out, const struct pl_comparison *cmp)
 			pl_json_write_string(out, v->text);
 			break;
 		}
+	}
+	for (size_t i = 0; i < cmp->nshared_extra; i++) {
+		pl_json_write_key(out, &first, cmp->shared_extra[i].name); /* escaped */
+		pl_json_write_string(out, cmp->shared_extra[i].value);
 	}
 	fputc('}', out);
 }
@@ -356,7 +354,7 @@ static int check_lines(FILE *out, const struct pl_check *chk, enum pl_verdict v,
 		        fmt_p(p, sizeof(p), cm->change.p_value), cm->base.n, cm->cand.n);
 		if (cm->accepted) {
 			fprintf(out, "; step accepted at run %lld: ", cm->accepted->run_id);
-			if ((rc = put_input(out, cm->accepted->reason, fmt)))
+			if ((rc = pl_render_write_input(out, cm->accepted->reason, fmt)))
 				return rc;
 		}
 		fputc('\n', out);
@@ -379,10 +377,10 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 	fmt_pct(thr, sizeof(thr), chk->threshold);
 	pl_fmt_num(al, sizeof(al), chk->alpha);
 	fprintf(out, "%scheck: %s ", fmt == PL_FMT_MARKDOWN ? "## " : "", pl_cond_info[chk->axis].name);
-	if ((rc = put_input(out, chk->baseline, fmt)))
+	if ((rc = pl_render_write_input(out, chk->baseline, fmt)))
 		return finish(out, rc, err);
 	fprintf(out, " (baseline, %zu run%s) vs ", chk->n_base, chk->n_base == 1 ? "" : "s");
-	if ((rc = put_input(out, chk->candidate, fmt)))
+	if ((rc = pl_render_write_input(out, chk->candidate, fmt)))
 		return finish(out, rc, err);
 	fprintf(out, " (candidate, %zu run%s)\n", chk->n_cand, chk->n_cand == 1 ? "" : "s");
 	if (fmt == PL_FMT_MARKDOWN)
@@ -610,14 +608,14 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 		const struct pl_history_step *s = &h->steps[k];
 		char ch[64];
 		fprintf(out, "%sstep at point %zu (%s ", bullet, s->index, by);
-		if ((rc = put_input(out, h->points[s->index].value.text, fmt)))
+		if ((rc = pl_render_write_input(out, h->points[s->index].value.text, fmt)))
 			return finish(out, rc, err);
 		fprintf(out, "): %s -> %s %s (%s), first run after: %lld", pl_fmt_sig4(a, sizeof(a), s->before),
 		        pl_fmt_sig4(b, sizeof(b), s->after), pl_unit_label(mi->unit),
 		        fmt_change(ch, sizeof(ch), s->rel_change, mi->direction), s->first_run);
 		if (s->accepted) {
 			fprintf(out, "; accepted at run %lld: ", s->accepted->run_id);
-			if ((rc = put_input(out, s->accepted->reason, fmt)))
+			if ((rc = pl_render_write_input(out, s->accepted->reason, fmt)))
 				return finish(out, rc, err);
 		}
 		fputc('\n', out);

@@ -18,7 +18,12 @@
  *   comparison: {"axis": [...], "shared_conditions": {...},
  *                "rows": [{"axis": {...}, "n": N, "run_ids": [...],
  *                          "reference_only": K, "metrics": {...},
+ *                          "min": {...}, "max": {...},
  *                          "delta_pct": {...}}], "caveats": [...]}
+ *   "metrics" holds each metric's median over the row's runs, "min" and
+ *   "max" its smallest and largest value (the spread; equal to the median
+ *   when one run has it). "shared_conditions" also holds the extra
+ *   conditions every run shares, by their "FORMAT.key" names, as strings.
  * Missing values are left out of objects; infinity is the string "inf";
  * INT/REAL/BOOL conditions are JSON numbers/booleans, others strings.
  */
@@ -38,11 +43,20 @@ enum pl_table_format { PL_FMT_TEXT, PL_FMT_MARKDOWN, PL_FMT_CSV, PL_FMT_JSON };
 int pl_table_format_parse(const char *s, enum pl_table_format *out, struct pl_error *err);
 
 /* Writes the comparison cmp as a table in format fmt to out: a header with
- * the axis and the shared conditions, one line per row with n, each metric
- * (unit in the column header) and its delta vs the first row, then the
- * caveats. Reference-only rows are marked. Returns 0 or PL_EIO. */
+ * the axis and the shared conditions (extras included), one line per row
+ * with n, each metric (unit in the column header; text and Markdown add the
+ * spread "(min–max)" where two or more of the row's runs have it) and its
+ * delta vs the first row, then the caveats. Reference-only rows are marked. Returns 0 or PL_EIO. */
 int pl_render_comparison(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt,
                          struct pl_error *err);
+
+/* Writes the Markdown table of every condition field, in model order:
+ * | name | value | flags | travels with | meaning |, the value form a
+ * descriptor gives it, its flags (required, key = compared, checklist;
+ * "per run" when not compared) and the axis fields it travels with.
+ * README.md and schema/descriptor.md hold this exact text (a unit test
+ * checks it), so the documented table is the model's. Returns 0 or PL_EIO. */
+int pl_render_condition_table(FILE *out, struct pl_error *err);
 
 /* Writes runs as a table in format fmt: text/markdown/csv show id, the key
  * conditions, the headline metrics, a reference-only mark, the source and,

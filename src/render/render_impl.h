@@ -36,6 +36,17 @@ char *pl_fmt_sig4(char *buf, size_t n, double v);
 /* A delta in percent, one decimal, always signed: "+12.3%", "-4.0%". */
 char *pl_fmt_delta(char *buf, size_t n, double pct);
 
+/* Writes s (NULL = "", text from an input file) inline in a line of text
+ * or Markdown output: escaped as a Markdown cell, or cleaned for the
+ * terminal as pl_text_sanitize() does. Returns 0, PL_EIO or PL_ENOMEM. */
+int pl_render_write_input(FILE *out, const char *s, enum pl_table_format fmt);
+
+/* The spread of metric m over the runs of a comparison row, for human
+ * tables: "min–max" (4 significant digits each, an en dash between), or ""
+ * when fewer than two of the row's runs have the metric or min and max
+ * print the same in 4 digits (no spread to show). Writes into buf (size n, truncated, NUL-terminated). Returns buf. */
+char *pl_fmt_spread(char *buf, size_t n, const struct pl_compare_row *row, int m);
+
 /* Label of comparison row `row`: its axis values joined with " / ",
  * "(missing)" for a missing value. Raw input text (not sanitised).
  * Writes into buf (size n, truncated, NUL-terminated). Returns buf. */

@@ -85,6 +85,13 @@ static void md_shared(FILE *fp, const struct report_ctx *c)
 		pl_markdown_write_cell(fp, c->cmp->shared[id].text);
 		fputs(" |\n", fp);
 	}
+	for (size_t i = 0; i < c->cmp->nshared_extra; i++) {
+		fputs("| ", fp);
+		pl_markdown_write_cell(fp, c->cmp->shared_extra[i].name);
+		fputs(" | ", fp);
+		pl_markdown_write_cell(fp, c->cmp->shared_extra[i].value);
+		fputs(" |\n", fp);
+	}
 }
 
 static void md_reference_only(FILE *fp, const struct report_ctx *c)

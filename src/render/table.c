@@ -173,6 +173,12 @@ static void comparison_grid(const struct pl_comparison *cmp, const struct layout
 				fmt_metric(buf, sizeof(buf), row->metric[m], fmt);
 			else
 				snprintf(buf, sizeof(buf), "%s", missing);
+			if (human) { /* "0.1097 (0.1050–0.1120)" */
+				char spread[96];
+				size_t len = strlen(buf);
+				if (pl_fmt_spread(spread, sizeof(spread), row, m)[0])
+					snprintf(buf + len, sizeof(buf) - len, " (%s)", spread);
+			}
 			pl_grid_put(g, buf, 0, 1);
 			if (!human)
 				continue;
@@ -197,7 +203,7 @@ static void comparison_grid(const struct pl_comparison *cmp, const struct layout
 static int write_header_lines(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt)
 {
 	const char *sep = fmt == PL_FMT_MARKDOWN ? "\n\n" : "\n";
-	int first = 1;
+	int first = 1, rc;
 
 	fputs("axis: ", out);
 	for (size_t i = 0; i < cmp->naxis; i++)
@@ -211,15 +217,17 @@ static int write_header_lines(FILE *out, const struct pl_comparison *cmp, enum p
 			continue;
 		fprintf(out, "%s%s=", first ? "" : ", ", pl_cond_info[id].name);
 		first = 0;
-		if (fmt == PL_FMT_MARKDOWN) {
-			pl_markdown_write_cell(out, v->text);
-		} else {
-			char *s = pl_text_sanitize(v->text);
-			if (!s)
-				return PL_ENOMEM;
-			fputs(s, out);
-			free(s);
-		}
+		if ((rc = pl_render_write_input(out, v->text, fmt)))
+			return rc;
+	}
+	for (size_t i = 0; i < cmp->nshared_extra; i++) { /* "vllm-serving.label=x" */
+		fputs(first ? "" : ", ", out);
+		first = 0;
+		if ((rc = pl_render_write_input(out, cmp->shared_extra[i].name, fmt)))
+			return rc;
+		fputc('=', out);
+		if ((rc = pl_render_write_input(out, cmp->shared_extra[i].value, fmt)))
+			return rc;
 	}
 	if (first)
 		fputs("(none)", out);
@@ -261,14 +269,37 @@ static void json_cond_value(FILE *out, int id, const struct pl_value *v)
 	switch (pl_cond_info[id].type) {
 	case PL_CT_INT:
 	case PL_CT_REAL:
-		pl_json_write_num(out, v->num);
+		if (isnan(v->num) && v->text) /* a row's mixed values, "4; 8" */
+			pl_json_write_string(out, v->text);
+		else
+			pl_json_write_num(out, v->num);
 		break;
 	case PL_CT_BOOL:
-		fputs(v->num != 0 ? "true" : "false", out);
+		if (isnan(v->num) && v->text)
+			pl_json_write_string(out, v->text);
+		else
+			fputs(v->num != 0 ? "true" : "false", out);
 		break;
 	default:
 		pl_json_write_string(out, v->text);
 		break;
+	}
+}
+
+/* `}, "min": {...` or max: each metric's smallest or largest value over the
+ * row's runs that have it (equal to the median when one run has it). */
+static void json_spread(FILE *out, const struct pl_comparison *cmp,
+                        const struct pl_compare_row *row, const char *key, const double *v)
+{
+	int first = 1;
+
+	fprintf(out, "}, \"%s\": {", key);
+	for (size_t i = 0; i < cmp->nmetrics; i++) {
+		int m = cmp->metrics[i];
+		if (m < 0 || m >= PL_METRIC_COUNT || !row->n_metric[m] || isnan(v[m]))
+			continue;
+		pl_json_write_key(out, &first, pl_metric_info[m].name);
+		pl_json_write_num(out, v[m]);
 	}
 }
 
@@ -291,6 +322,10 @@ static void json_comparison(FILE *out, const struct pl_comparison *cmp)
 			continue;
 		pl_json_write_key(out, &first, pl_cond_info[id].name);
 		json_cond_value(out, id, &cmp->shared[id]);
+	}
+	for (size_t i = 0; i < cmp->nshared_extra; i++) {
+		pl_json_write_key(out, &first, cmp->shared_extra[i].name); /* escaped */
+		pl_json_write_string(out, cmp->shared_extra[i].value);
 	}
 	fputs("},\n  \"rows\": [", out);
 	for (size_t r = 0; r < cmp->nrows; r++) {
@@ -322,6 +357,8 @@ static void json_comparison(FILE *out, const struct pl_comparison *cmp)
 			pl_json_write_key(out, &first, pl_metric_info[m].name);
 			pl_json_write_num(out, row->metric[m]);
 		}
+		json_spread(out, cmp, row, "min", row->min);
+		json_spread(out, cmp, row, "max", row->max);
 		fputs("}, \"delta_pct\": {", out);
 		first = 1;
 		for (size_t i = 0; i < cmp->nmetrics; i++) {
@@ -364,6 +401,59 @@ int pl_render_comparison(FILE *out, const struct pl_comparison *cmp, enum pl_tab
 		rc = write_caveats(out, cmp, &l, fmt);
 	pl_grid_release(&g);
 	return finish(out, rc, err);
+}
+
+/* ------------------------------------------------------ condition table */
+
+static const char *value_form(enum pl_ctype t)
+{
+	switch (t) {
+	case PL_CT_VERSION:
+		return "string (version)";
+	case PL_CT_INT:
+		return "integer or \"inf\"";
+	case PL_CT_REAL:
+		return "number or \"inf\"";
+	case PL_CT_BOOL:
+		return "boolean";
+	case PL_CT_TIME:
+		return "string (ISO 8601)";
+	default:
+		return "string";
+	}
+}
+
+int pl_render_condition_table(FILE *out, struct pl_error *err)
+{
+	fputs("| name | value | flags | travels with | meaning |\n|---|---|---|---|---|\n", out);
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		const struct pl_cond_info *c = &pl_cond_info[id];
+		const char *sep = "";
+		fprintf(out, "| `%s` | %s | ", c->name, value_form(c->type));
+		if (c->flags & PL_CF_REQUIRED) {
+			fputs("required", out);
+			sep = ", ";
+		}
+		if (c->flags & PL_CF_KEY) {
+			fprintf(out, "%skey", sep);
+			sep = ", ";
+		}
+		if (c->flags & PL_CF_CHECKLIST) {
+			fprintf(out, "%schecklist", sep);
+			sep = ", ";
+		}
+		if (!(c->flags & PL_CF_KEY))
+			fprintf(out, "%sper run", sep);
+		fputs(" | ", out);
+		if (c->travels_with == PL_C_NONE)
+			fputs("\xe2\x80\x94", out); /* U+2014: travels with nothing */
+		else
+			fprintf(out, "`%s`", pl_cond_info[c->travels_with].name);
+		if (c->travels_with2 != PL_C_NONE)
+			fprintf(out, ", `%s`", pl_cond_info[c->travels_with2].name);
+		fprintf(out, " | %s |\n", c->description);
+	}
+	return finish(out, 0, err);
 }
 
 /* ------------------------------------------------------------------ runs */

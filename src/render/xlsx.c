@@ -3,6 +3,11 @@
  *
  * The only file that includes xlsxwriter.h; no workbook handle leaves it.
  * Sheets: Comparison, Runs, Conditions and (when there are any) Caveats.
+ * The Comparison sheet has per row its axis values, n, the median of each
+ * metric and its delta, then (when some row pools two or more runs) each
+ * metric's min and max over the row's runs; Conditions lists the shared
+ * fields, the extra conditions ("FORMAT.key") every run shares, and the
+ * fields that vary with the axis.
  * Numbers are numeric cells with units in the headers and a number format
  * per unit; every string from an input file is a text cell written with
  * worksheet_write_string (repaired to valid UTF-8 and cut to Excel's 32767
@@ -126,9 +131,13 @@ static int put_cond(struct sheet *sh, lxw_row_t row, lxw_col_t col, int id,
 	switch (pl_cond_info[id].type) {
 	case PL_CT_INT:
 	case PL_CT_REAL:
+		if (isnan(v->num) && v->text) /* a row's mixed values, "4; 8": text */
+			return put_str(sh, row, col, v->text, NULL);
 		put_num(sh, row, col, v->num, NULL);
 		return 0;
 	case PL_CT_BOOL:
+		if (isnan(v->num) && v->text)
+			return put_str(sh, row, col, v->text, NULL);
 		worksheet_write_boolean(sh->ws, row, col, v->num != 0, NULL);
 		note_width(sh, col, 5);
 		return 0;
@@ -187,12 +196,18 @@ static int sheet_comparison(struct sheet *sh, const struct pl_comparison *cmp,
 	size_t nids = row_fields(cmp, ids), nm = 0;
 	lxw_col_t col = 0;
 	char buf[128];
-	int rc = 0;
+	int rc = 0, spread = 0;
 
 	for (size_t i = 0; i < cmp->nmetrics; i++)
 		if (cmp->metrics[i] >= 0 && cmp->metrics[i] < PL_METRIC_COUNT &&
 		    metric_in_rows(cmp, cmp->metrics[i]))
 			metrics[nm++] = cmp->metrics[i];
+	/* min and max columns after the deltas (the columns before them keep
+	 * their places, which the bundle's chart refers to), only when some row
+	 * pools two or more runs of a metric */
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t i = 0; i < nm; i++)
+			spread |= cmp->rows[r].n_metric[metrics[i]] > 1;
 	for (size_t i = 0; i < nids; i++)
 		rc |= put_str(sh, 0, col++, pl_cond_info[ids[i]].name, f->header);
 	rc |= put_str(sh, 0, col++, "n", f->header);
@@ -203,6 +218,13 @@ static int sheet_comparison(struct sheet *sh, const struct pl_comparison *cmp,
 	}
 	for (size_t i = 0; i < nm; i++) {
 		snprintf(buf, sizeof(buf), "%s delta (%%)", pl_metric_info[metrics[i]].name);
+		rc |= put_str(sh, 0, col++, buf, f->header);
+	}
+	for (size_t i = 0; spread && i < nm; i++) {
+		const char *unit = pl_unit_label(pl_metric_info[metrics[i]].unit);
+		snprintf(buf, sizeof(buf), "%s min (%s)", pl_metric_info[metrics[i]].name, unit);
+		rc |= put_str(sh, 0, col++, buf, f->header);
+		snprintf(buf, sizeof(buf), "%s max (%s)", pl_metric_info[metrics[i]].name, unit);
 		rc |= put_str(sh, 0, col++, buf, f->header);
 	}
 	for (size_t r = 0; r < cmp->nrows; r++) {
@@ -220,6 +242,14 @@ static int sheet_comparison(struct sheet *sh, const struct pl_comparison *cmp,
 		for (size_t i = 0; i < nm; i++, col++)
 			if (row->has_delta[metrics[i]] && isfinite(row->delta_pct[metrics[i]]))
 				put_num(sh, xr, col, row->delta_pct[metrics[i]], f->delta);
+		for (size_t i = 0; spread && i < nm; i++, col += 2) {
+			int m = metrics[i];
+			lxw_format *uf = unit_format(f, pl_metric_info[m].unit);
+			if (!row->n_metric[m])
+				continue;
+			put_num(sh, xr, col, row->min[m], uf); /* = the median for one run */
+			put_num(sh, xr, col + 1, row->max[m], uf);
+		}
 	}
 	finish_sheet(sh);
 	return rc ? PL_ENOMEM : 0;
@@ -420,6 +450,12 @@ static int sheet_conditions(struct sheet *sh, const struct pl_comparison *cmp,
 			rc |= put_cond(sh, xr, 1, id, &cmp->shared[id]);
 			rc |= put_str(sh, xr, 2, "shared", NULL);
 		}
+	}
+	for (size_t i = 0; i < cmp->nshared_extra; i++) { /* "vllm-serving.label": input text */
+		xr++;
+		rc |= put_str(sh, xr, 0, cmp->shared_extra[i].name, NULL);
+		rc |= put_str(sh, xr, 1, cmp->shared_extra[i].value, NULL);
+		rc |= put_str(sh, xr, 2, "shared (extra)", NULL);
 	}
 	finish_sheet(sh);
 	return rc ? PL_ENOMEM : 0;

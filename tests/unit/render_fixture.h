@@ -2,7 +2,9 @@
  * render_fixture.h — a comparison and its runs built by hand, for the
  * renderer tests (test_render, test_plot, test_xlsx, test_report).
  *
- * Three rows on the hardware axis: "2x NVIDIA A100 80G" (the baseline),
+ * Three rows on the hardware axis: "2x NVIDIA A100 80G" (the baseline,
+ * three runs: ttft_p50 0.30–0.35, ttft_p95 0.40–0.45, output_throughput
+ * 1200–1250.5; tpot_p50 and error_rate the same in all three),
  * "1x NVIDIA H100 80G" (one reference-only run) and a hostile label. The
  * values point at static storage: nothing here is freed except the run list
  * (fixture_runs_release) and temporary files/directories.
@@ -38,7 +40,16 @@ FIXTURE_UNUSED static void fx_set(struct pl_value *v, const char *text, double n
 FIXTURE_UNUSED static void fx_metric(struct pl_compare_row *row, int m, double v)
 {
 	row->metric[m] = v;
+	row->min[m] = v;
+	row->max[m] = v;
 	row->n_metric[m] = (unsigned char)row->n;
+}
+
+/* The smallest and largest of the row's values of metric m. */
+FIXTURE_UNUSED static void fx_spread(struct pl_compare_row *row, int m, double lo, double hi)
+{
+	row->min[m] = lo;
+	row->max[m] = hi;
 }
 
 FIXTURE_UNUSED static void fx_delta(struct pl_compare_row *row, int m, double v)
@@ -90,6 +101,10 @@ FIXTURE_UNUSED static void fixture_comparison(struct pl_comparison *cmp)
 	fx_metric(&rows[0], PL_M_TPOT_P50, 0.021);
 	fx_metric(&rows[0], PL_M_OUTPUT_THROUGHPUT, 1234.5);
 	fx_metric(&rows[0], PL_M_ERROR_RATE, 0);
+	fx_spread(&rows[0], PL_M_TTFT_P50, 0.3, 0.35);
+	fx_spread(&rows[0], PL_M_TTFT_P95, 0.4, 0.45);
+	fx_spread(&rows[0], PL_M_OUTPUT_THROUGHPUT, 1200, 1250.5);
+	/* tpot_p50 and error_rate: the three runs agree (no spread shown) */
 
 	fx_set(&rows[1].axis[PL_C_HARDWARE], "1x NVIDIA H100 80G", 0);
 	fx_set(&rows[1].axis[PL_C_ACCELERATOR_COUNT], "1", 1);

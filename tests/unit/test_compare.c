@@ -79,6 +79,14 @@ static void rows_medians_and_deltas(void **state)
 	assert_true(c.rows[1].metric[PL_M_TTFT_P50] == 0.35);
 	assert_true(c.rows[1].metric[PL_M_OUTPUT_THROUGHPUT] == 120);
 	assert_int_equal(c.rows[1].n_metric[PL_M_TTFT_P50], 3);
+	/* the spread of the A100 row: ttft 0.40, 0.30, 0.35; throughput 100, 140, 120 */
+	assert_true(c.rows[1].min[PL_M_TTFT_P50] == 0.30);
+	assert_true(c.rows[1].max[PL_M_TTFT_P50] == 0.40);
+	assert_true(c.rows[1].min[PL_M_OUTPUT_THROUGHPUT] == 100);
+	assert_true(c.rows[1].max[PL_M_OUTPUT_THROUGHPUT] == 140);
+	assert_true(c.rows[0].min[PL_M_TTFT_P50] == 0.20); /* one run: min = max = it */
+	assert_true(c.rows[0].max[PL_M_TTFT_P50] == 0.20);
+	assert_int_equal(c.nshared_extra, 0);
 	assert_int_equal(c.rows[0].has_delta[PL_M_TTFT_P50], 1);
 	assert_true(c.rows[0].delta_pct[PL_M_TTFT_P50] == 0);
 	assert_true(fabs(c.rows[1].delta_pct[PL_M_TTFT_P50] - 75.0) < 1e-9);
@@ -158,6 +166,71 @@ static void refusal_lists_every_field(void **state)
 	assert_int_equal(c.mismatches[0].cond, PL_C_ENGINE_VERSION);
 	assert_string_equal(c.mismatches[0].values[0], "0.6.3");
 	assert_string_equal(c.mismatches[0].values[1], "0.10.1");
+	pl_comparison_release(&c);
+	pl_run_list_release(&l);
+}
+
+/* Extra conditions ("FORMAT.key"): those every run shares with one value
+ * are listed in shared_extra (name order); one that differs, or that some
+ * runs lack, is refused by name, or a caveat when allowed. */
+static void extras_shared_refused_allowed(void **state)
+{
+	struct pl_run_list l;
+	struct pl_compare_opts o;
+	struct pl_comparison c;
+	struct pl_error e;
+	struct pl_run *r;
+	(void)state;
+	pl_run_list_init(&l);
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&e);
+	add(&l, 1, "2x NVIDIA A100 80G", "550.54", "bfloat16", "8", 0.4, 100);
+	add(&l, 2, "1x NVIDIA H100 80G", "550.90", "bfloat16", "8", 0.2, 300);
+	add(&l, 3, "1x NVIDIA H100 80G", "550.90", "bfloat16", "8", 0.3, 200);
+	r = l.v; /* stable now that every run is pushed */
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(pl_run_set_extra(&r[i], "vllm-serving.label", "nightly", &e), 0);
+		assert_int_equal(pl_run_set_extra(&r[i], "descriptor.x_pool", "a", &e), 0);
+	}
+	assert_int_equal(pl_compare_parse_axis(&o, "hardware", &e), 0);
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+	assert_int_equal(c.nshared_extra, 2);
+	assert_string_equal(c.shared_extra[0].name, "descriptor.x_pool");
+	assert_string_equal(c.shared_extra[0].value, "a");
+	assert_string_equal(c.shared_extra[1].name, "vllm-serving.label");
+	assert_string_equal(c.shared_extra[1].value, "nightly");
+	assert_int_equal(c.nmismatches, 0);
+	/* the H100 row pools runs 2 and 3: 0.2 and 0.3 */
+	assert_true(c.rows[0].min[PL_M_TTFT_P50] == 0.2);
+	assert_true(c.rows[0].max[PL_M_TTFT_P50] == 0.3);
+	pl_comparison_release(&c);
+
+	/* run 3 in another pool, run 2 without one: refused, naming the extra */
+	assert_int_equal(pl_run_set_extra(&r[2], "descriptor.x_pool", "b", &e), 0);
+	assert_int_equal(pl_run_set_extra(&r[1], "descriptor.x_pool", NULL, &e), 0);
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), PL_EMISMATCH);
+	assert_int_equal(c.nmismatches, 1);
+	assert_int_equal(c.mismatches[0].cond, PL_C_NONE);
+	assert_string_equal(c.mismatches[0].extra, "descriptor.x_pool");
+	assert_null(c.mismatches[0].within);
+	assert_int_equal(c.mismatches[0].nvalues, 3);
+	assert_string_equal(c.mismatches[0].values[0], "a");
+	assert_string_equal(c.mismatches[0].values[1], "b");
+	assert_string_equal(c.mismatches[0].values[2], "(missing)");
+	assert_string_equal(e.message, "comparison refused: 1 condition differ off the axis "
+	                               "'hardware': descriptor.x_pool: a vs b vs (missing)");
+	assert_int_equal(c.nshared_extra, 1); /* the label is still shared */
+	pl_comparison_release(&c);
+
+	/* allowed by name: a caveat, and the extra is not shared */
+	o.allow_extra[0] = "descriptor.x_pool";
+	o.nallow_extra = 1;
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+	assert_int_equal(c.ncaveats, 3); /* + one reference-only caveat per row (2) */
+	assert_string_equal(c.caveats[0], "conditions differ in descriptor.x_pool: a vs b vs "
+	                                  "(missing) (allowed by --allow-mismatch)");
+	assert_int_equal(c.nshared_extra, 1);
+	assert_string_equal(c.shared_extra[0].name, "vllm-serving.label");
 	pl_comparison_release(&c);
 	pl_run_list_release(&l);
 }
@@ -545,6 +618,7 @@ int main(void)
 		cmocka_unit_test(axis_parsing),
 		cmocka_unit_test(rows_medians_and_deltas),
 		cmocka_unit_test(refusal_lists_every_field),
+		cmocka_unit_test(extras_shared_refused_allowed),
 		cmocka_unit_test(engine_axis_orders_versions_naturally),
 		cmocka_unit_test(deltas_at_equal_tail),
 		cmocka_unit_test(equal_versions_in_run_order),

@@ -34,11 +34,11 @@
 static const char golden_text[] =
 	"axis: hardware\n"
 	"shared: model=gemma-4-31b, precision=bfloat16, engine=vllm, engine_version=0.6.3, driver_version=550.54, input_tokens=512, max_output_tokens=256, concurrency=8, request_rate=inf, streaming=true\n"
-	"hardware                           accelerator_count  n  ttft_p50 (s)   delta  ttft_p95 (s)   delta  tpot_p50 (s)   delta  output_throughput (tok/s)   delta  error_rate (fraction)  delta\n"
-	"---------------------------------  -----------------  -  ------------  ------  ------------  ------  ------------  ------  -------------------------  ------  ---------------------  -----\n"
-	"2x NVIDIA A100 80G                 2                  3        0.3200       -        0.4100       -       0.02100       -                       1234       -                      0      -\n"
-	"1x NVIDIA H100 80G *               1                  1        0.2500  -21.9%             -       -       0.01800  -14.3%                       1500  +21.5%                0.01000      -\n"
-	"evil\"`system('rm')`?|<script>=1+1  -                  1        0.5000  +56.2%        0.7500  +82.9%             -       -                          -       -                      -      -\n"
+	"hardware                           accelerator_count  n            ttft_p50 (s)   delta            ttft_p95 (s)   delta  tpot_p50 (s)   delta  output_throughput (tok/s)   delta  error_rate (fraction)  delta\n"
+	"---------------------------------  -----------------  -  ----------------------  ------  ----------------------  ------  ------------  ------  -------------------------  ------  ---------------------  -----\n"
+	"2x NVIDIA A100 80G                 2                  3  0.3200 (0.3000\u20130.3500)       -  0.4100 (0.4000\u20130.4500)       -       0.02100       -           1234 (1200\u20131250)       -                      0      -\n"
+	"1x NVIDIA H100 80G *               1                  1                  0.2500  -21.9%                       -       -       0.01800  -14.3%                       1500  +21.5%                0.01000      -\n"
+	"evil\"`system('rm')`?|<script>=1+1  -                  1                  0.5000  +56.2%                  0.7500  +82.9%             -       -                          -       -                      -      -\n"
 	"* includes reference-only runs (publication checklist items missing)\n"
 	"caveat: 1x NVIDIA H100 80G: 1 of 1 runs is reference-only\n"
 	"caveat: driver_version differs ?[31m(allowed)\n";
@@ -50,7 +50,7 @@ static const char golden_markdown[] =
 	"\n"
 	"| hardware | accelerator_count | n | ttft_p50 (s) | delta | ttft_p95 (s) | delta | tpot_p50 (s) | delta | output_throughput (tok/s) | delta | error_rate (fraction) | delta |\n"
 	"|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
-	"| 2x NVIDIA A100 80G | 2 | 3 | 0.3200 | - | 0.4100 | - | 0.02100 | - | 1234 | - | 0 | - |\n"
+	"| 2x NVIDIA A100 80G | 2 | 3 | 0.3200 (0.3000\u20130.3500) | - | 0.4100 (0.4000\u20130.4500) | - | 0.02100 | - | 1234 (1200\u20131250) | - | 0 | - |\n"
 	"| 1x NVIDIA H100 80G \\* | 1 | 1 | 0.2500 | -21.9% | - | - | 0.01800 | -14.3% | 1500 | +21.5% | 0.01000 | - |\n"
 	"| evil\"\\`system('rm')\\` \\|\\<script\\>=1+1 | - | 1 | 0.5000 | +56.2% | 0.7500 | +82.9% | - | - | - | - | - | - |\n"
 	"\n"
@@ -71,9 +71,9 @@ static const char golden_json[] =
 	"  \"axis\": [\"hardware\"],\n"
 	"  \"shared_conditions\": {\"model\": \"gemma-4-31b\", \"precision\": \"bfloat16\", \"engine\": \"vllm\", \"engine_version\": \"0.6.3\", \"driver_version\": \"550.54\", \"input_tokens\": 512, \"max_output_tokens\": 256, \"concurrency\": 8, \"request_rate\": \"inf\", \"streaming\": true},\n"
 	"  \"rows\": [\n"
-	"    {\"axis\": {\"hardware\": \"2x NVIDIA A100 80G\", \"accelerator_count\": 2, \"driver_version\": \"550.54\"}, \"baseline_row\": 0, \"n\": 3, \"run_ids\": [1, 2, 3], \"reference_only\": 0, \"metrics\": {\"ttft_p50\": 0.32, \"ttft_p95\": 0.41, \"tpot_p50\": 0.021, \"output_throughput\": 1234.5, \"error_rate\": 0}, \"delta_pct\": {}},\n"
-	"    {\"axis\": {\"hardware\": \"1x NVIDIA H100 80G\", \"accelerator_count\": 1, \"driver_version\": \"550.54\"}, \"baseline_row\": 0, \"n\": 1, \"run_ids\": [4], \"reference_only\": 1, \"metrics\": {\"ttft_p50\": 0.25, \"tpot_p50\": 0.018, \"output_throughput\": 1500, \"error_rate\": 0.01}, \"delta_pct\": {\"ttft_p50\": -21.875, \"tpot_p50\": -14.286, \"output_throughput\": 21.507}},\n"
-	"    {\"axis\": {\"hardware\": \"evil\\\"`system('rm')`\\n|<script>=1+1\", \"driver_version\": \"550.54\"}, \"baseline_row\": 0, \"n\": 1, \"run_ids\": [5], \"reference_only\": 0, \"metrics\": {\"ttft_p50\": 0.5, \"ttft_p95\": 0.75}, \"delta_pct\": {\"ttft_p50\": 56.25, \"ttft_p95\": 82.927}}\n"
+	"    {\"axis\": {\"hardware\": \"2x NVIDIA A100 80G\", \"accelerator_count\": 2, \"driver_version\": \"550.54\"}, \"baseline_row\": 0, \"n\": 3, \"run_ids\": [1, 2, 3], \"reference_only\": 0, \"metrics\": {\"ttft_p50\": 0.32, \"ttft_p95\": 0.41, \"tpot_p50\": 0.021, \"output_throughput\": 1234.5, \"error_rate\": 0}, \"min\": {\"ttft_p50\": 0.3, \"ttft_p95\": 0.4, \"tpot_p50\": 0.021, \"output_throughput\": 1200, \"error_rate\": 0}, \"max\": {\"ttft_p50\": 0.35, \"ttft_p95\": 0.45, \"tpot_p50\": 0.021, \"output_throughput\": 1250.5, \"error_rate\": 0}, \"delta_pct\": {}},\n"
+	"    {\"axis\": {\"hardware\": \"1x NVIDIA H100 80G\", \"accelerator_count\": 1, \"driver_version\": \"550.54\"}, \"baseline_row\": 0, \"n\": 1, \"run_ids\": [4], \"reference_only\": 1, \"metrics\": {\"ttft_p50\": 0.25, \"tpot_p50\": 0.018, \"output_throughput\": 1500, \"error_rate\": 0.01}, \"min\": {\"ttft_p50\": 0.25, \"tpot_p50\": 0.018, \"output_throughput\": 1500, \"error_rate\": 0.01}, \"max\": {\"ttft_p50\": 0.25, \"tpot_p50\": 0.018, \"output_throughput\": 1500, \"error_rate\": 0.01}, \"delta_pct\": {\"ttft_p50\": -21.875, \"tpot_p50\": -14.286, \"output_throughput\": 21.507}},\n"
+	"    {\"axis\": {\"hardware\": \"evil\\\"`system('rm')`\\n|<script>=1+1\", \"driver_version\": \"550.54\"}, \"baseline_row\": 0, \"n\": 1, \"run_ids\": [5], \"reference_only\": 0, \"metrics\": {\"ttft_p50\": 0.5, \"ttft_p95\": 0.75}, \"min\": {\"ttft_p50\": 0.5, \"ttft_p95\": 0.75}, \"max\": {\"ttft_p50\": 0.5, \"ttft_p95\": 0.75}, \"delta_pct\": {\"ttft_p50\": 56.25, \"ttft_p95\": 82.927}}\n"
 	"  ],\n"
 	"  \"caveats\": [\"1x NVIDIA H100 80G: 1 of 1 runs is reference-only\", \"driver_version differs \\u001b[31m(allowed)\"]\n"
 	"}\n";
@@ -212,6 +212,129 @@ static void test_runs_empty(void **state)
 	                         "input_tokens,max_output_tokens,ttft_p50 (s),tpot_p50 (s),"
 	                         "output_throughput (tok/s),reference_only,source\r\n");
 	free(buf);
+}
+
+/* Extra conditions every run shares follow the canonical ones on the
+ * "shared:" line and in shared_conditions; their names and values come from
+ * input files and are escaped like any value. */
+static void test_shared_extras(void **state)
+{
+	static struct pl_extra extras[] = {
+		{(char *)"descriptor.x_pool", (char *)"a|b"},
+		{(char *)"vllm-serving.\x1b[2Jlabel", (char *)"\"night`ly\""},
+	};
+	struct pl_comparison cmp;
+	struct pl_error err;
+	char *buf = NULL;
+
+	(void)state;
+	pl_error_init(&err);
+	fixture_comparison(&cmp);
+	cmp.shared_extra = extras;
+	cmp.nshared_extra = 2;
+	CAPTURE(buf, pl_render_comparison(out, &cmp, PL_FMT_TEXT, &err));
+	assert_non_null(strstr(buf, "request_rate=inf, streaming=true, descriptor.x_pool=a|b, "
+	                            "vllm-serving.?[2Jlabel=\"night`ly\"\n"));
+	free(buf);
+	CAPTURE(buf, pl_render_comparison(out, &cmp, PL_FMT_MARKDOWN, &err));
+	assert_non_null(strstr(buf, "streaming=true, descriptor.x\\_pool=a\\|b, "
+	                            "vllm-serving.?\\[2Jlabel=\"night\\`ly\"\n"));
+	free(buf);
+	CAPTURE(buf, pl_render_comparison(out, &cmp, PL_FMT_JSON, &err));
+	assert_non_null(strstr(buf, "\"streaming\": true, \"descriptor.x_pool\": \"a|b\", "
+	                            "\"vllm-serving.\\u001b[2Jlabel\": \"\\\"night`ly\\\"\"},\n"));
+	free(buf);
+}
+
+/* The whole text of path, or NULL when it cannot be read. Caller frees. */
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0) {
+		long len = ftell(f);
+		if (len >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)len + 1)))
+			n = fread(buf, 1, (size_t)len, f);
+	}
+	fclose(f);
+	if (buf)
+		buf[n] = '\0';
+	return buf;
+}
+
+/* The documented table of condition fields (compared or per run, and what
+ * travels with which axis field) is the model's: README.md and
+ * schema/descriptor.md hold exactly pl_render_condition_table()'s text. On
+ * a mismatch the table is left in test-tmp/conditions.md to paste. */
+static void test_condition_table_documented(void **state)
+{
+	static const char *const docs[] = {PL_SOURCE_DIR "/README.md",
+	                                   PL_SOURCE_DIR "/schema/descriptor.md"};
+	struct pl_error err;
+	char *table = NULL;
+	FILE *keep;
+
+	(void)state;
+	pl_error_init(&err);
+	CAPTURE(table, pl_render_condition_table(out, &err));
+	/* spot checks against model.h, by hand */
+	assert_non_null(strstr(table, "| name | value | flags | travels with | meaning |\n"
+	                              "|---|---|---|---|---|\n"
+	                              "| `model` | string | required, key | \u2014 | model name as served |\n"));
+	assert_non_null(strstr(table, "\n| `engine_args` | string | key, checklist | `engine`, "
+	                              "`hardware` | engine launch parameters as given |\n"));
+	assert_non_null(strstr(table, "\n| `tensor_parallel_size` | integer or \"inf\" | key | "
+	                              "`hardware` | tensor parallel size |\n"));
+	assert_non_null(strstr(table, "\n| `run_started_at` | string (ISO 8601) | per run | \u2014 | "
+	                              "when the run started, UTC |\n"));
+	assert_non_null(strstr(table, "\n| `ramp_up_strategy` | string | key | \u2014 | "));
+	assert_null(strchr(strstr(table, "| `model`"), '\r'));
+	(void)mkdir(PL_TEST_TMP, 0777);
+	keep = fopen(PL_TEST_TMP "/conditions.md", "w");
+	if (keep) {
+		fputs(table, keep);
+		fclose(keep);
+	}
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		char *doc = read_file(docs[i]);
+		assert_non_null(doc);
+		if (!strstr(doc, table))
+			fail_msg("%s does not hold the condition table of src/core/model.h; "
+			         "paste " PL_TEST_TMP "/conditions.md over it",
+			         docs[i]);
+		free(doc);
+	}
+	free(table);
+}
+
+/* schema/descriptor.schema.json names every condition field with the
+ * model's description (its run object has additionalProperties false: a
+ * field missing there would fail a schema check of a valid descriptor). */
+static void test_condition_schema_documented(void **state)
+{
+	char *schema = read_file(PL_SOURCE_DIR "/schema/descriptor.schema.json");
+	char want[512];
+
+	(void)state;
+	assert_non_null(schema);
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		const char *at;
+		snprintf(want, sizeof(want), "\n        \"%s\": {", pl_cond_info[id].name);
+		at = strstr(schema, want);
+		if (!at)
+			fail_msg("schema/descriptor.schema.json lacks condition '%s'", pl_cond_info[id].name);
+		snprintf(want, sizeof(want), "\"description\": \"%s\"\n        }",
+		         pl_cond_info[id].description);
+		const char *desc = strstr(at, want), *next = strstr(at + 1, "\n        \"");
+		if (!desc || (next && desc > next)) /* within this field's object */
+			fail_msg("schema/descriptor.schema.json: '%s' is not described as in model.h",
+			         pl_cond_info[id].name);
+	}
+	free(schema);
 }
 
 /* Chinese names are two columns wide per character: the table still lines up. */
@@ -512,6 +635,9 @@ int main(void)
 		cmocka_unit_test(test_comparison_markdown),
 		cmocka_unit_test(test_comparison_csv),
 		cmocka_unit_test(test_comparison_json),
+		cmocka_unit_test(test_shared_extras),
+		cmocka_unit_test(test_condition_table_documented),
+		cmocka_unit_test(test_condition_schema_documented),
 		cmocka_unit_test(test_runs_text),
 		cmocka_unit_test(test_runs_markdown),
 		cmocka_unit_test(test_runs_csv),

@@ -163,7 +163,9 @@ static void test_comparison_sheet(void **state)
 
 	(void)state;
 	sst_load(&s);
-	assert_non_null(strstr(xml, "<dimension ref=\"A1:N4\"/>"));
+	/* 14 columns as before, then min and max of the 5 metrics: row 1
+	 * pools three runs */
+	assert_non_null(strstr(xml, "<dimension ref=\"A1:X4\"/>"));
 	assert_string_cell(xml, &s, "A1", "hardware");
 	assert_string_cell(xml, &s, "B1", "accelerator_count");
 	assert_string_cell(xml, &s, "C1", "n");
@@ -173,6 +175,11 @@ static void test_comparison_sheet(void **state)
 	assert_string_cell(xml, &s, "I1", "error_rate (fraction)");
 	assert_string_cell(xml, &s, "J1", "ttft_p50 delta (%)");
 	assert_string_cell(xml, &s, "N1", "error_rate delta (%)");
+	assert_string_cell(xml, &s, "O1", "ttft_p50 min (s)");
+	assert_string_cell(xml, &s, "P1", "ttft_p50 max (s)");
+	assert_string_cell(xml, &s, "U1", "output_throughput min (tok/s)");
+	assert_string_cell(xml, &s, "V1", "output_throughput max (tok/s)");
+	assert_string_cell(xml, &s, "X1", "error_rate max (fraction)");
 	assert_string_cell(xml, &s, "A2", "2x NVIDIA A100 80G");
 	assert_string_cell(xml, &s, "A3", "1x NVIDIA H100 80G");
 	/* the hostile label is a text cell: its "=1+1" is data */
@@ -186,6 +193,15 @@ static void test_comparison_sheet(void **state)
 	assert_number_cell(xml, "D3", "<c r=\"D3\"><v>1</v></c>");
 	assert_number_cell(xml, "J3", "<c r=\"J3\" s=\"4\"><v>-21.875</v></c>");
 	assert_number_cell(xml, "E4", "<c r=\"E4\" s=\"2\"><v>0.5</v></c>");
+	/* the spread as numbers in the metric's format: A100 ttft_p50 0.30-0.35,
+	 * output_throughput 1200-1250.5; one run: min = max = its value */
+	assert_number_cell(xml, "O2", "<c r=\"O2\" s=\"2\"><v>0.3</v></c>");
+	assert_number_cell(xml, "P2", "<c r=\"P2\" s=\"2\"><v>0.35</v></c>");
+	assert_number_cell(xml, "U2", "<c r=\"U2\" s=\"3\"><v>1200</v></c>");
+	assert_number_cell(xml, "V2", "<c r=\"V2\" s=\"3\"><v>1250.5</v></c>");
+	assert_number_cell(xml, "O3", "<c r=\"O3\" s=\"2\"><v>0.25</v></c>");
+	assert_number_cell(xml, "P3", "<c r=\"P3\" s=\"2\"><v>0.25</v></c>");
+	assert_number_cell(xml, "Q3", ""); /* H100 has no ttft_p95 */
 	/* missing values are blank: no cell at all */
 	assert_number_cell(xml, "F3", "");
 	assert_number_cell(xml, "B4", "");
@@ -228,6 +244,47 @@ static void test_runs_sheet(void **state)
 		assert_string_not_equal(s.item[i], "other.json");
 	free(s.xml);
 	free(xml);
+}
+
+/* Extra conditions every run shares are rows of the Conditions sheet, as
+ * text cells (input text: never a formula); without pooled rows there are
+ * no min/max columns. */
+static void test_shared_extras_and_no_spread(void **state)
+{
+	static struct pl_extra extras[] = {
+		{(char *)"descriptor.x_pool", (char *)"=1+1"},
+	};
+	struct pl_comparison cmp;
+	struct pl_run_list runs;
+	struct pl_error err;
+	char *xml, *cond;
+	struct sst s;
+
+	(void)state;
+	pl_error_init(&err);
+	fixture_comparison(&cmp);
+	fixture_runs(&runs);
+	cmp.shared_extra = extras;
+	cmp.nshared_extra = 1;
+	cmp.rows[0].n = 1; /* no row pools runs any more */
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		if (cmp.rows[0].n_metric[m])
+			cmp.rows[0].n_metric[m] = 1;
+	assert_int_equal(pl_xlsx_write(XLSX_PATH, &cmp, &runs, &err), 0);
+	pl_run_list_release(&runs);
+	xml = unzip_member("xl/worksheets/sheet1.xml");
+	cond = unzip_member("xl/worksheets/sheet3.xml");
+	sst_load(&s);
+	assert_non_null(strstr(xml, "<dimension ref=\"A1:N4\"/>"));
+	/* after the 12 shared and varying fields of test_conditions_and_caveats */
+	assert_string_cell(cond, &s, "A14", "descriptor.x_pool");
+	assert_string_cell(cond, &s, "B14", "=1+1");
+	assert_string_cell(cond, &s, "C14", "shared (extra)");
+	assert_null(strstr(cond, "<f>"));
+	free(s.xml);
+	free(xml);
+	free(cond);
+	setup(NULL); /* the other tests read the fixture workbook */
 }
 
 /* Text longer than a cell holds is cut to Excel's 32767 and marked with
@@ -456,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_comparison_sheet),
 		cmocka_unit_test(test_runs_sheet),
 		cmocka_unit_test(test_conditions_and_caveats),
+		cmocka_unit_test(test_shared_extras_and_no_spread),
 		cmocka_unit_test(test_openpyxl),
 		cmocka_unit_test(test_reproducible),
 		cmocka_unit_test(test_no_caveats_and_bad_path),
