@@ -883,8 +883,9 @@ static int check_conditions(const struct pl_run_columns *runs, const struct pl_c
 			append(axis, sizeof(axis), pl_cond_info[cmp->axis[k]].name);
 		}
 		return pl_error_set(err, PL_EMISMATCH,
-		                    "comparison refused: %zu condition%s differ off the axis '%s': %s",
-		                    cmp->nmismatches, cmp->nmismatches > 1 ? "s" : "", axis, msg);
+		                    "comparison refused: %zu condition%s off the axis '%s': %s",
+		                    cmp->nmismatches, cmp->nmismatches > 1 ? "s differ" : " differs", axis,
+		                    msg);
 	}
 	return 0;
 }

@@ -720,7 +720,7 @@ static void test_vllm_case_completions_vs_chat(void **state)
 	assert_int_equal(c.nmismatches, 1);
 	assert_int_equal(c.mismatches[0].cond, PL_C_API_BACKEND);
 	assert_string_equal(e.message,
-	                    "comparison refused: 1 condition differ off the axis 'engine_version': "
+	                    "comparison refused: 1 condition differs off the axis 'engine_version': "
 	                    "api_backend: openai vs openai-chat");
 	pl_comparison_release(&c);
 	/* allowed by name, it is a caveat */
@@ -817,7 +817,7 @@ static void test_vllm_short_output_refused(void **state)
 	assert_int_equal(pl_compare_parse_axis(&o, "hardware", &err), 0);
 	assert_int_equal(pl_compare_build(&l, &o, &c, &err), PL_EMISMATCH);
 	assert_string_equal(err.message,
-	                    "comparison refused: 1 condition differ off the axis 'hardware': "
+	                    "comparison refused: 1 condition differs off the axis 'hardware': "
 	                    "max_output_tokens: 256 requested vs 98.7 measured mean (run 2)");
 	pl_comparison_release(&c);
 	pl_run_list_release(&l);

@@ -217,7 +217,7 @@ static void extras_shared_refused_allowed(void **state)
 	assert_string_equal(c.mismatches[0].values[0], "a");
 	assert_string_equal(c.mismatches[0].values[1], "b");
 	assert_string_equal(c.mismatches[0].values[2], "(missing)");
-	assert_string_equal(e.message, "comparison refused: 1 condition differ off the axis "
+	assert_string_equal(e.message, "comparison refused: 1 condition differs off the axis "
 	                               "'hardware': descriptor.x_pool: a vs b vs (missing)");
 	assert_int_equal(c.nshared_extra, 1); /* the label is still shared */
 	pl_comparison_release(&c);
@@ -456,7 +456,7 @@ static void travellers_one_value_per_row(void **state)
 	assert_string_equal(c.mismatches[0].values[0], "4");
 	assert_string_equal(c.mismatches[0].values[1], "8");
 	assert_string_equal(e.message,
-	                    "comparison refused: 1 condition differ off the axis 'hardware': "
+	                    "comparison refused: 1 condition differs off the axis 'hardware': "
 	                    "tensor_parallel_size (within hardware 8x NVIDIA B200): 4 vs 8");
 	pl_comparison_release(&c);
 	o.allow_mismatch[PL_C_TENSOR_PARALLEL_SIZE] = 1;
@@ -571,10 +571,10 @@ static void workload_rule_boundaries(void **state)
 		{230.5, 0, NULL},
 		{281.5, 0, NULL},
 		{230, 1,
-		 "comparison refused: 1 condition differ off the axis 'hardware': "
+		 "comparison refused: 1 condition differs off the axis 'hardware': "
 		 "max_output_tokens: 256 requested vs 230 measured mean (run 2)"},
 		{281.7, 1,
-		 "comparison refused: 1 condition differ off the axis 'hardware': "
+		 "comparison refused: 1 condition differs off the axis 'hardware': "
 		 "max_output_tokens: 256 requested vs 281.7 measured mean (run 2)"},
 	};
 	(void)state;

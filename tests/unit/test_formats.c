@@ -612,7 +612,7 @@ static void test_rule_workload(void **state)
 	assert_string_equal(cmp.mismatches[0].values[0], "1024 requested");
 	assert_string_equal(cmp.mismatches[0].values[1], "500 measured mean (run 2)");
 	assert_string_equal(err.message,
-	                    "comparison refused: 1 condition differ off the axis 'hardware': "
+	                    "comparison refused: 1 condition differs off the axis 'hardware': "
 	                    "input_tokens: 1024 requested vs 500 measured mean (run 2)");
 	pl_comparison_release(&cmp);
 	/* allowed: compared, with a caveat */
@@ -662,7 +662,7 @@ static void test_rule_cross_tool(void **state)
 	opts.allow_mismatch[PL_C_BENCHMARK_TOOL] = 1;
 	assert_int_equal(pl_compare_build(&l, &opts, &cmp, &err), PL_EMISMATCH);
 	assert_string_equal(err.message,
-	                    "comparison refused: 1 condition differ off the axis 'hardware': "
+	                    "comparison refused: 1 condition differs off the axis 'hardware': "
 	                    "error_rate (runs with errors vs runs without or unknown): "
 	                    "0 (run 2) vs (missing) (run 1)");
 	pl_comparison_release(&cmp);

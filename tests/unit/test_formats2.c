@@ -569,7 +569,7 @@ static void test_rule_errors(void **state)
 	assert_int_equal(pl_compare_parse_axis(&opts, "hardware", &err), 0);
 	assert_int_equal(pl_compare_build(&l, &opts, &cmp, &err), PL_EMISMATCH);
 	assert_string_equal(err.message,
-	                    "comparison refused: 1 condition differ off the axis 'hardware': "
+	                    "comparison refused: 1 condition differs off the axis 'hardware': "
 	                    "error_rate (runs with errors vs runs without or unknown): 0 (run 1) vs "
 	                    "0.65 (run 2) vs (missing) (run 3)");
 	assert_int_equal(cmp.mismatches[0].cond, PL_C_NONE);
