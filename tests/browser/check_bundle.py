@@ -145,7 +145,12 @@ def main():
     ap.add_argument("--source", required=True)
     ap.add_argument("--work", required=True)
     args = ap.parse_args()
-    return chromium(args) if args.mode == "chromium" else libreoffice(args)
+    rc = chromium(args) if args.mode == "chromium" else libreoffice(args)
+    if rc == 77 and os.environ.get("CI") == "true":
+        # .ci/run installs both programs: a skip there is a broken setup
+        print("skipped under CI=true: failing")
+        return 1
+    return rc
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@
 #include "core/normalize.h"
 #include "core/validate.h"
 
+#include "shared_fixture.h"
+
 #if defined(__GNUC__)
 #define CORPUS_UNUSED __attribute__((unused))
 #else
@@ -39,10 +41,13 @@ struct kt {
 
 CORPUS_UNUSED static char *slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f;
 	char *buf = NULL;
 	size_t cap = 0, n = 0;
 
+	if (shared_path(path))
+		need_shared(path);
+	f = fopen(path, "rb");
 	if (!f)
 		fail_msg("cannot open %s", path);
 	for (;;) {

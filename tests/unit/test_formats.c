@@ -704,5 +704,5 @@ int main(void)
 		cmocka_unit_test(test_rule_workload),
 		cmocka_unit_test(test_rule_cross_tool),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

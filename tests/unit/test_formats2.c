@@ -636,5 +636,5 @@ int main(void)
 		cmocka_unit_test(test_rule_errors),
 		cmocka_unit_test(test_rule_open_closed_loop),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -37,10 +37,7 @@ static void need(const char *rel)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", PL_CORPUS_DIR, rel);
-	if (access(path, R_OK) != 0) {
-		print_message("SKIPPED: %s is absent (../shared is not next to the worktree)\n", path);
-		skip();
-	}
+	need_shared(path);
 }
 
 static void expect_extra(const struct pl_run *r, const char *name, const char *value)
@@ -566,5 +563,5 @@ int main(void)
 		cmocka_unit_test(test_llmnop_case),
 		cmocka_unit_test(test_llmperf_versions),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -26,6 +26,8 @@
 #include "core/model.h"
 #include "store/db.h"
 
+#include "shared_fixture.h"
+
 #define TMP PL_TEST_TMP "/import"
 
 /* What the callback saw. */
@@ -231,10 +233,9 @@ static int copy_corpus(const char *rel, const char *dst)
 	size_t n;
 
 	snprintf(src, sizeof(src), "%s/%s", PL_CORPUS_DIR, rel);
-	if (!(in = fopen(src, "rb"))) {
-		printf("SKIPPED: %s is absent (no ../shared corpus)\n", src);
-		return -1;
-	}
+	need_shared(src);
+	if (!(in = fopen(src, "rb")))
+		fail_msg("cannot open %s", src);
 	out = fopen(dst, "wb");
 	assert_non_null(out);
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
@@ -579,6 +580,7 @@ static void test_corpus_in_place(void **state)
 	const struct pl_kv set[] = {{"precision", "bf16"}, {"engine", "vllm"}, {"hardware", "8x GPU"}};
 
 	(void)state;
+	need_shared(paths[0]);
 	opts.set = set;
 	opts.nset = 3;
 	pl_error_init(&err);
@@ -621,5 +623,5 @@ int main(void)
 		cmocka_unit_test(test_corpus_in_place),
 	};
 	mkdirs(TMP);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }
