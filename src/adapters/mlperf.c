@@ -55,8 +55,11 @@ static const char *const mlperf_mapping[] = {
 
 static const struct pl_field mlperf_fields[] = {
 	{"Scenario", PL_FATE_CONDITION, "scenario (Server and Offline are read, others rejected)"},
-	{"ttft_latency (ns)", PL_FATE_CONDITION, "ttft_limit (s, ns / 1e9)"},
-	{"tpot_latency (ns)", PL_FATE_CONDITION, "tpot_limit (s, ns / 1e9)"},
+	{"ttft_latency (ns)", PL_FATE_DERIVED,
+	 "ttft_limit (s, ns / 1e9) in the Server scenario; Offline prints the setting too, but no "
+	 "latency limit applies there, so it is not stored"},
+	{"tpot_latency (ns)", PL_FATE_DERIVED,
+	 "tpot_limit (s, ns / 1e9) in the Server scenario; not stored for Offline (no limit applies)"},
 	{"SUT name", PL_FATE_IGNORED, "the harness's name for the system, not a description of it"},
 	{"Scheduled samples per second", PL_FATE_IGNORED, "the arrival rate LoadGen scheduled; target_qps is stored"},
 	{"{TTFT,TPOT} Early Stopping Result", PL_FATE_IGNORED, "a verdict in words, covered by Result is"},

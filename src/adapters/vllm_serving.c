@@ -100,7 +100,7 @@ static const struct pl_field vllm_fields[] = {
 	{"{max_output_tokens_per_s,max_concurrent_requests}", PL_FATE_IGNORED,
 	 "measured peaks, not settings; no canonical metric"},
 	{"run_number", PL_FATE_IGNORED, "sweep run index; the record index identifies the run"},
-	{"max_num_seqs", PL_FATE_EXTRA, "the sweep's engine limit on sequences per batch (not mapped to max_num_seqs yet)"},
+	{"max_num_seqs", PL_FATE_CONDITION, "max_num_seqs (the sweep's engine limit on sequences per batch)"},
 	{"{input_lens,output_lens,ttfts,itls,generated_texts,errors}", PL_FATE_IGNORED,
 	 "per-request arrays; only the summary statistics are stored"},
 	{NULL, 0, NULL},

@@ -333,7 +333,7 @@ int pl_render_write_input(FILE *out, const char *s, enum pl_table_format fmt)
 
 char *pl_fmt_spread(char *buf, size_t n, const struct pl_compare_row *row, int m)
 {
-	char lo[40], hi[40];
+	char lo[64], hi[64]; /* pl_fmt_sig4 may write its 64-byte %e text */
 
 	if (n == 0)
 		return buf;
