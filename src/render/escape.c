@@ -431,6 +431,35 @@ int pl_render_is_axis(const struct pl_comparison *cmp, int id)
 	return 0;
 }
 
+int pl_render_write_shared(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt,
+                           int skip_travellers)
+{
+	int first = 1, rc;
+
+	fputs("shared: ", out);
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		const struct pl_value *v = &cmp->shared[id];
+		if (!v->set || pl_render_is_axis(cmp, id) || (skip_travellers && cmp->varies[id]))
+			continue;
+		fprintf(out, "%s%s=", first ? "" : ", ", pl_cond_info[id].name);
+		first = 0;
+		if ((rc = pl_render_write_input(out, v->text, fmt)))
+			return rc;
+	}
+	for (size_t i = 0; i < cmp->nshared_extra; i++) {
+		fputs(first ? "" : ", ", out);
+		first = 0;
+		if ((rc = pl_render_write_input(out, cmp->shared_extra[i].name, fmt)))
+			return rc;
+		fputc('=', out);
+		if ((rc = pl_render_write_input(out, cmp->shared_extra[i].value, fmt)))
+			return rc;
+	}
+	if (first)
+		fputs("(none)", out);
+	return 0;
+}
+
 char *pl_render_row_label(const struct pl_comparison *cmp, size_t row, char *buf, size_t n)
 {
 	size_t len = 0;

@@ -28,34 +28,15 @@ static int finish(FILE *out, int rc, struct pl_error *err)
 	return 0;
 }
 
-/* "shared: a=b, ..." (all conditions every run shares, off the axis). */
+/* "shared: a=b, ..." (all conditions every run shares, off the axis and
+ * the fields travelling with it). */
 static int put_shared(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt)
 {
-	int first = 1, rc;
+	int rc = pl_render_write_shared(out, cmp, fmt, 1);
 
-	fputs("shared: ", out);
-	for (int id = 0; id < PL_COND_COUNT; id++) {
-		const struct pl_value *v = &cmp->shared[id];
-		if (!v->set || cmp->varies[id])
-			continue;
-		fprintf(out, "%s%s=", first ? "" : ", ", pl_cond_info[id].name);
-		first = 0;
-		if ((rc = pl_render_write_input(out, v->text, fmt)))
-			return rc;
-	}
-	for (size_t i = 0; i < cmp->nshared_extra; i++) { /* "vllm-serving.label=x" */
-		fputs(first ? "" : ", ", out);
-		first = 0;
-		if ((rc = pl_render_write_input(out, cmp->shared_extra[i].name, fmt)))
-			return rc;
-		fputc('=', out);
-		if ((rc = pl_render_write_input(out, cmp->shared_extra[i].value, fmt)))
-			return rc;
-	}
-	if (first)
-		fputs("(none)", out);
-	fputs(fmt == PL_FMT_MARKDOWN ? "\n\n" : "\n", out);
-	return 0;
+	if (!rc)
+		fputs(fmt == PL_FMT_MARKDOWN ? "\n\n" : "\n", out);
+	return rc;
 }
 
 static int put_caveats(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt)

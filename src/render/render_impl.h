@@ -55,6 +55,15 @@ char *pl_render_row_label(const struct pl_comparison *cmp, size_t row, char *buf
 /* 1 if condition id is one of cmp's axis fields. */
 int pl_render_is_axis(const struct pl_comparison *cmp, int id);
 
+/* Writes "shared: " and every condition all of cmp's runs share as
+ * "name=value, ...", then the extra conditions they share
+ * ("vllm-serving.label=x"), or "(none)"; values escaped for fmt by
+ * pl_render_write_input(); no line end. Left out: the axis fields, and with
+ * skip_travellers also the fields travelling with them. Returns 0 or a
+ * PL_E* code of pl_render_write_input(). */
+int pl_render_write_shared(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt,
+                           int skip_travellers);
+
 /* Writes a file at path through "<path>.tmp": fn(fp, ctx) writes the body
  * and returns 0 or a PL_E* code (setting err); the stream is then flushed,
  * checked and renamed over path. On any failure the temporary file is

@@ -203,34 +203,15 @@ static void comparison_grid(const struct pl_comparison *cmp, const struct layout
 static int write_header_lines(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt)
 {
 	const char *sep = fmt == PL_FMT_MARKDOWN ? "\n\n" : "\n";
-	int first = 1, rc;
+	int rc;
 
 	fputs("axis: ", out);
 	for (size_t i = 0; i < cmp->naxis; i++)
 		if (cmp->axis[i] >= 0 && cmp->axis[i] < PL_COND_COUNT)
 			fprintf(out, "%s%s", i ? ", " : "", pl_cond_info[cmp->axis[i]].name);
 	fputs(sep, out);
-	fputs("shared: ", out);
-	for (int id = 0; id < PL_COND_COUNT; id++) {
-		const struct pl_value *v = &cmp->shared[id];
-		if (!v->set || pl_render_is_axis(cmp, id))
-			continue;
-		fprintf(out, "%s%s=", first ? "" : ", ", pl_cond_info[id].name);
-		first = 0;
-		if ((rc = pl_render_write_input(out, v->text, fmt)))
-			return rc;
-	}
-	for (size_t i = 0; i < cmp->nshared_extra; i++) { /* "vllm-serving.label=x" */
-		fputs(first ? "" : ", ", out);
-		first = 0;
-		if ((rc = pl_render_write_input(out, cmp->shared_extra[i].name, fmt)))
-			return rc;
-		fputc('=', out);
-		if ((rc = pl_render_write_input(out, cmp->shared_extra[i].value, fmt)))
-			return rc;
-	}
-	if (first)
-		fputs("(none)", out);
+	if ((rc = pl_render_write_shared(out, cmp, fmt, 0)))
+		return rc;
 	fputs(sep, out);
 	return 0;
 }
