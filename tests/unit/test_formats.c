@@ -637,6 +637,7 @@ static void test_rule_cross_tool(void **state)
 	struct pl_compare_opts opts;
 	struct pl_comparison cmp;
 	(void)state;
+	need_shared(PL_CORPUS_DIR "/llmperf/lb_groq_llama2_70b_summary.json"); /* before allocating */
 	assert_int_equal(parse_str("x.jsonl",
 	                           "{\"backend\": \"sglang\", \"completed\": 2, \"mean_e2e_latency_ms\": 10}\n",
 	                           &l, &err), 0);

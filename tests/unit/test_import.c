@@ -250,7 +250,7 @@ static int copy_corpus(const char *rel, const char *dst)
  * conditions the summary lacks (the adapter opens no file). */
 static void test_txt_sidecar(void **state)
 {
-	struct pl_store *st = fresh_store("txtside");
+	struct pl_store *st = (need_shared(PL_CORPUS_DIR "/mlperf/v41_nvidia_h200x8_llama2-70b_server_summary.txt"), fresh_store("txtside"));
 	struct pl_import_stats stats;
 	struct pl_run_list got = {0};
 	struct pl_error err;
@@ -297,7 +297,7 @@ static void test_txt_sidecar(void **state)
  * would wait for a writer for ever: the alarm fails the test instead). */
 static void test_txt_fifo_sidecar(void **state)
 {
-	struct pl_store *st = fresh_store("txtfifo");
+	struct pl_store *st = (need_shared(PL_CORPUS_DIR "/mlperf/v41_nvidia_h200x8_llama2-70b_server_summary.txt"), fresh_store("txtfifo"));
 	struct pl_import_stats stats;
 	struct pl_error err;
 	struct seen s = {0};
@@ -570,7 +570,7 @@ static void test_check_set(void **state)
 /* The vllm_serving corpus read in place, with the conditions it lacks. */
 static void test_corpus_in_place(void **state)
 {
-	struct pl_store *st = fresh_store("corpus");
+	struct pl_store *st = (need_shared(PL_CORPUS_DIR "/vllm_serving"), fresh_store("corpus"));
 	struct pl_import_opts opts = {0};
 	struct pl_import_stats stats;
 	struct pl_error err;
