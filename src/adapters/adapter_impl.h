@@ -79,12 +79,17 @@ int pl_adapter_records(const struct pl_adapter_impl *impl, struct pl_adapter_inp
  * objects as "key[].member") is looked up in the fields of version ver of
  * info's inventory. A key that no entry matches is kept on run as the
  * extra condition "<format>.<path>" (its value as text: the string, or the
- * JSON text of anything else, at most PL_EXTRA_VALUE_MAX bytes), with a
- * warning naming it. A matched key covers its whole subtree. version NULL
- * or unknown: the first version of the inventory. Returns 0, PL_ENOMEM or
- * PL_EINVALID (a value that is not UTF-8).
+ * JSON text of anything else; inside arrays of objects every element's
+ * value as "[i]=JSON", "; " between them, so positions and types stay
+ * apart; at most PL_EXTRA_VALUE_MAX bytes, a longer value cut and ended by
+ * "... #" and 16 hex digits of its sha256, so distinct values stay
+ * distinct), with a warning naming it. A matched key covers its whole
+ * subtree. version NULL or unknown: the first version of the inventory.
+ * Returns 0, PL_ENOMEM or PL_EINVALID (a value that is not UTF-8, or more
+ * than PL_EXTRAS_MAX unknown keys: the file is not in this format).
  */
 #define PL_EXTRA_VALUE_MAX 256
+#define PL_EXTRAS_MAX 1024
 int pl_inventory_walk(const struct pl_adapter_info *info, const char *version, const cJSON *obj,
                       const char *prefix, struct pl_run *run, struct pl_error *err);
 

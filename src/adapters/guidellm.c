@@ -116,6 +116,7 @@ static const struct pl_field guidellm_02[] = {
 	{"benchmarks[].args.strategy", PL_FATE_CONDITION,
 	 "synchronous -> concurrency 1; concurrent -> concurrency = streams; constant / poisson -> "
 	 "request_rate = rate; throughput -> request_rate inf (concurrency = max_concurrency)"},
+	{"benchmarks[].extras", PL_FATE_EXTRA, "metadata the user attached to the benchmark (kept as given)"},
 	{"benchmarks[].args.warmup_number", PL_FATE_CONDITION, "warmup_requests (both warm-up keys null -> 0)"},
 	{"benchmarks[].args.warmup_duration", PL_FATE_DERIVED, "a warning: a duration is not a request count"},
 	{"benchmarks[].request_loader.data", PL_FATE_CONDITION,

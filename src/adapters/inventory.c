@@ -20,6 +20,7 @@
 
 #include "adapters/adapter_impl.h"
 #include "adapters/adapters.h"
+#include "core/hash.h"
 
 const char *pl_fate_name(enum pl_fate fate)
 {
@@ -122,50 +123,103 @@ static int promised_but_missing(const struct pl_field *f, const struct pl_run *r
 	return id >= 0 && !run->cond[id].set;
 }
 
-/* Copies value into text (PL_EXTRA_VALUE_MAX + 4 bytes), cut at a UTF-8
- * character boundary with "..." when longer than PL_EXTRA_VALUE_MAX. */
-static void cap_value(char *text, const char *value)
+/* Copies value into text (PL_EXTRA_VALUE_MAX + 1 bytes). A longer value is
+ * cut at a UTF-8 character boundary and ends in "... #" and the first 16 hex
+ * digits of its sha256, so that two long values that differ after the cut
+ * still differ as extra conditions (they never pool). Returns 0 or
+ * PL_ENOMEM. */
+static int cap_value(char *text, const char *value, size_t len)
 {
-	size_t n = strlen(value);
+	char hex[65];
+	size_t n;
 
-	if (n <= PL_EXTRA_VALUE_MAX) {
-		memcpy(text, value, n + 1);
-		return;
+	if (len <= PL_EXTRA_VALUE_MAX) {
+		memcpy(text, value, len);
+		text[len] = '\0';
+		return 0;
 	}
-	n = PL_EXTRA_VALUE_MAX - 3;
+	if (pl_sha256_hex(value, len, hex))
+		return PL_ENOMEM;
+	n = PL_EXTRA_VALUE_MAX - 21; /* "... #" and 16 digits */
 	while (n > 0 && ((unsigned char)value[n] & 0xC0) == 0x80)
 		n--;
 	memcpy(text, value, n);
-	memcpy(text + n, "...", 4);
+	snprintf(text + n, PL_EXTRA_VALUE_MAX + 1 - n, "... #%.16s", hex);
+	return 0;
 }
 
-/* Keeps path = value as an extra condition of run, with a warning unless
- * the inventory names it (fate extra: quiet). The same key met again (in
- * another element of an array) with another value appends "; value". */
-static int keep(const struct pl_adapter_info *info, const char *path, const char *value,
-                int quiet, struct pl_run *run, struct pl_error *err)
+/* The name of the extra condition of path: "<format>.<path>"; a path too
+ * long for a name keeps its start and " #" and a hash of the whole path
+ * (never dropped). */
+static void extra_name(char *name, size_t size, const struct pl_adapter_info *info,
+                       const char *path)
 {
-	char name[320], text[PL_EXTRA_VALUE_MAX + 4];
-	const char *had;
+	size_t n = strlen(path);
 
-	snprintf(name, sizeof(name), "%s.%s", info->name, path);
-	had = pl_run_extra(run, name);
-	if (had) {
-		char both[2 * PL_EXTRA_VALUE_MAX + 8];
-		if (strcmp(had, value) == 0)
-			return 0;
-		snprintf(both, sizeof(both), "%s; %s", had, value);
-		cap_value(text, both);
-	} else {
-		cap_value(text, value);
+	if (strlen(info->name) + 1 + n < size) {
+		snprintf(name, size, "%s.%s", info->name, path);
+		return;
 	}
-	if (pl_run_set_extra(run, name, text, err))
+	snprintf(name, size, "%s.%.*s #%016llx", info->name, (int)(size - strlen(info->name) - 22),
+	         path, pl_hash64(path, n));
+}
+
+static void warn_kept(const struct pl_adapter_info *info, const char *path, const char *name,
+                      struct pl_run *run)
+{
+	pl_run_warn(run,
+	            "the key '%s' is not in the %s field inventory: kept as the extra condition '%s'",
+	            path, info->name, name);
+}
+
+/* Sets extra name to text (capped), counting against PL_EXTRAS_MAX. */
+static int set_extra(const struct pl_adapter_info *info, struct pl_run *run, const char *name,
+                     const char *text, size_t len, struct pl_error *err)
+{
+	char capped[PL_EXTRA_VALUE_MAX + 1];
+
+	if (!pl_run_extra(run, name) && run->nextra >= PL_EXTRAS_MAX)
+		return pl_error_set(err, PL_EINVALID,
+		                    "more than %d keys that the %s field inventory does not know "
+		                    "(the last: '%s'): is this file in the %s format?",
+		                    PL_EXTRAS_MAX, info->name, name, info->name);
+	if (cap_value(capped, text, len))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (pl_run_set_extra(run, name, capped, err))
 		return err ? err->code : PL_EINVALID;
-	if (!had && !quiet)
-		pl_run_warn(run,
-		            "the key '%s' is not in the %s field inventory: kept as the extra "
-		            "condition '%s'",
-		            path, info->name, name);
+	return 0;
+}
+
+/* Keeps key = value of a text or CSV format as an extra condition, with a
+ * warning unless quiet; a key met again with another value appends
+ * "; value". */
+static int keep_text(const struct pl_adapter_info *info, const char *key, const char *value,
+                     int quiet, struct pl_run *run, struct pl_error *err)
+{
+	char name[320];
+	const char *had;
+	int rc;
+
+	extra_name(name, sizeof(name), info, key);
+	had = pl_run_extra(run, name);
+	if (had && strcmp(had, value) == 0)
+		return 0;
+	if (had) {
+		size_t hl = strlen(had), vl = strlen(value);
+		char *both = malloc(hl + vl + 3);
+		if (!both)
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		memcpy(both, had, hl);
+		memcpy(both + hl, "; ", 2);
+		memcpy(both + hl + 2, value, vl + 1);
+		rc = set_extra(info, run, name, both, hl + vl + 2, err);
+		free(both);
+		return rc;
+	}
+	if ((rc = set_extra(info, run, name, value, strlen(value), err)))
+		return rc;
+	if (!quiet)
+		warn_kept(info, key, name, run);
 	return 0;
 }
 
@@ -182,12 +236,96 @@ int pl_inventory_check(const struct pl_adapter_info *info, const char *version, 
 		return 0;
 	if (f && (!value || !value[0]))
 		return 0; /* an empty cell holds nothing */
-	return keep(info, key, value ? value : "", f != NULL, run, err);
+	return keep_text(info, key, value ? value : "", f != NULL, run, err);
 }
 
-static int walk(const struct pl_adapter_info *info, const struct pl_format_version *v,
-                const cJSON *obj, char *path, size_t plen, size_t cap, struct pl_run *run,
-                struct pl_error *err)
+/* One extra condition being collected by a walk: its whole text (every
+ * element of the arrays it sits in), capped only when set on the run. */
+struct acc {
+	char *path;  /* the key's path (for the warning); owned */
+	char *text;  /* its value(s); owned */
+	size_t len;  /* bytes in text */
+	int quiet;   /* 1: the inventory names it (fate extra), no warning */
+};
+
+struct walk_ctx {
+	const struct pl_adapter_info *info;
+	const struct pl_format_version *v;
+	struct pl_run *run;
+	struct pl_error *err;
+	struct acc *acc; /* in the order the keys were met; owned */
+	size_t nacc, cap;
+};
+
+/* Records path = value. Inside arrays (idx "[0][2]", the element indices
+ * from the outermost array in) each element's value is added as
+ * "idx=JSON" after "; ", so that elements keep their positions, a missing
+ * member stays missing and "1; 2" in one element is not two elements. */
+static int collect(struct walk_ctx *c, const char *path, const char *idx, const char *value,
+                   int quiet)
+{
+	struct acc *a = NULL;
+	size_t il = strlen(idx), vl = strlen(value), need;
+	char *t;
+
+	for (size_t i = c->nacc; i-- > 0;)
+		if (strcmp(c->acc[i].path, path) == 0) {
+			a = &c->acc[i];
+			break;
+		}
+	if (!a) {
+		if (c->nacc == c->cap) {
+			size_t cap = c->cap ? 2 * c->cap : 8;
+			struct acc *v = realloc(c->acc, cap * sizeof(*v));
+			if (!v)
+				return pl_error_set(c->err, PL_ENOMEM, "out of memory");
+			c->acc = v;
+			c->cap = cap;
+		}
+		if (c->nacc >= PL_EXTRAS_MAX)
+			return pl_error_set(c->err, PL_EINVALID,
+			                    "more than %d keys that the %s field inventory does not know "
+			                    "(the last: '%s'): is this file in the %s format?",
+			                    PL_EXTRAS_MAX, c->info->name, path, c->info->name);
+		a = &c->acc[c->nacc];
+		memset(a, 0, sizeof(*a));
+		if (!(a->path = strdup(path)))
+			return pl_error_set(c->err, PL_ENOMEM, "out of memory");
+		a->quiet = quiet;
+		c->nacc++;
+	}
+	need = a->len + (a->len ? 2 : 0) + il + (il ? 1 : 0) + vl + 1;
+	if (!(t = realloc(a->text, need)))
+		return pl_error_set(c->err, PL_ENOMEM, "out of memory");
+	a->text = t;
+	if (a->len) {
+		memcpy(t + a->len, "; ", 2);
+		a->len += 2;
+	}
+	if (il) {
+		memcpy(t + a->len, idx, il);
+		t[a->len + il] = '=';
+		a->len += il + 1;
+	}
+	memcpy(t + a->len, value, vl + 1);
+	a->len += vl;
+	return 0;
+}
+
+/* item as text for an extra: a string as it is outside arrays, anything
+ * else (and strings inside arrays, where types must stay apart) as its
+ * JSON text. *owned is what the caller frees with cJSON_free. */
+static const char *item_text(const cJSON *item, const char *idx, char **owned)
+{
+	*owned = NULL;
+	if (cJSON_IsString(item) && !idx[0])
+		return item->valuestring;
+	*owned = cJSON_PrintUnformatted(item);
+	return *owned;
+}
+
+static int walk(struct walk_ctx *c, const cJSON *obj, char *path, size_t plen, size_t cap,
+                char *idx, size_t ilen, size_t icap)
 {
 	const cJSON *it;
 
@@ -195,45 +333,63 @@ static int walk(const struct pl_adapter_info *info, const struct pl_format_versi
 	{
 		size_t kl = it->string ? strlen(it->string) : 0, n = plen + kl;
 		const struct pl_field *f;
+		char *owned = NULL;
+		const char *text;
 		int rc = 0;
 
-		if (!it->string || n + 3 >= cap)
-			continue; /* a path too long to name: cannot be a known key either */
+		if (!it->string)
+			continue;
+		if (n + 4 >= cap) { /* a path too long for the buffer: kept whole, hashed */
+			if (!(text = item_text(it, idx, &owned)))
+				return pl_error_set(c->err, PL_ENOMEM, "out of memory");
+			rc = collect(c, "(a key path too long to name)", idx, text, 0);
+			cJSON_free(owned);
+			if (rc)
+				return rc;
+			continue;
+		}
 		memcpy(path + plen, it->string, kl + 1);
-		f = known(v, path, n);
-		if (f && ((f->fate != PL_FATE_EXTRA && !promised_but_missing(f, run)) ||
-		          cJSON_IsNull(it) || (cJSON_IsString(it) && !it->valuestring[0])))
+		f = known(c->v, path, n);
+		if (f && ((f->fate != PL_FATE_EXTRA && !promised_but_missing(f, c->run)) ||
+		          cJSON_IsNull(it) || (cJSON_IsString(it) && !it->valuestring[0]) ||
+		          ((cJSON_IsObject(it) || cJSON_IsArray(it)) && !it->child))) {
+			path[plen] = '\0';
 			continue; /* accounted for; an extra without a value holds nothing */
-		if (f) { /* a known condition without a canonical field: kept whole */
-			char *text = cJSON_IsString(it) ? NULL : cJSON_PrintUnformatted(it);
-			if (!cJSON_IsString(it) && !text)
-				rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-			else
-				rc = keep(info, path, text ? text : it->valuestring, 1, run, err);
-			cJSON_free(text);
-		} else if (cJSON_IsObject(it) && it->child) {
+		}
+		if (!f && cJSON_IsObject(it) && it->child) {
 			path[n] = '.';
 			path[n + 1] = '\0';
-			rc = walk(info, v, it, path, n + 1, cap, run, err);
-		} else if (cJSON_IsArray(it) && it->child && cJSON_IsObject(it->child)) {
+			rc = walk(c, it, path, n + 1, cap, idx, ilen, icap);
+		} else if (!f && cJSON_IsArray(it) && it->child && cJSON_IsObject(it->child)) {
 			const cJSON *el;
+			size_t i = 0;
 			memcpy(path + n, "[].", 4);
 			cJSON_ArrayForEach(el, it)
 			{
-				if (cJSON_IsObject(el))
-					rc = walk(info, v, el, path, n + 3, cap, run, err);
+				int k = snprintf(idx + ilen, icap - ilen, "[%zu]", i++);
+				if (k < 0 || (size_t)k >= icap - ilen)
+					rc = pl_error_set(c->err, PL_EINVALID,
+					                  "arrays nested too deep under '%.100s'", path);
+				else if (cJSON_IsObject(el))
+					rc = walk(c, el, path, n + 3, cap, idx, ilen + (size_t)k, icap);
+				else if ((text = item_text(el, idx, &owned)) != NULL)
+					rc = collect(c, path, idx, text, 0); /* a non-object element */
+				else
+					rc = pl_error_set(c->err, PL_ENOMEM, "out of memory");
+				cJSON_free(owned);
+				owned = NULL;
+				idx[ilen] = '\0';
 				if (rc)
 					break;
 			}
-		} else if (!cJSON_IsObject(it)) {
-			char *text = NULL;
-			if (cJSON_IsString(it))
-				rc = keep(info, path, it->valuestring, 0, run, err);
-			else if ((text = cJSON_PrintUnformatted(it)) != NULL)
-				rc = keep(info, path, text, 0, run, err);
+		} else if (!cJSON_IsObject(it) || f || !it->child) {
+			/* a scalar, an array of scalars, an empty object, or a known
+			 * condition without a canonical field (kept whole, quietly) */
+			if ((text = item_text(it, idx, &owned)) != NULL)
+				rc = collect(c, path, idx, text, f != NULL);
 			else
-				rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-			cJSON_free(text);
+				rc = pl_error_set(c->err, PL_ENOMEM, "out of memory");
+			cJSON_free(owned);
 		}
 		path[plen] = '\0';
 		if (rc)
@@ -246,13 +402,30 @@ int pl_inventory_walk(const struct pl_adapter_info *info, const char *version, c
                       const char *prefix, struct pl_run *run, struct pl_error *err)
 {
 	const struct pl_format_version *v = version_of(info, version);
-	char path[512];
+	struct walk_ctx c = {info, v, run, err, NULL, 0, 0};
+	char path[512], idx[256] = "";
 	size_t plen;
+	int rc;
 
 	if (!v || v->closed || !cJSON_IsObject(obj))
 		return 0;
 	plen = (size_t)snprintf(path, sizeof(path), "%s", prefix ? prefix : "");
 	if (plen >= sizeof(path))
 		return 0;
-	return walk(info, v, obj, path, plen, sizeof(path), run, err);
+	rc = walk(&c, obj, path, plen, sizeof(path), idx, 0, sizeof(idx));
+	for (size_t i = 0; i < c.nacc; i++) {
+		struct acc *a = &c.acc[i];
+		char name[320];
+
+		if (!rc) {
+			extra_name(name, sizeof(name), info, a->path);
+			rc = set_extra(info, run, name, a->text, a->len, err);
+			if (!rc && !a->quiet)
+				warn_kept(info, a->path, name, run);
+		}
+		free(a->path);
+		free(a->text);
+	}
+	free(c.acc);
+	return rc;
 }

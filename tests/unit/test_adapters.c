@@ -711,7 +711,10 @@ static void test_vllm_case_completions_vs_chat(void **state)
 	}
 	assert_string_equal(l.v[0].cond[PL_C_API_BACKEND].text, "openai");
 	assert_string_equal(l.v[1].cond[PL_C_API_BACKEND].text, "openai-chat");
-	assert_int_equal(l.v[1].nextra, 0); /* endpoint_type == backend: nothing extra */
+	/* endpoint_type == backend: nothing extra for it; the tokenizer is kept */
+	assert_null(pl_run_extra(&l.v[1], "vllm-serving.endpoint_type"));
+	assert_int_equal(l.v[1].nextra, 1);
+	assert_string_equal(pl_run_extra(&l.v[1], "vllm-serving.tokenizer_id"), "org-a/model-8b");
 	/* 102400 / 200 = 512 in, 51200 / 200 = 256 out: the workload ran */
 	expect_close("input_tokens_mean", l.v[1].metric[PL_M_INPUT_TOKENS_MEAN], 512);
 	expect_close("output_tokens_mean", l.v[1].metric[PL_M_OUTPUT_TOKENS_MEAN], 256);

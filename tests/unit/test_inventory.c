@@ -172,17 +172,19 @@ static void test_walk_json_record(void **state)
 	expect_extra(&l.v[0], "vllm-serving.new_knob", "3");
 	expect_extra(&l.v[0], "vllm-serving.nested.a", "x");
 	expect_extra(&l.v[0], "vllm-serving.nested.b.c", "true");
-	expect_extra(&l.v[0], "vllm-serving.arr[].k", "1; 2; 1");
-	expect_extra(&l.v[0], "vllm-serving.arr[].j", "y");
+	/* each element's value at its index, as JSON: positions and types kept */
+	expect_extra(&l.v[0], "vllm-serving.arr[].k", "[0]=1; [1]=2; [2]=1");
+	expect_extra(&l.v[0], "vllm-serving.arr[].j", "[1]=\"y\"");
 	expect_extra(&l.v[0], "vllm-serving.scalars", "[1,2.5]");
 	expect_extra(&l.v[0], "vllm-serving.nul", "null");
 	/* a mapped key leaves no extra: the sweep's max_num_seqs is a condition */
 	assert_null(pl_run_extra(&l.v[0], "vllm-serving.max_num_seqs"));
 	assert_string_equal(l.v[0].cond[PL_C_MAX_NUM_SEQS].text, "256");
-	/* 300 bytes -> the first 253 and "...": 256 bytes */
+	/* 300 bytes -> the first 235, "... #" and 16 hex digits of the sha256
+	 * of all 300 (by hand: sha256 of 300 'a' starts 9835fa6bf4e20a9b) */
 	assert_int_equal(strlen(pl_run_extra(&l.v[0], "vllm-serving.long")), 256);
-	assert_memory_equal(pl_run_extra(&l.v[0], "vllm-serving.long"), longv, 253);
-	assert_string_equal(pl_run_extra(&l.v[0], "vllm-serving.long") + 253, "...");
+	assert_memory_equal(pl_run_extra(&l.v[0], "vllm-serving.long"), longv, 235);
+	assert_string_equal(pl_run_extra(&l.v[0], "vllm-serving.long") + 235, "... #9835fa6bf4e20a9b");
 	assert_string_equal(
 		l.v[0].warnings,
 		"the key 'new_knob' is not in the vllm-serving field inventory: kept as the extra "
@@ -203,20 +205,14 @@ static void test_walk_json_record(void **state)
 		"condition 'vllm-serving.long'");
 	pl_run_list_release(&l);
 
-	/* every key known: no warning; burstiness, which the inventory maps
-	 * to the condition burstiness, is that condition or (while the adapter
-	 * does not set it) the quiet extra: never dropped */
+	/* every key known: no warning; burstiness is its condition */
 	parse_ok("k.json",
 	         "{\"date\": \"20250304-014141\", \"backend\": \"vllm\", \"completed\": 2,"
 	         " \"p99.9_ttft_ms\": 5, \"request_goodput:\": null, \"burstiness\": 1.0}",
 	         &l);
 	assert_null(l.v[0].warnings);
-	if (l.v[0].cond[PL_C_BURSTINESS].set) {
-		assert_int_equal(l.v[0].nextra, 0);
-	} else {
-		assert_int_equal(l.v[0].nextra, 1);
-		expect_extra(&l.v[0], "vllm-serving.burstiness", "1");
-	}
+	assert_string_equal(l.v[0].cond[PL_C_BURSTINESS].text, "1");
+	assert_int_equal(l.v[0].nextra, 0);
 	pl_run_list_release(&l);
 
 	/* a key the inventory maps to a condition that this record does not
@@ -233,6 +229,75 @@ static void test_walk_json_record(void **state)
 	expect_extra(&l.v[0], "sglang-bench-serving.random_output_len", "128");
 	assert_null(l.v[0].warnings);
 	pl_run_list_release(&l);
+}
+
+/* Extras that must stay apart stay apart (a fresh-user attack found each
+ * of these pooling): long values differing after the cut, "1; 2" in one
+ * element vs two elements, a member missing in one element vs the other,
+ * a string vs a number inside an array, an empty object vs none. And a
+ * file with more unknown keys than any real format has is refused. */
+static void test_extras_stay_apart(void **state)
+{
+	static const char *const pairs[][2] = {
+		{"\"cfg\": [{\"a\": \"1; 2\"}]", "\"cfg\": [{\"a\": \"1\"}, {\"a\": \"2\"}]"},
+		{"\"cfg\": [{\"a\": 1}, {}]", "\"cfg\": [{}, {\"a\": 1}]"},
+		{"\"cfg\": [{\"a\": 1}]", "\"cfg\": [{\"a\": \"1\"}]"},
+		{"\"cfg\": {}", "\"other\": 1"},
+		{"\"cfg\": [{\"s\": [{\"k\": 1}]}, {\"s\": [{\"k\": 2}]}]",
+		 "\"cfg\": [{\"s\": [{\"k\": 1}, {\"k\": 2}]}]"},
+	};
+	const char *head = "{\"date\": \"20250304-014141\", \"backend\": \"vllm\", \"completed\": 2, "
+	                   "\"mean_ttft_ms\": 20, ";
+	char a[8192], b[8192], longv[400];
+	struct pl_run_list la = {0}, lb = {0};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		snprintf(a, sizeof(a), "%s%s}", head, pairs[i][0]);
+		snprintf(b, sizeof(b), "%s%s}", head, pairs[i][1]);
+		parse_ok("a.json", a, &la);
+		parse_ok("b.json", b, &lb);
+		if (pl_run_extras_equal(&la.v[0], &lb.v[0]))
+			fail_msg("pair %zu pools: %s vs %s", i, pairs[i][0], pairs[i][1]);
+		pl_run_list_release(&la);
+		pl_run_list_release(&lb);
+	}
+	parse_ok("a.json", "{\"date\": \"20250304-014141\", \"backend\": \"vllm\", \"completed\": 2,"
+	                   " \"mean_ttft_ms\": 20, \"cfg\": [{\"s\": [{\"k\": 1}, {\"k\": 2}]}, {\"s\": [{\"k\": 3}]}]}", &la);
+	expect_extra(&la.v[0], "vllm-serving.cfg[].s[].k", "[0][0]=1; [0][1]=2; [1][0]=3");
+	pl_run_list_release(&la);
+	parse_ok("a.json", "{\"date\": \"20250304-014141\", \"backend\": \"vllm\", \"completed\": 2,"
+	                   " \"mean_ttft_ms\": 20, \"cfg\": {}}", &la);
+	expect_extra(&la.v[0], "vllm-serving.cfg", "{}");
+	pl_run_list_release(&la);
+
+	/* 300 bytes that differ only in the last: two hashes, by hand */
+	memset(longv, 'a', 299);
+	longv[299] = 'b';
+	longv[300] = '\0';
+	snprintf(a, sizeof(a), "%s\"long\": \"%s\"}", head, longv);
+	parse_ok("a.json", a, &la);
+	assert_string_equal(pl_run_extra(&la.v[0], "vllm-serving.long") + 235, "... #daf00507ddaa912f");
+	pl_run_list_release(&la);
+
+	/* 1025 unknown keys: not a vLLM result, whatever its first keys say */
+	{
+		size_t len = 0, cap = 1025 * 16 + 200;
+		char *big = malloc(cap);
+		struct pl_error err;
+		assert_non_null(big);
+		len += (size_t)snprintf(big + len, cap - len, "%s", head);
+		for (int k = 0; k < 1025; k++)
+			len += (size_t)snprintf(big + len, cap - len, "%s\"u%d\": %d", k ? ", " : "", k, k);
+		snprintf(big + len, cap - len, "}");
+		pl_error_init(&err);
+		assert_int_equal(pl_adapters_parse("big.json", big, strlen(big), NULL, &la, &err), PL_EINVALID);
+		assert_string_equal(err.message, "more than 1024 keys that the vllm-serving field inventory "
+		                                 "does not know (the last: 'u1024'): is this file in the "
+		                                 "vllm-serving format?");
+		assert_int_equal(la.n, 0);
+		free(big);
+	}
 }
 
 /* Text and CSV formats: an unknown "key : value" line and an unknown
@@ -286,6 +351,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_walk_json_record),
+		cmocka_unit_test(test_extras_stay_apart),
 		cmocka_unit_test(test_walk_text_and_csv),
 		cmocka_unit_test(test_every_shared_key_is_known),
 	};
