@@ -167,6 +167,14 @@ static void extra_name(char *name, size_t size, const struct pl_adapter_info *in
 static void warn_kept(const struct pl_adapter_info *info, const char *path, const char *name,
                       struct pl_run *run)
 {
+	if (pl_cond_lookup(path) != PL_C_NONE && !pl_cond_per_run(pl_cond_lookup(path))) {
+		/* the import reads it as that condition (pl_normalize_named_extras) */
+		pl_run_warn(run,
+		            "the key '%s' is not in the %s field inventory: read as the condition of "
+		            "that name",
+		            path, info->name);
+		return;
+	}
 	pl_run_warn(run,
 	            "the key '%s' is not in the %s field inventory: kept as the extra condition '%s'",
 	            path, info->name, name);

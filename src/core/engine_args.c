@@ -375,6 +375,24 @@ bad:
 
 /* ------------------------------------------------------------------ parse */
 
+/* 1 if word[0..n) is flag. In a long option '_' stands for '-', as the
+ * engines' parsers take it (vLLM's FlexibleArgumentParser rewrites
+ * --tensor_parallel_size to --tensor-parallel-size), so either spelling
+ * sets the condition. */
+static int same_flag(const char *word, size_t n, const char *flag)
+{
+	if (strlen(flag) != n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = word[i];
+		if (c == '_' && n > 2 && word[0] == '-' && word[1] == '-')
+			c = '-';
+		if (c != flag[i])
+			return 0;
+	}
+	return 1;
+}
+
 int pl_engine_args_parse(const char *args, struct pl_engine_flags *f, struct pl_error *err)
 {
 	struct words w = {0};
@@ -393,7 +411,7 @@ int pl_engine_args_parse(const char *args, struct pl_engine_flags *f, struct pl_
 		if (word[0] != '-')
 			continue;
 		for (k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
-			if (strlen(flags[k].flag) == nlen && strncmp(word, flags[k].flag, nlen) == 0)
+			if (same_flag(word, nlen, flags[k].flag))
 				break;
 		if (k == sizeof(flags) / sizeof(flags[0]))
 			continue;

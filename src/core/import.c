@@ -1196,6 +1196,8 @@ static int prepare_runs(const struct pl_import_opts *opts, const char *path, con
 		if (rc == 0)
 			rc = pl_engine_args_apply(r, err);
 		if (rc == 0)
+			rc = pl_normalize_named_extras(r, err);
+		if (rc == 0)
 			rc = pl_normalize_run(r, err);
 		if (rc == 0)
 			rc = pl_validate_run(r, err);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 struct alias {
@@ -395,4 +396,58 @@ int pl_value_equal(const struct pl_value *a, const struct pl_value *b)
 	if (!a->set || !b->set)
 		return a->set == b->set;
 	return strcmp(a->text, b->text) == 0;
+}
+
+int pl_normalize_named_extras(struct pl_run *run, struct pl_error *err)
+{
+	for (size_t i = 0; i < run->nextra;) {
+		const char *name = run->extra[i].name, *key = strchr(name, '.');
+		int id = key ? pl_cond_lookup(key + 1) : PL_C_NONE;
+		struct pl_run tmp;
+		char *mine, *theirs;
+		int same, rc;
+
+		if (id == PL_C_NONE || pl_cond_per_run(id)) {
+			i++;
+			continue;
+		}
+		pl_run_init(&tmp);
+		if (pl_run_set_cond(&tmp, id, run->extra[i].value, NULL) != 0) {
+			pl_run_release(&tmp); /* not of the condition's type: stays an extra */
+			i++;
+			continue;
+		}
+		if (!run->cond[id].set) {
+			rc = pl_run_set_cond(run, id, tmp.cond[id].text, err);
+			pl_run_release(&tmp);
+			if (rc || (rc = pl_run_set_extra(run, name, NULL, err)))
+				return rc;
+			continue; /* the entry at i is gone: the next one moved here */
+		}
+		mine = pl_normalize_value(id, tmp.cond[id].text);
+		theirs = pl_normalize_value(id, run->cond[id].text);
+		pl_run_release(&tmp);
+		if (!mine || !theirs) {
+			free(mine);
+			free(theirs);
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		}
+		same = pl_cond_info[id].type == PL_CT_TEXT ? strcasecmp(mine, theirs) == 0
+		                                           : strcmp(mine, theirs) == 0;
+		if (!same) {
+			pl_error_field(err, pl_cond_info[id].name);
+			rc = pl_error_set(err, PL_EINVALID,
+			                  "the file's %s is '%.100s' but the run's is '%.100s' (from a "
+			                  "sidecar, --set or engine_args): they must agree",
+			                  pl_cond_info[id].name, mine, theirs);
+			free(mine);
+			free(theirs);
+			return rc;
+		}
+		free(mine);
+		free(theirs);
+		if ((rc = pl_run_set_extra(run, name, NULL, err)))
+			return rc;
+	}
+	return 0;
 }

@@ -52,6 +52,20 @@ int pl_version_cmp(const char *a, const char *b);
  * Returns 0, PL_ENOMEM or PL_EINVALID. */
 int pl_normalize_run(struct pl_run *run, struct pl_error *err);
 
+/* An extra condition whose key is a condition's own name ("FORMAT.NAME",
+ * e.g. "vllm-serving.tensor_parallel_size": a file that records
+ * tensor_parallel_size at its top level, which its format does not define)
+ * is that condition: where run lacks the condition and the value reads as
+ * its type, it becomes the condition; where run has it (from the file, a
+ * sidecar, --set or engine_args), the two must be equal after
+ * normalization, and the extra is dropped as said twice; a value of the
+ * wrong type stays an extra. Run after everything else set the run's
+ * conditions. Returns 0, PL_ENOMEM, or PL_EINVALID with err->field = the
+ * condition and a message naming both values, e.g. "the file's
+ * tensor_parallel_size is 4 but the run's is 8 (from a sidecar, --set or
+ * engine_args): they must agree". */
+int pl_normalize_named_extras(struct pl_run *run, struct pl_error *err);
+
 /* Normalizes one condition value given as text for field id (as --where and
  * --set values are): same rules as pl_normalize_run. Returns a heap string
  * the caller frees, or NULL on out of memory. */

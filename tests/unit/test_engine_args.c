@@ -67,6 +67,9 @@ static void vllm_flags_both_spellings(void **state)
 	static const char *const shorts[] = {"tensor_parallel_size", "4", "pipeline_parallel_size",
 	                                     "2", "data_parallel_size", "2", NULL};
 	expect_flags("-tp 4 -pp=2 -dp 2", shorts);
+	/* '_' for '-' in a long option, as vLLM's parser takes it */
+	static const char *const under[] = {"tensor_parallel_size", "8", "max_num_seqs", "64", NULL};
+	expect_flags("--tensor_parallel_size 8 --max_num-seqs=64", under);
 	static const char *const off[] = {"prefix_caching", "false", NULL};
 	expect_flags("--no-enable-prefix-caching", off);
 	/* the last of a repeated flag wins, as with argparse */

@@ -239,9 +239,46 @@ static void times_order_by_instant(void **state)
 	pl_run_release(&b);
 }
 
+/* An extra named like a condition is that condition: adopted where the run
+ * lacks it, dropped where it agrees, refused where it disagrees (a vLLM
+ * file with tensor_parallel_size 4 and a sidecar engine_args saying 8 was
+ * stored with both), and left alone when not of the condition's type. */
+static void named_extras(void **state)
+{
+	struct pl_run r;
+	struct pl_error err;
+
+	(void)state;
+	pl_run_init(&r);
+	pl_error_init(&err);
+	assert_int_equal(pl_run_set_extra(&r, "vllm-serving.tensor_parallel_size", "4", &err), 0);
+	assert_int_equal(pl_run_set_extra(&r, "vllm-serving.kv_cache_dtype", "FP8", &err), 0);
+	assert_int_equal(pl_run_set_extra(&r, "vllm-serving.max_model_len", "long", &err), 0);
+	assert_int_equal(pl_run_set_extra(&r, "vllm-serving.cfg.tensor_parallel_size", "2", &err), 0);
+	assert_int_equal(pl_run_set_cond(&r, PL_C_KV_CACHE_DTYPE, "fp8", &err), 0);
+	assert_int_equal(pl_normalize_named_extras(&r, &err), 0);
+	assert_string_equal(r.cond[PL_C_TENSOR_PARALLEL_SIZE].text, "4");
+	assert_string_equal(r.cond[PL_C_KV_CACHE_DTYPE].text, "fp8");
+	assert_false(r.cond[PL_C_MAX_MODEL_LEN].set);
+	assert_int_equal(r.nextra, 2); /* "long" is no length; a nested key is not the field */
+	assert_string_equal(pl_run_extra(&r, "vllm-serving.max_model_len"), "long");
+	assert_string_equal(pl_run_extra(&r, "vllm-serving.cfg.tensor_parallel_size"), "2");
+	pl_run_release(&r);
+
+	pl_run_init(&r);
+	assert_int_equal(pl_run_set_extra(&r, "vllm-serving.tensor_parallel_size", "4", &err), 0);
+	assert_int_equal(pl_run_set_cond(&r, PL_C_TENSOR_PARALLEL_SIZE, "8", &err), 0);
+	assert_int_equal(pl_normalize_named_extras(&r, &err), PL_EINVALID);
+	assert_string_equal(err.field, "tensor_parallel_size");
+	assert_string_equal(err.message, "the file's tensor_parallel_size is '4' but the run's is '8' "
+	                                 "(from a sidecar, --set or engine_args): they must agree");
+	pl_run_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(named_extras),
 		cmocka_unit_test(precision_aliases),
 		cmocka_unit_test(engine_aliases),
 		cmocka_unit_test(accelerator_count),
