@@ -15,7 +15,7 @@ static const char usage_text[] =
 	"after normalization (bf16 = bfloat16, vLLM = vllm); several are ANDed;\n"
 	"--where FIELD= selects the runs where FIELD is missing. FIELD may also be\n"
 	"an extra condition FORMAT.key that a file recorded and no field below\n"
-	"holds (e.g. vllm-serving.max_concurrent_requests), matched as stored.\n"
+	"holds (e.g. vllm-serving.best_of), matched as stored.\n"
 	"--format json prints every condition and metric with canonical names and\n"
 	"units (seconds, tokens/s, requests/s, fraction), and a run's extra\n"
 	"conditions as \"extras\"; the other formats show them in an extras column\n"

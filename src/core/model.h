@@ -245,8 +245,8 @@ struct pl_value {
 const char *pl_checklist_item(int i);
 
 /* A condition a source file records that no canonical field holds: kept
- * under the name "FORMAT.key" (e.g. "vllm-serving.max_concurrent_requests"
- * or "descriptor.x_node_pool"), with the file's value as text. Extras are
+ * under the name "FORMAT.key" (e.g. "vllm-serving.best_of"
+ * or "llama-bench.n_threads"), with the file's value as text. Extras are
  * part of a run's condition set: two runs that differ in one never pool
  * into one comparison row. */
 struct pl_extra {
