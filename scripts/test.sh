@@ -2,10 +2,12 @@
 # The whole test suite: installs what is missing, then builds and runs every
 # test three times — a debug build with warnings as errors, a build under
 # AddressSanitizer + UndefinedBehaviorSanitizer, and the optimised release
-# build (gcc -O2 warns about things -O0 does not).
+# build (gcc -O2 warns about things -O0 does not). Before building, the
+# sources are checked for banned functions (scripts/check_banned.sh).
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh
+sh scripts/check_banned.sh
 for preset in dev asan release; do
 	echo "== $preset"
 	cmake --preset "$preset" >/dev/null

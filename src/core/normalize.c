@@ -235,7 +235,7 @@ static char *normalize_time(char *t)
 	if ((zone[0] == '+' || zone[0] == '-') && sec < 60) {
 		int sign = zone[0] == '+' ? 1 : -1;
 		time_t when;
-		tm.tm_year = atoi(t) - 1900;
+		tm.tm_year = two(t) * 100 + two(t + 2) - 1900; /* YYYY: checked digits */
 		tm.tm_mon = two(t + 5) - 1;
 		tm.tm_mday = two(t + 8);
 		tm.tm_hour = two(t + 11);

@@ -186,10 +186,10 @@ static void test_guidellm_yaml_rules(void **state)
 		size_t big = 65536;
 		char *doc = malloc(big + 1024), *p = doc;
 		assert_non_null(doc);
-		p += sprintf(p, "# type_: generative_benchmark\na: &a ");
+		p += snprintf(p, 64, "# type_: generative_benchmark\na: &a ");
 		memset(p, 'X', big);
 		p += big;
-		p += sprintf(p, "\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+		p += snprintf(p, doc + big + 1024 - p, "\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
 		                "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
 		                "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
 		                "benchmarks: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n");
