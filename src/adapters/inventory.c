@@ -154,10 +154,12 @@ static int cap_value(char *text, const char *value, size_t len)
 static void extra_name(char *name, size_t size, const struct pl_adapter_info *info,
                        const char *path)
 {
-	size_t n = strlen(path);
+	size_t n = strlen(path), fl = strlen(info->name);
 
-	if (strlen(info->name) + 1 + n < size) {
-		snprintf(name, size, "%s.%s", info->name, path);
+	if (fl + 1 + n < size) { /* the lengths are checked: memcpy, not snprintf */
+		memcpy(name, info->name, fl);
+		name[fl] = '.';
+		memcpy(name + fl + 1, path, n + 1);
 		return;
 	}
 	snprintf(name, size, "%s.%.*s #%016llx", info->name, (int)(size - strlen(info->name) - 22),
