@@ -14,8 +14,10 @@ chromium:    report.html loads in headless Chromium with no console errors
              twice and writes the column after each click into the DOM
              (--dump-dom cannot click), which must then be in ascending and
              in descending numeric order.
-libreoffice: comparison.xlsx converts to PDF and to CSV with soffice
-             --headless (a workbook needing repair makes the conversion fail).
+libreoffice: comparison.xlsx converts to PDF, CSV and flat ODS with soffice
+             --headless (a workbook needing repair makes the conversion fail),
+             and LibreOffice reads its metric cells as numbers holding the
+             sample's values (check_numbers).
 """
 import argparse, os, shutil, subprocess, sys, tempfile, zlib, struct
 
@@ -130,12 +132,76 @@ def libreoffice(args):
         if r.returncode != 0 or not os.path.exists(target) or os.path.getsize(target) == 0:
             shutil.rmtree(profile, ignore_errors=True)
             sys.exit("soffice --convert-to %s failed: %s %s" % (fmt, r.stdout, r.stderr))
+    r = subprocess.run([exe, "-env:UserInstallation=file://" + profile, "--headless",
+                        "--convert-to", "fods", "--outdir", out, xlsx],
+                       capture_output=True, text=True, timeout=120)
     shutil.rmtree(profile, ignore_errors=True)
+    if r.returncode != 0:
+        sys.exit("soffice --convert-to fods failed: %s %s" % (r.stdout, r.stderr))
     csv = open(os.path.join(out, "comparison.csv"), encoding="utf-8", errors="replace").read()
     if "2x NVIDIA H100 80G" not in csv:
         sys.exit("converted CSV lacks the comparison rows")
-    print("libreoffice: comparison.xlsx converted to pdf and csv")
+    check_numbers(os.path.join(out, "comparison.fods"))
+    print("libreoffice: comparison.xlsx converted to pdf, csv and fods; its numbers are numbers "
+          "with the sample's values")
     return 0
+
+
+def sheet_rows(fods, name):
+    """The rows of sheet `name` of a flat ODS file as LibreOffice read the
+    workbook: lists of (value-type, value) per cell, repeats expanded."""
+    import xml.etree.ElementTree as ET
+    ns = {"table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
+          "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
+          "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0"}
+    q = lambda p, k: "{%s}%s" % (ns[p], k)
+    for t in ET.parse(fods).iter(q("table", "table")):
+        if t.get(q("table", "name")) != name:
+            continue
+        rows = []
+        for row in t.iter(q("table", "table-row")):
+            cells = []
+            for c in row.findall(q("table", "table-cell")):
+                kind = c.get(q("office", "value-type"))
+                if kind == "float":
+                    value = float(c.get(q("office", "value")))
+                else:
+                    value = "".join("".join(p.itertext()) for p in c.findall(q("text", "p")))
+                rep = min(int(c.get(q("table", "number-columns-repeated"), "1")), 64)
+                cells.extend([(kind, value)] * rep)
+            rows.append(cells)
+        return rows
+    sys.exit("the workbook has no sheet %r" % name)
+
+
+def check_numbers(fods):
+    """Numbers must reach a spreadsheet as numbers (a workbook with every
+    number written as text converted fine before). In the Comparison sheet
+    every cell under a header with a unit, "(s)" or "(tok/s)", is a float
+    or empty, and the row of the MI300X at concurrency 1 holds the values
+    of samples/procurement-sweep/mi300x.jsonl, a single run: ttft_p50 0.09 s,
+    output throughput 45 tok/s, price per hour 4.5."""
+    rows = sheet_rows(fods, "Comparison")
+    head = [v for _, v in rows[0]]
+    col = lambda name: head.index(name) if name in head else sys.exit("no column %r in %r" % (name, head))
+    units = [i for i, h in enumerate(head) if isinstance(h, str) and (h.endswith("(s)") or h.endswith("(tok/s)"))]
+    if len(units) < 2:
+        sys.exit("the Comparison sheet has no metric columns: %r" % head)
+    for r in rows[1:]:
+        for i in units:
+            if i < len(r) and r[i][0] not in (None, "float"):
+                sys.exit("a metric cell is not a number: %r under %r" % (r[i], head[i]))
+    want = {"concurrency": 1.0, "price_per_hour": 4.5, "ttft_p50 (s)": 0.09,
+            "output_throughput (tok/s)": 45.0}
+    for r in rows[1:]:
+        if r and r[0][1] == "1x AMD MI300X 192G" and r[col("concurrency")] == ("float", 1.0):
+            for name, value in want.items():
+                got = r[col(name)]
+                if got != ("float", value):
+                    sys.exit("%s of the MI300X at concurrency 1: %r, expected the number %r"
+                             % (name, got, value))
+            return
+    sys.exit("no row of the MI300X at concurrency 1 in the Comparison sheet")
 
 
 def main():
