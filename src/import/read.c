@@ -271,6 +271,19 @@ static void produce_whole(struct batch *b, const struct src *f)
 	pl_import_push(b, it);
 }
 
+/* Opens a streamed file (both passes) for reading. NULL with err set
+ * ("cannot open 'x': ...", PL_EIO) when it cannot be opened. */
+static FILE *open_stream(const char *path, struct pl_error *err)
+{
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		pl_error_at(err, path, 0, 0);
+		pl_error_set(err, PL_EIO, "cannot open '%s': %s", path, strerror(errno));
+	}
+	return f;
+}
+
 /* Pass 1 of a streamed file: its sha256. Returns 0 or PL_EIO/PL_ENOMEM. */
 static int hash_file(const char *path, char sha[65], struct pl_error *err)
 {
@@ -283,10 +296,8 @@ static int hash_file(const char *path, char sha[65], struct pl_error *err)
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 		goto out;
 	}
-	f = fopen(path, "rb");
-	if (!f) {
-		pl_error_at(err, path, 0, 0);
-		rc = pl_error_set(err, PL_EIO, "cannot open '%s': %s", path, strerror(errno));
+	if (!(f = open_stream(path, err))) {
+		rc = PL_EIO;
 		goto out;
 	}
 	for (;;) {
@@ -341,10 +352,8 @@ static int stream_records(struct batch *b, const char *path, const char *sha, si
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 		goto out;
 	}
-	f = fopen(path, "rb");
-	if (!f) {
-		pl_error_at(err, path, 0, 0);
-		rc = pl_error_set(err, PL_EIO, "cannot open '%s': %s", path, strerror(errno));
+	if (!(f = open_stream(path, err))) {
+		rc = PL_EIO;
 		goto out;
 	}
 	errno = 0;
