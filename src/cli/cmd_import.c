@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "core/import.h"
+#include "import/import.h"
 
 static const char usage_text[] =
 	"usage: perfledger import [--set FIELD=VALUE]... [--format NAME] [--strict] PATH...\n"

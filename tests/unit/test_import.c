@@ -22,7 +22,7 @@
 
 #include "core/error.h"
 #include "core/hash.h"
-#include "core/import.h"
+#include "import/import.h"
 #include "core/model.h"
 #include "store/db.h"
 

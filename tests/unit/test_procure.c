@@ -41,7 +41,7 @@
 #include <cmocka.h>
 
 #include "core/compare.h"
-#include "core/import.h"
+#include "import/import.h"
 #include "core/procure.h"
 #include "store/db.h"
 

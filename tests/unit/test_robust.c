@@ -45,7 +45,7 @@
 
 #include "adapters/adapters.h"
 #include "core/error.h"
-#include "core/import.h"
+#include "import/import.h"
 #include "core/model.h"
 #include "core/normalize.h"
 #include "core/validate.h"

@@ -26,7 +26,7 @@
 #include "core/compare.h"
 #include "core/model.h"
 #include "core/hash.h"
-#include "core/import.h"
+#include "import/import.h"
 #include "render/render.h"
 #include "store/db.h"
 

@@ -8,8 +8,16 @@
  * validate, store. Each file is atomic: all its runs are stored or none.
  * With strict, the whole batch is one transaction and any rejection stores
  * nothing. Files named *.conditions.json are sidecars and are not imported
- * on their own when met in a directory walk. Directory walks take *.json and
- * *.jsonl files only; a file named explicitly is always read.
+ * on their own when met in a directory walk. Directory walks take *.json,
+ * *.jsonl, *.yaml, *.yml, *.csv and *.txt files only (not hidden ones); a
+ * file named explicitly is always read.
+ *
+ * The layer: walk.c (which files a directory import reads), read.c (one
+ * input file, read whole or streamed, and its sidecar), prepare.c (one
+ * file's runs: sidecar, --set, engine_args, normalize, validate, warnings),
+ * pipeline.c (threads, queue, batches, transactions, progress); they share
+ * import_impl.h. It may include core, adapters and store; core includes
+ * none of it.
  */
 #ifndef PL_IMPORT_H
 #define PL_IMPORT_H

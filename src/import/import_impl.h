@@ -1,0 +1,184 @@
+/*
+ * import_impl.h — what the files of the import layer share, and nothing
+ * outside src/import/ (and its unit tests) includes: the items the parser
+ * thread hands to the writer, the state of one pl_import_paths call, and the
+ * functions by which walk.c, read.c, prepare.c and pipeline.c call each
+ * other. The parser side (walk.c, read.c, prepare.c) runs on the parser
+ * thread and reaches the writer only through pl_import_push() and its
+ * companions of pipeline.c; prepare.c needs no thread and no store.
+ */
+#ifndef PL_IMPORT_IMPL_H
+#define PL_IMPORT_IMPL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "core/model.h"
+#include "import/import.h"
+#include "store/db.h" /* struct pl_cond_key, pl_cond_key_make */
+
+struct outcome;
+
+/* Where the parser finds a file: its path (for messages, the sidecar and
+ * the stored source_path) and, inside a directory walk, the open directory
+ * and the entry's name, so that open() does not walk the path again. */
+struct src {
+	const char *path; /* as given or joined by the walk */
+	int dfd;          /* directory of name, or -1: open path */
+	const char *name; /* entry name in dfd (dfd >= 0) */
+	int side;         /* NAME.conditions.json: -1 unknown (look), 0 absent, 1 present */
+};
+
+/* What the parser thread hands to the writer. */
+enum item_kind {
+	IT_FILE,  /* a whole file: runs, or the reason it was rejected */
+	IT_BEGIN, /* a streamed file starts: path, sha */
+	IT_RUNS,  /* a chunk of the streamed file's runs */
+	IT_END,   /* the streamed file ended: rc, err, totals */
+	IT_FATAL  /* the parser cannot go on (out of memory): err */
+};
+
+struct item {
+	struct item *next;       /* queue link */
+	enum item_kind kind;     /* what this is */
+	char *path;              /* IT_FILE, IT_BEGIN, IT_END; owned */
+	int rc;                  /* 0, or why the file is rejected */
+	struct pl_error *err;    /* set when rc != 0; owned */
+	int have_sha;            /* sha is valid (the bytes were read) */
+	char sha[65];            /* sha256 of the file */
+	struct pl_run_list runs; /* IT_FILE, IT_RUNS */
+	struct pl_cond_key *keys; /* runs.n condition keys, made by the parser; owned */
+	size_t nruns;            /* IT_END: runs of the whole streamed file */
+	size_t refonly;          /* reference-only runs (IT_FILE, IT_END) */
+	char *warnings;          /* the runs' warnings, "\n"-separated, or NULL; owned */
+};
+
+/* State of one pl_import_paths call. */
+struct batch {
+	struct pl_store *st;               /* the database (writer thread only) */
+	const struct pl_import_opts *opts; /* options */
+	pl_import_cb cb;                   /* may be NULL */
+	void *ctx;                         /* for cb */
+	size_t commit_runs;                /* runs per transaction */
+	const char *const *paths;          /* the inputs */
+	size_t npaths;                     /* entries in paths */
+
+	/* the queue between the threads */
+	pthread_mutex_t mu;       /* guards the fields below */
+	pthread_cond_t not_empty; /* an item arrived, or the parser is done */
+	pthread_cond_t not_full;  /* an item left, or stop */
+	struct item *head, *tail; /* FIFO */
+	size_t nqueued;           /* weight of the items queued (item_weight) */
+	struct item *pend_head, *pend_tail; /* parser only: gathered, not queued yet */
+	size_t npend;                       /* parser only: items in pend */
+	size_t pend_weight;                 /* parser only: their item_weight()s */
+	struct item *got;         /* writer only: items taken off the queue, in order */
+	struct item *spent;       /* writer only: consumed items, to go back to the parser */
+	struct item *ret;         /* consumed items handed back; the parser frees them */
+	int threaded;             /* 0: the parser runs inline and pushes consume directly */
+	int parser_done;          /* the parser thread has finished */
+	int stop;                 /* writer to parser: stop (fatal error) */
+	int skip_stream;          /* writer to parser: the streamed file is a duplicate */
+
+	/* writer state */
+	struct pl_import_stats stats;  /* totals */
+	struct outcome *held;          /* callbacks held back; owned */
+	size_t nheld, capheld;         /* entries in held, allocated */
+	int in_tx;                     /* a batch transaction is open (non-strict) */
+	size_t tx_runs;                /* runs stored in the open batch */
+	int stream_state;              /* 0 none, 1 storing, 2 duplicate, 3 check only, 4 failed,
+	                                  5 stored already with other conditions */
+	struct pl_error *stream_err;   /* why, in state 5; owned */
+	size_t stream_stored;          /* runs of the streamed file stored so far */
+	int rejected;                  /* a file was rejected */
+	int io_failed;                 /* a path could not be read */
+	int fatal;                     /* PL_EDB / PL_ENOMEM: stop the batch */
+	struct pl_error first_io;      /* first read failure */
+	struct pl_error first_reject;  /* first rejection */
+	struct pl_error fatal_err;     /* the fatal error */
+	struct timespec t0, last_tick; /* start, last progress call */
+};
+
+/* ------------------------------------------------- pipeline.c: the queue */
+
+/* Frees an item and all it owns; NULL is a no-op. */
+void pl_import_item_free(struct item *it);
+
+/* A new item; path is copied (may be NULL). NULL when out of memory. */
+struct item *pl_import_item_new(enum item_kind kind, const char *path);
+
+/* Records err as the item's rejection (copies it). Returns rc. */
+int pl_import_item_fail(struct item *it, int rc, const struct pl_error *err);
+
+/* Parser side: hands it to the writer (or, unthreaded, consumes it at
+ * once); it is no longer the caller's. Returns 0, or -1 when the writer
+ * asked to stop (it is freed). */
+int pl_import_push(struct batch *b, struct item *it);
+
+/* Parser side: 1 when the writer asked the parser to stop, else 0. */
+int pl_import_stopped(struct batch *b);
+
+/* Parser side: 1 if the streamed file is to be skipped (a duplicate) or
+ * the writer stopped. */
+int pl_import_stream_skipped(struct batch *b);
+
+/* Parser side: pushes an out-of-memory fatal item (best effort). */
+void pl_import_push_oom(struct batch *b);
+
+/* --------------------------------------------- read.c: one input file */
+
+/* 1 when s ends with suffix (case-sensitive), else 0. */
+int pl_import_has_suffix(const char *s, const char *suffix);
+
+/* Length of the stem of an input file name whose sidecar is
+ * STEM.conditions.json (the name without its .json, .jsonl, .yaml, .yml,
+ * .csv or .txt); 0 for other names (no sidecar). */
+size_t pl_import_sidecar_stem(const char *name);
+
+/* The sidecar of path, read whole: *buf_out (caller frees) of *len bytes
+ * and *side_out (its name; caller frees), or both NULL when there is none.
+ * known is 0 when the directory walk listed no sidecar for the file
+ * (nothing is opened then), else 1 or -1 (unknown: try to open it). Only a
+ * regular file of at most 1 MiB is read. Returns 0 or PL_EIO / PL_EINVALID
+ * (too large) / PL_ENOMEM, err set and located at the sidecar. */
+int pl_import_load_sidecar(const char *path, int known, char **side_out, char **buf_out,
+                           size_t *len, struct pl_error *err);
+
+/* Parser side: reads, parses and prepares one input file and pushes it to
+ * the writer: streamed when it is a large regular *.jsonl file, else read
+ * whole. A failure is pushed as the file's rejection. */
+void pl_import_produce_file(struct batch *b, const struct src *f);
+
+/* -------------------------------------------- walk.c: directory imports */
+
+/* Parser side: every importable file under dir (depth 0 for a directory
+ * named on the command line), in byte order of names, through
+ * pl_import_produce_file(); a directory that cannot be opened is pushed as
+ * a rejected file. */
+void pl_import_walk_dir(struct batch *b, const char *dir, int depth);
+
+/* ------------------------------------------- prepare.c: one file's runs */
+
+/*
+ * Prepares runs->v[from..n) of one file for storing, on the calling thread
+ * with no store: overlays the sidecar (side, NULL for none: its name; sbuf,
+ * slen: its bytes, as from pl_import_load_sidecar), then opts->set, reads
+ * the launch flags of engine_args (pl_engine_args_apply), keeps named
+ * extras (pl_normalize_named_extras), sets each run's sha256 to sha (64 hex
+ * digits), normalizes and validates. many is 1 when the runs are records of
+ * a multi-run file whose other records are not in runs (a streamed file);
+ * messages about one run then get "record N: ", as they do when runs holds
+ * several. *refonly is increased by the reference-only runs; the runs'
+ * warnings are appended to *warnings ("\n"-separated, at most about 16 KiB
+ * per file; caller frees; may start NULL). Returns 0, or the first run's
+ * rejection (PL_EINVALID, PL_ESYNTAX, ..., or PL_ENOMEM) with err located
+ * at path.
+ */
+int pl_import_prepare(const struct pl_import_opts *opts, const char *path, const char *sha,
+                      const char *side, const char *sbuf, size_t slen, struct pl_run_list *runs,
+                      size_t from, int many, size_t *refonly, char **warnings,
+                      struct pl_error *err);
+
+#endif

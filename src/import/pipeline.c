@@ -1,0 +1,1016 @@
+/*
+ * pipeline.c — the import pipeline: paths in, validated runs stored.
+ *
+ * Two threads. The parser thread walks the paths, reads each file, hashes
+ * it, parses it (adapters), overlays the sidecar NAME.conditions.json (the
+ * one place sidecars are read, for every input extension) and
+ * then --set, normalizes and validates; it hands finished files to the
+ * calling thread through a bounded queue (QUEUE_RUNS runs, filled
+ * PUBLISH_ITEMS files at a time so the threads do not wake each other for
+ * every file), so memory does not grow with the number of files; the
+ * queue is bounded in runs, not items, so that it holds as many small
+ * files as it holds runs of a streamed file, and either thread can run on
+ * while the other pauses (a commit, a checkpoint, a slow file); the writer hands the
+ * items it is done with back through the same lock, and the parser frees
+ * them (blocks go back to the malloc arena of the thread that allocated
+ * them, so the two threads do not contend for its lock). The calling thread is
+ * the one writer: it skips files whose sha256 is stored, stores each file's
+ * runs in the open batch transaction (a file is atomic: its runs are all
+ * validated before, and a store failure rolls the batch back), and commits
+ * every opts->commit_runs runs
+ * (PL_IMPORT_COMMIT_RUNS by default) rather than once per file; a crash
+ * loses at most the open batch, and re-running the import stores exactly
+ * what is missing. Callbacks run on the calling thread, in input order; a
+ * file's outcome is held back until its batch is committed, so "stored"
+ * is never said of a run that a later failure could undo. If a commit
+ * fails (disk full), the files of that batch are reported as not stored.
+ *
+ * An import into a database that holds no runs yet drops the indexes only
+ * selections use and builds them once at the end (pl_store_defer_indexes,
+ * migration 006): one sort each instead of a b-tree insert per run, about
+ * a fifth of the import's time. They are built at the end of every import,
+ * after a failure too, which also repairs after an import that was killed.
+ *
+ * A rejected file is reported through the callback and the batch goes on.
+ * With strict, the whole batch runs inside one outer transaction; every
+ * file is still checked so the user sees every bad one, but once any file
+ * is rejected nothing is stored: files that were fine are then reported as
+ * rejected with the message "not stored: another file of the strict batch
+ * was rejected" (stats.rejected counts only the files that were bad
+ * themselves).
+ *
+ * The parser side lives in walk.c (directories), read.c (one input file,
+ * whole or streamed) and prepare.c (one file's runs: sidecar, --set,
+ * normalize, validate); this file holds the queue, the writer, batches and
+ * transactions, progress and the entry points.
+ */
+#include "import/import.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "adapters/adapters.h"
+#include "core/hash.h"
+#include "core/model.h"
+#include "core/normalize.h"
+#include "import/import_impl.h"
+
+#define QUEUE_RUNS 1024  /* runs in flight between the threads (an item counts at least 1):
+                            16 stream chunks, or 1024 one-run files */
+#define PUBLISH_ITEMS 8  /* whole files the parser gathers before it queues them */
+#define HELD_MAX 8192    /* outcomes held back before a batch is committed anyway */
+
+/* A callback held back until its batch is decided. */
+struct outcome {
+	char *path;                   /* owned */
+	enum pl_import_status status; /* as reported */
+	size_t runs;                  /* runs of the file */
+	size_t reference_only;        /* of which reference-only */
+	char *warnings;               /* notes about the runs, or NULL; owned */
+	struct pl_error *err;         /* set when rejected; owned */
+};
+
+static double seconds_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+void pl_import_item_free(struct item *it)
+{
+	if (!it)
+		return;
+	free(it->path);
+	free(it->err);
+	free(it->warnings);
+	if (it->keys)
+		for (size_t i = 0; i < it->runs.n; i++)
+			pl_cond_key_release(&it->keys[i]);
+	free(it->keys);
+	pl_run_list_release(&it->runs);
+	free(it);
+}
+
+/* A new item; path is copied (may be NULL). NULL when out of memory. */
+struct item *pl_import_item_new(enum item_kind kind, const char *path)
+{
+	struct item *it = calloc(1, sizeof(*it));
+
+	if (!it)
+		return NULL;
+	it->kind = kind;
+	if (path && !(it->path = strdup(path))) {
+		free(it);
+		return NULL;
+	}
+	return it;
+}
+
+/* Records err as the item's rejection (copies it). Returns rc. */
+int pl_import_item_fail(struct item *it, int rc, const struct pl_error *err)
+{
+	it->rc = rc;
+	if (!it->err)
+		it->err = malloc(sizeof(*it->err));
+	if (it->err)
+		*it->err = *err;
+	return rc;
+}
+
+/* ------------------------------------------------------------ outcomes */
+
+static void deliver(struct batch *b, struct outcome *o)
+{
+	if (b->cb)
+		b->cb(b->ctx, o->path, o->status, o->runs, o->reference_only,
+		      o->status == PL_IMPORT_STORED ? o->warnings : NULL,
+		      o->status == PL_IMPORT_REJECTED ? o->err : NULL);
+	free(o->path);
+	free(o->warnings);
+	free(o->err);
+}
+
+/* Delivers every held callback, in order. */
+static void flush_held(struct batch *b)
+{
+	for (size_t i = 0; i < b->nheld; i++)
+		deliver(b, &b->held[i]);
+	b->nheld = 0;
+}
+
+/* The held files of a batch that was rolled back are not stored: say so. */
+static void unstore_held(struct batch *b, const struct pl_error *why)
+{
+	for (size_t i = 0; i < b->nheld; i++) {
+		struct outcome *o = &b->held[i];
+		if (o->status != PL_IMPORT_STORED)
+			continue;
+		o->status = PL_IMPORT_REJECTED;
+		b->stats.stored--;
+		b->stats.runs -= o->runs;
+		b->stats.rejected++;
+		free(o->err);
+		o->err = malloc(sizeof(*o->err));
+		if (o->err) {
+			*o->err = *why;
+			if (why->code != PL_EINVALID) {
+				pl_error_at(o->err, o->path, 0, 0);
+				pl_error_field(o->err, NULL);
+			}
+		}
+	}
+}
+
+/* Counts a file's outcome and reports it now, or holds it back while its
+ * batch (or the strict batch) is open. */
+static void report_w(struct batch *b, const char *path, enum pl_import_status status, size_t runs,
+                     size_t refonly, const char *warnings, const struct pl_error *err);
+
+static void report(struct batch *b, const char *path, enum pl_import_status status, size_t runs,
+                   size_t refonly, const struct pl_error *err)
+{
+	report_w(b, path, status, runs, refonly, NULL, err);
+}
+
+/* report() with the warnings of a stored file. */
+static void report_w(struct batch *b, const char *path, enum pl_import_status status, size_t runs,
+                     size_t refonly, const char *warnings, const struct pl_error *err)
+{
+	struct outcome o;
+
+	b->stats.files++;
+	if (status == PL_IMPORT_STORED) {
+		b->stats.stored++;
+		b->stats.runs += runs;
+	} else if (status == PL_IMPORT_DUPLICATE) {
+		b->stats.duplicates++;
+	} else {
+		b->stats.rejected++;
+		if (!b->rejected && err)
+			b->first_reject = *err;
+		b->rejected = 1;
+		if (err && err->code == PL_EIO) {
+			if (!b->io_failed)
+				b->first_io = *err;
+			b->io_failed = 1;
+		}
+	}
+	memset(&o, 0, sizeof(o));
+	o.status = status;
+	o.runs = runs;
+	o.reference_only = refonly;
+	o.path = strdup(path);
+	if (status == PL_IMPORT_STORED && warnings)
+		o.warnings = strdup(warnings); /* best effort: a note is lost only without memory */
+	if (status == PL_IMPORT_REJECTED && err && (o.err = malloc(sizeof(*o.err))) != NULL)
+		*o.err = *err;
+	if (o.path && (b->opts->strict || b->in_tx)) {
+		if (b->nheld == b->capheld) {
+			size_t cap = b->capheld ? b->capheld * 2 : 64;
+			struct outcome *nh = realloc(b->held, cap * sizeof(*nh));
+			if (nh) {
+				b->held = nh;
+				b->capheld = cap;
+			}
+		}
+		if (b->nheld < b->capheld) {
+			b->held[b->nheld++] = o;
+			return;
+		}
+	}
+	/* nothing open, or cannot hold it back: report it as it is */
+	if (b->cb)
+		b->cb(b->ctx, path, status, runs, refonly, o.warnings,
+		      status == PL_IMPORT_REJECTED ? err : NULL);
+	free(o.path);
+	free(o.warnings);
+	free(o.err);
+}
+
+static void set_fatal(struct batch *b, const struct pl_error *err)
+{
+	if (b->fatal)
+		return;
+	b->fatal = err->code ? err->code : PL_EDB;
+	b->fatal_err = *err;
+	pthread_mutex_lock(&b->mu);
+	b->stop = 1;
+	pthread_cond_broadcast(&b->not_full);
+	pthread_mutex_unlock(&b->mu);
+}
+
+/* Non-strict: commits the open batch and releases its callbacks. A failed
+ * commit (disk full) makes every file of the batch "not stored". */
+static void commit_batch(struct batch *b)
+{
+	struct pl_error err;
+
+	if (b->opts->strict)
+		return;
+	pl_error_init(&err);
+	if (b->in_tx) {
+		b->in_tx = 0;
+		b->tx_runs = 0;
+		if (b->fatal) {
+			pl_store_rollback(b->st, &err);
+			unstore_held(b, &b->fatal_err);
+		} else if (pl_store_commit(b->st, &err) != 0) {
+			set_fatal(b, &err);
+			unstore_held(b, &err);
+		}
+	}
+	flush_held(b);
+}
+
+/* Opens the batch transaction if none is open. */
+static int ensure_tx(struct batch *b, struct pl_error *err)
+{
+	int rc;
+
+	if (b->opts->strict || b->in_tx)
+		return 0;
+	if ((rc = pl_store_begin(b->st, err)) != 0)
+		return rc;
+	b->in_tx = 1;
+	b->tx_runs = 0;
+	return 0;
+}
+
+static void progress_tick(struct batch *b, int force)
+{
+	if (!b->opts->progress)
+		return;
+	if (!force && seconds_since(&b->last_tick) < 0.25)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &b->last_tick);
+	b->opts->progress(b->opts->progress_ctx, &b->stats, seconds_since(&b->t0));
+}
+
+/* Inserts the item's runs into the open transaction; *stored counts the
+ * runs that were new. Returns 0 or the store's error (fatal: the caller
+ * then rolls back the file's savepoint or the whole batch). */
+static int insert_runs(struct batch *b, struct item *it, size_t *stored, struct pl_error *err)
+{
+	for (size_t i = 0; i < it->runs.n; i++) {
+		int inserted = 0;
+		int rc = pl_store_insert_run_bulk(b->st, &it->runs.v[i], it->keys ? &it->keys[i] : NULL,
+		                                  &inserted, err);
+		if (rc)
+			return rc;
+		*stored += (size_t)inserted;
+	}
+	return 0;
+}
+
+/* Stores every run of one whole file in the open batch. No savepoint is
+ * needed for the file to be atomic: its runs were all parsed and validated
+ * before, so the only failures left are the database's, and those are fatal
+ * to the batch, whose transaction is then rolled back (with the files
+ * already in it reported as not stored). */
+static int store_file(struct batch *b, struct item *it, size_t *stored, struct pl_error *err)
+{
+	int rc = ensure_tx(b, err);
+
+	if (rc == 0)
+		rc = insert_runs(b, it, stored, err);
+	return rc;
+}
+
+/* Looks the sha256 up. Returns 1 if stored, 0 if not, -1 on a fatal error. */
+static int is_duplicate(struct batch *b, const char *sha)
+{
+	struct pl_error err;
+	int found = 0;
+
+	pl_error_init(&err);
+	if (pl_store_has_sha256(b->st, sha, &found, &err) != 0) {
+		set_fatal(b, &err);
+		return -1;
+	}
+	return found;
+}
+
+/* Appends "FIELD stored 'A', now 'B'" for every condition in which now
+ * differs from stored; returns how many did. */
+static int diff_conditions(const struct pl_run *stored, const struct pl_run *now, char *buf,
+                           size_t n)
+{
+	int count = 0;
+
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		const struct pl_value *a = &stored->cond[id], *v = &now->cond[id];
+		size_t len = strlen(buf);
+
+		if (pl_value_equal(a, v))
+			continue;
+		if (a->set && v->set && pl_cond_info[id].type == PL_CT_TIME) {
+			/* stored before times with an offset were written in UTC */
+			char *t = pl_normalize_value(id, a->text);
+			int same = t && strcmp(t, v->text) == 0;
+			free(t);
+			if (same)
+				continue;
+		}
+		snprintf(buf + len, n - len, "%s%s stored '%s', now '%s'", count ? "; " : "",
+		         pl_cond_info[id].name, a->set ? a->text : "(missing)",
+		         v->set ? v->text : "(missing)");
+		count++;
+	}
+	/* the extra conditions (both sorted by name): conditions like the others */
+	for (size_t i = 0, k = 0; i < stored->nextra || k < now->nextra;) {
+		const struct pl_extra *a = i < stored->nextra ? &stored->extra[i] : NULL;
+		const struct pl_extra *v = k < now->nextra ? &now->extra[k] : NULL;
+		int c = !a ? 1 : !v ? -1 : strcmp(a->name, v->name);
+		size_t len = strlen(buf);
+
+		if (c <= 0)
+			i++;
+		if (c >= 0)
+			k++;
+		if (c < 0)
+			v = NULL; /* stored only */
+		else if (c > 0)
+			a = NULL; /* now only */
+		if (a && v && strcmp(a->value, v->value) == 0)
+			continue;
+		snprintf(buf + len, n - len, "%s%s stored '%s', now '%s'", count ? "; " : "",
+		         a ? a->name : v->name, a ? a->value : "(missing)", v ? v->value : "(missing)");
+		count++;
+	}
+	return count;
+}
+
+/* The bytes of a file are stored already. When the conditions it gets now
+ * (from --set or a sidecar) differ from the stored runs', calling it a
+ * duplicate would silently keep the old values: say what differs instead,
+ * since a stored run is never rewritten. runs are the file's runs as read
+ * now, or NULL for a streamed file (whose runs are not read on a
+ * duplicate): then the --set values are compared with every stored run.
+ * Returns 0 when nothing differs, 1 with err set (PL_EINVALID) when
+ * something does, -1 after a fatal store error. */
+static int stored_differs(struct batch *b, const char *path, const char *sha,
+                          const struct pl_run_list *runs, struct pl_error *err)
+{
+	struct pl_run_list stored;
+	struct pl_run now;
+	char diff[700] = "";
+	long long id = 0;
+	int rc = 0;
+
+	pl_run_list_init(&stored);
+	pl_run_init(&now);
+	if (pl_store_query_source(b->st, sha, &stored, err)) {
+		set_fatal(b, err);
+		pl_run_list_release(&stored);
+		return -1;
+	}
+	for (size_t i = 0; i < stored.n && !diff[0]; i++) {
+		const struct pl_run *s = &stored.v[i];
+		if (runs) {
+			for (size_t k = 0; k < runs->n; k++)
+				if (runs->v[k].record == s->record && diff_conditions(s, &runs->v[k], diff,
+				                                                       sizeof(diff)))
+					id = s->id;
+			continue;
+		}
+		/* streamed: the --set values, normalized, against each stored run */
+		pl_run_release(&now);
+		if (pl_run_copy(&now, s)) {
+			rc = -1;
+			break;
+		}
+		for (size_t k = 0; k < b->opts->nset; k++)
+			pl_run_set_cond(&now, pl_cond_lookup(b->opts->set[k].key), b->opts->set[k].value,
+			                NULL);
+		pl_normalize_run(&now, NULL);
+		if (diff_conditions(s, &now, diff, sizeof(diff)))
+			id = s->id;
+	}
+	pl_run_release(&now);
+	pl_run_list_release(&stored);
+	if (rc < 0) {
+		pl_error_set(err, PL_ENOMEM, "out of memory");
+		set_fatal(b, err);
+		return -1;
+	}
+	if (!diff[0])
+		return 0;
+	pl_error_set(err, PL_EINVALID,
+	             "these bytes are stored already (run %lld) with other conditions: %s; a "
+	             "stored run is never rewritten",
+	             id, diff);
+	pl_error_at(err, path, 0, 0);
+	return 1;
+}
+
+static int is_fatal_code(int rc)
+{
+	return rc == PL_EDB || rc == PL_ENOMEM || rc == PL_ESCHEMA;
+}
+
+/* After a file: commit when the batch is full. */
+static void after_file(struct batch *b)
+{
+	if (b->in_tx && (b->tx_runs >= b->commit_runs || b->nheld >= HELD_MAX))
+		commit_batch(b);
+	progress_tick(b, 0);
+}
+
+static void consume_file(struct batch *b, struct item *it)
+{
+	struct pl_error err;
+	size_t stored = 0;
+	int dup, rc;
+
+	if (it->have_sha) {
+		/* Look the bytes up under the write lock, so that what we then store
+		 * cannot have been stored by another process in between. */
+		pl_error_init(&err);
+		if (ensure_tx(b, &err)) {
+			pl_error_at(&err, it->path, 0, 0);
+			set_fatal(b, &err);
+			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &err);
+			return;
+		}
+		if ((dup = is_duplicate(b, it->sha)) < 0) {
+			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &b->fatal_err);
+			return;
+		}
+		if (dup && it->rc == 0 && it->runs.n > 0) {
+			int d = stored_differs(b, it->path, it->sha, &it->runs, &err);
+			if (d != 0) {
+				report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0,
+				       d < 0 ? &b->fatal_err : &err);
+				after_file(b);
+				return;
+			}
+		}
+		if (dup) {
+			report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
+			after_file(b);
+			return;
+		}
+	}
+	if (it->rc) {
+		if (is_fatal_code(it->rc))
+			set_fatal(b, it->err);
+		report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, it->err);
+		after_file(b);
+		return;
+	}
+	/* strict and already failed: check only, the batch will be rolled back */
+	if (b->opts->strict && b->rejected) {
+		stored = it->runs.n;
+	} else {
+		pl_error_init(&err);
+		rc = store_file(b, it, &stored, &err);
+		if (rc) {
+			if (!err.file[0])
+				pl_error_at(&err, it->path, err.line, err.column);
+			set_fatal(b, &err);
+			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &err);
+			return;
+		}
+		b->tx_runs += stored;
+	}
+	/* count what was inserted: nothing new means the bytes were stored already */
+	if (stored == 0 && it->runs.n > 0)
+		report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
+	else
+		report_w(b, it->path, PL_IMPORT_STORED, stored, it->refonly, it->warnings, NULL);
+	after_file(b);
+}
+
+static void consume_begin(struct batch *b, struct item *it)
+{
+	struct pl_error err;
+	int dup;
+
+	b->stream_stored = 0;
+	pl_error_init(&err);
+	if (ensure_tx(b, &err)) { /* the lookup below is then under the write lock */
+		pl_error_at(&err, it->path, 0, 0);
+		set_fatal(b, &err);
+		b->stream_state = 4;
+		return;
+	}
+	dup = is_duplicate(b, it->sha);
+	if (dup < 0) {
+		b->stream_state = 4;
+		return;
+	}
+	if (dup && b->opts->nset > 0) {
+		int d = stored_differs(b, it->path, it->sha, NULL, &err);
+		if (d < 0) {
+			b->stream_state = 4;
+			return;
+		}
+		if (d > 0) {
+			b->stream_state = 5;
+			if (!(b->stream_err = malloc(sizeof(*b->stream_err)))) {
+				set_fatal(b, &err);
+				b->stream_state = 4;
+				return;
+			}
+			*b->stream_err = err;
+			pthread_mutex_lock(&b->mu);
+			b->skip_stream = 1;
+			pthread_mutex_unlock(&b->mu);
+			return;
+		}
+	}
+	if (dup) {
+		b->stream_state = 2;
+		pthread_mutex_lock(&b->mu);
+		b->skip_stream = 1;
+		pthread_mutex_unlock(&b->mu);
+		return;
+	}
+	if (b->opts->strict && b->rejected) {
+		b->stream_state = 3;
+		return;
+	}
+	if (pl_store_file_begin(b->st, &err)) {
+		pl_error_at(&err, it->path, 0, 0);
+		set_fatal(b, &err);
+		b->stream_state = 4;
+		return;
+	}
+	b->stream_state = 1;
+}
+
+static void consume_runs(struct batch *b, struct item *it)
+{
+	struct pl_error err;
+
+	if (b->stream_state != 1 || b->fatal)
+		return;
+	pl_error_init(&err);
+	if (insert_runs(b, it, &b->stream_stored, &err)) {
+		struct pl_error ignore;
+		pl_error_init(&ignore);
+		pl_store_file_end(b->st, 0, &ignore);
+		set_fatal(b, &err);
+		b->stream_state = 4;
+		return;
+	}
+	progress_tick(b, 0);
+}
+
+static void consume_end(struct batch *b, struct item *it)
+{
+	struct pl_error err;
+	int state = b->stream_state;
+
+	b->stream_state = 0;
+	if (state == 5) { /* stored already, with other conditions */
+		report(b, it->path, PL_IMPORT_REJECTED, 0, 0, b->stream_err);
+		free(b->stream_err);
+		b->stream_err = NULL;
+		after_file(b);
+		return;
+	}
+	if (state == 2) {
+		report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
+		after_file(b);
+		return;
+	}
+	if (b->fatal || state == 4) {
+		report(b, it->path, PL_IMPORT_REJECTED, it->nruns, 0, &b->fatal_err);
+		return;
+	}
+	pl_error_init(&err);
+	if (it->rc) {
+		if (state == 1)
+			pl_store_file_end(b->st, 0, &err);
+		if (is_fatal_code(it->rc))
+			set_fatal(b, it->err);
+		report(b, it->path, PL_IMPORT_REJECTED, it->nruns, 0, it->err);
+		after_file(b);
+		return;
+	}
+	if (state == 1 && pl_store_file_end(b->st, 1, &err)) {
+		pl_error_at(&err, it->path, 0, 0);
+		set_fatal(b, &err);
+		report(b, it->path, PL_IMPORT_REJECTED, it->nruns, 0, &err);
+		return;
+	}
+	if (state == 1) {
+		b->tx_runs += b->stream_stored;
+		if (b->stream_stored == 0 && it->nruns > 0) {
+			report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
+			after_file(b);
+			return;
+		}
+		report_w(b, it->path, PL_IMPORT_STORED, b->stream_stored, it->refonly, it->warnings,
+		         NULL);
+	} else {
+		report(b, it->path, PL_IMPORT_STORED, it->nruns, it->refonly, NULL);
+	}
+	after_file(b);
+}
+
+/* The writer: handles one item and frees it. After a fatal error items are
+ * only drained. */
+static void consume(struct batch *b, struct item *it)
+{
+	if (!b->fatal || it->kind == IT_END || it->kind == IT_FILE) {
+		switch (it->kind) {
+		case IT_FILE:
+			if (b->fatal)
+				break; /* not looked at: the batch stopped */
+			consume_file(b, it);
+			break;
+		case IT_BEGIN:
+			consume_begin(b, it);
+			break;
+		case IT_RUNS:
+			consume_runs(b, it);
+			break;
+		case IT_END:
+			if (b->fatal && b->stream_state == 0)
+				break;
+			consume_end(b, it);
+			break;
+		case IT_FATAL:
+			set_fatal(b, it->err);
+			break;
+		}
+	}
+	if (b->threaded) {
+		/* The parser thread allocated it: freed there, malloc's arena
+		 * is not locked by both threads for every block (see pop()). */
+		it->next = b->spent;
+		b->spent = it;
+	} else {
+		pl_import_item_free(it);
+	}
+}
+
+static void free_items(struct item *it)
+{
+	while (it) {
+		struct item *next = it->next;
+		pl_import_item_free(it);
+		it = next;
+	}
+}
+
+/* ------------------------------------------------------------ the queue */
+
+/* What an item counts against QUEUE_RUNS: its runs, at least 1. */
+static size_t item_weight(const struct item *it)
+{
+	return it->runs.n ? it->runs.n : 1;
+}
+
+/* Parser side: queues the gathered items (waits while the queue is full).
+ * Returns 0, or -1 when the writer asked to stop (they are freed). */
+static int publish(struct batch *b)
+{
+	struct item *first = b->pend_head, *last = b->pend_tail, *ret;
+	size_t n = b->npend, weight = b->pend_weight;
+
+	if (!n)
+		return 0;
+	b->pend_head = b->pend_tail = NULL;
+	b->npend = 0;
+	b->pend_weight = 0;
+	pthread_mutex_lock(&b->mu);
+	while (b->nqueued >= QUEUE_RUNS && !b->stop)
+		pthread_cond_wait(&b->not_full, &b->mu);
+	ret = b->ret;
+	b->ret = NULL;
+	if (b->stop) {
+		pthread_mutex_unlock(&b->mu);
+		free_items(ret);
+		free_items(first);
+		return -1;
+	}
+	if (b->tail)
+		b->tail->next = first;
+	else
+		b->head = first;
+	b->tail = last;
+	if (b->nqueued == 0) /* the writer waits only on an empty queue */
+		pthread_cond_signal(&b->not_empty);
+	b->nqueued += weight;
+	pthread_mutex_unlock(&b->mu);
+	free_items(ret); /* the items the writer is done with, outside the lock */
+	return 0;
+}
+
+/* Parser side: hands it to the writer (or, unthreaded, consumes it at
+ * once). Whole files are gathered PUBLISH_ITEMS at a time, so that the
+ * threads wake each other once per batch rather than once per file; any
+ * other item is queued at once with those gathered before it (a streamed
+ * file's IT_BEGIN must reach the writer, which may tell the parser to skip
+ * the file; chunks are large). Returns 0, or -1 when the writer asked to
+ * stop (it is freed). */
+int pl_import_push(struct batch *b, struct item *it)
+{
+	if (!b->threaded) {
+		consume(b, it);
+		return b->fatal ? -1 : 0;
+	}
+	it->next = NULL;
+	if (b->pend_tail)
+		b->pend_tail->next = it;
+	else
+		b->pend_head = it;
+	b->pend_tail = it;
+	b->npend++;
+	b->pend_weight += item_weight(it);
+	if (it->kind == IT_FILE && b->npend < PUBLISH_ITEMS)
+		return 0;
+	return publish(b);
+}
+
+/* Writer side: the next item, or NULL when the parser is done. Takes every
+ * queued item at once. */
+static struct item *pop(struct batch *b)
+{
+	struct item *it;
+
+	if (!b->got) {
+		pthread_mutex_lock(&b->mu);
+		while (!b->head && !b->parser_done)
+			pthread_cond_wait(&b->not_empty, &b->mu);
+		b->got = b->head;
+		b->head = b->tail = NULL;
+		/* hand the consumed items back; the parser frees them when it next
+		 * publishes (at most about two queues' worth are held) */
+		if (b->spent) {
+			struct item *last = b->spent;
+			while (last->next)
+				last = last->next;
+			last->next = b->ret;
+			b->ret = b->spent;
+			b->spent = NULL;
+		}
+		if (b->nqueued >= QUEUE_RUNS) /* the parser may be waiting for room */
+			pthread_cond_signal(&b->not_full);
+		b->nqueued = 0;
+		pthread_mutex_unlock(&b->mu);
+	}
+	it = b->got;
+	if (it)
+		b->got = it->next;
+	return it;
+}
+
+int pl_import_stopped(struct batch *b)
+{
+	int stop;
+
+	pthread_mutex_lock(&b->mu);
+	stop = b->stop;
+	pthread_mutex_unlock(&b->mu);
+	return stop;
+}
+
+/* Parser side: 1 if the streamed file is to be skipped (a duplicate) or
+ * the writer stopped. */
+int pl_import_stream_skipped(struct batch *b)
+{
+	int skip;
+
+	pthread_mutex_lock(&b->mu);
+	skip = b->skip_stream || b->stop;
+	pthread_mutex_unlock(&b->mu);
+	return skip;
+}
+
+/* Parser side: pushes an out-of-memory fatal item (best effort). */
+void pl_import_push_oom(struct batch *b)
+{
+	struct item *it = pl_import_item_new(IT_FATAL, NULL);
+	struct pl_error err;
+
+	pl_error_init(&err);
+	pl_error_set(&err, PL_ENOMEM, "out of memory");
+	if (!it) {
+		pthread_mutex_lock(&b->mu);
+		b->stop = 1;
+		pthread_mutex_unlock(&b->mu);
+		return;
+	}
+	pl_import_item_fail(it, PL_ENOMEM, &err);
+	pl_import_push(b, it);
+}
+
+/* The parser: every path in order, then done. */
+static void *parser_main(void *arg)
+{
+	struct batch *b = arg;
+
+	for (size_t i = 0; i < b->npaths && !pl_import_stopped(b); i++) {
+		struct stat sb;
+		const char *path = b->paths[i];
+		if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			pl_import_walk_dir(b, path, 0);
+		} else {
+			struct src f = {path, -1, NULL, -1};
+			pl_import_produce_file(b, &f);
+		}
+	}
+	publish(b); /* what is gathered; freed if the writer stopped */
+	pthread_mutex_lock(&b->mu);
+	b->parser_done = 1;
+	pthread_cond_broadcast(&b->not_empty);
+	pthread_mutex_unlock(&b->mu);
+	return NULL;
+}
+
+/* Strict batch decided: commit or roll back, then release the held callbacks. */
+static void finish_strict(struct batch *b)
+{
+	struct pl_error err, why;
+
+	pl_error_init(&err);
+	pl_error_init(&why);
+	if (b->rejected || b->fatal) {
+		pl_store_rollback(b->st, &err);
+		b->stats.stored = 0;
+		b->stats.runs = 0;
+	} else if (pl_store_commit(b->st, &err) != 0) {
+		set_fatal(b, &err);
+		b->stats.stored = 0;
+		b->stats.runs = 0;
+	}
+	if (b->fatal)
+		why = b->fatal_err;
+	else
+		pl_error_set(&why, PL_EINVALID, "not stored: another file of the strict batch was rejected");
+	for (size_t i = 0; i < b->nheld; i++) {
+		struct outcome *o = &b->held[i];
+		if (o->status == PL_IMPORT_STORED && (b->rejected || b->fatal)) {
+			o->status = PL_IMPORT_REJECTED;
+			free(o->err);
+			if ((o->err = malloc(sizeof(*o->err))) != NULL) {
+				*o->err = why;
+				if (!b->fatal)
+					pl_error_at(o->err, o->path, 0, 0);
+			}
+		}
+		deliver(b, o);
+	}
+	b->nheld = 0;
+}
+
+int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths,
+                    const struct pl_import_opts *opts, pl_import_cb cb, void *ctx,
+                    struct pl_import_stats *stats, struct pl_error *err)
+{
+	static const struct pl_import_opts no_opts = {0};
+	struct batch b;
+	pthread_t tid;
+	char warm[65];
+	int rc, deferred;
+
+	memset(&b, 0, sizeof(b));
+	if (stats)
+		memset(stats, 0, sizeof(*stats)); /* also when refused before the start */
+	b.st = st;
+	b.opts = opts ? opts : &no_opts;
+	b.cb = cb;
+	b.ctx = ctx;
+	b.paths = paths;
+	b.npaths = npaths;
+	b.commit_runs = b.opts->commit_runs ? b.opts->commit_runs : PL_IMPORT_COMMIT_RUNS;
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
+	rc = pl_import_check_set(b.opts->set, b.opts->nset, err);
+	if (rc)
+		return rc;
+	if (b.opts->format) {
+		size_t n;
+		const struct pl_adapter_info *a = pl_adapters_list(&n);
+		size_t i;
+		for (i = 0; i < n && strcmp(a[i].name, b.opts->format) != 0; i++)
+			;
+		if (i == n)
+			return pl_error_set(err, PL_EUSAGE, "unknown format '%s' (see `perfledger formats`)",
+			                    b.opts->format);
+	}
+	/* lazily initialised process-wide state, set up before a second thread
+	 * can race for it: the C numeric locale and the sha256 digest */
+	pl_fmt_num(warm, sizeof(warm), 0.5);
+	pl_sha256_hex("", 0, warm);
+	/* into a database without runs: the selection indexes are built once at
+	 * the end instead of updated per run (store/db.h, migration 006) */
+	{
+		/* only an optimisation: if it cannot be done (a read-only or busy
+		 * database), the import goes on and meets the cause itself */
+		struct pl_error derr;
+		pl_error_init(&derr);
+		if (pl_store_defer_indexes(st, &deferred, &derr) == PL_ENOMEM)
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	if (b.opts->strict && (rc = pl_store_begin(st, err)) != 0)
+		return rc;
+	pthread_mutex_init(&b.mu, NULL);
+	pthread_cond_init(&b.not_empty, NULL);
+	pthread_cond_init(&b.not_full, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &b.t0);
+	b.last_tick = b.t0;
+	/* set before the thread starts: pl_import_push() reads it there at once (it was
+	 * assigned after pthread_create, so a parser quick to its first file
+	 * could see 0 and store from its own thread, racing the writer) */
+	b.threaded = 1;
+	if (pthread_create(&tid, NULL, parser_main, &b) != 0)
+		b.threaded = 0;
+	if (b.threaded) {
+		struct item *it;
+		while ((it = pop(&b)) != NULL)
+			consume(&b, it);
+		pthread_join(tid, NULL);
+		free_items(b.spent);
+		free_items(b.ret);
+	} else {
+		parser_main(&b); /* no second thread: parse and store in turn */
+	}
+	if (b.opts->strict)
+		finish_strict(&b);
+	else
+		commit_batch(&b);
+	/* also after a failure: the runs committed before it need the indexes
+	 * (and a killed import's are built by the next one) */
+	{
+		struct pl_error ierr;
+		pl_error_init(&ierr);
+		if (pl_store_build_deferred_indexes(st, &ierr) != 0)
+			snprintf(b.stats.indexes_pending, sizeof(b.stats.indexes_pending), "%s",
+			         ierr.message);
+	}
+	free(b.held);
+	free(b.stream_err); /* set only if a streamed file was cut short */
+	pthread_cond_destroy(&b.not_full);
+	pthread_cond_destroy(&b.not_empty);
+	pthread_mutex_destroy(&b.mu);
+	progress_tick(&b, 1);
+	if (stats)
+		*stats = b.stats;
+	if (b.fatal) {
+		if (err)
+			*err = b.fatal_err;
+		return b.fatal;
+	}
+	if (b.io_failed) {
+		if (err)
+			*err = b.first_io;
+		return PL_EIO;
+	}
+	if (b.rejected) {
+		if (err)
+			*err = b.first_reject;
+		return PL_EINVALID;
+	}
+	return 0;
+}

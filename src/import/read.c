@@ -1,0 +1,488 @@
+/*
+ * read.c — the import's parser side for one input file: reads it whole or
+ * streams it (a large *.jsonl), parses it with the adapters, finds and reads
+ * its sidecar, has prepare.c ready its runs, and pushes the result to the
+ * writer (pipeline.c). Only regular files are read (a FIFO or a device such
+ * as /dev/zero never ends), files read whole at most PL_IMPORT_WHOLE_MAX
+ * bytes and sidecars at most SIDECAR_MAX; standard input ("-") is read whole.
+ *
+ * Large *.jsonl files (over PL_IMPORT_STREAM_MIN bytes) are streamed: one
+ * pass hashes the file, a second reads it line by line and hands runs over
+ * in chunks, so memory stays constant whatever the file size; the file's
+ * savepoint keeps it atomic. Their records are numbered and errors located
+ * exactly as for a file read whole.
+ */
+#include "import/import.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "adapters/adapters.h"
+#include "core/hash.h"
+#include "core/model.h"
+#include "import/import_impl.h"
+
+#define CHUNK_RUNS 64    /* runs per chunk of a streamed file */
+#define SIDECAR_MAX (1u << 20) /* bytes of a NAME.conditions.json */
+
+int pl_import_has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Reads all of fd, at most max bytes. Returns 0, an errno value, or EFBIG
+ * when there is more. */
+static int read_fd(int fd, size_t size_hint, size_t max, char **out, size_t *len)
+{
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	for (;;) {
+		ssize_t got;
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : (size_hint ? size_hint + 1 : 65536);
+			char *nb;
+			if (cap > max) {
+				free(buf);
+				return EFBIG;
+			}
+			if (ncap > max + 1)
+				ncap = max + 1;
+			if (!(nb = realloc(buf, ncap))) {
+				free(buf);
+				return ENOMEM;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		got = read(fd, buf + n, cap - n);
+		if (got < 0) {
+			int e = errno;
+			if (e == EINTR)
+				continue;
+			free(buf);
+			return e ? e : EIO;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+		if (n > max) {
+			free(buf);
+			return EFBIG;
+		}
+		/* A regular file of the size fstat() gave that fell short of the
+		 * one byte more asked for is at its end: no read() to see 0 (a
+		 * file that grew fills that byte and is read on) */
+		if (size_hint && n == size_hint && n < cap)
+			break;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+/* Reads the file f ("-": stdin) whole, up to PL_IMPORT_WHOLE_MAX
+ * bytes. A path named explicitly must be a regular file: a FIFO or a
+ * device (/dev/zero) never ends. Returns 0, or PL_EIO / PL_ENOMEM /
+ * PL_EINVALID (too large) with err set ("cannot open 'x': ..."). */
+static int read_file(const struct src *f, char **out, size_t *len, struct pl_error *err)
+{
+	const char *path = f->path;
+	size_t hint = 0;
+	int fd, e;
+
+	pl_error_at(err, path, 0, 0);
+	if (strcmp(path, "-") == 0) {
+		fd = STDIN_FILENO;
+	} else {
+		struct stat sb;
+		fd = f->dfd >= 0 ? openat(f->dfd, f->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+		                 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			return pl_error_set(err, PL_EIO, "cannot open '%s': %s", path, strerror(errno));
+		if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode)) {
+			close(fd);
+			return pl_error_set(err, PL_EIO, "cannot read '%s': Is a directory", path);
+		}
+		if (!S_ISREG(sb.st_mode)) {
+			close(fd);
+			return pl_error_set(err, PL_EIO,
+			                    "cannot read '%s': not a regular file (a FIFO, device or "
+			                    "socket); import a file, a directory, or - for standard input",
+			                    path);
+		}
+		hint = (size_t)sb.st_size;
+		if (hint > PL_IMPORT_WHOLE_MAX)
+			hint = 0;
+		/* O_NONBLOCK only kept open() from hanging; regular files ignore it */
+	}
+	e = read_fd(fd, hint, PL_IMPORT_WHOLE_MAX, out, len);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (e == ENOMEM)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (e == EFBIG)
+		return pl_error_set(err, PL_EINVALID, "'%s': larger than 256 MiB; split it or use JSONL",
+		                    path);
+	if (e)
+		return pl_error_set(err, PL_EIO, "cannot read '%s': %s", path, strerror(e));
+	return 0;
+}
+
+/* Length of the stem of an input file name whose sidecar is
+ * STEM.conditions.json: the name without its extension, for every
+ * extension the import reads (.json, .jsonl, .yaml, .yml, .csv, .txt);
+ * 0 for other names (no sidecar). */
+size_t pl_import_sidecar_stem(const char *name)
+{
+	static const char *const exts[] = {".jsonl", ".json", ".yaml", ".yml", ".csv", ".txt"};
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
+		if (pl_import_has_suffix(name, exts[i]) && n > strlen(exts[i]))
+			return n - strlen(exts[i]);
+	return 0;
+}
+
+/* The sidecar of path, read whole: *buf (caller frees) and *side (its
+ * name; caller frees), or both NULL when there is none. known is 0 when
+ * the directory walk listed no sidecar for the file (nothing is opened
+ * then), else 1 or -1 (unknown: try to open it). Returns 0 or PL_EIO /
+ * PL_ENOMEM. */
+int pl_import_load_sidecar(const char *path, int known, char **side_out, char **buf_out,
+                           size_t *len, struct pl_error *err)
+{
+	size_t stem;
+	char *side;
+	struct stat sb;
+	int fd, rc;
+
+	*side_out = NULL;
+	*buf_out = NULL;
+	*len = 0;
+	if (known == 0 || strcmp(path, "-") == 0 || (stem = pl_import_sidecar_stem(path)) == 0)
+		return 0;
+	side = malloc(stem + sizeof(".conditions.json"));
+	if (!side)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	memcpy(side, path, stem);
+	memcpy(side + stem, ".conditions.json", sizeof(".conditions.json"));
+	/* as read_file(): O_NONBLOCK so that a FIFO cannot hang open(), and
+	 * only a regular file is read (a FIFO or /dev/zero never ends) */
+	fd = open(side, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		rc = 0;
+		if (errno != ENOENT) {
+			pl_error_at(err, side, 0, 0);
+			rc = pl_error_set(err, PL_EIO, "cannot open sidecar '%s': %s", side, strerror(errno));
+		}
+		free(side);
+		return rc;
+	}
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		pl_error_at(err, side, 0, 0);
+		rc = pl_error_set(err, PL_EIO,
+		                  "cannot read sidecar '%s': not a regular file (a directory, FIFO, "
+		                  "device or socket)",
+		                  side);
+		free(side);
+		return rc;
+	}
+	rc = read_fd(fd, sb.st_size <= SIDECAR_MAX ? (size_t)sb.st_size : 0, SIDECAR_MAX, buf_out,
+	             len);
+	close(fd);
+	if (rc) {
+		pl_error_at(err, side, 0, 0);
+		rc = rc == ENOMEM ? pl_error_set(err, PL_ENOMEM, "out of memory")
+		     : rc == EFBIG
+		         ? pl_error_set(err, PL_EINVALID,
+		                        "sidecar '%s' is larger than 1 MiB (it holds conditions only)",
+		                        side)
+		         : pl_error_set(err, PL_EIO, "cannot read sidecar '%s': %s", side, strerror(rc));
+		free(side);
+		return rc;
+	}
+	*side_out = side;
+	return 0;
+}
+
+/* Parser side: the condition keys of the item's runs, so that the writer
+ * does not build them. Returns 0 or PL_ENOMEM (err set). */
+static int make_keys(struct item *it, struct pl_error *err)
+{
+	if (it->runs.n == 0)
+		return 0;
+	if (!(it->keys = calloc(it->runs.n, sizeof(*it->keys))))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	for (size_t i = 0; i < it->runs.n; i++)
+		if (pl_cond_key_make(&it->runs.v[i], &it->keys[i]))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* A file read whole: one IT_FILE item. */
+static void produce_whole(struct batch *b, const struct src *f)
+{
+	const char *path = f->path;
+	struct item *it = pl_import_item_new(IT_FILE, path);
+	struct pl_error err;
+	char *buf = NULL, *side = NULL, *sbuf = NULL;
+	size_t len = 0, slen = 0;
+	int rc;
+
+	if (!it) {
+		pl_import_push_oom(b);
+		return;
+	}
+	pl_error_init(&err);
+	rc = read_file(f, &buf, &len, &err);
+	if (rc == 0) {
+		rc = pl_sha256_hex(buf, len, it->sha);
+		if (rc)
+			pl_error_set(&err, PL_ENOMEM, "out of memory");
+		else
+			it->have_sha = 1;
+	}
+	if (rc == 0)
+		rc = pl_adapters_parse(path, buf, len, b->opts->format, &it->runs, &err);
+	free(buf);
+	if (rc == 0)
+		rc = pl_import_load_sidecar(path, f->side, &side, &sbuf, &slen, &err);
+	if (rc == 0)
+		rc = pl_import_prepare(b->opts, path, it->sha, side, sbuf, slen, &it->runs, 0, 0,
+		                       &it->refonly, &it->warnings, &err);
+	free(side);
+	free(sbuf);
+	if (rc == 0)
+		rc = make_keys(it, &err);
+	if (rc) {
+		if (!err.file[0])
+			pl_error_at(&err, path, err.line, err.column);
+		pl_import_item_fail(it, rc, &err);
+	}
+	pl_import_push(b, it);
+}
+
+/* Opens a streamed file (both passes) for reading. NULL with err set
+ * ("cannot open 'x': ...", PL_EIO) when it cannot be opened. */
+static FILE *open_stream(const char *path, struct pl_error *err)
+{
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		pl_error_at(err, path, 0, 0);
+		pl_error_set(err, PL_EIO, "cannot open '%s': %s", path, strerror(errno));
+	}
+	return f;
+}
+
+/* Pass 1 of a streamed file: its sha256. Returns 0 or PL_EIO/PL_ENOMEM. */
+static int hash_file(const char *path, char sha[65], struct pl_error *err)
+{
+	struct pl_sha256 *h = pl_sha256_new();
+	char *buf = malloc(1 << 18);
+	FILE *f = NULL;
+	int rc = 0;
+
+	if (!h || !buf) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (!(f = open_stream(path, err))) {
+		rc = PL_EIO;
+		goto out;
+	}
+	for (;;) {
+		size_t got = fread(buf, 1, 1 << 18, f);
+		if (got && pl_sha256_update(h, buf, got)) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			goto out;
+		}
+		if (got < (1 << 18))
+			break;
+	}
+	if (ferror(f)) {
+		pl_error_at(err, path, 0, 0);
+		rc = pl_error_set(err, PL_EIO, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+		goto out;
+	}
+	if (pl_sha256_final(h, sha))
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+out:
+	if (f)
+		fclose(f);
+	free(buf);
+	pl_sha256_free(h);
+	return rc;
+}
+
+static int blank_line(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+			return 0;
+	return 1;
+}
+
+/* Pass 2 of a streamed file: records line by line, CHUNK_RUNS runs per
+ * IT_RUNS item. Returns 0, the rejection, or -1 when the writer stopped;
+ * *nruns and *refonly get the totals. */
+static int stream_records(struct batch *b, const char *path, const char *sha, size_t *nruns,
+                          size_t *refonly, char **warnings, struct pl_error *err)
+{
+	struct item *chunk = NULL;
+	char *line = NULL, *side = NULL, *sbuf = NULL, *format = NULL;
+	size_t cap = 0, slen = 0;
+	long lineno = 0, record = 0;
+	ssize_t got;
+	FILE *f;
+	int rc;
+
+	if ((rc = pl_import_load_sidecar(path, -1, &side, &sbuf, &slen, err)))
+		return rc;
+	if (b->opts->format && !(format = strdup(b->opts->format))) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (!(f = open_stream(path, err))) {
+		rc = PL_EIO;
+		goto out;
+	}
+	errno = 0;
+	while ((got = getline(&line, &cap, f)) >= 0) {
+		size_t from;
+
+		lineno++;
+		if (blank_line(line, (size_t)got))
+			continue;
+		if ((record & 255) == 0 && pl_import_stream_skipped(b)) {
+			rc = -1;
+			break;
+		}
+		if (!chunk && !(chunk = pl_import_item_new(IT_RUNS, NULL))) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			break;
+		}
+		from = chunk->runs.n;
+		rc = pl_adapters_parse(path, line, (size_t)got, format, &chunk->runs, err);
+		if (rc) {
+			if (err->line > 0)
+				err->line += lineno - 1;
+			if (!err->file[0])
+				pl_error_at(err, path, err->line, err->column);
+			break;
+		}
+		for (size_t i = from; i < chunk->runs.n; i++)
+			chunk->runs.v[i].record = record;
+		record++;
+		if (!format && chunk->runs.n > from &&
+		    !(format = strdup(chunk->runs.v[from].adapter ? chunk->runs.v[from].adapter : ""))) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			break;
+		}
+		rc = pl_import_prepare(b->opts, path, sha, side, sbuf, slen, &chunk->runs, from, 1,
+		                       refonly, warnings, err);
+		if (rc)
+			break;
+		*nruns += chunk->runs.n - from;
+		if (chunk->runs.n >= CHUNK_RUNS) {
+			struct item *full = chunk;
+			chunk = NULL;
+			if ((rc = make_keys(full, err))) {
+				pl_import_item_free(full);
+				break;
+			}
+			if (pl_import_push(b, full)) {
+				rc = -1;
+				break;
+			}
+		}
+	}
+	if (rc == 0 && ferror(f)) {
+		pl_error_at(err, path, 0, 0);
+		rc = pl_error_set(err, PL_EIO, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+	}
+	if (rc == 0 && record == 0) {
+		pl_error_at(err, path, 0, 0);
+		rc = pl_error_set(err, PL_ESYNTAX, "invalid JSON: the file holds no value");
+	}
+	fclose(f);
+	if (rc == 0 && chunk) {
+		struct item *last = chunk;
+		chunk = NULL;
+		if ((rc = make_keys(last, err)))
+			pl_import_item_free(last);
+		else if (pl_import_push(b, last))
+			rc = -1;
+	}
+out:
+	pl_import_item_free(chunk);
+	free(line);
+	free(side);
+	free(sbuf);
+	free(format);
+	return rc;
+}
+
+/* A large JSONL file: IT_BEGIN, IT_RUNS..., IT_END. */
+static void produce_stream(struct batch *b, const char *path)
+{
+	struct item *it = pl_import_item_new(IT_BEGIN, path);
+	struct item *end = pl_import_item_new(IT_END, path);
+	struct pl_error err;
+	int rc;
+
+	if (!it || !end) {
+		pl_import_item_free(it);
+		pl_import_item_free(end);
+		pl_import_push_oom(b);
+		return;
+	}
+	pl_error_init(&err);
+	if ((rc = hash_file(path, it->sha, &err))) {
+		/* not read: reported as a whole file that failed */
+		pl_import_item_free(end);
+		it->kind = IT_FILE;
+		pl_import_item_fail(it, rc, &err);
+		pl_import_push(b, it);
+		return;
+	}
+	memcpy(end->sha, it->sha, sizeof(end->sha));
+	pthread_mutex_lock(&b->mu);
+	b->skip_stream = 0;
+	pthread_mutex_unlock(&b->mu);
+	if (pl_import_push(b, it)) {
+		pl_import_item_free(end);
+		return;
+	}
+	rc = stream_records(b, path, end->sha, &end->nruns, &end->refonly, &end->warnings, &err);
+	if (rc == -1 && pl_import_stopped(b)) { /* the writer stopped */
+		pl_import_item_free(end);
+		return;
+	}
+	if (rc && rc != -1) /* -1 alone: a duplicate, skipped */
+		pl_import_item_fail(end, rc, &err);
+	pl_import_push(b, end);
+}
+
+/* One input file: streamed when it is a large regular *.jsonl file. */
+void pl_import_produce_file(struct batch *b, const struct src *f)
+{
+	const char *path = f->path;
+	struct stat sb;
+
+	if (strcmp(path, "-") != 0 && pl_import_has_suffix(path, ".jsonl") &&
+	    (f->dfd >= 0 ? fstatat(f->dfd, f->name, &sb, 0) : stat(path, &sb)) == 0 &&
+	    S_ISREG(sb.st_mode) && sb.st_size > PL_IMPORT_STREAM_MIN)
+		produce_stream(b, path);
+	else
+		produce_whole(b, f);
+}
