@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
-#include "core/history.h"
+#include "core/accepted.h"
 #include "core/model.h"
 
 struct pl_store; /* opaque */
