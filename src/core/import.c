@@ -71,6 +71,7 @@
 #include <unistd.h>
 
 #include "adapters/adapters.h"
+#include "core/condkey.h"
 #include "core/engine_args.h"
 #include "core/hash.h"
 #include "core/model.h"
