@@ -223,6 +223,49 @@ static int query_int(struct pl_store *st, const char *sql, const char *doing, in
 	return rc;
 }
 
+/* -------------------------------------------------------------------- time */
+
+/* The time a stamp made now records, in seconds since the epoch:
+ * $SOURCE_DATE_EPOCH when set and not empty (*fixed 1), for reproducible
+ * outputs, else the current second (*fixed 0). The store's one reader of
+ * that variable (imported_at of runs, accepted_at of steps).
+ * Returns 0 or PL_EUSAGE (not a whole number of seconds that fits time_t). */
+static int pl_store_clock(long long *t, int *fixed, struct pl_error *err)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+
+	*fixed = 0;
+	*t = (long long)time(NULL);
+	if (sde && *sde) {
+		char *end;
+		long long v;
+
+		errno = 0;
+		v = strtoll(sde, &end, 10);
+		if (!isdigit((unsigned char)sde[0]) || *end || errno == ERANGE ||
+		    (long long)(time_t)v != v)
+			return pl_error_set(err, PL_EUSAGE,
+			                    "SOURCE_DATE_EPOCH must be a whole number of seconds, got '%s'",
+			                    sde);
+		*t = v;
+		*fixed = 1;
+	}
+	return 0;
+}
+
+/* Writes t (seconds since the epoch) as ISO 8601 UTC
+ * ("2024-01-02T03:04:05Z") into buf of n bytes (32 is enough).
+ * Returns 0 or PL_EUSAGE (a time that cannot be written). */
+static int pl_store_time_iso(long long t, char *buf, size_t n, struct pl_error *err)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) || strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		return pl_error_set(err, PL_EUSAGE, "time %lld cannot be written as ISO 8601", t);
+	return 0;
+}
+
 /* ---------------------------------------------------------------- opening */
 
 static int read_user_version(struct pl_store *st, int *version, struct pl_error *err)
@@ -960,35 +1003,6 @@ static void bind_cond(sqlite3_stmt *s, int idx, const struct pl_run *run, int id
 		sqlite3_bind_text(s, idx, run->cond[id].text, -1, SQLITE_STATIC);
 }
 
-/* Current UTC time as ISO 8601 into buf (at least 32 bytes), or the time in
- * SOURCE_DATE_EPOCH when that is set, for reproducible outputs. */
-static int now_iso(char *buf, size_t n, struct pl_error *err)
-{
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	time_t t;
-	struct tm tm;
-
-	if (sde && *sde) {
-		char *end;
-		long long v;
-
-		errno = 0;
-		v = strtoll(sde, &end, 10);
-		if (!isdigit((unsigned char)sde[0]) || *end || errno == ERANGE ||
-		    (long long)(time_t)v != v)
-			return pl_error_set(err, PL_EUSAGE,
-			                    "SOURCE_DATE_EPOCH must be a whole number of seconds, got '%s'",
-			                    sde);
-		t = (time_t)v;
-	} else {
-		t = time(NULL);
-	}
-	if (!gmtime_r(&t, &tm) || strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-		return pl_error_set(err, PL_EUSAGE, "time %lld cannot be written as ISO 8601",
-		                    (long long)t);
-	return 0;
-}
-
 /* Binds everything of the runs row except condition_id; run_null is the
  * store's bind_null_once() flags of the metrics' parameters. */
 static void bind_run(sqlite3_stmt *s, const struct pl_run *run, const char *imported_at,
@@ -1019,18 +1033,21 @@ static void bind_run(sqlite3_stmt *s, const struct pl_run *run, const char *impo
  * PL_EUSAGE (a bad SOURCE_DATE_EPOCH). */
 static int stamp_now(struct pl_store *st, const char **out, struct pl_error *err)
 {
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	time_t t = time(NULL);
-	int rc;
+	long long t;
+	int fixed, rc;
 
 	*out = st->stamp_text;
-	if (!(sde && *sde) && st->stamp_time == (long long)t)
+	if ((rc = pl_store_clock(&t, &fixed, err))) {
+		st->stamp_time = -1;
+		return rc;
+	}
+	if (!fixed && st->stamp_time == t)
 		return 0;
 	st->stamp_time = -1;
-	if ((rc = now_iso(st->stamp_text, sizeof(st->stamp_text), err)))
+	if ((rc = pl_store_time_iso(t, st->stamp_text, sizeof(st->stamp_text), err)))
 		return rc;
-	if (!(sde && *sde))
-		st->stamp_time = (long long)t;
+	if (!fixed)
+		st->stamp_time = t;
 	return 0;
 }
 
@@ -2513,32 +2530,6 @@ static int accept_fail(struct pl_store *st, struct pl_error *err, const char *do
 	                    sqlite3_errmsg(st->db), doing, st->path);
 }
 
-/* Current UTC time as ISO 8601, or $SOURCE_DATE_EPOCH when set. */
-static int accept_time(char *buf, size_t n, struct pl_error *err)
-{
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	time_t t = time(NULL);
-	struct tm tm;
-
-	if (sde && *sde) {
-		char *end;
-		long long v;
-
-		errno = 0;
-		v = strtoll(sde, &end, 10);
-		if (!isdigit((unsigned char)sde[0]) || *end || errno == ERANGE ||
-		    (long long)(time_t)v != v)
-			return pl_error_set(err, PL_EUSAGE,
-			                    "SOURCE_DATE_EPOCH must be a whole number of seconds, got '%s'",
-			                    sde);
-		t = (time_t)v;
-	}
-	if (!gmtime_r(&t, &tm) || strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-		return pl_error_set(err, PL_EUSAGE, "time %lld cannot be written as ISO 8601",
-		                    (long long)t);
-	return 0;
-}
-
 int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, const char *reason,
                          int *replaced, struct pl_error *err)
 {
@@ -2551,7 +2542,8 @@ int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, cons
 		" accepted_at = excluded.accepted_at";
 	sqlite3_stmt *s = NULL;
 	char when[32];
-	int rc, run_found = 0, had = 0;
+	long long now;
+	int rc, fixed, run_found = 0, had = 0;
 
 	if (replaced)
 		*replaced = 0;
@@ -2559,7 +2551,8 @@ int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, cons
 		return pl_error_set(err, PL_EUSAGE, "unknown metric");
 	if (!reason || !*reason)
 		return pl_error_set(err, PL_EUSAGE, "an accepted step needs a reason");
-	if ((rc = accept_time(when, sizeof(when), err)))
+	if ((rc = pl_store_clock(&now, &fixed, err)) ||
+	    (rc = pl_store_time_iso(now, when, sizeof(when), err)))
 		return rc;
 	if ((rc = pl_store_begin(st, err)))
 		return rc;
