@@ -1599,28 +1599,26 @@ static int ids_reserve(long long **v, size_t *cap, size_t i)
 	return 0;
 }
 
-int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
-                   struct pl_run_list *out, struct pl_error *err)
+/* Steps s to its end, appending each row to out as a run (read_row() with
+ * cache, which may be NULL) and its conditions id to *cond_id, indexed from
+ * the run list's length at the call (the array is the caller's to free()).
+ * doing names the read in an error. Returns 0, PL_EDB or PL_ENOMEM (out
+ * then holds the runs read before). */
+static int read_runs(struct pl_store *st, sqlite3_stmt *s, struct cond_slot *cache,
+                     struct pl_run_list *out, long long **cond_id, const char *doing,
+                     struct pl_error *err)
 {
-	sqlite3_stmt *s = st->query_all;
-	struct cond_slot *cache;
-	long long *cond_id = NULL; /* per run read, its conditions id */
 	size_t from = out->n, cap = 0;
 	int rc = 0, step;
 
-	if ((rc = check_filters(filters, nfilters, err)))
-		return rc;
-	if (nfilters > 0 && (rc = prepare_filtered(st, filters, nfilters, &s, err)))
-		return rc;
-	cache = calloc(COND_CACHE_SLOTS, sizeof(*cache)); /* NULL: read every row in full */
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		struct pl_run *run;
 
-		if (ids_reserve(&cond_id, &cap, out->n - from) || !(run = pl_run_list_push(out))) {
+		if (ids_reserve(cond_id, &cap, out->n - from) || !(run = pl_run_list_push(out))) {
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 			break;
 		}
-		cond_id[out->n - 1 - from] = sqlite3_column_int64(s, QC_CONDITION_ID);
+		(*cond_id)[out->n - 1 - from] = sqlite3_column_int64(s, QC_CONDITION_ID);
 		if ((rc = read_row(s, cache, run, err))) {
 			pl_run_release(run);
 			out->n--;
@@ -1628,7 +1626,25 @@ int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t 
 		}
 	}
 	if (!rc && step != SQLITE_DONE)
-		rc = db_fail(st, err, "reading runs");
+		rc = db_fail(st, err, doing);
+	return rc;
+}
+
+int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
+                   struct pl_run_list *out, struct pl_error *err)
+{
+	sqlite3_stmt *s = st->query_all;
+	struct cond_slot *cache;
+	long long *cond_id = NULL; /* per run read, its conditions id */
+	size_t from = out->n;
+	int rc = 0;
+
+	if ((rc = check_filters(filters, nfilters, err)))
+		return rc;
+	if (nfilters > 0 && (rc = prepare_filtered(st, filters, nfilters, &s, err)))
+		return rc;
+	cache = calloc(COND_CACHE_SLOTS, sizeof(*cache)); /* NULL: read every row in full */
+	rc = read_runs(st, s, cache, out, &cond_id, "reading runs", err);
 	if (!rc)
 		rc = attach_extras(st, out, from, cond_id, err);
 	free(cond_id);
@@ -2483,7 +2499,7 @@ int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run
 	sqlite3_str *q = sqlite3_str_new(st->db);
 	sqlite3_stmt *s = NULL;
 	long long *cond_id = NULL; /* per run read, its conditions id */
-	size_t from = out->n, cap = 0;
+	size_t from = out->n;
 	int rc = 0, step;
 
 	sqlite3_str_appendall(q, st->select_sql);
@@ -2493,22 +2509,7 @@ int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run
 	if (step != SQLITE_OK)
 		return db_fail(st, err, "preparing the lookup of a source");
 	sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
-	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		struct pl_run *run;
-
-		if (ids_reserve(&cond_id, &cap, out->n - from) || !(run = pl_run_list_push(out))) {
-			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-			break;
-		}
-		cond_id[out->n - 1 - from] = sqlite3_column_int64(s, QC_CONDITION_ID);
-		if ((rc = read_row(s, NULL, run, err))) {
-			pl_run_release(run);
-			out->n--;
-			break;
-		}
-	}
-	if (!rc && step != SQLITE_DONE)
-		rc = db_fail(st, err, "reading the runs of a source");
+	rc = read_runs(st, s, NULL, out, &cond_id, "reading the runs of a source", err);
 	sqlite3_finalize(s);
 	if (!rc)
 		rc = attach_extras(st, out, from, cond_id, err);
