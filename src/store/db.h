@@ -1,7 +1,8 @@
 /*
  * db.h — SQLite storage of canonical runs.
  *
- * The only module that includes sqlite3.h. The schema lives in
+ * The only module that includes sqlite3.h (its files share
+ * store_impl.h, which nothing outside src/store/ includes). The schema lives in
  * schema/migrations/NNN_*.sql (embedded at build time); PRAGMA user_version
  * holds the number of the last migration applied, and opening a database
  * applies the missing ones in order, each in its own transaction. Databases
