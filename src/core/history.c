@@ -1,6 +1,7 @@
 /*
  * history.c — builds the history of one metric: comparator check, points,
- * step detection over the point medians, accepted steps. See history.h.
+ * step detection over the point medians, marking accepted steps. See
+ * history.h.
  */
 #include "core/history.h"
 
@@ -12,60 +13,6 @@
 
 /* Confidence level of the per-point interval of the median. */
 #define HISTORY_CI_LEVEL 0.95
-
-int pl_accepted_list_push(struct pl_accepted_list *list, long long run_id, int metric,
-                          const char *reason, const char *accepted_at)
-{
-	struct pl_accepted_step *e;
-
-	if (list->n == list->cap) {
-		size_t cap = list->cap ? list->cap * 2 : 8;
-		struct pl_accepted_step *v = realloc(list->v, cap * sizeof(*v));
-		if (!v)
-			return PL_ENOMEM;
-		list->v = v;
-		list->cap = cap;
-	}
-	e = &list->v[list->n];
-	e->run_id = run_id;
-	e->metric = metric;
-	e->reason = strdup(reason ? reason : "");
-	e->accepted_at = strdup(accepted_at ? accepted_at : "");
-	if (!e->reason || !e->accepted_at) {
-		free(e->reason);
-		free(e->accepted_at);
-		return PL_ENOMEM;
-	}
-	list->n++;
-	return 0;
-}
-
-void pl_accepted_list_release(struct pl_accepted_list *list)
-{
-	if (!list)
-		return;
-	for (size_t i = 0; i < list->n; i++) {
-		free(list->v[i].reason);
-		free(list->v[i].accepted_at);
-	}
-	free(list->v);
-	memset(list, 0, sizeof(*list));
-}
-
-const struct pl_accepted_step *pl_accepted_find(const struct pl_accepted_list *list, int metric,
-                                                const long long *ids, size_t n)
-{
-	if (!list)
-		return NULL;
-	for (size_t i = 0; i < list->n; i++) {
-		if (list->v[i].metric != metric)
-			continue;
-		for (size_t k = 0; k < n; k++)
-			if (ids[k] == list->v[i].run_id)
-				return &list->v[i];
-	}
-	return NULL;
-}
 
 int pl_history_by_valid(int cond)
 {

@@ -33,40 +33,11 @@
 
 #include <stddef.h>
 
+#include "core/accepted.h"
 #include "core/compare.h"
 #include "core/error.h"
 #include "core/model.h"
 #include "core/stats.h"
-
-/* ---------------------------------------------------------- accepted steps */
-
-/* A step marked as expected by `perfledger accept` (table accepted_steps). */
-struct pl_accepted_step {
-	long long run_id;  /* the first run after the step */
-	int metric;        /* enum pl_metric_id */
-	char *reason;      /* why it is expected, as given; owned */
-	char *accepted_at; /* ISO 8601 UTC; owned */
-};
-
-/* A growable list of accepted steps. Initialise with {0}. */
-struct pl_accepted_list {
-	struct pl_accepted_step *v; /* entries; owned */
-	size_t n;                   /* in use */
-	size_t cap;                 /* allocated */
-};
-
-/* Appends a copy of (run_id, metric, reason, accepted_at). Returns 0 or
- * PL_ENOMEM (the list is unchanged then). */
-int pl_accepted_list_push(struct pl_accepted_list *list, long long run_id, int metric,
-                          const char *reason, const char *accepted_at);
-
-/* Frees every entry and the array; the list is empty afterwards. NULL ok. */
-void pl_accepted_list_release(struct pl_accepted_list *list);
-
-/* The first accepted step of metric whose run is one of ids[0..n), or NULL.
- * list may be NULL. The pointer is valid while the list is. */
-const struct pl_accepted_step *pl_accepted_find(const struct pl_accepted_list *list, int metric,
-                                                const long long *ids, size_t n);
 
 /* ----------------------------------------------------------------- history */
 

@@ -17,7 +17,8 @@
 #include "core/error.h"
 #include "core/model.h"
 #include "import/import.h"
-#include "store/db.h" /* struct pl_cond_key, pl_cond_key_make */
+#include "core/condkey.h" /* struct pl_cond_key, pl_cond_key_make */
+#include "store/db.h"
 
 struct outcome;
 

@@ -1,7 +1,8 @@
 /*
  * db.h — SQLite storage of canonical runs.
  *
- * The only module that includes sqlite3.h. The schema lives in
+ * The only module that includes sqlite3.h (its files share
+ * store_impl.h, which nothing outside src/store/ includes). The schema lives in
  * schema/migrations/NNN_*.sql (embedded at build time); PRAGMA user_version
  * holds the number of the last migration applied, and opening a database
  * applies the missing ones in order, each in its own transaction. Databases
@@ -20,8 +21,9 @@
 
 #include <stddef.h>
 
+#include "core/accepted.h"
+#include "core/condkey.h"
 #include "core/error.h"
-#include "core/history.h"
 #include "core/model.h"
 
 struct pl_store; /* opaque */
@@ -82,24 +84,6 @@ int pl_store_has_sha256(struct pl_store *st, const char *sha256, int *found, str
  * 0 and 0 is returned. Returns 0 or PL_EDB/PL_ENOMEM, or PL_EUSAGE if
  * SOURCE_DATE_EPOCH is not a whole number of seconds. */
 int pl_store_insert_run(struct pl_store *st, struct pl_run *run, int *inserted, struct pl_error *err);
-
-/* The condition key of a run: key_text (see schema/README.md) and its 64-bit
- * hash (conditions.key_hash). Made without a store, so an import can make it
- * on its parser threads. */
-struct pl_cond_key {
-	char *text;              /* key_text, NUL-terminated; owned (free()) */
-	size_t len;              /* strlen(text) */
-	unsigned long long hash; /* pl_hash64(text, len) */
-};
-
-/* Fills *key for run's conditions (all but run_started_at) and its extra
- * conditions (by name, after them; a run without extras has the key it had
- * before extras were stored). Thread-safe.
- * Returns 0 or PL_ENOMEM. Release with pl_cond_key_release(). */
-int pl_cond_key_make(const struct pl_run *run, struct pl_cond_key *key);
-
-/* Frees key->text and zeroes key. NULL is a no-op. */
-void pl_cond_key_release(struct pl_cond_key *key);
 
 /* The importer's insert: like pl_store_insert_run(), but only inside an open
  * transaction (PL_EDB otherwise) and without a savepoint of its own, so

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -259,8 +260,13 @@ static void store_accepted_steps(void **state)
 	}
 	assert_int_equal(pl_store_accept_step(st, run.id, PL_M_TTFT_P50, "why", &replaced, NULL), 0);
 	assert_int_equal(replaced, 0);
+	/* accepted_at honours SOURCE_DATE_EPOCH, and a bad one is refused */
+	setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
 	assert_int_equal(pl_store_accept_step(st, run.id, PL_M_TTFT_P50, "why 2", &replaced, NULL), 0);
 	assert_int_equal(replaced, 1);
+	setenv("SOURCE_DATE_EPOCH", "soon", 1);
+	assert_int_equal(pl_store_accept_step(st, run.id, PL_M_TTFT_P50, "x", NULL, NULL), PL_EUSAGE);
+	unsetenv("SOURCE_DATE_EPOCH");
 	assert_int_equal(pl_store_accept_step(st, run.id + 99, PL_M_TTFT_P50, "x", NULL, NULL),
 	                 PL_EEMPTY);
 	assert_int_equal(pl_store_accept_step(st, run.id, PL_M_TTFT_P50, "", NULL, NULL), PL_EUSAGE);
@@ -269,6 +275,7 @@ static void store_accepted_steps(void **state)
 	assert_int_equal(pl_store_accepted_steps(st, PL_M_NONE, &acc, NULL), 0);
 	assert_int_equal(acc.n, 1);
 	assert_string_equal(acc.v[0].reason, "why 2");
+	assert_string_equal(acc.v[0].accepted_at, "2023-11-14T22:13:20Z");
 	assert_int_equal(acc.v[0].metric, PL_M_TTFT_P50);
 	pl_accepted_list_release(&acc);
 	pl_run_release(&run);

@@ -1,0 +1,64 @@
+/*
+ * accepted.c — the list of accepted steps: append a copy, release, find the
+ * acceptance of a metric that names one of a point's runs. See accepted.h.
+ */
+#include "core/accepted.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+int pl_accepted_list_push(struct pl_accepted_list *list, long long run_id, int metric,
+                          const char *reason, const char *accepted_at)
+{
+	struct pl_accepted_step *e;
+
+	if (list->n == list->cap) {
+		size_t cap = list->cap ? list->cap * 2 : 8;
+		struct pl_accepted_step *v = realloc(list->v, cap * sizeof(*v));
+		if (!v)
+			return PL_ENOMEM;
+		list->v = v;
+		list->cap = cap;
+	}
+	e = &list->v[list->n];
+	e->run_id = run_id;
+	e->metric = metric;
+	e->reason = strdup(reason ? reason : "");
+	e->accepted_at = strdup(accepted_at ? accepted_at : "");
+	if (!e->reason || !e->accepted_at) {
+		free(e->reason);
+		free(e->accepted_at);
+		return PL_ENOMEM;
+	}
+	list->n++;
+	return 0;
+}
+
+void pl_accepted_list_release(struct pl_accepted_list *list)
+{
+	if (!list)
+		return;
+	for (size_t i = 0; i < list->n; i++) {
+		free(list->v[i].reason);
+		free(list->v[i].accepted_at);
+	}
+	free(list->v);
+	memset(list, 0, sizeof(*list));
+}
+
+const struct pl_accepted_step *pl_accepted_find(const struct pl_accepted_list *list, int metric,
+                                                const long long *ids, size_t n)
+{
+	if (!list)
+		return NULL;
+	for (size_t i = 0; i < list->n; i++) {
+		if (list->v[i].metric != metric)
+			continue;
+		for (size_t k = 0; k < n; k++)
+			if (ids[k] == list->v[i].run_id)
+				return &list->v[i];
+	}
+	return NULL;
+}

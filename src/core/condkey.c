@@ -1,0 +1,154 @@
+/*
+ * condkey.c — the condition key of a run: its canonical key_text, written
+ * by hand into a growing buffer (no printf per value: an import makes one
+ * key per run), and the text's 64-bit hash. See condkey.h.
+ */
+#include "core/condkey.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/hash.h"
+
+static int is_numeric(enum pl_ctype t)
+{
+	return t == PL_CT_INT || t == PL_CT_REAL || t == PL_CT_BOOL;
+}
+
+int pl_cond_key_has(const struct pl_run *run, int id)
+{
+	const struct pl_value *v = &run->cond[id];
+
+	if (!v->set)
+		return 0;
+	if (is_numeric(pl_cond_info[id].type))
+		return !isnan(v->num);
+	return v->text != NULL;
+}
+
+/* A growing buffer for pl_cond_key_make(). */
+struct kbuf {
+	char *p;    /* malloc'd */
+	size_t n;   /* used */
+	size_t cap; /* allocated */
+	int oom;    /* an allocation failed */
+};
+
+static void kb_put(struct kbuf *k, const char *s, size_t n)
+{
+	if (k->oom)
+		return;
+	if (k->n + n + 1 > k->cap) {
+		size_t cap = k->cap ? k->cap : 512;
+		char *np;
+
+		while (k->n + n + 1 > cap)
+			cap *= 2;
+		if (!(np = realloc(k->p, cap))) {
+			k->oom = 1;
+			return;
+		}
+		k->p = np;
+		k->cap = cap;
+	}
+	memcpy(k->p + k->n, s, n);
+	k->n += n;
+	k->p[k->n] = '\0';
+}
+
+/* Appends text with backslash and newline escaped, so that key_text lines
+ * cannot run into each other; with eq also '=' (as "\\="), so that an
+ * extra condition's name cannot end early and take part of its value. */
+static void kb_escaped(struct kbuf *k, const char *text, int eq)
+{
+	const char *run = text;
+
+	for (const char *p = text;; p++) {
+		if (*p != '\\' && *p != '\n' && *p != '\0' && !(eq && *p == '='))
+			continue;
+		kb_put(k, run, (size_t)(p - run));
+		if (*p == '\0')
+			return;
+		kb_put(k, *p == '\\' ? "\\\\" : *p == '\n' ? "\\n" : "\\=", 2);
+		run = p + 1;
+	}
+}
+
+/* v in pl_fmt_num() form. Whole numbers below 1e15 (nearly every condition:
+ * tokens, counts) are written here digit by digit, which is what
+ * pl_fmt_num()'s "%.0f" gives for them, without a printf per value. */
+static void kb_num(struct kbuf *k, double v)
+{
+	char buf[40];
+
+	if (v == floor(v) && fabs(v) < 1e15) {
+		unsigned long long u = (unsigned long long)fabs(v);
+		char *e = buf + sizeof(buf), *p = e;
+
+		do {
+			*--p = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (v < 0)
+			*--p = '-';
+		kb_put(k, p, (size_t)(e - p));
+		return;
+	}
+	pl_fmt_num(buf, sizeof(buf), v);
+	kb_put(k, buf, strlen(buf));
+}
+
+/* The canonical serialization of run's conditions (all but run_started_at):
+ * one "name=value\n" line per known condition in table order; missing
+ * conditions have no line. Numbers are in pl_fmt_num() form ("8", "inf"),
+ * booleans "true"/"false". Then one "FORMAT.key=value\n" line per extra
+ * condition, by name (run->extra's order): a canonical name has no '.', so
+ * no extra line can pass for a canonical one, and a set without extras has
+ * exactly the key_text it had before extras were stored. */
+int pl_cond_key_make(const struct pl_run *run, struct pl_cond_key *key)
+{
+	struct kbuf k = {NULL, 0, 0, 0};
+
+	memset(key, 0, sizeof(*key));
+	kb_put(&k, "", 0); /* "" when no condition is known */
+	for (int i = 0; i < PL_COND_COUNT; i++) {
+		const char *name = pl_cond_info[i].name;
+
+		if (pl_cond_per_run(i) || !pl_cond_key_has(run, i))
+			continue;
+		kb_put(&k, name, strlen(name));
+		kb_put(&k, "=", 1);
+		if (pl_cond_info[i].type == PL_CT_BOOL)
+			kb_put(&k, run->cond[i].num != 0 ? "true" : "false",
+			       run->cond[i].num != 0 ? 4 : 5);
+		else if (is_numeric(pl_cond_info[i].type))
+			kb_num(&k, run->cond[i].num);
+		else
+			kb_escaped(&k, run->cond[i].text, 0);
+		kb_put(&k, "\n", 1);
+	}
+	for (size_t i = 0; i < run->nextra; i++) {
+		kb_escaped(&k, run->extra[i].name, 1);
+		kb_put(&k, "=", 1);
+		kb_escaped(&k, run->extra[i].value, 0);
+		kb_put(&k, "\n", 1);
+	}
+	if (k.oom) {
+		free(k.p);
+		return PL_ENOMEM;
+	}
+	key->text = k.p;
+	key->len = k.n;
+	key->hash = pl_hash64(k.p, k.n);
+	return 0;
+}
+
+void pl_cond_key_release(struct pl_cond_key *key)
+{
+	if (!key)
+		return;
+	free(key->text);
+	memset(key, 0, sizeof(*key));
+}

@@ -1,0 +1,39 @@
+/*
+ * condkey.h — the condition key of a run: the canonical text of its full set
+ * of condition values (extra conditions included) and the 64-bit hash of
+ * that text. Runs with the same key share one conditions row in the store
+ * (conditions.key_text, conditions.key_hash; see schema/README.md). It lives
+ * in the core, not the store, because the import pipeline makes keys on its
+ * parser threads and must not need the store for that.
+ */
+#ifndef PL_CONDKEY_H
+#define PL_CONDKEY_H
+
+#include <stddef.h>
+
+#include "core/model.h"
+
+/* The condition key of a run: key_text (see schema/README.md) and its 64-bit
+ * hash (conditions.key_hash). Made without a store, so an import can make it
+ * on its parser threads. */
+struct pl_cond_key {
+	char *text;              /* key_text, NUL-terminated; owned (free()) */
+	size_t len;              /* strlen(text) */
+	unsigned long long hash; /* pl_hash64(text, len) */
+};
+
+/* Fills *key for run's conditions (all but run_started_at) and its extra
+ * conditions (by name, after them; a run without extras has the key it had
+ * before extras were stored). Thread-safe.
+ * Returns 0 or PL_ENOMEM. Release with pl_cond_key_release(). */
+int pl_cond_key_make(const struct pl_run *run, struct pl_cond_key *key);
+
+/* Frees key->text and zeroes key. NULL is a no-op. */
+void pl_cond_key_release(struct pl_cond_key *key);
+
+/* 1 if run's condition id has a value that is part of its key and stored
+ * (set, and not NaN for a numeric condition, not NULL for a text one),
+ * else 0. id is an enum pl_cond_id. */
+int pl_cond_key_has(const struct pl_run *run, int id);
+
+#endif

@@ -1,0 +1,496 @@
+/*
+ * read.c — reading runs back whole: --where filters turned into SQL terms
+ * and bound, rows read into struct pl_run (each conditions row's values and
+ * extra conditions read once through a small cache), pl_store_query(),
+ * pl_store_query_source(), and the two lookups an import asks first
+ * (pl_store_has_sha256(), pl_store_count_runs()).
+ */
+#include "store/store_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int pl_store_has_sha256(struct pl_store *st, const char *sha256, int *found, struct pl_error *err)
+{
+	int rc;
+
+	*found = 0;
+	sqlite3_bind_text(st->has_sha, 1, sha256, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st->has_sha);
+	if (rc == SQLITE_ROW)
+		*found = 1;
+	rc = (rc == SQLITE_ROW || rc == SQLITE_DONE) ? 0 : pl_store_fail(st, err, "looking up a sha256");
+	sqlite3_reset(st->has_sha);
+	sqlite3_clear_bindings(st->has_sha);
+	return rc;
+}
+
+int pl_store_count_runs(struct pl_store *st, long long *count, struct pl_error *err)
+{
+	int rc = sqlite3_step(st->count);
+
+	*count = 0;
+	if (rc == SQLITE_ROW) {
+		*count = sqlite3_column_int64(st->count, 0);
+		rc = 0;
+	} else {
+		rc = pl_store_fail(st, err, "counting runs");
+	}
+	sqlite3_reset(st->count);
+	return rc;
+}
+
+/* 1 if filter f selects on the conditions row (a condition of `conditions`
+ * or an extra condition), 0 if on the run (run_started_at). */
+int pl_store_filter_on_conditions(const struct pl_filter *f)
+{
+	return f->cond == PL_C_NONE || in_conditions(f->cond);
+}
+
+/* Checks that every filter names a condition or an extra condition.
+ * Returns 0 or PL_EUSAGE. */
+int pl_store_check_filters(const struct pl_filter *filters, size_t nfilters, struct pl_error *err)
+{
+	for (size_t i = 0; i < nfilters; i++) {
+		const struct pl_filter *f = &filters[i];
+
+		if (f->cond == PL_C_NONE && f->extra && strchr(f->extra, '.') && f->extra[0] != '.')
+			continue;
+		if (f->cond < 0 || f->cond >= PL_COND_COUNT)
+			return pl_error_set(err, PL_EUSAGE, "unknown condition id %d in filter", f->cond);
+	}
+	return 0;
+}
+
+/* Appends the SQL term of filter f to s: "<prefix>name = ?" or
+ * "<prefix>name IS NULL" (prefix: the table, e.g. "conditions.", or ""),
+ * and for an extra condition an EXISTS (or NOT EXISTS, for "missing") on
+ * condition_extras of the conditions row in scope. Only our identifiers
+ * go into the text; the values are parameters (pl_store_bind_filter()). */
+void pl_store_append_term(sqlite3_str *s, const struct pl_filter *f, const char *prefix)
+{
+	if (f->cond == PL_C_NONE) {
+		sqlite3_str_appendall(s, f->value ? "EXISTS" : "NOT EXISTS");
+		sqlite3_str_appendall(s, " (SELECT 1 FROM condition_extras AS e WHERE "
+		                         "e.condition_id = conditions.id AND e.name = ?");
+		sqlite3_str_appendall(s, f->value ? " AND e.value = ?)" : ")");
+		return;
+	}
+	pl_store_append_ident(s, prefix, pl_cond_info[f->cond].name);
+	sqlite3_str_appendall(s, f->value ? " = ?" : " IS NULL");
+}
+
+/* Binds a filter value to parameter idx according to the condition's type;
+ * an extra condition's name and value (as text) to idx and idx + 1.
+ * *used gets the number of parameters bound (0, 1 or 2).
+ * Returns 0 or PL_EUSAGE for a value that cannot be of that type. */
+int pl_store_bind_filter(sqlite3_stmt *s, int idx, const struct pl_filter *f, int *used,
+                         struct pl_error *err)
+{
+	const struct pl_cond_info *ci;
+	double d;
+
+	*used = 0;
+	if (f->cond == PL_C_NONE) {
+		sqlite3_bind_text(s, idx, f->extra, -1, SQLITE_STATIC);
+		*used = 1;
+		if (f->value) {
+			sqlite3_bind_text(s, idx + 1, f->value, -1, SQLITE_STATIC);
+			*used = 2;
+		}
+		return 0;
+	}
+	if (!f->value)
+		return 0;
+	ci = &pl_cond_info[f->cond];
+	*used = 1;
+	switch (ci->type) {
+	case PL_CT_BOOL:
+		if (strcasecmp(f->value, "true") == 0 || strcmp(f->value, "1") == 0) {
+			sqlite3_bind_int(s, idx, 1);
+			return 0;
+		}
+		if (strcasecmp(f->value, "false") == 0 || strcmp(f->value, "0") == 0) {
+			sqlite3_bind_int(s, idx, 0);
+			return 0;
+		}
+		pl_error_field(err, ci->name);
+		return pl_error_set(err, PL_EUSAGE, "'%s' must be true or false, got '%s'", ci->name,
+		                    f->value);
+	case PL_CT_INT:
+	case PL_CT_REAL:
+		if (pl_parse_num(f->value, 1, &d) != 0) {
+			pl_error_field(err, ci->name);
+			return pl_error_set(err, PL_EUSAGE, "'%s' must be a number or inf, got '%s'",
+			                    ci->name, f->value);
+		}
+		sqlite3_bind_double(s, idx, d);
+		return 0;
+	case PL_CT_TEXT:
+	case PL_CT_VERSION:
+	case PL_CT_TIME:
+		break;
+	}
+	sqlite3_bind_text(s, idx, f->value, -1, SQLITE_STATIC);
+	return 0;
+}
+
+/* Runs share conditions rows, and turning a stored number back into its
+ * canonical text costs more than the rest of a row, so a query keeps the
+ * values of recently seen conditions rows: a direct-mapped cache on the
+ * conditions id (ids are dense, so a database with up to COND_CACHE_SLOTS
+ * condition sets never misses after the first row of each). */
+#define COND_CACHE_SLOTS 256
+
+struct cond_slot {
+	long long id;       /* conditions.id held, 0 if empty */
+	struct pl_run vals; /* only cond[] (the `conditions` columns) is used */
+};
+
+static void cond_cache_free(struct cond_slot *cache)
+{
+	if (!cache)
+		return;
+	for (int i = 0; i < COND_CACHE_SLOTS; i++)
+		pl_run_release(&cache[i].vals);
+	free(cache);
+}
+
+/* Reads the `conditions` columns of the current row, from column col on,
+ * into run. */
+static int read_conditions(sqlite3_stmt *s, int col, struct pl_run *run, struct pl_error *err)
+{
+	int rc = 0;
+
+	for (int i = 0; i < PL_COND_COUNT && !rc; i++) {
+		int c;
+
+		if (!in_conditions(i))
+			continue;
+		c = col++;
+		if (sqlite3_column_type(s, c) == SQLITE_NULL)
+			continue;
+		if (is_numeric(pl_cond_info[i].type))
+			rc = pl_run_set_cond_num(run, i, sqlite3_column_double(s, c), err);
+		else
+			rc = pl_run_set_cond(run, i, (const char *)sqlite3_column_text(s, c), err);
+	}
+	return rc;
+}
+
+/* Sets run's `conditions` values from the cache, filling the slot on a miss. */
+static int cached_conditions(sqlite3_stmt *s, struct cond_slot *cache, struct pl_run *run,
+                             struct pl_error *err)
+{
+	long long id = sqlite3_column_int64(s, QC_CONDITION_ID);
+	struct cond_slot *slot = &cache[(unsigned long long)id % COND_CACHE_SLOTS];
+	int rc;
+
+	if (slot->id != id) {
+		pl_run_release(&slot->vals);
+		slot->id = 0;
+		if ((rc = read_conditions(s, QC_COND0, &slot->vals, err)))
+			return rc;
+		slot->id = id;
+	}
+	for (int i = 0; i < PL_COND_COUNT; i++) {
+		const struct pl_value *v = &slot->vals.cond[i];
+
+		if (!in_conditions(i) || !v->set)
+			continue;
+		if (pl_strset(&run->cond[i].text, v->text))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		run->cond[i].set = 1;
+		run->cond[i].num = v->num;
+	}
+	return 0;
+}
+
+/* Fills run from the current row of a select_sql statement. */
+static int read_row(sqlite3_stmt *s, struct cond_slot *cache, struct pl_run *run,
+                    struct pl_error *err)
+{
+	const char *t;
+	int col = QC_COND0 + PL_COND_COUNT - 1; /* the first metric */
+	int rc;
+
+	run->id = sqlite3_column_int64(s, QC_ID);
+	t = (const char *)sqlite3_column_text(s, QC_SHA256);
+	if (t)
+		snprintf(run->sha256, sizeof(run->sha256), "%s", t);
+	run->record = (long)sqlite3_column_int64(s, QC_RECORD);
+	run->checklist_missing = (unsigned)sqlite3_column_int64(s, QC_CHECKLIST);
+	if (pl_strset(&run->source, (const char *)sqlite3_column_text(s, QC_SOURCE)) ||
+	    pl_strset(&run->adapter, (const char *)sqlite3_column_text(s, QC_ADAPTER)) ||
+	    pl_strset(&run->format_version, (const char *)sqlite3_column_text(s, QC_FORMAT_VERSION)) ||
+	    pl_strset(&run->imported_at, (const char *)sqlite3_column_text(s, QC_IMPORTED_AT)))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if ((rc = cache ? cached_conditions(s, cache, run, err)
+	                 : read_conditions(s, QC_COND0, run, err)))
+		return rc;
+	if (sqlite3_column_type(s, QC_RUN_STARTED_AT) != SQLITE_NULL &&
+	    (rc = pl_run_set_cond(run, PL_C_RUN_STARTED_AT,
+	                          (const char *)sqlite3_column_text(s, QC_RUN_STARTED_AT), err)))
+		return rc;
+	for (int m = 0; m < PL_METRIC_COUNT; m++, col++)
+		if (sqlite3_column_type(s, col) != SQLITE_NULL)
+			pl_run_set_metric(run, m, sqlite3_column_double(s, col));
+	return 0;
+}
+
+/* Prepares select_sql with a WHERE clause for filters and binds them.
+ * *out must be finalized by the caller. */
+static int prepare_filtered(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
+                            sqlite3_stmt **out, struct pl_error *err)
+{
+	sqlite3_str *s;
+	int rc, idx = 1;
+
+	*out = NULL;
+	if ((rc = pl_store_check_filters(filters, nfilters, err)))
+		return rc;
+	s = sqlite3_str_new(st->db);
+	sqlite3_str_appendall(s, st->select_sql);
+	for (size_t i = 0; i < nfilters; i++) {
+		sqlite3_str_appendall(s, i == 0 ? " WHERE " : " AND ");
+		pl_store_append_term(s, &filters[i],
+		                     pl_store_filter_on_conditions(&filters[i]) ? "conditions." : "runs.");
+	}
+	sqlite3_str_appendall(s, " ORDER BY runs.id");
+	if ((rc = pl_store_prepare_str(st->db, s, out)) == SQLITE_NOMEM)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (rc != SQLITE_OK)
+		return pl_store_fail(st, err, "preparing the query");
+	for (size_t i = 0; i < nfilters; i++) {
+		int used;
+
+		if ((rc = pl_store_bind_filter(*out, idx, &filters[i], &used, err))) {
+			sqlite3_finalize(*out);
+			*out = NULL;
+			return rc;
+		}
+		idx += used;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------ extra conditions */
+
+/* *any gets 1 if any conditions row has extra conditions. Returns 0 or
+ * PL_EDB. */
+int pl_store_have_extras(struct pl_store *st, int *any, struct pl_error *err)
+{
+	*any = 0;
+	return pl_store_query_int(st, "SELECT EXISTS (SELECT 1 FROM condition_extras)",
+	                          "reading extra conditions", any, err);
+}
+
+/* Adds the extra condition of the current row of q (columns 0 condition_id,
+ * 1 name, 2 value) to set. Returns 0, PL_ENOMEM, or PL_EDB for a stored
+ * name or value that a run cannot hold (edited outside perfledger). */
+static int add_stored_extra(sqlite3_stmt *q, struct pl_run *set, struct pl_error *err)
+{
+	const char *name = (const char *)sqlite3_column_text(q, 1);
+	const char *value = (const char *)sqlite3_column_text(q, 2);
+	struct pl_error e;
+	int rc;
+
+	pl_error_init(&e);
+	if (!value)
+		value = "";
+	if (!name || (rc = pl_run_set_extra(set, name, value, &e)) == PL_EINVALID)
+		return pl_error_set(err, PL_EDB,
+		                    "database error: conditions row %lld has an extra condition '%s' "
+		                    "that is not FORMAT.key and UTF-8 text",
+		                    (long long)sqlite3_column_int64(q, 0), name ? name : "(null)");
+	if (rc)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Reads the extra conditions of the conditions rows ids[0..nids)
+ * (ascending, distinct) into sets[k], the set of ids[k], in name order: one
+ * lookup per row for a few, one ordered scan of their span for many (as
+ * read_condition_sets()); never one per run. The caller checks
+ * pl_store_have_extras() first. Returns 0, PL_EDB or PL_ENOMEM. */
+int pl_store_read_extras(struct pl_store *st, const long long *ids, size_t nids,
+                         struct pl_run *sets, struct pl_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int few = nids <= 4096, rc = 0, step = SQLITE_DONE;
+	size_t k = 0;
+
+	if (nids == 0)
+		return 0;
+	if (sqlite3_prepare_v2(st->db,
+	                       few ? "SELECT condition_id, name, value FROM condition_extras "
+	                             "WHERE condition_id = ?1 ORDER BY name"
+	                           : "SELECT condition_id, name, value FROM condition_extras "
+	                             "WHERE condition_id BETWEEN ?1 AND ?2 "
+	                             "ORDER BY condition_id, name",
+	                       -1, &q, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "reading extra conditions");
+	if (few) {
+		for (k = 0; k < nids && !rc && step == SQLITE_DONE; k++) {
+			sqlite3_bind_int64(q, 1, ids[k]);
+			while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW)
+				rc = add_stored_extra(q, &sets[k], err);
+			if (step == SQLITE_DONE || rc)
+				sqlite3_reset(q);
+		}
+	} else {
+		sqlite3_bind_int64(q, 1, ids[0]);
+		sqlite3_bind_int64(q, 2, ids[nids - 1]);
+		while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
+			long long id = sqlite3_column_int64(q, 0);
+
+			while (k < nids && ids[k] < id)
+				k++;
+			if (k < nids && ids[k] == id) /* else a row no selected run uses */
+				rc = add_stored_extra(q, &sets[k], err);
+		}
+	}
+	if (!rc && step != SQLITE_DONE && step != SQLITE_ROW)
+		rc = pl_store_fail(st, err, "reading extra conditions");
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* Gives the runs list->v[from..list->n) the extra conditions of their
+ * conditions rows (cond_id[i] is that of list->v[from + i]): each row's
+ * extras read once, then copied to each of its runs. Returns 0, PL_EDB or
+ * PL_ENOMEM. */
+static int attach_extras(struct pl_store *st, struct pl_run_list *list, size_t from,
+                         const long long *cond_id, struct pl_error *err)
+{
+	size_t n = list->n - from, nids = 0;
+	long long *ids = NULL;
+	size_t *set = NULL;
+	struct pl_run *sets = NULL;
+	int any = 0, rc;
+
+	if (n == 0 || (rc = pl_store_have_extras(st, &any, err)) || !any)
+		return n == 0 ? 0 : rc;
+	if (!(ids = malloc(n * sizeof(*ids))) || !(set = malloc(n * sizeof(*set))) ||
+	    pl_store_map_condition_ids(cond_id, n, ids, &nids, set) ||
+	    !(sets = calloc(nids, sizeof(*sets)))) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = pl_store_read_extras(st, ids, nids, sets, err);
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct pl_run *src = &sets[set[i]];
+
+		for (size_t e = 0; e < src->nextra && !rc; e++)
+			if (pl_run_set_extra(&list->v[from + i], src->extra[e].name, src->extra[e].value,
+			                     NULL))
+				rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+out:
+	for (size_t k = 0; sets && k < nids; k++)
+		pl_run_release(&sets[k]);
+	free(sets);
+	free(set);
+	free(ids);
+	return rc;
+}
+
+/* Grows a long long array for a run list's conditions ids so that index i
+ * fits. Returns 0 or PL_ENOMEM. */
+static int ids_reserve(long long **v, size_t *cap, size_t i)
+{
+	long long *nv;
+	size_t ncap;
+
+	if (i < *cap)
+		return 0;
+	ncap = *cap ? 2 * *cap : 256;
+	if (!(nv = realloc(*v, ncap * sizeof(*nv))))
+		return PL_ENOMEM;
+	*v = nv;
+	*cap = ncap;
+	return 0;
+}
+
+/* Steps s to its end, appending each row to out as a run (read_row() with
+ * cache, which may be NULL) and its conditions id to *cond_id, indexed from
+ * the run list's length at the call (the array is the caller's to free()).
+ * doing names the read in an error. Returns 0, PL_EDB or PL_ENOMEM (out
+ * then holds the runs read before). */
+static int read_runs(struct pl_store *st, sqlite3_stmt *s, struct cond_slot *cache,
+                     struct pl_run_list *out, long long **cond_id, const char *doing,
+                     struct pl_error *err)
+{
+	size_t from = out->n, cap = 0;
+	int rc = 0, step;
+
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		struct pl_run *run;
+
+		if (ids_reserve(cond_id, &cap, out->n - from) || !(run = pl_run_list_push(out))) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			break;
+		}
+		(*cond_id)[out->n - 1 - from] = sqlite3_column_int64(s, QC_CONDITION_ID);
+		if ((rc = read_row(s, cache, run, err))) {
+			pl_run_release(run);
+			out->n--;
+			break;
+		}
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = pl_store_fail(st, err, doing);
+	return rc;
+}
+
+int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
+                   struct pl_run_list *out, struct pl_error *err)
+{
+	sqlite3_stmt *s = st->query_all;
+	struct cond_slot *cache;
+	long long *cond_id = NULL; /* per run read, its conditions id */
+	size_t from = out->n;
+	int rc = 0;
+
+	if ((rc = pl_store_check_filters(filters, nfilters, err)))
+		return rc;
+	if (nfilters > 0 && (rc = prepare_filtered(st, filters, nfilters, &s, err)))
+		return rc;
+	cache = calloc(COND_CACHE_SLOTS, sizeof(*cache)); /* NULL: read every row in full */
+	rc = read_runs(st, s, cache, out, &cond_id, "reading runs", err);
+	if (!rc)
+		rc = attach_extras(st, out, from, cond_id, err);
+	free(cond_id);
+	cond_cache_free(cache);
+	if (s == st->query_all)
+		sqlite3_reset(s);
+	else
+		sqlite3_finalize(s);
+	return rc;
+}
+
+int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run_list *out,
+                          struct pl_error *err)
+{
+	sqlite3_str *q = sqlite3_str_new(st->db);
+	sqlite3_stmt *s = NULL;
+	long long *cond_id = NULL; /* per run read, its conditions id */
+	size_t from = out->n;
+	int rc = 0, step;
+
+	sqlite3_str_appendall(q, st->select_sql);
+	sqlite3_str_appendall(q, " WHERE runs.source_sha256 = ?1 ORDER BY runs.record");
+	if ((step = pl_store_prepare_str(st->db, q, &s)) == SQLITE_NOMEM)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (step != SQLITE_OK)
+		return pl_store_fail(st, err, "preparing the lookup of a source");
+	sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
+	rc = read_runs(st, s, NULL, out, &cond_id, "reading the runs of a source", err);
+	sqlite3_finalize(s);
+	if (!rc)
+		rc = attach_extras(st, out, from, cond_id, err);
+	free(cond_id);
+	return rc;
+}

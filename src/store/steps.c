@@ -1,0 +1,118 @@
+/*
+ * steps.c — accepted steps (issue 4): pl_store_accept_step() records that
+ * a step is expected, pl_store_accepted_steps() reads them back into a
+ * struct pl_accepted_list (core/accepted.h).
+ */
+#include "store/store_impl.h"
+
+/* These functions prepare their own statements per call (accepting a step is
+ * rare) and share nothing with the cached import/query statements of db.c. */
+
+/* Fills err from the connection for the accepted-step functions. */
+static int accept_fail(struct pl_store *st, struct pl_error *err, const char *doing)
+{
+	if ((sqlite3_errcode(st->db) & 0xff) == SQLITE_NOMEM)
+		return pl_error_set(err, PL_ENOMEM, "out of memory (while %s)", doing);
+	return pl_error_set(err, PL_EDB, "database error: %s (while %s; database '%s')",
+	                    sqlite3_errmsg(st->db), doing, st->path);
+}
+
+int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, const char *reason,
+                         int *replaced, struct pl_error *err)
+{
+	static const char exists_sql[] =
+		"SELECT (SELECT count(*) FROM runs WHERE id = ?1),"
+		" (SELECT count(*) FROM accepted_steps WHERE run_id = ?1 AND metric = ?2)";
+	static const char upsert_sql[] =
+		"INSERT INTO accepted_steps (run_id, metric, reason, accepted_at) VALUES (?1, ?2, ?3, ?4)"
+		" ON CONFLICT (run_id, metric) DO UPDATE SET reason = excluded.reason,"
+		" accepted_at = excluded.accepted_at";
+	sqlite3_stmt *s = NULL;
+	char when[32];
+	long long now;
+	int rc, fixed, run_found = 0, had = 0;
+
+	if (replaced)
+		*replaced = 0;
+	if (metric < 0 || metric >= PL_METRIC_COUNT)
+		return pl_error_set(err, PL_EUSAGE, "unknown metric");
+	if (!reason || !*reason)
+		return pl_error_set(err, PL_EUSAGE, "an accepted step needs a reason");
+	if ((rc = pl_store_clock(&now, &fixed, err)) ||
+	    (rc = pl_store_time_iso(now, when, sizeof(when), err)))
+		return rc;
+	if ((rc = pl_store_begin(st, err)))
+		return rc;
+	if (sqlite3_prepare_v2(st->db, exists_sql, -1, &s, NULL) != SQLITE_OK) {
+		rc = accept_fail(st, err, "looking up the run of an accepted step");
+		goto fail;
+	}
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_text(s, 2, pl_metric_info[metric].name, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		rc = accept_fail(st, err, "looking up the run of an accepted step");
+		goto fail;
+	}
+	run_found = sqlite3_column_int64(s, 0) > 0;
+	had = sqlite3_column_int64(s, 1) > 0;
+	sqlite3_finalize(s);
+	s = NULL;
+	if (!run_found) {
+		rc = pl_error_set(err, PL_EEMPTY, "no run with id %lld", run_id);
+		goto fail;
+	}
+	if (sqlite3_prepare_v2(st->db, upsert_sql, -1, &s, NULL) != SQLITE_OK) {
+		rc = accept_fail(st, err, "storing an accepted step");
+		goto fail;
+	}
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_text(s, 2, pl_metric_info[metric].name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, reason, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, when, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		rc = accept_fail(st, err, "storing an accepted step");
+		goto fail;
+	}
+	sqlite3_finalize(s);
+	if ((rc = pl_store_commit(st, err)))
+		return rc;
+	if (replaced)
+		*replaced = had;
+	return 0;
+fail:
+	sqlite3_finalize(s);
+	pl_store_rollback(st, NULL);
+	return rc;
+}
+
+int pl_store_accepted_steps(struct pl_store *st, int metric, struct pl_accepted_list *out,
+                            struct pl_error *err)
+{
+	static const char sql[] =
+		"SELECT run_id, metric, reason, accepted_at FROM accepted_steps"
+		" WHERE ?1 IS NULL OR metric = ?1 ORDER BY run_id, metric";
+	sqlite3_stmt *s = NULL;
+	int rc = 0, step;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return accept_fail(st, err, "reading accepted steps");
+	if (metric >= 0 && metric < PL_METRIC_COUNT)
+		sqlite3_bind_text(s, 1, pl_metric_info[metric].name, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 1);
+		int m = name ? pl_metric_lookup(name) : PL_M_NONE;
+
+		if (m == PL_M_NONE)
+			continue;
+		if (pl_accepted_list_push(out, sqlite3_column_int64(s, 0), m,
+		                          (const char *)sqlite3_column_text(s, 2),
+		                          (const char *)sqlite3_column_text(s, 3))) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			break;
+		}
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = accept_fail(st, err, "reading accepted steps");
+	sqlite3_finalize(s);
+	return rc;
+}

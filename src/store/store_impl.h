@@ -1,0 +1,197 @@
+/*
+ * store_impl.h — what the files of src/store/ share and nothing else may
+ * see: struct pl_store, the layout of its select statement, the conditions
+ * memo, and the helpers for errors, statements and time that db.c defines
+ * for write.c, read.c, columns.c and steps.c. Not installed; only src/store/
+ * includes it (and so sqlite3.h).
+ *
+ * Column lists of the hot statements are generated once per store from the
+ * PL_CONDITIONS / PL_METRICS tables (identifiers we own) and the statements
+ * are prepared once and cached in struct pl_store; every value that comes
+ * from input is a bind parameter. Conditions are shared: a run's full set of
+ * condition values, its extra conditions (condition_extras) included, is
+ * serialized to key_text (core/condkey.h), and runs with the same key_text
+ * point at the same conditions row.
+ */
+#ifndef PL_STORE_IMPL_H
+#define PL_STORE_IMPL_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+#include "core/condkey.h"
+#include "core/error.h"
+#include "core/model.h"
+#include "store/db.h"
+
+/* A direct-mapped memo of conditions rows this connection has stored or
+ * found, slotted by the key's 64-bit hash and confirmed by comparing the
+ * key: an import of many runs with few distinct condition sets then skips
+ * the index lookup per run. Rows are never deleted except by a rollback,
+ * so the memo is emptied on every rollback and error and only filled once
+ * a run that uses the row is in. */
+#define COND_MEMO_SLOTS 4096
+
+struct cond_memo {
+	char *key[COND_MEMO_SLOTS];    /* key_text, owned (malloc), or NULL */
+	size_t len[COND_MEMO_SLOTS];   /* its length */
+	long long id[COND_MEMO_SLOTS]; /* its conditions.id */
+};
+
+struct pl_store {
+	sqlite3 *db;               /* the connection */
+	char *path;                /* database path as given, for messages; owned */
+	int depth;                 /* nesting depth of pl_store_begin() */
+	int failed;                /* the current nest was rolled back */
+	char *select_sql;          /* "SELECT <all columns> FROM runs JOIN conditions ..." */
+	sqlite3_stmt *cond_insert; /* INSERT conditions (key_hash, key_text, ...) */
+	sqlite3_stmt *cond_select; /* SELECT id FROM conditions WHERE key_hash = ? AND key_text = ? */
+	sqlite3_stmt *cond_delete; /* DELETE FROM conditions WHERE id = ? */
+	sqlite3_stmt *extra_insert; /* INSERT condition_extras (condition_id, name, value) */
+	sqlite3_stmt *extra_delete; /* DELETE FROM condition_extras WHERE condition_id = ? */
+	sqlite3_stmt *run_insert;  /* INSERT runs ... ON CONFLICT(sha256, record) DO NOTHING */
+	sqlite3_stmt *has_sha;     /* SELECT 1 FROM runs WHERE source_sha256 = ? */
+	sqlite3_stmt *count;       /* SELECT count(*) FROM runs */
+	sqlite3_stmt *query_all;   /* select_sql without filters */
+	sqlite3_stmt *tx_begin;    /* BEGIN IMMEDIATE */
+	sqlite3_stmt *tx_commit;   /* COMMIT */
+	sqlite3_stmt *tx_rollback; /* ROLLBACK */
+	sqlite3_stmt *sp_begin;    /* SAVEPOINT pl_insert */
+	sqlite3_stmt *sp_release;  /* RELEASE pl_insert */
+	sqlite3_stmt *sp_rollback; /* ROLLBACK TO pl_insert */
+	sqlite3_stmt *fsp_begin;   /* SAVEPOINT pl_file */
+	sqlite3_stmt *fsp_release; /* RELEASE pl_file */
+	sqlite3_stmt *fsp_rollback; /* ROLLBACK TO pl_file */
+	struct cond_memo *memo;    /* key -> conditions.id of rows in use; owned */
+	long long stamp_time;      /* the second stamp_text was made for, or -1 */
+	char stamp_text[32];       /* imported_at of that second (ISO 8601 UTC) */
+	unsigned char run_null[PL_METRIC_COUNT]; /* 1: run_insert's parameter of the metric
+	                                            holds NULL already (see bind_null_once) */
+	unsigned char cond_null[PL_COND_COUNT];  /* 1: cond_insert's parameter of the
+	                                            condition holds NULL already */
+};
+
+/* Columns of select_sql before the conditions: their positions. */
+enum {
+	QC_ID,
+	QC_SOURCE,
+	QC_SHA256,
+	QC_RECORD,
+	QC_ADAPTER,
+	QC_FORMAT_VERSION,
+	QC_IMPORTED_AT,
+	QC_RUN_STARTED_AT,
+	QC_CHECKLIST,
+	QC_CONDITION_ID,
+	QC_COND0 /* then every condition stored in `conditions`, then every metric */
+};
+
+/* Provenance columns of runs, in insert order (parameter ?2 onwards). */
+#define PROVENANCE_COLS \
+	"source_path, source_sha256, record, adapter, format_version, imported_at, " \
+	"run_started_at, checklist_missing"
+#define PROVENANCE_COUNT 8
+
+/* 1 if condition id is a column of `conditions` (run_started_at is per run). */
+static inline int in_conditions(int id)
+{
+	return !pl_cond_per_run(id);
+}
+
+static inline int is_numeric(enum pl_ctype t)
+{
+	return t == PL_CT_INT || t == PL_CT_REAL || t == PL_CT_BOOL;
+}
+
+/* ------------------------------------------- helpers defined in db.c */
+
+/* Fills err from the connection's last error (and empties the memo); doing
+ * says what we were doing ("storing run"). Returns PL_EDB (PL_ENOMEM when
+ * SQLite ran out of memory). */
+int pl_store_fail(struct pl_store *st, struct pl_error *err, const char *doing);
+
+/* Steps a statement that returns no rows we need, then resets it.
+ * Returns 0 or the error from pl_store_fail(). */
+int pl_store_run_stmt(struct pl_store *st, sqlite3_stmt *s, const char *doing,
+                      struct pl_error *err);
+
+/* Runs our own (embedded, constant) SQL. Returns 0 or PL_EDB. */
+int pl_store_exec_sql(struct pl_store *st, const char *sql, const char *doing,
+                      struct pl_error *err);
+
+/* Runs one statement that returns one integer; *out gets it. Returns 0 or
+ * the error from pl_store_fail(). */
+int pl_store_query_int(struct pl_store *st, const char *sql, const char *doing, int *out,
+                       struct pl_error *err);
+
+/* 1 if the current nest of pl_store_begin() can no longer write. */
+int pl_store_nest_dead(struct pl_store *st);
+
+/* Appends prefix and `"name"` (an identifier we own) to s. */
+void pl_store_append_ident(sqlite3_str *s, const char *prefix, const char *name);
+
+/* Appends ", <prefix>"col"" for every column of `conditions`. */
+void pl_store_append_condition_columns(sqlite3_str *s, const char *prefix);
+
+/* Finishes s and prepares it on db into *out. Returns an SQLite result
+ * code (SQLITE_NOMEM when the text could not be built). */
+int pl_store_prepare_str(sqlite3 *db, sqlite3_str *s, sqlite3_stmt **out);
+
+/* The time a stamp made now records, in seconds since the epoch:
+ * $SOURCE_DATE_EPOCH when set and not empty (*fixed 1), for reproducible
+ * outputs, else the current second (*fixed 0). The store's one reader of
+ * that variable (imported_at of runs, accepted_at of steps).
+ * Returns 0 or PL_EUSAGE (not a whole number of seconds that fits time_t). */
+int pl_store_clock(long long *t, int *fixed, struct pl_error *err);
+
+/* Writes t (seconds since the epoch) as ISO 8601 UTC
+ * ("2024-01-02T03:04:05Z") into buf of n bytes (32 is enough).
+ * Returns 0 or PL_EUSAGE (a time that cannot be written). */
+int pl_store_time_iso(long long t, char *buf, size_t n, struct pl_error *err);
+
+/* ----------------------------------------- helpers defined in write.c */
+
+/* Empties the conditions memo (after a rollback or an error). */
+void pl_store_memo_clear(struct pl_store *st);
+
+/* ------------------------------------------ helpers defined in read.c */
+
+/* 1 if filter f selects on the conditions row (a condition of `conditions`
+ * or an extra condition), 0 if on the run (run_started_at). */
+int pl_store_filter_on_conditions(const struct pl_filter *f);
+
+/* Checks that every filter names a condition or an extra condition.
+ * Returns 0 or PL_EUSAGE. */
+int pl_store_check_filters(const struct pl_filter *filters, size_t nfilters,
+                           struct pl_error *err);
+
+/* Appends the SQL term of filter f to s ("<prefix>name = ?", "IS NULL", or
+ * an EXISTS on condition_extras); its values are parameters that
+ * pl_store_bind_filter() binds. */
+void pl_store_append_term(sqlite3_str *s, const struct pl_filter *f, const char *prefix);
+
+/* Binds the values of f's term from parameter idx on; *used gets how many.
+ * Returns 0 or PL_EUSAGE (a value not of its field's type). */
+int pl_store_bind_filter(sqlite3_stmt *s, int idx, const struct pl_filter *f, int *used,
+                         struct pl_error *err);
+
+/* *any gets 1 if any conditions row has extra conditions. Returns 0 or
+ * PL_EDB. */
+int pl_store_have_extras(struct pl_store *st, int *any, struct pl_error *err);
+
+/* Reads the extra conditions of the conditions rows ids[0..nids)
+ * (ascending, distinct) into sets[k], the set of ids[k], in name order.
+ * The caller checks pl_store_have_extras() first. Returns 0, PL_EDB or
+ * PL_ENOMEM. */
+int pl_store_read_extras(struct pl_store *st, const long long *ids, size_t nids,
+                         struct pl_run *sets, struct pl_error *err);
+
+/* --------------------------------------- helpers defined in columns.c */
+
+/* The distinct values of cond_id[0..n) ascending into ids (*nids of them),
+ * and for each run the index of its value in ids into set. Returns 0 or
+ * PL_ENOMEM. */
+int pl_store_map_condition_ids(const long long *cond_id, size_t n, long long *ids, size_t *nids,
+                               size_t *set);
+
+#endif
