@@ -9,17 +9,8 @@
 
 #include "core/compare.h"
 #include "core/error.h"
+#include "core/exit.h"
 #include "store/db.h"
-
-/* Exit codes: one table for all commands (README "Exit codes"). */
-enum pl_exit {
-	PL_EXIT_OK = 0,         /* success */
-	PL_EXIT_REGRESSION = 1, /* regression found (check) or bundle differs (verify) */
-	PL_EXIT_USAGE = 2,      /* usage or I/O error */
-	PL_EXIT_REFUSED = 3,    /* comparison refused: conditions do not match */
-	PL_EXIT_REJECTED = 4,   /* one or more inputs rejected */
-	PL_EXIT_TOO_FEW = 5     /* too few samples to decide */
-};
 
 /* The exit-code table as printed by --help. */
 extern const char pl_exit_help[];
