@@ -98,8 +98,13 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
-		"accept", usage_text, options, 16, NULL, NULL,
-		"unknown or incomplete option '%s'", PL_USAGE_SEE_HELP, NULL, NULL,
+		.cmd = "accept",
+		.head = usage_text,
+		.options = options,
+		.width = 16,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_SEE_HELP,
+		.no_operands = 1,
 	};
 
 	pl_error_init(&err);
@@ -107,10 +112,6 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 	if (rc != PL_OPTIONS_CONTINUE)
 		return rc;
 	rc = PL_EXIT_USAGE;
-	if (argi < argc) {
-		pl_cli_errorf("accept", "unexpected argument '%s'", argv[argi]);
-		return PL_EXIT_USAGE;
-	}
 	if (!list && (run_id <= 0 || metric == PL_M_NONE || !reason || !*reason)) {
 		pl_cli_errorf("accept", "--run ID, --metric NAME and --reason TEXT are required");
 		return PL_EXIT_USAGE;

@@ -90,8 +90,14 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
-		"check", usage_text, options, 24, usage_tail, NULL,
-		"unknown or incomplete option '%s'", PL_USAGE_SEE_HELP, NULL, NULL,
+		.cmd = "check",
+		.head = usage_text,
+		.options = options,
+		.width = 24,
+		.tail = usage_tail,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_SEE_HELP,
+		.no_operands = 1,
 	};
 
 	memset(&sel, 0, sizeof(sel));
@@ -105,10 +111,6 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
 	rc = PL_EXIT_USAGE;
-	if (argi < argc) {
-		pl_cli_errorf("check", "unexpected argument '%s'", argv[argi]);
-		goto out;
-	}
 	if (!axis || !base || !cand) {
 		pl_cli_errorf("check", "--axis FIELD, --baseline VALUE and --candidate VALUE are "
 		                       "required (e.g. --axis engine_version --baseline 0.9.0 "

@@ -74,8 +74,15 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
-		"compare", usage_text, options, 24, usage_tail, print_metrics,
-		"unknown or incomplete option '%s'", PL_USAGE_SEE_HELP, NULL, NULL,
+		.cmd = "compare",
+		.head = usage_text,
+		.options = options,
+		.width = 24,
+		.tail = usage_tail,
+		.more = print_metrics,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_SEE_HELP,
+		.no_operands = 1,
 	};
 
 	memset(&sel, 0, sizeof(sel));
@@ -85,10 +92,6 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
 	rc = PL_EXIT_USAGE;
-	if (argi < argc) {
-		pl_cli_errorf("compare", "unexpected argument '%s'", argv[argi]);
-		goto out;
-	}
 	if (!sel.have_axis) {
 		pl_cli_errorf("compare", "--axis FIELD is required (e.g. --axis hardware)");
 		goto out;

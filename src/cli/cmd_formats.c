@@ -201,8 +201,13 @@ int cmd_formats(const struct pl_cli *cli, int argc, char **argv)
 	};
 	/* options may follow NAME; the option list is in usage_text */
 	const struct pl_usage usage = {
-		"formats", usage_text, options, 0, NULL, NULL,
-		"unexpected argument '%s'", PL_USAGE_FULL, operand, &fa,
+		.cmd = "formats",
+		.head = usage_text,
+		.options = options,
+		.unknown_fmt = "unexpected argument '%s'",
+		.on_error = PL_USAGE_FULL,
+		.operand = operand,
+		.operand_data = &fa,
 	};
 
 	(void)cli;

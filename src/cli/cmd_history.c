@@ -79,8 +79,13 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
-		"history", usage_text, options, 24, NULL, NULL,
-		"unknown or incomplete option '%s'", PL_USAGE_SEE_HELP, NULL, NULL,
+		.cmd = "history",
+		.head = usage_text,
+		.options = options,
+		.width = 24,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_SEE_HELP,
+		.no_operands = 1,
 	};
 
 	memset(&sel, 0, sizeof(sel));
@@ -91,10 +96,6 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
 	rc = PL_EXIT_USAGE;
-	if (argi < argc) {
-		pl_cli_errorf("history", "unexpected argument '%s'", argv[argi]);
-		goto out;
-	}
 	if (sel.opts.nmetrics != 1) {
 		pl_cli_errorf("history", "--metric NAME is required, exactly one (e.g. --metric ttft_p50)");
 		goto out;

@@ -167,8 +167,13 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
-		"import", usage_text, options, 19, usage_tail, NULL,
-		"unknown or incomplete option '%s'", PL_USAGE_FULL, NULL, NULL,
+		.cmd = "import",
+		.head = usage_text,
+		.options = options,
+		.width = 19,
+		.tail = usage_tail,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_FULL,
 	};
 
 	pl_error_init(&err);

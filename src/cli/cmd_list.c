@@ -61,8 +61,13 @@ int cmd_list(const struct pl_cli *cli, int argc, char **argv)
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
-		"list", usage_text, options, 0, NULL, print_conditions,
-		"unknown or incomplete option '%s'", PL_USAGE_FULL, NULL, NULL,
+		.cmd = "list",
+		.head = usage_text,
+		.options = options,
+		.more = print_conditions,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_FULL,
+		.no_operands = 1,
 	};
 
 	memset(&sel, 0, sizeof(sel));
@@ -72,10 +77,6 @@ int cmd_list(const struct pl_cli *cli, int argc, char **argv)
 	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
 	rc = PL_EXIT_USAGE;
-	if (argi < argc) {
-		pl_cli_errorf("list", "unexpected argument '%s'", argv[argi]);
-		goto out;
-	}
 	st = pl_cli_open_store(cli, 0);
 	if (!st)
 		goto out;

@@ -111,8 +111,12 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
-		"report", usage_text, options, 0, NULL, NULL,
-		"unknown or incomplete option '%s'", PL_USAGE_SEE_HELP, NULL, NULL,
+		.cmd = "report",
+		.head = usage_text,
+		.options = options,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_SEE_HELP,
+		.no_operands = 1,
 	};
 
 	memset(&sel, 0, sizeof(sel));
@@ -123,10 +127,6 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
 	rc = PL_EXIT_USAGE;
-	if (argi < argc) {
-		pl_cli_errorf("report", "unexpected argument '%s'", argv[argi]);
-		goto out;
-	}
 	if (!out_dir || !*out_dir) {
 		pl_cli_errorf("report", "--out DIR is required");
 		goto out;

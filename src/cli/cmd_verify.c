@@ -66,7 +66,10 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 	/* no options but --help; DIR is the one operand */
 	const struct pl_option options[] = {PL_OPT_END_ENTRY};
 	const struct pl_usage usage = {
-		"verify", usage_text, options, 0, NULL, NULL, NULL, PL_USAGE_FULL, NULL, NULL,
+		.cmd = "verify",
+		.head = usage_text,
+		.options = options,
+		.on_error = PL_USAGE_FULL, /* and no message */
 	};
 
 	rc = pl_options_parse(&usage, argc, argv, &argi);

@@ -152,6 +152,10 @@ int pl_options_parse(const struct pl_usage *u, int argc, char **argv, int *argi)
 	for (; u->operand && i < argc; i++)
 		if (u->operand(u->operand_data, argv[i], u->cmd))
 			return PL_EXIT_USAGE;
+	if (u->no_operands && i < argc) {
+		pl_cli_errorf(u->cmd, "unexpected argument '%s'", argv[i]);
+		return PL_EXIT_USAGE;
+	}
 	*argi = i;
 	return PL_OPTIONS_CONTINUE;
 }

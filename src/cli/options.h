@@ -71,6 +71,8 @@ struct pl_usage {
 	                                    (with operand_data) and options may
 	                                    follow operands */
 	void *operand_data;              /* the value handed to operand */
+	int no_operands;                 /* 1: an operand is a usage error,
+	                                    "unexpected argument 'X'" */
 };
 
 /* Returned by pl_options_parse() when the command should go on. */
@@ -82,7 +84,7 @@ struct pl_usage {
  * Options are applied in order; a repeated option is applied again.
  * Returns PL_OPTIONS_CONTINUE with *argi the index of the first operand
  * (argc when none; with u->operand set, every operand was handed to it and
- * *argi is argc). Otherwise returns the exit status to return now:
+ * *argi is argc; with u->no_operands an operand is an error). Otherwise returns the exit status to return now:
  * PL_EXIT_OK after printing the usage for --help, PL_EXIT_USAGE after an
  * error was printed (unknown or ambiguous option, missing or unexpected
  * value, a handler's error). */

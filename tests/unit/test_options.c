@@ -89,6 +89,9 @@ static int on_operand(void *vg, const char *arg, const char *cmd)
 	return 0;
 }
 
+/* Set by a test: the table's command takes no operand. */
+static int no_operands;
+
 /* Parses the NULL-ended words (words[0] is the command) with the test
  * table; returns the parser's result, *argi the first operand. */
 static int parse(struct got *g, int *argi, pl_opt_cb operand, enum pl_usage_on_error on_error,
@@ -103,8 +106,16 @@ static int parse(struct got *g, int *argi, pl_opt_cb operand, enum pl_usage_on_e
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
-		"demo", "usage: perfledger demo [OPTIONS] ARG...\n\n", options, 16, "\nmore text\n",
-		NULL, "unknown or incomplete option '%s'", on_error, operand, g,
+		.cmd = "demo",
+		.head = "usage: perfledger demo [OPTIONS] ARG...\n\n",
+		.options = options,
+		.width = 16,
+		.tail = "\nmore text\n",
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = on_error,
+		.operand = operand,
+		.operand_data = g,
+		.no_operands = no_operands,
 	};
 	char *argv[16];
 	int argc = 0;
@@ -252,6 +263,24 @@ static void double_dash_ends_options(void **state)
 	assert_int_equal(argi, 7);
 }
 
+static void no_operands_is_a_usage_error(void **state)
+{
+	struct capture c;
+	struct got g;
+	int argi;
+	(void)state;
+
+	no_operands = 1;
+	const char *a[] = {"demo", "-v", "extra", "--name", NULL};
+	capture_begin(&c, 2);
+	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, a), PL_EXIT_USAGE);
+	assert_string_equal(capture_end(&c), "perfledger: demo: unexpected argument 'extra'\n");
+	const char *b[] = {"demo", "-v", "--", NULL};
+	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, b), PL_OPTIONS_CONTINUE);
+	assert_int_equal(argi, 3);
+	no_operands = 0;
+}
+
 static const char demo_usage[] = "usage: perfledger demo [OPTIONS] ARG...\n"
                                  "\n"
                                  "  -n, --name NAME the name\n"
@@ -287,6 +316,7 @@ int main(void)
 		cmocka_unit_test(missing_value_and_unknown_option),
 		cmocka_unit_test(repeated_options_apply_in_order),
 		cmocka_unit_test(double_dash_ends_options),
+		cmocka_unit_test(no_operands_is_a_usage_error),
 		cmocka_unit_test(generated_usage_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
