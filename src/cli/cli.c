@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "core/normalize.h"
+#include "render/render.h"
 
 const char pl_exit_help[] =
 	"Exit codes:\n"
@@ -261,24 +262,57 @@ int pl_sel_add_allow(struct pl_selection *sel, const char *cmd, const char *arg)
 	return each_name(sel, cmd, "--allow-mismatch", arg, add_allow);
 }
 
-int pl_sel_option(struct pl_selection *sel, const char *cmd, int c, const char *arg)
+int pl_sel_opt_where(void *sel, const char *arg, const char *cmd)
 {
-	int rc;
+	return pl_sel_add_where(sel, cmd, arg);
+}
 
-	switch (c) {
-	case 'w':
-		rc = pl_sel_add_where(sel, cmd, arg);
-		break;
-	case 'm':
-		rc = pl_sel_add_metric(sel, cmd, arg);
-		break;
-	case 'A':
-		rc = pl_sel_add_allow(sel, cmd, arg);
-		break;
-	default:
-		return 0;
+int pl_sel_opt_metric(void *sel, const char *arg, const char *cmd)
+{
+	return pl_sel_add_metric(sel, cmd, arg);
+}
+
+int pl_sel_opt_allow(void *sel, const char *arg, const char *cmd)
+{
+	return pl_sel_add_allow(sel, cmd, arg);
+}
+
+int pl_sel_opt_axis(void *vsel, const char *arg, const char *cmd)
+{
+	struct pl_selection *sel = vsel;
+	struct pl_error err;
+
+	pl_error_init(&err);
+	if (pl_compare_parse_axis(&sel->opts, arg, &err)) {
+		pl_cli_errorf(cmd, "%s", err.message);
+		return PL_EXIT_USAGE;
 	}
-	return rc ? -1 : 1;
+	sel->have_axis = 1;
+	return 0;
+}
+
+int pl_cli_opt_format(void *fmt, const char *arg, const char *cmd)
+{
+	struct pl_error err;
+
+	pl_error_init(&err);
+	if (pl_table_format_parse(arg, fmt, &err)) {
+		pl_cli_errorf(cmd, "%s", err.message);
+		return PL_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int pl_cli_opt_format_tmj(void *fmt, const char *arg, const char *cmd)
+{
+	struct pl_error err;
+
+	pl_error_init(&err);
+	if (pl_table_format_parse(arg, fmt, &err) || *(enum pl_table_format *)fmt == PL_FMT_CSV) {
+		pl_cli_errorf(cmd, "bad --format '%s': expected text, markdown or json", arg);
+		return PL_EXIT_USAGE;
+	}
+	return 0;
 }
 
 void pl_sel_release(struct pl_selection *sel)

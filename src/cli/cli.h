@@ -9,17 +9,8 @@
 
 #include "core/compare.h"
 #include "core/error.h"
+#include "core/exit.h"
 #include "store/db.h"
-
-/* Exit codes: one table for all commands (README "Exit codes"). */
-enum pl_exit {
-	PL_EXIT_OK = 0,         /* success */
-	PL_EXIT_REGRESSION = 1, /* regression found (check) or bundle differs (verify) */
-	PL_EXIT_USAGE = 2,      /* usage or I/O error */
-	PL_EXIT_REFUSED = 3,    /* comparison refused: conditions do not match */
-	PL_EXIT_REJECTED = 4,   /* one or more inputs rejected */
-	PL_EXIT_TOO_FEW = 5     /* too few samples to decide */
-};
 
 /* The exit-code table as printed by --help. */
 extern const char pl_exit_help[];
@@ -108,11 +99,28 @@ int pl_sel_add_metric(struct pl_selection *sel, const char *cmd, const char *arg
 /* Parses --allow-mismatch FIELD. */
 int pl_sel_add_allow(struct pl_selection *sel, const char *cmd, const char *arg);
 
-/* Handles the selection options that list, compare, report, check and
- * history share, by their getopt codes: 'w' --where, 'm' --metric,
- * 'A' --allow-mismatch. Returns 1 if c was one of them and arg parsed into
- * sel, 0 if c is not a selection option, -1 after printing an error. */
-int pl_sel_option(struct pl_selection *sel, const char *cmd, int c, const char *arg);
+/* Option handlers (options.h pl_opt_cb) for the selection options that
+ * list, compare, report, check and history share: value is the struct
+ * pl_selection, arg the option's value, cmd the command for messages.
+ * --where, --metric and --allow-mismatch; each returns 0 or prints an
+ * error and returns PL_EXIT_USAGE. */
+int pl_sel_opt_where(void *sel, const char *arg, const char *cmd);
+int pl_sel_opt_metric(void *sel, const char *arg, const char *cmd);
+int pl_sel_opt_allow(void *sel, const char *arg, const char *cmd);
+
+/* Option handler for --axis FIELD[,FIELD...] (compare, report): parses into
+ * the struct pl_selection sel and sets its have_axis. Returns 0 or prints
+ * an error and returns PL_EXIT_USAGE. */
+int pl_sel_opt_axis(void *sel, const char *arg, const char *cmd);
+
+/* Option handler for --format of the table commands (list, compare): parses
+ * arg into *(enum pl_table_format *)fmt. Returns 0 or prints an error and
+ * returns PL_EXIT_USAGE. */
+int pl_cli_opt_format(void *fmt, const char *arg, const char *cmd);
+
+/* The same for the commands without CSV (check, history): text, markdown
+ * or json; anything else is "bad --format 'X': expected ...". */
+int pl_cli_opt_format_tmj(void *fmt, const char *arg, const char *cmd);
 
 /* Frees the owned values. */
 void pl_sel_release(struct pl_selection *sel);

@@ -8,12 +8,12 @@
  * metric. `accept --list` shows what has been accepted.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/history.h"
 
 static const char usage_text[] =
@@ -25,11 +25,36 @@ static const char usage_text[] =
 	"replaces the reason). An accepted step stays on the history chart, annotated,\n"
 	"and no longer fails 'history --fail-on-step'; 'check' does not fail on a\n"
 	"regression of that metric when the accepted run is one of the candidate's runs.\n"
-	"\n"
-	"  --run ID        the first run after the step (history prints it)\n"
-	"  --metric NAME   the metric whose step it is\n"
-	"  --reason TEXT   why the change is expected (required)\n"
-	"  --list          list the accepted steps (of --metric, else all)\n";
+	"\n";
+
+/* --run ID: a run id, a whole number > 0, into the long long *id. */
+static int opt_run(void *id, const char *arg, const char *cmd)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (!*arg || *end || errno == ERANGE || v <= 0) {
+		pl_cli_errorf(cmd, "bad --run '%s': expected a run id (a whole number)", arg);
+		return PL_EXIT_USAGE;
+	}
+	*(long long *)id = v;
+	return 0;
+}
+
+/* --metric NAME, into the int *metric (a metric id). */
+static int opt_metric(void *metric, const char *arg, const char *cmd)
+{
+	int m = pl_metric_lookup(arg);
+
+	if (m == PL_M_NONE) {
+		pl_cli_errorf(cmd, "unknown metric '%s' (see 'perfledger compare --help')", arg);
+		return PL_EXIT_USAGE;
+	}
+	*(int *)metric = m;
+	return 0;
+}
 
 static int list_accepted(struct pl_store *st, int metric)
 {
@@ -57,64 +82,37 @@ static int list_accepted(struct pl_store *st, int metric)
 
 int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"run", required_argument, NULL, 'r'},
-		{"metric", required_argument, NULL, 'm'},
-		{"reason", required_argument, NULL, 'R'},
-		{"list", no_argument, NULL, 'l'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	const char *reason = NULL;
 	long long run_id = 0;
-	int c, rc = PL_EXIT_USAGE, metric = PL_M_NONE, have_run = 0, list = 0, replaced = 0;
+	int argi, rc, metric = PL_M_NONE, list = 0, replaced = 0;
+	const struct pl_option options[] = {
+		PL_OPT_CALLBACK_ENTRY("run", 0, "ID", &run_id, opt_run,
+		                      "the first run after the step (history prints it)"),
+		PL_OPT_CALLBACK_ENTRY("metric", 0, "NAME", &metric, opt_metric,
+		                      "the metric whose step it is"),
+		PL_OPT_STRING_ENTRY("reason", 0, "TEXT", &reason,
+		                    "why the change is expected (required)"),
+		PL_OPT_FLAG_ENTRY("list", 0, &list, "list the accepted steps (of --metric, else all)"),
+		PL_OPT_END_ENTRY,
+	};
+	const struct pl_usage usage = {
+		.cmd = "accept",
+		.head = usage_text,
+		.options = options,
+		.width = 16,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_SEE_HELP,
+		.no_operands = 1,
+	};
 
 	pl_error_init(&err);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r': {
-			char *end;
-			errno = 0;
-			run_id = strtoll(optarg, &end, 10);
-			if (!*optarg || *end || errno == ERANGE || run_id <= 0) {
-				pl_cli_errorf("accept", "bad --run '%s': expected a run id (a whole number)",
-				              optarg);
-				return PL_EXIT_USAGE;
-			}
-			have_run = 1;
-			break;
-		}
-		case 'm':
-			metric = pl_metric_lookup(optarg);
-			if (metric == PL_M_NONE) {
-				pl_cli_errorf("accept", "unknown metric '%s' (see 'perfledger compare --help')",
-				              optarg);
-				return PL_EXIT_USAGE;
-			}
-			break;
-		case 'R':
-			reason = optarg;
-			break;
-		case 'l':
-			list = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return PL_EXIT_OK;
-		default:
-			pl_cli_errorf("accept", "unknown or incomplete option '%s'", argv[optind - 1]);
-			fputs("see 'perfledger accept --help'\n", stderr);
-			return PL_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		pl_cli_errorf("accept", "unexpected argument '%s'", argv[optind]);
-		return PL_EXIT_USAGE;
-	}
-	if (!list && (!have_run || metric == PL_M_NONE || !reason || !*reason)) {
+	rc = pl_options_parse(&usage, argc, argv, &argi);
+	if (rc != PL_OPTIONS_CONTINUE)
+		return rc;
+	rc = PL_EXIT_USAGE;
+	if (!list && (run_id <= 0 || metric == PL_M_NONE || !reason || !*reason)) {
 		pl_cli_errorf("accept", "--run ID, --metric NAME and --reason TEXT are required");
 		return PL_EXIT_USAGE;
 	}

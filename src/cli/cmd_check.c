@@ -4,12 +4,12 @@
  * parses options, loads the runs and accepted steps, prints, and maps the
  * outcome to the exit code (0 ok, 1 regression, 3 refused, 5 too few).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/check.h"
 #include "core/normalize.h"
 #include "render/regress.h"
@@ -29,37 +29,35 @@ static const char usage_text[] =
 	"a significant change in the bad direction by more than the threshold.\n"
 	"A regression of a metric is forgiven when an accepted step of that metric\n"
 	"names one of the candidate's runs (see 'perfledger accept').\n"
-	"\n"
-	"  --axis FIELD            the condition that differs, e.g. engine_version\n"
-	"  --baseline VALUE        its value for the baseline runs\n"
-	"  --candidate VALUE       its value for the candidate runs\n"
-	"  --where FIELD=VALUE     select runs (repeatable; ANDed); FIELD= selects the\n"
-	"                          runs where FIELD is missing\n"
-	"  --metric NAME[,NAME]    metrics to check (default: the headline metrics both\n"
-	"                          sides have; see 'perfledger compare --help')\n"
-	"  --threshold PCT         practical threshold in percent (default 5)\n"
-	"  --allow-mismatch FIELD  let FIELD differ anyway; printed as a caveat\n"
-	"  --format F              text (default), markdown or json\n"
+	"\n";
+
+static const char usage_tail[] =
 	"\n"
 	"Exit: 0 no significant regression beyond the threshold; 1 at least one\n"
 	"regression; 3 refused (conditions differ); 5 too few samples to decide (no\n"
 	"metric decidable: with n = 2 and 2 the smallest possible p is 0.33 > 0.05;\n"
 	"4 runs a side is the least that can decide); 2 usage or I/O error.\n";
 
+/* --threshold PCT: "5" and "5%" both mean five percent, into the double
+ * *threshold as a fraction. */
+static int opt_threshold(void *threshold, const char *arg, const char *cmd)
+{
+	double pct;
+	char num[64];
+	size_t len = strlen(arg);
+
+	snprintf(num, sizeof(num), "%.*s", (int)(len > 0 && arg[len - 1] == '%' ? len - 1 : len),
+	         arg);
+	if (pl_parse_num(num, 0, &pct) || pct < 0) {
+		pl_cli_errorf(cmd, "bad --threshold '%s': expected a percentage >= 0", arg);
+		return PL_EXIT_USAGE;
+	}
+	*(double *)threshold = pct / 100.0;
+	return 0;
+}
+
 int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"axis", required_argument, NULL, 'a'},
-		{"baseline", required_argument, NULL, 'b'},
-		{"candidate", required_argument, NULL, 'c'},
-		{"where", required_argument, NULL, 'w'},
-		{"metric", required_argument, NULL, 'm'},
-		{"threshold", required_argument, NULL, 't'},
-		{"allow-mismatch", required_argument, NULL, 'A'},
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	struct pl_selection sel;
 	struct pl_check_opts opts;
 	struct pl_check chk;
@@ -70,7 +68,37 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_store *st = NULL;
 	const char *axis = NULL, *base = NULL, *cand = NULL;
 	char *nbase = NULL, *ncand = NULL;
-	int c, rc = PL_EXIT_USAGE;
+	int argi, rc = PL_EXIT_USAGE;
+	const struct pl_option options[] = {
+		PL_OPT_STRING_ENTRY("axis", 0, "FIELD", &axis,
+		                    "the condition that differs, e.g. engine_version"),
+		PL_OPT_STRING_ENTRY("baseline", 0, "VALUE", &base, "its value for the baseline runs"),
+		PL_OPT_STRING_ENTRY("candidate", 0, "VALUE", &cand,
+		                    "its value for the candidate runs"),
+		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &sel, pl_sel_opt_where,
+		                      "select runs (repeatable; ANDed); FIELD= selects the\n"
+		                      "runs where FIELD is missing"),
+		PL_OPT_CALLBACK_ENTRY("metric", 0, "NAME[,NAME]", &sel, pl_sel_opt_metric,
+		                      "metrics to check (default: the headline metrics both\n"
+		                      "sides have; see 'perfledger compare --help')"),
+		PL_OPT_CALLBACK_ENTRY("threshold", 0, "PCT", &opts.threshold, opt_threshold,
+		                      "practical threshold in percent (default 5)"),
+		PL_OPT_CALLBACK_ENTRY("allow-mismatch", 0, "FIELD", &sel, pl_sel_opt_allow,
+		                      "let FIELD differ anyway; printed as a caveat"),
+		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, pl_cli_opt_format_tmj,
+		                      "text (default), markdown or json"),
+		PL_OPT_END_ENTRY,
+	};
+	const struct pl_usage usage = {
+		.cmd = "check",
+		.head = usage_text,
+		.options = options,
+		.width = 24,
+		.tail = usage_tail,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_SEE_HELP,
+		.no_operands = 1,
+	};
 
 	memset(&sel, 0, sizeof(sel));
 	memset(&opts, 0, sizeof(opts));
@@ -79,59 +107,10 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 	pl_error_init(&err);
 	opts.threshold = PL_CHECK_THRESHOLD_DEFAULT;
 	opts.alpha = PL_CHECK_ALPHA;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		int shared = pl_sel_option(&sel, "check", c, optarg);
-		if (shared < 0)
-			goto out;
-		if (shared > 0)
-			continue;
-		switch (c) {
-		case 'a':
-			axis = optarg;
-			break;
-		case 'b':
-			base = optarg;
-			break;
-		case 'c':
-			cand = optarg;
-			break;
-		case 't': {
-			double pct;
-			char num[64];
-			size_t len = strlen(optarg);
-			/* "5" and "5%" both mean five percent */
-			snprintf(num, sizeof(num), "%.*s",
-			         (int)(len > 0 && optarg[len - 1] == '%' ? len - 1 : len), optarg);
-			if (pl_parse_num(num, 0, &pct) || pct < 0) {
-				pl_cli_errorf("check", "bad --threshold '%s': expected a percentage >= 0",
-				              optarg);
-				goto out;
-			}
-			opts.threshold = pct / 100.0;
-			break;
-		}
-		case 'f':
-			if (pl_table_format_parse(optarg, &fmt, &err) || fmt == PL_FMT_CSV) {
-				pl_cli_errorf("check", "bad --format '%s': expected text, markdown or json",
-				              optarg);
-				goto out;
-			}
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			rc = PL_EXIT_OK;
-			goto out;
-		default:
-			pl_cli_errorf("check", "unknown or incomplete option '%s'", argv[optind - 1]);
-			fputs("see 'perfledger check --help'\n", stderr);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		pl_cli_errorf("check", "unexpected argument '%s'", argv[optind]);
+	rc = pl_options_parse(&usage, argc, argv, &argi);
+	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
-	}
+	rc = PL_EXIT_USAGE;
 	if (!axis || !base || !cand) {
 		pl_cli_errorf("check", "--axis FIELD, --baseline VALUE and --candidate VALUE are "
 		                       "required (e.g. --axis engine_version --baseline 0.9.0 "

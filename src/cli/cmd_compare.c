@@ -2,11 +2,11 @@
  * cmd_compare.c — `perfledger compare`: like with like, or a refusal that
  * names every mismatched condition.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "render/render.h"
 
 static const char usage_text[] =
@@ -30,22 +30,15 @@ static const char usage_text[] =
 	"percent against the first row (with several axis fields, the first row with\n"
 	"the same values in all but the first: hardware,concurrency compares each\n"
 	"accelerator with the first one at the same concurrency).\n"
-	"\n"
-	"  --axis FIELD[,FIELD]    condition(s) that may differ (required)\n"
-	"  --where FIELD=VALUE     select runs (repeatable; ANDed); FIELD= selects the\n"
-	"                          runs where FIELD is missing\n"
-	"  --metric NAME[,NAME]    metrics to show (default: the headline set)\n"
-	"  --allow-mismatch FIELD  let FIELD (or an extra, FORMAT.key) differ anyway;\n"
-	"                          printed as a caveat (error_rate: compare runs with\n"
-	"                          and without errors)\n"
-	"  --format F              text (default), markdown, csv or json (csv: the\n"
-	"                          caveats go to stderr)\n"
+	"\n";
+
+static const char usage_tail[] =
 	"\n"
 	"Metrics (canonical units):\n";
 
-static void print_usage(FILE *f)
+/* The metrics, after the usage text. */
+static void print_metrics(FILE *f)
 {
-	fputs(usage_text, f);
 	size_t width = 0; /* the longest name sets the column */
 	for (int i = 0; i < PL_METRIC_COUNT; i++)
 		if (strlen(pl_metric_info[i].name) > width)
@@ -57,60 +50,48 @@ static void print_usage(FILE *f)
 
 int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"axis", required_argument, NULL, 'a'},
-		{"where", required_argument, NULL, 'w'},
-		{"metric", required_argument, NULL, 'm'},
-		{"allow-mismatch", required_argument, NULL, 'A'},
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	struct pl_selection sel;
 	struct pl_comparison cmp;
 	enum pl_table_format fmt = PL_FMT_TEXT;
 	struct pl_error err;
 	struct pl_store *st = NULL;
-	int c, rc = PL_EXIT_USAGE;
+	int argi, rc = PL_EXIT_USAGE;
+	const struct pl_option options[] = {
+		PL_OPT_CALLBACK_ENTRY("axis", 0, "FIELD[,FIELD]", &sel, pl_sel_opt_axis,
+		                      "condition(s) that may differ (required)"),
+		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &sel, pl_sel_opt_where,
+		                      "select runs (repeatable; ANDed); FIELD= selects the\n"
+		                      "runs where FIELD is missing"),
+		PL_OPT_CALLBACK_ENTRY("metric", 0, "NAME[,NAME]", &sel, pl_sel_opt_metric,
+		                      "metrics to show (default: the headline set)"),
+		PL_OPT_CALLBACK_ENTRY("allow-mismatch", 0, "FIELD", &sel, pl_sel_opt_allow,
+		                      "let FIELD (or an extra, FORMAT.key) differ anyway;\n"
+		                      "printed as a caveat (error_rate: compare runs with\n"
+		                      "and without errors)"),
+		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, pl_cli_opt_format,
+		                      "text (default), markdown, csv or json (csv: the\n"
+		                      "caveats go to stderr)"),
+		PL_OPT_END_ENTRY,
+	};
+	const struct pl_usage usage = {
+		.cmd = "compare",
+		.head = usage_text,
+		.options = options,
+		.width = 24,
+		.tail = usage_tail,
+		.more = print_metrics,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_SEE_HELP,
+		.no_operands = 1,
+	};
 
 	memset(&sel, 0, sizeof(sel));
 	memset(&cmp, 0, sizeof(cmp));
 	pl_error_init(&err);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		int shared = pl_sel_option(&sel, "compare", c, optarg);
-		if (shared < 0)
-			goto out;
-		if (shared > 0)
-			continue;
-		switch (c) {
-		case 'a':
-			if (pl_compare_parse_axis(&sel.opts, optarg, &err)) {
-				pl_cli_errorf("compare", "%s", err.message);
-				goto out;
-			}
-			sel.have_axis = 1;
-			break;
-		case 'f':
-			if (pl_table_format_parse(optarg, &fmt, &err)) {
-				pl_cli_errorf("compare", "%s", err.message);
-				goto out;
-			}
-			break;
-		case 'h':
-			print_usage(stdout);
-			rc = PL_EXIT_OK;
-			goto out;
-		default:
-			pl_cli_errorf("compare", "unknown or incomplete option '%s'", argv[optind - 1]);
-			fputs("see 'perfledger compare --help'\n", stderr);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		pl_cli_errorf("compare", "unexpected argument '%s'", argv[optind]);
+	rc = pl_options_parse(&usage, argc, argv, &argi);
+	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
-	}
+	rc = PL_EXIT_USAGE;
 	if (!sel.have_axis) {
 		pl_cli_errorf("compare", "--axis FIELD is required (e.g. --axis hardware)");
 		goto out;

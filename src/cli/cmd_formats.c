@@ -10,6 +10,7 @@
 
 #include "adapters/adapters.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 
 static const char usage_text[] =
 	"usage: perfledger formats [NAME]\n"
@@ -148,31 +149,74 @@ static void print_markdown(const struct pl_adapter_info *a, size_t n)
 	}
 }
 
+/* What formats was asked for: one NAME, or --markdown; not both. */
+struct formats_args {
+	const char *only; /* NAME, or NULL for all */
+	int markdown;     /* --markdown given */
+	const struct pl_usage *usage;
+};
+
+static int unexpected(struct formats_args *fa, const char *arg)
+{
+	pl_cli_errorf("formats", "unexpected argument '%s'", arg);
+	pl_options_usage(fa->usage, stderr);
+	return PL_EXIT_USAGE;
+}
+
+/* --markdown, not after a NAME. */
+static int opt_markdown(void *vfa, const char *arg, const char *cmd)
+{
+	struct formats_args *fa = vfa;
+
+	(void)arg;
+	(void)cmd;
+	if (fa->only)
+		return unexpected(fa, "--markdown");
+	fa->markdown = 1;
+	return 0;
+}
+
+/* NAME: one, and not with --markdown. */
+static int operand(void *vfa, const char *arg, const char *cmd)
+{
+	struct formats_args *fa = vfa;
+
+	(void)cmd;
+	if (arg[0] == '-' || fa->only || fa->markdown)
+		return unexpected(fa, arg);
+	fa->only = arg;
+	return 0;
+}
+
 int cmd_formats(const struct pl_cli *cli, int argc, char **argv)
 {
 	size_t n = 0, shown = 0;
 	const struct pl_adapter_info *a = pl_adapters_list(&n);
-	const char *only = NULL;
-	int markdown = 0;
+	struct formats_args fa = {NULL, 0, NULL};
+	const char *only;
+	int argi, rc;
+	const struct pl_option options[] = {
+		PL_OPT_CALLBACK_ENTRY("markdown", 0, NULL, &fa, opt_markdown, NULL),
+		PL_OPT_END_ENTRY,
+	};
+	/* options may follow NAME; the option list is in usage_text */
+	const struct pl_usage usage = {
+		.cmd = "formats",
+		.head = usage_text,
+		.options = options,
+		.unknown_fmt = "unexpected argument '%s'",
+		.on_error = PL_USAGE_FULL,
+		.operand = operand,
+		.operand_data = &fa,
+	};
 
 	(void)cli;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(usage_text, stdout);
-			return pl_cli_finish(PL_EXIT_OK);
-		}
-		if (strcmp(argv[i], "--markdown") == 0 && !only) {
-			markdown = 1;
-			continue;
-		}
-		if (argv[i][0] == '-' || only || markdown) {
-			pl_cli_errorf("formats", "unexpected argument '%s'", argv[i]);
-			fputs(usage_text, stderr);
-			return PL_EXIT_USAGE;
-		}
-		only = argv[i];
-	}
-	if (markdown) {
+	fa.usage = &usage;
+	rc = pl_options_parse(&usage, argc, argv, &argi);
+	if (rc != PL_OPTIONS_CONTINUE)
+		return pl_cli_finish(rc);
+	only = fa.only;
+	if (fa.markdown) {
 		print_markdown(a, n);
 		return pl_cli_finish(PL_EXIT_OK);
 	}

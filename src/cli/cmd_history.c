@@ -4,13 +4,13 @@
  * core/history.c and render/history_plot.c.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/history.h"
 #include "render/history_plot.h"
 #include "render/regress.h"
@@ -31,30 +31,25 @@ static const char usage_text[] =
 	"noise estimate; 4 points at least), each reported with the levels before and\n"
 	"after it and the first run after it. Mark a step as expected with\n"
 	"'perfledger accept --run ID --metric NAME --reason TEXT'.\n"
-	"\n"
-	"  --metric NAME           the metric (required)\n"
-	"  --where FIELD=VALUE     select runs (repeatable; ANDed); FIELD= selects the\n"
-	"                          runs where FIELD is missing\n"
-	"  --by FIELD              run_started_at (default), engine_version or driver_version\n"
-	"  --allow-mismatch FIELD  let FIELD differ anyway; printed as a caveat\n"
-	"  --format F              text (default), markdown or json\n"
-	"  --out DIR               also write DIR/history.gp, .dat, .svg and .png (gnuplot)\n"
-	"  --fail-on-step          exit 1 if a step is not accepted and goes the worse way\n"
-	"                          (any step, for a metric without a direction)\n";
+	"\n";
+
+/* --by FIELD: run_started_at, engine_version or driver_version, into the
+ * int *by (a condition id). */
+static int opt_by(void *by, const char *arg, const char *cmd)
+{
+	int c = pl_cond_lookup(arg);
+
+	if (c == PL_C_NONE || !pl_history_by_valid(c)) {
+		pl_cli_errorf(cmd, "bad --by '%s': expected run_started_at, engine_version or "
+		                   "driver_version", arg);
+		return PL_EXIT_USAGE;
+	}
+	*(int *)by = c;
+	return 0;
+}
 
 int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"metric", required_argument, NULL, 'm'},
-		{"where", required_argument, NULL, 'w'},
-		{"by", required_argument, NULL, 'b'},
-		{"allow-mismatch", required_argument, NULL, 'A'},
-		{"format", required_argument, NULL, 'f'},
-		{"out", required_argument, NULL, 'o'},
-		{"fail-on-step", no_argument, NULL, 'F'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	struct pl_selection sel;
 	struct pl_history h;
 	struct pl_run_list runs;
@@ -63,55 +58,44 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	const char *out_dir = NULL;
-	int c, rc = PL_EXIT_USAGE, by = PL_C_RUN_STARTED_AT, fail_on_step = 0;
+	int argi, rc = PL_EXIT_USAGE, by = PL_C_RUN_STARTED_AT, fail_on_step = 0;
+	const struct pl_option options[] = {
+		PL_OPT_CALLBACK_ENTRY("metric", 0, "NAME", &sel, pl_sel_opt_metric,
+		                      "the metric (required)"),
+		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &sel, pl_sel_opt_where,
+		                      "select runs (repeatable; ANDed); FIELD= selects the\n"
+		                      "runs where FIELD is missing"),
+		PL_OPT_CALLBACK_ENTRY("by", 0, "FIELD", &by, opt_by,
+		                      "run_started_at (default), engine_version or driver_version"),
+		PL_OPT_CALLBACK_ENTRY("allow-mismatch", 0, "FIELD", &sel, pl_sel_opt_allow,
+		                      "let FIELD differ anyway; printed as a caveat"),
+		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, pl_cli_opt_format_tmj,
+		                      "text (default), markdown or json"),
+		PL_OPT_STRING_ENTRY("out", 0, "DIR", &out_dir,
+		                    "also write DIR/history.gp, .dat, .svg and .png (gnuplot)"),
+		PL_OPT_FLAG_ENTRY("fail-on-step", 0, &fail_on_step,
+		                  "exit 1 if a step is not accepted and goes the worse way\n"
+		                  "(any step, for a metric without a direction)"),
+		PL_OPT_END_ENTRY,
+	};
+	const struct pl_usage usage = {
+		.cmd = "history",
+		.head = usage_text,
+		.options = options,
+		.width = 24,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_SEE_HELP,
+		.no_operands = 1,
+	};
 
 	memset(&sel, 0, sizeof(sel));
 	memset(&h, 0, sizeof(h));
 	pl_run_list_init(&runs);
 	pl_error_init(&err);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		int shared = pl_sel_option(&sel, "history", c, optarg);
-		if (shared < 0)
-			goto out;
-		if (shared > 0)
-			continue;
-		switch (c) {
-		case 'b':
-			by = pl_cond_lookup(optarg);
-			if (by == PL_C_NONE || !pl_history_by_valid(by)) {
-				pl_cli_errorf("history", "bad --by '%s': expected run_started_at, "
-				                         "engine_version or driver_version", optarg);
-				goto out;
-			}
-			break;
-		case 'f':
-			if (pl_table_format_parse(optarg, &fmt, &err) || fmt == PL_FMT_CSV) {
-				pl_cli_errorf("history", "bad --format '%s': expected text, markdown or json",
-				              optarg);
-				goto out;
-			}
-			break;
-		case 'o':
-			out_dir = optarg;
-			break;
-		case 'F':
-			fail_on_step = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			rc = PL_EXIT_OK;
-			goto out;
-		default:
-			pl_cli_errorf("history", "unknown or incomplete option '%s'", argv[optind - 1]);
-			fputs("see 'perfledger history --help'\n", stderr);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		pl_cli_errorf("history", "unexpected argument '%s'", argv[optind]);
+	rc = pl_options_parse(&usage, argc, argv, &argi);
+	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
-	}
+	rc = PL_EXIT_USAGE;
 	if (sel.opts.nmetrics != 1) {
 		pl_cli_errorf("history", "--metric NAME is required, exactly one (e.g. --metric ttft_p50)");
 		goto out;

@@ -2,13 +2,13 @@
  * cmd_import.c — `perfledger import`: files in, runs stored, each bad file
  * named with its reason.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "import/import.h"
 
 static const char usage_text[] =
@@ -25,10 +25,9 @@ static const char usage_text[] =
 	"file NAME.conditions.json next to NAME.json, or by --set (which wins over\n"
 	"the sidecar, which wins over the file; a value it replaces is named in a\n"
 	"warning).\n"
-	"\n"
-	"  --set FIELD=VALUE  set a condition on every imported run (repeatable)\n"
-	"  --format NAME      force the input format (see 'perfledger formats')\n"
-	"  --strict           store nothing if any file is rejected\n"
+	"\n";
+
+static const char usage_tail[] =
 	"\n"
 	"The same bytes are stored once: re-importing a file is a no-op (with other\n"
 	"conditions it is refused: a stored run is never rewritten). A run that lacks\n"
@@ -120,72 +119,83 @@ static void on_progress(void *vctx, const struct pl_import_stats *so_far, double
 	fflush(stderr);
 }
 
+/* The --set values given so far: FIELD=VALUE split into set[] (the
+ * FIELD copied into owned[], the VALUE pointing into argv). */
+struct set_list {
+	struct pl_kv *set; /* one per --set, room for argc */
+	char **owned;      /* their FIELD copies */
+	size_t n;
+};
+
+/* --set FIELD=VALUE, appended to the struct set_list. */
+static int opt_set(void *vl, const char *arg, const char *cmd)
+{
+	struct set_list *l = vl;
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg) {
+		pl_cli_errorf(cmd, "bad --set '%s': expected FIELD=VALUE", arg);
+		return PL_EXIT_USAGE;
+	}
+	l->owned[l->n] = strndup(arg, (size_t)(eq - arg));
+	if (!l->owned[l->n]) {
+		pl_cli_errorf(cmd, "out of memory");
+		return PL_EXIT_USAGE;
+	}
+	l->set[l->n].key = l->owned[l->n];
+	l->set[l->n].value = eq + 1;
+	l->n++;
+	return 0;
+}
+
 int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"set", required_argument, NULL, 's'},   {"strict", no_argument, NULL, 'S'},
-		{"format", required_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	struct pl_kv *set = calloc((size_t)argc, sizeof(*set));
-	char **owned = calloc((size_t)argc, sizeof(*owned));
+	struct set_list sets = {calloc((size_t)argc, sizeof(*sets.set)),
+	                        calloc((size_t)argc, sizeof(*sets.owned)), 0};
 	struct pl_import_opts opts = {0};
 	struct pl_import_stats stats = {0};
 	struct import_ctx ctx = {0};
 	struct pl_error err;
 	struct pl_store *st = NULL;
-	int c, rc = PL_EXIT_USAGE;
+	int argi, rc = PL_EXIT_USAGE;
+	const struct pl_option options[] = {
+		PL_OPT_CALLBACK_ENTRY("set", 0, "FIELD=VALUE", &sets, opt_set,
+		                      "set a condition on every imported run (repeatable)"),
+		PL_OPT_STRING_ENTRY("format", 0, "NAME", &opts.format,
+		                    "force the input format (see 'perfledger formats')"),
+		PL_OPT_FLAG_ENTRY("strict", 0, &opts.strict, "store nothing if any file is rejected"),
+		PL_OPT_END_ENTRY,
+	};
+	const struct pl_usage usage = {
+		.cmd = "import",
+		.head = usage_text,
+		.options = options,
+		.width = 19,
+		.tail = usage_tail,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_FULL,
+	};
 
 	pl_error_init(&err);
-	if (!set || !owned) {
+	if (!sets.set || !sets.owned) {
 		pl_cli_errorf("import", "out of memory");
 		goto out;
 	}
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's': {
-			const char *eq = strchr(optarg, '=');
-			if (!eq || eq == optarg) {
-				pl_cli_errorf("import", "bad --set '%s': expected FIELD=VALUE", optarg);
-				goto out;
-			}
-			owned[opts.nset] = strndup(optarg, (size_t)(eq - optarg));
-			if (!owned[opts.nset]) {
-				pl_cli_errorf("import", "out of memory");
-				goto out;
-			}
-			set[opts.nset].key = owned[opts.nset];
-			set[opts.nset].value = eq + 1;
-			opts.nset++;
-			break;
-		}
-		case 'S':
-			opts.strict = 1;
-			break;
-		case 'f':
-			opts.format = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			rc = PL_EXIT_OK;
-			goto out;
-		default:
-			pl_cli_errorf("import", "unknown or incomplete option '%s'", argv[optind - 1]);
-			fputs(usage_text, stderr);
-			goto out;
-		}
-	}
-	if (optind >= argc) {
+	rc = pl_options_parse(&usage, argc, argv, &argi);
+	opts.nset = sets.n;
+	if (rc != PL_OPTIONS_CONTINUE)
+		goto out;
+	rc = PL_EXIT_USAGE;
+	if (argi >= argc) {
 		pl_cli_errorf("import", "no PATH given");
-		fputs(usage_text, stderr);
+		pl_options_usage(&usage, stderr);
 		goto out;
 	}
-	if (pl_import_check_set(set, opts.nset, &err)) {
+	if (pl_import_check_set(sets.set, opts.nset, &err)) {
 		pl_cli_errorf("import", "%s", err.message);
 		goto out;
 	}
-	opts.set = set;
+	opts.set = sets.set;
 	ctx.strict = opts.strict;
 	if (isatty(STDERR_FILENO)) {
 		opts.progress = on_progress;
@@ -194,7 +204,7 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 	st = pl_cli_open_store(cli, 1);
 	if (!st)
 		goto out;
-	int irc = pl_import_paths(st, (const char *const *)argv + optind, (size_t)(argc - optind),
+	int irc = pl_import_paths(st, (const char *const *)argv + argi, (size_t)(argc - argi),
 	                          &opts, on_file, &ctx, &stats, &err);
 	if (opts.progress)
 		fputs("\r\033[K", stderr);
@@ -246,10 +256,10 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 	rc = irc == PL_EIO ? PL_EXIT_USAGE : stats.rejected ? PL_EXIT_REJECTED : PL_EXIT_OK;
 out:
 	pl_store_close(st);
-	if (owned)
-		for (size_t i = 0; i < opts.nset; i++)
-			free(owned[i]);
-	free(owned);
-	free(set);
+	if (sets.owned)
+		for (size_t i = 0; i < sets.n; i++)
+			free(sets.owned[i]);
+	free(sets.owned);
+	free(sets.set);
 	return rc;
 }

@@ -1,11 +1,11 @@
 /*
  * cmd_list.c — `perfledger list`: the stored runs, filtered.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "render/render.h"
 
 static const char usage_text[] =
@@ -27,9 +27,9 @@ static const char usage_text[] =
 	"[travels with X]: may differ from row to row when X is on the axis, never\n"
 	"inside one row.\n";
 
-static void print_usage(FILE *f)
+/* The condition fields, after the usage text. */
+static void print_conditions(FILE *f)
 {
-	fputs(usage_text, f);
 	size_t width = 0; /* the longest name sets the column */
 	for (int i = 0; i < PL_COND_COUNT; i++)
 		if (strlen(pl_cond_info[i].name) > width)
@@ -49,50 +49,34 @@ static void print_usage(FILE *f)
 
 int cmd_list(const struct pl_cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"where", required_argument, NULL, 'w'},
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	struct pl_selection sel;
 	struct pl_run_list runs;
 	enum pl_table_format fmt = PL_FMT_TEXT;
 	struct pl_error err;
 	struct pl_store *st = NULL;
-	int c, rc = PL_EXIT_USAGE;
+	int argi, rc = PL_EXIT_USAGE;
+	const struct pl_option options[] = {
+		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &sel, pl_sel_opt_where, NULL),
+		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, pl_cli_opt_format, NULL),
+		PL_OPT_END_ENTRY,
+	};
+	const struct pl_usage usage = {
+		.cmd = "list",
+		.head = usage_text,
+		.options = options,
+		.more = print_conditions,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_FULL,
+		.no_operands = 1,
+	};
 
 	memset(&sel, 0, sizeof(sel));
 	pl_run_list_init(&runs);
 	pl_error_init(&err);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		int shared = pl_sel_option(&sel, "list", c, optarg);
-		if (shared < 0)
-			goto out;
-		if (shared > 0)
-			continue;
-		switch (c) {
-		case 'f':
-			if (pl_table_format_parse(optarg, &fmt, &err)) {
-				pl_cli_errorf("list", "%s", err.message);
-				goto out;
-			}
-			break;
-		case 'h':
-			print_usage(stdout);
-			rc = PL_EXIT_OK;
-			goto out;
-		default:
-			pl_cli_errorf("list", "unknown or incomplete option '%s'", argv[optind - 1]);
-			print_usage(stderr);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		pl_cli_errorf("list", "unexpected argument '%s'", argv[optind]);
+	rc = pl_options_parse(&usage, argc, argv, &argi);
+	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
-	}
+	rc = PL_EXIT_USAGE;
 	st = pl_cli_open_store(cli, 0);
 	if (!st)
 		goto out;

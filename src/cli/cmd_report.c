@@ -2,7 +2,6 @@
  * cmd_report.c — `perfledger report`: a directory with the Markdown report,
  * the gnuplot charts and the workbook for one comparison.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +10,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/procure.h"
 #include "render/bundle.h"
 #include "render/report.h"
@@ -41,20 +41,54 @@ static const char usage_text[] =
 	"A refused comparison writes nothing and exits 3. If gnuplot is missing,\n"
 	"everything else is written and the command exits 2 saying how to install it.\n";
 
+/* The selection of report without --spec, and whether any of its options
+ * was given (they cannot be added to --spec). */
+struct report_sel {
+	struct pl_selection *sel;    /* --axis, --where, --metric, --allow-mismatch */
+	struct pl_report_info *info; /* --title */
+	int other;                   /* one of them was given */
+};
+
+static int opt_sel(void *vrs, const char *arg, const char *cmd, pl_opt_cb then)
+{
+	struct report_sel *rs = vrs;
+
+	rs->other = 1; /* a selection option: not allowed with --spec */
+	return then(rs->sel, arg, cmd);
+}
+
+static int opt_axis(void *rs, const char *arg, const char *cmd)
+{
+	return opt_sel(rs, arg, cmd, pl_sel_opt_axis);
+}
+
+static int opt_where(void *rs, const char *arg, const char *cmd)
+{
+	return opt_sel(rs, arg, cmd, pl_sel_opt_where);
+}
+
+static int opt_metric(void *rs, const char *arg, const char *cmd)
+{
+	return opt_sel(rs, arg, cmd, pl_sel_opt_metric);
+}
+
+static int opt_allow(void *rs, const char *arg, const char *cmd)
+{
+	return opt_sel(rs, arg, cmd, pl_sel_opt_allow);
+}
+
+static int opt_title(void *vrs, const char *arg, const char *cmd)
+{
+	struct report_sel *rs = vrs;
+
+	(void)cmd;
+	rs->other = 1;
+	rs->info->title = arg;
+	return 0;
+}
+
 int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"out", required_argument, NULL, 'o'},
-		{"axis", required_argument, NULL, 'a'},
-		{"where", required_argument, NULL, 'w'},
-		{"metric", required_argument, NULL, 'm'},
-		{"allow-mismatch", required_argument, NULL, 'A'},
-		{"title", required_argument, NULL, 't'},
-		{"spec", required_argument, NULL, 's'},
-		{"lang", required_argument, NULL, 'L'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	struct pl_selection sel;
 	struct pl_run_list runs;
 	struct pl_comparison cmp;
@@ -62,57 +96,37 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	const char *out_dir = NULL, *spec_path = NULL, *lang = "en";
-	int c, rc = PL_EXIT_USAGE, other = 0;
+	int argi, rc = PL_EXIT_USAGE;
+	struct report_sel rs = {&sel, &info, 0};
+	/* the option list is in usage_text, written by hand around two synopses */
+	const struct pl_option options[] = {
+		PL_OPT_STRING_ENTRY("out", 0, "DIR", &out_dir, NULL),
+		PL_OPT_CALLBACK_ENTRY("axis", 0, "FIELD", &rs, opt_axis, NULL),
+		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &rs, opt_where, NULL),
+		PL_OPT_CALLBACK_ENTRY("metric", 0, "NAME", &rs, opt_metric, NULL),
+		PL_OPT_CALLBACK_ENTRY("allow-mismatch", 0, "FIELD", &rs, opt_allow, NULL),
+		PL_OPT_CALLBACK_ENTRY("title", 0, "TEXT", &rs, opt_title, NULL),
+		PL_OPT_STRING_ENTRY("spec", 0, "FILE", &spec_path, NULL),
+		PL_OPT_STRING_ENTRY("lang", 0, "LANG", &lang, NULL),
+		PL_OPT_END_ENTRY,
+	};
+	const struct pl_usage usage = {
+		.cmd = "report",
+		.head = usage_text,
+		.options = options,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_SEE_HELP,
+		.no_operands = 1,
+	};
 
 	memset(&sel, 0, sizeof(sel));
 	memset(&cmp, 0, sizeof(cmp));
 	pl_run_list_init(&runs);
 	pl_error_init(&err);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		int shared = pl_sel_option(&sel, "report", c, optarg);
-		if (shared < 0)
-			goto out;
-		if (shared > 0) {
-			other = 1; /* a selection option: not allowed with --spec */
-			continue;
-		}
-		switch (c) {
-		case 'o':
-			out_dir = optarg;
-			break;
-		case 'a':
-			other = 1;
-			if (pl_compare_parse_axis(&sel.opts, optarg, &err)) {
-				pl_cli_errorf("report", "%s", err.message);
-				goto out;
-			}
-			sel.have_axis = 1;
-			break;
-		case 't':
-			other = 1;
-			info.title = optarg;
-			break;
-		case 's':
-			spec_path = optarg;
-			break;
-		case 'L':
-			lang = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			rc = PL_EXIT_OK;
-			goto out;
-		default:
-			pl_cli_errorf("report", "unknown or incomplete option '%s'", argv[optind - 1]);
-			fputs("see 'perfledger report --help'\n", stderr);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		pl_cli_errorf("report", "unexpected argument '%s'", argv[optind]);
+	rc = pl_options_parse(&usage, argc, argv, &argi);
+	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
-	}
+	rc = PL_EXIT_USAGE;
 	if (!out_dir || !*out_dir) {
 		pl_cli_errorf("report", "--out DIR is required");
 		goto out;
@@ -123,7 +137,7 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (spec_path) {
-		if (other) {
+		if (rs.other) {
 			pl_cli_errorf("report", "--spec takes the selection from the definition; "
 			                        "--axis, --where, --metric, --allow-mismatch and --title "
 			                        "cannot be added");

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "render/bundle.h"
 #include "render/spec.h"
 
@@ -61,15 +62,24 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_error err;
 	int rc;
 
-	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		fputs(usage_text, stdout);
-		return PL_EXIT_OK;
-	}
-	if (argc != 2 || argv[1][0] == '-') {
-		fputs(usage_text, stderr);
+	int argi;
+	/* no options but --help; DIR is the one operand */
+	const struct pl_option options[] = {PL_OPT_END_ENTRY};
+	const struct pl_usage usage = {
+		.cmd = "verify",
+		.head = usage_text,
+		.options = options,
+		.on_error = PL_USAGE_FULL, /* and no message */
+	};
+
+	rc = pl_options_parse(&usage, argc, argv, &argi);
+	if (rc != PL_OPTIONS_CONTINUE)
+		return rc;
+	if (argc - argi != 1 || argv[argi][0] == '-') {
+		pl_options_usage(&usage, stderr);
 		return PL_EXIT_USAGE;
 	}
-	dir = argv[1];
+	dir = argv[argi];
 	pl_error_init(&err);
 	manifest = malloc(strlen(dir) + 32);
 	spec = malloc(strlen(dir) + 32);

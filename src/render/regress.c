@@ -205,10 +205,10 @@ static void jaccepted(FILE *out, const struct pl_accepted_step *a)
 int pl_check_exit_status(const struct pl_check *chk)
 {
 	if (chk->nregressions)
-		return 1;
+		return PL_EXIT_REGRESSION;
 	if (chk->ndecidable == 0)
-		return 5;
-	return 0;
+		return PL_EXIT_TOO_FEW;
+	return PL_EXIT_OK;
 }
 
 /* Why metric cm cannot be decided, into buf. */

@@ -34,11 +34,13 @@
 
 #include "core/check.h"
 #include "core/error.h"
+#include "core/exit.h"
 #include "core/history.h"
 #include "render/render.h"
 
-/* Exit status a check gives: 1 (PL_EXIT_REGRESSION) if any regression, else
- * 5 (too few samples) if no metric was decidable, else 0. */
+/* Exit status a check gives (core/exit.h): PL_EXIT_REGRESSION if any
+ * regression, else PL_EXIT_TOO_FEW if no metric was decidable, else
+ * PL_EXIT_OK. */
 int pl_check_exit_status(const struct pl_check *chk);
 
 /* Writes chk in fmt (text, markdown or json; csv is PL_EUSAGE): a header

@@ -1,0 +1,223 @@
+/*
+ * options.c — the option parser and usage printer every command uses (see
+ * options.h). It follows getopt_long as the commands used it before ("+h":
+ * options end at the first operand, unique prefixes of long names accepted,
+ * a value may start with '-'), so that command lines keep their meaning.
+ */
+#include "cli/options.h"
+
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* The built-in --help / -h. */
+static const struct pl_option help_option = {PL_OPT_FLAG, "help", 'h', NULL, NULL, NULL, NULL};
+
+/* The option named by the long name name[0..len), exact match first, else
+ * the only option it is a prefix of; NULL when none or ambiguous. */
+static const struct pl_option *find_long(const struct pl_option *t, const char *name, size_t len)
+{
+	const struct pl_option *found = NULL;
+	int nfound = 0;
+
+	if (strlen(help_option.long_name) == len && strncmp(help_option.long_name, name, len) == 0)
+		return &help_option;
+	for (const struct pl_option *o = t; o && o->type != PL_OPT_END; o++)
+		if (o->long_name && strlen(o->long_name) == len && strncmp(o->long_name, name, len) == 0)
+			return o;
+	if (strncmp(help_option.long_name, name, len) == 0) {
+		found = &help_option;
+		nfound++;
+	}
+	for (const struct pl_option *o = t; o && o->type != PL_OPT_END; o++)
+		if (o->long_name && strncmp(o->long_name, name, len) == 0) {
+			found = o;
+			nfound++;
+		}
+	return nfound == 1 ? found : NULL;
+}
+
+static const struct pl_option *find_short(const struct pl_option *t, char c)
+{
+	if (c == help_option.short_name)
+		return &help_option;
+	for (const struct pl_option *o = t; o && o->type != PL_OPT_END; o++)
+		if (o->short_name && o->short_name == c)
+			return o;
+	return NULL;
+}
+
+/* Applies option o with arg (NULL for none). Returns PL_OPTIONS_CONTINUE or
+ * the exit status to return. */
+static int apply(const struct pl_usage *u, const struct pl_option *o, const char *arg)
+{
+	if (o == &help_option) {
+		pl_options_usage(u, stdout);
+		return PL_EXIT_OK;
+	}
+	switch (o->type) {
+	case PL_OPT_FLAG:
+		*(int *)o->value = 1;
+		break;
+	case PL_OPT_STRING:
+		*(const char **)o->value = arg;
+		break;
+	case PL_OPT_CALLBACK:
+		if (o->cb(o->value, arg, u->cmd))
+			return PL_EXIT_USAGE;
+		break;
+	case PL_OPT_END:
+		break;
+	}
+	return PL_OPTIONS_CONTINUE;
+}
+
+/* Parses the long option argv[*i] ("--name" or "--name=value"), taking its
+ * value from the next argument when needed. */
+static int parse_long(const struct pl_usage *u, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *name = a + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct pl_option *o = find_long(u->options, name, len);
+	const char *arg = NULL;
+
+	if (!o)
+		return pl_options_usage_error(u, a);
+	if (o->argh) {
+		if (eq)
+			arg = eq + 1;
+		else if (*i + 1 < argc)
+			arg = argv[++*i];
+		else
+			return pl_options_usage_error(u, a);
+	} else if (eq) {
+		return pl_options_usage_error(u, a);
+	}
+	return apply(u, o, arg);
+}
+
+/* Parses the short option(s) argv[*i]: "-x", "-xVALUE", "-x VALUE", or
+ * clustered flags "-xy". */
+static int parse_short(const struct pl_usage *u, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+
+	for (const char *p = a + 1; *p; p++) {
+		const struct pl_option *o = find_short(u->options, *p);
+		const char *arg = NULL;
+		int rc;
+
+		if (!o)
+			return pl_options_usage_error(u, a);
+		if (o->argh) {
+			if (p[1])
+				arg = p + 1;
+			else if (*i + 1 < argc)
+				arg = argv[++*i];
+			else
+				return pl_options_usage_error(u, a);
+		}
+		rc = apply(u, o, arg);
+		if (rc != PL_OPTIONS_CONTINUE || arg)
+			return rc;
+	}
+	return PL_OPTIONS_CONTINUE;
+}
+
+int pl_options_parse(const struct pl_usage *u, int argc, char **argv, int *argi)
+{
+	int i = 1;
+
+	while (i < argc) {
+		const char *a = argv[i];
+		int rc;
+
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		}
+		if (a[0] != '-' || a[1] == '\0') { /* an operand ("-" is one too) */
+			if (!u->operand)
+				break;
+			if (u->operand(u->operand_data, a, u->cmd))
+				return PL_EXIT_USAGE;
+			i++;
+			continue;
+		}
+		rc = a[1] == '-' ? parse_long(u, argc, argv, &i) : parse_short(u, argc, argv, &i);
+		if (rc != PL_OPTIONS_CONTINUE)
+			return rc;
+		i++;
+	}
+	for (; u->operand && i < argc; i++)
+		if (u->operand(u->operand_data, argv[i], u->cmd))
+			return PL_EXIT_USAGE;
+	if (u->no_operands && i < argc) {
+		pl_cli_errorf(u->cmd, "unexpected argument '%s'", argv[i]);
+		return PL_EXIT_USAGE;
+	}
+	*argi = i;
+	return PL_OPTIONS_CONTINUE;
+}
+
+/* Writes the label of o ("-x, --name ARG") into buf. */
+static void label(const struct pl_option *o, char *buf, size_t n)
+{
+	char s[3] = {'-', o->short_name, '\0'};
+
+	snprintf(buf, n, "%s%s%s%s%s%s", o->short_name ? s : "",
+	         o->short_name && o->long_name ? ", " : "", o->long_name ? "--" : "",
+	         o->long_name ? o->long_name : "", o->argh ? " " : "", o->argh ? o->argh : "");
+}
+
+void pl_options_usage(const struct pl_usage *u, FILE *f)
+{
+	if (u->head)
+		fputs(u->head, f);
+	for (const struct pl_option *o = u->options; o && o->type != PL_OPT_END; o++) {
+		char buf[128];
+		const char *h = o->help;
+		size_t len;
+
+		if (!h)
+			continue;
+		label(o, buf, sizeof(buf));
+		len = strlen(buf);
+		if (len >= (size_t)u->width) /* no room: the help starts on the next line */
+			fprintf(f, "  %s\n%*s", buf, u->width + 2, "");
+		else
+			fprintf(f, "  %-*s", u->width, buf);
+		for (;;) {
+			size_t line = strcspn(h, "\n");
+			fprintf(f, "%.*s\n", (int)line, h);
+			if (!h[line])
+				break;
+			h += line + 1;
+			fprintf(f, "%*s", u->width + 2, "");
+		}
+	}
+	if (u->tail)
+		fputs(u->tail, f);
+	if (u->more)
+		u->more(f);
+}
+
+int pl_options_usage_error(const struct pl_usage *u, const char *arg)
+{
+	if (u->unknown_fmt) {
+		/* the format comes from the command's table, never from input */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+		pl_cli_errorf(u->cmd, u->unknown_fmt, arg);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+	}
+	if (u->on_error == PL_USAGE_FULL)
+		pl_options_usage(u, stderr);
+	else
+		fprintf(stderr, "see 'perfledger %s --help'\n", u->cmd);
+	return PL_EXIT_USAGE;
+}
