@@ -62,6 +62,7 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	const char *out_dir = NULL, *spec_path = NULL, *lang = "en";
+	long long epoch = 0;
 	int c, rc = PL_EXIT_USAGE, other = 0;
 
 	memset(&sel, 0, sizeof(sel));
@@ -138,6 +139,8 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_errorf("report", "--axis FIELD is required (e.g. --axis hardware)");
 		goto out;
 	}
+	if (pl_cli_source_date_epoch("report", &epoch) != PL_EXIT_OK)
+		goto out;
 	st = pl_cli_open_store(cli, 0);
 	if (!st)
 		goto out;
@@ -147,7 +150,7 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 	info.filters = sel.where_text;
 	info.nfilters = sel.nfilters;
 	info.tool_version = PL_VERSION;
-	if (pl_report_write(out_dir, &cmp, &runs, &info, &err)) {
+	if (pl_report_write(out_dir, &cmp, &runs, &info, epoch, &err)) {
 		pl_cli_print_error(&err);
 		rc = PL_EXIT_USAGE;
 		goto out;
@@ -162,20 +165,27 @@ out:
 	return rc;
 }
 
-/* $SOURCE_DATE_EPOCH, else now. -1 when it is set but not a whole number. */
-static long long bundle_epoch(void)
+#define EPOCH_MAX 253402300799LL /* 9999-12-31T23:59:59Z */
+
+int pl_cli_source_date_epoch(const char *cmd, long long *epoch)
 {
 	const char *e = getenv("SOURCE_DATE_EPOCH");
 	char *end;
 	long long v;
 
-	if (!e || !*e)
-		return (long long)time(NULL);
+	if (!e || !*e) {
+		*epoch = (long long)time(NULL);
+		return PL_EXIT_OK;
+	}
 	errno = 0;
 	v = strtoll(e, &end, 10);
-	if (errno || *end || v < 0)
-		return -1;
-	return v;
+	if (errno || *end || e[0] < '0' || e[0] > '9' || v < 0 || v > EPOCH_MAX) {
+		pl_cli_errorf(cmd, "SOURCE_DATE_EPOCH must be a whole number of seconds from 0 to "
+		                   "253402300799, got '%s'", e);
+		return PL_EXIT_USAGE;
+	}
+	*epoch = v;
+	return PL_EXIT_OK;
 }
 
 int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const char *lang,
@@ -189,7 +199,6 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 	struct pl_bundle_opts opts;
 	struct pl_error err;
 	struct pl_store *st = NULL;
-	char num[32];
 	int rc = PL_EXIT_USAGE, lib;
 
 	memset(&sel, 0, sizeof(sel));
@@ -201,15 +210,8 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 		pl_cli_errorf("report", "unknown --lang '%s' (en or zh-CN)", lang);
 		return PL_EXIT_USAGE;
 	}
-	if (epoch < 0)
-		epoch = bundle_epoch();
-	if (epoch < 0) {
-		pl_cli_errorf("report", "SOURCE_DATE_EPOCH must be a whole number of seconds");
+	if (epoch < 0 && pl_cli_source_date_epoch("report", &epoch) != PL_EXIT_OK)
 		return PL_EXIT_USAGE;
-	}
-	/* the workbook reads it too: one timestamp for every file */
-	snprintf(num, sizeof(num), "%lld", epoch);
-	setenv("SOURCE_DATE_EPOCH", num, 1);
 	if (pl_spec_load(spec_path, &spec, &err)) {
 		pl_cli_print_error(&err);
 		goto out;

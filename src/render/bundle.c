@@ -970,7 +970,8 @@ int pl_bundle_write(const char *dir, const struct pl_comparison *cmp,
 	}
 	if (rc == 0) {
 		char *path = pl_render_path(dir, "comparison.xlsx");
-		rc = path ? pl_xlsx_write_bundle(path, cmp, runs, proc, opts->spec->sheets, opts->lang, err)
+		rc = path ? pl_xlsx_write_bundle(path, cmp, runs, proc, opts->spec->sheets, opts->lang,
+		                                   opts->epoch, err)
 		          : pl_error_set(err, PL_ENOMEM, "out of memory");
 		free(path);
 	}

@@ -198,7 +198,7 @@ static int write_in(const char *dir, const char *name,
 }
 
 int pl_report_write(const char *dir, const struct pl_comparison *cmp, const struct pl_run_list *runs,
-                    const struct pl_report_info *info, struct pl_error *err)
+                    const struct pl_report_info *info, long long epoch, struct pl_error *err)
 {
 	struct report_ctx c = {cmp, runs, info, NULL, 0, 0};
 	struct pl_chart *charts = NULL;
@@ -229,7 +229,7 @@ int pl_report_write(const char *dir, const struct pl_comparison *cmp, const stru
 	if (!path)
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 	else
-		rc = pl_xlsx_write(path, cmp, runs, err);
+		rc = pl_xlsx_write(path, cmp, runs, epoch, err);
 	free(path);
 	if (rc == 0)
 		rc = write_in(dir, "report.md", write_md, &c, err);

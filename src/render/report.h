@@ -24,10 +24,12 @@ struct pl_report_info {
 	const char *tool_version;    /* perfledger version string */
 };
 
-/* Renders the report of cmp (built from runs) into dir. Returns 0; PL_EIO;
+/* Renders the report of cmp (built from runs) into dir; epoch (seconds,
+ * SOURCE_DATE_EPOCH or now, 0 included) is the workbook's time stamp.
+ * Returns 0; PL_EIO;
  * PL_ETOOL when only gnuplot failed (everything else is written; err says
  * how to install gnuplot); PL_ENOMEM. */
 int pl_report_write(const char *dir, const struct pl_comparison *cmp, const struct pl_run_list *runs,
-                    const struct pl_report_info *info, struct pl_error *err);
+                    const struct pl_report_info *info, long long epoch, struct pl_error *err);
 
 #endif
