@@ -13,7 +13,6 @@
 #include "cli/cli.h"
 #include "core/procure.h"
 #include "render/bundle.h"
-#include "render/report.h"
 #include "render/spec.h"
 
 static const char usage_text[] =
@@ -58,20 +57,35 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_selection sel;
 	struct pl_run_list runs;
 	struct pl_comparison cmp;
-	struct pl_report_info info = {0};
+	struct pl_report_spec spec;
+	struct pl_bundle_opts opts;
 	struct pl_error err;
 	struct pl_store *st = NULL;
-	const char *out_dir = NULL, *spec_path = NULL, *lang = "en";
+	const char *out_dir = NULL, *spec_path = NULL, *lang = "en", *axis = NULL, *title = NULL;
+	const char **metric_args = calloc((size_t)argc + 1, sizeof(char *));
+	const char **allow_args = calloc((size_t)argc + 1, sizeof(char *));
+	size_t nmetric_args = 0, nallow_args = 0;
 	long long epoch = 0;
 	int c, rc = PL_EXIT_USAGE, other = 0;
 
 	memset(&sel, 0, sizeof(sel));
 	memset(&cmp, 0, sizeof(cmp));
+	memset(&spec, 0, sizeof(spec));
 	pl_run_list_init(&runs);
 	pl_error_init(&err);
+	if (!metric_args || !allow_args) {
+		pl_cli_errorf("report", "out of memory");
+		goto out;
+	}
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		int shared = pl_sel_option(&sel, "report", c, optarg);
+		int shared;
+		/* the arguments as given, for the default definition */
+		if (c == 'm')
+			metric_args[nmetric_args++] = optarg;
+		else if (c == 'A')
+			allow_args[nallow_args++] = optarg;
+		shared = pl_sel_option(&sel, "report", c, optarg);
 		if (shared < 0)
 			goto out;
 		if (shared > 0) {
@@ -89,10 +103,11 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 				goto out;
 			}
 			sel.have_axis = 1;
+			axis = optarg;
 			break;
 		case 't':
 			other = 1;
-			info.title = optarg;
+			title = optarg;
 			break;
 		case 's':
 			spec_path = optarg;
@@ -147,10 +162,20 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 	rc = pl_cli_build_comparison(st, &sel, "report", &runs, &cmp);
 	if (rc)
 		goto out;
-	info.filters = sel.where_text;
-	info.nfilters = sel.nfilters;
-	info.tool_version = PL_VERSION;
-	if (pl_report_write(out_dir, &cmp, &runs, &info, epoch, &err)) {
+	/* report --axis is the built-in default definition, rendered by the
+	 * same pipeline as a definition file */
+	if (pl_spec_default(&spec, axis, sel.where_text, sel.nfilters,
+	                    (const char *const *)metric_args, nmetric_args,
+	                    (const char *const *)allow_args, nallow_args, title, &err)) {
+		pl_cli_print_error(&err);
+		rc = PL_EXIT_USAGE;
+		goto out;
+	}
+	opts.spec = &spec;
+	opts.lang = "en";
+	opts.epoch = epoch;
+	opts.tool_version = PL_VERSION;
+	if (pl_bundle_write(out_dir, &cmp, &runs, NULL, &opts, &err)) {
 		pl_cli_print_error(&err);
 		rc = PL_EXIT_USAGE;
 		goto out;
@@ -162,6 +187,9 @@ out:
 	pl_comparison_release(&cmp);
 	pl_run_list_release(&runs);
 	pl_sel_release(&sel);
+	pl_spec_release(&spec);
+	free(metric_args);
+	free(allow_args);
 	return rc;
 }
 

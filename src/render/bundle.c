@@ -135,6 +135,65 @@ static int write_in(const char *dir, const char *name, int (*fn)(FILE *, void *,
 	return rc;
 }
 
+/* The built-in default definition (spec->builtin, `report --axis`). The
+ * files and their order are those of the hand-written report.c this
+ * replaced: comparison.csv and .json, the gnuplot charts (a missing or
+ * failing gnuplot does not stop the rest: PL_ETOOL at the end), the plain
+ * workbook, then report.md from report.axis.md. Unlike a bundle, the
+ * directory may hold other files, and nothing else is written. */
+static int write_default(const char *dir, struct bundle *b, struct pl_error *err)
+{
+	struct pl_chart *charts = NULL;
+	size_t ncharts = 0;
+	struct pl_error plot_err;
+	char *path;
+	int rc, plot_rc = 0;
+
+	rc = pl_render_mkdirs(dir, err);
+	if (rc == 0)
+		rc = write_in(dir, "comparison.csv", write_csv, (void *)b->cmp, err);
+	if (rc == 0)
+		rc = write_in(dir, "comparison.json", write_cjson, (void *)b->cmp, err);
+	if (rc != 0)
+		return rc;
+
+	pl_error_init(&plot_err);
+	if (b->o->spec->charts & PL_CHART_BARS)
+		plot_rc = pl_plot_comparison(dir, b->cmp, &charts, &ncharts, &plot_err);
+	if (plot_rc != 0 && plot_rc != PL_ETOOL) {
+		free(charts);
+		if (err)
+			*err = plot_err;
+		return plot_rc;
+	}
+
+	path = pl_render_path(dir, "comparison.xlsx");
+	if (!path)
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	else
+		rc = pl_xlsx_write(path, b->cmp, b->runs, b->o->epoch, err);
+	free(path);
+	if (rc == 0 && !(b->ctx = pl_tpl_ctx_new()))
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = pl_bundle_axis_context(b, charts, ncharts, err);
+	if (rc == 0) {
+		struct tpl_job job = {"report.axis.md", PL_TPL_MARKDOWN, b->ctx};
+		rc = write_in(dir, "report.md", write_tpl, &job, err);
+	}
+	free(charts);
+	pl_tpl_ctx_free(b->ctx);
+	b->ctx = NULL;
+	if (rc != 0)
+		return rc;
+	if (plot_rc != 0) {
+		if (err)
+			*err = plot_err;
+		return plot_rc;
+	}
+	return 0;
+}
+
 int pl_bundle_write(const char *dir, const struct pl_comparison *cmp,
                     const struct pl_run_list *runs, const struct pl_procurement *proc,
                     const struct pl_bundle_opts *opts, struct pl_error *err)
@@ -152,6 +211,8 @@ int pl_bundle_write(const char *dir, const struct pl_comparison *cmp,
 	b.proc = proc;
 	b.o = opts;
 	b.w = words_for(opts->lang);
+	if (opts->spec->builtin)
+		return write_default(dir, &b, err);
 	pl_error_init(&plot_err);
 	rc = pl_render_mkdirs(dir, err);
 	if (rc == 0)

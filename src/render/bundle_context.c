@@ -61,7 +61,7 @@ static char *full(char *buf, size_t n, double v)
 int pl_bundle_run_in_cmp(const struct pl_comparison *cmp, long long id)
 {
 	for (size_t r = 0; r < cmp->nrows; r++)
-		for (size_t i = 0; i < cmp->rows[r].n; i++)
+		for (size_t i = 0; i < cmp->rows[r].n && cmp->rows[r].run_ids; i++)
 			if (cmp->rows[r].run_ids[i] == id)
 				return 1;
 	return 0;
@@ -343,4 +343,122 @@ static int ctx_runs(struct bundle *b)
 int pl_bundle_context(struct bundle *b)
 {
 	return ctx_header(b) || ctx_comparison(b) || ctx_procurement(b) || ctx_runs(b);
+}
+
+/* ------------------------------------------------ the default definition */
+
+/* The context of report.axis.md, the template of `report --axis` (the
+ * built-in default definition): title, selection, shared conditions, the
+ * comparison table as Markdown (table.c), the reference-only runs, the
+ * gnuplot charts and the runs. Names perfledger owns (conditions, chart
+ * files, checklist items, the version) are inserted as they are; every
+ * text from an input file or the command line is escaped by the template. */
+int pl_bundle_axis_context(struct bundle *b, const struct pl_chart *charts, size_t ncharts,
+                           struct pl_error *err)
+{
+	const struct pl_comparison *cmp = b->cmp;
+	const struct pl_report_spec *s = b->o->spec;
+	struct pl_tpl_ctx *c = b->ctx;
+	char *table = NULL, line[512];
+	size_t len = 0, at = 0;
+	FILE *f;
+	int rc = 0, any = 0;
+
+	if (s->title_en && *s->title_en) {
+		rc |= pl_tpl_set(c, "title", s->title_en);
+	} else {
+		at = (size_t)snprintf(line, sizeof(line), "Comparison by ");
+		for (size_t i = 0; i < cmp->naxis && at < sizeof(line); i++)
+			if (cmp->axis[i] >= 0 && cmp->axis[i] < PL_COND_COUNT)
+				at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s", i ? ", " : "",
+				                       pl_cond_info[cmp->axis[i]].name);
+		rc |= pl_tpl_set_raw(c, "title", line);
+	}
+	rc |= pl_tpl_set_raw(c, "tool_version", b->o->tool_version ? b->o->tool_version : PL_VERSION);
+	rc |= pl_tpl_set_list(c, "filters");
+	for (size_t i = 0; i < s->nwhere; i++) {
+		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "filters");
+		rc |= it ? pl_tpl_set(it, "text", s->where[i]) : PL_ENOMEM;
+	}
+	rc |= pl_tpl_setf(c, "nruns", "%zu", cmp->nruns);
+	rc |= pl_tpl_set_list(c, "shared");
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		struct pl_tpl_ctx *it;
+		if (!cmp->shared[id].set || pl_render_is_axis(cmp, id))
+			continue;
+		it = pl_tpl_add_item(c, "shared");
+		rc |= it ? pl_tpl_set_raw(it, "field", pl_cond_info[id].name) |
+		               pl_tpl_set(it, "value", cmp->shared[id].text)
+		         : PL_ENOMEM;
+	}
+	for (size_t i = 0; i < cmp->nshared_extra; i++) {
+		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "shared");
+		rc |= it ? pl_tpl_set(it, "field", cmp->shared_extra[i].name) |
+		               pl_tpl_set(it, "value", cmp->shared_extra[i].value)
+		         : PL_ENOMEM;
+	}
+	for (size_t r = 0; r < cmp->nrows; r++)
+		if (cmp->rows[r].reference_only > 0)
+			any = 1;
+	rc |= pl_tpl_set_bool(c, "has_reference_only", any);
+	rc |= pl_tpl_set_list(c, "reference_only_runs");
+	for (size_t i = 0; any && b->runs && i < b->runs->n; i++) {
+		const struct pl_run *run = &b->runs->v[i];
+		struct pl_tpl_ctx *it;
+		if (!run->checklist_missing || !pl_bundle_run_in_cmp(cmp, run->id))
+			continue;
+		it = pl_tpl_add_item(c, "reference_only_runs");
+		if (!it) {
+			rc |= PL_ENOMEM;
+			break;
+		}
+		line[0] = '\0';
+		at = 0;
+		for (int k = 0; k < PL_CHK_COUNT && at < sizeof(line); k++)
+			if (run->checklist_missing & (1u << k))
+				at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s", at ? ", " : "",
+				                       pl_checklist_item(k));
+		rc |= pl_tpl_setf(it, "id", "%lld", run->id);
+		rc |= pl_tpl_set(it, "source", run->source ? run->source : "-");
+		rc |= pl_tpl_set_raw(it, "missing", line);
+	}
+	rc |= pl_tpl_set_bool(c, "has_charts", ncharts > 0);
+	rc |= pl_tpl_set_list(c, "charts");
+	for (size_t i = 0; i < ncharts; i++) {
+		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "charts");
+		rc |= it ? pl_tpl_set_raw(it, "title", charts[i].title) |
+		               pl_tpl_set_raw(it, "name", charts[i].name) |
+		               pl_tpl_set_bool(it, "rendered", charts[i].rendered)
+		         : PL_ENOMEM;
+	}
+	rc |= pl_tpl_set_list(c, "runs");
+	for (size_t i = 0; b->runs && i < b->runs->n; i++) {
+		const struct pl_run *run = &b->runs->v[i];
+		struct pl_tpl_ctx *it;
+		if (!pl_bundle_run_in_cmp(cmp, run->id))
+			continue;
+		it = pl_tpl_add_item(c, "runs");
+		rc |= it ? pl_tpl_setf(it, "id", "%lld", run->id) |
+		               pl_tpl_set(it, "source", run->source ? run->source : "-") |
+		               pl_tpl_set(it, "sha256", run->sha256[0] ? run->sha256 : "-")
+		         : PL_ENOMEM;
+	}
+	if (rc)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	/* the comparison table as `compare --format markdown` writes it; its
+	 * last line end is the template's */
+	f = open_memstream(&table, &len);
+	if (!f)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	rc = pl_render_comparison(f, cmp, PL_FMT_MARKDOWN, err);
+	if (fclose(f) != 0 && rc == 0)
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (rc == 0) {
+		if (len > 0 && table[len - 1] == '\n')
+			table[len - 1] = '\0';
+		if (pl_tpl_set_raw(c, "table", table))
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	free(table);
+	return rc;
 }

@@ -58,6 +58,13 @@ int pl_bundle_run_in_cmp(const struct pl_comparison *cmp, long long id);
  * Defined in bundle_context.c. */
 int pl_bundle_context(struct bundle *b);
 
+/* Fills b->ctx for report.axis.md, the template of the built-in default
+ * definition (`report --axis`), with charts (ncharts) the gnuplot charts
+ * written. Returns 0, PL_ENOMEM or PL_EIO (err set). Defined in
+ * bundle_context.c. */
+int pl_bundle_axis_context(struct bundle *b, const struct pl_chart *charts, size_t ncharts,
+                           struct pl_error *err);
+
 /* Draws the sweep and Pareto charts the definition asks for into
  * b->svg_sweep / b->svg_pareto (heap; left NULL when not drawn). Returns 0
  * or PL_ENOMEM. Defined in bundle_charts.c. */
