@@ -40,6 +40,68 @@ static const char usage_text[] =
 	"A refused comparison writes nothing and exits 3. If gnuplot is missing,\n"
 	"everything else is written and the command exits 2 saying how to install it.\n";
 
+/* The --axis report's command line, as given. */
+struct axis_args {
+	const char *axis;            /* --axis text (the last one) */
+	const char *title;           /* --title, or NULL */
+	const char *const *metrics;  /* --metric arguments */
+	size_t nmetrics;
+	const char *const *allow;    /* --allow-mismatch arguments */
+	size_t nallow;
+};
+
+/* report --axis: the built-in default definition (pl_spec_default) built
+ * from the command line, rendered by the same pipeline as a definition
+ * file (pl_bundle_write). sel holds the parsed selection. Prints errors;
+ * returns an exit code. */
+static int render_axis(const struct pl_cli *cli, struct pl_selection *sel,
+                       const struct axis_args *a, const char *out_dir)
+{
+	struct pl_run_list runs;
+	struct pl_comparison cmp;
+	struct pl_report_spec spec;
+	struct pl_bundle_opts opts;
+	struct pl_error err;
+	struct pl_store *st = NULL;
+	long long epoch;
+	int rc = PL_EXIT_USAGE;
+
+	memset(&cmp, 0, sizeof(cmp));
+	memset(&spec, 0, sizeof(spec));
+	pl_run_list_init(&runs);
+	pl_error_init(&err);
+	if (pl_cli_source_date_epoch("report", &epoch) != PL_EXIT_OK)
+		return PL_EXIT_USAGE;
+	st = pl_cli_open_store(cli, 0);
+	if (!st)
+		goto out;
+	rc = pl_cli_build_comparison(st, sel, "report", &runs, &cmp);
+	if (rc)
+		goto out;
+	rc = PL_EXIT_USAGE;
+	if (pl_spec_default(&spec, a->axis, sel->where_text, sel->nfilters, a->metrics, a->nmetrics,
+	                    a->allow, a->nallow, a->title, &err)) {
+		pl_cli_print_error(&err);
+		goto out;
+	}
+	opts.spec = &spec;
+	opts.lang = "en";
+	opts.epoch = epoch;
+	opts.tool_version = PL_VERSION;
+	if (pl_bundle_write(out_dir, &cmp, &runs, NULL, &opts, &err)) {
+		pl_cli_print_error(&err);
+		goto out;
+	}
+	printf("report written to '%s'\n", out_dir);
+	rc = PL_EXIT_OK;
+out:
+	pl_store_close(st);
+	pl_comparison_release(&cmp);
+	pl_run_list_release(&runs);
+	pl_spec_release(&spec);
+	return rc;
+}
+
 int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -55,23 +117,14 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	struct pl_selection sel;
-	struct pl_run_list runs;
-	struct pl_comparison cmp;
-	struct pl_report_spec spec;
-	struct pl_bundle_opts opts;
 	struct pl_error err;
-	struct pl_store *st = NULL;
 	const char *out_dir = NULL, *spec_path = NULL, *lang = "en", *axis = NULL, *title = NULL;
 	const char **metric_args = calloc((size_t)argc + 1, sizeof(char *));
 	const char **allow_args = calloc((size_t)argc + 1, sizeof(char *));
 	size_t nmetric_args = 0, nallow_args = 0;
-	long long epoch = 0;
 	int c, rc = PL_EXIT_USAGE, other = 0;
 
 	memset(&sel, 0, sizeof(sel));
-	memset(&cmp, 0, sizeof(cmp));
-	memset(&spec, 0, sizeof(spec));
-	pl_run_list_init(&runs);
 	pl_error_init(&err);
 	if (!metric_args || !allow_args) {
 		pl_cli_errorf("report", "out of memory");
@@ -154,40 +207,13 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_errorf("report", "--axis FIELD is required (e.g. --axis hardware)");
 		goto out;
 	}
-	if (pl_cli_source_date_epoch("report", &epoch) != PL_EXIT_OK)
-		goto out;
-	st = pl_cli_open_store(cli, 0);
-	if (!st)
-		goto out;
-	rc = pl_cli_build_comparison(st, &sel, "report", &runs, &cmp);
-	if (rc)
-		goto out;
-	/* report --axis is the built-in default definition, rendered by the
-	 * same pipeline as a definition file */
-	if (pl_spec_default(&spec, axis, sel.where_text, sel.nfilters,
-	                    (const char *const *)metric_args, nmetric_args,
-	                    (const char *const *)allow_args, nallow_args, title, &err)) {
-		pl_cli_print_error(&err);
-		rc = PL_EXIT_USAGE;
-		goto out;
+	{
+		struct axis_args aa = {axis, title, (const char *const *)metric_args, nmetric_args,
+		                       (const char *const *)allow_args, nallow_args};
+		rc = render_axis(cli, &sel, &aa, out_dir);
 	}
-	opts.spec = &spec;
-	opts.lang = "en";
-	opts.epoch = epoch;
-	opts.tool_version = PL_VERSION;
-	if (pl_bundle_write(out_dir, &cmp, &runs, NULL, &opts, &err)) {
-		pl_cli_print_error(&err);
-		rc = PL_EXIT_USAGE;
-		goto out;
-	}
-	printf("report written to '%s'\n", out_dir);
-	rc = PL_EXIT_OK;
 out:
-	pl_store_close(st);
-	pl_comparison_release(&cmp);
-	pl_run_list_release(&runs);
 	pl_sel_release(&sel);
-	pl_spec_release(&spec);
 	free(metric_args);
 	free(allow_args);
 	return rc;
