@@ -426,6 +426,16 @@ int pl_manifest_read(const char *path, char *lang, size_t n, long long *epoch,
 		pl_error_at(err, path, 0, 0);
 		return PL_EINVALID;
 	}
+	/* the rule of SOURCE_DATE_EPOCH (pl_cli_source_date_epoch): whole
+	 * seconds up to 9999-12-31T23:59:59Z; checked before the conversion */
+	if (t->valuedouble > 253402300799.0 || t->valuedouble != floor(t->valuedouble)) {
+		cJSON_Delete(root);
+		pl_error_set(err, PL_EINVALID, "'source_date_epoch' must be a whole number of seconds "
+		                               "from 0 to 253402300799");
+		pl_error_at(err, path, 0, 0);
+		pl_error_field(err, "source_date_epoch");
+		return PL_EINVALID;
+	}
 	snprintf(lang, n, "%s", l->valuestring);
 	*epoch = (long long)t->valuedouble;
 	cJSON_Delete(root);
