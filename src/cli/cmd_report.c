@@ -1,6 +1,11 @@
 /*
  * cmd_report.c — `perfledger report`: a directory with the Markdown report,
  * the gnuplot charts and the workbook for one comparison.
+ *
+ * One pipeline: `--spec reports/NAME.json` loads a definition, `--axis`
+ * builds the built-in default one from the command line (pl_spec_default);
+ * both are rendered by pl_bundle_write. SOURCE_DATE_EPOCH is read here
+ * once (pl_cli_source_date_epoch) and passed down as a parameter.
  */
 #include <getopt.h>
 #include <stdio.h>
