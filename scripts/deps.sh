@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages perfledger needs to build, run and test,
 # skipping those already installed. Run as root (or with sudo available).
 set -eu
-PKGS="gcc make cmake pkg-config libsqlite3-dev libcjson-dev libxlsxwriter-dev libyaml-dev
+PKGS="gcc make cmake pkg-config libsqlite3-dev libcjson-dev libxlsxwriter-dev zlib1g-dev libyaml-dev
 libcmocka-dev libssl-dev libgsl-dev gnuplot-nox sqlite3 unzip python3 python3-openpyxl locales
 chromium libreoffice-calc-nogui fonts-noto-cjk
 clang libclang-rt-14-dev valgrind time"

@@ -32,8 +32,16 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv);
 int cmd_accept(const struct pl_cli *cli, int argc, char **argv);
 int cmd_verify(const struct pl_cli *cli, int argc, char **argv);
 
+/* The one reading of $SOURCE_DATE_EPOCH: unset or empty is now; else a
+ * whole number of seconds 0..253402300799 (up to 9999-12-31T23:59:59Z),
+ * 0 included. Stores it in *epoch and returns 0, or prints a usage error
+ * naming the variable (as cmd) and returns PL_EXIT_USAGE. Renderers get
+ * the result as a parameter and never read the environment. Defined in
+ * cmd_report.c. */
+int pl_cli_source_date_epoch(const char *cmd, long long *epoch);
+
 /* Renders the report definition at spec_path into out_dir as a bundle, in
- * lang, with epoch as SOURCE_DATE_EPOCH (-1: the environment's, else now).
+ * lang, with epoch as SOURCE_DATE_EPOCH (-1: pl_cli_source_date_epoch()).
  * Prints errors; returns an exit code. Defined in cmd_report.c, used by
  * report --spec and verify. */
 int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const char *lang,

@@ -13,7 +13,6 @@
 #include "cli/options.h"
 #include "core/procure.h"
 #include "render/bundle.h"
-#include "render/report.h"
 #include "render/spec.h"
 
 static const char usage_text[] =
@@ -41,13 +40,94 @@ static const char usage_text[] =
 	"A refused comparison writes nothing and exits 3. If gnuplot is missing,\n"
 	"everything else is written and the command exits 2 saying how to install it.\n";
 
-/* The selection of report without --spec, and whether any of its options
- * was given (they cannot be added to --spec). */
-struct report_sel {
-	struct pl_selection *sel;    /* --axis, --where, --metric, --allow-mismatch */
-	struct pl_report_info *info; /* --title */
-	int other;                   /* one of them was given */
+/* The --axis report's command line, as given. */
+struct axis_args {
+	const char *axis;            /* --axis text (the last one) */
+	const char *title;           /* --title, or NULL */
+	const char *const *metrics;  /* --metric arguments */
+	size_t nmetrics;
+	const char *const *allow;    /* --allow-mismatch arguments */
+	size_t nallow;
 };
+
+/* report --axis: the built-in default definition (pl_spec_default) built
+ * from the command line, rendered by the same pipeline as a definition
+ * file (pl_bundle_write). sel holds the parsed selection. Prints errors;
+ * returns an exit code. */
+static int render_axis(const struct pl_cli *cli, struct pl_selection *sel,
+                       const struct axis_args *a, const char *out_dir)
+{
+	struct pl_run_list runs;
+	struct pl_comparison cmp;
+	struct pl_report_spec spec;
+	struct pl_bundle_opts opts;
+	struct pl_error err;
+	struct pl_store *st = NULL;
+	long long epoch;
+	int rc = PL_EXIT_USAGE;
+
+	memset(&cmp, 0, sizeof(cmp));
+	memset(&spec, 0, sizeof(spec));
+	pl_run_list_init(&runs);
+	pl_error_init(&err);
+	if (pl_cli_source_date_epoch("report", &epoch) != PL_EXIT_OK)
+		return PL_EXIT_USAGE;
+	st = pl_cli_open_store(cli, 0);
+	if (!st)
+		goto out;
+	rc = pl_cli_build_comparison(st, sel, "report", &runs, &cmp);
+	if (rc)
+		goto out;
+	rc = PL_EXIT_USAGE;
+	if (pl_spec_default(&spec, a->axis, sel->where_text, sel->nfilters, a->metrics, a->nmetrics,
+	                    a->allow, a->nallow, a->title, &err)) {
+		pl_cli_print_error(&err);
+		goto out;
+	}
+	opts.spec = &spec;
+	opts.lang = "en";
+	opts.epoch = epoch;
+	opts.tool_version = PL_VERSION;
+	if (pl_bundle_write(out_dir, &cmp, &runs, NULL, &opts, &err)) {
+		pl_cli_print_error(&err);
+		goto out;
+	}
+	printf("report written to '%s'\n", out_dir);
+	rc = PL_EXIT_OK;
+out:
+	pl_store_close(st);
+	pl_comparison_release(&cmp);
+	pl_run_list_release(&runs);
+	pl_spec_release(&spec);
+	return rc;
+}
+
+/* The selection of report without --spec, the arguments as given (for the
+ * built-in default definition), and whether any of them was given (they
+ * cannot be added to --spec). */
+struct report_sel {
+	struct pl_selection *sel;  /* --axis, --where, --metric, --allow-mismatch */
+	struct axis_args *args;    /* the same, as given, and --title */
+	const char **metrics;      /* --metric arguments; owned array */
+	const char **allow;        /* --allow-mismatch arguments; owned array */
+	int other;                 /* one of them was given */
+	int oom;                   /* an argument could not be kept */
+};
+
+/* Appends arg to *list (n entries; the array grows by one). */
+static int keep_arg(struct report_sel *rs, const char ***list, size_t *n, const char *arg)
+{
+	const char **v = realloc(*list, (*n + 1) * sizeof(*v));
+
+	if (!v) {
+		rs->oom = 1;
+		pl_cli_errorf("report", "out of memory");
+		return PL_EXIT_USAGE;
+	}
+	v[(*n)++] = arg;
+	*list = v;
+	return 0;
+}
 
 static int opt_sel(void *vrs, const char *arg, const char *cmd, pl_opt_cb then)
 {
@@ -57,8 +137,11 @@ static int opt_sel(void *vrs, const char *arg, const char *cmd, pl_opt_cb then)
 	return then(rs->sel, arg, cmd);
 }
 
-static int opt_axis(void *rs, const char *arg, const char *cmd)
+static int opt_axis(void *vrs, const char *arg, const char *cmd)
 {
+	struct report_sel *rs = vrs;
+
+	rs->args->axis = arg; /* the last one, as the selection keeps it */
 	return opt_sel(rs, arg, cmd, pl_sel_opt_axis);
 }
 
@@ -67,13 +150,21 @@ static int opt_where(void *rs, const char *arg, const char *cmd)
 	return opt_sel(rs, arg, cmd, pl_sel_opt_where);
 }
 
-static int opt_metric(void *rs, const char *arg, const char *cmd)
+static int opt_metric(void *vrs, const char *arg, const char *cmd)
 {
+	struct report_sel *rs = vrs;
+
+	if (keep_arg(rs, &rs->metrics, &rs->args->nmetrics, arg))
+		return PL_EXIT_USAGE;
 	return opt_sel(rs, arg, cmd, pl_sel_opt_metric);
 }
 
-static int opt_allow(void *rs, const char *arg, const char *cmd)
+static int opt_allow(void *vrs, const char *arg, const char *cmd)
 {
+	struct report_sel *rs = vrs;
+
+	if (keep_arg(rs, &rs->allow, &rs->args->nallow, arg))
+		return PL_EXIT_USAGE;
 	return opt_sel(rs, arg, cmd, pl_sel_opt_allow);
 }
 
@@ -83,21 +174,17 @@ static int opt_title(void *vrs, const char *arg, const char *cmd)
 
 	(void)cmd;
 	rs->other = 1;
-	rs->info->title = arg;
+	rs->args->title = arg;
 	return 0;
 }
 
 int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 {
 	struct pl_selection sel;
-	struct pl_run_list runs;
-	struct pl_comparison cmp;
-	struct pl_report_info info = {0};
-	struct pl_error err;
-	struct pl_store *st = NULL;
+	struct axis_args aa = {NULL, NULL, NULL, 0, NULL, 0};
 	const char *out_dir = NULL, *spec_path = NULL, *lang = "en";
 	int argi, rc = PL_EXIT_USAGE;
-	struct report_sel rs = {&sel, &info, 0};
+	struct report_sel rs = {&sel, &aa, NULL, NULL, 0, 0};
 	/* the option list is in usage_text, written by hand around two synopses */
 	const struct pl_option options[] = {
 		PL_OPT_STRING_ENTRY("out", 0, "DIR", &out_dir, NULL),
@@ -120,9 +207,6 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 	};
 
 	memset(&sel, 0, sizeof(sel));
-	memset(&cmp, 0, sizeof(cmp));
-	pl_run_list_init(&runs);
-	pl_error_init(&err);
 	rc = pl_options_parse(&usage, argc, argv, &argi);
 	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
@@ -152,44 +236,37 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_errorf("report", "--axis FIELD is required (e.g. --axis hardware)");
 		goto out;
 	}
-	st = pl_cli_open_store(cli, 0);
-	if (!st)
-		goto out;
-	rc = pl_cli_build_comparison(st, &sel, "report", &runs, &cmp);
-	if (rc)
-		goto out;
-	info.filters = sel.where_text;
-	info.nfilters = sel.nfilters;
-	info.tool_version = PL_VERSION;
-	if (pl_report_write(out_dir, &cmp, &runs, &info, &err)) {
-		pl_cli_print_error(&err);
-		rc = PL_EXIT_USAGE;
-		goto out;
-	}
-	printf("report written to '%s'\n", out_dir);
-	rc = PL_EXIT_OK;
+	aa.metrics = rs.metrics;
+	aa.allow = rs.allow;
+	rc = render_axis(cli, &sel, &aa, out_dir);
 out:
-	pl_store_close(st);
-	pl_comparison_release(&cmp);
-	pl_run_list_release(&runs);
 	pl_sel_release(&sel);
+	free(rs.metrics);
+	free(rs.allow);
 	return rc;
 }
 
-/* $SOURCE_DATE_EPOCH, else now. -1 when it is set but not a whole number. */
-static long long bundle_epoch(void)
+#define EPOCH_MAX 253402300799LL /* 9999-12-31T23:59:59Z */
+
+int pl_cli_source_date_epoch(const char *cmd, long long *epoch)
 {
 	const char *e = getenv("SOURCE_DATE_EPOCH");
 	char *end;
 	long long v;
 
-	if (!e || !*e)
-		return (long long)time(NULL);
+	if (!e || !*e) {
+		*epoch = (long long)time(NULL);
+		return PL_EXIT_OK;
+	}
 	errno = 0;
 	v = strtoll(e, &end, 10);
-	if (errno || *end || v < 0)
-		return -1;
-	return v;
+	if (errno || *end || e[0] < '0' || e[0] > '9' || v < 0 || v > EPOCH_MAX) {
+		pl_cli_errorf(cmd, "SOURCE_DATE_EPOCH must be a whole number of seconds from 0 to "
+		                   "253402300799, got '%s'", e);
+		return PL_EXIT_USAGE;
+	}
+	*epoch = v;
+	return PL_EXIT_OK;
 }
 
 int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const char *lang,
@@ -203,7 +280,6 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 	struct pl_bundle_opts opts;
 	struct pl_error err;
 	struct pl_store *st = NULL;
-	char num[32];
 	int rc = PL_EXIT_USAGE, lib;
 
 	memset(&sel, 0, sizeof(sel));
@@ -215,15 +291,8 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 		pl_cli_errorf("report", "unknown --lang '%s' (en or zh-CN)", lang);
 		return PL_EXIT_USAGE;
 	}
-	if (epoch < 0)
-		epoch = bundle_epoch();
-	if (epoch < 0) {
-		pl_cli_errorf("report", "SOURCE_DATE_EPOCH must be a whole number of seconds");
+	if (epoch < 0 && pl_cli_source_date_epoch("report", &epoch) != PL_EXIT_OK)
 		return PL_EXIT_USAGE;
-	}
-	/* the workbook reads it too: one timestamp for every file */
-	snprintf(num, sizeof(num), "%lld", epoch);
-	setenv("SOURCE_DATE_EPOCH", num, 1);
 	if (pl_spec_load(spec_path, &spec, &err)) {
 		pl_cli_print_error(&err);
 		goto out;

@@ -46,7 +46,11 @@ int pl_bundle_lang_ok(const char *lang);
 
 /* Renders the bundle into dir (created if missing). Returns 0; PL_EIO;
  * PL_ENOMEM; PL_EINVALID for a template error; PL_ETOOL when only gnuplot
- * failed (everything else, the manifest included, is written). */
+ * failed (everything else, the manifest included, is written).
+ * With opts->spec->builtin (pl_spec_default: `report --axis`) it writes
+ * the default report instead: comparison.csv/.json, the gnuplot charts,
+ * the plain workbook (pl_xlsx_write) and report.md from report.axis.md,
+ * into a directory that may hold other files; proc may be NULL. */
 int pl_bundle_write(const char *dir, const struct pl_comparison *cmp,
                     const struct pl_run_list *runs, const struct pl_procurement *proc,
                     const struct pl_bundle_opts *opts, struct pl_error *err);

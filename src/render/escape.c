@@ -2,23 +2,18 @@
  * escape.c — strings from input files are data, in every output format.
  *
  * The three public escapers of render.h (JSON string literals, Markdown
- * table cells, CSV fields) and the private helpers of render_impl.h that
- * every renderer shares: UTF-8 decoding and repair, terminal sanitising and
- * display width, C-locale number formatting for human tables, the row label
- * of a comparison, and writing a file through a temporary name.
+ * table cells, CSV fields) and the private ones of render_impl.h: UTF-8
+ * repair, terminal sanitising and display width, and text from an input
+ * file inline in a line of text or Markdown. Only escaping lives here:
+ * number formatting and comparison labels are in format.c, file writing in
+ * files.c. HTML/XML text (pl_html_write_text) is escaped here too, for
+ * template.c and svg.c.
  */
 #include "render/render.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <locale.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "render/render_impl.h"
 
@@ -257,66 +252,6 @@ int pl_csv_write_field(FILE *out, const char *s)
 	return stream_status(out);
 }
 
-/* ------------------------------------------------------------------ numbers */
-
-/* snprintf in the C locale whatever the process locale is. */
-static void c_snprintf(char *buf, size_t n, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
-#endif
-	;
-
-static void c_snprintf(char *buf, size_t n, const char *fmt, ...)
-{
-	static locale_t c_locale;
-	locale_t old = (locale_t)0;
-	va_list ap;
-
-	if (!c_locale)
-		c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	if (c_locale)
-		old = uselocale(c_locale);
-	va_start(ap, fmt);
-	vsnprintf(buf, n, fmt, ap);
-	va_end(ap);
-	if (c_locale)
-		uselocale(old);
-}
-
-char *pl_fmt_sig4(char *buf, size_t n, double v)
-{
-	char tmp[64];
-	const char *e;
-	long exp10;
-	int dec;
-
-	if (n == 0)
-		return buf;
-	if (isnan(v)) {
-		snprintf(buf, n, "nan");
-		return buf;
-	}
-	if (isinf(v)) {
-		snprintf(buf, n, "%s", v > 0 ? "inf" : "-inf");
-		return buf;
-	}
-	if (v == 0) {
-		snprintf(buf, n, "0");
-		return buf;
-	}
-	/* %.3e rounds to 4 significant digits and tells the decimal exponent. */
-	c_snprintf(tmp, sizeof(tmp), "%.3e", v);
-	e = strchr(tmp, 'e');
-	exp10 = e ? strtol(e + 1, NULL, 10) : 0;
-	if (exp10 < -6 || exp10 > 14) {
-		snprintf(buf, n, "%s", tmp);
-		return buf;
-	}
-	dec = exp10 >= 3 ? 0 : (int)(3 - exp10);
-	c_snprintf(buf, n, "%.*f", dec, v);
-	return buf;
-}
-
 int pl_render_write_input(FILE *out, const char *s, enum pl_table_format fmt)
 {
 	char *safe;
@@ -331,217 +266,35 @@ int pl_render_write_input(FILE *out, const char *s, enum pl_table_format fmt)
 	return 0;
 }
 
-char *pl_fmt_spread(char *buf, size_t n, const struct pl_compare_row *row, int m)
+int pl_html_write_text(FILE *out, const char *s)
 {
-	char lo[64], hi[64]; /* pl_fmt_sig4 may write its 64-byte %e text */
+	size_t n = s ? strlen(s) : 0;
 
-	if (n == 0)
-		return buf;
-	buf[0] = '\0';
-	if (m < 0 || m >= PL_METRIC_COUNT || row->n_metric[m] < 2)
-		return buf;
-	pl_fmt_sig4(lo, sizeof(lo), row->min[m]);
-	pl_fmt_sig4(hi, sizeof(hi), row->max[m]);
-	if (strcmp(lo, hi) == 0) /* the runs agree to the digits shown */
-		return buf;
-	/* U+2013 EN DASH: a hyphen would read as a minus sign */
-	snprintf(buf, n, "%s\xe2\x80\x93%s", lo, hi);
-	return buf;
-}
-
-char *pl_fmt_delta(char *buf, size_t n, double pct)
-{
-	if (n == 0)
-		return buf;
-	if (!isfinite(pct)) {
-		snprintf(buf, n, "%s", isnan(pct) ? "n/a" : pct > 0 ? "+inf%" : "-inf%");
-		return buf;
-	}
-	/* a change of a million percent or more is shown in three significant
-	 * digits, not as a 100-digit number */
-	if (fabs(pct) >= 1e6)
-		c_snprintf(buf, n, "%+.3g%%", pct);
-	else
-		c_snprintf(buf, n, "%+.1f%%", pct);
-	if (strcmp(buf, "-0.0%") == 0)
-		snprintf(buf, n, "+0.0%%");
-	return buf;
-}
-
-/* ------------------------------------------------------------ JSON values */
-
-void pl_json_write_num(FILE *out, double v)
-{
-	char buf[40];
-
-	if (isnan(v))
-		fputs("null", out);
-	else if (isinf(v))
-		fputs(v > 0 ? "\"inf\"" : "\"-inf\"", out);
-	else
-		fputs(pl_fmt_num(buf, sizeof(buf), v), out);
-}
-
-void pl_json_write_key(FILE *out, int *first, const char *name)
-{
-	if (!*first)
-		fputs(", ", out);
-	*first = 0;
-	pl_json_write_string(out, name);
-	fputs(": ", out);
-}
-
-/* --------------------------------------------------------------- structure */
-
-int pl_render_mkdirs(const char *dir, struct pl_error *err)
-{
-	size_t n = strlen(dir);
-	char *p = malloc(n + 1);
-	struct stat st;
-
-	if (!p)
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	memcpy(p, dir, n + 1);
-	for (size_t i = 1; i <= n; i++) {
-		if (p[i] != '/' && p[i] != '\0')
-			continue;
-		p[i] = '\0';
-		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-			int e = errno;
-			free(p);
-			return pl_error_set(err, PL_EIO, "cannot create directory '%s': %s", dir,
-			                    strerror(e));
+	while (n > 0) {
+		unsigned long cp;
+		size_t k = pl_utf8_decode(s, n, &cp);
+		if (k == 0) {
+			fputs("\xEF\xBF\xBD", out);
+			k = 1;
+		} else if (cp == '&') {
+			fputs("&amp;", out);
+		} else if (cp == '<') {
+			fputs("&lt;", out);
+		} else if (cp == '>') {
+			fputs("&gt;", out);
+		} else if (cp == '"') {
+			fputs("&quot;", out);
+		} else if (cp == '\'') {
+			fputs("&#39;", out);
+		} else if ((cp < 0x20 && cp != '\n' && cp != '\t') || cp == 0x7F ||
+		           (cp >= 0x80 && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
+		           (cp >= 0x2066 && cp <= 0x2069)) {
+			fputc('?', out);
+		} else {
+			fwrite(s, 1, k, out);
 		}
-		if (i < n)
-			p[i] = '/';
+		s += k;
+		n -= k;
 	}
-	free(p);
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-		return pl_error_set(err, PL_EIO, "cannot create directory '%s': %s", dir,
-		                    stat(dir, &st) != 0 ? strerror(errno) : "not a directory");
-	return 0;
-}
-
-
-int pl_render_is_axis(const struct pl_comparison *cmp, int id)
-{
-	for (size_t i = 0; i < cmp->naxis; i++)
-		if (cmp->axis[i] == id)
-			return 1;
-	return 0;
-}
-
-int pl_render_write_shared(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt,
-                           int skip_travellers)
-{
-	int first = 1, rc;
-
-	fputs("shared: ", out);
-	for (int id = 0; id < PL_COND_COUNT; id++) {
-		const struct pl_value *v = &cmp->shared[id];
-		if (!v->set || pl_render_is_axis(cmp, id) || (skip_travellers && cmp->varies[id]))
-			continue;
-		fprintf(out, "%s%s=", first ? "" : ", ", pl_cond_info[id].name);
-		first = 0;
-		if ((rc = pl_render_write_input(out, v->text, fmt)))
-			return rc;
-	}
-	for (size_t i = 0; i < cmp->nshared_extra; i++) {
-		fputs(first ? "" : ", ", out);
-		first = 0;
-		if ((rc = pl_render_write_input(out, cmp->shared_extra[i].name, fmt)))
-			return rc;
-		fputc('=', out);
-		if ((rc = pl_render_write_input(out, cmp->shared_extra[i].value, fmt)))
-			return rc;
-	}
-	if (first)
-		fputs("(none)", out);
-	return 0;
-}
-
-char *pl_render_row_label(const struct pl_comparison *cmp, size_t row, char *buf, size_t n)
-{
-	size_t len = 0;
-
-	if (n == 0)
-		return buf;
-	buf[0] = '\0';
-	for (size_t i = 0; i < cmp->naxis; i++) {
-		int id = cmp->axis[i];
-		const struct pl_value *v;
-		const char *parts[2];
-
-		if (id < 0 || id >= PL_COND_COUNT)
-			continue;
-		v = &cmp->rows[row].axis[id];
-		parts[0] = len > 0 ? " / " : "";
-		parts[1] = v->set && v->text ? v->text : "(missing)";
-		for (int p = 0; p < 2; p++) {
-			size_t k = strlen(parts[p]);
-			if (len + k >= n)
-				k = n - 1 - len;
-			memcpy(buf + len, parts[p], k);
-			len += k;
-			buf[len] = '\0';
-		}
-	}
-	return buf;
-}
-
-char *pl_render_path(const char *dir, const char *name)
-{
-	size_t a = strlen(dir), b = strlen(name);
-	char *p = malloc(a + b + 2);
-
-	if (!p)
-		return NULL;
-	memcpy(p, dir, a);
-	p[a] = '/';
-	memcpy(p + a + 1, name, b + 1);
-	return p;
-}
-
-int pl_render_write_file(const char *path, int (*fn)(FILE *fp, void *ctx, struct pl_error *err),
-                         void *ctx, struct pl_error *err)
-{
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 5);
-	FILE *fp;
-	int rc, fd;
-
-	if (!tmp)
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
-	/* A symlink planted at the temporary name must not be followed: remove
-	 * whatever is there and create the file afresh (O_EXCL, O_NOFOLLOW).
-	 * The rename below then replaces a link at path instead of writing
-	 * through it. */
-	remove(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
-	fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
-	if (!fp) {
-		if (fd >= 0)
-			close(fd);
-		rc = pl_error_set(err, PL_EIO, "cannot write '%s': %s", tmp, strerror(errno));
-		free(tmp);
-		return rc;
-	}
-	errno = 0;
-	rc = fn(fp, ctx, err);
-	if (rc == PL_EIO) /* a failed write left its reason (ENOSPC, EIO) in errno */
-		pl_error_set(err, PL_EIO, "cannot write '%s': %s", tmp,
-		             errno ? strerror(errno) : "write error");
-	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
-		rc = pl_error_set(err, PL_EIO, "cannot write '%s': %s", tmp, strerror(errno));
-	if (fclose(fp) != 0 && rc == 0)
-		rc = pl_error_set(err, PL_EIO, "cannot write '%s': %s", tmp, strerror(errno));
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = pl_error_set(err, PL_EIO, "cannot rename '%s' to '%s': %s", tmp, path,
-		                  strerror(errno));
-	if (rc != 0)
-		remove(tmp);
-	free(tmp);
-	return rc;
+	return ferror(out) ? PL_EIO : 0;
 }

@@ -193,7 +193,10 @@ static char *gnuplot_program(void)
 
 /* Runs `prog arg1 arg2` in dir (no shell). The first bytes of its output
  * (stdout and stderr) go to capture (size capn; may be NULL). On failure
- * writes a short reason to msg. */
+ * writes a short reason to msg. One function of over 120 lines because the
+ * fork, the child's redirections, the timed read of the pipe and the reaping
+ * share the pipe, the pid and the deadline; issue 18 moves it to one
+ * spawner in src/util/. */
 static enum run_result run_prog(const char *prog, const char *dir, const char *arg1,
                                 const char *arg2, char *capture, size_t capn, char *msg,
                                 size_t msgn)

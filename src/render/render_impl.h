@@ -4,7 +4,9 @@
  * Text sanitising and display width for terminal tables, C-locale number
  * formatting for human tables, the row label of a comparison, UTF-8
  * repair, and writing a file through a temporary name so that a failed
- * render never leaves a half-written file. Defined in escape.c.
+ * render never leaves a half-written file. Defined in escape.c (escaping),
+ * format.c (numbers, labels) and files.c (paths, mkdir -p, atomic writes)
+ * unless a comment says otherwise.
  */
 #ifndef PL_RENDER_IMPL_H
 #define PL_RENDER_IMPL_H
@@ -73,8 +75,8 @@ int pl_render_write_file(const char *path, int (*fn)(FILE *fp, void *ctx, struct
                          void *ctx, struct pl_error *err);
 
 /* Writes s escaped for HTML/XML text and attribute values (& < > " '),
- * invalid UTF-8 as U+FFFD, control and bidi characters as '?'. Defined in
- * template.c. Returns 0 or PL_EIO. */
+ * invalid UTF-8 as U+FFFD, control and bidi characters as '?'. Returns 0
+ * or PL_EIO. */
 int pl_html_write_text(FILE *out, const char *s);
 
 /* Joins dir and name with '/' into a new heap string (caller frees), or

@@ -345,6 +345,46 @@ static void free_strs(char **v, size_t n)
 	free(v);
 }
 
+/* Copies n strings into a new heap array. */
+static int copy_strs(char ***out, size_t *nout, const char *const *v, size_t n,
+                     struct pl_error *err)
+{
+	*out = NULL;
+	*nout = 0;
+	if (n == 0)
+		return 0;
+	if (!(*out = calloc(n, sizeof(char *))))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	for (; *nout < n; (*nout)++)
+		if (dup_str(&(*out)[*nout], v[*nout], err))
+			return PL_ENOMEM;
+	return 0;
+}
+
+int pl_spec_default(struct pl_report_spec *out, const char *axis, const char *const *where,
+                    size_t nwhere, const char *const *metrics, size_t nmetrics,
+                    const char *const *allow, size_t nallow, const char *title,
+                    struct pl_error *err)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->builtin = 1;
+	out->charts = PL_CHART_BARS;
+	rc = dup_str(&out->name, "axis", err);
+	if (rc == 0)
+		rc = dup_str(&out->axis, axis ? axis : "", err);
+	if (rc == 0 && title && *title)
+		rc = dup_str(&out->title_en, title, err);
+	if (rc == 0)
+		rc = copy_strs(&out->where, &out->nwhere, where, nwhere, err);
+	if (rc == 0)
+		rc = copy_strs(&out->metrics, &out->nmetrics, metrics, nmetrics, err);
+	if (rc == 0)
+		rc = copy_strs(&out->allow, &out->nallow, allow, nallow, err);
+	return rc;
+}
+
 void pl_spec_release(struct pl_report_spec *s)
 {
 	if (!s)
@@ -384,6 +424,16 @@ int pl_manifest_read(const char *path, char *lang, size_t n, long long *epoch,
 		cJSON_Delete(root);
 		pl_error_set(err, PL_EINVALID, "not a perfledger bundle manifest (no lang or source_date_epoch)");
 		pl_error_at(err, path, 0, 0);
+		return PL_EINVALID;
+	}
+	/* the rule of SOURCE_DATE_EPOCH (pl_cli_source_date_epoch): whole
+	 * seconds up to 9999-12-31T23:59:59Z; checked before the conversion */
+	if (t->valuedouble > 253402300799.0 || t->valuedouble != floor(t->valuedouble)) {
+		cJSON_Delete(root);
+		pl_error_set(err, PL_EINVALID, "'source_date_epoch' must be a whole number of seconds "
+		                               "from 0 to 253402300799");
+		pl_error_at(err, path, 0, 0);
+		pl_error_field(err, "source_date_epoch");
 		return PL_EINVALID;
 	}
 	snprintf(lang, n, "%s", l->valuestring);

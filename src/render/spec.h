@@ -57,11 +57,26 @@ struct pl_report_spec {
 	unsigned sheets;        /* PL_SHEET_* */
 	char *bytes;            /* the file's bytes (copied into bundles); owned */
 	size_t nbytes;
+	int builtin;            /* 1: report --axis's default definition
+	                           (pl_spec_default): rendered from
+	                           report.axis.md with the plain workbook; no
+	                           report.html, definition.json or manifest */
 };
 
 /* Reads and checks the definition at path. Returns 0, PL_EIO, PL_ESYNTAX
  * or PL_EINVALID (located in path), PL_ENOMEM. Release out in any case. */
 int pl_spec_load(const char *path, struct pl_report_spec *out, struct pl_error *err);
+
+/* Builds the built-in default definition of `report --axis` into out
+ * (copies of every string; builtin = 1, charts = bars, name "axis"): the
+ * command line's axis text, --where texts, --metric and --allow-mismatch
+ * arguments, and title (NULL or "" for "Comparison by FIELD, ..."). It is
+ * rendered by pl_bundle_write like a definition file. Returns 0 or
+ * PL_ENOMEM. Release out in any case. */
+int pl_spec_default(struct pl_report_spec *out, const char *axis, const char *const *where,
+                    size_t nwhere, const char *const *metrics, size_t nmetrics,
+                    const char *const *allow, size_t nallow, const char *title,
+                    struct pl_error *err);
 
 /* Frees everything spec owns. NULL is a no-op. */
 void pl_spec_release(struct pl_report_spec *spec);

@@ -197,39 +197,6 @@ static int truthy(const struct val *v)
 	return 0;
 }
 
-int pl_html_write_text(FILE *out, const char *s)
-{
-	size_t n = s ? strlen(s) : 0;
-
-	while (n > 0) {
-		unsigned long cp;
-		size_t k = pl_utf8_decode(s, n, &cp);
-		if (k == 0) {
-			fputs("\xEF\xBF\xBD", out);
-			k = 1;
-		} else if (cp == '&') {
-			fputs("&amp;", out);
-		} else if (cp == '<') {
-			fputs("&lt;", out);
-		} else if (cp == '>') {
-			fputs("&gt;", out);
-		} else if (cp == '"') {
-			fputs("&quot;", out);
-		} else if (cp == '\'') {
-			fputs("&#39;", out);
-		} else if ((cp < 0x20 && cp != '\n' && cp != '\t') || cp == 0x7F ||
-		           (cp >= 0x80 && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
-		           (cp >= 0x2066 && cp <= 0x2069)) {
-			fputc('?', out);
-		} else {
-			fwrite(s, 1, k, out);
-		}
-		s += k;
-		n -= k;
-	}
-	return ferror(out) ? PL_EIO : 0;
-}
-
 /* ------------------------------------------------------------- rendering */
 
 /* A parsed tag. */

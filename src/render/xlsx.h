@@ -7,8 +7,9 @@
  * conditions, metrics, reference-only), "Conditions" (shared conditions and
  * the fields that vary) and "Caveats" when there are any. Every string from
  * an input file is written as a text cell (worksheet_write_string), never a
- * formula. The workbook's creation time is taken from $SOURCE_DATE_EPOCH
- * when set, so renders are reproducible.
+ * formula. The workbook's creation time is the epoch passed in (the CLI
+ * parses SOURCE_DATE_EPOCH once), so renders are reproducible; 0 is
+ * 1970-01-01T00:00:00Z like any other epoch.
  */
 #ifndef PL_XLSX_H
 #define PL_XLSX_H
@@ -18,9 +19,11 @@
 #include "core/model.h"
 
 /* Writes the workbook to path. runs must hold the runs of cmp (others are
- * ignored). Returns 0, PL_EIO (cannot write path) or PL_ENOMEM. */
+ * ignored). epoch (seconds since 1970-01-01T00:00:00Z, 0 included) is the
+ * creation and modification time in docProps/core.xml. Returns 0, PL_EIO
+ * (cannot write path) or PL_ENOMEM. */
 int pl_xlsx_write(const char *path, const struct pl_comparison *cmp, const struct pl_run_list *runs,
-                  struct pl_error *err);
+                  long long epoch, struct pl_error *err);
 
 struct pl_procurement;
 
@@ -31,9 +34,10 @@ struct pl_procurement;
  * chart of throughput vs concurrency per group and a column chart of the
  * SLO throughput per accelerator; with PL_SHEET_CHECKLIST a "Checklist"
  * sheet (publication checklist items per run). lang ("en", "zh-CN") picks
- * the chart titles. Returns as pl_xlsx_write. */
+ * the chart titles; epoch as for pl_xlsx_write. Returns as pl_xlsx_write. */
 int pl_xlsx_write_bundle(const char *path, const struct pl_comparison *cmp,
                          const struct pl_run_list *runs, const struct pl_procurement *proc,
-                         unsigned sheets, const char *lang, struct pl_error *err);
+                         unsigned sheets, const char *lang, long long epoch,
+                         struct pl_error *err);
 
 #endif

@@ -97,8 +97,9 @@ static void test_errors(void **state)
 
 static void test_builtin(void **state)
 {
-	static const char *const names[] = {"report.en.md", "report.zh-CN.md", "report.en.html",
-	                                    "report.zh-CN.html", "report.css", "report.js"};
+	static const char *const names[] = {"report.en.md",      "report.zh-CN.md", "report.en.html",
+	                                    "report.zh-CN.html", "report.css",      "report.js",
+	                                    "report.axis.md"};
 	size_t len = 0;
 
 	(void)state;

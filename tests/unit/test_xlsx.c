@@ -14,12 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "render/xlsx.h"
 
 #include "render_fixture.h"
+
+#define EPOCH 1700000000LL /* 2023-11-14T22:13:20Z */
 
 #define XLSX_DIR PL_TEST_TMP "/xlsx"
 #define XLSX_PATH XLSX_DIR "/cmp.xlsx"
@@ -112,11 +115,10 @@ static int setup(void **state)
 
 	(void)state;
 	fx_fresh_dir(XLSX_DIR);
-	setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
 	pl_error_init(&err);
 	fixture_comparison(&cmp);
 	fixture_runs(&runs);
-	assert_int_equal(pl_xlsx_write(XLSX_PATH, &cmp, &runs, &err), 0);
+	assert_int_equal(pl_xlsx_write(XLSX_PATH, &cmp, &runs, EPOCH, &err), 0);
 	pl_run_list_release(&runs);
 	return 0;
 }
@@ -270,7 +272,7 @@ static void test_shared_extras_and_no_spread(void **state)
 	for (int m = 0; m < PL_METRIC_COUNT; m++)
 		if (cmp.rows[0].n_metric[m])
 			cmp.rows[0].n_metric[m] = 1;
-	assert_int_equal(pl_xlsx_write(XLSX_PATH, &cmp, &runs, &err), 0);
+	assert_int_equal(pl_xlsx_write(XLSX_PATH, &cmp, &runs, EPOCH, &err), 0);
 	pl_run_list_release(&runs);
 	xml = unzip_member("xl/worksheets/sheet1.xml");
 	cond = unzip_member("xl/worksheets/sheet3.xml");
@@ -306,7 +308,7 @@ static void test_long_text_marked(void **state)
 	fixture_comparison(&cmp);
 	fixture_runs(&runs);
 	assert_int_equal(pl_run_set_cond(&runs.v[0], PL_C_MODEL, long_args, &err), 0);
-	assert_int_equal(pl_xlsx_write(XLSX_PATH, &cmp, &runs, &err), 0);
+	assert_int_equal(pl_xlsx_write(XLSX_PATH, &cmp, &runs, EPOCH, &err), 0);
 	pl_run_list_release(&runs);
 	xml = unzip_member("xl/worksheets/sheet2.xml");
 	sst_load(&s);
@@ -402,7 +404,7 @@ static void test_reproducible(void **state)
 	pl_error_init(&err);
 	fixture_comparison(&cmp);
 	fixture_runs(&runs);
-	assert_int_equal(pl_xlsx_write(XLSX_DIR "/again.xlsx", &cmp, &runs, &err), 0);
+	assert_int_equal(pl_xlsx_write(XLSX_DIR "/again.xlsx", &cmp, &runs, EPOCH, &err), 0);
 	pl_run_list_release(&runs);
 	na = fx_file_size(XLSX_PATH);
 	nb = fx_file_size(XLSX_DIR "/again.xlsx");
@@ -412,6 +414,45 @@ static void test_reproducible(void **state)
 	assert_memory_equal(a, b, (size_t)na);
 	free(a);
 	free(b);
+}
+
+/* Epoch 0 is a valid SOURCE_DATE_EPOCH (1970-01-01T00:00:00Z), not "unset":
+ * libxlsxwriter stamps the current time for 0, so a bundle rendered with
+ * SOURCE_DATE_EPOCH=0 was not reproducible and `verify` failed on it. */
+static void test_epoch_zero(void **state)
+{
+	const char *a = XLSX_DIR "/epoch0a.xlsx", *b = XLSX_DIR "/epoch0b.xlsx";
+	struct pl_comparison cmp;
+	struct pl_run_list runs;
+	struct pl_error err;
+	char *core, *x, *y;
+	long nx;
+
+	(void)state;
+	pl_error_init(&err);
+	fixture_comparison(&cmp);
+	fixture_runs(&runs);
+	assert_int_equal(pl_xlsx_write(a, &cmp, &runs, 0, &err), 0);
+	sleep(1);
+	assert_int_equal(pl_xlsx_write(b, &cmp, &runs, 0, &err), 0);
+	pl_run_list_release(&runs);
+	core = fx_popen_read("unzip -p '" XLSX_DIR "/epoch0a.xlsx' docProps/core.xml");
+	assert_non_null(strstr(core, "<dcterms:created xsi:type=\"dcterms:W3CDTF\">"
+	                             "1970-01-01T00:00:00Z</dcterms:created>"));
+	assert_non_null(strstr(core, "<dcterms:modified xsi:type=\"dcterms:W3CDTF\">"
+	                             "1970-01-01T00:00:00Z</dcterms:modified>"));
+	free(core);
+	/* the rewritten zip is whole: every member reads back */
+	core = fx_popen_read("unzip -tq '" XLSX_DIR "/epoch0a.xlsx' 2>&1");
+	assert_non_null(strstr(core, "No errors detected"));
+	free(core);
+	nx = fx_file_size(a);
+	assert_int_equal(nx, fx_file_size(b));
+	x = fx_slurp(a);
+	y = fx_slurp(b);
+	assert_memory_equal(x, y, (size_t)nx);
+	free(x);
+	free(y);
 }
 
 static void test_no_caveats_and_bad_path(void **state)
@@ -424,13 +465,14 @@ static void test_no_caveats_and_bad_path(void **state)
 	pl_error_init(&err);
 	fixture_comparison(&cmp);
 	cmp.ncaveats = 0;
-	assert_int_equal(pl_xlsx_write(XLSX_DIR "/nocav.xlsx", &cmp, NULL, &err), 0);
+	assert_int_equal(pl_xlsx_write(XLSX_DIR "/nocav.xlsx", &cmp, NULL, EPOCH, &err), 0);
 	list = fx_popen_read("unzip -Z1 '" XLSX_DIR "/nocav.xlsx'");
 	assert_non_null(strstr(list, "xl/worksheets/sheet3.xml"));
 	assert_null(strstr(list, "xl/worksheets/sheet4.xml"));
 	free(list);
 
-	assert_int_equal(pl_xlsx_write(XLSX_DIR "/no/such/dir/x.xlsx", &cmp, NULL, &err), PL_EIO);
+	assert_int_equal(pl_xlsx_write(XLSX_DIR "/no/such/dir/x.xlsx", &cmp, NULL, EPOCH, &err),
+	                 PL_EIO);
 	assert_int_equal(err.code, PL_EIO);
 	assert_string_equal(err.message, "cannot write '" XLSX_DIR
 	                                 "/no/such/dir/x.xlsx.tmp': No such file or directory");
@@ -455,7 +497,7 @@ static void test_bundle_links_and_charts(void **state)
 	 * absolute path; run 3 keeps its relative path */
 	pl_strset(&runs.v[0].source, "/data/bench runs/a\"b#1%\xc3\xa9.json");
 	pl_strset(&runs.v[1].source, "/tmp/=HYPERLINK(\"http://x\")&'.json");
-	assert_int_equal(pl_xlsx_write_bundle(path, &cmp, &runs, NULL, 0, "en", &err), 0);
+	assert_int_equal(pl_xlsx_write_bundle(path, &cmp, &runs, NULL, 0, "en", EPOCH, &err), 0);
 
 	snprintf(cmd, sizeof(cmd), "unzip -Z1 '%s'", path);
 	list = fx_popen_read(cmd);
@@ -516,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_shared_extras_and_no_spread),
 		cmocka_unit_test(test_openpyxl),
 		cmocka_unit_test(test_reproducible),
+		cmocka_unit_test(test_epoch_zero),
 		cmocka_unit_test(test_no_caveats_and_bad_path),
 		cmocka_unit_test(test_bundle_links_and_charts),
 		cmocka_unit_test(test_long_text_marked),

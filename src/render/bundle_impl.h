@@ -1,0 +1,106 @@
+/*
+ * bundle_impl.h — private to the bundle writer (src/render/bundle*.c).
+ *
+ * A bundle is written in four concerns, one file each: bundle.c (the
+ * language tables and the order of the files written), bundle_context.c
+ * (the template context built from the comparison and the procurement
+ * figures), bundle_charts.c (which charts: the sweep and Pareto SVGs and
+ * the chart entries of the context), bundle_manifest.c (the sha256
+ * manifest, the database hash and the directory rules) and
+ * bundle_verify.c (comparing a bundle with a re-render). This header holds
+ * what they share: the words the C code produces, the state of one render
+ * and the functions one file calls in another.
+ */
+#ifndef PL_BUNDLE_IMPL_H
+#define PL_BUNDLE_IMPL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/error.h"
+#include "render/bundle.h"
+#include "render/plot.h"
+#include "render/template.h"
+
+/* Words the C code produces, per language. */
+struct words {
+	const char *lang;
+	const char *sweep_title, *sweep_x, *sweep_y;
+	const char *pareto_title, *pareto_x, *pareto_y, *pareto_mark;
+	const char *pareto_no_acc, *pareto_no_tpot; /* legend notes of a group not drawn */
+	const char *measured;     /* "measured at concurrency %s" */
+	const char *interpolated; /* "interpolated between concurrency %s and %s (at %s)" */
+	const char *none;         /* no point meets */
+	const char *no_slo;
+	const char *price_runs, *price_table, *price_none, *price_conflict;
+	const char *price_tokens; /* "%s in / %s out per 1M tokens" */
+	const char *checklist[PL_CHK_COUNT];
+};
+
+/* Everything the writers need. */
+struct bundle {
+	const struct pl_comparison *cmp;
+	const struct pl_run_list *runs;
+	const struct pl_procurement *proc;
+	const struct pl_bundle_opts *o;
+	const struct words *w;
+	struct pl_tpl_ctx *ctx;
+	char *svg_sweep, *svg_pareto; /* heap, or NULL */
+	char db_hash[65];
+	char gnuplot[128]; /* `gnuplot --version` when gnuplot drew charts, else "" */
+};
+
+/* 1 if run id is one of cmp's runs. Defined in bundle_context.c. */
+int pl_bundle_run_in_cmp(const struct pl_comparison *cmp, long long id);
+
+/* Fills b->ctx with the header, selection, comparison, procurement and
+ * runs sections (everything but the charts). Returns 0 or PL_ENOMEM.
+ * Defined in bundle_context.c. */
+int pl_bundle_context(struct bundle *b);
+
+/* Fills b->ctx for report.axis.md, the template of the built-in default
+ * definition (`report --axis`), with charts (ncharts) the gnuplot charts
+ * written. Returns 0, PL_ENOMEM or PL_EIO (err set). Defined in
+ * bundle_context.c. */
+int pl_bundle_axis_context(struct bundle *b, const struct pl_chart *charts, size_t ncharts,
+                           struct pl_error *err);
+
+/* Draws the sweep and Pareto charts the definition asks for into
+ * b->svg_sweep / b->svg_pareto (heap; left NULL when not drawn). Returns 0
+ * or PL_ENOMEM. Defined in bundle_charts.c. */
+int pl_bundle_make_charts(struct bundle *b);
+
+/* Adds the "charts" list to b->ctx: the sweep and Pareto SVGs, then each
+ * gnuplot chart of charts (ncharts) with an inline SVG bar chart of its
+ * data for the HTML. Returns 0 or PL_ENOMEM. Defined in bundle_charts.c. */
+int pl_bundle_ctx_charts(struct bundle *b, const struct pl_chart *charts, size_t ncharts);
+
+/* Sorted names of the regular files of dir into *names (*n of them; free
+ * with pl_bundle_free_names). Returns 0, PL_EIO or PL_ENOMEM. Defined in
+ * bundle_manifest.c. */
+int pl_bundle_list_dir(const char *dir, char ***names, size_t *n, struct pl_error *err);
+
+/* Frees n names and the array v. */
+void pl_bundle_free_names(char **v, size_t n);
+
+/* Makes dir ready for a bundle (see bundle_manifest.c). Returns 0, PL_EIO
+ * or PL_ENOMEM. */
+int pl_bundle_clear_dir(const char *dir, struct pl_error *err);
+
+/* Sets b->db_hash: the sha256 of the selected runs as `list --format json`
+ * renders them. Returns 0 or PL_ENOMEM. */
+int pl_bundle_db_hash(struct bundle *b, struct pl_error *err);
+
+/* What pl_bundle_write_manifest needs: the render and its directory. */
+struct manifest_job {
+	struct bundle *b;     /* the render */
+	const char *dir;      /* the bundle directory, every output written */
+	struct pl_error *err; /* unused; errors go to the writer's err */
+};
+
+/* A pl_render_write_file body (v: struct manifest_job): manifest.json with
+ * the inputs and the sha256 of every file already in the directory.
+ * Returns 0, PL_EIO or PL_ENOMEM. */
+int pl_bundle_write_manifest(FILE *fp, void *v, struct pl_error *err);
+
+#endif

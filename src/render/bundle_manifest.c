@@ -1,0 +1,279 @@
+/*
+ * bundle_manifest.c — a bundle's manifest.json and its directory.
+ *
+ * The manifest names the tool version, the definition, the language, the
+ * epoch, the gnuplot that drew the charts, the database content hash (the
+ * sha256 of the selected runs as `list --format json` renders them), every
+ * input (source, sha256) and every output file (path, sha256). A bundle's
+ * directory holds the bundle only: an earlier bundle's outputs are removed
+ * before a new render, any other file is refused. Reading a manifest back
+ * (lang, epoch, gnuplot) is in spec.c, the render layer's JSON reader.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "core/hash.h"
+#include "render/bundle_impl.h"
+#include "render/render.h"
+#include "render/render_impl.h"
+#include "render/spec.h"
+
+static int hash_file(const char *path, char hex[65], struct pl_error *err)
+{
+	char *buf;
+	size_t len;
+	int rc = pl_read_file(path, &buf, &len, err);
+
+	if (rc)
+		return rc;
+	rc = pl_sha256_hex(buf, len, hex);
+	free(buf);
+	return rc ? pl_error_set(err, PL_ENOMEM, "sha256 failed") : 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of the regular files of dir. */
+int pl_bundle_list_dir(const char *dir, char ***names, size_t *n, struct pl_error *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t cap = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (!d)
+		return pl_error_set(err, PL_EIO, "cannot open directory '%s': %s", dir, strerror(errno));
+	while ((e = readdir(d)) != NULL) {
+		char *path;
+		struct stat st;
+		int reg;
+		if (e->d_name[0] == '.')
+			continue;
+		path = pl_render_path(dir, e->d_name);
+		reg = path && lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+		free(path);
+		if (!reg)
+			continue;
+		if (*n == cap) {
+			char **p = realloc(*names, (cap = cap ? cap * 2 : 32) * sizeof(char *));
+			if (!p)
+				break;
+			*names = p;
+		}
+		if (!((*names)[*n] = strdup(e->d_name)))
+			break;
+		(*n)++;
+	}
+	closedir(d);
+	if (e != NULL) {
+		for (size_t i = 0; i < *n; i++)
+			free((*names)[i]);
+		free(*names);
+		*names = NULL;
+		*n = 0;
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	if (*n)
+		qsort(*names, *n, sizeof(char *), cmp_str);
+	return 0;
+}
+
+void pl_bundle_free_names(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Makes dir ready for a bundle: it must be empty, or hold an earlier bundle
+ * (a manifest.json), whose listed outputs and manifest are removed first so
+ * that nothing of it is taken for part of the new one. Any other file there
+ * is refused rather than overwritten or listed: a bundle's directory holds
+ * the bundle only. Names from the old manifest are used only when they are
+ * plain file names (no '/', not "." or ".."). */
+int pl_bundle_clear_dir(const char *dir, struct pl_error *err)
+{
+	char **names = NULL, *mpath, *text = NULL;
+	size_t n = 0;
+	int rc = pl_bundle_list_dir(dir, &names, &n, err);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n && !text; i++) {
+		FILE *f;
+		long len;
+		if (strcmp(names[i], "manifest.json") != 0)
+			continue;
+		if (!(mpath = pl_render_path(dir, names[i])))
+			break;
+		f = fopen(mpath, "rb");
+		free(mpath);
+		if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && len < (1L << 24) &&
+		    fseek(f, 0, SEEK_SET) == 0 && (text = calloc(1, (size_t)len + 1)) &&
+		    fread(text, 1, (size_t)len, f) != (size_t)len) {
+			free(text);
+			text = NULL;
+		}
+		if (f)
+			fclose(f);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (text) {
+		/* "outputs": [{"path": "NAME", ...}] as write_manifest writes it */
+		const char *o = strstr(text, "\"outputs\"");
+		for (const char *p = o; p && (p = strstr(p, "{\"path\": \"")) != NULL;) {
+			const char *s = p + 10, *e = strchr(s, '"');
+			char name[256];
+			if (!e || (size_t)(e - s) >= sizeof(name))
+				break;
+			memcpy(name, s, (size_t)(e - s));
+			name[e - s] = '\0';
+			if (!strchr(name, '/') && !strchr(name, '\\') && strcmp(name, ".") != 0 &&
+			    strcmp(name, "..") != 0 && (mpath = pl_render_path(dir, name)) != NULL) {
+				unlink(mpath);
+				free(mpath);
+			}
+			p = e;
+		}
+		free(text);
+		if ((mpath = pl_render_path(dir, "manifest.json")) != NULL) {
+			unlink(mpath);
+			free(mpath);
+		}
+	}
+	if ((rc = pl_bundle_list_dir(dir, &names, &n, err)))
+		return rc;
+	if (n > 0)
+		rc = pl_error_set(err, PL_EIO,
+		                  "'%s' holds files that are not part of a bundle (e.g. '%s'); render "
+		                  "a bundle into an empty or new directory",
+		                  dir, names[0]);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
+int pl_bundle_write_manifest(FILE *fp, void *v, struct pl_error *err)
+{
+	struct manifest_job *mj = v;
+	struct bundle *b = mj->b;
+	const struct pl_report_spec *s = b->o->spec;
+	char **names = NULL;
+	size_t n = 0;
+	char hex[65];
+	int rc, first = 1;
+
+	rc = pl_bundle_list_dir(mj->dir, &names, &n, err);
+	if (rc)
+		return rc;
+	fputs("{\n  \"perfledger\": ", fp);
+	pl_json_write_string(fp, b->o->tool_version ? b->o->tool_version : "");
+	fputs(",\n  \"definition\": ", fp);
+	pl_json_write_string(fp, s->name);
+	fputs(",\n  \"lang\": ", fp);
+	pl_json_write_string(fp, b->w->lang);
+	if (b->gnuplot[0]) {
+		/* gnuplot's SVG carries its version; another one may draw other bytes */
+		fputs(",\n  \"gnuplot\": ", fp);
+		pl_json_write_string(fp, b->gnuplot);
+	}
+	fprintf(fp, ",\n  \"source_date_epoch\": %lld", b->o->epoch);
+	fputs(",\n  \"database_hash\": ", fp);
+	pl_json_write_string(fp, b->db_hash);
+	fputs(",\n  \"selection\": [", fp);
+	for (size_t i = 0; i < s->nwhere; i++) {
+		fputs(i ? ", " : "", fp);
+		pl_json_write_string(fp, s->where[i]);
+	}
+	fputs("],\n  \"axis\": ", fp);
+	pl_json_write_string(fp, s->axis);
+	fputs(",\n  \"inputs\": [", fp);
+	for (size_t i = 0; b->runs && i < b->runs->n; i++) {
+		const struct pl_run *run = &b->runs->v[i];
+		int seen = 0;
+		if (!pl_bundle_run_in_cmp(b->cmp, run->id))
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = pl_bundle_run_in_cmp(b->cmp, b->runs->v[j].id) &&
+			       strcmp(b->runs->v[j].sha256, run->sha256) == 0;
+		if (seen)
+			continue;
+		fputs(first ? "\n    {\"source\": " : ",\n    {\"source\": ", fp);
+		first = 0;
+		pl_json_write_string(fp, run->source ? run->source : "");
+		fputs(", \"sha256\": ", fp);
+		pl_json_write_string(fp, run->sha256);
+		fputc('}', fp);
+	}
+	fputs("\n  ],\n  \"outputs\": [", fp);
+	first = 1;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *path;
+		size_t len = strlen(names[i]);
+		/* the manifest itself, and its own temporary file being written */
+		if (strcmp(names[i], "manifest.json") == 0 ||
+		    (len > 4 && strcmp(names[i] + len - 4, ".tmp") == 0))
+			continue;
+		path = pl_render_path(mj->dir, names[i]);
+		if (!path) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			break;
+		}
+		rc = hash_file(path, hex, err);
+		free(path);
+		if (rc)
+			break;
+		fputs(first ? "\n    {\"path\": " : ",\n    {\"path\": ", fp);
+		first = 0;
+		pl_json_write_string(fp, names[i]);
+		fprintf(fp, ", \"sha256\": \"%s\"}", hex);
+	}
+	fputs("\n  ]\n}\n", fp);
+	pl_bundle_free_names(names, n);
+	if (rc)
+		return rc;
+	return ferror(fp) ? PL_EIO : 0;
+}
+
+/* sha256 of the selected runs as `list --format json` renders them. */
+int pl_bundle_db_hash(struct bundle *b, struct pl_error *err)
+{
+	struct pl_run_list sel;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc = 0;
+
+	pl_run_list_init(&sel);
+	for (size_t i = 0; b->runs && i < b->runs->n && rc == 0; i++) {
+		struct pl_run *r;
+		if (!pl_bundle_run_in_cmp(b->cmp, b->runs->v[i].id))
+			continue;
+		r = pl_run_list_push(&sel);
+		rc = r ? pl_run_copy(r, &b->runs->v[i]) : PL_ENOMEM;
+	}
+	f = rc == 0 ? open_memstream(&buf, &len) : NULL;
+	if (!f) {
+		pl_run_list_release(&sel);
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	rc = pl_render_runs(f, &sel, PL_FMT_JSON, err);
+	fclose(f);
+	if (rc == 0 && pl_sha256_hex(buf, len, b->db_hash) != 0)
+		rc = pl_error_set(err, PL_ENOMEM, "sha256 failed");
+	free(buf);
+	pl_run_list_release(&sel);
+	return rc;
+}
