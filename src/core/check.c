@@ -150,6 +150,84 @@ static int check_metric(const struct pl_run_list *sel, size_t nb, int m, const s
 	return 0;
 }
 
+/* Copies into sel the runs of runs whose axis field is the baseline value,
+ * then those with the candidate value, each in id order; *nb receives the
+ * number of baseline runs. Returns 0, PL_ENOMEM, or PL_EEMPTY naming the
+ * side that has no run and the values the axis field does have. */
+static int select_sides(const struct pl_run_list *runs, const struct pl_check_opts *opts,
+                        struct pl_run_list *sel, size_t *nb, struct pl_error *err)
+{
+	for (int side = 0; side < 2; side++) {
+		const char *want = side ? opts->candidate : opts->baseline;
+		for (size_t i = 0; i < runs->n; i++) {
+			struct pl_run *r;
+			if (!axis_is(&runs->v[i], opts->axis, want))
+				continue;
+			if (!(r = pl_run_list_push(sel)) || pl_run_copy(r, &runs->v[i]))
+				return pl_error_set(err, PL_ENOMEM, "out of memory");
+		}
+		if (side == 0)
+			*nb = sel->n;
+	}
+	if (*nb == 0 || sel->n == *nb) {
+		char vals[400];
+		list_values(runs, opts->axis, vals, sizeof(vals));
+		return pl_error_set(err, PL_EEMPTY, "no %s run with %s '%s' in the selection (%s values: %s)",
+		                    *nb == 0 ? "baseline" : "candidate", pl_cond_info[opts->axis].name,
+		                    *nb == 0 ? opts->baseline : opts->candidate,
+		                    pl_cond_info[opts->axis].name, vals);
+	}
+	return 0;
+}
+
+/* Tests each metric named in opts (else each headline metric both sides
+ * have) once, filling out->m[0..nm) and the verdict counts. old and new_
+ * are scratch arrays of sel->n doubles. Returns 0 or check_metric()'s code. */
+static int check_metrics(const struct pl_run_list *sel, size_t nb, const struct pl_check_opts *opts,
+                         const struct pl_accepted_list *accepted, struct pl_check *out,
+                         double *old, double *new_, struct pl_error *err)
+{
+	size_t nmetrics;
+	const int *metrics;
+	int rc;
+
+	if (opts->nmetrics) {
+		metrics = opts->metrics;
+		nmetrics = opts->nmetrics;
+	} else {
+		metrics = pl_compare_default_metrics(&nmetrics);
+	}
+	for (size_t k = 0; k < nmetrics; k++) {
+		int m = metrics[k], dup = 0;
+		for (size_t j = 0; j < out->nm; j++)
+			dup |= out->m[j].metric == m;
+		if (dup)
+			continue;
+		/* by default only the headline metrics both sides have */
+		if (!opts->nmetrics && (!side_has(sel, 0, nb, m) || !side_has(sel, nb, sel->n, m)))
+			continue;
+		if ((rc = check_metric(sel, nb, m, out, accepted, &out->m[out->nm], old, new_, err)))
+			return rc;
+		switch (out->m[out->nm].verdict) {
+		case PL_V_REGRESSION:
+			out->nregressions++;
+			break;
+		case PL_V_ACCEPTED:
+			out->naccepted++;
+			break;
+		case PL_V_IMPROVEMENT:
+			out->nimprovements++;
+			break;
+		default:
+			break;
+		}
+		if (out->m[out->nm].verdict != PL_V_TOO_FEW)
+			out->ndecidable++;
+		out->nm++;
+	}
+	return 0;
+}
+
 int pl_check_build(const struct pl_run_list *runs, const struct pl_check_opts *opts,
                    const struct pl_accepted_list *accepted, struct pl_check *out,
                    struct pl_error *err)
@@ -157,8 +235,7 @@ int pl_check_build(const struct pl_run_list *runs, const struct pl_check_opts *o
 	struct pl_run_list sel;
 	struct pl_compare_opts copts;
 	double *old = NULL, *new_ = NULL;
-	size_t nb = 0, nmetrics;
-	const int *metrics;
+	size_t nb = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -178,33 +255,10 @@ int pl_check_build(const struct pl_run_list *runs, const struct pl_check_opts *o
 	if (pl_strset(&out->baseline, opts->baseline) || pl_strset(&out->candidate, opts->candidate))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 
-	/* baseline runs first, then candidate runs, each in id order */
-	for (int side = 0; side < 2; side++) {
-		const char *want = side ? opts->candidate : opts->baseline;
-		for (size_t i = 0; i < runs->n; i++) {
-			struct pl_run *r;
-			if (!axis_is(&runs->v[i], opts->axis, want))
-				continue;
-			if (!(r = pl_run_list_push(&sel)) || pl_run_copy(r, &runs->v[i])) {
-				rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-				goto done;
-			}
-		}
-		if (side == 0)
-			nb = sel.n;
-	}
+	if ((rc = select_sides(runs, opts, &sel, &nb, err)))
+		goto done;
 	out->n_base = nb;
 	out->n_cand = sel.n - nb;
-	if (out->n_base == 0 || out->n_cand == 0) {
-		char vals[400];
-		list_values(runs, opts->axis, vals, sizeof(vals));
-		rc = pl_error_set(err, PL_EEMPTY, "no %s run with %s '%s' in the selection (%s values: %s)",
-		                  out->n_base == 0 ? "baseline" : "candidate",
-		                  pl_cond_info[opts->axis].name,
-		                  out->n_base == 0 ? opts->baseline : opts->candidate,
-		                  pl_cond_info[opts->axis].name, vals);
-		goto done;
-	}
 
 	/* the comparator's rules on the union, with the axis field varying */
 	memset(&copts, 0, sizeof(copts));
@@ -239,40 +293,8 @@ int pl_check_build(const struct pl_run_list *runs, const struct pl_check_opts *o
 	qsort(out->base_ids, out->n_base, sizeof(long long), cmp_ll);
 	qsort(out->cand_ids, out->n_cand, sizeof(long long), cmp_ll);
 
-	if (opts->nmetrics) {
-		metrics = opts->metrics;
-		nmetrics = opts->nmetrics;
-	} else {
-		metrics = pl_compare_default_metrics(&nmetrics);
-	}
-	for (size_t k = 0; k < nmetrics; k++) {
-		int m = metrics[k], dup = 0;
-		for (size_t j = 0; j < out->nm; j++)
-			dup |= out->m[j].metric == m;
-		if (dup)
-			continue;
-		/* by default only the headline metrics both sides have */
-		if (!opts->nmetrics && (!side_has(&sel, 0, nb, m) || !side_has(&sel, nb, sel.n, m)))
-			continue;
-		if ((rc = check_metric(&sel, nb, m, out, accepted, &out->m[out->nm], old, new_, err)))
-			goto done;
-		switch (out->m[out->nm].verdict) {
-		case PL_V_REGRESSION:
-			out->nregressions++;
-			break;
-		case PL_V_ACCEPTED:
-			out->naccepted++;
-			break;
-		case PL_V_IMPROVEMENT:
-			out->nimprovements++;
-			break;
-		default:
-			break;
-		}
-		if (out->m[out->nm].verdict != PL_V_TOO_FEW)
-			out->ndecidable++;
-		out->nm++;
-	}
+	if ((rc = check_metrics(&sel, nb, opts, accepted, out, old, new_, err)))
+		goto done;
 	if (out->nm == 0)
 		rc = pl_error_set(err, PL_EEMPTY,
 		                  "no headline metric has values on both sides; name one with --metric");

@@ -590,6 +590,11 @@ static double l1_cost(const struct l1_acc *a)
 	return c > 0.0 ? c : 0.0;
 }
 
+/* One function of 140 lines on purpose: the PELT recurrence (f, last,
+ * nseg, the live candidates cand[] and dead_from[]) is one loop whose
+ * state every step reads and prunes; split into helpers it would pass the
+ * same eight arrays to each of them and read worse than the published
+ * algorithm it follows (Killick et al. 2012). */
 int pl_stats_partition_l1(const double *y, size_t n, double beta, size_t min_segment,
                           size_t **steps, size_t *nsteps, struct pl_error *err)
 {
