@@ -1306,5 +1306,6 @@ int main(void)
 		cmocka_unit_test(test_parse_conditions),
 		cmocka_unit_test(test_adapters_list),
 	};
+	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
 	return shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }
