@@ -28,6 +28,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	(void)argc;
 	(void)argv;
+	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
 	if (getenv("PL_FUZZ_LIST")) {
 		size_t n;
 		const struct pl_adapter_info *a = pl_adapters_list(&n);

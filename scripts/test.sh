@@ -3,11 +3,13 @@
 # test three times — a debug build with warnings as errors, a build under
 # AddressSanitizer + UndefinedBehaviorSanitizer, and the optimised release
 # build (gcc -O2 warns about things -O0 does not). Before building, the
-# sources are checked for banned functions (scripts/check_banned.sh).
+# sources are checked for banned functions (scripts/check_banned.sh) and
+# for includes across the module map (scripts/check_layers.sh).
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh
 sh scripts/check_banned.sh
+sh scripts/check_layers.sh
 for preset in dev asan release; do
 	echo "== $preset"
 	cmake --preset "$preset" >/dev/null

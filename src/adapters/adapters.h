@@ -66,6 +66,17 @@ struct pl_adapter_info {
 	const struct pl_format_version *inventory; /* per version, ended by {NULL} */
 };
 
+/*
+ * Installs the layer's process-wide state: cJSON's allocator hooks (the
+ * per-file arena of the JSON reader, json_util.c). Call it once at the
+ * start of a program, before any other function of this layer and before
+ * threads start; later calls do nothing (pthread_once, so concurrent calls
+ * are safe too). No inputs, no outputs, cannot fail. Nothing is installed
+ * at load time: main(), the unit tests and the fuzz harnesses call it (the
+ * JSON parsers call it again as a safety net; the YAML reader does not).
+ */
+void pl_adapters_init(void);
+
 /* Name of a fate: "condition", "metric", "derived", "ignored", "extra",
  * "records". */
 const char *pl_fate_name(enum pl_fate fate);

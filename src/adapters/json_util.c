@@ -9,12 +9,14 @@
 #include "adapters/json_util.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "adapters/adapters.h"
 #include "core/model.h"
 
 /* ---------------------------------------------------- cJSON's memory
@@ -22,8 +24,8 @@
  * Parsing a record makes a cJSON node, a key and often a value string per
  * member: about fifty malloc() calls for a small result file, and as many
  * free() calls walking the tree again to delete it, which cost as much as
- * the parse itself. So cJSON's allocator hooks are replaced (once, before
- * main, see install_hooks): every block gets a 16-byte header saying where
+ * the parse itself. So cJSON's allocator hooks are replaced (once, by
+ * pl_adapters_init): every block gets a 16-byte header saying where
  * it came from. While pl_json_parse_records() parses, blocks come from the
  * doc's arena (bump allocation in chunks) and freeing one does nothing; the
  * doc frees its chunks at once. Outside, blocks come from malloc() and are
@@ -133,14 +135,23 @@ static void hook_free(void *q)
 		c->used -= size;
 }
 
-/* Runs before main() (a GCC/Clang constructor), so no cJSON block can
- * exist yet that lacks the header: cJSON_InitHooks must precede every
- * cJSON allocation of the process. */
-__attribute__((constructor)) static void install_hooks(void)
+static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
+
+static void install_hooks(void)
 {
 	cJSON_Hooks hooks = {hook_malloc, hook_free};
 
 	cJSON_InitHooks(&hooks);
+}
+
+/* cJSON_InitHooks must precede every cJSON allocation of the process (a
+ * block made before it lacks the header). main() calls this first thing;
+ * the JSON parsers below call it too (as curl_easy_init calls
+ * curl_global_init), so a JSON parse cannot precede it. pthread_once: the
+ * import's parser threads may race to it. */
+void pl_adapters_init(void)
+{
+	pthread_once(&hooks_once, install_hooks);
 }
 
 /* Parsing context: the text copy and where it came from. */
@@ -583,6 +594,7 @@ int pl_json_parse_value(const char *path, const char *buf, size_t len, cJSON **o
 	size_t off = 0;
 	int rc;
 
+	pl_adapters_init();
 	rc = ctx_init(&c, path, buf, len, err);
 	if (rc == 0)
 		rc = parse_at(&c, &off, c.len, "input", out, err);
@@ -676,6 +688,7 @@ int pl_json_parse_records(const char *path, const char *buf, size_t len,
 	int rc;
 
 	memset(doc, 0, sizeof(*doc));
+	pl_adapters_init();
 	rc = ctx_init(&c, path, buf, len, err);
 	if (rc)
 		goto out;

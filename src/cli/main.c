@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adapters/adapters.h"
 #include "cli/cli.h"
 
 struct command {
@@ -49,6 +50,7 @@ int main(int argc, char **argv)
 	struct pl_cli cli = {0};
 	int i = 1;
 
+	pl_adapters_init();
 	cli.db_path = getenv("PERFLEDGER_DB");
 	if (!cli.db_path || !*cli.db_path)
 		cli.db_path = "perfledger.db";

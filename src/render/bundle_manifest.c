@@ -7,16 +7,19 @@
  * input (source, sha256) and every output file (path, sha256). A bundle's
  * directory holds the bundle only: an earlier bundle's outputs are removed
  * before a new render, any other file is refused. Reading a manifest back
- * (lang, epoch, gnuplot) is in spec.c, the render layer's JSON reader.
+ * (lang, epoch, gnuplot: pl_manifest_read, pl_manifest_gnuplot, declared
+ * in spec.h) goes through the adapters layer's checked JSON reader.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "adapters/jsonread.h"
 #include "core/hash.h"
 #include "render/bundle_impl.h"
 #include "render/render.h"
@@ -276,4 +279,75 @@ int pl_bundle_db_hash(struct bundle *b, struct pl_error *err)
 	free(buf);
 	pl_run_list_release(&sel);
 	return rc;
+}
+
+/* ------------------------------------------------ reading a manifest back */
+
+int pl_manifest_read(const char *path, char *lang, size_t n, long long *epoch,
+                     struct pl_error *err)
+{
+	char *buf;
+	size_t len;
+	struct pl_jsonread *doc = NULL;
+	const struct pl_jsonval *root, *l, *t;
+	const char *ls;
+	double secs;
+	int rc = pl_read_file(path, &buf, &len, err);
+
+	if (rc)
+		return rc;
+	rc = pl_jsonread_parse(path, buf, len, &doc, err);
+	free(buf);
+	if (rc)
+		return rc;
+	root = pl_jsonread_root(doc);
+	if (pl_jsonread_member(root, "lang", &l, NULL) != 0 ||
+	    pl_jsonread_string(l, &ls, NULL) != 0 ||
+	    pl_jsonread_member(root, "source_date_epoch", &t, NULL) != 0 ||
+	    pl_jsonread_number(t, &secs, NULL) != 0 || secs < 0) {
+		pl_jsonread_free(doc);
+		pl_error_set(err, PL_EINVALID, "not a perfledger bundle manifest (no lang or source_date_epoch)");
+		pl_error_at(err, path, 0, 0);
+		return PL_EINVALID;
+	}
+	/* the rule of SOURCE_DATE_EPOCH (pl_cli_source_date_epoch): whole
+	 * seconds up to 9999-12-31T23:59:59Z; checked before the conversion */
+	if (secs > 253402300799.0 || secs != floor(secs)) {
+		pl_jsonread_free(doc);
+		pl_error_set(err, PL_EINVALID, "'source_date_epoch' must be a whole number of seconds "
+		                               "from 0 to 253402300799");
+		pl_error_at(err, path, 0, 0);
+		pl_error_field(err, "source_date_epoch");
+		return PL_EINVALID;
+	}
+	snprintf(lang, n, "%s", ls);
+	*epoch = (long long)secs;
+	pl_jsonread_free(doc);
+	return 0;
+}
+
+int pl_manifest_gnuplot(const char *path, char *buf, size_t n)
+{
+	char *text;
+	size_t len;
+	struct pl_jsonread *doc = NULL;
+	const struct pl_jsonval *g;
+	const char *gs;
+	struct pl_error err;
+	int found = 0;
+
+	if (n)
+		buf[0] = '\0';
+	pl_error_init(&err);
+	if (pl_read_file(path, &text, &len, &err))
+		return 0;
+	if (pl_jsonread_parse(path, text, len, &doc, &err) == 0 &&
+	    pl_jsonread_member(pl_jsonread_root(doc), "gnuplot", &g, NULL) == 0 &&
+	    pl_jsonread_string(g, &gs, NULL) == 0) {
+		snprintf(buf, n, "%s", gs);
+		found = 1;
+	}
+	free(text);
+	pl_jsonread_free(doc);
+	return found;
 }

@@ -1,9 +1,11 @@
 /*
- * spec.c — reading report definitions and bundle manifests (spec.h).
+ * spec.c — reading report definitions (spec.h).
  *
- * Uses the adapters layer's checked JSON parser (pl_json_parse_value:
- * line/column in errors, duplicate keys rejected). Every member is checked
- * for its type and unknown members are refused, naming the member.
+ * Uses the adapters layer's checked JSON reader (adapters/jsonread.h:
+ * line/column in syntax errors, duplicate keys rejected; no type of the
+ * JSON library reaches this layer). Every member is checked for its type
+ * and unknown members are refused, naming the member. A bundle's manifest
+ * is read back in bundle_manifest.c.
  */
 #include "render/spec.h"
 
@@ -13,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adapters/json_util.h"
+#include "adapters/jsonread.h"
 #include "core/model.h"
 
 int pl_read_file(const char *path, char **buf, size_t *len, struct pl_error *err)
@@ -91,132 +93,156 @@ static int dup_str(char **out, const char *s, struct pl_error *err)
 }
 
 /* A JSON array of strings into a heap array. */
-static int str_array(const char *path, const cJSON *item, const char *key, char ***out, size_t *n,
-                     struct pl_error *err)
+static int str_array(const char *path, const struct pl_jsonval *item, const char *key,
+                     char ***out, size_t *n, struct pl_error *err)
 {
-	size_t count = 0;
-	const cJSON *e;
+	struct pl_jsonread_iter it;
+	const struct pl_jsonval *e;
+	const char *str;
+	size_t count;
 
-	if (!cJSON_IsArray(item))
+	if (pl_jsonread_type(item) != PL_JT_ARRAY)
 		return bad(err, path, key, "must be an array of strings");
-	cJSON_ArrayForEach(e, item) count++;
+	pl_jsonread_length(item, &count, NULL);
 	*out = calloc(count ? count : 1, sizeof(char *));
 	if (!*out)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	cJSON_ArrayForEach(e, item)
-	{
-		if (!cJSON_IsString(e))
+	pl_jsonread_iter(item, &it, NULL);
+	while (pl_jsonread_next(&it, NULL, &e)) {
+		if (pl_jsonread_string(e, &str, NULL) != 0)
 			return bad_index(err, path, key, *n, "is not a string (an array of strings)");
-		if (dup_str(&(*out)[(*n)], e->valuestring, err))
+		if (dup_str(&(*out)[(*n)], str, err))
 			return PL_ENOMEM;
 		(*n)++;
 	}
 	return 0;
 }
 
-static int parse_title(const char *path, const cJSON *item, struct pl_report_spec *s,
+static int parse_title(const char *path, const struct pl_jsonval *item, struct pl_report_spec *s,
                        struct pl_error *err)
 {
-	const cJSON *e;
+	struct pl_jsonread_iter it;
+	const struct pl_jsonval *e;
+	const char *k, *str;
 
-	if (cJSON_IsString(item))
-		return dup_str(&s->title_en, item->valuestring, err);
-	if (!cJSON_IsObject(item))
+	if (pl_jsonread_string(item, &str, NULL) == 0)
+		return dup_str(&s->title_en, str, err);
+	if (pl_jsonread_type(item) != PL_JT_OBJECT)
 		return bad(err, path, "title", "must be a string or an object {\"en\": ..., \"zh-CN\": ...}");
-	cJSON_ArrayForEach(e, item)
-	{
+	pl_jsonread_iter(item, &it, NULL);
+	while (pl_jsonread_next(&it, &k, &e)) {
 		char **dst;
-		if (strcmp(e->string, "en") == 0)
+		if (strcmp(k, "en") == 0)
 			dst = &s->title_en;
-		else if (strcmp(e->string, "zh-CN") == 0)
+		else if (strcmp(k, "zh-CN") == 0)
 			dst = &s->title_zh;
 		else
-			return bad_entry(err, path, "title", e->string,
+			return bad_entry(err, path, "title", k,
 			                 "is not a language of the report ('en' or 'zh-CN')");
-		if (!cJSON_IsString(e))
-			return bad_entry(err, path, "title", e->string, "must be a string");
-		if (dup_str(dst, e->valuestring, err))
+		if (pl_jsonread_string(e, &str, NULL) != 0)
+			return bad_entry(err, path, "title", k, "must be a string");
+		if (dup_str(dst, str, err))
 			return PL_ENOMEM;
 	}
 	return 0;
 }
 
-static int parse_slo(const char *path, const cJSON *item, struct pl_slo *slo, struct pl_error *err)
+static int parse_slo(const char *path, const struct pl_jsonval *item, struct pl_slo *slo,
+                     struct pl_error *err)
 {
-	const cJSON *e;
+	struct pl_jsonread_iter it;
+	const struct pl_jsonval *e;
+	const char *k;
 
-	if (!cJSON_IsObject(item))
+	if (pl_jsonread_type(item) != PL_JT_OBJECT)
 		return bad(err, path, "slo", "must be an object of metric: upper limit");
-	cJSON_ArrayForEach(e, item)
-	{
-		int m = pl_metric_lookup(e->string);
+	pl_jsonread_iter(item, &it, NULL);
+	while (pl_jsonread_next(&it, &k, &e)) {
+		int m = pl_metric_lookup(k);
+		double v;
 		if (m == PL_M_NONE)
-			return bad_entry(err, path, "slo", e->string,
+			return bad_entry(err, path, "slo", k,
 			                 "is not a metric ('perfledger compare --help' lists them)");
 		if (pl_metric_info[m].direction != PL_LOWER_IS_BETTER)
-			return bad_entry(err, path, "slo", e->string,
+			return bad_entry(err, path, "slo", k,
 			                 "is not a lower-is-better metric (an SLO is an upper limit)");
-		if (!cJSON_IsNumber(e) || !(e->valuedouble > 0))
-			return bad_entry(err, path, "slo", e->string,
-			                 "must be a positive number (seconds)");
+		if (pl_jsonread_number(e, &v, NULL) != 0 || !(v > 0))
+			return bad_entry(err, path, "slo", k, "must be a positive number (seconds)");
 		if (slo->n >= PL_SLO_MAX)
 			return bad(err, path, "slo", "has too many limits");
 		slo->metric[slo->n] = m;
-		slo->limit[slo->n] = e->valuedouble;
+		slo->limit[slo->n] = v;
 		slo->n++;
 	}
 	return 0;
 }
 
-static int parse_prices(const char *path, const cJSON *item, struct pl_report_spec *s,
+/* The per-token prices of one API (hw): both, nothing else. */
+static int parse_token_prices(const char *path, const char *hw, const struct pl_jsonval *e,
+                              struct pl_price *pr, struct pl_error *err)
+{
+	struct pl_jsonread_iter it;
+	const struct pl_jsonval *p;
+	const char *k;
+	int nin = 0, nout = 0;
+
+	pl_jsonread_iter(e, &it, NULL);
+	while (pl_jsonread_next(&it, &k, &p)) {
+		double v;
+		if (pl_jsonread_number(p, &v, NULL) != 0)
+			v = -1;
+		if (strcmp(k, "per_million_input_tokens") == 0)
+			pr->per_m_input = v, nin++;
+		else if (strcmp(k, "per_million_output_tokens") == 0)
+			pr->per_m_output = v, nout++;
+		else
+			return bad_entry(err, path, "prices", hw,
+			                 "takes only 'per_million_input_tokens' and "
+			                 "'per_million_output_tokens' (per-token prices)");
+		if (!(v >= 0) || !isfinite(v))
+			return bad_entry(err, path, "prices", hw, "prices must be non-negative numbers");
+	}
+	if (nin != 1 || nout != 1)
+		return bad_entry(err, path, "prices", hw,
+		                 "needs both 'per_million_input_tokens' and "
+		                 "'per_million_output_tokens' (per-token prices)");
+	pr->per_token = 1;
+	return 0;
+}
+
+static int parse_prices(const char *path, const struct pl_jsonval *item, struct pl_report_spec *s,
                         struct pl_error *err)
 {
-	const cJSON *e;
-	size_t n = 0;
+	struct pl_jsonread_iter it;
+	const struct pl_jsonval *e;
+	const char *k;
+	size_t n;
 
-	if (!cJSON_IsObject(item))
+	if (pl_jsonread_type(item) != PL_JT_OBJECT)
 		return bad(err, path, "prices", "must be an object of hardware: price per hour");
-	cJSON_ArrayForEach(e, item) n++;
+	pl_jsonread_length(item, &n, NULL);
 	s->prices = calloc(n ? n : 1, sizeof(*s->prices));
 	if (!s->prices)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	cJSON_ArrayForEach(e, item)
-	{
+	pl_jsonread_iter(item, &it, NULL);
+	while (pl_jsonread_next(&it, &k, &e)) {
 		struct pl_price pr;
 		char *hw;
+		double v;
+		int rc;
 		memset(&pr, 0, sizeof(pr));
-		if (cJSON_IsObject(e)) {
-			/* an API billed per token: both prices, nothing else */
-			const cJSON *k;
-			int nin = 0, nout = 0;
-			cJSON_ArrayForEach(k, e)
-			{
-				double v = cJSON_IsNumber(k) ? k->valuedouble : -1;
-				if (strcmp(k->string, "per_million_input_tokens") == 0)
-					pr.per_m_input = v, nin++;
-				else if (strcmp(k->string, "per_million_output_tokens") == 0)
-					pr.per_m_output = v, nout++;
-				else
-					return bad_entry(err, path, "prices", e->string,
-					                 "takes only 'per_million_input_tokens' and "
-					                 "'per_million_output_tokens' (per-token prices)");
-				if (!(v >= 0) || !isfinite(v))
-					return bad_entry(err, path, "prices", e->string,
-					                 "prices must be non-negative numbers");
-			}
-			if (nin != 1 || nout != 1)
-				return bad_entry(err, path, "prices", e->string,
-				                 "needs both 'per_million_input_tokens' and "
-				                 "'per_million_output_tokens' (per-token prices)");
-			pr.per_token = 1;
-		} else if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0) || !isfinite(e->valuedouble)) {
-			return bad_entry(err, path, "prices", e->string,
+		if (pl_jsonread_type(e) == PL_JT_OBJECT) {
+			/* an API billed per token */
+			if ((rc = parse_token_prices(path, k, e, &pr, err)) != 0)
+				return rc;
+		} else if (pl_jsonread_number(e, &v, NULL) != 0 || !(v >= 0) || !isfinite(v)) {
+			return bad_entry(err, path, "prices", k,
 			                 "must be a non-negative number (price per hour) or an object of "
 			                 "per-token prices");
 		} else {
-			pr.price_per_hour = e->valuedouble;
+			pr.price_per_hour = v;
 		}
-		if (dup_str(&hw, e->string, err))
+		if (dup_str(&hw, k, err))
 			return PL_ENOMEM;
 		pr.hardware = hw;
 		s->prices[s->nprices++] = pr;
@@ -224,25 +250,26 @@ static int parse_prices(const char *path, const cJSON *item, struct pl_report_sp
 	return 0;
 }
 
-static int parse_flags(const char *path, const cJSON *item, const char *key,
+static int parse_flags(const char *path, const struct pl_jsonval *item, const char *key,
                        const char *const *names, const unsigned *bits, size_t nnames,
                        unsigned *out, struct pl_error *err)
 {
-	const cJSON *e;
-
-	if (!cJSON_IsArray(item))
-		return bad(err, path, key, "must be an array of strings");
+	struct pl_jsonread_iter it;
+	const struct pl_jsonval *e;
 	size_t at = 0;
 
-	cJSON_ArrayForEach(e, item)
-	{
+	if (pl_jsonread_type(item) != PL_JT_ARRAY)
+		return bad(err, path, key, "must be an array of strings");
+	pl_jsonread_iter(item, &it, NULL);
+	while (pl_jsonread_next(&it, NULL, &e)) {
 		size_t i;
+		const char *str;
 		char what[200] = "is unknown (known:";
 
-		if (!cJSON_IsString(e))
+		if (pl_jsonread_string(e, &str, NULL) != 0)
 			return bad_index(err, path, key, at, "is not a string (an array of strings)");
 		for (i = 0; i < nnames; i++)
-			if (strcmp(e->valuestring, names[i]) == 0)
+			if (strcmp(str, names[i]) == 0)
 				break;
 		if (i == nnames) {
 			for (i = 0; i < nnames; i++) {
@@ -250,7 +277,7 @@ static int parse_flags(const char *path, const cJSON *item, const char *key,
 				snprintf(what + len, sizeof(what) - len, " %s%s", names[i],
 				         i + 1 < nnames ? "," : ")");
 			}
-			return bad_entry(err, path, key, e->valuestring, what);
+			return bad_entry(err, path, key, str, what);
 		}
 		*out |= bits[i];
 		at++;
@@ -274,8 +301,10 @@ int pl_spec_load(const char *path, struct pl_report_spec *s, struct pl_error *er
 	static const unsigned chart_bits[] = {PL_CHART_BARS, PL_CHART_SWEEP, PL_CHART_PARETO};
 	static const char *const sheet_names[] = {"procurement", "checklist"};
 	static const unsigned sheet_bits[] = {PL_SHEET_PROCUREMENT, PL_SHEET_CHECKLIST};
-	cJSON *root = NULL;
-	const cJSON *e;
+	struct pl_jsonread *doc = NULL;
+	const struct pl_jsonval *root, *e;
+	struct pl_jsonread_iter it;
+	const char *k, *str;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
@@ -283,32 +312,32 @@ int pl_spec_load(const char *path, struct pl_report_spec *s, struct pl_error *er
 	rc = pl_read_file(path, &s->bytes, &s->nbytes, err);
 	if (rc)
 		return rc;
-	rc = pl_json_parse_value(path, s->bytes, s->nbytes, &root, err);
+	rc = pl_jsonread_parse(path, s->bytes, s->nbytes, &doc, err);
 	if (rc)
 		return rc;
-	if (!cJSON_IsObject(root)) {
-		cJSON_Delete(root);
+	root = pl_jsonread_root(doc);
+	if (pl_jsonread_type(root) != PL_JT_OBJECT) {
+		pl_jsonread_free(doc);
 		pl_error_set(err, PL_EINVALID, "a report definition must be a JSON object");
 		pl_error_at(err, path, 0, 0);
 		return PL_EINVALID;
 	}
-	cJSON_ArrayForEach(e, root)
-	{
-		const char *k = e->string;
+	pl_jsonread_iter(root, &it, NULL);
+	while (rc == 0 && pl_jsonread_next(&it, &k, &e)) {
 		if (strcmp(k, "name") == 0) {
-			if (!cJSON_IsString(e) || !safe_name(e->valuestring))
+			if (pl_jsonread_string(e, &str, NULL) != 0 || !safe_name(str))
 				rc = bad(err, path, k, "must be a name of a-z, 0-9, '-' and '_'");
 			else
-				rc = dup_str(&s->name, e->valuestring, err);
+				rc = dup_str(&s->name, str, err);
 		} else if (strcmp(k, "title") == 0) {
 			rc = parse_title(path, e, s, err);
 		} else if (strcmp(k, "where") == 0) {
 			rc = str_array(path, e, k, &s->where, &s->nwhere, err);
 		} else if (strcmp(k, "axis") == 0) {
-			if (!cJSON_IsString(e))
+			if (pl_jsonread_string(e, &str, NULL) != 0)
 				rc = bad(err, path, k, "must be a string such as \"hardware\"");
 			else
-				rc = dup_str(&s->axis, e->valuestring, err);
+				rc = dup_str(&s->axis, str, err);
 		} else if (strcmp(k, "metrics") == 0) {
 			rc = str_array(path, e, k, &s->metrics, &s->nmetrics, err);
 		} else if (strcmp(k, "allow_mismatch") == 0) {
@@ -323,14 +352,12 @@ int pl_spec_load(const char *path, struct pl_report_spec *s, struct pl_error *er
 		} else if (strcmp(k, "sheets") == 0) {
 			rc = parse_flags(path, e, k, sheet_names, sheet_bits, 2, &s->sheets, err);
 		} else if (strcmp(k, "description") == 0) {
-			rc = cJSON_IsString(e) ? 0 : bad(err, path, k, "must be a string");
+			rc = pl_jsonread_string(e, &str, NULL) == 0 ? 0 : bad(err, path, k, "must be a string");
 		} else {
 			rc = bad(err, path, k, "is not a report definition member");
 		}
-		if (rc)
-			break;
 	}
-	cJSON_Delete(root);
+	pl_jsonread_free(doc);
 	if (rc == 0 && !s->name)
 		rc = bad(err, path, "name", "is required");
 	if (rc == 0 && !s->axis)
@@ -401,69 +428,4 @@ void pl_spec_release(struct pl_report_spec *s)
 	free(s->prices);
 	free(s->bytes);
 	memset(s, 0, sizeof(*s));
-}
-
-int pl_manifest_read(const char *path, char *lang, size_t n, long long *epoch,
-                     struct pl_error *err)
-{
-	char *buf;
-	size_t len;
-	cJSON *root = NULL;
-	const cJSON *l, *t;
-	int rc = pl_read_file(path, &buf, &len, err);
-
-	if (rc)
-		return rc;
-	rc = pl_json_parse_value(path, buf, len, &root, err);
-	free(buf);
-	if (rc)
-		return rc;
-	l = cJSON_GetObjectItemCaseSensitive(root, "lang");
-	t = cJSON_GetObjectItemCaseSensitive(root, "source_date_epoch");
-	if (!cJSON_IsString(l) || !cJSON_IsNumber(t) || t->valuedouble < 0) {
-		cJSON_Delete(root);
-		pl_error_set(err, PL_EINVALID, "not a perfledger bundle manifest (no lang or source_date_epoch)");
-		pl_error_at(err, path, 0, 0);
-		return PL_EINVALID;
-	}
-	/* the rule of SOURCE_DATE_EPOCH (pl_cli_source_date_epoch): whole
-	 * seconds up to 9999-12-31T23:59:59Z; checked before the conversion */
-	if (t->valuedouble > 253402300799.0 || t->valuedouble != floor(t->valuedouble)) {
-		cJSON_Delete(root);
-		pl_error_set(err, PL_EINVALID, "'source_date_epoch' must be a whole number of seconds "
-		                               "from 0 to 253402300799");
-		pl_error_at(err, path, 0, 0);
-		pl_error_field(err, "source_date_epoch");
-		return PL_EINVALID;
-	}
-	snprintf(lang, n, "%s", l->valuestring);
-	*epoch = (long long)t->valuedouble;
-	cJSON_Delete(root);
-	return 0;
-}
-
-int pl_manifest_gnuplot(const char *path, char *buf, size_t n)
-{
-	char *text;
-	size_t len;
-	cJSON *root = NULL;
-	const cJSON *g;
-	struct pl_error err;
-	int found = 0;
-
-	if (n)
-		buf[0] = '\0';
-	pl_error_init(&err);
-	if (pl_read_file(path, &text, &len, &err))
-		return 0;
-	if (pl_json_parse_value(path, text, len, &root, &err) == 0) {
-		g = cJSON_GetObjectItemCaseSensitive(root, "gnuplot");
-		if (cJSON_IsString(g)) {
-			snprintf(buf, n, "%s", g->valuestring);
-			found = 1;
-		}
-	}
-	free(text);
-	cJSON_Delete(root);
-	return found;
 }

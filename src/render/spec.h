@@ -19,9 +19,10 @@
  *   "sheets":  ["procurement", "checklist"]         extra workbook sheets
  * Unknown keys are rejected (a typo must not silently drop an SLO).
  *
- * This is the one file under src/render/ that reads JSON: it uses the
- * adapters layer's checked parser (positions, duplicate keys) so report
- * definitions get the same error quality as inputs.
+ * Report definitions (spec.c) and manifests (bundle_manifest.c) are read
+ * with the adapters layer's checked JSON reader (adapters/jsonread.h:
+ * positions, duplicate keys) so they get the same error quality as inputs;
+ * no type of the JSON library reaches the render layer.
  */
 #ifndef PL_SPEC_H
 #define PL_SPEC_H
@@ -81,7 +82,8 @@ int pl_spec_default(struct pl_report_spec *out, const char *axis, const char *co
 /* Frees everything spec owns. NULL is a no-op. */
 void pl_spec_release(struct pl_report_spec *spec);
 
-/* Reads "lang" and "source_date_epoch" from a bundle's manifest.json.
+/* Reads "lang" and "source_date_epoch" from a bundle's manifest.json
+ * (bundle_manifest.c, as is pl_manifest_gnuplot).
  * lang (size n) receives the language. Returns 0, PL_EIO, PL_ESYNTAX or
  * PL_EINVALID. */
 int pl_manifest_read(const char *path, char *lang, size_t n, long long *epoch,

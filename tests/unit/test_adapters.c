@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "adapters/adapters.h"
+#include "adapters/jsonread.h"
 #include "core/compare.h"
 #include "core/error.h"
 #include "core/model.h"
@@ -1252,6 +1253,102 @@ static void test_parse_conditions(void **state)
 	pl_run_release(&run);
 }
 
+/* The checked JSON reader of the render layer (adapters/jsonread.h):
+ * the input readers' positions and duplicate-key refusal, and typed
+ * getters answering 0 (there, right type), 1 (absent or null) or
+ * PL_EINVALID (another type). */
+static void test_jsonread(void **state)
+{
+	static const char text[] = "{\"s\": \"x\", \"n\": 2.5, \"b\": true, \"z\": null,\n"
+	                           " \"a\": [1, \"two\", 3], \"o\": {\"k2\": 1, \"k1\": 2}}";
+	struct pl_jsonread *doc = NULL;
+	const struct pl_jsonval *root, *v, *e;
+	struct pl_jsonread_iter it;
+	struct pl_error err;
+	const char *str, *key;
+	double num;
+	int b;
+	size_t n;
+
+	(void)state;
+	pl_error_init(&err);
+	assert_int_equal(pl_jsonread_parse("t.json", text, strlen(text), &doc, &err), 0);
+	root = pl_jsonread_root(doc);
+	assert_int_equal(pl_jsonread_type(root), PL_JT_OBJECT);
+
+	assert_int_equal(pl_jsonread_member(root, "s", &v, &err), 0);
+	assert_int_equal(pl_jsonread_string(v, &str, &err), 0);
+	assert_string_equal(str, "x");
+	assert_int_equal(pl_jsonread_number(v, &num, &err), PL_EINVALID);
+	assert_string_equal(err.message, "a number was expected, got a string");
+	assert_int_equal(pl_jsonread_member(root, "n", &v, &err), 0);
+	assert_int_equal(pl_jsonread_number(v, &num, &err), 0);
+	assert_true(num == 2.5);
+	assert_int_equal(pl_jsonread_member(root, "b", &v, &err), 0);
+	assert_int_equal(pl_jsonread_bool(v, &b, &err), 0);
+	assert_int_equal(b, 1);
+	/* null and a missing member are both absent */
+	assert_int_equal(pl_jsonread_member(root, "z", &v, &err), 0);
+	assert_int_equal(pl_jsonread_type(v), PL_JT_NULL);
+	assert_int_equal(pl_jsonread_string(v, &str, &err), 1);
+	assert_int_equal(pl_jsonread_member(root, "S", &v, &err), 1); /* case-sensitive */
+	assert_null(v);
+	assert_int_equal(pl_jsonread_type(v), PL_JT_ABSENT);
+	assert_int_equal(pl_jsonread_number(v, &num, &err), 1);
+
+	/* arrays: length, element, iteration without keys */
+	assert_int_equal(pl_jsonread_member(root, "a", &v, &err), 0);
+	assert_int_equal(pl_jsonread_length(v, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(pl_jsonread_element(v, 1, &e, &err), 0);
+	assert_int_equal(pl_jsonread_string(e, &str, &err), 0);
+	assert_string_equal(str, "two");
+	assert_int_equal(pl_jsonread_element(v, 3, &e, &err), 1);
+	assert_int_equal(pl_jsonread_member(v, "x", &e, &err), PL_EINVALID);
+	assert_int_equal(pl_jsonread_iter(v, &it, &err), 0);
+	n = 0;
+	while (pl_jsonread_next(&it, &key, &e)) {
+		assert_null(key);
+		n++;
+	}
+	assert_int_equal(n, 3);
+
+	/* objects: members in file order, with their keys */
+	assert_int_equal(pl_jsonread_member(root, "o", &v, &err), 0);
+	assert_int_equal(pl_jsonread_element(v, 0, &e, &err), PL_EINVALID);
+	assert_int_equal(pl_jsonread_iter(v, &it, &err), 0);
+	assert_int_equal(pl_jsonread_next(&it, &key, &e), 1);
+	assert_string_equal(key, "k2");
+	assert_int_equal(pl_jsonread_next(&it, &key, &e), 1);
+	assert_string_equal(key, "k1");
+	assert_int_equal(pl_jsonread_number(e, &num, &err), 0);
+	assert_true(num == 2);
+	assert_int_equal(pl_jsonread_next(&it, &key, &e), 0);
+	assert_int_equal(pl_jsonread_member(root, "s", &v, &err), 0);
+	assert_int_equal(pl_jsonread_iter(v, &it, &err), PL_EINVALID);
+	assert_int_equal(pl_jsonread_next(&it, &key, &e), 0);
+	pl_jsonread_free(doc);
+	pl_jsonread_free(NULL);
+
+	/* errors: line and column, duplicate keys, bare NaN */
+	pl_error_init(&err);
+	assert_int_equal(pl_jsonread_parse("t.json", "{\"a\": 1,\n  \"b\" 2}", 17, &doc, &err),
+	                 PL_ESYNTAX);
+	assert_null(doc);
+	assert_string_equal(err.file, "t.json");
+	assert_int_equal(err.line, 2);
+	assert_int_equal(err.column, 7);
+	pl_error_init(&err);
+	assert_int_equal(pl_jsonread_parse("t.json", "{\"a\": {\"b\": 1, \"b\": 2}}", 23, &doc, &err),
+	                 PL_EINVALID);
+	assert_string_equal(err.message,
+	                    "duplicate key 'b' (JSON readers disagree on which one wins)");
+	assert_int_equal(err.column, 16);
+	pl_error_init(&err);
+	assert_int_equal(pl_jsonread_parse("t.json", "{\"a\": NaN}", 10, &doc, &err), PL_EINVALID);
+	assert_string_equal(err.field, "a");
+}
+
 static void test_adapters_list(void **state)
 {
 	size_t n = 0;
@@ -1305,6 +1402,8 @@ int main(void)
 		cmocka_unit_test(test_forced_format),
 		cmocka_unit_test(test_parse_conditions),
 		cmocka_unit_test(test_adapters_list),
+		cmocka_unit_test(test_jsonread),
 	};
+	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
 	return shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

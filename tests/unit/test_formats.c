@@ -705,5 +705,6 @@ int main(void)
 		cmocka_unit_test(test_rule_workload),
 		cmocka_unit_test(test_rule_cross_tool),
 	};
+	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
 	return shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -636,5 +636,6 @@ int main(void)
 		cmocka_unit_test(test_rule_errors),
 		cmocka_unit_test(test_rule_open_closed_loop),
 	};
+	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
 	return shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -563,5 +563,6 @@ int main(void)
 		cmocka_unit_test(test_llmnop_case),
 		cmocka_unit_test(test_llmperf_versions),
 	};
+	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
 	return shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "adapters/adapters.h"
 #include "core/error.h"
 #include "core/hash.h"
 #include "import/import.h"
@@ -623,5 +624,6 @@ int main(void)
 		cmocka_unit_test(test_corpus_in_place),
 	};
 	mkdirs(TMP);
+	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
 	return shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

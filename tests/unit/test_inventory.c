@@ -355,5 +355,6 @@ int main(void)
 		cmocka_unit_test(test_walk_text_and_csv),
 		cmocka_unit_test(test_every_shared_key_is_known),
 	};
+	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
 	return shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

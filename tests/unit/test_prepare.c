@@ -205,5 +205,6 @@ int main(void)
 		cmocka_unit_test(test_record_named),
 	};
 
+	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,6 +40,7 @@
 
 #include <cmocka.h>
 
+#include "adapters/adapters.h"
 #include "core/compare.h"
 #include "import/import.h"
 #include "core/procure.h"
@@ -405,5 +406,6 @@ int main(void)
 		cmocka_unit_test(test_sample_api),
 		cmocka_unit_test(test_api_price_table),
 	};
+	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

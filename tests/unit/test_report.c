@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "adapters/adapters.h"
 #include "render/render.h"
 #include "render/bundle.h"
 #include "render/spec.h"
@@ -318,5 +319,6 @@ int main(void)
 		cmocka_unit_test_setup(test_report_bad_dir, setup),
 		cmocka_unit_test_setup(test_report_defaults, setup),
 	};
+	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1225,5 +1225,6 @@ int main(void)
 		cmocka_unit_test(test_crash_safety),
 	};
 	mkdir_p(TMP);
+	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "adapters/adapters.h"
 #include "core/compare.h"
 #include "core/model.h"
 #include "core/hash.h"
@@ -1931,5 +1932,6 @@ int main(void)
 		cmocka_unit_test(test_extras_reimport_refused),
 	};
 
+	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
