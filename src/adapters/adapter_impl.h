@@ -110,6 +110,8 @@ extern const struct pl_adapter_impl pl_adapter_mlperf;
 extern const struct pl_adapter_impl pl_adapter_aiperf_csv;
 extern const struct pl_adapter_impl pl_adapter_genai_perf_analyze;
 extern const struct pl_adapter_impl pl_adapter_inferencemax_csv;
+extern const struct pl_adapter_impl pl_adapter_genai_bench;
+extern const struct pl_adapter_impl pl_adapter_inference_perf;
 
 /* CSV files that are recognised and refused (csv_exports.c): the message,
  * or NULL. */

@@ -529,8 +529,8 @@ static void test_json_fixes(void **state)
 	                  "unknown format: this looks like InferenceMAX output (it has the key 'hw') in "
 	                  "a shape no adapter reads (known: descriptor, vllm-serving, "
 	                  "sglang-bench-serving, llmperf, aiperf, llama-bench, inferencemax, guidellm, "
-	                  "mlperf, aiperf-csv, genai-perf-analyze, inferencemax-summary-csv; force one "
-	                  "with --format)",
+	                  "mlperf, aiperf-csv, genai-perf-analyze, inferencemax-summary-csv, "
+	                  "genai-bench, inference-perf; force one with --format)",
 	                  0, 0, NULL);
 }
 
