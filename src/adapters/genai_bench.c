@@ -40,7 +40,7 @@ static const char *const gb_mapping[] = {
 	"aggregated_metrics.num_concurrency -> concurrency",
 	"aggregated_metrics.stats.{ttft,tpot,e2e_latency}.<stat> -> ttft / tpot / e2el_<stat> (s)",
 	"aggregated_metrics.stats.output_inference_speed.<stat> -> tokens_per_second_<stat> (tok/s)",
-	"<stat>: mean, min, max, stddev -> std, p50, p90, p95, p99; p25, p75, sum ignored",
+	"<stat>: mean, min, max, p50, p90, p95, p99; stddev -> std; p25, p75, sum ignored",
 	"TTFT equal on every completed request (non-streaming placeholder) -> ttft, tpot, "
 	"tokens_per_second missing, with a warning",
 	"aggregated_metrics.mean_output_throughput_tokens_per_s -> output_throughput; "

@@ -33,7 +33,7 @@ static const char *const ip_mapping[] = {
 	"load_summary.achieved_rate: more than 10% below requested_rate -> a warning (not stored)",
 	"successes.latency.{time_to_first_token,time_per_output_token,inter_token_latency,"
 	"request_latency}.<stat> -> ttft / tpot / itl / e2el_<stat> (s)",
-	"<stat>: mean, min, max, median -> p50, p90, p95, p99, p99.9 -> p99_9; p0.1 ... p75 ignored",
+	"<stat>: mean, min, max, p90, p95, p99; median -> p50; p99.9 -> p99_9; p0.1 ... p75 ignored",
 	"successes.throughput.output_tokens_per_sec -> output_throughput; total_tokens_per_sec -> "
 	"total_token_throughput (tok/s); input_tokens_per_sec not stored (input tokens only)",
 	"successes.prompt_len.mean -> input_tokens_mean; successes.output_len.mean -> output_tokens_mean",
