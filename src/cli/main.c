@@ -20,7 +20,7 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{"import", cmd_import, "import benchmark result files (descriptors and 15 tools' formats)"},
+	{"import", cmd_import, "import benchmark result files (descriptors and the tools' formats 'formats' lists)"},
 	{"list", cmd_list, "list stored runs"},
 	{"compare", cmd_compare, "compare runs along an axis; refuses unlike conditions"},
 	{"report", cmd_report, "render a report directory: Markdown, charts, workbook"},

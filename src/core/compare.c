@@ -326,16 +326,21 @@ static void append(char *buf, size_t n, const char *s)
 /* The workload that ran against the one requested (the MLPerf rule): a
  * run whose measured mean input (output) tokens per request differ from
  * input_tokens (max_output_tokens) by more than 10% did not run the workload
- * its conditions name. Such a run refuses the comparison, naming the field
- * with the requested and measured values, unless the field is allowed to
- * differ (then a caveat). Returns 0 or PL_ENOMEM. */
+ * its conditions name; nor did an open-loop run whose request_throughput
+ * is more than 10% below its request_rate (the server or the load
+ * generator could not keep up: a finite rate only; above the rate is no
+ * shortfall). Such a run refuses the comparison, naming the field with the
+ * requested and measured values, unless the field is allowed to differ
+ * (then a caveat). Returns 0 or PL_ENOMEM. */
 static int check_workload(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
                           struct pl_comparison *cmp, char *msg, size_t msgsize)
 {
-	static const int conds[2] = {PL_C_INPUT_TOKENS, PL_C_MAX_OUTPUT_TOKENS};
-	static const int means[2] = {PL_M_INPUT_TOKENS_MEAN, PL_M_OUTPUT_TOKENS_MEAN};
+	static const int conds[3] = {PL_C_INPUT_TOKENS, PL_C_MAX_OUTPUT_TOKENS, PL_C_REQUEST_RATE};
+	static const int means[3] = {PL_M_INPUT_TOKENS_MEAN, PL_M_OUTPUT_TOKENS_MEAN,
+	                             PL_M_REQUEST_THROUGHPUT};
+	static const char *const what[3] = {"measured mean", "measured mean", "req/s achieved"};
 
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		if (!runs->metric[means[k]])
 			continue;
 		for (size_t i = 0; i < runs->n; i++) {
@@ -346,11 +351,12 @@ static int check_workload(const struct pl_run_columns *runs, const struct pl_com
 			if (!c->set || isnan(got))
 				continue;
 			want = c->num;
-			if (!(want > 0) || fabs(got - want) <= 0.1 * want)
+			if (!(want > 0) || isinf(want) || fabs(got - want) <= 0.1 * want ||
+			    (conds[k] == PL_C_REQUEST_RATE && got > want))
 				continue;
 			snprintf(a, sizeof(a), "%s requested", c->text);
-			snprintf(line, sizeof(line), "%s measured mean (run %lld)",
-			         pl_fmt_num(b, sizeof(b), pl_round_sig(got, 6)), runs->id[i]);
+			snprintf(line, sizeof(line), "%s %s (run %lld)",
+			         pl_fmt_num(b, sizeof(b), pl_round_sig(got, 6)), what[k], runs->id[i]);
 			if (opts->allow_mismatch[conds[k]]) {
 				char cav[500];
 				snprintf(cav, sizeof(cav),

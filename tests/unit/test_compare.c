@@ -612,6 +612,74 @@ static void workload_rule_boundaries(void **state)
 	}
 }
 
+/* The rate shortfall rule at its edges, by hand: 10% of a requested
+ * request_rate of 222.83 req/s (inference-perf's stage 6) is 22.283, so the
+ * floor is 200.547 req/s. 200.6 (22.23 below, 9.976%) and 260 (above: no
+ * shortfall) pass; 200.5 (22.33 below, 10.02%) and the stage's own 113.66
+ * refuse naming request_rate with both values; --allow-mismatch
+ * request_rate turns the refusal into a caveat; request_rate inf (all at
+ * once) is never short. */
+static void rate_shortfall_boundaries(void **state)
+{
+	static const struct {
+		const char *rate; /* requested request_rate of run 2 */
+		double got;       /* its request_throughput */
+		const char *msg;  /* expected refusal message, or NULL */
+	} cases[] = {
+		{"222.83", 222.83, NULL},
+		{"222.83", 200.6, NULL},
+		{"222.83", 260, NULL},
+		{"inf", 3, NULL},
+		{"222.83", 200.5,
+		 "comparison refused: 1 condition differs off the axis 'hardware': "
+		 "request_rate: 222.83 requested vs 200.5 req/s achieved (run 2)"},
+		{"222.83", 113.66007597058318,
+		 "comparison refused: 1 condition differs off the axis 'hardware': "
+		 "request_rate: 222.83 requested vs 113.66 req/s achieved (run 2)"},
+	};
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct pl_run_list l;
+		struct pl_compare_opts o;
+		struct pl_comparison c;
+		struct pl_error e;
+		struct pl_run *r;
+
+		pl_run_list_init(&l);
+		memset(&o, 0, sizeof(o));
+		pl_error_init(&e);
+		r = add(&l, 1, "2x NVIDIA A100 80G", "550.54", "bfloat16", "8", 0.4, 100);
+		pl_run_set_cond(r, PL_C_REQUEST_RATE, cases[k].rate, NULL);
+		pl_run_set_metric(r, PL_M_REQUEST_THROUGHPUT, cases[k].rate[0] == 'i' ? 3 : 222.83);
+		r = add(&l, 2, "1x NVIDIA H100 80G", "550.54", "bfloat16", "8", 0.2, 300);
+		pl_run_set_cond(r, PL_C_REQUEST_RATE, cases[k].rate, NULL);
+		pl_run_set_metric(r, PL_M_REQUEST_THROUGHPUT, cases[k].got);
+		assert_int_equal(pl_compare_parse_axis(&o, "hardware", &e), 0);
+		if (!cases[k].msg) {
+			if (pl_compare_build(&l, &o, &c, &e) != 0)
+				fail_msg("rate %s got %g: refused: %s", cases[k].rate, cases[k].got, e.message);
+			pl_comparison_release(&c);
+			pl_run_list_release(&l);
+			continue;
+		}
+		assert_int_equal(pl_compare_build(&l, &o, &c, &e), PL_EMISMATCH);
+		assert_int_equal(c.nmismatches, 1);
+		assert_int_equal(c.mismatches[0].cond, PL_C_REQUEST_RATE);
+		assert_string_equal(c.mismatches[0].values[0], "222.83 requested");
+		assert_string_equal(e.message, cases[k].msg);
+		pl_comparison_release(&c);
+		o.allow_mismatch[PL_C_REQUEST_RATE] = 1;
+		assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+		if (cases[k].got < 200)
+			assert_string_equal(find_caveat(&c, "run 2 did not run"),
+			                    "run 2 did not run the requested workload: request_rate 222.83 "
+			                    "requested vs 113.66 req/s achieved (run 2) (more than 10% apart; "
+			                    "allowed by --allow-mismatch)");
+		pl_comparison_release(&c);
+		pl_run_list_release(&l);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -628,6 +696,7 @@ int main(void)
 		cmocka_unit_test(median_even_and_odd),
 		cmocka_unit_test(median_is_the_sorted_middle),
 		cmocka_unit_test(workload_rule_boundaries),
+		cmocka_unit_test(rate_shortfall_boundaries),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
