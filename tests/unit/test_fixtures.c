@@ -418,6 +418,11 @@ static void test_sglang(void **state)
 	expect_metrics(&l.v[1], m1);
 	expect_extra(&l.v[1], "sglang-bench-serving.random_input_len", "400");
 	expect_extra(&l.v[1], "sglang-bench-serving.random_output_len", "200");
+	expect_extra(&l.v[1], "sglang-bench-serving.fixture_unknown_key", "[1,2]"); /* JSON text */
+	assert_int_equal(l.v[1].nextra, 3);
+	expect_warnings(&l.v[1], "the key 'fixture_unknown_key' is not in the sglang-bench-serving "
+	                         "field inventory: kept as the extra condition "
+	                         "'sglang-bench-serving.fixture_unknown_key'");
 	validate_all(&l);
 	static const struct kv means0[] = {
 		{"input_tokens_mean", 400},  /* 4000 / 10 */
@@ -696,6 +701,11 @@ static void test_llama_bench_jsonl(void **state)
 	expect_extra(&l.v[1], "llama-bench.type_k", "q8_0");
 	expect_extra(&l.v[1], "llama-bench.type_v", "f16");
 	expect_extra(&l.v[0], "llama-bench.type_k", NULL);
+	expect_warnings(&l.v[0], NULL);
+	expect_extra(&l.v[1], "llama-bench.fixture_unknown_key", "kept");
+	assert_int_equal(l.v[1].nextra, 14); /* 11 quiet extras, type_k, type_v, the unknown key */
+	expect_warnings(&l.v[1], "the key 'fixture_unknown_key' is not in the llama-bench field "
+	                         "inventory: kept as the extra condition 'llama-bench.fixture_unknown_key'");
 	pl_run_list_release(&l);
 }
 
