@@ -176,7 +176,7 @@ static const struct pl_field aiperf_csv_fields[] = {
 	{"Benchmark Duration (sec)", PL_FATE_METRIC, "duration (s)"},
 	{"Minimum Request Timestamp (ns)", PL_FATE_CONDITION, "run_started_at (UTC, to the second)"},
 	{"Input Token Throughput (tokens/sec)", PL_FATE_IGNORED, "prompt tokens only; not a canonical metric"},
-	{"Endpoint", PL_FATE_IGNORED, "the header of the GPU telemetry table: not read"},
+	{"Endpoint", PL_FATE_IGNORED, "the GPU telemetry table (its header, and its rows named by endpoint): not read"},
 	{"{Active,Effective} *", PL_FATE_IGNORED,
 	 "AIPerf's active / effective throughputs, concurrencies and latencies: no canonical metric"},
 	{"{E2E Output Token Throughput,Prefill Throughput Per User,Tokens In Flight} (*)", PL_FATE_IGNORED,
@@ -209,12 +209,16 @@ static const struct pl_adapter_info aiperf_csv_info = {
 };
 
 /* Checks every row name (column 0) of every table against the inventory;
- * an unknown row is kept with its cells after the name as the value. */
+ * an unknown row is kept with its cells after the name as the value. The
+ * GPU telemetry table ("Endpoint,GPU_Index,...") is not read: only its
+ * header is checked (its rows are named by the endpoint, not a metric). */
 static int aiperf_csv_walk(const struct pl_csv *csv, struct pl_run *run, struct pl_error *err)
 {
 	for (size_t t = 0; t < csv->ntables; t++)
 		for (size_t r = 0; r < csv->tables[t].nrows; r++) {
 			const struct pl_csv_row *row = &csv->tables[t].rows[r];
+			if (r > 0 && strcmp(pl_csv_cell(&csv->tables[t].rows[0], 0), "Endpoint") == 0)
+				break;
 			char value[PL_EXTRA_VALUE_MAX + 1];
 			size_t used = 0;
 			int rc;

@@ -48,7 +48,8 @@ static const char *const mlperf_mapping[] = {
 	"Result is: INVALID -> rejected naming the unsatisfied constraints; Mode other than PerformanceOnly -> rejected",
 	"(constant) -> benchmark_tool = mlperf-loadgen; no request counts: error_rate missing",
 	"sidecar NAME.conditions.json next to NAME.txt: canonical keys, or an MLPerf system "
-	"description: accelerators_per_node x accelerator_model_name -> hardware, "
+	"description: accelerators_per_node x accelerator_model_name -> hardware (on N > 1 nodes: "
+	"\"<total>x <name> (N nodes x <per node>)\"), "
 	"accelerators_per_node x number_of_nodes -> accelerator_count (framework, software stack: free text, not parsed)",
 	NULL,
 };

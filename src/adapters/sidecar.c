@@ -16,8 +16,10 @@
 
 /* An MLPerf systems/NAME.json description as a conditions sidecar: only its
  * structured fields are read. hardware = "<accelerators_per_node>x
- * <accelerator_model_name>" (the per-node count, as one node's hardware),
- * accelerator_count = accelerators_per_node x number_of_nodes. framework
+ * <accelerator_model_name>" on one node; on several, "<total>x <name>
+ * (<nodes> nodes x <per node>)", so that the hardware's count agrees with
+ * accelerator_count = accelerators_per_node x number_of_nodes (the import
+ * refuses a disagreement) and the node layout stays in the key. framework
  * and other_software_stack are free text ("TensorRT 10.2.0, CUDA 12.4")
  * and are not parsed into engine or versions: give those with --set. */
 static int mlperf_system(const cJSON *sys, struct pl_run *run, struct pl_error *err)
@@ -41,7 +43,12 @@ static int mlperf_system(const cJSON *sys, struct pl_run *run, struct pl_error *
 	}
 	if (pl_json_get_count(sys, "number_of_nodes", &nodes, NULL) != 0 || nodes < 1)
 		nodes = 1;
-	if (per_node >= 1)
+	if (per_node >= 1 && nodes > 1) {
+		char total[40], n_nodes[40];
+		snprintf(hw, sizeof(hw), "%sx %s (%s nodes x %s)",
+		         pl_fmt_num(total, sizeof(total), per_node * nodes), name,
+		         pl_fmt_num(n_nodes, sizeof(n_nodes), nodes), pl_fmt_num(num, sizeof(num), per_node));
+	} else if (per_node >= 1)
 		snprintf(hw, sizeof(hw), "%sx %s", pl_fmt_num(num, sizeof(num), per_node), name);
 	else
 		snprintf(hw, sizeof(hw), "%s", name);

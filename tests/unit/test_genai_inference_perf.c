@@ -191,7 +191,7 @@ static void test_gb_fixture_errors(void **state)
 {
 	struct pl_run_list l = {0};
 	(void)state;
-	parse_fixture("genai_bench/d16_8_c2_stream_503.json", &l);
+	parse_fixture("genai-bench/d16_8_c2_stream_503.json", &l);
 	assert_int_equal(l.n, 1);
 	static const struct kt c[] = {
 		{"input_tokens", "16"}, {"max_output_tokens", "8"}, {"concurrency", "2"},
@@ -225,7 +225,7 @@ static void test_gb_fixture_nonstream(void **state)
 {
 	struct pl_run_list l = {0};
 	(void)state;
-	parse_fixture("genai_bench/n480_c1_nonstream.json", &l);
+	parse_fixture("genai-bench/n480_c1_nonstream.json", &l);
 	static const struct kt c[] = {
 		{"input_tokens", NULL}, {"max_output_tokens", NULL}, /* N(480,240)/(300,150) */
 		{"concurrency", "1"}, {NULL, NULL},
@@ -386,7 +386,7 @@ static void test_ip_fixture(void **state)
 {
 	struct pl_run_list l = {0};
 	(void)state;
-	parse_fixture("inference_perf/stage_0_lifecycle_metrics.json", &l);
+	parse_fixture("inference-perf/stage_0_lifecycle_metrics.json", &l);
 	static const struct kt c[] = {{"request_rate", "10"}, {NULL, NULL}};
 	expect_conds(&l.v[0], c);
 	static const struct kv m[] = {
