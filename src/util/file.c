@@ -41,7 +41,6 @@ const char *pl_file_kind(mode_t mode)
 static int too_big(const char *path, size_t max, struct pl_file_why *why, struct pl_error *err)
 {
 	set_why(why, PL_FILE_TOO_BIG, 0);
-	pl_error_at(err, path, 0, 0);
 	return pl_error_set(err, PL_EINVALID, "cannot read '%s': larger than the cap of %zu bytes",
 	                    path, max);
 }
@@ -58,20 +57,17 @@ int pl_file_open(int dfd, const char *name, const char *path, size_t max, struct
 	if (fd < 0) {
 		e = errno;
 		set_why(why, PL_FILE_OPEN, e);
-		pl_error_at(err, path, 0, 0);
-		return pl_error_set(err, PL_EIO, "cannot open '%s': %s", path, strerror(e));
+			return pl_error_set(err, PL_EIO, "cannot open '%s': %s", path, strerror(e));
 	}
 	if (fstat(fd, &sb) != 0) {
 		e = errno;
 		close(fd);
 		set_why(why, PL_FILE_READ, e);
-		pl_error_at(err, path, 0, 0);
-		return pl_error_set(err, PL_EIO, "cannot read '%s': %s", path, strerror(e));
+			return pl_error_set(err, PL_EIO, "cannot read '%s': %s", path, strerror(e));
 	}
 	if (!S_ISREG(sb.st_mode)) {
 		close(fd);
-		pl_error_at(err, path, 0, 0);
-		if (S_ISDIR(sb.st_mode)) {
+			if (S_ISDIR(sb.st_mode)) {
 			set_why(why, PL_FILE_DIR, 0);
 			return pl_error_set(err, PL_EIO, "cannot read '%s': Is a directory", path);
 		}
@@ -123,8 +119,7 @@ int pl_file_read_fd(int fd, const char *path, size_t size_hint, size_t max, char
 				continue;
 			free(buf);
 			set_why(why, PL_FILE_READ, e);
-			pl_error_at(err, path, 0, 0);
-			return pl_error_set(err, PL_EIO, "cannot read '%s': %s", path, strerror(e));
+					return pl_error_set(err, PL_EIO, "cannot read '%s': %s", path, strerror(e));
 		}
 		if (got == 0)
 			break;

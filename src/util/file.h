@@ -6,7 +6,8 @@
  * path and what it is), and a size cap that both the check and the read
  * loop enforce (a file that grows, /dev/zero behind a symlink).
  *
- * Errors are located at the path (err->file) and read:
+ * Errors leave err's location as it was (a caller that reports errors
+ * at a file calls pl_error_at() itself) and read:
  *   "cannot open 'P': <strerror>"
  *   "cannot read 'P': Is a directory"
  *   "cannot read 'P': not a regular file (a FIFO)"  (or a character device,

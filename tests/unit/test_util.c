@@ -142,7 +142,7 @@ static void file_refuses_missing_dir_fifo_and_big(void **state)
 	assert_int_equal(why.reason, PL_FILE_OPEN);
 	assert_int_equal(why.errnum, 2);
 	assert_string_equal(err.message, "cannot open '" TMP "/nope': No such file or directory");
-	assert_string_equal(err.file, TMP "/nope");
+	assert_string_equal(err.file, ""); /* not located: the caller does that */
 
 	assert_int_equal(pl_file_read_at(-1, NULL, TMP, 100, &buf, &len, &why, &err), PL_EIO);
 	assert_int_equal(why.reason, PL_FILE_DIR);
