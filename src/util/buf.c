@@ -13,11 +13,11 @@
 #include "util/error.h"
 
 /* What data points at before the first allocation: never written. */
-static char empty[1];
+char pl_buf_empty[1];
 
 void pl_buf_init(struct pl_buf *b)
 {
-	b->data = empty;
+	b->data = pl_buf_empty;
 	b->len = 0;
 	b->cap = 0;
 	b->oom = 0;

@@ -20,6 +20,12 @@ struct pl_buf {
 	int oom;    /* sticky: an append could not allocate */
 };
 
+/* The empty string an unallocated buffer points at; never written. */
+extern char pl_buf_empty[1];
+
+/* An initializer: struct pl_buf b = PL_BUF_INIT; is pl_buf_init(&b). */
+#define PL_BUF_INIT {pl_buf_empty, 0, 0, 0}
+
 /* Makes b empty (no allocation). b must not be NULL. */
 void pl_buf_init(struct pl_buf *b);
 
