@@ -32,6 +32,7 @@
 #include "core/procure.h"
 #include "render/render_impl.h"
 #include "render/spec.h"
+#include "util/buf.h"
 #include "util/file.h"
 
 #define MAX_COLS 256           /* more than any sheet here has */
@@ -421,31 +422,23 @@ static int sheet_conditions(struct sheet *sh, const struct pl_comparison *cmp,
 		if (pl_render_is_axis(cmp, id) ||
 		    (cmp->varies[id] && !cmp->shared[id].set && in_rows)) {
 			/* The values of the rows, joined, as one text cell. */
-			size_t len = 0;
-			char *joined = NULL;
+			struct pl_buf joined = PL_BUF_INIT;
 			for (size_t r = 0; r < cmp->nrows; r++) {
 				const struct pl_value *v = &cmp->rows[r].axis[id];
-				const char *t = v->set && v->text ? v->text : "(missing)";
-				size_t k = strlen(t);
-				char *p = realloc(joined, len + k + 3);
-				if (!p) {
-					free(joined);
-					return PL_ENOMEM;
-				}
-				joined = p;
-				if (len) {
-					memcpy(joined + len, "; ", 2);
-					len += 2;
-				}
-				memcpy(joined + len, t, k + 1);
-				len += k;
+				if (r)
+					pl_buf_adds(&joined, "; ");
+				pl_buf_adds(&joined, v->set && v->text ? v->text : "(missing)");
+			}
+			if (joined.oom) {
+				pl_buf_release(&joined);
+				return PL_ENOMEM;
 			}
 			xr++;
 			rc |= put_str(sh, xr, 0, pl_cond_info[id].name, NULL);
-			if (joined)
-				rc |= put_str(sh, xr, 1, joined, NULL);
+			if (cmp->nrows)
+				rc |= put_str(sh, xr, 1, joined.data, NULL);
 			rc |= put_str(sh, xr, 2, "varies with axis", NULL);
-			free(joined);
+			pl_buf_release(&joined);
 		} else if (cmp->shared[id].set) {
 			xr++;
 			rc |= put_str(sh, xr, 0, pl_cond_info[id].name, NULL);
