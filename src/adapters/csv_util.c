@@ -6,31 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Growable cell being read. */
-struct cellbuf {
-	char *s;
-	size_t n, cap;
-};
+#include "util/buf.h"
 
-static int cb_put(struct cellbuf *b, char ch)
-{
-	if (b->n + 1 >= b->cap) {
-		size_t ncap = b->cap ? b->cap * 2 : 32;
-		char *ns = realloc(b->s, ncap);
-		if (!ns)
-			return -1;
-		b->s = ns;
-		b->cap = ncap;
-	}
-	b->s[b->n++] = ch;
-	b->s[b->n] = '\0';
-	return 0;
-}
-
-static int row_push(struct pl_csv_row *r, struct cellbuf *b)
+static int row_push(struct pl_csv_row *r, struct pl_buf *b)
 {
 	char **nc = realloc(r->cells, (r->ncells + 1) * sizeof(*nc));
-	char *cell = strdup(b->s ? b->s : "");
+	char *cell = strdup(b->data);
 
 	if (!nc || !cell) {
 		if (nc)
@@ -40,9 +21,7 @@ static int row_push(struct pl_csv_row *r, struct cellbuf *b)
 	}
 	r->cells = nc;
 	r->cells[r->ncells++] = cell;
-	b->n = 0;
-	if (b->s)
-		b->s[0] = '\0';
+	pl_buf_reset(b);
 	return 0;
 }
 
@@ -79,13 +58,14 @@ static int table_push(struct pl_csv *csv, struct pl_csv_row *r, int new_table)
 int pl_csv_parse(const char *path, const char *buf, size_t len, struct pl_csv *csv,
                  struct pl_error *err)
 {
-	struct cellbuf b = {0};
+	struct pl_buf b;
 	struct pl_csv_row row = {0};
 	long line = 1, col = 1, row_line = 1, qline = 0, qcol = 0;
 	int in_q = 0, blank_seen = 1, any = 0;
 	size_t i = 0;
 
 	memset(csv, 0, sizeof(*csv));
+	pl_buf_init(&b);
 	if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
 		i = 3;
 	for (; i <= len; i++) {
@@ -104,14 +84,14 @@ int pl_csv_parse(const char *path, const char *buf, size_t len, struct pl_csv *c
 			}
 			if (ch == '"') {
 				if (i + 1 < len && buf[i + 1] == '"') {
-					if (cb_put(&b, '"'))
+					if (pl_buf_addc(&b, '"'))
 						goto oom;
 					i++;
 					col++;
 				} else {
 					in_q = 0;
 				}
-			} else if (cb_put(&b, ch)) {
+			} else if (pl_buf_addc(&b, ch)) {
 				goto oom;
 			}
 			if (ch == '\n') {
@@ -127,9 +107,9 @@ int pl_csv_parse(const char *path, const char *buf, size_t len, struct pl_csv *c
 			continue;
 		}
 		if (ch == '\n' || (ch == '\r')) {
-			if (eof && row.ncells == 0 && b.n == 0 && !any)
+			if (eof && row.ncells == 0 && b.len == 0 && !any)
 				break;
-			if (row.ncells == 0 && b.n == 0 && !any) {
+			if (row.ncells == 0 && b.len == 0 && !any) {
 				blank_seen = 1; /* a blank line ends a table */
 			} else {
 				if (row_push(&row, &b))
@@ -148,19 +128,19 @@ int pl_csv_parse(const char *path, const char *buf, size_t len, struct pl_csv *c
 			continue;
 		}
 		any = 1;
-		if (ch == '"' && b.n == 0) {
+		if (ch == '"' && b.len == 0) {
 			in_q = 1;
 			qline = line;
 			qcol = col;
 		} else if (ch == ',') {
 			if (row_push(&row, &b))
 				goto oom;
-		} else if (cb_put(&b, ch)) {
+		} else if (pl_buf_addc(&b, ch)) {
 			goto oom;
 		}
 		col++;
 	}
-	free(b.s);
+	pl_buf_release(&b);
 	if (csv->ntables == 0) { /* empty or blank lines only: callers read tables[0] */
 		pl_error_at(err, path, 0, 0);
 		return pl_error_set(err, PL_EINVALID, "the file holds no runs (an empty CSV)");
@@ -169,7 +149,7 @@ int pl_csv_parse(const char *path, const char *buf, size_t len, struct pl_csv *c
 oom:
 	pl_error_set(err, PL_ENOMEM, "out of memory");
 fail:
-	free(b.s);
+	pl_buf_release(&b);
 	row_release(&row);
 	pl_csv_release(csv);
 	return err ? err->code : PL_ENOMEM;

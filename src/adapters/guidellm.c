@@ -41,6 +41,7 @@
 #include "adapters/adapter_impl.h"
 #include "adapters/json_util.h"
 #include "adapters/yaml_util.h"
+#include "util/buf.h"
 
 static const char *const guidellm_mapping[] = {
 	"benchmarks[i] -> one run, record = i; metadata.version 1 (0.5-0.7), 2 (0.8) -> format_version; "
@@ -403,38 +404,18 @@ static int no_replay(const cJSON *st, struct pl_error *err)
 	                    "its trace would be lost");
 }
 
-/* A growing text; all of it is kept, so two data specs that differ only
- * late in their text never read as one. */
-struct text {
-	char *s;    /* NUL-terminated, or NULL when empty; owned */
-	size_t len; /* bytes in s */
-	size_t cap; /* allocated */
-};
-
-/* Appends t to x. Returns 0 or PL_ENOMEM. */
-static int append(struct text *x, const char *t, struct pl_error *err)
+/* Appends t to x (a growing text; all of it is kept, so two data specs
+ * that differ only late in their text never read as one). Returns 0 or
+ * PL_ENOMEM. */
+static int append(struct pl_buf *x, const char *t, struct pl_error *err)
 {
-	size_t n = strlen(t);
-
-	if (x->len + n + 1 > x->cap) {
-		size_t cap = x->cap ? x->cap : 256;
-		char *ns;
-		while (cap < x->len + n + 1)
-			cap *= 2;
-		if (!(ns = realloc(x->s, cap)))
-			return pl_error_set(err, PL_ENOMEM, "out of memory");
-		x->s = ns;
-		x->cap = cap;
-	}
-	memcpy(x->s + x->len, t, n + 1);
-	x->len += n;
-	return 0;
+	return pl_buf_adds(x, t) ? pl_error_set(err, PL_ENOMEM, "out of memory") : 0;
 }
 
 /* One data entry of a v2 spec appended to x as text: its kind, then each
  * setting that is not null, {} or [] as " key=value" in file order
  * (objects and arrays as compact JSON). Returns 0 or PL_ENOMEM. */
-static int data_text(const cJSON *d, struct text *x, struct pl_error *err)
+static int data_text(const cJSON *d, struct pl_buf *x, struct pl_error *err)
 {
 	const cJSON *kind = pl_json_get(d, "kind"), *e;
 	int rc = append(x, cJSON_IsString(kind) ? kind->valuestring : "?", err);
@@ -487,10 +468,11 @@ static int load_v2(const cJSON *spec, const cJSON *st, struct pl_run *run, struc
 	const cJSON *type = pl_json_get(st, "type_"), *mc = pl_json_get(prof, "max_concurrency");
 	const cJSON *ramp = pl_json_get(st, "rampup_duration");
 	int replay = cJSON_IsString(type) && strcmp(type->valuestring, "replay") == 0;
-	struct text text = {0};
+	struct pl_buf text;
 	char num[40];
 	int rc;
 
+	pl_buf_init(&text);
 	if (cJSON_IsNumber(mc) && strcmp(cJSON_IsString(type) ? type->valuestring : "", "throughput") &&
 	    (rc = pl_run_set_extra(run, "guidellm.max_concurrency",
 	                           pl_fmt_num(num, sizeof(num), mc->valuedouble), err)))
@@ -533,8 +515,8 @@ static int load_v2(const cJSON *spec, const cJSON *st, struct pl_run *run, struc
 			rc = data_text(d, &text, err);
 	}
 	if (rc == 0)
-		rc = pl_run_set_cond(run, PL_C_DATASET, text.s, err);
-	free(text.s);
+		rc = pl_run_set_cond(run, PL_C_DATASET, text.data, err);
+	pl_buf_release(&text);
 	if (rc)
 		return rc;
 	d = data->child;

@@ -21,6 +21,7 @@
 #include "adapters/adapter_impl.h"
 #include "adapters/adapters.h"
 #include "core/hash.h"
+#include "util/buf.h"
 
 const char *pl_fate_name(enum pl_fate fate)
 {
@@ -253,8 +254,7 @@ int pl_inventory_check(const struct pl_adapter_info *info, const char *version, 
  * element of the arrays it sits in), capped only when set on the run. */
 struct acc {
 	char *path;  /* the key's path (for the warning); owned */
-	char *text;  /* its value(s); owned */
-	size_t len;  /* bytes in text */
+	struct pl_buf text; /* its value(s), "; "-separated */
 	int quiet;   /* 1: the inventory names it (fate extra), no warning */
 };
 
@@ -275,8 +275,6 @@ static int collect(struct walk_ctx *c, const char *path, const char *idx, const 
                    int quiet)
 {
 	struct acc *a = NULL;
-	size_t il = strlen(idx), vl = strlen(value), need;
-	char *t;
 
 	for (size_t i = c->nacc; i-- > 0;)
 		if (strcmp(c->acc[i].path, path) == 0) {
@@ -299,26 +297,20 @@ static int collect(struct walk_ctx *c, const char *path, const char *idx, const 
 			                    PL_EXTRAS_MAX, c->info->name, path, c->info->name);
 		a = &c->acc[c->nacc];
 		memset(a, 0, sizeof(*a));
+		pl_buf_init(&a->text);
 		if (!(a->path = strdup(path)))
 			return pl_error_set(c->err, PL_ENOMEM, "out of memory");
 		a->quiet = quiet;
 		c->nacc++;
 	}
-	need = a->len + (a->len ? 2 : 0) + il + (il ? 1 : 0) + vl + 1;
-	if (!(t = realloc(a->text, need)))
+	if (a->text.len)
+		pl_buf_adds(&a->text, "; ");
+	if (*idx) {
+		pl_buf_adds(&a->text, idx);
+		pl_buf_addc(&a->text, '=');
+	}
+	if (pl_buf_adds(&a->text, value))
 		return pl_error_set(c->err, PL_ENOMEM, "out of memory");
-	a->text = t;
-	if (a->len) {
-		memcpy(t + a->len, "; ", 2);
-		a->len += 2;
-	}
-	if (il) {
-		memcpy(t + a->len, idx, il);
-		t[a->len + il] = '=';
-		a->len += il + 1;
-	}
-	memcpy(t + a->len, value, vl + 1);
-	a->len += vl;
 	return 0;
 }
 
@@ -429,12 +421,12 @@ int pl_inventory_walk(const struct pl_adapter_info *info, const char *version, c
 
 		if (!rc) {
 			extra_name(name, sizeof(name), info, a->path);
-			rc = set_extra(info, run, name, a->text, a->len, err);
+			rc = set_extra(info, run, name, a->text.data, a->text.len, err);
 			if (!rc && !a->quiet)
 				warn_kept(info, a->path, name, run);
 		}
 		free(a->path);
-		free(a->text);
+		pl_buf_release(&a->text);
 	}
 	free(c.acc);
 	return rc;

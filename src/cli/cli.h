@@ -32,7 +32,7 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv);
 int cmd_accept(const struct pl_cli *cli, int argc, char **argv);
 int cmd_verify(const struct pl_cli *cli, int argc, char **argv);
 
-/* The one reading of $SOURCE_DATE_EPOCH: unset or empty is now; else a
+/* The CLI's one reading of $SOURCE_DATE_EPOCH (util/clock.h's parser): unset or empty is now; else a
  * whole number of seconds 0..253402300799 (up to 9999-12-31T23:59:59Z),
  * 0 included. Stores it in *epoch and returns 0, or prints a usage error
  * naming the variable (as cmd) and returns PL_EXIT_USAGE. Renderers get

@@ -3,17 +3,15 @@
  * over time or versions, its steps, and a gnuplot chart. The work is in
  * core/history.c and render/history_plot.c.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/history.h"
 #include "render/history_plot.h"
 #include "render/regress.h"
+#include "util/fsutil.h"
 
 static const char usage_text[] =
 	"usage: perfledger history --metric NAME [--where FIELD=VALUE]...\n"
@@ -129,9 +127,8 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (out_dir) {
-		if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
-			pl_cli_errorf("history", "cannot create directory '%s': %s", out_dir,
-			              strerror(errno));
+		if (pl_fs_mkdirs(out_dir, &err)) { /* as report's bundle directory: mkdir -p */
+			pl_cli_errorf("history", "%s", err.message);
 			goto out;
 		}
 		if (pl_plot_history(out_dir, &h, &err)) {

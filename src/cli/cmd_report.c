@@ -5,15 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <errno.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/procure.h"
 #include "render/bundle.h"
 #include "render/spec.h"
+#include "util/clock.h"
 
 static const char usage_text[] =
 	"usage: perfledger report --out DIR --axis FIELD[,FIELD...] [--where FIELD=VALUE]...\n"
@@ -246,26 +245,15 @@ out:
 	return rc;
 }
 
-#define EPOCH_MAX 253402300799LL /* 9999-12-31T23:59:59Z */
-
 int pl_cli_source_date_epoch(const char *cmd, long long *epoch)
 {
-	const char *e = getenv("SOURCE_DATE_EPOCH");
-	char *end;
-	long long v;
+	struct pl_error err;
 
-	if (!e || !*e) {
-		*epoch = (long long)time(NULL);
-		return PL_EXIT_OK;
-	}
-	errno = 0;
-	v = strtoll(e, &end, 10);
-	if (errno || *end || e[0] < '0' || e[0] > '9' || v < 0 || v > EPOCH_MAX) {
-		pl_cli_errorf(cmd, "SOURCE_DATE_EPOCH must be a whole number of seconds from 0 to "
-		                   "253402300799, got '%s'", e);
+	pl_error_init(&err);
+	if (pl_clock_from_env(epoch, NULL, &err)) {
+		pl_cli_errorf(cmd, "%s", err.message);
 		return PL_EXIT_USAGE;
 	}
-	*epoch = v;
 	return PL_EXIT_OK;
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/hash.h"
+#include "util/buf.h"
 
 static int is_numeric(enum pl_ctype t)
 {
@@ -28,50 +29,20 @@ int pl_cond_key_has(const struct pl_run *run, int id)
 	return v->text != NULL;
 }
 
-/* A growing buffer for pl_cond_key_make(). */
-struct kbuf {
-	char *p;    /* malloc'd */
-	size_t n;   /* used */
-	size_t cap; /* allocated */
-	int oom;    /* an allocation failed */
-};
-
-static void kb_put(struct kbuf *k, const char *s, size_t n)
-{
-	if (k->oom)
-		return;
-	if (k->n + n + 1 > k->cap) {
-		size_t cap = k->cap ? k->cap : 512;
-		char *np;
-
-		while (k->n + n + 1 > cap)
-			cap *= 2;
-		if (!(np = realloc(k->p, cap))) {
-			k->oom = 1;
-			return;
-		}
-		k->p = np;
-		k->cap = cap;
-	}
-	memcpy(k->p + k->n, s, n);
-	k->n += n;
-	k->p[k->n] = '\0';
-}
-
 /* Appends text with backslash and newline escaped, so that key_text lines
  * cannot run into each other; with eq also '=' (as "\\="), so that an
  * extra condition's name cannot end early and take part of its value. */
-static void kb_escaped(struct kbuf *k, const char *text, int eq)
+static void kb_escaped(struct pl_buf *k, const char *text, int eq)
 {
 	const char *run = text;
 
 	for (const char *p = text;; p++) {
 		if (*p != '\\' && *p != '\n' && *p != '\0' && !(eq && *p == '='))
 			continue;
-		kb_put(k, run, (size_t)(p - run));
+		pl_buf_add(k, run, (size_t)(p - run));
 		if (*p == '\0')
 			return;
-		kb_put(k, *p == '\\' ? "\\\\" : *p == '\n' ? "\\n" : "\\=", 2);
+		pl_buf_add(k, *p == '\\' ? "\\\\" : *p == '\n' ? "\\n" : "\\=", 2);
 		run = p + 1;
 	}
 }
@@ -79,7 +50,7 @@ static void kb_escaped(struct kbuf *k, const char *text, int eq)
 /* v in pl_fmt_num() form. Whole numbers below 1e15 (nearly every condition:
  * tokens, counts) are written here digit by digit, which is what
  * pl_fmt_num()'s "%.0f" gives for them, without a printf per value. */
-static void kb_num(struct kbuf *k, double v)
+static void kb_num(struct pl_buf *k, double v)
 {
 	char buf[40];
 
@@ -93,11 +64,11 @@ static void kb_num(struct kbuf *k, double v)
 		} while (u);
 		if (v < 0)
 			*--p = '-';
-		kb_put(k, p, (size_t)(e - p));
+		pl_buf_add(k, p, (size_t)(e - p));
 		return;
 	}
 	pl_fmt_num(buf, sizeof(buf), v);
-	kb_put(k, buf, strlen(buf));
+	pl_buf_add(k, buf, strlen(buf));
 }
 
 /* The canonical serialization of run's conditions (all but run_started_at):
@@ -109,39 +80,36 @@ static void kb_num(struct kbuf *k, double v)
  * exactly the key_text it had before extras were stored. */
 int pl_cond_key_make(const struct pl_run *run, struct pl_cond_key *key)
 {
-	struct kbuf k = {NULL, 0, 0, 0};
+	struct pl_buf k;
 
 	memset(key, 0, sizeof(*key));
-	kb_put(&k, "", 0); /* "" when no condition is known */
+	pl_buf_init(&k);
+	pl_buf_grow(&k, 511); /* most keys fit: one allocation */
 	for (int i = 0; i < PL_COND_COUNT; i++) {
 		const char *name = pl_cond_info[i].name;
 
 		if (pl_cond_per_run(i) || !pl_cond_key_has(run, i))
 			continue;
-		kb_put(&k, name, strlen(name));
-		kb_put(&k, "=", 1);
+		pl_buf_add(&k, name, strlen(name));
+		pl_buf_add(&k, "=", 1);
 		if (pl_cond_info[i].type == PL_CT_BOOL)
-			kb_put(&k, run->cond[i].num != 0 ? "true" : "false",
+			pl_buf_add(&k, run->cond[i].num != 0 ? "true" : "false",
 			       run->cond[i].num != 0 ? 4 : 5);
 		else if (is_numeric(pl_cond_info[i].type))
 			kb_num(&k, run->cond[i].num);
 		else
 			kb_escaped(&k, run->cond[i].text, 0);
-		kb_put(&k, "\n", 1);
+		pl_buf_add(&k, "\n", 1);
 	}
 	for (size_t i = 0; i < run->nextra; i++) {
 		kb_escaped(&k, run->extra[i].name, 1);
-		kb_put(&k, "=", 1);
+		pl_buf_add(&k, "=", 1);
 		kb_escaped(&k, run->extra[i].value, 0);
-		kb_put(&k, "\n", 1);
+		pl_buf_add(&k, "\n", 1);
 	}
-	if (k.oom) {
-		free(k.p);
+	if (!(key->text = pl_buf_detach(&k, &key->len))) /* "" when no condition is known */
 		return PL_ENOMEM;
-	}
-	key->text = k.p;
-	key->len = k.n;
-	key->hash = pl_hash64(k.p, k.n);
+	key->hash = pl_hash64(key->text, key->len);
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "util/utf8.h" /* pl_utf8_valid_prefix, pl_utf8_decode, pl_cp_is_control */
 
 /* ---------------------------------------------------------------- conditions */
 
@@ -408,24 +409,6 @@ double pl_scale_pow10(double v, int exp10);
  * (hour 00-23, minute 00-59, second 00-60 for a leap second), optionally Z
  * or an offset +HH:MM / -HH:MM up to 14:00; else 0. */
 int pl_is_iso8601(const char *s);
-
-/* Offset of the first byte of text[0..len) that does not start or continue
- * a well-formed UTF-8 sequence (RFC 3629: no overlong forms, no surrogates,
- * nothing above U+10FFFF; a sequence cut short by len is not well formed),
- * or len when all of it is UTF-8. */
-size_t pl_utf8_valid_prefix(const char *text, size_t len);
-
-/* Decodes one UTF-8 sequence at s (at most n bytes), with the rules of
- * pl_utf8_valid_prefix(). Returns its length (1..4) and sets *cp, or
- * returns 0 when s does not start with a well-formed sequence (then one
- * byte should be treated as invalid). */
-size_t pl_utf8_decode(const char *s, size_t n, unsigned long *cp);
-
-/* 1 if code point cp must never reach a terminal as it is: C0 controls
- * (tab and newline included: callers keep what they allow), DEL, C1
- * controls, and the bidi marks, overrides and isolates (U+200E-200F,
- * U+202A-202E, U+2066-2069: "trojan source" reordering). */
-int pl_cp_is_control(unsigned long cp);
 
 /* v rounded to digits significant decimal digits (1..17), as the double
  * nearest to that decimal. Infinity and NaN pass through. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/normalize.h"
+#include "util/buf.h"
 
 double pl_procure_cost_per_mtok(double price_per_hour, double output_throughput)
 {
@@ -119,40 +120,25 @@ static int is_concurrency_axis(const struct pl_comparison *cmp)
 	return 0;
 }
 
-/* Label of row r without the concurrency axis field; heap. */
+/* Label of row r without the concurrency axis field ("A / B", "(all)"
+ * when there is none); heap, NULL when out of memory. */
 static char *group_label(const struct pl_comparison *cmp, size_t r)
 {
-	size_t len = 0;
-	char *s = calloc(1, 1);
+	struct pl_buf b;
 
-	for (size_t i = 0; s && i < cmp->naxis; i++) {
+	pl_buf_init(&b);
+	for (size_t i = 0; i < cmp->naxis; i++) {
 		const struct pl_value *v;
-		const char *t;
-		size_t k;
-		char *p;
 		if (cmp->axis[i] < 0 || cmp->axis[i] >= PL_COND_COUNT || cmp->axis[i] == PL_C_CONCURRENCY)
 			continue;
 		v = &cmp->rows[r].axis[cmp->axis[i]];
-		t = v->set && v->text ? v->text : "(missing)";
-		k = strlen(t);
-		p = realloc(s, len + k + 4);
-		if (!p) {
-			free(s);
-			return NULL;
-		}
-		s = p;
-		if (len) {
-			memcpy(s + len, " / ", 3);
-			len += 3;
-		}
-		memcpy(s + len, t, k + 1);
-		len += k;
+		if (b.len)
+			pl_buf_adds(&b, " / ");
+		pl_buf_adds(&b, v->set && v->text ? v->text : "(missing)");
 	}
-	if (s && !*s) {
-		free(s);
-		s = strdup("(all)");
-	}
-	return s;
+	if (b.len == 0)
+		pl_buf_adds(&b, "(all)");
+	return pl_buf_detach(&b, NULL);
 }
 
 static const struct pl_run *find_run(const struct pl_run_list *runs, long long id)

@@ -2,9 +2,11 @@
  * read.c — the import's parser side for one input file: reads it whole or
  * streams it (a large *.jsonl), parses it with the adapters, finds and reads
  * its sidecar, has prepare.c ready its runs, and pushes the result to the
- * writer (pipeline.c). Only regular files are read (a FIFO or a device such
- * as /dev/zero never ends), files read whole at most PL_IMPORT_WHOLE_MAX
- * bytes and sidecars at most SIDECAR_MAX; standard input ("-") is read whole.
+ * writer (pipeline.c). Files are opened once through util's reader
+ * (util/file.h): only regular files are read (a FIFO or a device such as
+ * /dev/zero never ends), files read whole at most PL_IMPORT_WHOLE_MAX
+ * bytes and sidecars at most SIDECAR_MAX; standard input ("-") is read
+ * whole. This file words util's refusals the importer's way.
  *
  * Large *.jsonl files (over PL_IMPORT_STREAM_MIN bytes) are streamed: one
  * pass hashes the file, a second reads it line by line and hands runs over
@@ -17,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,7 @@
 #include "core/hash.h"
 #include "core/model.h"
 #include "import/import_impl.h"
+#include "util/file.h"
 
 #define CHUNK_RUNS 64    /* runs per chunk of a streamed file */
 #define SIDECAR_MAX (1u << 20) /* bytes of a NAME.conditions.json */
@@ -37,103 +41,45 @@ int pl_import_has_suffix(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Reads all of fd, at most max bytes. Returns 0, an errno value, or EFBIG
- * when there is more. */
-static int read_fd(int fd, size_t size_hint, size_t max, char **out, size_t *len)
+/* Opens the input file f (not "-") through util's checks (O_NONBLOCK so
+ * that a FIFO cannot hang open(), fstat() on the descriptor, regular files
+ * only), in the importer's words. Returns the descriptor (caller closes)
+ * with *sb set, or a negative PL_E* code with err set and located at the
+ * path. */
+static int open_input(const struct src *f, struct stat *sb, struct pl_error *err)
 {
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
+	struct pl_file_why why;
+	int fd = pl_file_open(f->dfd, f->name, f->path, SIZE_MAX, sb, &why, err);
 
-	for (;;) {
-		ssize_t got;
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : (size_hint ? size_hint + 1 : 65536);
-			char *nb;
-			if (cap > max) {
-				free(buf);
-				return EFBIG;
-			}
-			if (ncap > max + 1)
-				ncap = max + 1;
-			if (!(nb = realloc(buf, ncap))) {
-				free(buf);
-				return ENOMEM;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		got = read(fd, buf + n, cap - n);
-		if (got < 0) {
-			int e = errno;
-			if (e == EINTR)
-				continue;
-			free(buf);
-			return e ? e : EIO;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-		if (n > max) {
-			free(buf);
-			return EFBIG;
-		}
-		/* A regular file of the size fstat() gave that fell short of the
-		 * one byte more asked for is at its end: no read() to see 0 (a
-		 * file that grew fills that byte and is read on) */
-		if (size_hint && n == size_hint && n < cap)
-			break;
+	if (fd < 0) {
+		if (why.reason == PL_FILE_NOT_REGULAR)
+			pl_error_set(err, PL_EIO,
+			             "cannot read '%s': not a regular file (a FIFO, device or "
+			             "socket); import a file, a directory, or - for standard input",
+			             f->path);
+		pl_error_at(err, f->path, 0, 0);
 	}
-	*out = buf;
-	*len = n;
-	return 0;
+	return fd;
 }
 
-/* Reads the file f ("-": stdin) whole, up to PL_IMPORT_WHOLE_MAX
- * bytes. A path named explicitly must be a regular file: a FIFO or a
- * device (/dev/zero) never ends. Returns 0, or PL_EIO / PL_ENOMEM /
- * PL_EINVALID (too large) with err set ("cannot open 'x': ..."). */
-static int read_file(const struct src *f, char **out, size_t *len, struct pl_error *err)
+/* Reads the open input fd (size: what fstat() gave, 0 for stdin) whole,
+ * up to PL_IMPORT_WHOLE_MAX bytes. Returns 0, or PL_EIO / PL_ENOMEM /
+ * PL_EINVALID (too large) with err set and located at path. */
+static int read_whole(int fd, const char *path, size_t size, char **out, size_t *len,
+                      struct pl_error *err)
 {
-	const char *path = f->path;
-	size_t hint = 0;
-	int fd, e;
+	struct pl_file_why why;
+	int rc;
 
 	pl_error_at(err, path, 0, 0);
-	if (strcmp(path, "-") == 0) {
-		fd = STDIN_FILENO;
-	} else {
-		struct stat sb;
-		fd = f->dfd >= 0 ? openat(f->dfd, f->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-		                 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		if (fd < 0)
-			return pl_error_set(err, PL_EIO, "cannot open '%s': %s", path, strerror(errno));
-		if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode)) {
-			close(fd);
-			return pl_error_set(err, PL_EIO, "cannot read '%s': Is a directory", path);
-		}
-		if (!S_ISREG(sb.st_mode)) {
-			close(fd);
-			return pl_error_set(err, PL_EIO,
-			                    "cannot read '%s': not a regular file (a FIFO, device or "
-			                    "socket); import a file, a directory, or - for standard input",
-			                    path);
-		}
-		hint = (size_t)sb.st_size;
-		if (hint > PL_IMPORT_WHOLE_MAX)
-			hint = 0;
-		/* O_NONBLOCK only kept open() from hanging; regular files ignore it */
-	}
-	e = read_fd(fd, hint, PL_IMPORT_WHOLE_MAX, out, len);
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (e == ENOMEM)
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	if (e == EFBIG)
+	if (size > PL_IMPORT_WHOLE_MAX)
+		why.reason = PL_FILE_TOO_BIG, rc = PL_EINVALID;
+	else
+		rc = pl_file_read_fd(fd, path, size, PL_IMPORT_WHOLE_MAX, out, len, &why, err);
+	if (rc && why.reason == PL_FILE_TOO_BIG)
 		return pl_error_set(err, PL_EINVALID, "'%s': larger than 256 MiB; split it or use JSONL",
 		                    path);
-	if (e)
-		return pl_error_set(err, PL_EIO, "cannot read '%s': %s", path, strerror(e));
-	return 0;
+	return rc;
 }
 
 /* Length of the stem of an input file name whose sidecar is
@@ -159,10 +105,10 @@ size_t pl_import_sidecar_stem(const char *name)
 int pl_import_load_sidecar(const char *path, int known, char **side_out, char **buf_out,
                            size_t *len, struct pl_error *err)
 {
+	struct pl_file_why why;
 	size_t stem;
 	char *side;
-	struct stat sb;
-	int fd, rc;
+	int rc;
 
 	*side_out = NULL;
 	*buf_out = NULL;
@@ -174,39 +120,38 @@ int pl_import_load_sidecar(const char *path, int known, char **side_out, char **
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	memcpy(side, path, stem);
 	memcpy(side + stem, ".conditions.json", sizeof(".conditions.json"));
-	/* as read_file(): O_NONBLOCK so that a FIFO cannot hang open(), and
+	/* util's reader: O_NONBLOCK so that a FIFO cannot hang open(), and
 	 * only a regular file is read (a FIFO or /dev/zero never ends) */
-	fd = open(side, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		rc = 0;
-		if (errno != ENOENT) {
-			pl_error_at(err, side, 0, 0);
-			rc = pl_error_set(err, PL_EIO, "cannot open sidecar '%s': %s", side, strerror(errno));
-		}
-		free(side);
-		return rc;
-	}
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		pl_error_at(err, side, 0, 0);
-		rc = pl_error_set(err, PL_EIO,
-		                  "cannot read sidecar '%s': not a regular file (a directory, FIFO, "
-		                  "device or socket)",
-		                  side);
-		free(side);
-		return rc;
-	}
-	rc = read_fd(fd, sb.st_size <= SIDECAR_MAX ? (size_t)sb.st_size : 0, SIDECAR_MAX, buf_out,
-	             len);
-	close(fd);
+	rc = pl_file_read_at(-1, side, side, SIDECAR_MAX, buf_out, len, &why, err);
 	if (rc) {
+		if (why.reason == PL_FILE_OPEN && why.errnum == ENOENT) {
+			free(side);
+			return 0; /* no sidecar */
+		}
 		pl_error_at(err, side, 0, 0);
-		rc = rc == ENOMEM ? pl_error_set(err, PL_ENOMEM, "out of memory")
-		     : rc == EFBIG
-		         ? pl_error_set(err, PL_EINVALID,
-		                        "sidecar '%s' is larger than 1 MiB (it holds conditions only)",
-		                        side)
-		         : pl_error_set(err, PL_EIO, "cannot read sidecar '%s': %s", side, strerror(rc));
+		switch (why.reason) {
+		case PL_FILE_OPEN:
+			rc = pl_error_set(err, PL_EIO, "cannot open sidecar '%s': %s", side,
+			                  strerror(why.errnum));
+			break;
+		case PL_FILE_DIR:
+		case PL_FILE_NOT_REGULAR:
+			rc = pl_error_set(err, PL_EIO,
+			                  "cannot read sidecar '%s': not a regular file (a directory, FIFO, "
+			                  "device or socket)",
+			                  side);
+			break;
+		case PL_FILE_TOO_BIG:
+			rc = pl_error_set(err, PL_EINVALID,
+			                  "sidecar '%s' is larger than 1 MiB (it holds conditions only)", side);
+			break;
+		case PL_FILE_READ:
+			rc = pl_error_set(err, PL_EIO, "cannot read sidecar '%s': %s", side,
+			                  strerror(why.errnum));
+			break;
+		default:
+			break; /* out of memory: util's message */
+		}
 		free(side);
 		return rc;
 	}
@@ -228,8 +173,10 @@ static int make_keys(struct item *it, struct pl_error *err)
 	return 0;
 }
 
-/* A file read whole: one IT_FILE item. */
-static void produce_whole(struct batch *b, const struct src *f)
+/* A file read whole from fd (size: what fstat() gave, 0 for stdin; fd < 0:
+ * it could not be opened, and open_err says why): one IT_FILE item. */
+static void produce_whole(struct batch *b, const struct src *f, int fd, size_t size,
+                          const struct pl_error *open_err)
 {
 	const char *path = f->path;
 	struct item *it = pl_import_item_new(IT_FILE, path);
@@ -243,7 +190,12 @@ static void produce_whole(struct batch *b, const struct src *f)
 		return;
 	}
 	pl_error_init(&err);
-	rc = read_file(f, &buf, &len, &err);
+	if (fd < 0) {
+		err = *open_err;
+		rc = err.code;
+	} else {
+		rc = read_whole(fd, path, size, &buf, &len, &err);
+	}
 	if (rc == 0) {
 		rc = pl_sha256_hex(buf, len, it->sha);
 		if (rc)
@@ -271,21 +223,26 @@ static void produce_whole(struct batch *b, const struct src *f)
 	pl_import_push(b, it);
 }
 
-/* Opens a streamed file (both passes) for reading. NULL with err set
- * ("cannot open 'x': ...", PL_EIO) when it cannot be opened. */
-static FILE *open_stream(const char *path, struct pl_error *err)
+/* A stream on the streamed file's descriptor (both passes: a dup, so
+ * that fclose() leaves fd open), from its start. NULL with err set
+ * (PL_EIO, located at path) when that fails. */
+static FILE *open_stream(int fd, const char *path, struct pl_error *err)
 {
-	FILE *f = fopen(path, "rb");
+	int d = lseek(fd, 0, SEEK_SET) == 0 ? dup(fd) : -1;
+	FILE *f = d >= 0 ? fdopen(d, "rb") : NULL;
 
 	if (!f) {
+		int e = errno;
+		if (d >= 0)
+			close(d);
 		pl_error_at(err, path, 0, 0);
-		pl_error_set(err, PL_EIO, "cannot open '%s': %s", path, strerror(errno));
+		pl_error_set(err, PL_EIO, "cannot read '%s': %s", path, strerror(e));
 	}
 	return f;
 }
 
 /* Pass 1 of a streamed file: its sha256. Returns 0 or PL_EIO/PL_ENOMEM. */
-static int hash_file(const char *path, char sha[65], struct pl_error *err)
+static int hash_file(int fd, const char *path, char sha[65], struct pl_error *err)
 {
 	struct pl_sha256 *h = pl_sha256_new();
 	char *buf = malloc(1 << 18);
@@ -296,7 +253,7 @@ static int hash_file(const char *path, char sha[65], struct pl_error *err)
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (!(f = open_stream(path, err))) {
+	if (!(f = open_stream(fd, path, err))) {
 		rc = PL_EIO;
 		goto out;
 	}
@@ -335,7 +292,7 @@ static int blank_line(const char *s, size_t n)
 /* Pass 2 of a streamed file: records line by line, CHUNK_RUNS runs per
  * IT_RUNS item. Returns 0, the rejection, or -1 when the writer stopped;
  * *nruns and *refonly get the totals. */
-static int stream_records(struct batch *b, const char *path, const char *sha, size_t *nruns,
+static int stream_records(struct batch *b, int fd, const char *path, const char *sha, size_t *nruns,
                           size_t *refonly, char **warnings, struct pl_error *err)
 {
 	struct item *chunk = NULL;
@@ -352,7 +309,7 @@ static int stream_records(struct batch *b, const char *path, const char *sha, si
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (!(f = open_stream(path, err))) {
+	if (!(f = open_stream(fd, path, err))) {
 		rc = PL_EIO;
 		goto out;
 	}
@@ -432,8 +389,8 @@ out:
 	return rc;
 }
 
-/* A large JSONL file: IT_BEGIN, IT_RUNS..., IT_END. */
-static void produce_stream(struct batch *b, const char *path)
+/* A large JSONL file, open as fd: IT_BEGIN, IT_RUNS..., IT_END. */
+static void produce_stream(struct batch *b, int fd, const char *path)
 {
 	struct item *it = pl_import_item_new(IT_BEGIN, path);
 	struct item *end = pl_import_item_new(IT_END, path);
@@ -447,7 +404,7 @@ static void produce_stream(struct batch *b, const char *path)
 		return;
 	}
 	pl_error_init(&err);
-	if ((rc = hash_file(path, it->sha, &err))) {
+	if ((rc = hash_file(fd, path, it->sha, &err))) {
 		/* not read: reported as a whole file that failed */
 		pl_import_item_free(end);
 		it->kind = IT_FILE;
@@ -463,7 +420,7 @@ static void produce_stream(struct batch *b, const char *path)
 		pl_import_item_free(end);
 		return;
 	}
-	rc = stream_records(b, path, end->sha, &end->nruns, &end->refonly, &end->warnings, &err);
+	rc = stream_records(b, fd, path, end->sha, &end->nruns, &end->refonly, &end->warnings, &err);
 	if (rc == -1 && pl_import_stopped(b)) { /* the writer stopped */
 		pl_import_item_free(end);
 		return;
@@ -473,16 +430,26 @@ static void produce_stream(struct batch *b, const char *path)
 	pl_import_push(b, end);
 }
 
-/* One input file: streamed when it is a large regular *.jsonl file. */
+/* One input file: streamed when it is a large regular *.jsonl file. The
+ * file is opened once, through util's checks, and both the decision and
+ * the reads use that descriptor (no gap between a stat() and an open()). */
 void pl_import_produce_file(struct batch *b, const struct src *f)
 {
 	const char *path = f->path;
+	struct pl_error err;
 	struct stat sb;
+	int fd;
 
-	if (strcmp(path, "-") != 0 && pl_import_has_suffix(path, ".jsonl") &&
-	    (f->dfd >= 0 ? fstatat(f->dfd, f->name, &sb, 0) : stat(path, &sb)) == 0 &&
-	    S_ISREG(sb.st_mode) && sb.st_size > PL_IMPORT_STREAM_MIN)
-		produce_stream(b, path);
+	if (strcmp(path, "-") == 0) {
+		produce_whole(b, f, STDIN_FILENO, 0, NULL);
+		return;
+	}
+	pl_error_init(&err);
+	fd = open_input(f, &sb, &err);
+	if (fd >= 0 && pl_import_has_suffix(path, ".jsonl") && sb.st_size > PL_IMPORT_STREAM_MIN)
+		produce_stream(b, fd, path);
 	else
-		produce_whole(b, f);
+		produce_whole(b, f, fd, fd >= 0 ? (size_t)sb.st_size : 0, &err);
+	if (fd >= 0)
+		close(fd);
 }

@@ -125,12 +125,12 @@ static int write_cjson(FILE *fp, void *v, struct pl_error *err)
 static int write_in(const char *dir, const char *name, int (*fn)(FILE *, void *, struct pl_error *),
                     void *ctx, struct pl_error *err)
 {
-	char *path = pl_render_path(dir, name);
+	char *path = pl_fs_path(dir, name);
 	int rc;
 
 	if (!path)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	rc = pl_render_write_file(path, fn, ctx, err);
+	rc = pl_fs_write_atomic(path, fn, ctx, err);
 	free(path);
 	return rc;
 }
@@ -149,7 +149,7 @@ static int write_default(const char *dir, struct bundle *b, struct pl_error *err
 	char *path;
 	int rc, plot_rc = 0;
 
-	rc = pl_render_mkdirs(dir, err);
+	rc = pl_fs_mkdirs(dir, err);
 	if (rc == 0)
 		rc = write_in(dir, "comparison.csv", write_csv, (void *)b->cmp, err);
 	if (rc == 0)
@@ -167,7 +167,7 @@ static int write_default(const char *dir, struct bundle *b, struct pl_error *err
 		return plot_rc;
 	}
 
-	path = pl_render_path(dir, "comparison.xlsx");
+	path = pl_fs_path(dir, "comparison.xlsx");
 	if (!path)
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 	else
@@ -214,7 +214,7 @@ int pl_bundle_write(const char *dir, const struct pl_comparison *cmp,
 	if (opts->spec->builtin)
 		return write_default(dir, &b, err);
 	pl_error_init(&plot_err);
-	rc = pl_render_mkdirs(dir, err);
+	rc = pl_fs_mkdirs(dir, err);
 	if (rc == 0)
 		rc = pl_bundle_clear_dir(dir, err);
 	if (rc)
@@ -267,7 +267,7 @@ int pl_bundle_write(const char *dir, const struct pl_comparison *cmp,
 		}
 	}
 	if (rc == 0) {
-		char *path = pl_render_path(dir, "comparison.xlsx");
+		char *path = pl_fs_path(dir, "comparison.xlsx");
 		rc = path ? pl_xlsx_write_bundle(path, cmp, runs, proc, opts->spec->sheets, opts->lang,
 		                                   opts->epoch, err)
 		          : pl_error_set(err, PL_ENOMEM, "out of memory");

@@ -98,7 +98,7 @@ struct manifest_job {
 	struct pl_error *err; /* unused; errors go to the writer's err */
 };
 
-/* A pl_render_write_file body (v: struct manifest_job): manifest.json with
+/* A pl_fs_write_atomic body (v: struct manifest_job): manifest.json with
  * the inputs and the sha256 of every file already in the directory.
  * Returns 0, PL_EIO or PL_ENOMEM. */
 int pl_bundle_write_manifest(FILE *fp, void *v, struct pl_error *err);

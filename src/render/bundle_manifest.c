@@ -25,12 +25,15 @@
 #include "render/render.h"
 #include "render/render_impl.h"
 #include "render/spec.h"
+#include "util/file.h"
+
+#define MANIFEST_MAX (((size_t)1 << 24) - 1) /* bytes of an old manifest.json read back */
 
 static int hash_file(const char *path, char hex[65], struct pl_error *err)
 {
 	char *buf;
 	size_t len;
-	int rc = pl_read_file(path, &buf, &len, err);
+	int rc = pl_file_read(path, PL_RENDER_READ_MAX, &buf, &len, err);
 
 	if (rc)
 		return rc;
@@ -61,7 +64,7 @@ int pl_bundle_list_dir(const char *dir, char ***names, size_t *n, struct pl_erro
 		int reg;
 		if (e->d_name[0] == '.')
 			continue;
-		path = pl_render_path(dir, e->d_name);
+		path = pl_fs_path(dir, e->d_name);
 		reg = path && lstat(path, &st) == 0 && S_ISREG(st.st_mode);
 		free(path);
 		if (!reg)
@@ -112,22 +115,15 @@ int pl_bundle_clear_dir(const char *dir, struct pl_error *err)
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < n && !text; i++) {
-		FILE *f;
-		long len;
+		struct pl_error ignored; /* an unreadable manifest clears nothing */
+		size_t len;
 		if (strcmp(names[i], "manifest.json") != 0)
 			continue;
-		if (!(mpath = pl_render_path(dir, names[i])))
+		if (!(mpath = pl_fs_path(dir, names[i])))
 			break;
-		f = fopen(mpath, "rb");
-		free(mpath);
-		if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && len < (1L << 24) &&
-		    fseek(f, 0, SEEK_SET) == 0 && (text = calloc(1, (size_t)len + 1)) &&
-		    fread(text, 1, (size_t)len, f) != (size_t)len) {
-			free(text);
+		if (pl_file_read(mpath, MANIFEST_MAX, &text, &len, &ignored))
 			text = NULL;
-		}
-		if (f)
-			fclose(f);
+		free(mpath);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -143,14 +139,14 @@ int pl_bundle_clear_dir(const char *dir, struct pl_error *err)
 			memcpy(name, s, (size_t)(e - s));
 			name[e - s] = '\0';
 			if (!strchr(name, '/') && !strchr(name, '\\') && strcmp(name, ".") != 0 &&
-			    strcmp(name, "..") != 0 && (mpath = pl_render_path(dir, name)) != NULL) {
+			    strcmp(name, "..") != 0 && (mpath = pl_fs_path(dir, name)) != NULL) {
 				unlink(mpath);
 				free(mpath);
 			}
 			p = e;
 		}
 		free(text);
-		if ((mpath = pl_render_path(dir, "manifest.json")) != NULL) {
+		if ((mpath = pl_fs_path(dir, "manifest.json")) != NULL) {
 			unlink(mpath);
 			free(mpath);
 		}
@@ -229,7 +225,7 @@ int pl_bundle_write_manifest(FILE *fp, void *v, struct pl_error *err)
 		if (strcmp(names[i], "manifest.json") == 0 ||
 		    (len > 4 && strcmp(names[i] + len - 4, ".tmp") == 0))
 			continue;
-		path = pl_render_path(mj->dir, names[i]);
+		path = pl_fs_path(mj->dir, names[i]);
 		if (!path) {
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 			break;

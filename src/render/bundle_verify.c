@@ -11,16 +11,17 @@
 #include "render/bundle_impl.h"
 #include "render/render_impl.h"
 #include "render/spec.h"
+#include "util/file.h"
 
 static int same_file(const char *a, const char *b, int *same, struct pl_error *err)
 {
 	char *x, *y;
 	size_t nx, ny;
-	int rc = pl_read_file(a, &x, &nx, err);
+	int rc = pl_file_read(a, PL_RENDER_READ_MAX, &x, &nx, err);
 
 	if (rc)
 		return rc;
-	rc = pl_read_file(b, &y, &ny, err);
+	rc = pl_file_read(b, PL_RENDER_READ_MAX, &y, &ny, err);
 	if (rc) {
 		free(x);
 		return rc;
@@ -51,7 +52,7 @@ int pl_bundle_compare(const char *bundle_dir, const char *fresh_dir, pl_bundle_d
 			cb(ctx, f[j++], "missing");
 			(*ndiff)++;
 		} else {
-			char *pa = pl_render_path(bundle_dir, a[i]), *pf = pl_render_path(fresh_dir, f[j]);
+			char *pa = pl_fs_path(bundle_dir, a[i]), *pf = pl_fs_path(fresh_dir, f[j]);
 			int same = 0;
 			rc = pa && pf ? same_file(pa, pf, &same, err)
 			              : pl_error_set(err, PL_ENOMEM, "out of memory");

@@ -6,7 +6,7 @@
  * repair, terminal sanitising and display width, and text from an input
  * file inline in a line of text or Markdown. Only escaping lives here:
  * number formatting and comparison labels are in format.c, file writing in
- * files.c. HTML/XML text (pl_html_write_text) is escaped here too, for
+ * util/fsutil.c. HTML/XML text (pl_html_write_text) is escaped here too, for
  * template.c and svg.c.
  */
 #include "render/render.h"
@@ -16,55 +16,15 @@
 #include <string.h>
 
 #include "render/render_impl.h"
+#include "util/buf.h"
 
 #define UTF8_REPLACEMENT "\xEF\xBF\xBD" /* U+FFFD */
 
 /* ------------------------------------------------------------------ UTF-8 */
 
-/* A growable byte buffer for the string transforms below. */
-struct sbuf {
-	char *p;    /* NUL-terminated contents; heap */
-	size_t len; /* bytes used, without the NUL */
-	size_t cap; /* bytes allocated */
-	int oom;    /* sticky: an allocation failed */
-};
-
-static void sbuf_add(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		char *p;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = 1;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-static char *sbuf_finish(struct sbuf *b)
-{
-	if (!b->oom && !b->p)
-		sbuf_add(b, "", 0);
-	if (b->oom) {
-		free(b->p);
-		return NULL;
-	}
-	return b->p;
-}
-
 char *pl_utf8_repair(const char *s)
 {
-	struct sbuf b = {0};
+	struct pl_buf b = PL_BUF_INIT;
 	size_t n;
 
 	if (!s)
@@ -74,20 +34,20 @@ char *pl_utf8_repair(const char *s)
 		unsigned long cp;
 		size_t k = pl_utf8_decode(s, n, &cp);
 		if (k == 0) {
-			sbuf_add(&b, UTF8_REPLACEMENT, 3);
+			pl_buf_add(&b, UTF8_REPLACEMENT, 3);
 			k = 1;
 		} else {
-			sbuf_add(&b, s, k);
+			pl_buf_add(&b, s, k);
 		}
 		s += k;
 		n -= k;
 	}
-	return sbuf_finish(&b);
+	return pl_buf_detach(&b, NULL);
 }
 
 char *pl_text_sanitize(const char *s)
 {
-	struct sbuf b = {0};
+	struct pl_buf b = PL_BUF_INIT;
 	size_t n;
 
 	if (!s)
@@ -97,16 +57,16 @@ char *pl_text_sanitize(const char *s)
 		unsigned long cp;
 		size_t k = pl_utf8_decode(s, n, &cp);
 		if (k == 0 || pl_cp_is_control(cp)) {
-			sbuf_add(&b, "?", 1);
+			pl_buf_add(&b, "?", 1);
 			if (k == 0)
 				k = 1;
 		} else {
-			sbuf_add(&b, s, k);
+			pl_buf_add(&b, s, k);
 		}
 		s += k;
 		n -= k;
 	}
-	return sbuf_finish(&b);
+	return pl_buf_detach(&b, NULL);
 }
 
 static int cp_width(unsigned long cp)

@@ -204,10 +204,10 @@ static int write_one(const char *dir, const char *ext, int (*fn)(FILE *, void *,
 	int rc;
 
 	snprintf(name, sizeof(name), PL_HISTORY_CHART "%s", ext);
-	path = pl_render_path(dir, name);
+	path = pl_fs_path(dir, name);
 	if (!path)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	rc = pl_render_write_file(path, fn, job, err);
+	rc = pl_fs_write_atomic(path, fn, job, err);
 	free(path);
 	return rc;
 }

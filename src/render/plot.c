@@ -6,24 +6,25 @@
  * for missing) and NAME.gp (a script built only from our own strings:
  * metric names, units, file names). Input text reaches gnuplot only as data
  * read through xtic(1) with enhanced text off, so it is never parsed as
- * script or markup. gnuplot is started with fork/execvp from an argv vector
- * (never a shell) in the output directory, with -d so no user init file
- * changes the result; its output is captured for the error message.
+ * script or markup. gnuplot is started by util's spawner (util/spawn.h:
+ * fork/execvp from an argv vector, never a shell) in the output directory,
+ * with -d so no user init file changes the result, and killed when it runs
+ * longer than GNUPLOT_TIMEOUT_S; its output is captured for the error
+ * message.
  */
 #include "render/plot.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/model.h"
 #include "render/render_impl.h"
+#include "util/spawn.h"
+
+#define GNUPLOT_TIMEOUT_S 120 /* seconds one gnuplot run may take */
 
 #define GNUPLOT_MISSING_MSG \
 	"gnuplot not found; install it with 'apt-get install gnuplot-nox' (the .gp and .dat files are written)"
@@ -187,138 +188,73 @@ static char *gnuplot_program(void)
 	if (!env || !*env)
 		return strdup("gnuplot");
 	if (env[0] != '/' && strchr(env, '/') && getcwd(cwd, sizeof(cwd)))
-		return pl_render_path(cwd, env);
+		return pl_fs_path(cwd, env);
 	return strdup(env);
 }
 
-/* Runs `prog arg1 arg2` in dir (no shell). The first bytes of its output
- * (stdout and stderr) go to capture (size capn; may be NULL). On failure
- * writes a short reason to msg. One function of over 120 lines because the
- * fork, the child's redirections, the timed read of the pipe and the reaping
- * share the pipe, the pid and the deadline; issue 18 moves it to one
- * spawner in src/util/. */
+/* Runs `prog arg1 arg2` in dir through util's spawner (no shell, stdin
+ * from /dev/null, killed after GNUPLOT_TIMEOUT_S). The first bytes of its
+ * output (stdout and stderr) go to capture (size capn; may be NULL). On
+ * failure writes a short reason to msg. */
 static enum run_result run_prog(const char *prog, const char *dir, const char *arg1,
                                 const char *arg2, char *capture, size_t capn, char *msg,
                                 size_t msgn)
 {
 	const char *script = arg2 ? arg2 : arg1; /* named in messages */
-
-	int errpipe[2], outpipe[2], status = 0, report[2] = {0, 0};
-	char out[512];
-	size_t outlen = 0;
-	ssize_t k;
-	pid_t pid;
+	const char *argv[4] = {prog, arg1, arg2, NULL};
+	struct pl_spawn_opts o = {0};
+	struct pl_buf out;
+	struct pl_error err;
+	enum pl_spawn_end end;
+	int detail = 0, status;
 
 	msg[0] = '\0';
-	if (pipe(errpipe) != 0) {
-		snprintf(msg, msgn, "cannot create a pipe: %s", strerror(errno));
-		return RUN_FAILED;
-	}
-	if (pipe(outpipe) != 0) {
-		snprintf(msg, msgn, "cannot create a pipe: %s", strerror(errno));
-		close(errpipe[0]);
-		close(errpipe[1]);
-		return RUN_FAILED;
-	}
-	fcntl(errpipe[1], F_SETFD, FD_CLOEXEC);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(msg, msgn, "cannot start gnuplot: %s", strerror(errno));
-		close(errpipe[0]);
-		close(errpipe[1]);
-		close(outpipe[0]);
-		close(outpipe[1]);
-		return RUN_FAILED;
-	}
-	if (pid == 0) {
-		char *argv[4];
-		int devnull;
-		argv[0] = (char *)prog;
-		argv[1] = (char *)arg1;
-		argv[2] = (char *)arg2;
-		argv[3] = NULL;
-		close(errpipe[0]);
-		close(outpipe[0]);
-		if (chdir(dir) != 0) {
-			report[0] = 1;
-			report[1] = errno;
-			(void)!write(errpipe[1], report, sizeof(report));
-			_exit(127);
-		}
-		devnull = open("/dev/null", O_RDONLY);
-		if (devnull >= 0) {
-			dup2(devnull, STDIN_FILENO);
-			close(devnull);
-		}
-		dup2(outpipe[1], STDOUT_FILENO);
-		dup2(outpipe[1], STDERR_FILENO);
-		close(outpipe[1]);
-		execvp(prog, argv);
-		report[0] = 2;
-		report[1] = errno;
-		(void)!write(errpipe[1], report, sizeof(report));
-		_exit(127);
-	}
-	close(errpipe[1]);
-	close(outpipe[1]);
-	while ((k = read(outpipe[0], out + outlen, sizeof(out) - 1 - outlen)) != 0) {
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		outlen += (size_t)k;
-		if (outlen == sizeof(out) - 1) {
-			char sink[512]; /* drain the rest so the child never blocks */
-			while ((k = read(outpipe[0], sink, sizeof(sink))) > 0 || (k < 0 && errno == EINTR))
-				;
-			break;
-		}
-	}
-	out[outlen] = '\0';
+	pl_buf_init(&out);
+	pl_error_init(&err);
+	o.argv = argv;
+	o.dir = dir;
+	o.out = &out;
+	o.errout = &out;
+	o.max_capture = 511;
+	o.timeout_s = GNUPLOT_TIMEOUT_S;
+	status = pl_spawn_run(&o, &end, &detail, &err);
 	if (capture && capn) {
-		size_t keep = outlen < capn - 1 ? outlen : capn - 1;
-		memcpy(capture, out, keep);
+		size_t keep = out.len < capn - 1 ? out.len : capn - 1;
+		memcpy(capture, out.data, keep);
 		capture[keep] = '\0';
 	}
-	close(outpipe[0]);
-	do {
-		k = read(errpipe[0], report, sizeof(report));
-	} while (k < 0 && errno == EINTR);
-	close(errpipe[0]);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			snprintf(msg, msgn, "cannot wait for gnuplot: %s", strerror(errno));
-			return RUN_FAILED;
-		}
-	}
-	if (k == (ssize_t)sizeof(report)) {
-		if (report[0] == 2 && (report[1] == ENOENT || report[1] == ENOTDIR))
-			return RUN_NOT_FOUND;
-		snprintf(msg, msgn, "cannot %s '%s': %s", report[0] == 1 ? "enter directory" : "run",
-		         report[0] == 1 ? dir : prog, strerror(report[1]));
-		return RUN_FAILED;
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	if (status == 0) {
+		pl_buf_release(&out);
 		return RUN_OK;
-	{
+	}
+	if (status < 0 && end == PL_SPAWN_NOT_FOUND) {
+		pl_buf_release(&out);
+		return RUN_NOT_FOUND;
+	}
+	if (status > 0) {
 		/* First line of gnuplot's complaint, made terminal-safe. */
 		char *nl, *safe;
-		const char *first = out;
+		const char *first = out.data;
 		while (*first == '\n' || *first == ' ')
 			first++;
 		nl = strchr(first, '\n');
 		if (nl)
 			*nl = '\0';
 		safe = pl_text_sanitize(first);
-		if (WIFEXITED(status))
-			snprintf(msg, msgn, "gnuplot failed on '%s' (exit status %d)%s%s", script,
-			         WEXITSTATUS(status), safe && *safe ? ": " : "", safe ? safe : "");
-		else
-			snprintf(msg, msgn, "gnuplot failed on '%s' (signal %d)", script,
-			         WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+		snprintf(msg, msgn, "gnuplot failed on '%s' (exit status %d)%s%s", script, status,
+		         safe && *safe ? ": " : "", safe ? safe : "");
 		free(safe);
+	} else if (end == PL_SPAWN_SIGNALED) {
+		snprintf(msg, msgn, "gnuplot failed on '%s' (signal %d)", script, detail);
+	} else if (end == PL_SPAWN_TIMED_OUT) {
+		snprintf(msg, msgn, "gnuplot timed out on '%s' after %d s", script, detail);
+	} else if (msgn) { /* util's message, cut to fit */
+		size_t k = strlen(err.message);
+		k = k < msgn - 1 ? k : msgn - 1;
+		memcpy(msg, err.message, k);
+		msg[k] = '\0';
 	}
+	pl_buf_release(&out);
 	return RUN_FAILED;
 }
 
@@ -373,10 +309,10 @@ static int write_chart_file(const char *dir, const char *name, const char *ext,
 	int rc;
 
 	snprintf(file, sizeof(file), "%s%s", name, ext);
-	path = pl_render_path(dir, file);
+	path = pl_fs_path(dir, file);
 	if (!path)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	rc = pl_render_write_file(path, fn, job, err);
+	rc = pl_fs_write_atomic(path, fn, job, err);
 	free(path);
 	return rc;
 }
@@ -390,7 +326,7 @@ static int chart_output(const char *dir, const char *name, const char *ext, int 
 	int ok = 0;
 
 	snprintf(file, sizeof(file), "%s%s", name, ext);
-	path = pl_render_path(dir, file);
+	path = pl_fs_path(dir, file);
 	if (!path)
 		return 0;
 	if (remove_it)

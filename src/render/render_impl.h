@@ -3,16 +3,23 @@
  *
  * Text sanitising and display width for terminal tables, C-locale number
  * formatting for human tables, the row label of a comparison, UTF-8
- * repair, and writing a file through a temporary name so that a failed
- * render never leaves a half-written file. Defined in escape.c (escaping),
- * format.c (numbers, labels) and files.c (paths, mkdir -p, atomic writes)
- * unless a comment says otherwise.
+ * repair. Defined in escape.c (escaping) and format.c (numbers, labels)
+ * unless a comment says otherwise. Paths, mkdir -p and atomic writes (so
+ * that a failed render never leaves a half-written file) are util's
+ * (util/fsutil.h, included here); whole files are read with util/file.h
+ * at most PL_RENDER_READ_MAX bytes.
  */
 #ifndef PL_RENDER_IMPL_H
 #define PL_RENDER_IMPL_H
 
 #include <stddef.h>
 #include <stdio.h>
+
+#include "util/fsutil.h"
+
+/* The largest file the renderers read back whole (an output file to hash
+ * or compare for a manifest or `verify`): 1 GiB. */
+#define PL_RENDER_READ_MAX ((size_t)1 << 30)
 
 #include "core/compare.h"
 #include "core/error.h"
@@ -66,22 +73,10 @@ int pl_render_is_axis(const struct pl_comparison *cmp, int id);
 int pl_render_write_shared(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt,
                            int skip_travellers);
 
-/* Writes a file at path through "<path>.tmp": fn(fp, ctx) writes the body
- * and returns 0 or a PL_E* code (setting err); the stream is then flushed,
- * checked and renamed over path. On any failure the temporary file is
- * removed, path is left as it was, and the code is returned (PL_EIO with a
- * message naming path when the write itself failed). */
-int pl_render_write_file(const char *path, int (*fn)(FILE *fp, void *ctx, struct pl_error *err),
-                         void *ctx, struct pl_error *err);
-
 /* Writes s escaped for HTML/XML text and attribute values (& < > " '),
  * invalid UTF-8 as U+FFFD, control and bidi characters as '?'. Returns 0
  * or PL_EIO. */
 int pl_html_write_text(FILE *out, const char *s);
-
-/* Joins dir and name with '/' into a new heap string (caller frees), or
- * NULL on out of memory. */
-char *pl_render_path(const char *dir, const char *name);
 
 /* A JSON number in the C locale (shortest round-trip form); infinity as the
  * string "inf" / "-inf"; NaN as null. */
@@ -116,11 +111,6 @@ void pl_grid_release(struct pl_grid *g);
 /* Writes the grid as fmt (text, Markdown or CSV; not JSON). Returns 0 or
  * PL_ENOMEM; stream errors are left to the caller's ferror check. */
 int pl_grid_write(FILE *out, const struct pl_grid *g, enum pl_table_format fmt);
-
-/* mkdir -p: creates dir and its missing parents (mode 0777 less umask).
- * Returns 0, PL_ENOMEM, or PL_EIO "cannot create directory 'DIR': REASON"
- * (also when dir exists but is not a directory). */
-int pl_render_mkdirs(const char *dir, struct pl_error *err);
 
 /* Runs gnuplot ($PERFLEDGER_GNUPLOT or `gnuplot`, from an argv vector, in
  * dir) on NAME.gp, which must write NAME.svg and NAME.png; old ones are

@@ -19,7 +19,6 @@
 #include "render/xlsx.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +32,8 @@
 #include "core/procure.h"
 #include "render/render_impl.h"
 #include "render/spec.h"
+#include "util/buf.h"
+#include "util/file.h"
 
 #define MAX_COLS 256           /* more than any sheet here has */
 #define XLSX_STR_MAX 32767     /* Excel's limit on a cell's text */
@@ -421,31 +422,23 @@ static int sheet_conditions(struct sheet *sh, const struct pl_comparison *cmp,
 		if (pl_render_is_axis(cmp, id) ||
 		    (cmp->varies[id] && !cmp->shared[id].set && in_rows)) {
 			/* The values of the rows, joined, as one text cell. */
-			size_t len = 0;
-			char *joined = NULL;
+			struct pl_buf joined = PL_BUF_INIT;
 			for (size_t r = 0; r < cmp->nrows; r++) {
 				const struct pl_value *v = &cmp->rows[r].axis[id];
-				const char *t = v->set && v->text ? v->text : "(missing)";
-				size_t k = strlen(t);
-				char *p = realloc(joined, len + k + 3);
-				if (!p) {
-					free(joined);
-					return PL_ENOMEM;
-				}
-				joined = p;
-				if (len) {
-					memcpy(joined + len, "; ", 2);
-					len += 2;
-				}
-				memcpy(joined + len, t, k + 1);
-				len += k;
+				if (r)
+					pl_buf_adds(&joined, "; ");
+				pl_buf_adds(&joined, v->set && v->text ? v->text : "(missing)");
+			}
+			if (joined.oom) {
+				pl_buf_release(&joined);
+				return PL_ENOMEM;
 			}
 			xr++;
 			rc |= put_str(sh, xr, 0, pl_cond_info[id].name, NULL);
-			if (joined)
-				rc |= put_str(sh, xr, 1, joined, NULL);
+			if (cmp->nrows)
+				rc |= put_str(sh, xr, 1, joined.data, NULL);
 			rc |= put_str(sh, xr, 2, "varies with axis", NULL);
-			free(joined);
+			pl_buf_release(&joined);
 		} else if (cmp->shared[id].set) {
 			xr++;
 			rc |= put_str(sh, xr, 0, pl_cond_info[id].name, NULL);
@@ -659,7 +652,7 @@ static int pin_epoch_zero(const char *path, struct pl_error *err)
 	unsigned char *out = NULL;
 	size_t len, n;
 	FILE *fp;
-	int rc = pl_read_file(path, &buf, &len, err);
+	int rc = pl_file_read(path, PL_RENDER_READ_MAX, &buf, &len, err);
 
 	if (rc != 0)
 		return rc;
@@ -709,32 +702,21 @@ static int write_workbook(const char *path, const struct pl_comparison *cmp,
 	struct sheet *sheets = NULL;
 	lxw_workbook *wb = NULL;
 	lxw_error lerr;
-	size_t n = strlen(path), nsheets = cmp->ncaveats ? 4 : 3;
-	char *tmp = malloc(n + 5);
+	size_t nsheets = cmp->ncaveats ? 4 : 3;
+	char *tmp = pl_fs_tmp_name(path);
+	FILE *probe;
 	int rc = 0;
 
 	if (!tmp)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
-	{
-		/* Check the place first: libxlsxwriter would print its own error.
-		 * A symlink planted at the temporary name is removed, not followed
-		 * (libxlsxwriter then opens the regular file created here). */
-		int fd;
-		FILE *probe;
-		remove(tmp);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
-		probe = fd >= 0 ? fdopen(fd, "wb") : NULL;
-		if (!probe) {
-			if (fd >= 0)
-				close(fd);
-			rc = pl_error_set(err, PL_EIO, "cannot write '%s': %s", tmp, strerror(errno));
-			free(tmp);
-			return rc;
-		}
-		fclose(probe);
+	/* Check the place first: libxlsxwriter would print its own error.
+	 * A symlink planted at the temporary name is removed, not followed
+	 * (libxlsxwriter then opens the regular file created here). */
+	if (!(probe = pl_fs_create_fresh(tmp, err))) {
+		free(tmp);
+		return PL_EIO;
 	}
+	fclose(probe);
 	sheets = calloc(nsheets, sizeof(*sheets));
 	wb = sheets ? workbook_new(tmp) : NULL;
 	if (!wb) {

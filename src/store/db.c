@@ -14,7 +14,6 @@
 
 #include "core/hash.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,31 +103,6 @@ int pl_store_query_int(struct pl_store *st, const char *sql, const char *doing, 
 }
 
 /* -------------------------------------------------------------------- time */
-
-/* The one reader of SOURCE_DATE_EPOCH in the store (imported_at of a run,
- * accepted_at of a step). */
-int pl_store_clock(long long *t, int *fixed, struct pl_error *err)
-{
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-
-	*fixed = 0;
-	*t = (long long)time(NULL);
-	if (sde && *sde) {
-		char *end;
-		long long v;
-
-		errno = 0;
-		v = strtoll(sde, &end, 10);
-		if (!isdigit((unsigned char)sde[0]) || *end || errno == ERANGE ||
-		    (long long)(time_t)v != v)
-			return pl_error_set(err, PL_EUSAGE,
-			                    "SOURCE_DATE_EPOCH must be a whole number of seconds, got '%s'",
-			                    sde);
-		*t = v;
-		*fixed = 1;
-	}
-	return 0;
-}
 
 int pl_store_time_iso(long long t, char *buf, size_t n, struct pl_error *err)
 {

@@ -4,6 +4,7 @@
  * struct pl_accepted_list (core/accepted.h).
  */
 #include "store/store_impl.h"
+#include "util/clock.h"
 
 /* These functions prepare their own statements per call (accepting a step is
  * rare) and share nothing with the cached import/query statements of db.c. */
@@ -38,7 +39,7 @@ int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, cons
 		return pl_error_set(err, PL_EUSAGE, "unknown metric");
 	if (!reason || !*reason)
 		return pl_error_set(err, PL_EUSAGE, "an accepted step needs a reason");
-	if ((rc = pl_store_clock(&now, &fixed, err)) ||
+	if ((rc = pl_clock_from_env(&now, &fixed, err)) ||
 	    (rc = pl_store_time_iso(now, when, sizeof(when), err)))
 		return rc;
 	if ((rc = pl_store_begin(st, err)))

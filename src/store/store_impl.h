@@ -137,13 +137,6 @@ void pl_store_append_condition_columns(sqlite3_str *s, const char *prefix);
  * code (SQLITE_NOMEM when the text could not be built). */
 int pl_store_prepare_str(sqlite3 *db, sqlite3_str *s, sqlite3_stmt **out);
 
-/* The time a stamp made now records, in seconds since the epoch:
- * $SOURCE_DATE_EPOCH when set and not empty (*fixed 1), for reproducible
- * outputs, else the current second (*fixed 0). The store's one reader of
- * that variable (imported_at of runs, accepted_at of steps).
- * Returns 0 or PL_EUSAGE (not a whole number of seconds that fits time_t). */
-int pl_store_clock(long long *t, int *fixed, struct pl_error *err);
-
 /* Writes t (seconds since the epoch) as ISO 8601 UTC
  * ("2024-01-02T03:04:05Z") into buf of n bytes (32 is enough).
  * Returns 0 or PL_EUSAGE (a time that cannot be written). */

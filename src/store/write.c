@@ -6,6 +6,7 @@
  * importer's. Parameters that stay NULL run after run are bound once.
  */
 #include "store/store_impl.h"
+#include "util/clock.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -113,7 +114,7 @@ static int stamp_now(struct pl_store *st, const char **out, struct pl_error *err
 	int fixed, rc;
 
 	*out = st->stamp_text;
-	if ((rc = pl_store_clock(&t, &fixed, err))) {
+	if ((rc = pl_clock_from_env(&t, &fixed, err))) {
 		st->stamp_time = -1;
 		return rc;
 	}

@@ -446,6 +446,49 @@ static void test_sidecar_and_set(void **state)
 	pl_store_close(st);
 }
 
+/* A JSONL file over PL_IMPORT_STREAM_MIN is streamed from the one
+ * descriptor the import opened: both passes (the sha256 and the records)
+ * read it from its start, and its sidecar applies to every record. */
+static void test_streamed_jsonl_one_open(void **state)
+{
+	struct pl_store *st = fresh_store("stream");
+	struct pl_import_opts opts = {0};
+	struct pl_import_stats stats;
+	struct pl_error err;
+	struct pl_run_list l = {0};
+	const char *paths[] = {TMP "/stream/big.jsonl"};
+	const char *line = "{\"model\": \"m\", \"engine\": \"sglang\", \"precision\": \"fp8\","
+	                   " \"metric\": {\"ttft_p50\": 0.3}}\n";
+	size_t n = PL_IMPORT_STREAM_MIN / strlen(line) + 2, len = n * strlen(line);
+	char *all = malloc(len + 1), hex[65];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(all);
+	for (size_t i = 0; i < n; i++)
+		memcpy(all + i * strlen(line), line, strlen(line));
+	all[len] = '\0';
+	mkdirs(TMP "/stream");
+	f = fopen(paths[0], "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(all, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	write_file(TMP "/stream/big.conditions.json", "{\"hardware\": \"2x H100\"}");
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 1, &opts, NULL, NULL, &stats, &err), 0);
+	assert_int_equal(stats.runs, n);
+	assert_int_equal(pl_store_query(st, NULL, 0, &l, &err), 0);
+	assert_int_equal(l.n, n);
+	assert_int_equal(pl_sha256_hex(all, len, hex), 0);
+	assert_string_equal(l.v[0].sha256, hex);
+	assert_string_equal(l.v[n - 1].sha256, hex);
+	assert_string_equal(l.v[n - 1].cond[PL_C_HARDWARE].text, "2x H100");
+	assert_int_equal(l.v[n - 1].record, (long)(n - 1));
+	pl_run_list_release(&l);
+	free(all);
+	pl_store_close(st);
+}
+
 static void test_strict_stores_nothing(void **state)
 {
 	struct pl_store *st = fresh_store("strict");
@@ -612,6 +655,7 @@ int main(void)
 		cmocka_unit_test(test_duplicates_stored_once),
 		cmocka_unit_test(test_missing_required),
 		cmocka_unit_test(test_sidecar_and_set),
+		cmocka_unit_test(test_streamed_jsonl_one_open),
 		cmocka_unit_test(test_strict_stores_nothing),
 		cmocka_unit_test(test_missing_path_and_walk),
 		cmocka_unit_test(test_check_set),

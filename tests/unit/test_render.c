@@ -597,7 +597,7 @@ static void test_write_file_says_why(void **state)
 	fputs("old", f);
 	fclose(f);
 	pl_error_init(&err);
-	assert_int_equal(pl_render_write_file(path, write_enospc, NULL, &err), PL_EIO);
+	assert_int_equal(pl_fs_write_atomic(path, write_enospc, NULL, &err), PL_EIO);
 	assert_string_equal(err.message,
 	                    "cannot write '" PL_TEST_TMP "/says_why.txt.tmp': No space left on device");
 	f = fopen(path, "r");

@@ -1,19 +1,17 @@
 /*
- * files.c — the files renderers write: a path in a directory, mkdir -p,
- * and writing a file through "<path>.tmp" and a rename, so that a failed
- * render never leaves a half-written file.
+ * fsutil.c — mkdir -p and atomic writes (see util/fsutil.h); the render
+ * layer writes every output file through these.
  */
+#include "util/fsutil.h"
+
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "render/render_impl.h"
-
-int pl_render_mkdirs(const char *dir, struct pl_error *err)
+int pl_fs_mkdirs(const char *dir, struct pl_error *err)
 {
 	size_t n = strlen(dir);
 	char *p = malloc(n + 1);
@@ -42,7 +40,7 @@ int pl_render_mkdirs(const char *dir, struct pl_error *err)
 	return 0;
 }
 
-char *pl_render_path(const char *dir, const char *name)
+char *pl_fs_path(const char *dir, const char *name)
 {
 	size_t a = strlen(dir), b = strlen(name);
 	char *p = malloc(a + b + 2);
@@ -55,31 +53,51 @@ char *pl_render_path(const char *dir, const char *name)
 	return p;
 }
 
-int pl_render_write_file(const char *path, int (*fn)(FILE *fp, void *ctx, struct pl_error *err),
-                         void *ctx, struct pl_error *err)
+char *pl_fs_tmp_name(const char *path)
 {
 	size_t n = strlen(path);
 	char *tmp = malloc(n + 5);
+
+	if (tmp) {
+		memcpy(tmp, path, n);
+		memcpy(tmp + n, ".tmp", 5);
+	}
+	return tmp;
+}
+
+FILE *pl_fs_create_fresh(const char *tmp, struct pl_error *err)
+{
 	FILE *fp;
-	int rc, fd;
+	int fd;
+
+	/* A symlink planted at the temporary name must not be followed: remove
+	 * whatever is there and create the file afresh (O_EXCL, O_NOFOLLOW).
+	 * A rename of tmp then replaces a link at the final path instead of
+	 * writing through it. */
+	remove(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (!fp) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		pl_error_set(err, PL_EIO, "cannot write '%s': %s", tmp, strerror(e));
+	}
+	return fp;
+}
+
+int pl_fs_write_atomic(const char *path, int (*fn)(FILE *fp, void *ctx, struct pl_error *err),
+                       void *ctx, struct pl_error *err)
+{
+	char *tmp = pl_fs_tmp_name(path);
+	FILE *fp;
+	int rc;
 
 	if (!tmp)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
-	/* A symlink planted at the temporary name must not be followed: remove
-	 * whatever is there and create the file afresh (O_EXCL, O_NOFOLLOW).
-	 * The rename below then replaces a link at path instead of writing
-	 * through it. */
-	remove(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
-	fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
-	if (!fp) {
-		if (fd >= 0)
-			close(fd);
-		rc = pl_error_set(err, PL_EIO, "cannot write '%s': %s", tmp, strerror(errno));
+	if (!(fp = pl_fs_create_fresh(tmp, err))) {
 		free(tmp);
-		return rc;
+		return PL_EIO;
 	}
 	errno = 0;
 	rc = fn(fp, ctx, err);

@@ -1,7 +1,7 @@
 /*
  * error.c — filling, describing and formatting struct pl_error.
  */
-#include "core/error.h"
+#include "util/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
