@@ -65,4 +65,16 @@ typedef void (*pl_bundle_diff_cb)(void *ctx, const char *name, const char *what)
 int pl_bundle_compare(const char *bundle_dir, const char *fresh_dir, pl_bundle_diff_cb cb,
                       void *ctx, size_t *ndiff, struct pl_error *err);
 
+/* Reads "lang" and "source_date_epoch" from a bundle's manifest.json
+ * (a regular file of at most 16 MiB).
+ * lang (size n) receives the language. Returns 0, PL_EIO, PL_ESYNTAX or
+ * PL_EINVALID. */
+int pl_manifest_read(const char *path, char *lang, size_t n, long long *epoch,
+                     struct pl_error *err);
+
+/* Reads "gnuplot" (the `gnuplot --version` line a bundle with gnuplot
+ * charts records) from a manifest into buf (size n). Returns 1 if found,
+ * 0 if not (or the file is unreadable; buf is then empty). */
+int pl_manifest_gnuplot(const char *path, char *buf, size_t n);
+
 #endif

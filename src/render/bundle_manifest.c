@@ -288,7 +288,7 @@ int pl_manifest_read(const char *path, char *lang, size_t n, long long *epoch,
 	const struct pl_jsonval *root, *l, *t;
 	const char *ls;
 	double secs;
-	int rc = pl_read_file(path, &buf, &len, err);
+	int rc = pl_file_read(path, MANIFEST_MAX, &buf, &len, err);
 
 	if (rc)
 		return rc;
@@ -335,7 +335,7 @@ int pl_manifest_gnuplot(const char *path, char *buf, size_t n)
 	if (n)
 		buf[0] = '\0';
 	pl_error_init(&err);
-	if (pl_read_file(path, &text, &len, &err))
+	if (pl_file_read(path, MANIFEST_MAX, &text, &len, &err))
 		return 0;
 	if (pl_jsonread_parse(path, text, len, &doc, &err) == 0 &&
 	    pl_jsonread_member(pl_jsonread_root(doc), "gnuplot", &g, NULL) == 0 &&

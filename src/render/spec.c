@@ -16,46 +16,8 @@
 #include <string.h>
 
 #include "adapters/jsonread.h"
+#include "util/file.h"
 #include "core/model.h"
-
-int pl_read_file(const char *path, char **buf, size_t *len, struct pl_error *err)
-{
-	FILE *fp = fopen(path, "rb");
-	char *b = NULL;
-	size_t n = 0, cap = 0;
-
-	*buf = NULL;
-	*len = 0;
-	if (!fp)
-		return pl_error_set(err, PL_EIO, "cannot open '%s': %s", path, strerror(errno));
-	for (;;) {
-		size_t k;
-		if (cap - n < 4096) {
-			char *p = realloc(b, cap + 65536);
-			if (!p) {
-				free(b);
-				fclose(fp);
-				return pl_error_set(err, PL_ENOMEM, "out of memory");
-			}
-			b = p;
-			cap += 65536;
-		}
-		k = fread(b + n, 1, cap - n - 1, fp);
-		n += k;
-		if (k == 0)
-			break;
-	}
-	if (ferror(fp)) {
-		free(b);
-		fclose(fp);
-		return pl_error_set(err, PL_EIO, "cannot read '%s'", path);
-	}
-	fclose(fp);
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	return 0;
-}
 
 static int bad(struct pl_error *err, const char *path, const char *key, const char *what)
 {
@@ -309,7 +271,7 @@ int pl_spec_load(const char *path, struct pl_report_spec *s, struct pl_error *er
 
 	memset(s, 0, sizeof(*s));
 	s->charts = PL_CHART_BARS;
-	rc = pl_read_file(path, &s->bytes, &s->nbytes, err);
+	rc = pl_file_read(path, PL_SPEC_MAX_BYTES, &s->bytes, &s->nbytes, err);
 	if (rc)
 		return rc;
 	rc = pl_jsonread_parse(path, s->bytes, s->nbytes, &doc, err);

@@ -39,6 +39,9 @@
 #define PL_SHEET_PROCUREMENT 0x1u
 #define PL_SHEET_CHECKLIST 0x2u
 
+/* The largest report definition read (util/file.h refuses a bigger file). */
+#define PL_SPEC_MAX_BYTES (16u << 20)
+
 /* A loaded report definition. Release with pl_spec_release(). */
 struct pl_report_spec {
 	char *name;             /* definition name */
@@ -81,21 +84,5 @@ int pl_spec_default(struct pl_report_spec *out, const char *axis, const char *co
 
 /* Frees everything spec owns. NULL is a no-op. */
 void pl_spec_release(struct pl_report_spec *spec);
-
-/* Reads "lang" and "source_date_epoch" from a bundle's manifest.json
- * (bundle_manifest.c, as is pl_manifest_gnuplot).
- * lang (size n) receives the language. Returns 0, PL_EIO, PL_ESYNTAX or
- * PL_EINVALID. */
-int pl_manifest_read(const char *path, char *lang, size_t n, long long *epoch,
-                     struct pl_error *err);
-
-/* Reads "gnuplot" (the `gnuplot --version` line a bundle with gnuplot
- * charts records) from a manifest into buf (size n). Returns 1 if found,
- * 0 if not (or the file is unreadable; buf is then empty). */
-int pl_manifest_gnuplot(const char *path, char *buf, size_t n);
-
-/* Reads a whole file into a heap buffer (NUL-terminated; caller frees).
- * Returns 0, PL_EIO (message names path) or PL_ENOMEM. */
-int pl_read_file(const char *path, char **buf, size_t *len, struct pl_error *err);
 
 #endif
