@@ -7,6 +7,7 @@
  * deltas against the first row, and collect caveats.
  */
 #include "core/compare.h"
+#include "core/compare_impl.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -14,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hash.h"
 #include "core/normalize.h"
 #include "core/stats.h"
 
@@ -84,30 +84,6 @@ static double run_metric(const struct pl_run_columns *runs, size_t i, int m)
 	return runs->metric[m] ? runs->metric[m][i] : NAN;
 }
 
-/* An order on indices that needs context, which qsort cannot pass: a
- * stable merge sort over an index array takes it as an argument. */
-typedef int (*index_cmp)(const void *ctx, size_t a, size_t b);
-
-/* Stable merge sort of idx[0..n) by cmp (tmp holds n entries). */
-static void sort_indices(size_t *idx, size_t *tmp, size_t n, index_cmp cmp, const void *ctx)
-{
-	if (n < 2)
-		return;
-	size_t h = n / 2;
-	sort_indices(idx, tmp, h, cmp, ctx);
-	sort_indices(idx + h, tmp, n - h, cmp, ctx);
-	if (cmp(ctx, idx[h - 1], idx[h]) <= 0)
-		return; /* already in order */
-	size_t i = 0, j = h, k = 0;
-	while (i < h && j < n)
-		tmp[k++] = cmp(ctx, idx[i], idx[j]) <= 0 ? idx[i++] : idx[j++];
-	while (i < h)
-		tmp[k++] = idx[i++];
-	while (j < n)
-		tmp[k++] = idx[j++];
-	memcpy(idx, tmp, n * sizeof(*idx));
-}
-
 /* Sets in row order: by their axis fields in the order named (the fields
  * travelling with them have one value per row, check_travellers()). */
 struct row_ctx {
@@ -150,94 +126,6 @@ static int add_caveat(struct pl_comparison *cmp, const char *text)
 	return 0;
 }
 
-/* Condition sets grouped by equal texts in some fields (missing equals
- * missing): what a sort would do, in linear time, since a million runs can
- * bring a hundred thousand sets with a handful of distinct values each. */
-struct set_groups {
-	size_t *group; /* per set: its group */
-	size_t *rep;   /* per group: its first set */
-	size_t n;      /* groups */
-};
-
-static void set_groups_release(struct set_groups *g)
-{
-	free(g->group);
-	free(g->rep);
-	memset(g, 0, sizeof(*g));
-}
-
-/* pl_value_equal(), by pointer where the texts are pooled (runs->texts:
- * equal texts are one string). */
-static int same_value(const struct pl_run_columns *runs, const struct pl_value *a,
-                      const struct pl_value *b)
-{
-	if (!runs->texts || !a->set || !b->set)
-		return pl_value_equal(a, b);
-	return a->text == b->text;
-}
-
-static unsigned long long set_hash(const struct pl_run_columns *runs, const struct pl_run *set,
-                                   const int *fields, size_t nfields)
-{
-	unsigned long long h = 0;
-
-	for (size_t k = 0; k < nfields; k++) {
-		const struct pl_value *v = &set->cond[fields[k]];
-		unsigned long long vh = 1;
-
-		if (v->set && runs->texts)
-			vh = (unsigned long long)(uintptr_t)v->text * 0x9e3779b97f4a7c15ULL;
-		else if (v->set)
-			vh = pl_hash64(v->text, strlen(v->text));
-		h = (h ^ (vh >> 29)) * 0x100000001b3ULL + vh;
-	}
-	return h;
-}
-
-static int set_equal(const struct pl_run_columns *runs, const struct pl_run *a,
-                     const struct pl_run *b, const int *fields, size_t nfields)
-{
-	for (size_t k = 0; k < nfields; k++)
-		if (!same_value(runs, &a->cond[fields[k]], &b->cond[fields[k]]))
-			return 0;
-	return 1;
-}
-
-/* Groups runs->sets by fields[0..nfields) into *g (groups numbered in order
- * of first appearance). Returns 0 or PL_ENOMEM (g empty). */
-static int group_sets(const struct pl_run_columns *runs, const int *fields, size_t nfields,
-                      struct set_groups *g)
-{
-	size_t nslots = 16, *slot; /* group + 1 per slot, 0 = empty */
-
-	memset(g, 0, sizeof(*g));
-	while (nslots < 2 * runs->nsets)
-		nslots *= 2;
-	slot = calloc(nslots, sizeof(*slot));
-	g->group = malloc(runs->nsets * sizeof(*g->group));
-	g->rep = malloc(runs->nsets * sizeof(*g->rep));
-	if (!slot || !g->group || !g->rep) {
-		free(slot);
-		set_groups_release(g);
-		return PL_ENOMEM;
-	}
-	for (size_t i = 0; i < runs->nsets; i++) {
-		const struct pl_run *set = &runs->sets[i];
-		size_t h = (size_t)set_hash(runs, set, fields, nfields) & (nslots - 1);
-
-		while (slot[h] &&
-		       !set_equal(runs, &runs->sets[g->rep[slot[h] - 1]], set, fields, nfields))
-			h = (h + 1) & (nslots - 1);
-		if (!slot[h]) {
-			g->rep[g->n] = i;
-			slot[h] = ++g->n;
-		}
-		g->group[i] = slot[h] - 1;
-	}
-	free(slot);
-	return 0;
-}
-
 /* Groups of equal values of one field: value order; values that order
  * equal but are written differently (versions "1.0" and "1.00") in the
  * order the runs first bring them, as a stable sort of the runs would. */
@@ -272,7 +160,7 @@ static int distinct_values(const struct pl_run_columns *runs, int id, char ***ou
 
 	*out = NULL;
 	*nout = 0;
-	if (group_sets(runs, &id, 1, &g))
+	if (pl_compare_group_sets(runs, &id, 1, &g))
 		return PL_ENOMEM;
 	if (!(order = malloc(g.n * sizeof(*order))) || !(tmp = malloc(g.n * sizeof(*tmp))) ||
 	    !(first = malloc(g.n * sizeof(*first))) || !(vals = calloc(g.n, sizeof(*vals))))
@@ -283,7 +171,7 @@ static int distinct_values(const struct pl_run_columns *runs, int id, char ***ou
 		struct value_ctx ctx = {runs->sets, g.rep, NULL, id};
 		int ties = 0;
 
-		sort_indices(order, tmp, g.n, value_order, &ctx);
+		pl_compare_sort_indices(order, tmp, g.n, value_order, &ctx);
 		for (size_t k = 1; k < g.n && !ties; k++)
 			ties = value_order(&ctx, order[k - 1], order[k]) == 0;
 		if (ties) { /* rare: order the tied values by their first run */
@@ -295,7 +183,7 @@ static int distinct_values(const struct pl_run_columns *runs, int id, char ***ou
 					first[k] = i;
 			}
 			ctx.first = first;
-			sort_indices(order, tmp, g.n, value_order, &ctx);
+			pl_compare_sort_indices(order, tmp, g.n, value_order, &ctx);
 		}
 	}
 	for (n = 0; n < g.n; n++) {
@@ -312,7 +200,7 @@ out:
 	free(order);
 	free(tmp);
 	free(first);
-	set_groups_release(&g);
+	pl_compare_groups_release(&g);
 	return rc;
 }
 
@@ -496,7 +384,7 @@ static int group_error_rates(const struct pl_run_columns *runs, char ***out, siz
 		goto oom;
 	for (size_t k = 0; k < ngroups; k++)
 		order[k] = k;
-	sort_indices(order, tmp, ngroups, rate_order, rate);
+	pl_compare_sort_indices(order, tmp, ngroups, rate_order, rate);
 	for (size_t i = 0; i < n; i++) /* counting sort of the runs by group, stable */
 		start[group[i] + 1]++;
 	for (size_t k = 0; k < ngroups; k++)
@@ -712,7 +600,7 @@ static int check_travellers(const struct pl_run_columns *runs, const struct pl_c
 
 	for (size_t k = 0; k < cmp->naxis; k++)
 		axis_is[cmp->axis[k]] = 1;
-	if (group_sets(runs, cmp->axis, cmp->naxis, &g))
+	if (pl_compare_group_sets(runs, cmp->axis, cmp->naxis, &g))
 		return PL_ENOMEM;
 	for (int id = 0; id < PL_COND_COUNT && !rc; id++) {
 		size_t bad = SIZE_MAX;
@@ -720,7 +608,7 @@ static int check_travellers(const struct pl_run_columns *runs, const struct pl_c
 		if (!cmp->varies[id] || axis_is[id])
 			continue;
 		for (size_t i = 0; i < runs->nsets && bad == SIZE_MAX; i++)
-			if (!same_value(runs, &runs->sets[i].cond[id],
+			if (!pl_compare_same_value(runs, &runs->sets[i].cond[id],
 			                &runs->sets[g.rep[g.group[i]]].cond[id]))
 				bad = g.group[i];
 		if (bad == SIZE_MAX)
@@ -752,7 +640,7 @@ static int check_travellers(const struct pl_run_columns *runs, const struct pl_c
 				                      msg, msgsize);
 		}
 	}
-	set_groups_release(&g);
+	pl_compare_groups_release(&g);
 	return rc;
 }
 
@@ -861,7 +749,7 @@ static int check_conditions(const struct pl_run_columns *runs, const struct pl_c
 	for (int id = 0; id < PL_COND_COUNT; id++) {
 		int all_equal = 1;
 		for (size_t i = 0; i < runs->nsets && all_equal; i++)
-			all_equal = same_value(runs, &first->cond[id], &runs->sets[i].cond[id]);
+			all_equal = pl_compare_same_value(runs, &first->cond[id], &runs->sets[i].cond[id]);
 		if (all_equal) {
 			if (value_copy(&cmp->shared[id], &first->cond[id]))
 				return pl_error_set(err, PL_ENOMEM, "out of memory");
@@ -930,7 +818,7 @@ static int mixed_value(const struct pl_run_columns *runs, const size_t *pos, siz
 	size_t ndv = 0, len = 0, i;
 	int rc;
 
-	for (i = 1; i < n && same_value(runs, run_cond(runs, pos[0], id), run_cond(runs, pos[i], id)); i++)
+	for (i = 1; i < n && pl_compare_same_value(runs, run_cond(runs, pos[0], id), run_cond(runs, pos[i], id)); i++)
 		;
 	if (i == n)
 		return 0;
@@ -1044,13 +932,13 @@ static int build_rows(const struct pl_run_columns *runs, struct pl_comparison *c
 
 	for (size_t k = 0; k < cmp->naxis; k++)
 		fields[nfields++] = cmp->axis[k];
-	if (group_sets(runs, fields, nfields, &g))
+	if (pl_compare_group_sets(runs, fields, nfields, &g))
 		goto oom;
 	if (!(tmp = malloc((nsets > n ? nsets : n) * sizeof(*tmp))) ||
 	    !(group_row = malloc(g.n * sizeof(*group_row))) || !(pos = malloc(n * sizeof(*pos))) ||
 	    !(vals = malloc(n * sizeof(*vals))))
 		goto oom;
-	sort_indices(g.rep, tmp, g.n, row_cmp, &ctx);
+	pl_compare_sort_indices(g.rep, tmp, g.n, row_cmp, &ctx);
 	for (size_t i = 0; i < g.n; i++) {
 		if (i > 0 && row_cmp(&ctx, g.rep[i - 1], g.rep[i]) != 0)
 			nrows++;
@@ -1081,7 +969,7 @@ static int build_rows(const struct pl_run_columns *runs, struct pl_comparison *c
 oom:
 	rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 out:
-	set_groups_release(&g);
+	pl_compare_groups_release(&g);
 	free(tmp);
 	free(group_row);
 	free(start);
