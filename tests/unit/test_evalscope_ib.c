@@ -296,6 +296,37 @@ static void test_ib_sweep(void **state)
 	pl_run_list_release(&l);
 }
 
+/* A 1.0 report (no config.model_name, run_id; written on one line by
+ * serde): a throughput run of 16 VUs, no prompt length asked, 256 output
+ * tokens asked; meta null. */
+static void test_ib_throughput_1_0(void **state)
+{
+	struct pl_run_list l;
+	(void)state;
+	load("inference-benchmarker/results_throughput_1.0.json", &l);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.v[0].record, 1);
+	static const struct kt c[] = {
+		{"model", NULL}, {"concurrency", "16"}, {"request_rate", NULL},
+		{"input_tokens", NULL}, {"max_output_tokens", "256"}, {NULL, NULL},
+	};
+	expect_conds(&l.v[0], c);
+	static const struct kv m[] = {
+		{"output_throughput", 853.3333333333334},  /* 102400 / 120 */
+		{"request_throughput", 3.3333333333333335}, /* 400 / 120 */
+		{"duration", 120}, {"error_rate", 0}, {"requests_completed", 400},
+		{"output_tokens_mean", 256}, /* 102400 / 400 */
+		{"input_tokens_mean", 495},  /* 198000 / 400 */
+		{"ttft_p50", 0.0805}, {"ttft_p99", 0.21075}, {"tpot_mean", 0.018},
+		{"e2el_p90", 5.05}, {"e2el_mean", 4.7825},
+		{NULL, 0},
+	};
+	expect_metrics(&l.v[0], m);
+	assert_null(l.v[0].warnings);
+	assert_int_equal(l.v[0].nextra, 0);
+	pl_run_list_release(&l);
+}
+
 static void test_ib_refusals(void **state)
 {
 	(void)state;
@@ -330,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_es_percentile),
 		cmocka_unit_test(test_es_percentile_refusals),
 		cmocka_unit_test(test_ib_sweep),
+		cmocka_unit_test(test_ib_throughput_1_0),
 		cmocka_unit_test(test_ib_refusals),
 	};
 	pl_adapters_init();
