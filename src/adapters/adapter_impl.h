@@ -114,6 +114,8 @@ extern const struct pl_adapter_impl pl_adapter_trtllm_bench;
 extern const struct pl_adapter_impl pl_adapter_vllm_offline;
 extern const struct pl_adapter_impl pl_adapter_genai_bench;
 extern const struct pl_adapter_impl pl_adapter_inference_perf;
+extern const struct pl_adapter_impl pl_adapter_inference_benchmarker;
+extern const struct pl_adapter_impl pl_adapter_evalscope;
 
 /* CSV files that are recognised and refused (csv_exports.c): the message,
  * or NULL. */

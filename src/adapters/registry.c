@@ -37,6 +37,8 @@ static const struct pl_adapter_impl *const impls[] = {
 	&pl_adapter_vllm_offline,
 	&pl_adapter_genai_bench,
 	&pl_adapter_inference_perf,
+	&pl_adapter_inference_benchmarker,
+	&pl_adapter_evalscope,
 	&pl_adapter_descriptor,
 };
 #define NIMPLS (sizeof(impls) / sizeof(impls[0]))

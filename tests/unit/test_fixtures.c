@@ -74,6 +74,10 @@ static const struct {
 	{"genai-bench", "per-run", "genai-bench/d16_8_c2_stream_503.json"},
 	{"genai-bench", "per-run", "genai-bench/n480_c1_nonstream.json"},
 	{"inference-perf", "lifecycle", "inference-perf/stage_0_lifecycle_metrics.json"},
+	{"inference-benchmarker", "0.2", "inference-benchmarker/results_sweep.json"},
+	{"inference-benchmarker", "0.2", "inference-benchmarker/results_throughput_1.0.json"},
+	{"evalscope", "1.0-summary", "evalscope/benchmark_summary.json"},
+	{"evalscope", "1.0-percentile", "evalscope/benchmark_percentile.json"},
 };
 #define NFIXTURES (sizeof(fixtures) / sizeof(fixtures[0]))
 
