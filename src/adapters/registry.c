@@ -165,23 +165,6 @@ static const char *not_a_run(const cJSON *obj)
 	return NULL;
 }
 
-/* Prepends "record N: " to err's message (records of arrays have no line). */
-static void prefix_record(struct pl_error *err, long index)
-{
-	char pre[32];
-	size_t n, len;
-
-	if (!err)
-		return;
-	n = (size_t)snprintf(pre, sizeof(pre), "record %ld: ", index);
-	len = strlen(err->message);
-	if (len + n >= sizeof(err->message))
-		len = sizeof(err->message) - n - 1;
-	memmove(err->message + n, err->message, len);
-	memcpy(err->message, pre, n);
-	err->message[n + len] = '\0';
-}
-
 static void locate(struct pl_error *err, const char *path, const struct pl_json_doc *doc,
                    const struct pl_json_record *rec)
 {
@@ -192,7 +175,7 @@ static void locate(struct pl_error *err, const char *path, const struct pl_json_
 	else
 		pl_error_at(err, path, err->line, err->column);
 	if (rec && doc->container == PL_JSON_ARRAY)
-		prefix_record(err, rec->index);
+		pl_error_prefix_record(err, rec->index);
 }
 
 int pl_adapter_input_doc(struct pl_adapter_input *in, const struct pl_json_doc **doc,

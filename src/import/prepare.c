@@ -21,21 +21,6 @@
 
 #define WARNINGS_MAX 16384 /* bytes of warnings kept per file */
 
-/* Prefixes "record N: " to messages about one run of a multi-run file. */
-static void prefix_record(struct pl_error *err, long record)
-{
-	char pre[32];
-	size_t n, len;
-
-	n = (size_t)snprintf(pre, sizeof(pre), "record %ld: ", record);
-	len = strlen(err->message);
-	if (len + n >= sizeof(err->message))
-		len = sizeof(err->message) - n - 1;
-	memmove(err->message + n, err->message, len);
-	memcpy(err->message, pre, n);
-	err->message[n + len] = '\0';
-}
-
 /* Applies a loaded sidecar to runs->v[from..n). */
 static int apply_sidecar(const char *side, const char *buf, size_t len, struct pl_run_list *runs,
                          size_t from, struct pl_error *err)
@@ -94,7 +79,7 @@ static int prepare_runs(const struct pl_import_opts *opts, const char *path, con
 		if (rc) {
 			pl_error_at(err, path, err->line, err->column);
 			if ((many || runs->n > 1) && strncmp(err->message, "record ", 7) != 0)
-				prefix_record(err, r->record);
+				pl_error_prefix_record(err, r->record);
 			return rc;
 		}
 		if (r->checklist_missing)

@@ -85,3 +85,19 @@ int pl_error_format(const struct pl_error *err, char *buf, size_t n)
 	msg = err->message[0] ? err->message : pl_strerror(err->code);
 	return snprintf(buf, n, "%s%s%s", loc, fld, msg);
 }
+
+void pl_error_prefix_record(struct pl_error *err, long record)
+{
+	char pre[32];
+	size_t n, len;
+
+	if (!err)
+		return;
+	n = (size_t)snprintf(pre, sizeof(pre), "record %ld: ", record);
+	len = strlen(err->message);
+	if (len + n >= sizeof(err->message))
+		len = sizeof(err->message) - n - 1;
+	memmove(err->message + n, err->message, len);
+	memcpy(err->message, pre, n);
+	err->message[n + len] = '\0';
+}

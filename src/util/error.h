@@ -62,6 +62,10 @@ void pl_error_at(struct pl_error *err, const char *file, long line, long column)
 /* Records the field the error is about (NULL or "" clears it). err may be NULL. */
 void pl_error_field(struct pl_error *err, const char *field);
 
+/* Prepends "record N: " to err's message (cut at the end to fit), for a
+ * message about one record of a file of several. NULL err is a no-op. */
+void pl_error_prefix_record(struct pl_error *err, long record);
+
 /* The fixed English description of a code ("out of memory", ...); never NULL.
  * Unknown codes give "unknown error". */
 const char *pl_strerror(int code);
