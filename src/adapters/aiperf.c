@@ -166,24 +166,38 @@ static int time_exp(const char *unit, int *exp10)
 	return 1;
 }
 
+
+/* The metric object at key and its unit: 0 with *m and *unit set; 1 when
+ * the key is absent or null (nothing to store); PL_EINVALID when it is not
+ * an object with a "unit". */
+static int metric_obj(const cJSON *obj, const char *key, const cJSON **m, const char **unit,
+                      struct pl_error *err)
+{
+	*unit = "";
+	*m = pl_json_get(obj, key);
+	if (!*m || cJSON_IsNull(*m))
+		return 1;
+	if (!is_metric_obj(*m)) {
+		pl_error_field(err, key);
+		return pl_error_set(err, PL_EINVALID, "'%s' must be an object with a \"unit\", got %s", key,
+		                    pl_json_type_name(*m));
+	}
+	*unit = pl_json_get(*m, "unit")->valuestring;
+	return 0;
+}
+
 /* One metric object: its stats into family fam (time: unit converted). */
 static int family(const cJSON *obj, const char *key, const char *fam, int is_time,
                   struct pl_run *run, struct pl_error *err)
 {
 	static const char *const st_in[] = {"avg", "p50", "p90", "p95", "p99", "min", "max", "std", NULL};
 	static const char *const st_out[] = {"mean", "p50", "p90", "p95", "p99", "min", "max", "std"};
-	const cJSON *m = pl_json_get(obj, key);
-	const char *unit;
-	int exp10 = 0;
+	const cJSON *m;
+	const char *unit = NULL;
+	int exp10 = 0, rc0;
 
-	if (!m || cJSON_IsNull(m))
-		return 0;
-	if (!is_metric_obj(m)) {
-		pl_error_field(err, key);
-		return pl_error_set(err, PL_EINVALID, "'%s' must be an object with a \"unit\", got %s", key,
-		                    pl_json_type_name(m));
-	}
-	unit = pl_json_get(m, "unit")->valuestring;
+	if ((rc0 = metric_obj(obj, key, &m, &unit, err)) != 0)
+		return rc0 > 0 ? 0 : rc0;
 	if (is_time ? time_exp(unit, &exp10) != 0 : strcmp(unit, "tokens/sec/user") != 0) {
 		pl_error_field(err, key);
 		return pl_error_set(err, PL_EINVALID, "unknown unit '%s' in '%s' (expected %s)", unit, key,
@@ -204,17 +218,12 @@ static int family(const cJSON *obj, const char *key, const char *fam, int is_tim
 static int single(const cJSON *obj, const char *key, const char *want, int id, int exp10,
                   struct pl_run *run, struct pl_error *err)
 {
-	const cJSON *m = pl_json_get(obj, key);
-	const char *unit;
+	const cJSON *m;
+	const char *unit = NULL;
+	int rc0;
 
-	if (!m || cJSON_IsNull(m))
-		return 0;
-	if (!is_metric_obj(m)) {
-		pl_error_field(err, key);
-		return pl_error_set(err, PL_EINVALID, "'%s' must be an object with a \"unit\", got %s", key,
-		                    pl_json_type_name(m));
-	}
-	unit = pl_json_get(m, "unit")->valuestring;
+	if ((rc0 = metric_obj(obj, key, &m, &unit, err)) != 0)
+		return rc0 > 0 ? 0 : rc0;
 	if (want && strcmp(unit, want) != 0) {
 		pl_error_field(err, key);
 		return pl_error_set(err, PL_EINVALID, "unknown unit '%s' in '%s' (expected %s)", unit, key,
