@@ -1123,6 +1123,45 @@ static void test_readonly_sees_wal(void **state)
 	pl_store_close(w);
 }
 
+/* A run_started_at this version cannot read (the file edited outside
+ * perfledger): the query fails naming the database, the run and the value
+ * (before, only the value, so list, history and report said nothing of
+ * where it was). */
+static void test_unreadable_started_at(void **state)
+{
+	char path[1024], want[4096];
+	struct pl_store *st;
+	struct pl_run run;
+	struct pl_run_list list;
+	struct pl_error err;
+	sqlite3 *db;
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "started"));
+	for (int i = 1; i <= 3; i++) {
+		make_run(&run, i, 0);
+		set_cond(&run, PL_C_RUN_STARTED_AT, "2026-01-31T12:00:00Z");
+		insert_ok(st, &run, 1);
+		pl_run_release(&run);
+	}
+	db = raw_open(path);
+	assert_int_equal(sqlite3_exec(db, "UPDATE runs SET run_started_at = 'yesterday' WHERE id = 2",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	pl_error_init(&err);
+	pl_run_list_init(&list);
+	assert_int_equal(pl_store_query(st, NULL, 0, &list, &err), PL_EDB);
+	snprintf(want, sizeof(want),
+	         "database '%s': run 2 has run_started_at 'yesterday', which this perfledger cannot "
+	         "read (not an ISO 8601 time like 2026-01-31T12:00:00Z)",
+	         path);
+	assert_string_equal(err.message, want);
+	assert_string_equal(err.field, "");
+	pl_run_list_release(&list);
+	pl_store_close(st);
+}
+
 static void test_open_missing_dir(void **state)
 {
 	const char *path = PL_TEST_TMP "/no-such-dir/sub/x.db";
@@ -2138,6 +2177,7 @@ int main(void)
 		cmocka_unit_test(test_readonly_refusals_untouched),
 		cmocka_unit_test(test_readonly_older_schema),
 		cmocka_unit_test(test_readonly_sees_wal),
+		cmocka_unit_test(test_unreadable_started_at),
 		cmocka_unit_test(test_run_flat_view),
 		cmocka_unit_test(test_many_condition_sets),
 		cmocka_unit_test(test_hostile_strings),
