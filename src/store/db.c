@@ -248,9 +248,20 @@ static int migrate_steps(struct pl_store *st, struct pl_error *err)
 				goto fail;
 			}
 		}
-		if ((rc = pl_store_exec_sql(st, pl_schema_migrations[version],
-		                            "applying a schema migration", err)))
+		if (sqlite3_exec(st->db, pl_schema_migrations[version], NULL, NULL, NULL) != SQLITE_OK) {
+			/* a database of ours at this version takes its migrations: one
+			 * that does not is most likely another program's */
+			int code = sqlite3_errcode(st->db);
+
+			if ((code & 0xff) == SQLITE_NOMEM || names_path(code))
+				rc = pl_store_fail(st, err, "applying a schema migration");
+			else
+				rc = pl_error_set(err, PL_ESCHEMA,
+				                  "database '%s': schema migration %d failed (%s), so it is "
+				                  "probably not a perfledger database; the migration was undone",
+				                  st->path, version + 1, sqlite3_errmsg(st->db));
 			goto fail;
+		}
 		if ((rc = check_foreign_keys(st, version + 1, err)))
 			goto fail;
 		sql = sqlite3_mprintf("PRAGMA user_version = %d", version + 1);
@@ -587,16 +598,9 @@ static int open_store(const char *path, int readonly, struct pl_store **out, str
 	sqlite3_busy_timeout(st->db, 30000);
 	rc = pl_store_exec_sql(st, "PRAGMA foreign_keys = ON", "enabling foreign keys", err);
 	/* Another program's database is refused before anything is changed in
-	 * it (switching to WAL would be, and it is persistent). The check is
-	 * repeated under the write lock by migrate_steps. */
+	 * it. The check is repeated under the write lock by migrate_steps. */
 	if (!rc)
 		rc = refuse_foreign(st, err);
-	/* A read-only file can still be read; WAL needs write access to switch
-	 * (and a reading command changes nothing in the file). */
-	if (!rc && !readonly && !sqlite3_db_readonly(st->db, "main"))
-		rc = switch_to_wal(st, err);
-	if (!rc && !readonly)
-		rc = pl_store_exec_sql(st, "PRAGMA synchronous = NORMAL", "setting synchronous mode", err);
 	/* Performance, within a constant memory budget: an 8 MiB page cache,
 	 * temporary b-trees in memory, and a WAL checkpoint every 10000 pages
 	 * (40 MiB) instead of 1000, so a long import fsyncs the database
@@ -616,6 +620,16 @@ static int open_store(const char *path, int readonly, struct pl_store **out, str
 		rc = pl_store_fail(st, err, "registering functions");
 	if (!rc && !readonly) /* a read-only store is at the current version (refuse_foreign) */
 		rc = migrate(st, err);
+	/* Only a database that is ours at this version is switched to WAL, so
+	 * a file whose migration fails (another program's with a schema
+	 * version and tables named like ours) keeps its journal mode: the
+	 * failed migration was rolled back, and nothing else changed. A
+	 * read-only file can still be read; WAL needs write access to switch
+	 * (and a reading command changes nothing in the file). */
+	if (!rc && !readonly && !sqlite3_db_readonly(st->db, "main"))
+		rc = switch_to_wal(st, err);
+	if (!rc && !readonly)
+		rc = pl_store_exec_sql(st, "PRAGMA synchronous = NORMAL", "setting synchronous mode", err);
 	if (!rc)
 		rc = prepare_all(st, err);
 	if (rc) {

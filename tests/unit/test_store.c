@@ -1123,6 +1123,38 @@ static void test_readonly_sees_wal(void **state)
 	pl_store_close(w);
 }
 
+/* The attack's file opened to write (import, migrate): a schema version
+ * and tables named like ours, but a migration fails on it. Refused naming
+ * the database and the migration, and left as it was: not switched to WAL
+ * (once done before the migrations), the failed migration rolled back. */
+static void test_failed_migration_untouched(void **state)
+{
+	char path[1024], want[4096];
+	struct snapshot before;
+	struct pl_store *st = (struct pl_store *)1;
+	struct pl_error err;
+	sqlite3 *db;
+
+	(void)state;
+	db = raw_open(db_path(path, sizeof(path), "foreign-migrate"));
+	assert_int_equal(sqlite3_exec(db,
+	                              "CREATE TABLE runs (x); CREATE TABLE conditions (y); "
+	                              "PRAGMA user_version = 1",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	snap(path, &before);
+	pl_error_init(&err);
+	assert_int_equal(pl_store_open(path, &st, &err), PL_ESCHEMA);
+	assert_null(st);
+	snprintf(want, sizeof(want),
+	         "database '%s': schema migration 2 failed (no such view: run_flat), so it is "
+	         "probably not a perfledger database; the migration was undone",
+	         path);
+	assert_string_equal(err.message, want);
+	assert_untouched(path, &before);
+}
+
 /* A run_started_at this version cannot read (the file edited outside
  * perfledger): the query fails naming the database, the run and the value
  * (before, only the value, so list, history and report said nothing of
@@ -2178,6 +2210,7 @@ int main(void)
 		cmocka_unit_test(test_readonly_older_schema),
 		cmocka_unit_test(test_readonly_sees_wal),
 		cmocka_unit_test(test_unreadable_started_at),
+		cmocka_unit_test(test_failed_migration_untouched),
 		cmocka_unit_test(test_run_flat_view),
 		cmocka_unit_test(test_many_condition_sets),
 		cmocka_unit_test(test_hostile_strings),
