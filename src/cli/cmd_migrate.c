@@ -13,11 +13,12 @@
 static const char usage_text[] =
 	"usage: perfledger [--db PATH] migrate\n"
 	"\n"
-	"Applies to the database the schema migrations this perfledger knows and it\n"
-	"lacks (each in its own transaction) and switches it to WAL mode. The commands\n"
-	"that only read (list, compare, report, check, history, verify) never change\n"
-	"the file and refuse a database whose schema is older than theirs. A missing\n"
-	"database is not created (import creates one).\n";
+	"Applies the schema migrations the database lacks, each in its own\n"
+	"transaction, then switches it to WAL mode; a migration that fails is undone\n"
+	"and leaves the file as it was. The commands that only read (list, compare,\n"
+	"report, check, history, verify) never change the file and refuse a database\n"
+	"whose schema is older than theirs. A missing database is not created (import\n"
+	"creates one).\n";
 
 int cmd_migrate(const struct pl_cli *cli, int argc, char **argv)
 {
