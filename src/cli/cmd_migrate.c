@@ -15,7 +15,7 @@ static const char usage_text[] =
 	"\n"
 	"Applies the schema migrations the database lacks, each in its own\n"
 	"transaction, then switches it to WAL mode; a migration that fails is undone\n"
-	"and leaves the file as it was. The commands that only read (list, compare,\n"
+	"and the file is not switched. The commands that only read (list, compare,\n"
 	"report, check, history, verify) never change the file and refuse a database\n"
 	"whose schema is older than theirs. A missing database is not created (import\n"
 	"creates one).\n";
