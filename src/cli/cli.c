@@ -86,23 +86,23 @@ int pl_cli_exit_for(int code)
 	}
 }
 
-struct pl_store *pl_cli_open_store(const struct pl_cli *cli, int create)
+struct pl_store *pl_cli_open_store(const struct pl_cli *cli, int mode)
 {
 	struct pl_store *st = NULL;
 	struct pl_error err;
 	struct stat sb;
+	int rc;
 
 	pl_error_init(&err);
-	/* Reading commands must not create an empty database at a mistyped path
-	 * and then report "no runs". */
-	if (!create && stat(cli->db_path, &sb) != 0) {
-		pl_cli_errorf(NULL,
-		              "database '%s' does not exist (import results first, or give "
-		              "--db PATH / $PERFLEDGER_DB)",
-		              cli->db_path);
+	/* Commands that write to an existing database must not create an empty
+	 * one at a mistyped path either. */
+	if (mode == PL_CLI_STORE_WRITE && (stat(cli->db_path, &sb) != 0 || sb.st_size == 0)) {
+		pl_cli_errorf(NULL, "no perfledger database at '%s' (import creates one)", cli->db_path);
 		return NULL;
 	}
-	if (pl_store_open(cli->db_path, &st, &err)) {
+	rc = mode == PL_CLI_STORE_READ ? pl_store_open_readonly(cli->db_path, &st, &err)
+	                               : pl_store_open(cli->db_path, &st, &err);
+	if (rc) {
 		pl_cli_print_error(&err);
 		return NULL;
 	}

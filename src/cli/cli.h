@@ -31,6 +31,7 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv);
 int cmd_history(const struct pl_cli *cli, int argc, char **argv);
 int cmd_accept(const struct pl_cli *cli, int argc, char **argv);
 int cmd_verify(const struct pl_cli *cli, int argc, char **argv);
+int cmd_migrate(const struct pl_cli *cli, int argc, char **argv);
 
 /* The CLI's one reading of $SOURCE_DATE_EPOCH (util/clock.h's parser): unset or empty is now; else a
  * whole number of seconds 0..253402300799 (up to 9999-12-31T23:59:59Z),
@@ -72,10 +73,18 @@ void pl_cli_errorf(const char *cmd, const char *fmt, ...)
  * mismatch, 4 for rejected input). */
 int pl_cli_exit_for(int code);
 
-/* Opens the database named by cli; prints the error and returns NULL on
- * failure. With create == 0 (reading commands) a missing file is an error
- * instead of a new empty database. */
-struct pl_store *pl_cli_open_store(const struct pl_cli *cli, int create);
+/* How a command opens the database (pl_cli_open_store()). */
+enum pl_cli_store_mode {
+	PL_CLI_STORE_READ = 0,   /* read-only (pl_store_open_readonly()): list, compare, report,
+	                            check, history, verify, accept --list; a missing, empty,
+	                            foreign, older or newer database is refused untouched */
+	PL_CLI_STORE_CREATE = 1, /* created if missing, migrated (import) */
+	PL_CLI_STORE_WRITE = 2   /* must exist; migrated (accept, migrate) */
+};
+
+/* Opens the database named by cli in mode (enum pl_cli_store_mode); prints
+ * the error and returns NULL on failure. */
+struct pl_store *pl_cli_open_store(const struct pl_cli *cli, int mode);
 
 /* Flushes stdout and checks it; prints an error and returns PL_EXIT_USAGE
  * if writing failed (full disk, closed pipe), else rc. */

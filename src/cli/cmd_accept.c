@@ -116,7 +116,7 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_errorf("accept", "--run ID, --metric NAME and --reason TEXT are required");
 		return PL_EXIT_USAGE;
 	}
-	st = pl_cli_open_store(cli, 0);
+	st = pl_cli_open_store(cli, list ? PL_CLI_STORE_READ : PL_CLI_STORE_WRITE);
 	if (!st)
 		return PL_EXIT_USAGE;
 	if (list) {

@@ -138,7 +138,7 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 	opts.nallow_extra = sel.opts.nallow_extra;
 	opts.allow_errors = sel.opts.allow_errors;
 
-	st = pl_cli_open_store(cli, 0);
+	st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
 	if (!st)
 		goto out;
 	if (pl_store_query(st, sel.filters, sel.nfilters, &runs, &err) ||

@@ -96,7 +96,7 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_errorf("compare", "--axis FIELD is required (e.g. --axis hardware)");
 		goto out;
 	}
-	st = pl_cli_open_store(cli, 0);
+	st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
 	if (!st)
 		goto out;
 	rc = pl_cli_build_comparison(st, &sel, "compare", NULL, &cmp);

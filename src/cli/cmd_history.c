@@ -98,7 +98,7 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_errorf("history", "--metric NAME is required, exactly one (e.g. --metric ttft_p50)");
 		goto out;
 	}
-	st = pl_cli_open_store(cli, 0);
+	st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
 	if (!st)
 		goto out;
 	if (pl_store_query(st, sel.filters, sel.nfilters, &runs, &err) ||

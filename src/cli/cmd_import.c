@@ -201,7 +201,7 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 		opts.progress = on_progress;
 		ctx.progress = 1;
 	}
-	st = pl_cli_open_store(cli, 1);
+	st = pl_cli_open_store(cli, PL_CLI_STORE_CREATE);
 	if (!st)
 		goto out;
 	int irc = pl_import_paths(st, (const char *const *)argv + argi, (size_t)(argc - argi),

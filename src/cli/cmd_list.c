@@ -77,7 +77,7 @@ int cmd_list(const struct pl_cli *cli, int argc, char **argv)
 	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
 	rc = PL_EXIT_USAGE;
-	st = pl_cli_open_store(cli, 0);
+	st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
 	if (!st)
 		goto out;
 	if (pl_store_query(st, sel.filters, sel.nfilters, &runs, &err) ||

@@ -71,7 +71,7 @@ static int render_axis(const struct pl_cli *cli, struct pl_selection *sel,
 	pl_error_init(&err);
 	if (pl_cli_source_date_epoch("report", &epoch) != PL_EXIT_OK)
 		return PL_EXIT_USAGE;
-	st = pl_cli_open_store(cli, 0);
+	st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
 	if (!st)
 		goto out;
 	rc = pl_cli_build_comparison(st, sel, "report", &runs, &cmp);
@@ -299,7 +299,7 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 	for (size_t i = 0; i < spec.nallow; i++)
 		if (pl_sel_add_allow(&sel, "report", spec.allow[i]))
 			goto out;
-	st = pl_cli_open_store(cli, 0);
+	st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
 	if (!st)
 		goto out;
 	rc = pl_cli_build_comparison(st, &sel, "report", &runs, &cmp);

@@ -7,8 +7,10 @@
  * read in read.c and columns.c, accepted steps kept in steps.c.
  *
  * The schema is schema/migrations/NNN_*.sql, embedded at build time as
- * pl_schema_migrations[]; opening a store applies the missing ones, each in
- * its own BEGIN IMMEDIATE transaction, and PRAGMA user_version counts them.
+ * pl_schema_migrations[]; opening a store to write applies the missing ones,
+ * each in its own BEGIN IMMEDIATE transaction, and PRAGMA user_version
+ * counts them. A read-only store (pl_store_open_readonly()) changes nothing:
+ * it refuses a database that is missing, empty or not at this version.
  */
 #include "store/store_impl.h"
 
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -219,9 +222,20 @@ static int migrate_steps(struct pl_store *st, struct pl_error *err)
 				goto fail;
 			}
 		}
-		if ((rc = pl_store_exec_sql(st, pl_schema_migrations[version],
-		                            "applying a schema migration", err)))
+		if (sqlite3_exec(st->db, pl_schema_migrations[version], NULL, NULL, NULL) != SQLITE_OK) {
+			/* a database of ours at this version takes its migrations: one
+			 * that does not is most likely another program's */
+			int code = sqlite3_errcode(st->db);
+
+			if ((code & 0xff) == SQLITE_NOMEM || names_path(code))
+				rc = pl_store_fail(st, err, "applying a schema migration");
+			else
+				rc = pl_error_set(err, PL_ESCHEMA,
+				                  "database '%s': schema migration %d failed (%s), so it is "
+				                  "probably not a perfledger database; the migration was undone",
+				                  st->path, version + 1, sqlite3_errmsg(st->db));
 			goto fail;
+		}
 		if ((rc = check_foreign_keys(st, version + 1, err)))
 			goto fail;
 		sql = sqlite3_mprintf("PRAGMA user_version = %d", version + 1);
@@ -421,6 +435,32 @@ static int open_fail(struct pl_store *st, int rc, struct pl_error *err)
 	return rc;
 }
 
+/* The refusal of a reading command's database that is not there (or holds
+ * nothing: a 0-byte file is a new database to SQLite). */
+static int no_database(const char *path, struct pl_error *err)
+{
+	return pl_error_set(err, PL_EIO, "no perfledger database at '%s' (import creates one)", path);
+}
+
+/* Before a read-only open: path must be a regular file with something in
+ * it. Not opening anything else also keeps SQLite from blocking on a FIFO. */
+static int check_readable_file(const char *path, struct pl_error *err)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) != 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return no_database(path, err);
+		return pl_error_set(err, PL_EIO, "cannot open database '%s': %s", path, strerror(errno));
+	}
+	if (!S_ISREG(sb.st_mode))
+		return pl_error_set(err, PL_EIO,
+		                    "no perfledger database at '%s' (it is not a regular file)", path);
+	if (sb.st_size == 0)
+		return no_database(path, err);
+	return 0;
+}
+
 /* Refuses, before anything in the file changes, a database that is not
  * perfledger's or is newer than this program (PL_ESCHEMA). Ours is either
  * new (user_version 0, no tables) or has a known user_version and the runs
@@ -457,6 +497,15 @@ static int refuse_foreign(struct pl_store *st, struct pl_error *err)
 		                    "database '%s' is not a perfledger database (schema version %d, "
 		                    "but no runs and conditions tables)",
 		                    st->path, version);
+	st->opened_version = version;
+	if (st->readonly && version == 0) /* emptied since the check in open_store() */
+		return no_database(st->path, err);
+	if (st->readonly && version < pl_store_schema_version())
+		return pl_error_set(err, PL_ESCHEMA,
+		                    "database '%s' has schema version %d; this perfledger reads %d: "
+		                    "run 'perfledger --db %s migrate' to migrate it (commands that "
+		                    "only read never change the file)",
+		                    st->path, version, pl_store_schema_version(), st->path);
 	return 0;
 }
 
@@ -486,7 +535,8 @@ static int switch_to_wal(struct pl_store *st, struct pl_error *err)
 	}
 }
 
-int pl_store_open(const char *path, struct pl_store **out, struct pl_error *err)
+/* pl_store_open() (readonly 0) and pl_store_open_readonly() (1). */
+static int open_store(const char *path, int readonly, struct pl_store **out, struct pl_error *err)
 {
 	struct pl_store *st;
 	int rc;
@@ -494,15 +544,21 @@ int pl_store_open(const char *path, struct pl_store **out, struct pl_error *err)
 	*out = NULL;
 	if (!path)
 		return pl_error_set(err, PL_EUSAGE, "no database path given");
+	if (readonly && (rc = check_readable_file(path, err)))
+		return rc;
 	st = calloc(1, sizeof(*st));
 	if (!st || !(st->path = strdup(path))) {
 		free(st);
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
+	st->readonly = readonly;
 	/* A store is used by one thread at a time (its cached statements and
 	 * transaction depth are not shared), so SQLite's own mutex is not needed. */
 	rc = sqlite3_open_v2(path, &st->db,
-	                     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+	                     (readonly ? SQLITE_OPEN_READONLY
+	                               : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+	                         SQLITE_OPEN_NOMUTEX,
+	                     NULL);
 	if (rc != SQLITE_OK) {
 		if (rc == SQLITE_NOMEM || !st->db)
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
@@ -516,15 +572,9 @@ int pl_store_open(const char *path, struct pl_store **out, struct pl_error *err)
 	sqlite3_busy_timeout(st->db, 30000);
 	rc = pl_store_exec_sql(st, "PRAGMA foreign_keys = ON", "enabling foreign keys", err);
 	/* Another program's database is refused before anything is changed in
-	 * it (switching to WAL would be, and it is persistent). The check is
-	 * repeated under the write lock by migrate_steps. */
+	 * it. The check is repeated under the write lock by migrate_steps. */
 	if (!rc)
 		rc = refuse_foreign(st, err);
-	/* A read-only file can still be read; WAL needs write access to switch. */
-	if (!rc && !sqlite3_db_readonly(st->db, "main"))
-		rc = switch_to_wal(st, err);
-	if (!rc)
-		rc = pl_store_exec_sql(st, "PRAGMA synchronous = NORMAL", "setting synchronous mode", err);
 	/* Performance, within a constant memory budget: an 8 MiB page cache,
 	 * temporary b-trees in memory, and a WAL checkpoint every 10000 pages
 	 * (40 MiB) instead of 1000, so a long import fsyncs the database
@@ -542,8 +592,18 @@ int pl_store_open(const char *path, struct pl_store **out, struct pl_error *err)
 	                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
 	                                   NULL, sql_key_hash, NULL, NULL) != SQLITE_OK)
 		rc = pl_store_fail(st, err, "registering functions");
-	if (!rc)
+	if (!rc && !readonly) /* a read-only store is at the current version (refuse_foreign) */
 		rc = migrate(st, err);
+	/* Only a database that is ours at this version is switched to WAL, so
+	 * a file whose migration fails (another program's with a schema
+	 * version and tables named like ours) keeps its journal mode: the
+	 * failed migration was rolled back, and nothing else changed. A
+	 * read-only file can still be read; WAL needs write access to switch
+	 * (and a reading command changes nothing in the file). */
+	if (!rc && !readonly && !sqlite3_db_readonly(st->db, "main"))
+		rc = switch_to_wal(st, err);
+	if (!rc && !readonly)
+		rc = pl_store_exec_sql(st, "PRAGMA synchronous = NORMAL", "setting synchronous mode", err);
 	if (!rc)
 		rc = prepare_all(st, err);
 	if (rc) {
@@ -553,6 +613,21 @@ int pl_store_open(const char *path, struct pl_store **out, struct pl_error *err)
 	}
 	*out = st;
 	return 0;
+}
+
+int pl_store_open(const char *path, struct pl_store **out, struct pl_error *err)
+{
+	return open_store(path, 0, out, err);
+}
+
+int pl_store_open_readonly(const char *path, struct pl_store **out, struct pl_error *err)
+{
+	return open_store(path, 1, out, err);
+}
+
+int pl_store_opened_version(const struct pl_store *st)
+{
+	return st->opened_version;
 }
 
 void pl_store_close(struct pl_store *st)

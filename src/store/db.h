@@ -34,6 +34,22 @@ struct pl_store; /* opaque */
  * (user_version newer than this program knows), PL_EDB. */
 int pl_store_open(const char *path, struct pl_store **out, struct pl_error *err);
 
+/* Opens the existing database at path read-only (SQLITE_OPEN_READONLY), for
+ * the commands that only read: nothing in or beside the file is created or
+ * changed (no schema, no migration, no journal mode; in a WAL database
+ * SQLite itself keeps the -wal and -shm files readers need, and sees every
+ * committed write). The writing functions fail on the handle with PL_EDB.
+ * Errors, each naming the path: PL_EIO when the file is missing, empty or
+ * not a regular file ("no perfledger database at 'x' (import creates
+ * one)"), cannot be opened, or is a WAL database whose -shm file cannot be
+ * made; PL_ESCHEMA when it is another program's, newer than this program,
+ * or older (the message names `perfledger --db PATH migrate`); PL_EDB. */
+int pl_store_open_readonly(const char *path, struct pl_store **out, struct pl_error *err);
+
+/* The schema version the database had when st was opened (before any
+ * migration pl_store_open() applied). */
+int pl_store_opened_version(const struct pl_store *st);
+
 /* Closes the database. NULL is a no-op. */
 void pl_store_close(struct pl_store *st);
 

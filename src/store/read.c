@@ -208,9 +208,24 @@ static int cached_conditions(sqlite3_stmt *s, struct cond_slot *cache, struct pl
 	return 0;
 }
 
-/* Fills run from the current row of a select_sql statement. */
-static int read_row(sqlite3_stmt *s, struct cond_slot *cache, struct pl_run *run,
-                    struct pl_error *err)
+/* A stored value this program cannot read (the file was edited outside
+ * perfledger, or written by another version): PL_EDB naming the database,
+ * the run, the field and the value (cut to 100 bytes), so that the user can
+ * find the row. what says what the value should be. */
+static int unreadable(const char *path, long long id, const char *field, const char *value,
+                      const char *what, struct pl_error *err)
+{
+	pl_error_field(err, NULL);
+	return pl_error_set(err, PL_EDB,
+	                    "database '%s': run %lld has %s '%.100s%s', which this perfledger cannot "
+	                    "read (%s)",
+	                    path, id, field, value, strlen(value) > 100 ? "..." : "", what);
+}
+
+/* Fills run from the current row of a select_sql statement of the
+ * database at path. */
+static int read_row(const char *path, sqlite3_stmt *s, struct cond_slot *cache,
+                    struct pl_run *run, struct pl_error *err)
 {
 	const char *t;
 	int col = QC_COND0 + PL_COND_COUNT - 1; /* the first metric */
@@ -230,10 +245,18 @@ static int read_row(sqlite3_stmt *s, struct cond_slot *cache, struct pl_run *run
 	if ((rc = cache ? cached_conditions(s, cache, run, err)
 	                 : read_conditions(s, QC_COND0, run, err)))
 		return rc;
-	if (sqlite3_column_type(s, QC_RUN_STARTED_AT) != SQLITE_NULL &&
-	    (rc = pl_run_set_cond(run, PL_C_RUN_STARTED_AT,
-	                          (const char *)sqlite3_column_text(s, QC_RUN_STARTED_AT), err)))
-		return rc;
+	if (sqlite3_column_type(s, QC_RUN_STARTED_AT) != SQLITE_NULL) {
+		const char *started = (const char *)sqlite3_column_text(s, QC_RUN_STARTED_AT);
+
+		if (!started)
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		rc = pl_run_set_cond(run, PL_C_RUN_STARTED_AT, started, err);
+		if (rc == PL_EINVALID)
+			return unreadable(path, run->id, "run_started_at", started,
+			                  "not an ISO 8601 time like 2026-01-31T12:00:00Z", err);
+		if (rc)
+			return rc;
+	}
 	for (int m = 0; m < PL_METRIC_COUNT; m++, col++)
 		if (sqlite3_column_type(s, col) != SQLITE_NULL)
 			pl_run_set_metric(run, m, sqlite3_column_double(s, col));
@@ -434,7 +457,7 @@ static int read_runs(struct pl_store *st, sqlite3_stmt *s, struct cond_slot *cac
 			break;
 		}
 		(*cond_id)[out->n - 1 - from] = sqlite3_column_int64(s, QC_CONDITION_ID);
-		if ((rc = read_row(s, cache, run, err))) {
+		if ((rc = read_row(st->path, s, cache, run, err))) {
 			pl_run_release(run);
 			out->n--;
 			break;

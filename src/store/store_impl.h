@@ -41,6 +41,8 @@ struct cond_memo {
 struct pl_store {
 	sqlite3 *db;               /* the connection */
 	char *path;                /* database path as given, for messages; owned */
+	int readonly;              /* opened by pl_store_open_readonly() */
+	int opened_version;        /* user_version found when opened */
 	int depth;                 /* nesting depth of pl_store_begin() */
 	int failed;                /* the current nest was rolled back */
 	char *select_sql;          /* "SELECT <all columns> FROM runs JOIN conditions ..." */

@@ -46,6 +46,8 @@ static const char *db_path(char *buf, size_t n, const char *name)
 	remove(f);
 	snprintf(f, sizeof(f), "%s-shm", buf);
 	remove(f);
+	snprintf(f, sizeof(f), "%s-journal", buf);
+	remove(f);
 	return buf;
 }
 
@@ -905,6 +907,291 @@ static void test_deferred_indexes(void **state)
 	assert_int_equal(pl_store_build_deferred_indexes(st, &err), 0);
 	free(before);
 	sqlite3_close(db);
+	pl_store_close(st);
+}
+
+/* ------------------------------------------------ read-only opening (issue 12) */
+
+/* The bytes and mtime of a file, to show that it was not touched. */
+struct snapshot {
+	char *bytes;      /* the whole file (malloc) */
+	long size;        /* its length */
+	struct stat sb;   /* stat() of it */
+};
+
+static void snap(const char *path, struct snapshot *out)
+{
+	FILE *f = fopen(path, "rb");
+
+	assert_non_null(f);
+	assert_int_equal(stat(path, &out->sb), 0);
+	out->size = (long)out->sb.st_size;
+	out->bytes = malloc((size_t)out->size + 1);
+	assert_non_null(out->bytes);
+	assert_int_equal(fread(out->bytes, 1, (size_t)out->size, f), (size_t)out->size);
+	fclose(f);
+}
+
+/* Fails unless path has the same bytes and mtime as in before, and no
+ * -journal, -wal or -shm file is beside it. Frees before. */
+static void assert_untouched(const char *path, struct snapshot *before)
+{
+	struct snapshot now;
+	static const char *const sfx[] = {"-journal", "-wal", "-shm"};
+
+	snap(path, &now);
+	assert_int_equal(now.size, before->size);
+	assert_memory_equal(now.bytes, before->bytes, (size_t)now.size);
+	assert_int_equal(now.sb.st_mtim.tv_sec, before->sb.st_mtim.tv_sec);
+	assert_int_equal(now.sb.st_mtim.tv_nsec, before->sb.st_mtim.tv_nsec);
+	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+		char side[1200];
+		snprintf(side, sizeof(side), "%s%s", path, sfx[i]);
+		if (access(side, F_OK) == 0)
+			fail_msg("'%s' was created", side);
+	}
+	free(now.bytes);
+	free(before->bytes);
+}
+
+/* pl_store_open_readonly() must fail with code and exactly message want. */
+static void assert_ro_refused(const char *path, int code, const char *want)
+{
+	struct pl_store *st = (struct pl_store *)1;
+	struct pl_error err;
+
+	pl_error_init(&err);
+	assert_int_equal(pl_store_open_readonly(path, &st, &err), code);
+	assert_null(st);
+	assert_string_equal(err.message, want);
+}
+
+/* "no perfledger database at 'PATH' (import creates one)" into buf. */
+static const char *no_db_msg(char *buf, size_t n, const char *path)
+{
+	snprintf(buf, n, "no perfledger database at '%s' (import creates one)", path);
+	return buf;
+}
+
+/* The refusal of an older schema version, into buf. */
+static const char *older_msg(char *buf, size_t n, const char *path, int version)
+{
+	snprintf(buf, n,
+	         "database '%s' has schema version %d; this perfledger reads %d: run 'perfledger "
+	         "--db %s migrate' to migrate it (commands that only read never change the file)",
+	         path, version, pl_store_schema_version(), path);
+	return buf;
+}
+
+/* A missing file, a 0-byte file and /dev/null: no perfledger database; the
+ * 0-byte file stays 0 bytes, with nothing created beside it (a read-write
+ * open wrote the whole schema into it). */
+static void test_readonly_missing_or_empty(void **state)
+{
+	char path[1024], msg[4096];
+	struct snapshot before;
+	FILE *f;
+	int devnull_journal = access("/dev/null-journal", F_OK) == 0;
+
+	(void)state;
+	db_path(path, sizeof(path), "ro-missing");
+	assert_ro_refused(path, PL_EIO, no_db_msg(msg, sizeof(msg), path));
+	assert_int_not_equal(access(path, F_OK), 0); /* not created */
+	assert_ro_refused(PL_TEST_TMP "/no-such-dir/x.db", PL_EIO,
+	                  no_db_msg(msg, sizeof(msg), PL_TEST_TMP "/no-such-dir/x.db"));
+
+	db_path(path, sizeof(path), "ro-empty");
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fclose(f);
+	snap(path, &before);
+	assert_ro_refused(path, PL_EIO, no_db_msg(msg, sizeof(msg), path));
+	assert_untouched(path, &before);
+
+	assert_ro_refused("/dev/null", PL_EIO,
+	                  "no perfledger database at '/dev/null' (it is not a regular file)");
+	if (!devnull_journal)
+		assert_int_not_equal(access("/dev/null-journal", F_OK), 0);
+}
+
+/* Another program's file (tables, no schema version; or a version and runs
+ * and conditions tables of its own, which a read-write open switched to
+ * WAL and began to migrate), a newer schema and an older one: each refused
+ * with its message, the file byte for byte and in mtime as it was. */
+static void test_readonly_refusals_untouched(void **state)
+{
+	char path[1024], msg[4096];
+	struct snapshot before;
+	sqlite3 *db;
+
+	(void)state;
+	db = raw_open(db_path(path, sizeof(path), "ro-foreign"));
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE runs (x); INSERT INTO runs VALUES (1)", NULL,
+	                              NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	snap(path, &before);
+	snprintf(msg, sizeof(msg),
+	         "database '%s' is not a perfledger database (it has tables but no schema version)",
+	         path);
+	assert_ro_refused(path, PL_ESCHEMA, msg);
+	assert_untouched(path, &before);
+
+	/* the attack's file: version 1 and tables named like ours */
+	db = raw_open(db_path(path, sizeof(path), "ro-foreign1"));
+	assert_int_equal(sqlite3_exec(db,
+	                              "CREATE TABLE runs (x); CREATE TABLE conditions (y); "
+	                              "PRAGMA user_version = 1",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	snap(path, &before);
+	assert_ro_refused(path, PL_ESCHEMA, older_msg(msg, sizeof(msg), path, 1));
+	assert_untouched(path, &before);
+
+	db = raw_open(db_path(path, sizeof(path), "ro-toonew"));
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 999", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE t (x)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	snap(path, &before);
+	snprintf(msg, sizeof(msg), "database '%s' has schema version 999; this perfledger knows up to %d",
+	         path, pl_store_schema_version());
+	assert_ro_refused(path, PL_ESCHEMA, msg);
+	assert_untouched(path, &before);
+}
+
+/* A real database of schema version 3: refused read-only and left as it
+ * was; the writer's open migrates it (and says from which version); then
+ * it reads. */
+static void test_readonly_older_schema(void **state)
+{
+	char path[1024], msg[4096];
+	struct snapshot before;
+	struct pl_store *st;
+	sqlite3 *db;
+
+	(void)state;
+	db = raw_open(db_path(path, sizeof(path), "ro-v3"));
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(sqlite3_exec(db, pl_schema_migrations[i], NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 3", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	snap(path, &before);
+	assert_ro_refused(path, PL_ESCHEMA, older_msg(msg, sizeof(msg), path, 3));
+	assert_untouched(path, &before);
+	st = open_ok(path);
+	assert_int_equal(pl_store_opened_version(st), 3);
+	pl_store_close(st);
+	st = open_ok(path);
+	assert_int_equal(pl_store_opened_version(st), pl_store_schema_version());
+	pl_store_close(st);
+	{
+		struct pl_error err;
+		pl_error_init(&err);
+		st = NULL;
+		assert_int_equal(pl_store_open_readonly(path, &st, &err), 0);
+		assert_int_equal(count_runs(st), 0);
+		pl_store_close(st);
+	}
+}
+
+/* Read-only, a WAL database sees what a writer has committed and not yet
+ * checkpointed (the writer is still open), and nothing can be written
+ * through the handle. */
+static void test_readonly_sees_wal(void **state)
+{
+	char path[1024];
+	struct pl_store *w, *r = NULL;
+	struct pl_error err;
+	struct pl_run run;
+	int inserted = -1;
+
+	(void)state;
+	w = open_ok(db_path(path, sizeof(path), "ro-wal"));
+	make_run(&run, 1, 0);
+	insert_ok(w, &run, 1);
+	pl_error_init(&err);
+	assert_int_equal(pl_store_open_readonly(path, &r, &err), 0);
+	assert_int_equal(count_runs(r), 1);
+	pl_run_release(&run);
+	make_run(&run, 2, 0); /* a second source */
+	insert_ok(w, &run, 1);
+	assert_int_equal(count_runs(r), 2); /* a later commit too */
+	assert_int_equal(pl_store_insert_run(r, &run, &inserted, &err), PL_EDB);
+	assert_non_null(strstr(err.message, "readonly database"));
+	pl_run_release(&run);
+	pl_store_close(r);
+	pl_store_close(w);
+}
+
+/* The attack's file opened to write (import, migrate): a schema version
+ * and tables named like ours, but a migration fails on it. Refused naming
+ * the database and the migration, and left as it was: not switched to WAL
+ * (once done before the migrations), the failed migration rolled back. */
+static void test_failed_migration_untouched(void **state)
+{
+	char path[1024], want[4096];
+	struct snapshot before;
+	struct pl_store *st = (struct pl_store *)1;
+	struct pl_error err;
+	sqlite3 *db;
+
+	(void)state;
+	db = raw_open(db_path(path, sizeof(path), "foreign-migrate"));
+	assert_int_equal(sqlite3_exec(db,
+	                              "CREATE TABLE runs (x); CREATE TABLE conditions (y); "
+	                              "PRAGMA user_version = 1",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	snap(path, &before);
+	pl_error_init(&err);
+	assert_int_equal(pl_store_open(path, &st, &err), PL_ESCHEMA);
+	assert_null(st);
+	snprintf(want, sizeof(want),
+	         "database '%s': schema migration 2 failed (no such view: run_flat), so it is "
+	         "probably not a perfledger database; the migration was undone",
+	         path);
+	assert_string_equal(err.message, want);
+	assert_untouched(path, &before);
+}
+
+/* A run_started_at this version cannot read (the file edited outside
+ * perfledger): the query fails naming the database, the run and the value
+ * (before, only the value, so list, history and report said nothing of
+ * where it was). */
+static void test_unreadable_started_at(void **state)
+{
+	char path[1024], want[4096];
+	struct pl_store *st;
+	struct pl_run run;
+	struct pl_run_list list;
+	struct pl_error err;
+	sqlite3 *db;
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "started"));
+	for (int i = 1; i <= 3; i++) {
+		make_run(&run, i, 0);
+		set_cond(&run, PL_C_RUN_STARTED_AT, "2026-01-31T12:00:00Z");
+		insert_ok(st, &run, 1);
+		pl_run_release(&run);
+	}
+	db = raw_open(path);
+	assert_int_equal(sqlite3_exec(db, "UPDATE runs SET run_started_at = 'yesterday' WHERE id = 2",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	pl_error_init(&err);
+	pl_run_list_init(&list);
+	assert_int_equal(pl_store_query(st, NULL, 0, &list, &err), PL_EDB);
+	snprintf(want, sizeof(want),
+	         "database '%s': run 2 has run_started_at 'yesterday', which this perfledger cannot "
+	         "read (not an ISO 8601 time like 2026-01-31T12:00:00Z)",
+	         path);
+	assert_string_equal(err.message, want);
+	assert_string_equal(err.field, "");
+	pl_run_list_release(&list);
 	pl_store_close(st);
 }
 
@@ -1919,6 +2206,12 @@ int main(void)
 		cmocka_unit_test(test_deferred_indexes),
 		cmocka_unit_test(test_foreign_versioned_untouched),
 		cmocka_unit_test(test_open_missing_dir),
+		cmocka_unit_test(test_readonly_missing_or_empty),
+		cmocka_unit_test(test_readonly_refusals_untouched),
+		cmocka_unit_test(test_readonly_older_schema),
+		cmocka_unit_test(test_readonly_sees_wal),
+		cmocka_unit_test(test_unreadable_started_at),
+		cmocka_unit_test(test_failed_migration_untouched),
 		cmocka_unit_test(test_run_flat_view),
 		cmocka_unit_test(test_many_condition_sets),
 		cmocka_unit_test(test_hostile_strings),
