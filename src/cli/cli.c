@@ -23,28 +23,33 @@ const char pl_exit_help[] =
 	"  4  one or more inputs rejected\n"
 	"  5  too few samples to decide\n";
 
-void pl_cli_put_inert(FILE *f, const char *s)
+void pl_cli_put_inert_cut(FILE *f, const char *s, size_t max_chars)
 {
 	const char *p = s;
-	size_t left = strlen(s);
+	size_t left = strlen(s), shown = 0;
 
 	while (left > 0) {
 		unsigned long cp;
-		size_t len = pl_utf8_decode(p, left, &cp);
+		int inert;
+		size_t len = pl_utf8_inert_step(p, left, &cp, &inert);
 
-		if (len == 0) {
-			fputc('?', f); /* a byte of no character: 0x9B alone is CSI to some terminals */
-			p++;
-			left--;
-			continue;
+		if (max_chars > 0 && shown + 1 >= max_chars && len < left) {
+			fputs("\xE2\x80\xA6", f); /* U+2026: cut here */
+			return;
 		}
-		if (cp != '\t' && pl_cp_is_control(cp))
+		if (inert)
 			fputc('?', f); /* a newline too: no forged line */
 		else
 			fwrite(p, 1, len, f);
+		shown++;
 		p += len;
 		left -= len;
 	}
+}
+
+void pl_cli_put_inert(FILE *f, const char *s)
+{
+	pl_cli_put_inert_cut(f, s, 0);
 }
 
 void pl_cli_print_error(const struct pl_error *err)
@@ -347,11 +352,13 @@ int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 			fputc(')', stderr);
 		}
 		fputc(':', stderr);
-		for (size_t k = 0; k < m->nvalues; k++) {
+		for (size_t k = 0; k < m->nvalues && k < PL_CLI_LIST_MAX; k++) {
 			fputs(k ? " vs '" : " '", stderr);
-			pl_cli_put_inert(stderr, m->values[k]);
+			pl_cli_put_inert_cut(stderr, m->values[k], PL_CLI_VALUE_MAX);
 			fputc('\'', stderr);
 		}
+		if (m->nvalues > PL_CLI_LIST_MAX)
+			fprintf(stderr, " and %zu more", m->nvalues - PL_CLI_LIST_MAX);
 		fputc('\n', stderr);
 	}
 	fprintf(stderr, "hint: narrow the selection with --where FIELD=VALUE, put the field on the "

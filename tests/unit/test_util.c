@@ -297,6 +297,25 @@ static void utf8_rules(void **state)
 	assert_true(pl_cp_is_control(0x202E));
 	assert_true(pl_cp_is_control('\n'));
 	assert_false(pl_cp_is_control('a'));
+	{
+		/* the one terminal rule: each class, and what passes */
+		static const struct {
+			const char *s;
+			size_t len;
+			int inert;
+		} c[] = {
+			{"\x1b", 1, 1},         {"\t", 1, 1},           {"\n", 1, 1},
+			{"\x7f", 1, 1},         {"\xc2\x9b", 2, 1},     {"\x9b", 1, 1},
+			{"\xe2\x80\xae", 3, 1}, {"\xe2\x81\xa6", 3, 1}, {"\xe2\x80\x8f", 3, 1},
+			{"\xff", 1, 1},         {"\xc0\xaf", 1, 1},     {"a", 1, 0},
+			{"\xe4\xb8\xad", 3, 0}, {"\xe2\x80\xa6", 3, 0},
+		};
+		for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+			int inert = -1;
+			assert_int_equal(pl_utf8_inert_step(c[i].s, strlen(c[i].s), &cp, &inert), c[i].len);
+			assert_int_equal(inert, c[i].inert);
+		}
+	}
 }
 
 /* ---------------------------------------------------------------- spawn */
