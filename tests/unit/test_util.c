@@ -320,6 +320,44 @@ static void utf8_rules(void **state)
 
 /* ---------------------------------------------------------------- spawn */
 
+/* PATH search skips empty and relative entries; the timeout setting is
+ * checked (issue 12). */
+static void spawn_find_and_timeout(void **state)
+{
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL, *p;
+	unsigned secs = 0;
+	struct pl_error err;
+	(void)state;
+	setenv("PATH", ".::bin:/nonexistent:/bin", 1);
+	p = pl_spawn_find("sh");
+	assert_non_null(p);
+	assert_string_equal(p, "/bin/sh");
+	free(p);
+	setenv("PATH", ".::bin", 1);
+	assert_null(pl_spawn_find("sh")); /* only relative entries: nothing */
+	p = pl_spawn_find("./x"); /* a name with '/' is used as it is */
+	assert_string_equal(p, "./x");
+	free(p);
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+
+	pl_error_init(&err);
+	unsetenv("PERFLEDGER_CHILD_TIMEOUT");
+	assert_int_equal(pl_spawn_timeout_setting(&secs, &err), 0);
+	assert_int_equal(secs, 120);
+	setenv("PERFLEDGER_CHILD_TIMEOUT", "7", 1);
+	assert_int_equal(pl_spawn_timeout_setting(&secs, &err), 0);
+	assert_int_equal(secs, 7);
+	setenv("PERFLEDGER_CHILD_TIMEOUT", "0", 1);
+	assert_int_equal(pl_spawn_timeout_setting(&secs, &err), PL_EUSAGE);
+	assert_string_equal(err.message,
+	                    "PERFLEDGER_CHILD_TIMEOUT must be whole seconds from 1 to 86400, not '0'");
+	setenv("PERFLEDGER_CHILD_TIMEOUT", "5s", 1);
+	assert_int_equal(pl_spawn_timeout_setting(&secs, &err), PL_EUSAGE);
+	unsetenv("PERFLEDGER_CHILD_TIMEOUT");
+}
+
 static void spawn_exit_status(void **state)
 {
 	const char *t[] = {"/bin/true", NULL}, *f[] = {"/bin/false", NULL};
@@ -451,6 +489,7 @@ int main(void)
 		cmocka_unit_test(fs_mkdirs_and_atomic_write),
 		cmocka_unit_test(clock_one_rule),
 		cmocka_unit_test(utf8_rules),
+		cmocka_unit_test(spawn_find_and_timeout),
 		cmocka_unit_test(spawn_exit_status),
 		cmocka_unit_test(spawn_not_found_and_no_dir),
 		cmocka_unit_test(spawn_timeout_kills),
