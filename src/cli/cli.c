@@ -126,25 +126,39 @@ int pl_cli_finish(int rc)
 
 int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg)
 {
-	const char *eq = strchr(arg, '=');
+	const char *spec = sel->spec, *eq = strchr(arg, '=');
 	char name[128];
 	int id;
 	char *norm;
 
 	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name)) {
-		pl_cli_errorf(cmd, "bad --where '%s': expected FIELD=VALUE", arg);
+		if (spec)
+			pl_cli_errorf(cmd, "%s: the definition's 'where' entry '%s' is bad: expected FIELD=VALUE",
+			              spec, arg);
+		else
+			pl_cli_errorf(cmd, "bad --where '%s': expected FIELD=VALUE", arg);
 		return PL_EXIT_USAGE;
 	}
 	memcpy(name, arg, (size_t)(eq - arg));
 	name[eq - arg] = '\0';
 	id = pl_cond_lookup(name);
 	if (id == PL_C_NONE && !(strchr(name, '.') && name[0] != '.')) {
-		pl_cli_errorf(cmd, "unknown condition '%s' in --where (see 'perfledger list --help')",
-		              name);
+		if (spec)
+			pl_cli_errorf(cmd,
+			              "%s: unknown condition '%s' in the definition's 'where' entry '%s' (see "
+			              "'perfledger list --help')",
+			              spec, name, arg);
+		else
+			pl_cli_errorf(cmd, "unknown condition '%s' in --where (see 'perfledger list --help')",
+			              name);
 		return PL_EXIT_USAGE;
 	}
 	if (sel->nfilters >= sizeof(sel->filters) / sizeof(sel->filters[0])) {
-		pl_cli_errorf(cmd, "too many --where options (at most 64)");
+		if (spec)
+			pl_cli_errorf(cmd, "%s: too many entries in the definition's 'where' (at most 64)",
+			              spec);
+		else
+			pl_cli_errorf(cmd, "too many --where options (at most 64)");
 		return PL_EXIT_USAGE;
 	}
 	sel->filters[sel->nfilters].extra = NULL;
@@ -168,7 +182,13 @@ int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg)
 	    (pl_cond_info[id].type == PL_CT_INT || pl_cond_info[id].type == PL_CT_REAL)) {
 		double d;
 		if (pl_parse_num(eq + 1, 1, &d)) {
-			pl_cli_errorf(cmd, "bad --where '%s': '%s' must be a number or inf", arg, name);
+			if (spec)
+				pl_cli_errorf(cmd,
+				              "%s: the definition's 'where' entry '%s': '%s' must be a number "
+				              "or inf",
+				              spec, arg, name);
+			else
+				pl_cli_errorf(cmd, "bad --where '%s': '%s' must be a number or inf", arg, name);
 			return PL_EXIT_USAGE;
 		}
 	}
@@ -197,7 +217,11 @@ static int each_name(struct pl_selection *sel, const char *cmd, const char *opt,
 		char name[128];
 
 		if (len == 0 || len >= sizeof(name)) {
-			pl_cli_errorf(cmd, "bad %s '%s'", opt, arg);
+			if (sel->spec)
+				pl_cli_errorf(cmd, "%s: the definition's '%s' entry '%s' is bad", sel->spec,
+				              strcmp(opt, "--metric") == 0 ? "metrics" : "allow_mismatch", arg);
+			else
+				pl_cli_errorf(cmd, "bad %s '%s'", opt, arg);
 			return PL_EXIT_USAGE;
 		}
 		memcpy(name, p, len);
@@ -217,7 +241,13 @@ static int add_metric(struct pl_selection *sel, const char *cmd, const char *nam
 	size_t k;
 
 	if (id == PL_M_NONE) {
-		pl_cli_errorf(cmd, "unknown metric '%s' (see 'perfledger %s --help')", name, cmd);
+		if (sel->spec)
+			pl_cli_errorf(cmd,
+			              "%s: the definition's 'metrics' entry '%s' is not a metric (see "
+			              "'perfledger %s --help')",
+			              sel->spec, name, cmd);
+		else
+			pl_cli_errorf(cmd, "unknown metric '%s' (see 'perfledger %s --help')", name, cmd);
 		return PL_EXIT_USAGE;
 	}
 	for (k = 0; k < sel->opts.nmetrics; k++)
@@ -239,7 +269,9 @@ static int add_allow(struct pl_selection *sel, const char *cmd, const char *name
 	if (id == PL_C_NONE && strchr(name, '.') && name[0] != '.') {
 		/* an extra condition a file recorded ("vllm-serving.label") */
 		if (sel->opts.nallow_extra == PL_ALLOW_EXTRA_MAX) {
-			pl_cli_errorf(cmd, "too many extra conditions in --allow-mismatch (at most %d)",
+			pl_cli_errorf(cmd, "%s%stoo many extra conditions in %s (at most %d)",
+			              sel->spec ? sel->spec : "", sel->spec ? ": " : "",
+			              sel->spec ? "the definition's 'allow_mismatch'" : "--allow-mismatch",
 			              PL_ALLOW_EXTRA_MAX);
 			return PL_EXIT_USAGE;
 		}
@@ -250,7 +282,11 @@ static int add_allow(struct pl_selection *sel, const char *cmd, const char *name
 		return 0;
 	}
 	if (id == PL_C_NONE) {
-		pl_cli_errorf(cmd, "unknown condition '%s' in --allow-mismatch", name);
+		if (sel->spec)
+			pl_cli_errorf(cmd, "%s: unknown condition '%s' in the definition's 'allow_mismatch'",
+			              sel->spec, name);
+		else
+			pl_cli_errorf(cmd, "unknown condition '%s' in --allow-mismatch", name);
 		return PL_EXIT_USAGE;
 	}
 	sel->opts.allow_mismatch[id] = 1;

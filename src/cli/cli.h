@@ -103,12 +103,17 @@ struct pl_selection {
 	char allow_extra[PL_ALLOW_EXTRA_MAX][128]; /* the extra condition names
 	                                 opts.allow_extra points at */
 	int have_axis;
+	const char *spec;             /* the report definition the metrics and
+	                                 allow_mismatch entries come from (named
+	                                 in messages); NULL: command-line options */
 };
 
 /* Parses one --where FIELD=VALUE into sel. FIELD is a condition (VALUE
  * normalized) or an extra condition "FORMAT.key" (a name with a '.' that is
  * no condition; VALUE matched as stored); FIELD= selects the runs where it
- * is missing. Returns 0 or prints an error and returns PL_EXIT_USAGE. */
+ * is missing. Returns 0 or prints an error and returns PL_EXIT_USAGE; with
+ * sel->spec set the error names the definition's 'where' entry instead of
+ * a --where option. */
 int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg);
 
 /* Parses --metric NAME[,NAME...] into sel->opts. */

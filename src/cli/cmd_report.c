@@ -285,11 +285,12 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 		pl_cli_print_error(&err);
 		goto out;
 	}
-	if (pl_compare_parse_axis(&sel.opts, spec.axis, &err)) {
+	if (pl_compare_parse_axis_named(&sel.opts, spec.axis, "the definition's 'axis' entry", &err)) {
 		pl_cli_errorf("report", "%s: %s", spec_path, err.message);
 		goto out;
 	}
 	sel.have_axis = 1;
+	sel.spec = spec_path;
 	for (size_t i = 0; i < spec.nwhere; i++)
 		if (pl_sel_add_where(&sel, "report", spec.where[i]))
 			goto out;
