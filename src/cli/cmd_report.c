@@ -91,7 +91,9 @@ static int render_axis(const struct pl_cli *cli, struct pl_selection *sel,
 		pl_cli_print_error(&err);
 		goto out;
 	}
-	printf("report written to '%s'\n", out_dir);
+	fputs("report written to '", stdout);
+	pl_cli_put_inert(stdout, out_dir);
+	fputs("'\n", stdout);
 	rc = PL_EXIT_OK;
 out:
 	pl_store_close(st);
@@ -227,8 +229,11 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 			goto out;
 		}
 		rc = pl_cli_render_bundle(cli, spec_path, lang, -1, out_dir);
-		if (rc == PL_EXIT_OK)
-			printf("report bundle written to '%s'\n", out_dir);
+		if (rc == PL_EXIT_OK) {
+			fputs("report bundle written to '", stdout);
+			pl_cli_put_inert(stdout, out_dir);
+			fputs("'\n", stdout);
+		}
 		goto out;
 	}
 	if (!sel.have_axis) {
