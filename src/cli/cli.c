@@ -376,7 +376,7 @@ int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 	}
 	fprintf(stderr, "perfledger: %s: comparison refused: conditions differ off the axis '%s':\n",
 	        cmd, axis);
-	for (size_t i = 0; i < cmp->nmismatches; i++) {
+	for (size_t i = 0; i < cmp->nmismatches && i < PL_CLI_LIST_MAX; i++) {
 		const struct pl_mismatch *m = &cmp->mismatches[i];
 		fputs("  ", stderr);
 		pl_cli_put_inert(stderr, m->cond >= 0 ? pl_cond_info[m->cond].name
@@ -397,6 +397,8 @@ int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 			fprintf(stderr, " and %zu more", m->nvalues - PL_CLI_LIST_MAX);
 		fputc('\n', stderr);
 	}
+	if (cmp->nmismatches > PL_CLI_LIST_MAX)
+		fprintf(stderr, "  and %zu more differing fields\n", cmp->nmismatches - PL_CLI_LIST_MAX);
 	fprintf(stderr, "hint: narrow the selection with --where FIELD=VALUE, put the field on the "
 	                "axis, or accept the difference with --allow-mismatch FIELD (printed as a "
 	                "caveat)\n");
