@@ -23,28 +23,33 @@ const char pl_exit_help[] =
 	"  4  one or more inputs rejected\n"
 	"  5  too few samples to decide\n";
 
-void pl_cli_put_inert(FILE *f, const char *s)
+void pl_cli_put_inert_cut(FILE *f, const char *s, size_t max_chars)
 {
 	const char *p = s;
-	size_t left = strlen(s);
+	size_t left = strlen(s), shown = 0;
 
 	while (left > 0) {
 		unsigned long cp;
-		size_t len = pl_utf8_decode(p, left, &cp);
+		int inert;
+		size_t len = pl_utf8_inert_step(p, left, &cp, &inert);
 
-		if (len == 0) {
-			fputc('?', f); /* a byte of no character: 0x9B alone is CSI to some terminals */
-			p++;
-			left--;
-			continue;
+		if (max_chars > 0 && shown + 1 >= max_chars && len < left) {
+			fputs("\xE2\x80\xA6", f); /* U+2026: cut here */
+			return;
 		}
-		if (cp != '\t' && pl_cp_is_control(cp))
+		if (inert)
 			fputc('?', f); /* a newline too: no forged line */
 		else
 			fwrite(p, 1, len, f);
+		shown++;
 		p += len;
 		left -= len;
 	}
+}
+
+void pl_cli_put_inert(FILE *f, const char *s)
+{
+	pl_cli_put_inert_cut(f, s, 0);
 }
 
 void pl_cli_print_error(const struct pl_error *err)
@@ -121,25 +126,39 @@ int pl_cli_finish(int rc)
 
 int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg)
 {
-	const char *eq = strchr(arg, '=');
+	const char *spec = sel->spec, *eq = strchr(arg, '=');
 	char name[128];
 	int id;
 	char *norm;
 
 	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name)) {
-		pl_cli_errorf(cmd, "bad --where '%s': expected FIELD=VALUE", arg);
+		if (spec)
+			pl_cli_errorf(cmd, "%s: the definition's 'where' entry '%s' is bad: expected FIELD=VALUE",
+			              spec, arg);
+		else
+			pl_cli_errorf(cmd, "bad --where '%s': expected FIELD=VALUE", arg);
 		return PL_EXIT_USAGE;
 	}
 	memcpy(name, arg, (size_t)(eq - arg));
 	name[eq - arg] = '\0';
 	id = pl_cond_lookup(name);
 	if (id == PL_C_NONE && !(strchr(name, '.') && name[0] != '.')) {
-		pl_cli_errorf(cmd, "unknown condition '%s' in --where (see 'perfledger list --help')",
-		              name);
+		if (spec)
+			pl_cli_errorf(cmd,
+			              "%s: unknown condition '%s' in the definition's 'where' entry '%s' (see "
+			              "'perfledger list --help')",
+			              spec, name, arg);
+		else
+			pl_cli_errorf(cmd, "unknown condition '%s' in --where (see 'perfledger list --help')",
+			              name);
 		return PL_EXIT_USAGE;
 	}
 	if (sel->nfilters >= sizeof(sel->filters) / sizeof(sel->filters[0])) {
-		pl_cli_errorf(cmd, "too many --where options (at most 64)");
+		if (spec)
+			pl_cli_errorf(cmd, "%s: too many entries in the definition's 'where' (at most 64)",
+			              spec);
+		else
+			pl_cli_errorf(cmd, "too many --where options (at most 64)");
 		return PL_EXIT_USAGE;
 	}
 	sel->filters[sel->nfilters].extra = NULL;
@@ -163,7 +182,13 @@ int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg)
 	    (pl_cond_info[id].type == PL_CT_INT || pl_cond_info[id].type == PL_CT_REAL)) {
 		double d;
 		if (pl_parse_num(eq + 1, 1, &d)) {
-			pl_cli_errorf(cmd, "bad --where '%s': '%s' must be a number or inf", arg, name);
+			if (spec)
+				pl_cli_errorf(cmd,
+				              "%s: the definition's 'where' entry '%s': '%s' must be a number "
+				              "or inf",
+				              spec, arg, name);
+			else
+				pl_cli_errorf(cmd, "bad --where '%s': '%s' must be a number or inf", arg, name);
 			return PL_EXIT_USAGE;
 		}
 	}
@@ -192,7 +217,11 @@ static int each_name(struct pl_selection *sel, const char *cmd, const char *opt,
 		char name[128];
 
 		if (len == 0 || len >= sizeof(name)) {
-			pl_cli_errorf(cmd, "bad %s '%s'", opt, arg);
+			if (sel->spec)
+				pl_cli_errorf(cmd, "%s: the definition's '%s' entry '%s' is bad", sel->spec,
+				              strcmp(opt, "--metric") == 0 ? "metrics" : "allow_mismatch", arg);
+			else
+				pl_cli_errorf(cmd, "bad %s '%s'", opt, arg);
 			return PL_EXIT_USAGE;
 		}
 		memcpy(name, p, len);
@@ -212,7 +241,13 @@ static int add_metric(struct pl_selection *sel, const char *cmd, const char *nam
 	size_t k;
 
 	if (id == PL_M_NONE) {
-		pl_cli_errorf(cmd, "unknown metric '%s' (see 'perfledger %s --help')", name, cmd);
+		if (sel->spec)
+			pl_cli_errorf(cmd,
+			              "%s: the definition's 'metrics' entry '%s' is not a metric (see "
+			              "'perfledger %s --help')",
+			              sel->spec, name, cmd);
+		else
+			pl_cli_errorf(cmd, "unknown metric '%s' (see 'perfledger %s --help')", name, cmd);
 		return PL_EXIT_USAGE;
 	}
 	for (k = 0; k < sel->opts.nmetrics; k++)
@@ -234,7 +269,9 @@ static int add_allow(struct pl_selection *sel, const char *cmd, const char *name
 	if (id == PL_C_NONE && strchr(name, '.') && name[0] != '.') {
 		/* an extra condition a file recorded ("vllm-serving.label") */
 		if (sel->opts.nallow_extra == PL_ALLOW_EXTRA_MAX) {
-			pl_cli_errorf(cmd, "too many extra conditions in --allow-mismatch (at most %d)",
+			pl_cli_errorf(cmd, "%s%stoo many extra conditions in %s (at most %d)",
+			              sel->spec ? sel->spec : "", sel->spec ? ": " : "",
+			              sel->spec ? "the definition's 'allow_mismatch'" : "--allow-mismatch",
 			              PL_ALLOW_EXTRA_MAX);
 			return PL_EXIT_USAGE;
 		}
@@ -245,7 +282,11 @@ static int add_allow(struct pl_selection *sel, const char *cmd, const char *name
 		return 0;
 	}
 	if (id == PL_C_NONE) {
-		pl_cli_errorf(cmd, "unknown condition '%s' in --allow-mismatch", name);
+		if (sel->spec)
+			pl_cli_errorf(cmd, "%s: unknown condition '%s' in the definition's 'allow_mismatch'",
+			              sel->spec, name);
+		else
+			pl_cli_errorf(cmd, "unknown condition '%s' in --allow-mismatch", name);
 		return PL_EXIT_USAGE;
 	}
 	sel->opts.allow_mismatch[id] = 1;
@@ -335,7 +376,7 @@ int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 	}
 	fprintf(stderr, "perfledger: %s: comparison refused: conditions differ off the axis '%s':\n",
 	        cmd, axis);
-	for (size_t i = 0; i < cmp->nmismatches; i++) {
+	for (size_t i = 0; i < cmp->nmismatches && i < PL_CLI_LIST_MAX; i++) {
 		const struct pl_mismatch *m = &cmp->mismatches[i];
 		fputs("  ", stderr);
 		pl_cli_put_inert(stderr, m->cond >= 0 ? pl_cond_info[m->cond].name
@@ -347,13 +388,17 @@ int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 			fputc(')', stderr);
 		}
 		fputc(':', stderr);
-		for (size_t k = 0; k < m->nvalues; k++) {
+		for (size_t k = 0; k < m->nvalues && k < PL_CLI_LIST_MAX; k++) {
 			fputs(k ? " vs '" : " '", stderr);
-			pl_cli_put_inert(stderr, m->values[k]);
+			pl_cli_put_inert_cut(stderr, m->values[k], PL_CLI_VALUE_MAX);
 			fputc('\'', stderr);
 		}
+		if (m->nvalues > PL_CLI_LIST_MAX)
+			fprintf(stderr, " and %zu more", m->nvalues - PL_CLI_LIST_MAX);
 		fputc('\n', stderr);
 	}
+	if (cmp->nmismatches > PL_CLI_LIST_MAX)
+		fprintf(stderr, "  and %zu more differing fields\n", cmp->nmismatches - PL_CLI_LIST_MAX);
 	fprintf(stderr, "hint: narrow the selection with --where FIELD=VALUE, put the field on the "
 	                "axis, or accept the difference with --allow-mismatch FIELD (printed as a "
 	                "caveat)\n");

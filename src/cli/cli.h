@@ -49,14 +49,24 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
                          long long epoch, const char *out_dir);
 int cmd_formats(const struct pl_cli *cli, int argc, char **argv);
 
-/* Writes s to f with every terminal control made inert: C0 controls other
- * than tab (a newline too, so that a file name cannot forge a line), DEL,
+/* Writes s to f with every terminal control made inert by the one rule of
+ * util/utf8.h (pl_utf8_inert_step(), which the tables on stdout use too):
+ * C0 controls (a newline too, so that a file name cannot forge a line), DEL,
  * the C1 controls U+0080..U+009F, the bidi marks, overrides and isolates
  * (U+200E-200F, U+202A-202E, U+2066-2069) and bytes that are not UTF-8
  * become '?', so a file name or value from an input cannot move the cursor,
  * clear the screen, retitle the terminal (ESC [ 2 J, a lone 0x9B, and the
  * like) or show a message reordered. */
 void pl_cli_put_inert(FILE *f, const char *s);
+
+/* Lists of values in messages show at most PL_CLI_LIST_MAX of them, then
+ * "and K more"; each value at most PL_CLI_VALUE_MAX characters. */
+#define PL_CLI_LIST_MAX 20
+#define PL_CLI_VALUE_MAX 200
+
+/* pl_cli_put_inert() that shows at most max_chars characters of s (0: no
+ * limit), the last one an ellipsis (U+2026) when s is longer. */
+void pl_cli_put_inert_cut(FILE *f, const char *s, size_t max_chars);
 
 /* Prints "perfledger: " + the formatted error to stderr, made inert. */
 void pl_cli_print_error(const struct pl_error *err);
@@ -102,12 +112,17 @@ struct pl_selection {
 	char allow_extra[PL_ALLOW_EXTRA_MAX][128]; /* the extra condition names
 	                                 opts.allow_extra points at */
 	int have_axis;
+	const char *spec;             /* the report definition the metrics and
+	                                 allow_mismatch entries come from (named
+	                                 in messages); NULL: command-line options */
 };
 
 /* Parses one --where FIELD=VALUE into sel. FIELD is a condition (VALUE
  * normalized) or an extra condition "FORMAT.key" (a name with a '.' that is
  * no condition; VALUE matched as stored); FIELD= selects the runs where it
- * is missing. Returns 0 or prints an error and returns PL_EXIT_USAGE. */
+ * is missing. Returns 0 or prints an error and returns PL_EXIT_USAGE; with
+ * sel->spec set the error names the definition's 'where' entry instead of
+ * a --where option. */
 int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg);
 
 /* Parses --metric NAME[,NAME...] into sel->opts. */

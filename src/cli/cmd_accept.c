@@ -68,10 +68,10 @@ static int list_accepted(struct pl_store *st, int metric)
 		return PL_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < acc.n; i++) {
-		printf("run %lld  %s  %s  ", acc.v[i].run_id, pl_metric_info[acc.v[i].metric].name,
-		       acc.v[i].accepted_at);
-		for (const char *s = acc.v[i].reason; *s; s++)
-			putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+		printf("run %lld  %s  ", acc.v[i].run_id, pl_metric_info[acc.v[i].metric].name);
+		pl_cli_put_inert(stdout, acc.v[i].accepted_at); /* texts of the database: the one rule */
+		fputs("  ", stdout);
+		pl_cli_put_inert(stdout, acc.v[i].reason);
 		putchar('\n');
 	}
 	if (acc.n == 0)

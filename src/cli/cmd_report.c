@@ -91,7 +91,9 @@ static int render_axis(const struct pl_cli *cli, struct pl_selection *sel,
 		pl_cli_print_error(&err);
 		goto out;
 	}
-	printf("report written to '%s'\n", out_dir);
+	fputs("report written to '", stdout);
+	pl_cli_put_inert(stdout, out_dir);
+	fputs("'\n", stdout);
 	rc = PL_EXIT_OK;
 out:
 	pl_store_close(st);
@@ -227,8 +229,11 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 			goto out;
 		}
 		rc = pl_cli_render_bundle(cli, spec_path, lang, -1, out_dir);
-		if (rc == PL_EXIT_OK)
-			printf("report bundle written to '%s'\n", out_dir);
+		if (rc == PL_EXIT_OK) {
+			fputs("report bundle written to '", stdout);
+			pl_cli_put_inert(stdout, out_dir);
+			fputs("'\n", stdout);
+		}
 		goto out;
 	}
 	if (!sel.have_axis) {
@@ -285,11 +290,12 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 		pl_cli_print_error(&err);
 		goto out;
 	}
-	if (pl_compare_parse_axis(&sel.opts, spec.axis, &err)) {
+	if (pl_compare_parse_axis_named(&sel.opts, spec.axis, "the definition's 'axis' entry", &err)) {
 		pl_cli_errorf("report", "%s: %s", spec_path, err.message);
 		goto out;
 	}
 	sel.have_axis = 1;
+	sel.spec = spec_path;
 	for (size_t i = 0; i < spec.nwhere; i++)
 		if (pl_sel_add_where(&sel, "report", spec.where[i]))
 			goto out;

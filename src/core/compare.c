@@ -32,7 +32,14 @@ const int *pl_compare_default_metrics(size_t *count)
 
 int pl_compare_parse_axis(struct pl_compare_opts *opts, const char *list, struct pl_error *err)
 {
+	return pl_compare_parse_axis_named(opts, list, "--axis", err);
+}
+
+int pl_compare_parse_axis_named(struct pl_compare_opts *opts, const char *list, const char *what,
+                                struct pl_error *err)
+{
 	const char *p = list;
+	int option = strcmp(what, "--axis") == 0;
 
 	opts->naxis = 0;
 	while (*p) {
@@ -42,25 +49,27 @@ int pl_compare_parse_axis(struct pl_compare_opts *opts, const char *list, struct
 		int id;
 
 		if (len == 0 || len >= sizeof(name))
-			return pl_error_set(err, PL_EUSAGE, "bad --axis '%s': expected FIELD[,FIELD...]",
-			                    list);
+			return pl_error_set(err, PL_EUSAGE,
+			                    option ? "bad %s '%s': expected FIELD[,FIELD...]"
+			                           : "%s '%s' is bad: expected FIELD[,FIELD...]",
+			                    what, list);
 		memcpy(name, p, len);
 		name[len] = '\0';
 		id = pl_cond_lookup(name);
 		if (id == PL_C_NONE)
 			return pl_error_set(err, PL_EUSAGE,
-			                    "unknown condition '%s' in --axis (see 'perfledger list --help')",
-			                    name);
+			                    "unknown condition '%s' in %s (see 'perfledger list --help')",
+			                    name, what);
 		for (size_t i = 0; i < opts->naxis; i++)
 			if (opts->axis[i] == id)
-				return pl_error_set(err, PL_EUSAGE, "'%s' named twice in --axis", name);
+				return pl_error_set(err, PL_EUSAGE, "'%s' named twice in %s", name, what);
 		opts->axis[opts->naxis++] = id;
 		p += len;
 		if (*p == ',')
 			p++;
 	}
 	if (opts->naxis == 0)
-		return pl_error_set(err, PL_EUSAGE, "--axis needs at least one field");
+		return pl_error_set(err, PL_EUSAGE, "%s needs at least one field", what);
 	return 0;
 }
 

@@ -119,6 +119,12 @@ const int *pl_compare_default_metrics(size_t *count);
  * PL_EUSAGE naming the unknown field. */
 int pl_compare_parse_axis(struct pl_compare_opts *opts, const char *list, struct pl_error *err);
 
+/* pl_compare_parse_axis() with the text's origin named in its messages as
+ * what ("--axis", or "the definition's 'axis' entry" for a report
+ * definition). */
+int pl_compare_parse_axis_named(struct pl_compare_opts *opts, const char *list, const char *what,
+                                struct pl_error *err);
+
 /*
  * Builds the comparison of runs under opts into *out (initialised here).
  * Every condition set of runs must be used by at least one run; runs are

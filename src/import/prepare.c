@@ -47,8 +47,11 @@ static int prepare_runs(const struct pl_import_opts *opts, const char *path, con
 		int rc = 0;
 
 		for (size_t k = 0; k < opts->nset && rc == 0; k++) {
-			int id = pl_cond_lookup(opts->set[k].key);
+			int id = pl_cond_lookup(opts->set[k].key), earlier = 0;
 			char *was = NULL;
+			for (size_t j = 0; j < k; j++) /* the value may be an earlier --set's */
+				if (pl_cond_lookup(opts->set[j].key) == id)
+					earlier = 1;
 			/* --set wins over the file, but never silently: a value the
 			 * file records and --set contradicts is named in a warning */
 			if (r->cond[id].set && !(was = pl_normalize_value(id, r->cond[id].text))) {
@@ -59,8 +62,9 @@ static int prepare_runs(const struct pl_import_opts *opts, const char *path, con
 			if (rc == 0 && was) {
 				char *now = pl_normalize_value(id, r->cond[id].text);
 				if (now && strcmp(now, was) != 0)
-					pl_run_warn(r, "--set %s=%s replaces '%s' from the file",
-					            opts->set[k].key, opts->set[k].value, was);
+					pl_run_warn(r, "--set %s=%s replaces '%s' from %s",
+					            opts->set[k].key, opts->set[k].value, was,
+					            earlier ? "an earlier --set" : "the file");
 				free(now);
 			}
 			free(was);

@@ -6,7 +6,9 @@
  * (util/file.h): only regular files are read (a FIFO or a device such as
  * /dev/zero never ends), files read whole at most PL_IMPORT_WHOLE_MAX
  * bytes and sidecars at most SIDECAR_MAX; standard input ("-") is read
- * whole. This file words util's refusals the importer's way.
+ * whole, or, beyond PL_IMPORT_WHOLE_MAX, spooled to an unlinked temporary
+ * file and streamed as JSONL. This file words util's refusals the
+ * importer's way.
  *
  * Large *.jsonl files (over PL_IMPORT_STREAM_MIN bytes) are streamed: one
  * pass hashes the file, a second reads it line by line and hands runs over
@@ -31,6 +33,7 @@
 #include "core/model.h"
 #include "import/import_impl.h"
 #include "util/file.h"
+#include "util/fsutil.h"
 
 #define CHUNK_RUNS 64    /* runs per chunk of a streamed file */
 #define SIDECAR_MAX (1u << 20) /* bytes of a NAME.conditions.json */
@@ -175,26 +178,42 @@ static int make_keys(struct item *it, struct pl_error *err)
 
 /* A file read whole from fd (size: what fstat() gave, 0 for stdin; fd < 0:
  * it could not be opened, and open_err says why): one IT_FILE item. */
+static void produce_buffer(struct batch *b, const struct src *f, char *buf, size_t len, int rc,
+                           struct pl_error *errp);
+
 static void produce_whole(struct batch *b, const struct src *f, int fd, size_t size,
                           const struct pl_error *open_err)
 {
-	const char *path = f->path;
-	struct item *it = pl_import_item_new(IT_FILE, path);
 	struct pl_error err;
-	char *buf = NULL, *side = NULL, *sbuf = NULL;
-	size_t len = 0, slen = 0;
+	char *buf = NULL;
+	size_t len = 0;
 	int rc;
 
-	if (!it) {
-		pl_import_push_oom(b);
-		return;
-	}
 	pl_error_init(&err);
 	if (fd < 0) {
 		err = *open_err;
 		rc = err.code;
 	} else {
-		rc = read_whole(fd, path, size, &buf, &len, &err);
+		rc = read_whole(fd, f->path, size, &buf, &len, &err);
+	}
+	produce_buffer(b, f, buf, len, rc, &err);
+}
+
+/* The rest of produce_whole() for the bytes buf[0..len) of f (taken over
+ * and freed), or for the failure rc (err) to read them. */
+static void produce_buffer(struct batch *b, const struct src *f, char *buf, size_t len, int rc,
+                           struct pl_error *errp)
+{
+	const char *path = f->path;
+	struct item *it = pl_import_item_new(IT_FILE, path);
+	struct pl_error err = *errp;
+	char *side = NULL, *sbuf = NULL;
+	size_t slen = 0;
+
+	if (!it) {
+		free(buf);
+		pl_import_push_oom(b);
+		return;
 	}
 	if (rc == 0) {
 		rc = pl_sha256_hex(buf, len, it->sha);
@@ -430,6 +449,117 @@ static void produce_stream(struct batch *b, int fd, const char *path)
 	pl_import_push(b, end);
 }
 
+/* Bytes of standard input read into memory before it is spooled. */
+#define STDIN_MEM_MAX PL_IMPORT_STREAM_MIN
+
+/* Reads up to n bytes of fd into buf; returns the count (short only at
+ * the end), or -1 with errno. */
+static ssize_t read_full(int fd, char *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t k = read(fd, buf + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (k == 0)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+/* Standard input ("-"): read into memory when it ends within
+ * STDIN_MEM_MAX bytes, as a file read whole. Longer input is spooled to an
+ * unlinked temporary file in $TMPDIR (memory stays bounded): read whole
+ * from there up to PL_IMPORT_WHOLE_MAX bytes, and streamed line by line
+ * like a large *.jsonl file beyond that (the only form so much input can
+ * be imported in). */
+static void produce_stdin(struct batch *b, const struct src *f)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *buf = malloc(STDIN_MEM_MAX + 1), *tmpl = NULL;
+	struct pl_error err;
+	ssize_t got;
+	size_t total;
+	int fd = -1, e;
+
+	pl_error_init(&err);
+	pl_error_at(&err, f->path, 0, 0);
+	if (!buf) {
+		pl_import_push_oom(b);
+		return;
+	}
+	if ((got = read_full(STDIN_FILENO, buf, STDIN_MEM_MAX + 1)) < 0) {
+		e = errno;
+		free(buf);
+		pl_error_set(&err, PL_EIO, "cannot read standard input: %s", strerror(e));
+		produce_buffer(b, f, NULL, 0, PL_EIO, &err);
+		return;
+	}
+	if ((size_t)got <= STDIN_MEM_MAX) {
+		buf[got] = '\0';
+		produce_buffer(b, f, buf, (size_t)got, 0, &err);
+		return;
+	}
+	if (!tmpdir || tmpdir[0] != '/')
+		tmpdir = "/tmp";
+	if (!(tmpl = pl_fs_path(tmpdir, "perfledger-stdin-XXXXXX"))) {
+		free(buf);
+		pl_import_push_oom(b);
+		return;
+	}
+	fd = mkstemp(tmpl);
+	e = errno;
+	if (fd >= 0)
+		unlink(tmpl); /* gone when closed, whatever happens */
+	total = (size_t)got;
+	while (fd >= 0 && got > 0) {
+		size_t off = 0;
+		while (off < (size_t)got) {
+			ssize_t w = write(fd, buf + off, (size_t)got - off);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				e = errno;
+				close(fd);
+				fd = -1;
+				break;
+			}
+			off += (size_t)w;
+		}
+		if (fd < 0)
+			break;
+		if ((got = read_full(STDIN_FILENO, buf, STDIN_MEM_MAX)) < 0) {
+			e = errno;
+			free(buf);
+			free(tmpl);
+			close(fd);
+			pl_error_set(&err, PL_EIO, "cannot read standard input: %s", strerror(e));
+			produce_buffer(b, f, NULL, 0, PL_EIO, &err);
+			return;
+		}
+		total += (size_t)got;
+	}
+	free(buf);
+	if (fd < 0) {
+		pl_error_set(&err, PL_EIO,
+		             "cannot spool standard input (over %d MiB) to '%s': %s", STDIN_MEM_MAX >> 20,
+		             tmpl, strerror(e));
+		free(tmpl);
+		produce_buffer(b, f, NULL, 0, PL_EIO, &err);
+		return;
+	}
+	free(tmpl);
+	if (total <= PL_IMPORT_WHOLE_MAX && lseek(fd, 0, SEEK_SET) == 0)
+		produce_whole(b, f, fd, total, NULL);
+	else
+		produce_stream(b, fd, f->path);
+	close(fd);
+}
+
 /* One input file: streamed when it is a large regular *.jsonl file. The
  * file is opened once, through util's checks, and both the decision and
  * the reads use that descriptor (no gap between a stat() and an open()). */
@@ -441,7 +571,7 @@ void pl_import_produce_file(struct batch *b, const struct src *f)
 	int fd;
 
 	if (strcmp(path, "-") == 0) {
-		produce_whole(b, f, STDIN_FILENO, 0, NULL);
+		produce_stdin(b, f);
 		return;
 	}
 	pl_error_init(&err);

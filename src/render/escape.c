@@ -47,22 +47,39 @@ char *pl_utf8_repair(const char *s)
 
 char *pl_text_sanitize(const char *s)
 {
+	return pl_text_sanitize_cut(s, 0);
+}
+
+/* ellipsis: U+2026, one column */
+#define ELLIPSIS "\xE2\x80\xA6"
+
+static int cp_width(unsigned long cp);
+
+char *pl_text_sanitize_cut(const char *s, size_t max_cols)
+{
 	struct pl_buf b = PL_BUF_INIT;
-	size_t n;
+	size_t n, w = 0;
 
 	if (!s)
 		s = "";
 	n = strlen(s);
+	if (max_cols > 0 && pl_text_width(s) <= max_cols)
+		max_cols = 0; /* fits: nothing to cut */
 	while (n > 0) {
 		unsigned long cp;
-		size_t k = pl_utf8_decode(s, n, &cp);
-		if (k == 0 || pl_cp_is_control(cp)) {
-			pl_buf_add(&b, "?", 1);
-			if (k == 0)
-				k = 1;
-		} else {
-			pl_buf_add(&b, s, k);
+		int inert;
+		size_t k = pl_utf8_inert_step(s, n, &cp, &inert);
+		size_t cw = inert ? 1 : (size_t)cp_width(cp);
+
+		if (max_cols > 0 && w + cw > max_cols - 1) {
+			pl_buf_add(&b, ELLIPSIS, 3);
+			break;
 		}
+		w += cw;
+		if (inert)
+			pl_buf_add(&b, "?", 1);
+		else
+			pl_buf_add(&b, s, k);
 		s += k;
 		n -= k;
 	}
@@ -154,18 +171,16 @@ int pl_markdown_write_cell(FILE *out, const char *s)
 
 	while (n > 0) {
 		unsigned long cp;
-		size_t k = pl_utf8_decode(s, n, &cp);
-		if (k == 0) {
-			fputs(UTF8_REPLACEMENT, out);
-			k = 1;
-		} else if (cp < 0x80 && cp != 0 && strchr("|\\`*_<>[]#&", (int)cp)) {
+		int inert;
+		size_t k = pl_utf8_inert_step(s, n, &cp, &inert);
+		if (cp == '\n' || cp == '\r' || cp == '\t') {
+			fputc(' ', out); /* a line break would end the table row */
+		} else if (inert) {
+			fputc('?', out); /* the terminal rule: other controls, bad bytes */
+		} else if (cp < 0x80 && strchr("|\\`*_<>[]#&", (int)cp)) {
 			/* & too: "&lt;" in a name must not render as "<" */
 			fputc('\\', out);
 			fputc((int)cp, out);
-		} else if (cp == '\n' || cp == '\r' || cp == '\t') {
-			fputc(' ', out);
-		} else if (pl_cp_is_control(cp)) {
-			fputc('?', out);
 		} else {
 			fwrite(s, 1, k, out);
 		}

@@ -3,7 +3,7 @@
  * added row by row, then written as aligned text, a Markdown pipe table or
  * RFC 4180 CSV. A cell knows whether its text came from an input file; only
  * those are escaped (Markdown), quoted against formulas (CSV) or cleaned of
- * control characters (text): our own names, units and numbers are written
+ * control characters and cut to PL_TEXT_CELL_MAX columns (text): our own names, units and numbers are written
  * as they are. Used by table.c (compare, list) and regress.c (check,
  * history).
  */
@@ -70,7 +70,8 @@ static int grid_write_text(FILE *out, const struct pl_grid *g)
 	}
 	for (size_t i = 0; i < g->n; i++) {
 		size_t w;
-		disp[i] = g->c[i].input ? pl_text_sanitize(g->c[i].s) : strdup(g->c[i].s);
+		disp[i] = g->c[i].input ? pl_text_sanitize_cut(g->c[i].s, PL_TEXT_CELL_MAX)
+		                         : strdup(g->c[i].s);
 		if (!disp[i]) {
 			rc = PL_ENOMEM;
 			goto done;

@@ -7,10 +7,12 @@
  * metric names, units, file names). Input text reaches gnuplot only as data
  * read through xtic(1) with enhanced text off, so it is never parsed as
  * script or markup. gnuplot is started by util's spawner (util/spawn.h:
- * fork/execvp from an argv vector, never a shell) in the output directory,
- * with -d so no user init file changes the result, and killed when it runs
- * longer than GNUPLOT_TIMEOUT_S; its output is captured for the error
- * message.
+ * fork/execv from an argv vector, never a shell; the program found in the
+ * absolute PATH entries before the child enters the output directory) in
+ * the output directory, with -d so no user init file changes the result,
+ * and killed when it runs longer than PERFLEDGER_CHILD_TIMEOUT seconds
+ * (default 120), which ends the render; its output is captured for the
+ * error message.
  */
 #include "render/plot.h"
 
@@ -24,7 +26,6 @@
 #include "render/render_impl.h"
 #include "util/spawn.h"
 
-#define GNUPLOT_TIMEOUT_S 120 /* seconds one gnuplot run may take */
 
 #define GNUPLOT_MISSING_MSG \
 	"gnuplot not found; install it with 'apt-get install gnuplot-nox' (the .gp and .dat files are written)"
@@ -176,7 +177,7 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 }
 
 /* Outcome of one gnuplot run. */
-enum run_result { RUN_OK, RUN_NOT_FOUND, RUN_FAILED };
+enum run_result { RUN_OK, RUN_NOT_FOUND, RUN_FAILED, RUN_TIMED_OUT };
 
 /* The program to run: $PERFLEDGER_GNUPLOT or "gnuplot". A relative path
  * with a '/' is made absolute, because the child changes directory. */
@@ -193,7 +194,8 @@ static char *gnuplot_program(void)
 }
 
 /* Runs `prog arg1 arg2` in dir through util's spawner (no shell, stdin
- * from /dev/null, killed after GNUPLOT_TIMEOUT_S). The first bytes of its
+ * from /dev/null, prog found in PATH's absolute entries before the child
+ * enters dir, killed after pl_spawn_timeout_setting() seconds). The first bytes of its
  * output (stdout and stderr) go to capture (size capn; may be NULL). On
  * failure writes a short reason to msg. */
 static enum run_result run_prog(const char *prog, const char *dir, const char *arg1,
@@ -211,12 +213,15 @@ static enum run_result run_prog(const char *prog, const char *dir, const char *a
 	msg[0] = '\0';
 	pl_buf_init(&out);
 	pl_error_init(&err);
+	if (pl_spawn_timeout_setting(&o.timeout_s, &err) != 0) {
+		snprintf(msg, msgn, "%s", err.message);
+		return RUN_FAILED;
+	}
 	o.argv = argv;
 	o.dir = dir;
 	o.out = &out;
 	o.errout = &out;
 	o.max_capture = 511;
-	o.timeout_s = GNUPLOT_TIMEOUT_S;
 	status = pl_spawn_run(&o, &end, &detail, &err);
 	if (capture && capn) {
 		size_t keep = out.len < capn - 1 ? out.len : capn - 1;
@@ -247,7 +252,11 @@ static enum run_result run_prog(const char *prog, const char *dir, const char *a
 	} else if (end == PL_SPAWN_SIGNALED) {
 		snprintf(msg, msgn, "gnuplot failed on '%s' (signal %d)", script, detail);
 	} else if (end == PL_SPAWN_TIMED_OUT) {
-		snprintf(msg, msgn, "gnuplot timed out on '%s' after %d s", script, detail);
+		snprintf(msg, msgn,
+		         "gnuplot was killed after %d s on '%s' (PERFLEDGER_CHILD_TIMEOUT sets the limit)",
+		         detail, script);
+		pl_buf_release(&out);
+		return RUN_TIMED_OUT;
 	} else if (msgn) { /* util's message, cut to fit */
 		size_t k = strlen(err.message);
 		k = k < msgn - 1 ? k : msgn - 1;
@@ -407,9 +416,11 @@ int pl_plot_comparison(const char *dir, const struct pl_comparison *cmp, struct 
 		if (res == RUN_NOT_FOUND) {
 			missing = 1;
 			rc = pl_error_set(err, PL_ETOOL, "%s", GNUPLOT_MISSING_MSG);
-		} else if (res == RUN_FAILED) {
+		} else if (res == RUN_FAILED || res == RUN_TIMED_OUT) {
 			if (rc == 0)
 				rc = pl_error_set(err, PL_ETOOL, "%s", msg);
+			if (res == RUN_TIMED_OUT)
+				missing = 1; /* one hang is enough: the next chart would hang too */
 		} else if (!chart_output(dir, name, ".svg", 0) || !chart_output(dir, name, ".png", 0)) {
 			if (rc == 0)
 				rc = pl_error_set(err, PL_ETOOL,
@@ -448,7 +459,7 @@ int pl_plot_run_script(const char *dir, const char *name, struct pl_error *err)
 	free(prog);
 	if (res == RUN_NOT_FOUND)
 		return pl_error_set(err, PL_ETOOL, "%s", GNUPLOT_MISSING_MSG);
-	if (res == RUN_FAILED)
+	if (res == RUN_FAILED || res == RUN_TIMED_OUT)
 		return pl_error_set(err, PL_ETOOL, "%s", msg);
 	if (!chart_output(dir, name, ".svg", 0) || !chart_output(dir, name, ".png", 0))
 		return pl_error_set(err, PL_ETOOL, "gnuplot did not write '%s.svg' and '%s.png' in '%s'",

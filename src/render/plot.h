@@ -5,7 +5,7 @@
  * (TTFT, TPOT/ITL, output throughput): NAME.dat (tab-separated data, labels
  * quoted), NAME.gp (a gnuplot script that reads NAME.dat and writes NAME.svg
  * and NAME.png), then runs `gnuplot NAME.gp` in DIR from an argv vector
- * (fork/execvp, never a shell). Labels from input files are inert: they live
+ * (fork/execv, never a shell). Labels from input files are inert: they live
  * only in the .dat file (read with `using ... xtic(1)` under `set noenhanced`
  * ... and never in the script text), with control characters replaced.
  * The .gp and .dat files are always kept so a reader can re-plot.

@@ -72,7 +72,9 @@ int pl_json_write_string(FILE *out, const char *s);
 
 /* Writes s escaped for a Markdown table cell: | \ ` * _ < > [ ] # & get a
  * backslash (CommonMark escapes any ASCII punctuation), line breaks and
- * tabs become spaces, terminal/bidi controls '?', invalid UTF-8 U+FFFD.
+ * tabs become spaces, and whatever else the terminal rule of util/utf8.h
+ * (pl_utf8_inert_step()) makes inert becomes '?': other controls, bidi
+ * controls, invalid UTF-8.
  * Returns 0 or PL_EIO. */
 int pl_markdown_write_cell(FILE *out, const char *s);
 

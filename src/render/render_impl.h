@@ -34,6 +34,16 @@ char *pl_utf8_repair(const char *s);
  * become '?'. Caller frees with free(); NULL on out of memory. */
 char *pl_text_sanitize(const char *s);
 
+/* Widest cell of a text table, in display columns: a longer one is cut
+ * with an ellipsis so that one long name cannot pad every row. */
+#define PL_TEXT_CELL_MAX 60
+
+/* pl_text_sanitize() (the terminal rule of util/utf8.h,
+ * pl_utf8_inert_step()) that also cuts the text to max_cols display
+ * columns, the last one an ellipsis (U+2026), when it is wider; max_cols 0:
+ * no cut. Caller frees with free(); NULL on out of memory. */
+char *pl_text_sanitize_cut(const char *s, size_t max_cols);
+
 /* Display width of a UTF-8 string in terminal columns: East Asian wide
  * characters count 2, combining marks 0, everything else 1. */
 size_t pl_text_width(const char *s);

@@ -1,6 +1,6 @@
 /*
  * spawn.c — fork/exec with captured output and a timeout (see
- * util/spawn.h). The child reports a failed chdir() or execvp() through a
+ * util/spawn.h). The child reports a failed chdir() or execv() through a
  * close-on-exec pipe, so the parent tells "not found" from "exited 127".
  * It runs in its own process group so that a timeout kills what it
  * started too, and the pipes it held are closed.
@@ -11,7 +11,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -59,8 +61,70 @@ static void drain(int *fd, struct pl_buf *b, size_t max)
 	}
 }
 
+char *pl_spawn_find(const char *name)
+{
+	const char *path = getenv("PATH"), *p;
+	size_t nlen;
+
+	if (!name || !*name) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (strchr(name, '/')) {
+		char *copy = strdup(name);
+		if (!copy)
+			errno = ENOMEM;
+		return copy;
+	}
+	nlen = strlen(name);
+	for (p = path ? path : ""; *p;) {
+		size_t dlen = strcspn(p, ":");
+		/* only absolute entries: an empty or relative one means a directory
+		 * relative to where the child runs (the output directory) */
+		if (dlen > 0 && p[0] == '/') {
+			char *cand = malloc(dlen + 1 + nlen + 1);
+			struct stat st;
+			if (!cand) {
+				errno = ENOMEM;
+				return NULL;
+			}
+			memcpy(cand, p, dlen);
+			cand[dlen] = '/';
+			memcpy(cand + dlen + 1, name, nlen + 1);
+			if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
+				return cand;
+			free(cand);
+		}
+		p += dlen;
+		if (*p == ':')
+			p++;
+	}
+	errno = ENOENT;
+	return NULL;
+}
+
+int pl_spawn_timeout_setting(unsigned *secs, struct pl_error *err)
+{
+	const char *v = getenv("PERFLEDGER_CHILD_TIMEOUT");
+	char *end = NULL;
+	long n;
+
+	*secs = PL_SPAWN_TIMEOUT_DEFAULT;
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno != 0 || end == v || *end != '\0' || n < 1 || n > PL_SPAWN_TIMEOUT_MAX || v[0] == '+' ||
+	    v[0] == ' ')
+		return pl_error_set(err, PL_EUSAGE,
+		                    "PERFLEDGER_CHILD_TIMEOUT must be whole seconds from 1 to %d, not '%.40s'",
+		                    PL_SPAWN_TIMEOUT_MAX, v);
+	*secs = (unsigned)n;
+	return 0;
+}
+
 /* The child: never returns. */
-static void child(const struct pl_spawn_opts *o, int rep, int out, int errout)
+static void child(const struct pl_spawn_opts *o, const char *path, int rep, int out, int errout)
 {
 	int report[2] = {0, 0};
 	int devnull;
@@ -90,7 +154,7 @@ static void child(const struct pl_spawn_opts *o, int rep, int out, int errout)
 		close(out);
 	if (errout > STDERR_FILENO && errout != out)
 		close(errout);
-	execvp(o->argv[0], (char *const *)o->argv);
+	execv(path, (char *const *)o->argv);
 	report[0] = 2;
 	report[1] = errno;
 	(void)!write(rep, report, sizeof(report));
@@ -108,8 +172,8 @@ static int fail(enum pl_spawn_end *end, int *detail, enum pl_spawn_end why, int 
 
 /* One function of about 120 lines: the pipes, the pid and the deadline
  * are shared by the read loop, the wait and the kill. */
-int pl_spawn_run(const struct pl_spawn_opts *o, enum pl_spawn_end *end, int *detail,
-                 struct pl_error *err)
+static int spawn_path(const struct pl_spawn_opts *o, const char *path, enum pl_spawn_end *end,
+                      int *detail, struct pl_error *err)
 {
 	const char *prog = o->argv[0];
 	int rep[2] = {-1, -1}, po[2] = {-1, -1}, pe[2] = {-1, -1};
@@ -139,7 +203,7 @@ int pl_spawn_run(const struct pl_spawn_opts *o, enum pl_spawn_end *end, int *det
 		return fail(end, detail, PL_SPAWN_FAILED, e);
 	}
 	if (pid == 0)
-		child(o, rep[1], po[1], same ? po[1] : pe[1]);
+		child(o, path, rep[1], po[1], same ? po[1] : pe[1]);
 	setpgid(pid, pid); /* as the child does: whichever runs first */
 	close_fd(&rep[1]), close_fd(&po[1]), close_fd(&pe[1]);
 
@@ -219,4 +283,22 @@ int pl_spawn_run(const struct pl_spawn_opts *o, enum pl_spawn_end *end, int *det
 		return fail(end, detail, PL_SPAWN_SIGNALED, WTERMSIG(status));
 	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+}
+
+int pl_spawn_run(const struct pl_spawn_opts *o, enum pl_spawn_end *end, int *detail,
+                 struct pl_error *err)
+{
+	/* the program is found here, before the child enters o->dir: a
+	 * relative PATH entry never finds a program planted there */
+	char *path = pl_spawn_find(o->argv[0]);
+	int rc;
+
+	if (!path) {
+		int e = errno;
+		pl_error_set(err, PL_ETOOL, "cannot run '%s': %s", o->argv[0], strerror(e));
+		return fail(end, detail, e == ENOMEM ? PL_SPAWN_FAILED : PL_SPAWN_NOT_FOUND, e);
+	}
+	rc = spawn_path(o, path, end, detail, err);
+	free(path);
+	return rc;
 }

@@ -93,3 +93,16 @@ int pl_cp_is_control(unsigned long cp)
 	       (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E ||
 	       cp == 0x200F;
 }
+
+size_t pl_utf8_inert_step(const char *s, size_t n, unsigned long *cp, int *inert)
+{
+	size_t k = pl_utf8_decode(s, n, cp);
+
+	if (k == 0) {
+		*cp = (unsigned char)s[0];
+		*inert = 1;
+		return 1;
+	}
+	*inert = pl_cp_is_control(*cp);
+	return k;
+}

@@ -27,4 +27,14 @@ size_t pl_utf8_decode(const char *s, size_t n, unsigned long *cp);
  * U+202A-202E, U+2066-2069: "trojan source" reordering). */
 int pl_cp_is_control(unsigned long cp);
 
+/* The one rule for text that reaches a terminal (stderr messages, every
+ * text or Markdown table and list on stdout): looks at the character that
+ * starts s (n > 0 bytes) and returns how many bytes it takes (1 for a byte
+ * that starts no well-formed sequence); sets *inert to 1 when it must be
+ * shown as '?' instead: a byte that is not UTF-8 (a lone 0x9B is CSI to some
+ * terminals), any C0 control (tab and newline too), DEL, a C1 control, a
+ * bidi mark, override or isolate (pl_cp_is_control()). *cp gets the code
+ * point (the byte for an invalid one). */
+size_t pl_utf8_inert_step(const char *s, size_t n, unsigned long *cp, int *inert);
+
 #endif

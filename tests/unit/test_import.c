@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -489,6 +491,58 @@ static void test_streamed_jsonl_one_open(void **state)
 	pl_store_close(st);
 }
 
+/* JSONL on standard input larger than the whole-file cap is streamed like
+ * a file, in bounded memory, not refused with "split it or use JSONL"
+ * (issue 12). Most of its bytes are blank lines, which JSONL skips. */
+static void test_stdin_jsonl_beyond_cap(void **state)
+{
+	struct pl_store *st = fresh_store("stdin-big");
+	struct pl_import_opts opts = {0};
+	struct pl_import_stats stats;
+	struct pl_error err;
+	struct rusage ru;
+	const char *paths[] = {"-"};
+	const char *line = "{\"model\": \"m\", \"engine\": \"sglang\", \"precision\": \"fp8\","
+	                   " \"hardware\": \"1x H100\", \"metric\": {\"ttft_p50\": 0.3}}\n";
+	size_t blank = (size_t)1 << 20, written = 0;
+	char *spaces = malloc(blank);
+	int fd, saved;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(spaces);
+	memset(spaces, ' ', blank - 1);
+	spaces[blank - 1] = '\n';
+	mkdirs(TMP "/stdin");
+	f = fopen(TMP "/stdin/big.jsonl", "wb");
+	assert_non_null(f);
+	fputs(line, f);
+	while (written <= PL_IMPORT_WHOLE_MAX) {
+		assert_int_equal(fwrite(spaces, 1, blank, f), blank);
+		written += blank;
+	}
+	fputs(line, f);
+	assert_int_equal(fclose(f), 0);
+	free(spaces);
+	fd = open(TMP "/stdin/big.jsonl", O_RDONLY);
+	assert_true(fd >= 0);
+	saved = dup(STDIN_FILENO);
+	assert_int_equal(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+	close(fd);
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 1, &opts, NULL, NULL, &stats, &err), 0);
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+	unlink(TMP "/stdin/big.jsonl");
+	assert_int_equal(stats.runs, 2);
+	assert_int_equal(stats.rejected, 0);
+	assert_int_equal(getrusage(RUSAGE_SELF, &ru), 0);
+#if !defined(__SANITIZE_ADDRESS__) /* ASan's quarantine keeps freed memory */
+	assert_true(ru.ru_maxrss < 128 * 1024); /* KiB: far below the 256 MiB input */
+#endif
+	pl_store_close(st);
+}
+
 static void test_strict_stores_nothing(void **state)
 {
 	struct pl_store *st = fresh_store("strict");
@@ -656,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_missing_required),
 		cmocka_unit_test(test_sidecar_and_set),
 		cmocka_unit_test(test_streamed_jsonl_one_open),
+		cmocka_unit_test(test_stdin_jsonl_beyond_cap),
 		cmocka_unit_test(test_strict_stores_nothing),
 		cmocka_unit_test(test_missing_path_and_walk),
 		cmocka_unit_test(test_check_set),

@@ -415,8 +415,8 @@ static void test_markdown_escape(void **state)
 	CAPTURE(buf, pl_markdown_write_cell(out, "&amp;&lt;"));
 	assert_string_equal(buf, "\\&amp;\\&lt;"); /* shown as typed, not as "&<" */
 	free(buf);
-	CAPTURE(buf, pl_markdown_write_cell(out, "bad\xff"));
-	assert_string_equal(buf, "bad\xef\xbf\xbd");
+	CAPTURE(buf, pl_markdown_write_cell(out, "bad\xff\x9b" "c\xc2\x9b" "d\xe2\x81\xa6" "e\x7f"));
+	assert_string_equal(buf, "bad??c?d?e?"); /* the terminal rule, as in text tables */
 	free(buf);
 }
 
@@ -468,6 +468,19 @@ static void test_text_sanitize(void **state)
 	assert_int_equal(pl_text_width("中文ab"), 6);
 	assert_int_equal(pl_text_width("e\xcc\x81"), 1);
 	assert_int_equal(pl_text_width(""), 0);
+	/* cut to a width: the last column is an ellipsis; what fits is kept */
+	s = pl_text_sanitize_cut("abcdefgh", 5);
+	assert_string_equal(s, "abcd\xe2\x80\xa6");
+	free(s);
+	s = pl_text_sanitize_cut("abcde", 5);
+	assert_string_equal(s, "abcde");
+	free(s);
+	s = pl_text_sanitize_cut("中文中文", 5); /* wide characters: 2 columns each */
+	assert_string_equal(s, "中文\xe2\x80\xa6");
+	free(s);
+	s = pl_text_sanitize_cut("\x1b[2Jxyz", 4);
+	assert_string_equal(s, "?[2\xe2\x80\xa6");
+	free(s);
 }
 
 static void test_number_formats(void **state)

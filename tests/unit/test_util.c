@@ -297,9 +297,66 @@ static void utf8_rules(void **state)
 	assert_true(pl_cp_is_control(0x202E));
 	assert_true(pl_cp_is_control('\n'));
 	assert_false(pl_cp_is_control('a'));
+	{
+		/* the one terminal rule: each class, and what passes */
+		static const struct {
+			const char *s;
+			size_t len;
+			int inert;
+		} c[] = {
+			{"\x1b", 1, 1},         {"\t", 1, 1},           {"\n", 1, 1},
+			{"\x7f", 1, 1},         {"\xc2\x9b", 2, 1},     {"\x9b", 1, 1},
+			{"\xe2\x80\xae", 3, 1}, {"\xe2\x81\xa6", 3, 1}, {"\xe2\x80\x8f", 3, 1},
+			{"\xff", 1, 1},         {"\xc0\xaf", 1, 1},     {"a", 1, 0},
+			{"\xe4\xb8\xad", 3, 0}, {"\xe2\x80\xa6", 3, 0},
+		};
+		for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+			int inert = -1;
+			assert_int_equal(pl_utf8_inert_step(c[i].s, strlen(c[i].s), &cp, &inert), c[i].len);
+			assert_int_equal(inert, c[i].inert);
+		}
+	}
 }
 
 /* ---------------------------------------------------------------- spawn */
+
+/* PATH search skips empty and relative entries; the timeout setting is
+ * checked (issue 12). */
+static void spawn_find_and_timeout(void **state)
+{
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL, *p;
+	unsigned secs = 0;
+	struct pl_error err;
+	(void)state;
+	setenv("PATH", ".::bin:/nonexistent:/bin", 1);
+	p = pl_spawn_find("sh");
+	assert_non_null(p);
+	assert_string_equal(p, "/bin/sh");
+	free(p);
+	setenv("PATH", ".::bin", 1);
+	assert_null(pl_spawn_find("sh")); /* only relative entries: nothing */
+	p = pl_spawn_find("./x"); /* a name with '/' is used as it is */
+	assert_string_equal(p, "./x");
+	free(p);
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+
+	pl_error_init(&err);
+	unsetenv("PERFLEDGER_CHILD_TIMEOUT");
+	assert_int_equal(pl_spawn_timeout_setting(&secs, &err), 0);
+	assert_int_equal(secs, 120);
+	setenv("PERFLEDGER_CHILD_TIMEOUT", "7", 1);
+	assert_int_equal(pl_spawn_timeout_setting(&secs, &err), 0);
+	assert_int_equal(secs, 7);
+	setenv("PERFLEDGER_CHILD_TIMEOUT", "0", 1);
+	assert_int_equal(pl_spawn_timeout_setting(&secs, &err), PL_EUSAGE);
+	assert_string_equal(err.message,
+	                    "PERFLEDGER_CHILD_TIMEOUT must be whole seconds from 1 to 86400, not '0'");
+	setenv("PERFLEDGER_CHILD_TIMEOUT", "5s", 1);
+	assert_int_equal(pl_spawn_timeout_setting(&secs, &err), PL_EUSAGE);
+	unsetenv("PERFLEDGER_CHILD_TIMEOUT");
+}
 
 static void spawn_exit_status(void **state)
 {
@@ -432,6 +489,7 @@ int main(void)
 		cmocka_unit_test(fs_mkdirs_and_atomic_write),
 		cmocka_unit_test(clock_one_rule),
 		cmocka_unit_test(utf8_rules),
+		cmocka_unit_test(spawn_find_and_timeout),
 		cmocka_unit_test(spawn_exit_status),
 		cmocka_unit_test(spawn_not_found_and_no_dir),
 		cmocka_unit_test(spawn_timeout_kills),
