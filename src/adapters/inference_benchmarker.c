@@ -235,6 +235,12 @@ static int ib_parse(struct pl_adapter_input *in, struct pl_run_list *out, struct
 
 	if ((rc = pl_adapter_input_doc(in, &doc, err)))
 		return rc;
+	if (doc->nrecords != 1 || !cJSON_IsObject(doc->records[0].obj)) {
+		/* forced with --format on "[]" or a JSONL file: records[0] may not exist */
+		pl_error_at(err, in->path, 0, 0);
+		return pl_error_set(err, PL_EINVALID, "an inference-benchmarker report must be one JSON "
+		                                      "object");
+	}
 	root = doc->records[0].obj;
 	results = pl_json_get(root, "results");
 	cJSON_ArrayForEach(res, results)

@@ -352,6 +352,25 @@ static void test_ib_refusals(void **state)
 	            PL_EINVALID, "an inference-benchmarker report with no result but the warm-up");
 }
 
+/* Forced with --format, an input that is not one JSON object ("[]", which
+ * a fuzzer found: the adapter read records[0] of an empty array, and
+ * JSONL) is refused, not read out of bounds. */
+static void test_ib_forced_not_an_object(void **state)
+{
+	static const char *const inputs[] = {"[]", "{\"a\": 1}\n{\"b\": 2}\n", "[1, 2]"};
+	(void)state;
+	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		struct pl_run_list l = {0};
+		struct pl_error err;
+		pl_error_init(&err);
+		assert_int_equal(pl_adapters_parse("x.json", inputs[i], strlen(inputs[i]),
+		                                   "inference-benchmarker", &l, &err),
+		                 PL_EINVALID);
+		assert_string_equal(err.message, "an inference-benchmarker report must be one JSON object");
+		assert_int_equal(l.n, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_ib_sweep),
 		cmocka_unit_test(test_ib_throughput_1_0),
 		cmocka_unit_test(test_ib_refusals),
+		cmocka_unit_test(test_ib_forced_not_an_object),
 	};
 	pl_adapters_init();
 	return cmocka_run_group_tests(tests, NULL, NULL);
