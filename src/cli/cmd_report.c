@@ -226,7 +226,7 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 			                        "cannot be added");
 			goto out;
 		}
-		rc = pl_cli_render_bundle(cli, spec_path, lang, -1, out_dir);
+		rc = pl_cli_render_bundle(cli, spec_path, lang, -1, out_dir, 0);
 		if (rc == PL_EXIT_OK)
 			printf("report bundle written to '%s'\n", out_dir);
 		goto out;
@@ -258,7 +258,7 @@ int pl_cli_source_date_epoch(const char *cmd, long long *epoch)
 }
 
 int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const char *lang,
-                         long long epoch, const char *out_dir)
+                         long long epoch, const char *out_dir, int fresh)
 {
 	struct pl_report_spec spec;
 	struct pl_selection sel;
@@ -314,7 +314,8 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 	opts.lang = lang;
 	opts.epoch = epoch;
 	opts.tool_version = PL_VERSION;
-	lib = pl_bundle_write(out_dir, &cmp, &runs, &proc, &opts, &err);
+	lib = fresh ? pl_bundle_write_fresh(out_dir, &cmp, &runs, &proc, &opts, &err)
+	            : pl_bundle_write(out_dir, &cmp, &runs, &proc, &opts, &err);
 	if (lib) {
 		pl_cli_print_error(&err);
 		goto out;
