@@ -66,6 +66,14 @@ int pl_bundle_write_fresh(const char *dir, const struct pl_comparison *cmp,
                           const struct pl_run_list *runs, const struct pl_procurement *proc,
                           const struct pl_bundle_opts *opts, struct pl_error *err);
 
+/* 0 when dir is missing, empty or an earlier perfledger bundle (its
+ * manifest.json is perfledger's and lists every entry of dir, each a
+ * regular file with that sha256); else PL_EIO "refusing to replace 'DIR':
+ * 'NAME' ..." naming the first offending entry, or "cannot write a bundle
+ * into 'DIR': it is ..., not a directory". Reads only regular files, each
+ * capped. pl_bundle_write checks this under its lock. */
+int pl_bundle_dir_check(const char *dir, struct pl_error *err);
+
 /* Called by pl_bundle_compare for each difference: name is a file name,
  * what is "differs", "missing" (in the bundle) or "unexpected" (in the
  * bundle, not re-rendered). */

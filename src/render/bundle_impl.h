@@ -87,12 +87,6 @@ void pl_bundle_free_names(char **v, size_t n);
  * failed: the rest is written) or another PL_E* code with err set. */
 typedef int (*pl_bundle_render_fn)(const char *dir, void *ctx, struct pl_error *err);
 
-/* 0 when dir is missing, empty or an earlier perfledger bundle (its
- * manifest.json is perfledger's and lists every entry of dir, each a
- * regular file with that sha256); else PL_EIO "refusing to replace 'DIR':
- * 'NAME' ..." naming the first offending entry. Defined in bundle_dir.c. */
-int pl_bundle_dir_check(const char *dir, struct pl_error *err);
-
 /* Under a lock beside dir, checks dir (pl_bundle_dir_check), renders with
  * fn into a new sibling temporary directory and swaps it in place of dir,
  * removing the old bundle and any leftovers of interrupted renders.
