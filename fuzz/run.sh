@@ -2,7 +2,8 @@
 # Builds the libFuzzer harnesses (clang, -fsanitize=fuzzer,address,undefined)
 # and runs each for a bounded time: pl_adapters_parse with every adapter
 # forced and with detection (plus JSONL reading), the validator on what they
-# produce, and pl_adapters_parse_conditions.
+# produce, pl_adapters_parse_conditions, and what verify reads from a
+# hostile bundle tree (fuzz_verify: FIFOs, symlinks to /dev/zero, ...).
 #   sh fuzz/run.sh [SECONDS_PER_HARNESS]      (default 60)
 # Seeds: samples/, tests/e2e/inputs/ (copied to build-fuzz/corpus-*; the
 # repository is never written). A crash stops the script with its input in
@@ -21,7 +22,7 @@ cmake --build "$out/lib" --target pl_import pl_render pl_store pl_adapters pl_co
 # the layer libraries, upper layers first (static libraries link in order)
 layers="$out/lib/libpl_import.a $out/lib/libpl_render.a $out/lib/libpl_store.a $out/lib/libpl_adapters.a $out/lib/libpl_core.a $out/lib/libpl_util.a"
 libs="$(pkg-config --libs libcjson xlsxwriter libcrypto gsl sqlite3) $(pkg-config --libs yaml-0.1 2>/dev/null || true) -lm -lpthread"
-for h in parse conditions; do
+for h in parse conditions verify; do
 	clang -g -O1 -fsanitize=fuzzer $san -D_POSIX_C_SOURCE=200809L -Isrc \
 		"fuzz/fuzz_$h.c" $layers $libs -o "$out/fuzz_$h"
 done
@@ -67,5 +68,6 @@ for f in $(PL_FUZZ_LIST=1 "$out/fuzz_parse"); do
 	run "$f" parse PL_FUZZ_FORMAT="$f"
 done
 run conditions conditions
+run verify verify
 # the plain closing line CI reads: every harness ran its time without a crash
 echo "fuzz: $ran passed, 0 failed"

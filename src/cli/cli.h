@@ -43,10 +43,12 @@ int pl_cli_source_date_epoch(const char *cmd, long long *epoch);
 
 /* Renders the report definition at spec_path into out_dir as a bundle, in
  * lang, with epoch as SOURCE_DATE_EPOCH (-1: pl_cli_source_date_epoch()).
- * Prints errors; returns an exit code. Defined in cmd_report.c, used by
- * report --spec and verify. */
+ * fresh: out_dir is an empty directory the caller made (verify's
+ * re-render: pl_bundle_write_fresh), else it is replaced atomically
+ * (pl_bundle_write). Prints errors; returns an exit code. Defined in
+ * cmd_report.c, used by report --spec and verify. */
 int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const char *lang,
-                         long long epoch, const char *out_dir);
+                         long long epoch, const char *out_dir, int fresh);
 int cmd_formats(const struct pl_cli *cli, int argc, char **argv);
 
 /* Writes s to f with every terminal control made inert by the one rule of

@@ -228,7 +228,7 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 			                        "cannot be added");
 			goto out;
 		}
-		rc = pl_cli_render_bundle(cli, spec_path, lang, -1, out_dir);
+		rc = pl_cli_render_bundle(cli, spec_path, lang, -1, out_dir, 0);
 		if (rc == PL_EXIT_OK) {
 			fputs("report bundle written to '", stdout);
 			pl_cli_put_inert(stdout, out_dir);
@@ -263,7 +263,7 @@ int pl_cli_source_date_epoch(const char *cmd, long long *epoch)
 }
 
 int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const char *lang,
-                         long long epoch, const char *out_dir)
+                         long long epoch, const char *out_dir, int fresh)
 {
 	struct pl_report_spec spec;
 	struct pl_selection sel;
@@ -320,7 +320,8 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 	opts.lang = lang;
 	opts.epoch = epoch;
 	opts.tool_version = PL_VERSION;
-	lib = pl_bundle_write(out_dir, &cmp, &runs, &proc, &opts, &err);
+	lib = fresh ? pl_bundle_write_fresh(out_dir, &cmp, &runs, &proc, &opts, &err)
+	            : pl_bundle_write(out_dir, &cmp, &runs, &proc, &opts, &err);
 	if (lib) {
 		pl_cli_print_error(&err);
 		goto out;

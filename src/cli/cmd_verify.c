@@ -5,9 +5,18 @@
  * The bundle carries what a re-render needs: definition.json (the report
  * definition, byte for byte) and, in manifest.json, the language and the
  * SOURCE_DATE_EPOCH it was rendered with. The fresh render goes to a
- * temporary directory, which is removed afterwards.
+ * temporary directory ($TMPDIR/perfledger-verify-XXXXXX), which is removed
+ * afterwards, also on SIGINT, SIGTERM and SIGHUP: their handler only sets
+ * a flag; the render and the comparison (bounded: every read is capped,
+ * every child has a timeout) run to their end, then the directory is
+ * removed and the signal raised again with its default action. (SIGKILL
+ * cannot be caught; such a directory is left for the system's tmp cleaner.)
+ *
+ * Nothing read from the bundle is trusted: file names and the manifest's
+ * gnuplot line are printed through pl_cli_put_inert.
  */
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +41,35 @@ static const char usage_text[] =
 static void on_diff(void *ctx, const char *name, const char *what)
 {
 	(void)ctx;
-	printf("%s: %s\n", what, name);
+	printf("%s: ", what);
+	pl_cli_put_inert(stdout, name);
+	putchar('\n');
+}
+
+static volatile sig_atomic_t got_signal; /* the signal that asked us to stop, or 0 */
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* Installs on_signal for the stop signals (saving the old actions in old)
+ * or, with restore, puts the old actions back. */
+static void trap_signals(struct sigaction *old, int restore)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+		if (restore)
+			sigaction(stop_signals[i], &old[i], NULL);
+		else
+			sigaction(stop_signals[i], &sa, &old[i]);
+	}
 }
 
 /* Removes the regular files of dir and then dir (it holds no subdirectories). */
@@ -56,6 +93,7 @@ static void remove_tree(const char *dir)
 int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 {
 	char lang[16], tmpl[4096], *fresh, *manifest, *spec;
+	struct sigaction old[3];
 	const char *dir, *tmp = getenv("TMPDIR");
 	long long epoch;
 	size_t ndiff = 0;
@@ -92,14 +130,20 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 	snprintf(manifest, strlen(dir) + 32, "%s/manifest.json", dir);
 	snprintf(spec, strlen(dir) + 32, "%s/definition.json", dir);
 	{
+		/* lstat: a symlink is there, and refused by the reader */
 		struct stat sb;
-		if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode) || stat(manifest, &sb) != 0) {
+		const char *no = NULL;
+		if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+			no = "such directory";
+		else if (lstat(manifest, &sb) != 0)
+			no = "manifest.json";
+		else if (lstat(spec, &sb) != 0)
+			no = "definition.json: an --axis report cannot be verified";
+		if (no) {
 			pl_cli_errorf("verify",
 			              "'%s' is not a report bundle (no %s; bundles are written by "
 			              "'perfledger report --spec reports/NAME.json --out DIR')",
-			              dir, stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)
-			                       ? "such directory"
-			                       : "manifest.json");
+			              dir, no);
 			free(manifest);
 			free(spec);
 			return PL_EXIT_USAGE;
@@ -112,39 +156,56 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 		return PL_EXIT_USAGE;
 	}
 	snprintf(tmpl, sizeof(tmpl), "%s/perfledger-verify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	got_signal = 0;
+	trap_signals(old, 0);
 	fresh = mkdtemp(tmpl);
 	if (!fresh) {
+		trap_signals(old, 1);
 		pl_cli_errorf("verify", "cannot create a temporary directory in '%s'",
 		              tmp && *tmp ? tmp : "/tmp");
 		free(manifest);
 		free(spec);
 		return PL_EXIT_USAGE;
 	}
-	rc = pl_cli_render_bundle(cli, spec, lang, epoch, fresh);
-	if (rc == PL_EXIT_OK) {
+	rc = pl_cli_render_bundle(cli, spec, lang, epoch, fresh, 1);
+	if (rc == PL_EXIT_OK && !got_signal) {
 		if (pl_bundle_compare(dir, fresh, on_diff, NULL, &ndiff, &err)) {
 			pl_cli_print_error(&err);
 			rc = PL_EXIT_USAGE;
 		} else if (ndiff > 0) {
 			char was[128], now[128], *fm = malloc(strlen(fresh) + 32);
-			printf("bundle '%s' differs from a re-render: %zu file%s\n", dir, ndiff,
-			       ndiff == 1 ? "" : "s");
+			fputs("bundle '", stdout);
+			pl_cli_put_inert(stdout, dir);
+			printf("' differs from a re-render: %zu file%s\n", ndiff, ndiff == 1 ? "" : "s");
 			if (fm) {
 				snprintf(fm, strlen(fresh) + 32, "%s/manifest.json", fresh);
 				if (pl_manifest_gnuplot(manifest, was, sizeof(was)) &&
-				    pl_manifest_gnuplot(fm, now, sizeof(now)) && strcmp(was, now) != 0)
-					printf("note: the bundle's charts were drawn by '%s', this machine has "
-					       "'%s': gnuplot's .svg/.png (and so manifest.json) can differ "
-					       "for that alone\n",
-					       was, now);
+				    pl_manifest_gnuplot(fm, now, sizeof(now)) && strcmp(was, now) != 0) {
+					fputs("note: the bundle's charts were drawn by '", stdout);
+					pl_cli_put_inert(stdout, was);
+					fputs("', this machine has '", stdout);
+					pl_cli_put_inert(stdout, now);
+					fputs("': gnuplot's .svg/.png (and so manifest.json) can differ for "
+					      "that alone\n", stdout);
+				}
 				free(fm);
 			}
 			rc = PL_EXIT_REGRESSION;
 		} else {
-			printf("bundle '%s' verified: every file re-renders byte for byte\n", dir);
+			fputs("bundle '", stdout);
+			pl_cli_put_inert(stdout, dir);
+			fputs("' verified: every file re-renders byte for byte\n", stdout);
 		}
 	}
 	remove_tree(fresh);
+	trap_signals(old, 1);
+	if (got_signal) {
+		fflush(stdout);
+		free(manifest);
+		free(spec);
+		raise(got_signal); /* the default action now: the status says which signal */
+		return PL_EXIT_USAGE;
+	}
 	free(manifest);
 	free(spec);
 	return rc;

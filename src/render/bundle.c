@@ -13,8 +13,9 @@
  *
  * This file holds the language tables and pl_bundle_write, which decides
  * the order in which the files are written; the context, the charts, the
- * manifest and verify are in bundle_context.c, bundle_charts.c,
- * bundle_manifest.c and bundle_verify.c (bundle_impl.h).
+ * manifest, the directory (a temporary sibling swapped in, under a lock)
+ * and verify are in bundle_context.c, bundle_charts.c, bundle_manifest.c,
+ * bundle_dir.c and bundle_verify.c (bundle_impl.h).
  */
 #include "render/bundle.h"
 
@@ -139,8 +140,8 @@ static int write_in(const char *dir, const char *name, int (*fn)(FILE *, void *,
  * files and their order are those of the hand-written report.c this
  * replaced: comparison.csv and .json, the gnuplot charts (a missing or
  * failing gnuplot does not stop the rest: PL_ETOOL at the end), the plain
- * workbook, then report.md from report.axis.md. Unlike a bundle, the
- * directory may hold other files, and nothing else is written. */
+ * workbook, report.md from report.axis.md, then manifest.json (so that a
+ * later render may replace the directory: see bundle_dir.c). */
 static int write_default(const char *dir, struct bundle *b, struct pl_error *err)
 {
 	struct pl_chart *charts = NULL;
@@ -149,7 +150,7 @@ static int write_default(const char *dir, struct bundle *b, struct pl_error *err
 	char *path;
 	int rc, plot_rc = 0;
 
-	rc = pl_fs_mkdirs(dir, err);
+	rc = pl_bundle_db_hash(b, err);
 	if (rc == 0)
 		rc = write_in(dir, "comparison.csv", write_csv, (void *)b->cmp, err);
 	if (rc == 0)
@@ -181,6 +182,10 @@ static int write_default(const char *dir, struct bundle *b, struct pl_error *err
 		struct tpl_job job = {"report.axis.md", PL_TPL_MARKDOWN, b->ctx};
 		rc = write_in(dir, "report.md", write_tpl, &job, err);
 	}
+	if (rc == 0) {
+		struct manifest_job mj = {b, dir, err};
+		rc = write_in(dir, "manifest.json", pl_bundle_write_manifest, &mj, err);
+	}
 	free(charts);
 	pl_tpl_ctx_free(b->ctx);
 	b->ctx = NULL;
@@ -194,10 +199,21 @@ static int write_default(const char *dir, struct bundle *b, struct pl_error *err
 	return 0;
 }
 
-int pl_bundle_write(const char *dir, const struct pl_comparison *cmp,
-                    const struct pl_run_list *runs, const struct pl_procurement *proc,
-                    const struct pl_bundle_opts *opts, struct pl_error *err)
+/* One render into dir, an empty directory. */
+struct render_job {
+	const struct pl_comparison *cmp;
+	const struct pl_run_list *runs;
+	const struct pl_procurement *proc;
+	const struct pl_bundle_opts *opts;
+};
+
+static int render_into(const char *dir, void *vjob, struct pl_error *err)
 {
+	const struct render_job *rj = vjob;
+	const struct pl_comparison *cmp = rj->cmp;
+	const struct pl_run_list *runs = rj->runs;
+	const struct pl_procurement *proc = rj->proc;
+	const struct pl_bundle_opts *opts = rj->opts;
 	struct bundle b;
 	struct pl_chart *charts = NULL;
 	size_t ncharts = 0;
@@ -214,11 +230,6 @@ int pl_bundle_write(const char *dir, const struct pl_comparison *cmp,
 	if (opts->spec->builtin)
 		return write_default(dir, &b, err);
 	pl_error_init(&plot_err);
-	rc = pl_fs_mkdirs(dir, err);
-	if (rc == 0)
-		rc = pl_bundle_clear_dir(dir, err);
-	if (rc)
-		return rc;
 	b.ctx = pl_tpl_ctx_new();
 	if (!b.ctx)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
@@ -291,4 +302,22 @@ int pl_bundle_write(const char *dir, const struct pl_comparison *cmp,
 		return plot_rc;
 	}
 	return rc;
+}
+
+int pl_bundle_write(const char *dir, const struct pl_comparison *cmp,
+                    const struct pl_run_list *runs, const struct pl_procurement *proc,
+                    const struct pl_bundle_opts *opts, struct pl_error *err)
+{
+	struct render_job rj = {cmp, runs, proc, opts};
+
+	return pl_bundle_publish(dir, render_into, &rj, err);
+}
+
+int pl_bundle_write_fresh(const char *dir, const struct pl_comparison *cmp,
+                          const struct pl_run_list *runs, const struct pl_procurement *proc,
+                          const struct pl_bundle_opts *opts, struct pl_error *err)
+{
+	struct render_job rj = {cmp, runs, proc, opts};
+
+	return render_into(dir, &rj, err);
 }

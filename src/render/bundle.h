@@ -44,16 +44,35 @@ struct pl_bundle_opts {
 /* 1 if lang is a language templates exist for ("en", "zh-CN"). */
 int pl_bundle_lang_ok(const char *lang);
 
-/* Renders the bundle into dir (created if missing). Returns 0; PL_EIO;
+/* Renders the bundle into dir, atomically: into a temporary directory
+ * beside dir that is then swapped in, under a lock file beside dir
+ * (".DIR.perfledger-lock"). An existing dir is replaced only when it is
+ * empty or an earlier perfledger bundle with every file listed in its
+ * manifest at its sha256; else PL_EIO naming the first other file, with
+ * nothing touched. Returns 0; PL_EIO;
  * PL_ENOMEM; PL_EINVALID for a template error; PL_ETOOL when only gnuplot
  * failed (everything else, the manifest included, is written).
  * With opts->spec->builtin (pl_spec_default: `report --axis`) it writes
  * the default report instead: comparison.csv/.json, the gnuplot charts,
- * the plain workbook (pl_xlsx_write) and report.md from report.axis.md,
- * into a directory that may hold other files; proc may be NULL. */
+ * the plain workbook (pl_xlsx_write), report.md from report.axis.md and
+ * manifest.json; proc may be NULL. */
 int pl_bundle_write(const char *dir, const struct pl_comparison *cmp,
                     const struct pl_run_list *runs, const struct pl_procurement *proc,
                     const struct pl_bundle_opts *opts, struct pl_error *err);
+
+/* pl_bundle_write straight into dir, an empty directory the caller made
+ * and owns (verify's re-render): no lock, no swap. */
+int pl_bundle_write_fresh(const char *dir, const struct pl_comparison *cmp,
+                          const struct pl_run_list *runs, const struct pl_procurement *proc,
+                          const struct pl_bundle_opts *opts, struct pl_error *err);
+
+/* 0 when dir is missing, empty or an earlier perfledger bundle (its
+ * manifest.json is perfledger's and lists every entry of dir, each a
+ * regular file with that sha256); else PL_EIO "refusing to replace 'DIR':
+ * 'NAME' ..." naming the first offending entry, or "cannot write a bundle
+ * into 'DIR': it is ..., not a directory". Reads only regular files, each
+ * capped. pl_bundle_write checks this under its lock. */
+int pl_bundle_dir_check(const char *dir, struct pl_error *err);
 
 /* Called by pl_bundle_compare for each difference: name is a file name,
  * what is "differs", "missing" (in the bundle) or "unexpected" (in the

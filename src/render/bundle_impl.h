@@ -83,9 +83,16 @@ int pl_bundle_list_dir(const char *dir, char ***names, size_t *n, struct pl_erro
 /* Frees n names and the array v. */
 void pl_bundle_free_names(char **v, size_t n);
 
-/* Makes dir ready for a bundle (see bundle_manifest.c). Returns 0, PL_EIO
- * or PL_ENOMEM. */
-int pl_bundle_clear_dir(const char *dir, struct pl_error *err);
+/* Renders into dir, an empty directory. Returns 0, PL_ETOOL (only gnuplot
+ * failed: the rest is written) or another PL_E* code with err set. */
+typedef int (*pl_bundle_render_fn)(const char *dir, void *ctx, struct pl_error *err);
+
+/* Under a lock beside dir, checks dir (pl_bundle_dir_check), renders with
+ * fn into a new sibling temporary directory and swaps it in place of dir,
+ * removing the old bundle and any leftovers of interrupted renders.
+ * Returns fn's code (PL_ETOOL: swapped in all the same) or PL_EIO /
+ * PL_ENOMEM. Defined in bundle_dir.c. */
+int pl_bundle_publish(const char *dir, pl_bundle_render_fn fn, void *ctx, struct pl_error *err);
 
 /* Sets b->db_hash: the sha256 of the selected runs as `list --format json`
  * renders them. Returns 0 or PL_ENOMEM. */

@@ -4,9 +4,8 @@
  * The manifest names the tool version, the definition, the language, the
  * epoch, the gnuplot that drew the charts, the database content hash (the
  * sha256 of the selected runs as `list --format json` renders them), every
- * input (source, sha256) and every output file (path, sha256). A bundle's
- * directory holds the bundle only: an earlier bundle's outputs are removed
- * before a new render, any other file is refused. Reading a manifest back
+ * input (source, sha256) and every output file (path, sha256); bundle_dir.c
+ * reads it back to decide whether a directory may be replaced. Reading a manifest back
  * (lang, epoch, gnuplot: pl_manifest_read, pl_manifest_gnuplot, declared
  * in spec.h) goes through the adapters layer's checked JSON reader.
  */
@@ -98,70 +97,6 @@ void pl_bundle_free_names(char **v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
-}
-
-/* Makes dir ready for a bundle: it must be empty, or hold an earlier bundle
- * (a manifest.json), whose listed outputs and manifest are removed first so
- * that nothing of it is taken for part of the new one. Any other file there
- * is refused rather than overwritten or listed: a bundle's directory holds
- * the bundle only. Names from the old manifest are used only when they are
- * plain file names (no '/', not "." or ".."). */
-int pl_bundle_clear_dir(const char *dir, struct pl_error *err)
-{
-	char **names = NULL, *mpath, *text = NULL;
-	size_t n = 0;
-	int rc = pl_bundle_list_dir(dir, &names, &n, err);
-
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < n && !text; i++) {
-		struct pl_error ignored; /* an unreadable manifest clears nothing */
-		size_t len;
-		if (strcmp(names[i], "manifest.json") != 0)
-			continue;
-		if (!(mpath = pl_fs_path(dir, names[i])))
-			break;
-		if (pl_file_read(mpath, MANIFEST_MAX, &text, &len, &ignored))
-			text = NULL;
-		free(mpath);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	if (text) {
-		/* "outputs": [{"path": "NAME", ...}] as write_manifest writes it */
-		const char *o = strstr(text, "\"outputs\"");
-		for (const char *p = o; p && (p = strstr(p, "{\"path\": \"")) != NULL;) {
-			const char *s = p + 10, *e = strchr(s, '"');
-			char name[256];
-			if (!e || (size_t)(e - s) >= sizeof(name))
-				break;
-			memcpy(name, s, (size_t)(e - s));
-			name[e - s] = '\0';
-			if (!strchr(name, '/') && !strchr(name, '\\') && strcmp(name, ".") != 0 &&
-			    strcmp(name, "..") != 0 && (mpath = pl_fs_path(dir, name)) != NULL) {
-				unlink(mpath);
-				free(mpath);
-			}
-			p = e;
-		}
-		free(text);
-		if ((mpath = pl_fs_path(dir, "manifest.json")) != NULL) {
-			unlink(mpath);
-			free(mpath);
-		}
-	}
-	if ((rc = pl_bundle_list_dir(dir, &names, &n, err)))
-		return rc;
-	if (n > 0)
-		rc = pl_error_set(err, PL_EIO,
-		                  "'%s' holds files that are not part of a bundle (e.g. '%s'); render "
-		                  "a bundle into an empty or new directory",
-		                  dir, names[0]);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return rc;
 }
 
 int pl_bundle_write_manifest(FILE *fp, void *v, struct pl_error *err)

@@ -63,8 +63,9 @@ struct pl_report_spec {
 	size_t nbytes;
 	int builtin;            /* 1: report --axis's default definition
 	                           (pl_spec_default): rendered from
-	                           report.axis.md with the plain workbook; no
-	                           report.html, definition.json or manifest */
+	                           report.axis.md with the plain workbook and
+	                           a manifest; no report.html or
+	                           definition.json */
 };
 
 /* Reads and checks the definition at path. Returns 0, PL_EIO, PL_ESYNTAX

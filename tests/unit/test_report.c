@@ -284,10 +284,11 @@ static void test_report_bad_dir(void **state)
 	assert_int_equal(report_write(REPORT_ROOT "/file/sub", &cmp, NULL, NULL, NULL, 0, NULL, &err),
 	                 PL_EIO);
 	assert_string_equal(err.message,
-	                    "cannot create directory '" REPORT_ROOT "/file/sub': Not a directory");
+	                    "cannot create directory '" REPORT_ROOT "/file': not a directory");
 	assert_int_equal(report_write(REPORT_ROOT "/file", &cmp, NULL, NULL, NULL, 0, NULL, &err),
 	                 PL_EIO);
-	assert_string_equal(err.message, "cannot create directory '" REPORT_ROOT "/file': not a directory");
+	assert_string_equal(err.message, "cannot write a bundle into '" REPORT_ROOT
+	                                 "/file': it is a regular file, not a directory");
 }
 
 /* Defaults: no title, no filters, no runs list. */

@@ -1083,6 +1083,29 @@ static void assert_no_links(const char *dir, const char *const *names, size_t n)
 	}
 }
 
+/* The CLI exits 2 with stderr starting with want. */
+static void assert_refused(const char *const *args, const char *want)
+{
+	int rc = run_cli(args, NULL);
+	char *e = cli_err();
+
+	if (rc != 2 || strncmp(e, want, strlen(want)) != 0)
+		fail_msg("exit %d, stderr: %s\nwanted exit 2 and: %s", rc, e, want);
+	free(e);
+}
+
+/* Each planted name is still the symlink it was. */
+static void assert_links_kept(const char *dir, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char p[512];
+		struct stat sb;
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		if (lstat(p, &sb) != 0 || !S_ISLNK(sb.st_mode))
+			fail_msg("%s was touched", p);
+	}
+}
+
 static void test_symlinks_in_out_dir(void **state)
 {
 	const char *db = TMP "/out/out.db";
@@ -1104,12 +1127,18 @@ static void test_symlinks_in_out_dir(void **state)
 	for (size_t i = 0; i < sizeof(report_names) / sizeof(report_names[0]); i++)
 		plant(TMP "/out/rep", report_names[i], k++);
 	{
+		/* a directory that is not a bundle is refused, not written into
+		 * (issue 12), and its links are left as they are */
 		const char *args[] = {"--db", db, "report", "--out", TMP "/out/rep", "--axis", "hardware",
 		                      "--where", REPORT_WHERE, NULL};
+		assert_refused(args, "perfledger: refusing to replace '" TMP "/out/rep': 'comparison.csv' "
+		                     "is not part of a perfledger bundle (there is no manifest.json)");
+		assert_victims_intact(k);
+		assert_links_kept(TMP "/out/rep", report_names,
+		                  sizeof(report_names) / sizeof(report_names[0]));
+		rm_rf(TMP "/out/rep");
 		assert_int_equal(run_cli(args, NULL), 0);
 	}
-	assert_victims_intact(k);
-	assert_no_links(TMP "/out/rep", report_names, sizeof(report_names) / sizeof(report_names[0]));
 	assert_int_equal(access(TMP "/out/rep/ttft.png", R_OK), 0);
 
 	mkdir_p(TMP "/out/bundle");
@@ -1118,14 +1147,19 @@ static void test_symlinks_in_out_dir(void **state)
 	{
 		const char *args[] = {"--db",  db, "report", "--spec", PL_SOURCE_DIR "/reports/procurement-review.json",
 		                      "--out", TMP "/out/bundle", NULL};
-		int rc = run_cli(args, NULL);
+		int rc;
+		assert_refused(args, "perfledger: refusing to replace '" TMP "/out/bundle': "
+		                     "'manifest.json' is not a perfledger bundle manifest");
+		assert_victims_intact(k);
+		assert_links_kept(TMP "/out/bundle", bundle_names,
+		                  sizeof(bundle_names) / sizeof(bundle_names[0]));
+		rm_rf(TMP "/out/bundle");
+		rc = run_cli(args, NULL);
 		if (rc != 0) {
 			char *e = cli_err();
 			fail_msg("bundle: exit %d: %s", rc, e);
 		}
 	}
-	assert_victims_intact(k);
-	assert_no_links(TMP "/out/bundle", bundle_names, sizeof(bundle_names) / sizeof(bundle_names[0]));
 
 	mkdir_p(TMP "/out/hist");
 	for (size_t i = 0; i < sizeof(history_names) / sizeof(history_names[0]); i++)
