@@ -152,6 +152,33 @@ CORPUS_UNUSED static void expect_conds(const struct pl_run *r, const struct kt *
 }
 
 /* Counts the metrics a run has. */
+/* Asserts run r's extra condition name: value, or absent when value is NULL. */
+CORPUS_UNUSED static void expect_extra(const struct pl_run *r, const char *name, const char *value)
+{
+	const char *got = pl_run_extra(r, name);
+
+	if (!value) {
+		if (got)
+			fail_msg("extra %s should be missing, is '%s'", name, got);
+		return;
+	}
+	if (!got)
+		fail_msg("extra %s missing", name);
+	assert_string_equal(got, value);
+}
+
+/* Asserts run r's warnings are exactly want (NULL: none). */
+CORPUS_UNUSED static void expect_warnings(const struct pl_run *r, const char *want)
+{
+	if (!want) {
+		if (r->warnings)
+			fail_msg("no warning expected, got: %s", r->warnings);
+		return;
+	}
+	assert_non_null(r->warnings);
+	assert_string_equal(r->warnings, want);
+}
+
 CORPUS_UNUSED static int nmetrics(const struct pl_run *r)
 {
 	int n = 0;

@@ -180,31 +180,6 @@ static void refused(const char *rel, const char *from, const char *to, int code,
 	refused_edited(rel, subs, code, message);
 }
 
-static void expect_extra(const struct pl_run *r, const char *name, const char *value)
-{
-	const char *got = pl_run_extra(r, name);
-
-	if (!value) {
-		if (got)
-			fail_msg("extra %s should be missing, is '%s'", name, got);
-		return;
-	}
-	if (!got)
-		fail_msg("extra %s missing", name);
-	assert_string_equal(got, value);
-}
-
-static void expect_warnings(const struct pl_run *r, const char *want)
-{
-	if (!want) {
-		if (r->warnings)
-			fail_msg("unexpected warnings: %s", r->warnings);
-		return;
-	}
-	assert_non_null(r->warnings);
-	assert_string_equal(r->warnings, want);
-}
-
 static void expect_origin(const struct pl_run *r, const char *adapter, const char *version,
                           long record)
 {

@@ -40,19 +40,6 @@ static void need(const char *rel)
 	need_shared(path);
 }
 
-static void expect_extra(const struct pl_run *r, const char *name, const char *value)
-{
-	const char *got = pl_run_extra(r, name);
-	if (!value) {
-		if (got)
-			fail_msg("extra %s should be missing, is '%s'", name, got);
-		return;
-	}
-	if (!got)
-		fail_msg("extra %s missing", name);
-	assert_string_equal(got, value);
-}
-
 /* ------------------------------------------------------------ inferencemax */
 
 static void test_ix_json_parallelism(void **state)

@@ -51,14 +51,6 @@ static void parse_fixture(const char *rel, struct pl_run_list *l)
 	free(buf);
 }
 
-static void expect_extra(const struct pl_run *r, const char *name, const char *value)
-{
-	const char *got = pl_run_extra(r, name);
-	if (!got)
-		fail_msg("extra %s missing", name);
-	assert_string_equal(got, value);
-}
-
 static void expect_str_rejected(const char *text, int code, const char *message)
 {
 	struct pl_run_list l = {0};

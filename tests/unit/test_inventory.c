@@ -138,15 +138,6 @@ static void parse_ok(const char *path, const char *text, struct pl_run_list *l)
 		fail_msg("%s: %s", path, err.message);
 }
 
-static void expect_extra(const struct pl_run *r, const char *name, const char *value)
-{
-	const char *got = pl_run_extra(r, name);
-
-	if (!got)
-		fail_msg("no extra condition '%s'", name);
-	assert_string_equal(got, value);
-}
-
 /* Unknown keys of a JSON record: nested objects by dotted path, arrays of
  * objects as [], scalars and arrays as their JSON text, long values cut;
  * each kept with one warning; known keys (mapped, ignored) leave nothing

@@ -52,30 +52,6 @@ static int parse_fixture(const char *rel, const char *path, struct pl_run_list *
 	return rc;
 }
 
-static void expect_extra(const struct pl_run *r, const char *name, const char *value)
-{
-	const char *got = pl_run_extra(r, name);
-	if (!value) {
-		if (got)
-			fail_msg("extra %s should be missing, is '%s'", name, got);
-		return;
-	}
-	if (!got)
-		fail_msg("extra %s missing", name);
-	assert_string_equal(got, value);
-}
-
-static void expect_warnings(const struct pl_run *r, const char *want)
-{
-	if (!want) {
-		if (r->warnings)
-			fail_msg("no warning expected, got: %s", r->warnings);
-		return;
-	}
-	assert_non_null(r->warnings);
-	assert_string_equal(r->warnings, want);
-}
-
 /* --------------------------------------------------------------- trtllm-bench */
 
 #define TRT "trtllm_bench/"
