@@ -505,56 +505,69 @@ static int explain_loops(const struct pl_run_columns *runs, struct pl_comparison
 	return 0;
 }
 
-/* Distinct texts of values[0..n) (NULL = missing), in the order of cmp
- * (NULL: strcmp), as "(missing)" or the text; *out is owned by the caller. */
+/* Orders texts of condition id (-1: plain text): missing (NULL) last,
+ * numbers numerically, versions and times as pl_value_cmp() orders them,
+ * equal orders by bytes, so that equal texts end up next to each other. */
+struct text_ctx {
+	const char **values;
+	int id;
+};
+
+static int text_order(const void *vctx, size_t x, size_t y)
+{
+	const struct text_ctx *ctx = vctx;
+	const char *a = ctx->values[x], *b = ctx->values[y];
+	int c = 0;
+
+	if (!a || !b)
+		return (a == NULL) - (b == NULL);
+	if (ctx->id >= 0) {
+		struct pl_value va = {1, 0, (char *)a}, vb = {1, 0, (char *)b};
+		enum pl_ctype t = pl_cond_info[ctx->id].type;
+		if (t != PL_CT_TEXT && t != PL_CT_VERSION && t != PL_CT_TIME) {
+			pl_parse_num(a, 1, &va.num);
+			pl_parse_num(b, 1, &vb.num);
+		}
+		c = pl_value_cmp(ctx->id, &va, &vb);
+	}
+	return c ? c : strcmp(a, b);
+}
+
+/* Distinct texts of values[0..n) (NULL = missing, shown "(missing)"), in
+ * text_order(); *out is owned by the caller. A sort, not a scan per value:
+ * a million runs can bring a hundred thousand differing values. */
 static int distinct_texts(const char **values, size_t n, int id, char ***out, size_t *nout)
 {
+	struct text_ctx ctx = {values, id};
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx)), *tmp = malloc((n ? n : 1) * sizeof(*tmp));
 	char **vals = calloc(n ? n : 1, sizeof(*vals));
 	size_t nv = 0;
+	int rc = PL_ENOMEM;
 
 	*out = NULL;
 	*nout = 0;
-	if (!vals)
-		return PL_ENOMEM;
+	if (!idx || !tmp || !vals)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	pl_compare_sort_indices(idx, tmp, n, text_order, &ctx);
 	for (size_t i = 0; i < n; i++) {
-		const char *t = values[i] ? values[i] : "(missing)";
-		size_t k;
-		for (k = 0; k < nv && strcmp(vals[k], t) != 0; k++)
-			;
-		if (k < nv)
+		const char *t = values[idx[i]], *prev = i ? values[idx[i - 1]] : NULL;
+		if (i && (t == prev || (t && prev && strcmp(t, prev) == 0)))
 			continue;
-		if (!(vals[nv] = strdup(t))) {
-			free_strings(vals, nv);
-			return PL_ENOMEM;
-		}
+		if (!(vals[nv] = strdup(t ? t : "(missing)")))
+			goto out;
 		nv++;
 	}
-	/* insertion sort: a handful of values; missing last */
-	for (size_t i = 1; i < nv; i++)
-		for (size_t j = i; j > 0; j--) {
-			const char *a = vals[j - 1], *b = vals[j];
-			int am = strcmp(a, "(missing)") == 0, bm = strcmp(b, "(missing)") == 0, c;
-			if (am || bm)
-				c = am - bm;
-			else if (id >= 0) {
-				struct pl_value va = {1, 0, (char *)a}, vb = {1, 0, (char *)b};
-				if (pl_cond_info[id].type != PL_CT_TEXT && pl_cond_info[id].type != PL_CT_VERSION &&
-				    pl_cond_info[id].type != PL_CT_TIME) {
-					pl_parse_num(a, 1, &va.num);
-					pl_parse_num(b, 1, &vb.num);
-				}
-				c = pl_value_cmp(id, &va, &vb);
-			} else
-				c = strcmp(a, b);
-			if (c <= 0)
-				break;
-			char *t = vals[j - 1];
-			vals[j - 1] = vals[j];
-			vals[j] = t;
-		}
 	*out = vals;
 	*nout = nv;
-	return 0;
+	vals = NULL;
+	rc = 0;
+out:
+	free_strings(vals, nv);
+	free(idx);
+	free(tmp);
+	return rc;
 }
 
 /* Adds a refused difference or, when allowed, its caveat. name is the
