@@ -24,6 +24,7 @@
 #include "render/render.h"
 #include "render/render_impl.h"
 #include "render/spec.h"
+#include "util/clock.h"
 #include "util/file.h"
 
 #define MANIFEST_MAX (((size_t)1 << 24) - 1) /* bytes of an old manifest.json read back */
@@ -241,9 +242,9 @@ int pl_manifest_read(const char *path, char *lang, size_t n, long long *epoch,
 		pl_error_at(err, path, 0, 0);
 		return PL_EINVALID;
 	}
-	/* the rule of SOURCE_DATE_EPOCH (pl_cli_source_date_epoch): whole
-	 * seconds up to 9999-12-31T23:59:59Z; checked before the conversion */
-	if (secs > 253402300799.0 || secs != floor(secs)) {
+	/* the rule of SOURCE_DATE_EPOCH (util/clock.h): whole seconds up to
+	 * PL_CLOCK_EPOCH_MAX; checked on the double, before the conversion */
+	if (secs > (double)PL_CLOCK_EPOCH_MAX || secs != floor(secs)) {
 		pl_jsonread_free(doc);
 		pl_error_set(err, PL_EINVALID, "'source_date_epoch' must be a whole number of seconds "
 		                               "from 0 to 253402300799");
