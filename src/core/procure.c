@@ -327,15 +327,24 @@ static size_t edit_distance(const char *a, const char *b)
 	return d;
 }
 
-/* Every table entry must name the hardware of some row (a typo must not
- * leave a row unpriced or priced by its runs without a word). */
+/* A table entry that names the hardware of no row: an error when it looks
+ * like a row's hardware mistyped (within 2 edits or a fifth of its length,
+ * case ignored) or when some group was left without a price; otherwise
+ * (an entry for hardware outside this selection, the definition shared
+ * between selections) it is listed in p->unused_prices for the report to
+ * name. Run after the groups are priced. */
 static int check_price_keys(const struct pl_comparison *cmp, const struct pl_price *prices,
-                            size_t nprices, struct pl_error *err)
+                            size_t nprices, struct pl_procurement *p, struct pl_error *err)
 {
+	int unpriced = 0;
+
+	for (size_t g = 0; g < p->ngroups; g++)
+		if (p->groups[g].price_source == 0 && !p->groups[g].price_conflict)
+			unpriced = 1;
 	for (size_t i = 0; i < nprices; i++) {
 		char *norm = pl_normalize_value(PL_C_HARDWARE, prices[i].hardware);
 		const char *best = NULL;
-		size_t bestd = (size_t)-1;
+		size_t bestd = (size_t)-1, len = strlen(prices[i].hardware);
 		int found = 0;
 		if (!norm)
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
@@ -357,18 +366,31 @@ static int check_price_keys(const struct pl_comparison *cmp, const struct pl_pri
 		free(norm);
 		if (found)
 			continue;
-		if (best)
+		if (best && (unpriced || bestd <= 2 || bestd * 5 <= len)) {
 			pl_error_set(err, PL_EINVALID,
 			             "'prices' entry '%.100s' matches the hardware of no row; the "
 			             "closest is '%.100s'",
 			             prices[i].hardware, best);
-		else
+			pl_error_field(err, "prices");
+			return PL_EINVALID;
+		}
+		if (!best && unpriced) {
 			pl_error_set(err, PL_EINVALID,
 			             "'prices' entry '%.100s' matches the hardware of no row (no row "
 			             "has a hardware)",
 			             prices[i].hardware);
-		pl_error_field(err, "prices");
-		return PL_EINVALID;
+			pl_error_field(err, "prices");
+			return PL_EINVALID;
+		}
+		{
+			char **v = realloc(p->unused_prices, (p->nunused_prices + 1) * sizeof(*v));
+			if (!v)
+				return pl_error_set(err, PL_ENOMEM, "out of memory");
+			p->unused_prices = v;
+			if (!(v[p->nunused_prices] = strdup(prices[i].hardware)))
+				return pl_error_set(err, PL_ENOMEM, "out of memory");
+			p->nunused_prices++;
+		}
 	}
 	return 0;
 }
@@ -515,8 +537,6 @@ int pl_procure_build(const struct pl_comparison *cmp, const struct pl_run_list *
 	out->slo = *slo;
 	out->load = load_field(cmp);
 	out->sweep = out->load >= 0;
-	if ((rc = check_price_keys(cmp, prices, nprices, err)) != 0)
-		return rc;
 	out->groups = calloc(cmp->nrows ? cmp->nrows : 1, sizeof(*out->groups));
 	if (!out->groups)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
@@ -551,6 +571,8 @@ int pl_procure_build(const struct pl_comparison *cmp, const struct pl_run_list *
 		rc = fill_group(&out->groups[i], cmp, slo, err);
 	}
 	if (rc == 0)
+		rc = check_price_keys(cmp, prices, nprices, out, err);
+	if (rc == 0)
 		mark_pareto(out);
 	return rc;
 }
@@ -564,5 +586,8 @@ void pl_procurement_release(struct pl_procurement *p)
 		free(p->groups[i].points);
 	}
 	free(p->groups);
+	for (size_t i = 0; i < p->nunused_prices; i++)
+		free(p->unused_prices[i]);
+	free(p->unused_prices);
 	memset(p, 0, sizeof(*p));
 }

@@ -203,6 +203,9 @@ struct pl_procurement {
 	                                   share, else their request_rate) */
 	struct pl_procure_group *groups; /* in the order of their first row */
 	size_t ngroups;
+	char **unused_prices;           /* price table keys naming no row's hardware
+	                                   (tolerated: see pl_procure_build); owned */
+	size_t nunused_prices;
 };
 
 /*
@@ -214,10 +217,13 @@ struct pl_procurement {
  * they all agree. A deployment = cloud-api row whose table entry or runs
  * (all agreeing) give both token prices is priced per token instead
  * (formula above); a per-token entry does not price a local row.
- * Every table entry must name the hardware of some row: else PL_EINVALID,
- * field "prices", "'prices' entry 'K' matches the hardware of no row;
- * the closest is 'H'" (H: the row hardware nearest K by edit distance,
- * ignoring case). Returns 0, PL_EINVALID or PL_ENOMEM; release *out with
+ * A table entry naming the hardware of no row is PL_EINVALID, field
+ * "prices", "'prices' entry 'K' matches the hardware of no row; the
+ * closest is 'H'" (H: the row hardware nearest K by edit distance,
+ * ignoring case) when it looks mistyped (K within 2 edits of H, or within
+ * a fifth of K's length) or when some group is left without a price;
+ * otherwise (hardware outside this selection) it is kept in
+ * out->unused_prices, which the report names. Returns 0, PL_EINVALID or PL_ENOMEM; release *out with
  * pl_procurement_release() in any case.
  */
 int pl_procure_build(const struct pl_comparison *cmp, const struct pl_run_list *runs,

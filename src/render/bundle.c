@@ -64,6 +64,7 @@ static const struct words words_en = {
 	"reference-only: the runs lack %s",
 	"%s of %s runs",
 	"%s %s/h", "%s %s in / %s out per 1M tokens",
+	"The definition's price for '%s' names the hardware of no row of this selection: not used.",
 	"The sweep chart is not drawn: it needs concurrency or request_rate on the axis.",
 	"%s: %s points not drawn in the sweep chart (load infinite, i.e. all requests at once, or unknown)",
 };
@@ -100,6 +101,7 @@ static const struct words words_zh = {
 	"仅供参考：运行记录缺少 %s",
 	"%s / %s 次运行",
 	"%s %s/小时", "每百万 token：输入 %s %s / 输出 %s",
+	"报告定义中“%s”的价格不对应本次选择中任何一行的硬件：未使用。",
 	"未绘制吞吐量扫描图：轴上需要有 concurrency 或 request_rate。",
 	"%s：%s 个测量点未在扫描图中绘制（负载为无穷大即一次性发出全部请求，或未知）",
 };

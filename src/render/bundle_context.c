@@ -294,8 +294,13 @@ static int ctx_verdict(struct bundle *b)
 	rc |= pl_tpl_set_bool(c, "has_slo", p && p->slo.n > 0);
 	rc |= pl_tpl_set_list(c, "offers");
 	rc |= pl_tpl_set_list(c, "chart_notes");
+	rc |= pl_tpl_set_list(c, "verdict_notes");
 	if (!p || p->ngroups == 0)
 		return rc ? PL_ENOMEM : 0;
+	for (size_t i = 0; i < p->nunused_prices; i++) {
+		subst(line, sizeof(line), w->price_unused, p->unused_prices[i], NULL, NULL);
+		rc |= add_text(c, "verdict_notes", line);
+	}
 	order = malloc(p->ngroups * sizeof(*order));
 	if (!order)
 		return PL_ENOMEM;
