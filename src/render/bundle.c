@@ -51,6 +51,7 @@ static const struct words words_en = {
 	"interpolated between request rate %s and %s req/s (at %s)",
 	"no measured request rate meets the SLO",
 	"concurrency", "request rate (req/s)",
+	"concurrency", "request rate",
 	"lower bound", "single point", "interpolated", "reference-only",
 	"lower bound: the SLO figure rests on one usable point",
 	"lower bound: the highest %s measured (%s) still meets the SLO",
@@ -65,6 +66,7 @@ static const struct words words_en = {
 	"%s of %s runs",
 	"%s %s/h", "%s %s in / %s out per 1M tokens",
 	"The definition's price for '%s' names the hardware of no row of this selection: not used.",
+	"The costs use the prices stored with the runs, which name no currency; a definition names it with \"currency\" (and its \"prices\" win over the runs').",
 	"The sweep chart is not drawn: it needs concurrency or request_rate on the axis.",
 	"%s: %s points not drawn in the sweep chart (load infinite, i.e. all requests at once, or unknown)",
 };
@@ -88,6 +90,7 @@ static const struct words words_zh = {
 	"在请求速率 %s 与 %s req/s 之间插值（约 %s）",
 	"没有任何实测请求速率满足 SLO",
 	"并发数", "请求速率（req/s）",
+	"并发数", "请求速率",
 	"下限", "单点", "插值", "仅供参考",
 	"下限：SLO 数值仅基于一个可用测量点",
 	"下限：实测的最高%s（%s）仍满足 SLO",
@@ -102,6 +105,7 @@ static const struct words words_zh = {
 	"%s / %s 次运行",
 	"%s %s/小时", "每百万 token：输入 %s %s / 输出 %s",
 	"报告定义中“%s”的价格不对应本次选择中任何一行的硬件：未使用。",
+	"成本使用运行记录中保存的价格，其中未注明货币；报告定义可用 \"currency\" 注明（其 \"prices\" 优先于运行记录中的价格）。",
 	"未绘制吞吐量扫描图：轴上需要有 concurrency 或 request_rate。",
 	"%s：%s 个测量点未在扫描图中绘制（负载为无穷大即一次性发出全部请求，或未知）",
 };

@@ -289,7 +289,9 @@ static int ctx_verdict(struct bundle *b)
 	char buf[64], b2[64], line[512], fl[256], nt[2048];
 	int rc = 0;
 
-	rc |= pl_tpl_set_bool(c, "verdict", p && p->ngroups > 0);
+	/* a decision needs a service level or prices: a regression watch has neither */
+	rc |= pl_tpl_set_bool(c, "verdict",
+	                      p && p->ngroups > 0 && (p->slo.n > 0 || b->o->spec->nprices > 0));
 	rc |= pl_tpl_set(c, "currency", b->o->spec->currency ? b->o->spec->currency : "");
 	rc |= pl_tpl_set_bool(c, "has_slo", p && p->slo.n > 0);
 	rc |= pl_tpl_set_list(c, "offers");
@@ -297,6 +299,13 @@ static int ctx_verdict(struct bundle *b)
 	rc |= pl_tpl_set_list(c, "verdict_notes");
 	if (!p || p->ngroups == 0)
 		return rc ? PL_ENOMEM : 0;
+	if (!b->o->spec->currency) {
+		int runs_priced = 0;
+		for (size_t i = 0; i < p->ngroups; i++)
+			runs_priced |= p->groups[i].price_source == 1;
+		if (runs_priced)
+			rc |= add_text(c, "verdict_notes", w->no_currency);
+	}
 	for (size_t i = 0; i < p->nunused_prices; i++) {
 		subst(line, sizeof(line), w->price_unused, p->unused_prices[i], NULL, NULL);
 		rc |= add_text(c, "verdict_notes", line);
@@ -361,7 +370,7 @@ static int ctx_verdict(struct bundle *b)
 				    (isnan(top) || g->points[i].concurrency > top))
 					top = g->points[i].concurrency;
 			subst(line, sizeof(line), w->note_lower_bound_top,
-			      p->load == PL_C_REQUEST_RATE ? w->load_rate : w->load_concurrency,
+			      p->load == PL_C_REQUEST_RATE ? w->load_word_rate : w->load_word_concurrency,
 			      full(buf, sizeof(buf), top), NULL);
 			rc |= add_joined(it, "notes", line, nt, sizeof(nt));
 		}

@@ -39,6 +39,7 @@ struct words {
 	const char *sweep_title_rate, *sweep_x_rate;
 	const char *measured_rate, *interpolated_rate, *none_rate;
 	const char *load_concurrency, *load_rate; /* the load column's name */
+	const char *load_word_concurrency, *load_word_rate; /* the load in a sentence */
 	/* the verdict: flags of an offer and what could not be computed */
 	const char *flag_lower_bound, *flag_single, *flag_interpolated, *flag_reference;
 	const char *note_lower_bound_one;  /* the SLO figure rests on one usable point */
@@ -54,6 +55,7 @@ struct words {
 	const char *ref_rows;              /* "%s of %s runs" */
 	const char *per_hour, *per_mtok;   /* "%s %s/h" and "%s %s in / %s out per 1M tokens" */
 	const char *price_unused;          /* "the definition's price for '%s' names the hardware of no row: not used" */
+	const char *no_currency;           /* costs from the runs' prices, no currency named */
 	const char *sweep_not_drawn;       /* the definition asks for a sweep chart; no load on the axis */
 	const char *sweep_points_not_drawn; /* "%s: %s points not drawn (load infinite or unknown)" */
 };
