@@ -5,9 +5,11 @@
 
 Renders reports/procurement-review.json over samples/procurement-sweep and
 samples/procurement-api in en and zh-CN, and for each opens report.html at
-1280x800 and at 390x844. A copy of the page gets a few lines of script that
+1280x800 and at 390x844. A page framing it gets a few lines of script that
 measure the layout after load and write the numbers into the DOM, which
---dump-dom prints (the report itself carries no test code). Asserts:
+--dump-dom prints (the report itself carries no test code; the page frames
+the report at exactly the width, as a headless window cannot be narrower
+than 500 px). Asserts:
   - the verdict table (#verdict-table) is the first table of the page and
     lies within the first screen: wholly at 1280 px, its top and its first
     offer row at 390 px (the table scrolls sideways inside its own box there);
@@ -19,20 +21,26 @@ failure under CI=true).
 """
 import argparse, os, re, shutil, subprocess, sys, tempfile
 
-PROBE = """<script>
-window.addEventListener('load', function () {
-  var t = document.getElementById('verdict-table'), d = document.documentElement;
-  var first = document.querySelector('table');
+# A page holding the report in an iframe of exactly W x H CSS pixels (a
+# headless window has a minimum width of its own; an iframe does not), whose
+# script measures the report's layout after load and writes the numbers into
+# the DOM. --allow-file-access-from-files lets it read the framed file page.
+WRAPPER = """<!DOCTYPE html><html><head><meta charset="utf-8"></head>
+<body style="margin:0"><iframe id="f" src="%(src)s" width="%(w)d" height="%(h)d" style="border:0;display:block"></iframe>
+<script>
+document.getElementById('f').addEventListener('load', function () {
+  var w = this.contentWindow, doc = this.contentDocument, d = doc.documentElement;
+  var t = doc.getElementById('verdict-table'), first = doc.querySelector('table');
   var r = t ? t.getBoundingClientRect() : null;
   var row = t ? t.tBodies[0].rows[0].getBoundingClientRect() : null;
   var p = document.createElement('pre');
   p.id = 'layout-probe';
   p.textContent = r ? ['first=' + (first === t ? 1 : 0), 'top=' + r.top, 'bottom=' + r.bottom,
-    'row_bottom=' + row.bottom, 'inner_h=' + window.innerHeight, 'inner_w=' + window.innerWidth,
+    'row_bottom=' + row.bottom, 'inner_h=' + w.innerHeight, 'inner_w=' + w.innerWidth,
     'scroll_w=' + d.scrollWidth, 'client_w=' + d.clientWidth].join(' ') : 'no verdict table';
   document.body.appendChild(p);
 });
-</script>"""
+</script></body></html>"""
 
 
 def run(argv, cwd, env):
@@ -59,22 +67,22 @@ def main():
     profile = tempfile.mkdtemp(prefix="pl-layout-")
     common = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
               "--disable-background-networking", "--disable-component-update", "--disable-sync",
-              "--user-data-dir=" + profile]
+              "--allow-file-access-from-files", "--user-data-dir=" + profile]
     failures = []
     try:
         for lang in ("en", "zh-CN"):
             out = os.path.join(work, lang)
             run([args.bin, "report", "--spec", "reports/procurement-review.json", "--lang", lang,
                  "--out", out], args.source, env)
-            html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
-            probe = os.path.join(work, "probe-%s.html" % lang)
-            open(probe, "w", encoding="utf-8").write(html.replace("</body>", PROBE + "\n</body>"))
+            report = "file://" + os.path.join(out, "report.html")
             for w, h in ((1280, 800), (390, 844)):
-                size = "--window-size=%d,%d" % (w, h)
-                subprocess.run(common + [size, "--screenshot=" + os.path.join(work, "verdict-%s-%d.png" % (lang, w)),
-                                         "file://" + os.path.join(out, "report.html")],
+                subprocess.run(common + ["--window-size=%d,%d" % (w, h),
+                                         "--screenshot=" + os.path.join(work, "verdict-%s-%d.png" % (lang, w)),
+                                         report],
                                capture_output=True, text=True, timeout=60)
-                d = subprocess.run(common + [size, "--dump-dom", "file://" + probe],
+                probe = os.path.join(work, "probe-%s-%d.html" % (lang, w))
+                open(probe, "w", encoding="utf-8").write(WRAPPER % {"src": report, "w": w, "h": h})
+                d = subprocess.run(common + ["--window-size=1400,1000", "--dump-dom", "file://" + probe],
                                    capture_output=True, text=True, timeout=60)
                 m = re.search(r'<pre id="layout-probe">([^<]*)</pre>', d.stdout)
                 if not m:
@@ -83,6 +91,8 @@ def main():
                 v = dict(kv.split("=") for kv in m.group(1).split())
                 f = {k: float(x) for k, x in v.items()}
                 where = "%s %dpx (%s)" % (lang, w, m.group(1))
+                if f["inner_w"] != w or f["inner_h"] != h:
+                    failures.append(where + ": the frame is not %dx%d" % (w, h))
                 if f["first"] != 1:
                     failures.append(where + ": the verdict table is not the first table")
                 if f["top"] < 0 or f["top"] >= f["inner_h"]:
