@@ -239,12 +239,10 @@ static void price_text(const struct bundle *b, int per_token, double hour, doubl
 /* Order of the verdict: cost per 1M output tokens at the SLO, lowest
  * first, unknown last; then SLO throughput per accelerator, highest
  * first; then the label. */
-static const struct pl_procurement *sort_proc;
-
 static int cmp_offer(const void *a, const void *b)
 {
-	const struct pl_procure_group *x = &sort_proc->groups[*(const size_t *)a];
-	const struct pl_procure_group *y = &sort_proc->groups[*(const size_t *)b];
+	const struct pl_procure_group *x = *(const struct pl_procure_group *const *)a;
+	const struct pl_procure_group *y = *(const struct pl_procure_group *const *)b;
 	int nx = isnan(x->slo_cost_per_mtok), ny = isnan(y->slo_cost_per_mtok);
 
 	if (nx != ny)
@@ -285,7 +283,7 @@ static int ctx_verdict(struct bundle *b)
 	struct pl_tpl_ctx *c = b->ctx;
 	const struct pl_procurement *p = b->proc;
 	const struct words *w = b->w;
-	size_t *order;
+	const struct pl_procure_group **order;
 	char buf[64], b2[64], line[512], fl[256], nt[2048];
 	int rc = 0;
 
@@ -314,12 +312,10 @@ static int ctx_verdict(struct bundle *b)
 	if (!order)
 		return PL_ENOMEM;
 	for (size_t i = 0; i < p->ngroups; i++)
-		order[i] = i;
-	sort_proc = p;
+		order[i] = &p->groups[i];
 	qsort(order, p->ngroups, sizeof(*order), cmp_offer);
-	sort_proc = NULL;
 	for (size_t k = 0; k < p->ngroups && rc == 0; k++) {
-		const struct pl_procure_group *g = &p->groups[order[k]];
+		const struct pl_procure_group *g = order[k];
 		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "offers");
 		if (!it) {
 			rc = PL_ENOMEM;
