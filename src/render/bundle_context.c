@@ -482,7 +482,7 @@ static int ctx_caveats(struct bundle *b)
 		for (int k = 0; k < PL_CHK_COUNT && at < sizeof(line); k++)
 			if (miss[r] & (1u << k))
 				at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s",
-				                       at ? ", " : "", b->w->checklist[k]);
+				                       at ? b->w->list_sep : "", b->w->checklist[k]);
 		box = pl_tpl_add_item(c, "caveat_boxes");
 		if (!box)
 			break;

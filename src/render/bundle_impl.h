@@ -55,6 +55,7 @@ struct words {
 	const char *ref_rows;              /* "%s of %s runs" */
 	const char *per_hour, *per_mtok;   /* "%s %s/h" and "%s %s in / %s out per 1M tokens" */
 	const char *price_unused;          /* "the definition's price for '%s' names the hardware of no row: not used" */
+	const char *list_sep;              /* between the items of a list in a sentence */
 	const char *no_currency;           /* costs from the runs' prices, no currency named */
 	const char *sweep_not_drawn;       /* the definition asks for a sweep chart; no load on the axis */
 	const char *sweep_points_not_drawn; /* "%s: %s points not drawn (load infinite or unknown)" */

@@ -333,7 +333,7 @@ static void test_caveats_collapsed(void **state)
 	                           "**3.200** | - | 603.3 | 2900 | 4 | interpolated; reference-only |"));
 	zh = render(&f, spec, "zh-CN", "verdict-cav");
 	assert_int_equal(count(zh, "> **注意：**"), 1);
-	assert_non_null(strstr(zh, "> **注意：**仅供参考：运行记录缺少 引擎版本, 启动参数, 驱动/CUDA\n"));
+	assert_non_null(strstr(zh, "> **注意：**仅供参考：运行记录缺少引擎版本、启动参数、驱动/CUDA\n"));
 	assert_non_null(strstr(zh, "| 插值; 仅供参考 |"));
 	assert_null(strstr(zh, "reference-only"));
 	free(md);
