@@ -151,7 +151,9 @@ int pl_store_query_columns(struct pl_store *st, const struct pl_filter *filters,
                            struct pl_error *err);
 
 /* Appends to out the stored runs read from the bytes with this sha256,
- * ordered by record, filled as by pl_store_query. Returns 0, PL_EDB or
+ * ordered by record, filled as by pl_store_query except revision and
+ * retracted (0: an import's duplicate check reads this once per stored
+ * file and must stay cheap), retracted or not. Returns 0, PL_EDB or
  * PL_ENOMEM. */
 int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run_list *out,
                           struct pl_error *err);
@@ -209,6 +211,14 @@ int pl_store_revisions(struct pl_store *st, long long run_id, struct pl_revision
  * PL_ENOMEM. */
 int pl_store_retractions(struct pl_store *st, long long run_id, struct pl_retraction_list *out,
                          struct pl_error *err);
+
+/* Copies run (a stored run read back, run->id its id) into out
+ * (initialised by the caller) with the conditions it was imported with:
+ * its revisions undone, newest first (each field back to its old value).
+ * Returns 0, PL_EDB, PL_ENOMEM, or PL_EDB for a stored old value the
+ * field cannot take (the file was edited outside perfledger). */
+int pl_store_run_as_imported(struct pl_store *st, const struct pl_run *run, struct pl_run *out,
+                             struct pl_error *err);
 
 /* The ledger generation: how many amends, retractions, restores and purges
  * changed stored runs so far (table ledger_generation). Returns 0 or PL_EDB. */

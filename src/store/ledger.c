@@ -220,6 +220,39 @@ int pl_store_retractions(struct pl_store *st, long long run_id, struct pl_retrac
 	return rc;
 }
 
+int pl_store_run_as_imported(struct pl_store *st, const struct pl_run *run, struct pl_run *out,
+                             struct pl_error *err)
+{
+	struct pl_revision_list revs = {0};
+	int rc;
+
+	pl_run_release(out);
+	if (pl_run_copy(out, run))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if ((rc = pl_store_revisions(st, run->id, &revs, err)))
+		return rc;
+	for (size_t i = revs.n; i-- > 0 && rc == 0;) {
+		const struct pl_revision *r = &revs.v[i];
+		int id = pl_cond_lookup(r->field);
+		struct pl_error e;
+
+		pl_error_init(&e);
+		rc = id == PL_C_NONE ? pl_run_set_extra(out, r->field, r->old_value, &e)
+		                     : pl_run_set_cond(out, id, r->old_value, &e);
+		if (rc == PL_ENOMEM)
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		else if (rc)
+			rc = pl_error_set(err, PL_EDB,
+			                  "database '%s': revision %d of run %lld has %s '%.100s', which "
+			                  "this perfledger cannot read (%s)",
+			                  st->path, r->revision, r->run_id, r->field,
+			                  r->old_value ? r->old_value : "", e.message);
+	}
+	pl_revision_list_release(&revs);
+	out->revision = 1;
+	return rc;
+}
+
 /* ------------------------------------------------------------- writing */
 
 /* The checks every write makes: an open transaction, a reason and an
