@@ -201,8 +201,9 @@ int pl_store_get_run(struct pl_store *st, long long id, struct pl_run *run, int 
                      struct pl_error *err);
 
 /* Appends to out the revision records of run_id (of every run when run_id
- * is 0), ordered by run, revision, then field. Returns 0, PL_EDB or
- * PL_ENOMEM. */
+ * is 0), ordered by run, revision, then field (in the order of the
+ * condition table, extras last by name, as amend lists its changes).
+ * Returns 0, PL_EDB or PL_ENOMEM. */
 int pl_store_revisions(struct pl_store *st, long long run_id, struct pl_revision_list *out,
                        struct pl_error *err);
 

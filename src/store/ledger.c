@@ -157,9 +157,32 @@ int pl_store_generation(struct pl_store *st, long long *generation, struct pl_er
 	return rc;
 }
 
+/* Order of a revision field: the condition table's, then extras by name. */
+static int field_rank(const char *field)
+{
+	int id = pl_cond_lookup(field);
+
+	return id == PL_C_NONE ? PL_COND_COUNT : id;
+}
+
+static int revision_cmp(const void *a, const void *b)
+{
+	const struct pl_revision *x = a, *y = b;
+	int rx, ry;
+
+	if (x->run_id != y->run_id)
+		return x->run_id < y->run_id ? -1 : 1;
+	if (x->revision != y->revision)
+		return x->revision < y->revision ? -1 : 1;
+	rx = field_rank(x->field);
+	ry = field_rank(y->field);
+	return rx != ry ? (rx < ry ? -1 : 1) : strcmp(x->field, y->field);
+}
+
 int pl_store_revisions(struct pl_store *st, long long run_id, struct pl_revision_list *out,
                        struct pl_error *err)
 {
+	size_t from = out->n;
 	sqlite3_stmt *s;
 	int rc, step;
 
@@ -186,6 +209,8 @@ int pl_store_revisions(struct pl_store *st, long long run_id, struct pl_revision
 	if (!rc && step != SQLITE_DONE)
 		rc = ledger_fail(st, err, "reading revisions");
 	sqlite3_finalize(s);
+	if (!rc && out->n > from) /* the fields of a revision in the condition table's order */
+		qsort(out->v + from, out->n - from, sizeof(*out->v), revision_cmp);
 	return rc;
 }
 
