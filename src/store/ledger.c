@@ -114,6 +114,33 @@ static const struct id_val *find_id(const struct id_val *v, size_t n, long long 
 	return n ? bsearch(&key, v, n, sizeof(*v), id_val_cmp) : NULL;
 }
 
+/* pl_store_annotate_runs() for a few runs: two indexed lookups each
+ * (revisions' primary key, retractions_open), not a scan of the tables. */
+static int annotate_few(struct pl_store *st, struct pl_run_list *list, size_t from,
+                        struct pl_error *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if ((rc = prep(st,
+	               "SELECT coalesce((SELECT max(revision) FROM revisions WHERE run_id = ?1), 1),"
+	               " EXISTS (SELECT 1 FROM retractions WHERE run_id = ?1 AND restored_at IS NULL)",
+	               &s, "reading the ledger trail", err)))
+		return rc;
+	for (size_t i = from; i < list->n && !rc; i++) {
+		sqlite3_bind_int64(s, 1, list->v[i].id);
+		if (sqlite3_step(s) == SQLITE_ROW) {
+			list->v[i].revision = sqlite3_column_int(s, 0);
+			list->v[i].retracted = sqlite3_column_int(s, 1);
+		} else {
+			rc = ledger_fail(st, err, "reading the ledger trail");
+		}
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
 int pl_store_annotate_runs(struct pl_store *st, struct pl_run_list *list, size_t from,
                            struct pl_error *err)
 {
@@ -123,6 +150,8 @@ int pl_store_annotate_runs(struct pl_store *st, struct pl_run_list *list, size_t
 
 	if (from >= list->n)
 		return 0;
+	if (list->n - from <= 64)
+		return annotate_few(st, list, from, err);
 	if ((rc = read_id_vals(st, "SELECT run_id, max(revision) FROM revisions GROUP BY run_id "
 	                           "ORDER BY run_id", &rev, &nrev, err)) ||
 	    (rc = read_id_vals(st, "SELECT run_id, 1 FROM retractions WHERE restored_at IS NULL "
