@@ -124,8 +124,10 @@ struct pl_filter {
 	const char *extra; /* extra condition name when cond is PL_C_NONE, else NULL */
 };
 
-/* Appends to out every stored run matching all filters, ordered by id, with
- * all conditions, extra conditions, metrics and provenance filled (each
+/* Appends to out every stored run matching all filters (retracted runs
+ * only as pl_store_set_retracted_mode() says: by default none), ordered by
+ * id, with all conditions, extra conditions, metrics, provenance, revision
+ * and retracted flag filled (each
  * conditions row's extras are read once, not per run). Returns 0, PL_EUSAGE (a
  * filter value that is not of the field's type), PL_EDB or PL_ENOMEM (out
  * then holds what was read before). */
@@ -140,9 +142,12 @@ int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t 
  * run, is put into every set when all the runs share it and left out
  * otherwise, so it cannot serve as an axis here (use pl_store_query()).
  * In a WAL database, a span of 200,000 run ids or more is read by two
- * threads, the upper half on a second read-only connection to the same file
- * (runs are never changed once stored, so both halves read as of the
- * store's snapshot), while a third reads the conditions rows.
+ * threads, the upper half on a second read-only connection to the same file,
+ * while a third reads the conditions rows; imports only add runs (with
+ * higher ids), and when an amend, retraction, restore or purge changed
+ * stored runs between the snapshots (ledger_generation differs) the runs
+ * are read again on the store's connection alone. Retracted runs are left
+ * out unless pl_store_set_retracted_mode() says otherwise.
  * Memory: 8 bytes per run and wanted metric, plus 28 per run.
  * Returns 0 (out->n 0 when nothing matches), PL_EUSAGE (a filter value not
  * of its field's type), PL_EDB or PL_ENOMEM; out is empty on error. */
