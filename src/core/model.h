@@ -275,6 +275,11 @@ struct pl_run {
 	struct pl_extra *extra; /* extra conditions, sorted by name (strcmp),
 	                           names unique; owned */
 	size_t nextra;          /* entries in extra */
+	int revision;           /* the stored run's current revision: 1 as
+	                           imported, +1 per amend (core/ledger.h); set
+	                           by the store's reads, 0 otherwise */
+	int retracted;          /* 1: retracted (`perfledger retract`); set by
+	                           the store's reads */
 };
 
 /* Zeroes run (all conditions and metrics missing). */
