@@ -46,6 +46,15 @@ static const struct words words_en = {
 	"%s in / %s out per 1M tokens",
 	{"weights source", "engine version", "launch parameters", "driver/CUDA", "input/output lengths",
 	 "concurrency", "warm-up", "TTFT", "TPOT", "throughput", "p95"},
+	"c=%s",
+	"%s vs output throughput per offer (labels: concurrency; dashed: SLO limit)",
+	"output throughput (tok/s)",
+	"SLO: %s \xe2\x89\xa4 %s s",
+	"Cost per 1M output tokens at the SLO, lowest first", "cost per 1M output tokens at the SLO",
+	"no price", "no point meets the SLO",
+	"%s (%s), median of each row's runs",
+	", lower is better", ", higher is better",
+	"seconds", "tokens/s",
 };
 
 static const struct words words_zh = {
@@ -62,6 +71,15 @@ static const struct words words_zh = {
 	"每百万 token：输入 %s / 输出 %s",
 	{"权重来源", "引擎版本", "启动参数", "驱动/CUDA", "输入/输出长度",
 	 "并发数", "预热", "TTFT", "TPOT", "吞吐量", "p95"},
+	"c=%s",
+	"各方案的 %s 与输出吞吐量（标注：并发数；虚线：SLO 上限）",
+	"输出吞吐量（tok/s）",
+	"SLO：%s \xe2\x89\xa4 %s 秒",
+	"满足 SLO 时每百万输出 token 的成本（由低到高）", "满足 SLO 时每百万输出 token 的成本",
+	"无价格", "没有任何点满足 SLO",
+	"%s（%s），各行运行记录的中位数",
+	"，越低越好", "，越高越好",
+	"秒", "tok/s",
 };
 
 int pl_bundle_lang_ok(const char *lang)
@@ -91,13 +109,6 @@ static int write_tpl(FILE *fp, void *vjob, struct pl_error *err)
 	if (!t)
 		return pl_error_set(err, PL_EIO, "no built-in template '%s'", job->name);
 	return pl_tpl_render(t, len, job->name, job->esc, job->ctx, fp, err);
-}
-
-static int write_str(FILE *fp, void *s, struct pl_error *err)
-{
-	(void)err;
-	fputs(s, fp);
-	return ferror(fp) ? PL_EIO : 0;
 }
 
 struct bytes {
@@ -253,10 +264,8 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 	}
 	if (rc == 0)
 		rc = pl_bundle_make_charts(&b) ? pl_error_set(err, PL_ENOMEM, "out of memory") : 0;
-	if (rc == 0 && b.svg_sweep)
-		rc = write_in(dir, "sweep.svg", write_str, b.svg_sweep, err);
-	if (rc == 0 && b.svg_pareto)
-		rc = write_in(dir, "pareto.svg", write_str, b.svg_pareto, err);
+	if (rc == 0)
+		rc = pl_bundle_write_charts(&b, dir, err);
 	if (rc == 0 && (pl_bundle_context(&b) || pl_bundle_ctx_charts(&b, charts, ncharts)))
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 	if (rc == 0) {
@@ -293,8 +302,7 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 		rc = write_in(dir, "manifest.json", pl_bundle_write_manifest, &mj, err);
 	}
 	free(charts);
-	free(b.svg_sweep);
-	free(b.svg_pareto);
+	pl_bundle_free_charts(&b);
 	pl_tpl_ctx_free(b.ctx);
 	if (rc == 0 && plot_rc != 0) {
 		if (err)
