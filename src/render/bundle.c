@@ -49,7 +49,7 @@ static const struct words words_en = {
 	"c=%s",
 	"%s vs output throughput per offer (labels: concurrency; dashed: SLO limit)",
 	"output throughput (tok/s)",
-	"SLO: %s \xe2\x89\xa4 %s s",
+	"SLO: %s ≤ %s s",
 	"Cost per 1M output tokens at the SLO, lowest first", "cost per 1M output tokens at the SLO",
 	"no price", "no point meets the SLO",
 	"%s (%s), median of each row's runs",
@@ -74,7 +74,7 @@ static const struct words words_zh = {
 	"c=%s",
 	"各方案的 %s 与输出吞吐量（标注：并发数；虚线：SLO 上限）",
 	"输出吞吐量（tok/s）",
-	"SLO：%s \xe2\x89\xa4 %s 秒",
+	"SLO：%s ≤ %s 秒",
 	"满足 SLO 时每百万输出 token 的成本（由低到高）", "满足 SLO 时每百万输出 token 的成本",
 	"无价格", "没有任何点满足 SLO",
 	"%s（%s），各行运行记录的中位数",
@@ -250,7 +250,7 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 	if (rc == 0)
 		rc = write_in(dir, "comparison.json", write_cjson, (void *)cmp, err);
 	if (rc == 0 && (opts->spec->charts & PL_CHART_BARS)) {
-		plot_rc = pl_plot_comparison(dir, cmp, &charts, &ncharts, &plot_err);
+		plot_rc = pl_plot_comparison_lang(dir, cmp, opts->lang, &charts, &ncharts, &plot_err);
 		if (plot_rc != 0 && plot_rc != PL_ETOOL) {
 			rc = plot_rc;
 			if (err)
