@@ -60,8 +60,8 @@ static void note_width(struct sheet *sh, lxw_col_t col, size_t w)
 {
 	if (col >= MAX_COLS)
 		return;
-	if (w > 60)
-		w = 60;
+	if (w > 36) /* longer text (paths, sha256) runs on or is cut at the cell's edge */
+		w = 36;
 	if (w > sh->width[col])
 		sh->width[col] = (unsigned short)w;
 	if (col + 1 > sh->ncols)
@@ -90,6 +90,39 @@ static int put_str(struct sheet *sh, lxw_row_t row, lxw_col_t col, const char *s
 	note_width(sh, col, pl_text_width(t));
 	free(t);
 	return 0;
+}
+
+/* A header cell (fmt wraps its text): the column is made as wide as the
+ * header's longest word, up to 20, not as the whole header. Returns 0 or
+ * PL_ENOMEM. */
+static int put_head(struct sheet *sh, lxw_row_t row, lxw_col_t col, const char *s, lxw_format *fmt)
+{
+	size_t longest = 0, w = 0;
+	int rc;
+
+	if (col < MAX_COLS && col < sh->ncols) { /* put_str notes the whole width: undo it */
+		unsigned short keep = sh->width[col];
+		rc = put_str(sh, row, col, s, fmt);
+		sh->width[col] = keep;
+	} else {
+		rc = put_str(sh, row, col, s, fmt);
+		if (col < MAX_COLS)
+			sh->width[col] = 0;
+	}
+	for (const char *p = s; ; p++) { /* words split at spaces and '_' */
+		if (!*p || *p == ' ' || *p == '_') {
+			longest = w > longest ? w : longest;
+			w = 0;
+			if (!*p)
+				break;
+			continue;
+		}
+		if (((unsigned char)*p & 0xC0) == 0x80)
+			continue; /* counted with its lead byte */
+		w += (unsigned char)*p >= 0xE0 ? 2 : 1; /* CJK (3-byte UTF-8 and up): two columns */
+	}
+	note_width(sh, col, longest > 20 ? 20 : longest);
+	return rc;
 }
 
 static void put_num(struct sheet *sh, lxw_row_t row, lxw_col_t col, double v, lxw_format *fmt)
@@ -149,13 +182,24 @@ static int put_cond(struct sheet *sh, lxw_row_t row, lxw_col_t col, int id,
 	}
 }
 
-static void finish_sheet(struct sheet *sh)
+/* Column widths from the widest texts, and a sheet that reads and prints
+ * as a table: header row and first column frozen, an autofilter over the
+ * header and rows 1..last (none when last is 0), and printed on A4
+ * landscape, fitted to the page width (as many pages tall as it takes),
+ * the header row repeated on every page. */
+static void finish_sheet(struct sheet *sh, lxw_row_t last)
 {
 	for (lxw_col_t c = 0; c < sh->ncols; c++) {
 		double w = sh->width[c] + 2;
 		worksheet_set_column(sh->ws, c, c, w < 8 ? 8 : w, NULL);
 	}
-	worksheet_freeze_panes(sh->ws, 1, 0);
+	worksheet_freeze_panes(sh->ws, 1, 1);
+	if (last > 0 && sh->ncols > 0)
+		worksheet_autofilter(sh->ws, 0, 0, last, (lxw_col_t)(sh->ncols - 1));
+	worksheet_set_landscape(sh->ws);
+	worksheet_set_paper(sh->ws, 9); /* A4 */
+	worksheet_fit_to_pages(sh->ws, 1, 0);
+	worksheet_repeat_rows(sh->ws, 0, 0);
 }
 
 static void metric_header(char *buf, size_t n, int m)
@@ -192,6 +236,15 @@ static size_t row_fields(const struct pl_comparison *cmp, int *ids)
 	return n;
 }
 
+/* 1 when the Comparison sheet starts with a column of row labels (the axis
+ * values joined, "2x NVIDIA H100 80G / 16"): with two or more axis fields,
+ * so that the first column names the row and the chart's categories say
+ * hardware and concurrency, not the hardware repeated. */
+static int has_label_col(const struct pl_comparison *cmp)
+{
+	return cmp->naxis > 1;
+}
+
 static int sheet_comparison(struct sheet *sh, const struct pl_comparison *cmp,
                             const struct formats *f)
 {
@@ -211,29 +264,44 @@ static int sheet_comparison(struct sheet *sh, const struct pl_comparison *cmp,
 	for (size_t r = 0; r < cmp->nrows; r++)
 		for (size_t i = 0; i < nm; i++)
 			spread |= cmp->rows[r].n_metric[metrics[i]] > 1;
+	if (has_label_col(cmp)) { /* "hardware / concurrency": the row's axis values, one cell */
+		struct pl_buf h = PL_BUF_INIT;
+		for (size_t i = 0; i < cmp->naxis; i++)
+			if (cmp->axis[i] >= 0 && cmp->axis[i] < PL_COND_COUNT) {
+				if (h.len)
+					pl_buf_adds(&h, " / ");
+				pl_buf_adds(&h, pl_cond_info[cmp->axis[i]].name);
+			}
+		rc |= h.oom ? PL_ENOMEM : put_head(sh, 0, col++, h.data ? h.data : "", f->header);
+		pl_buf_release(&h);
+	}
 	for (size_t i = 0; i < nids; i++)
-		rc |= put_str(sh, 0, col++, pl_cond_info[ids[i]].name, f->header);
-	rc |= put_str(sh, 0, col++, "n", f->header);
-	rc |= put_str(sh, 0, col++, "reference-only runs", f->header);
+		rc |= put_head(sh, 0, col++, pl_cond_info[ids[i]].name, f->header);
+	rc |= put_head(sh, 0, col++, "n", f->header);
+	rc |= put_head(sh, 0, col++, "reference-only runs", f->header);
 	for (size_t i = 0; i < nm; i++) {
 		metric_header(buf, sizeof(buf), metrics[i]);
-		rc |= put_str(sh, 0, col++, buf, f->header);
+		rc |= put_head(sh, 0, col++, buf, f->header);
 	}
 	for (size_t i = 0; i < nm; i++) {
 		snprintf(buf, sizeof(buf), "%s delta (%%)", pl_metric_info[metrics[i]].name);
-		rc |= put_str(sh, 0, col++, buf, f->header);
+		rc |= put_head(sh, 0, col++, buf, f->header);
 	}
 	for (size_t i = 0; spread && i < nm; i++) {
 		const char *unit = pl_unit_label(pl_metric_info[metrics[i]].unit);
 		snprintf(buf, sizeof(buf), "%s min (%s)", pl_metric_info[metrics[i]].name, unit);
-		rc |= put_str(sh, 0, col++, buf, f->header);
+		rc |= put_head(sh, 0, col++, buf, f->header);
 		snprintf(buf, sizeof(buf), "%s max (%s)", pl_metric_info[metrics[i]].name, unit);
-		rc |= put_str(sh, 0, col++, buf, f->header);
+		rc |= put_head(sh, 0, col++, buf, f->header);
 	}
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		const struct pl_compare_row *row = &cmp->rows[r];
 		lxw_row_t xr = (lxw_row_t)(r + 1);
 		col = 0;
+		if (has_label_col(cmp)) {
+			char label[1024];
+			rc |= put_str(sh, xr, col++, pl_render_row_label(cmp, r, label, sizeof(label)), NULL);
+		}
 		for (size_t i = 0; i < nids; i++, col++)
 			rc |= put_cond(sh, xr, col, ids[i], &row->axis[ids[i]]);
 		put_num(sh, xr, col++, (double)row->n, NULL);
@@ -254,7 +322,7 @@ static int sheet_comparison(struct sheet *sh, const struct pl_comparison *cmp,
 			put_num(sh, xr, col + 1, row->max[m], uf);
 		}
 	}
-	finish_sheet(sh);
+	finish_sheet(sh, (lxw_row_t)cmp->nrows);
 	return rc ? PL_ENOMEM : 0;
 }
 
@@ -350,16 +418,16 @@ static int sheet_runs(struct sheet *sh, const struct pl_comparison *cmp,
 		                                    "record",  "adapter",        "reference_only",
 		                                    "checklist missing"};
 		for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-			rc |= put_str(sh, 0, col++, fixed[i], f->header);
+			rc |= put_head(sh, 0, col++, fixed[i], f->header);
 	}
 	for (int id = 0; id < PL_COND_COUNT; id++)
 		if ((pl_cond_info[id].flags & PL_CF_KEY) && has_cond[id])
-			rc |= put_str(sh, 0, col++, pl_cond_info[id].name, f->header);
+			rc |= put_head(sh, 0, col++, pl_cond_info[id].name, f->header);
 	for (int m = 0; m < PL_METRIC_COUNT; m++) {
 		if (!has[m])
 			continue;
 		metric_header(buf, sizeof(buf), m);
-		rc |= put_str(sh, 0, col++, buf, f->header);
+		rc |= put_head(sh, 0, col++, buf, f->header);
 	}
 	for (size_t i = 0; runs && i < runs->n; i++) {
 		const struct pl_run *run = &runs->v[i];
@@ -402,7 +470,7 @@ static int sheet_runs(struct sheet *sh, const struct pl_comparison *cmp,
 			col++;
 		}
 	}
-	finish_sheet(sh);
+	finish_sheet(sh, xr);
 	return rc ? PL_ENOMEM : 0;
 }
 
@@ -412,9 +480,9 @@ static int sheet_conditions(struct sheet *sh, const struct pl_comparison *cmp,
 	lxw_row_t xr = 0;
 	int rc = 0;
 
-	rc |= put_str(sh, 0, 0, "field", f->header);
-	rc |= put_str(sh, 0, 1, "value", f->header);
-	rc |= put_str(sh, 0, 2, "status", f->header);
+	rc |= put_head(sh, 0, 0, "field", f->header);
+	rc |= put_head(sh, 0, 1, "value", f->header);
+	rc |= put_head(sh, 0, 2, "status", f->header);
 	for (int id = 0; id < PL_COND_COUNT; id++) {
 		int in_rows = 0;
 		for (size_t r = 0; r < cmp->nrows; r++)
@@ -452,17 +520,17 @@ static int sheet_conditions(struct sheet *sh, const struct pl_comparison *cmp,
 		rc |= put_str(sh, xr, 1, cmp->shared_extra[i].value, NULL);
 		rc |= put_str(sh, xr, 2, "shared (extra)", NULL);
 	}
-	finish_sheet(sh);
+	finish_sheet(sh, xr);
 	return rc ? PL_ENOMEM : 0;
 }
 
 static int sheet_caveats(struct sheet *sh, const struct pl_comparison *cmp, const struct formats *f)
 {
-	int rc = put_str(sh, 0, 0, "caveat", f->header);
+	int rc = put_head(sh, 0, 0, "caveat", f->header);
 
 	for (size_t i = 0; i < cmp->ncaveats; i++)
 		rc |= put_str(sh, (lxw_row_t)(i + 1), 0, cmp->caveats[i], NULL);
-	finish_sheet(sh);
+	finish_sheet(sh, (lxw_row_t)cmp->ncaveats);
 	return rc ? PL_ENOMEM : 0;
 }
 
@@ -676,8 +744,11 @@ static lxw_format *add_format(lxw_workbook *wb, const char *num, int bold)
 
 	if (f && num)
 		format_set_num_format(f, num);
-	if (f && bold)
+	if (f && bold) { /* the header: wrapped, so a long header does not widen its column */
 		format_set_bold(f);
+		format_set_text_wrap(f);
+		format_set_align(f, LXW_ALIGN_VERTICAL_TOP);
+	}
 	return f;
 }
 
@@ -686,14 +757,21 @@ struct extras {
 	const struct pl_procurement *proc; /* may be NULL */
 	unsigned sheets;                   /* PL_SHEET_* */
 	int zh;                            /* Chinese chart titles */
+	lxw_worksheet *proc_ws;            /* the Procurement sheet, added first; or NULL */
 };
+
+/* 1 if the workbook has a Procurement sheet. */
+static int wants_procurement(const struct extras *x)
+{
+	return x && x->proc && x->proc->ngroups > 0 && (x->sheets & PL_SHEET_PROCUREMENT);
+}
 
 static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl_comparison *cmp,
                       const struct pl_run_list *runs, const struct formats *f,
                       const struct extras *x);
 
 static int write_workbook(const char *path, const struct pl_comparison *cmp,
-                          const struct pl_run_list *runs, const struct extras *x,
+                          const struct pl_run_list *runs, struct extras *x,
                           long long epoch, struct pl_error *err)
 {
 	static const char *const names[] = {"Comparison", "Runs", "Conditions", "Caveats"};
@@ -737,6 +815,9 @@ static int write_workbook(const char *path, const struct pl_comparison *cmp,
 	f.watts = add_format(wb, "0.0", 0);
 	f.delta = add_format(wb, "+0.0;-0.0;0.0", 0);
 	f.link = workbook_get_default_url_format(wb); /* NULL is the same style */
+	/* the decision first: the Procurement sheet opens the workbook */
+	if (wants_procurement(x) && !(x->proc_ws = workbook_add_worksheet(wb, "Procurement")))
+		rc = PL_ENOMEM;
 	for (size_t i = 0; i < nsheets; i++) {
 		sheets[i].ws = workbook_add_worksheet(wb, names[i]);
 		if (!sheets[i].ws)
@@ -783,7 +864,7 @@ int pl_xlsx_write_bundle(const char *path, const struct pl_comparison *cmp,
                          unsigned sheets, const char *lang, long long epoch,
                          struct pl_error *err)
 {
-	struct extras x = {proc, sheets, lang && strcmp(lang, "zh-CN") == 0};
+	struct extras x = {proc, sheets, lang && strcmp(lang, "zh-CN") == 0, NULL};
 
 	return write_workbook(path, cmp, runs, &x, epoch, err);
 }
@@ -794,7 +875,7 @@ int pl_xlsx_write_bundle(const char *path, const struct pl_comparison *cmp,
 static int comparison_col(const struct pl_comparison *cmp, int m)
 {
 	int ids[PL_COND_COUNT];
-	int col = (int)row_fields(cmp, ids) + 2;
+	int col = (int)row_fields(cmp, ids) + 2 + has_label_col(cmp);
 
 	for (size_t i = 0; i < cmp->nmetrics; i++) {
 		int mi = cmp->metrics[i];
@@ -835,7 +916,7 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	int rc = 0;
 
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-		rc |= put_str(sh, 0, (lxw_col_t)i, head[i], f->header);
+		rc |= put_head(sh, 0, (lxw_col_t)i, head[i], f->header);
 	for (size_t g = 0; g < p->ngroups; g++) {
 		const struct pl_procure_group *gr = &p->groups[g];
 		const char *how = gr->slo.status == PL_SLO_INTERPOLATED ? "interpolated"
@@ -859,7 +940,9 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		}
 	}
 	pr = (lxw_row_t)(p->ngroups + 3);
-	rc |= put_str(sh, pr - 1, 0,
+	/* the formulas run on over the empty cells to their right; they do
+	 * not widen column A (which would push the table off the page) */
+	worksheet_write_string(sh->ws, pr - 1, 0,
 	              "cost per 1M output tokens = price_per_hour / (output_throughput * 3600) * 1e6; "
 	              "for a cloud API billed per token = price_per_million_output_tokens + "
 	              "price_per_million_input_tokens * input_tokens / max_output_tokens; "
@@ -867,7 +950,7 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	              "goodput only where the input file reports it",
 	              NULL);
 	for (size_t i = 0; i < sizeof(phead) / sizeof(phead[0]); i++)
-		rc |= put_str(sh, pr, (lxw_col_t)i, phead[i], f->header);
+		rc |= put_head(sh, pr, (lxw_col_t)i, phead[i], f->header);
 	bar = workbook_add_chart(wb, LXW_CHART_COLUMN);
 	sc = p->sweep ? workbook_add_chart(wb, LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS) : NULL;
 	for (size_t g = 0; g < p->ngroups; g++) {
@@ -915,7 +998,7 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		chart_legend_set_position(sc, LXW_CHART_LEGEND_BOTTOM);
 		worksheet_insert_chart(sh->ws, pr + 2, 5, sc);
 	}
-	finish_sheet(sh);
+	finish_sheet(sh, (lxw_row_t)p->ngroups);
 	return rc ? PL_ENOMEM : 0;
 }
 
@@ -925,11 +1008,11 @@ static int sheet_checklist(struct sheet *sh, const struct pl_comparison *cmp,
 	lxw_row_t r = 0;
 	int rc = 0;
 
-	rc |= put_str(sh, 0, 0, "run id", f->header);
-	rc |= put_str(sh, 0, 1, "source", f->header);
-	rc |= put_str(sh, 0, 2, "reference-only", f->header);
+	rc |= put_head(sh, 0, 0, "run id", f->header);
+	rc |= put_head(sh, 0, 1, "source", f->header);
+	rc |= put_head(sh, 0, 2, "reference-only", f->header);
 	for (int k = 0; k < PL_CHK_COUNT; k++)
-		rc |= put_str(sh, 0, (lxw_col_t)(3 + k), pl_checklist_item(k), f->header);
+		rc |= put_head(sh, 0, (lxw_col_t)(3 + k), pl_checklist_item(k), f->header);
 	for (size_t i = 0; runs && i < runs->n; i++) {
 		const struct pl_run *run = &runs->v[i];
 		if (!run_in_comparison(cmp, run->id))
@@ -942,7 +1025,7 @@ static int sheet_checklist(struct sheet *sh, const struct pl_comparison *cmp,
 			rc |= put_str(sh, r, (lxw_col_t)(3 + k),
 			              run->checklist_missing & (1u << k) ? "missing" : "yes", NULL);
 	}
-	finish_sheet(sh);
+	finish_sheet(sh, r);
 	return rc ? PL_ENOMEM : 0;
 }
 
@@ -966,11 +1049,11 @@ static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl
 		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
 		worksheet_insert_chart(cmp_sheet->ws, (lxw_row_t)cmp->nrows + 2, 0, ch);
 	}
-	if (x->proc && x->proc->ngroups > 0 && (x->sheets & PL_SHEET_PROCUREMENT)) {
+	if (wants_procurement(x)) {
 		struct sheet *sh = calloc(1, sizeof(*sh));
 		if (!sh)
 			return PL_ENOMEM;
-		sh->ws = workbook_add_worksheet(wb, "Procurement");
+		sh->ws = x->proc_ws;
 		rc = sh->ws ? sheet_procurement(wb, sh, x->proc, f, x->zh) : PL_ENOMEM;
 		free(sh);
 	}
