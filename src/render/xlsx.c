@@ -30,6 +30,7 @@
 #include <zlib.h>
 
 #include "core/procure.h"
+#include "render/i18n.h"
 #include "render/render_impl.h"
 #include "render/spec.h"
 #include "util/buf.h"
@@ -54,7 +55,11 @@ struct formats {
 	lxw_format *watts;   /* 0.0 */
 	lxw_format *delta;   /* +0.0;-0.0;0.0 (percent points) */
 	lxw_format *link;    /* hyperlink: libxlsxwriter's default (blue, underlined) */
+	int zh;              /* 1: the words of the sheets in Chinese (names stay as they are) */
 };
+
+/* en or zh by f->zh: the sheets' own words. */
+#define TR(f, en_text, zh_text) ((f)->zh ? (zh_text) : (en_text))
 
 static void note_width(struct sheet *sh, lxw_col_t col, size_t w)
 {
@@ -278,7 +283,7 @@ static int sheet_comparison(struct sheet *sh, const struct pl_comparison *cmp,
 	for (size_t i = 0; i < nids; i++)
 		rc |= put_head(sh, 0, col++, pl_cond_info[ids[i]].name, f->header);
 	rc |= put_head(sh, 0, col++, "n", f->header);
-	rc |= put_head(sh, 0, col++, "reference-only runs", f->header);
+	rc |= put_head(sh, 0, col++, TR(f, "reference-only runs", "仅供参考的运行数"), f->header);
 	for (size_t i = 0; i < nm; i++) {
 		metric_header(buf, sizeof(buf), metrics[i]);
 		rc |= put_head(sh, 0, col++, buf, f->header);
@@ -417,8 +422,10 @@ static int sheet_runs(struct sheet *sh, const struct pl_comparison *cmp,
 		static const char *const fixed[] = {"id",      "source",         "sha256",
 		                                    "record",  "adapter",        "reference_only",
 		                                    "checklist missing"};
+		static const char *const fixed_zh[] = {"id",     "来源文件", "sha256",      "记录",
+		                                       "适配器", "仅供参考", "清单缺少项"};
 		for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-			rc |= put_head(sh, 0, col++, fixed[i], f->header);
+			rc |= put_head(sh, 0, col++, f->zh ? fixed_zh[i] : fixed[i], f->header);
 	}
 	for (int id = 0; id < PL_COND_COUNT; id++)
 		if ((pl_cond_info[id].flags & PL_CF_KEY) && has_cond[id])
@@ -454,7 +461,8 @@ static int sheet_runs(struct sheet *sh, const struct pl_comparison *cmp,
 			if (!(run->checklist_missing & (1u << k)) || len >= sizeof(missing))
 				continue;
 			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
-			                        len ? ", " : "", pl_checklist_item(k));
+			                        len ? TR(f, ", ", "、") : "",
+			                        pl_i18n_checklist_item(k, f->zh ? "zh-CN" : "en"));
 		}
 		if (missing[0])
 			rc |= put_str(sh, xr, col, missing, NULL);
@@ -480,9 +488,9 @@ static int sheet_conditions(struct sheet *sh, const struct pl_comparison *cmp,
 	lxw_row_t xr = 0;
 	int rc = 0;
 
-	rc |= put_head(sh, 0, 0, "field", f->header);
-	rc |= put_head(sh, 0, 1, "value", f->header);
-	rc |= put_head(sh, 0, 2, "status", f->header);
+	rc |= put_head(sh, 0, 0, TR(f, "field", "字段"), f->header);
+	rc |= put_head(sh, 0, 1, TR(f, "value", "值"), f->header);
+	rc |= put_head(sh, 0, 2, TR(f, "status", "状态"), f->header);
 	for (int id = 0; id < PL_COND_COUNT; id++) {
 		int in_rows = 0;
 		for (size_t r = 0; r < cmp->nrows; r++)
@@ -505,20 +513,20 @@ static int sheet_conditions(struct sheet *sh, const struct pl_comparison *cmp,
 			rc |= put_str(sh, xr, 0, pl_cond_info[id].name, NULL);
 			if (cmp->nrows)
 				rc |= put_str(sh, xr, 1, joined.data, NULL);
-			rc |= put_str(sh, xr, 2, "varies with axis", NULL);
+			rc |= put_str(sh, xr, 2, TR(f, "varies with axis", "随比较轴变化"), NULL);
 			pl_buf_release(&joined);
 		} else if (cmp->shared[id].set) {
 			xr++;
 			rc |= put_str(sh, xr, 0, pl_cond_info[id].name, NULL);
 			rc |= put_cond(sh, xr, 1, id, &cmp->shared[id]);
-			rc |= put_str(sh, xr, 2, "shared", NULL);
+			rc |= put_str(sh, xr, 2, TR(f, "shared", "共同条件"), NULL);
 		}
 	}
 	for (size_t i = 0; i < cmp->nshared_extra; i++) { /* "vllm-serving.label": input text */
 		xr++;
 		rc |= put_str(sh, xr, 0, cmp->shared_extra[i].name, NULL);
 		rc |= put_str(sh, xr, 1, cmp->shared_extra[i].value, NULL);
-		rc |= put_str(sh, xr, 2, "shared (extra)", NULL);
+		rc |= put_str(sh, xr, 2, TR(f, "shared (extra)", "共同条件（额外字段）"), NULL);
 	}
 	finish_sheet(sh, xr);
 	return rc ? PL_ENOMEM : 0;
@@ -526,10 +534,13 @@ static int sheet_conditions(struct sheet *sh, const struct pl_comparison *cmp,
 
 static int sheet_caveats(struct sheet *sh, const struct pl_comparison *cmp, const struct formats *f)
 {
-	int rc = put_head(sh, 0, 0, "caveat", f->header);
+	int rc = put_head(sh, 0, 0, TR(f, "caveat", "注意事项"), f->header);
 
-	for (size_t i = 0; i < cmp->ncaveats; i++)
-		rc |= put_str(sh, (lxw_row_t)(i + 1), 0, cmp->caveats[i], NULL);
+	for (size_t i = 0; i < cmp->ncaveats; i++) {
+		char *t = pl_i18n_caveat(cmp->caveats[i], f->zh ? "zh-CN" : "en");
+		rc |= t ? put_str(sh, (lxw_row_t)(i + 1), 0, t, NULL) : PL_ENOMEM;
+		free(t);
+	}
 	finish_sheet(sh, (lxw_row_t)cmp->ncaveats);
 	return rc ? PL_ENOMEM : 0;
 }
@@ -815,6 +826,7 @@ static int write_workbook(const char *path, const struct pl_comparison *cmp,
 	f.watts = add_format(wb, "0.0", 0);
 	f.delta = add_format(wb, "+0.0;-0.0;0.0", 0);
 	f.link = workbook_get_default_url_format(wb); /* NULL is the same style */
+	f.zh = x && x->zh;
 	/* the decision first: the Procurement sheet opens the workbook */
 	if (wants_procurement(x) && !(x->proc_ws = workbook_add_worksheet(wb, "Procurement")))
 		rc = PL_ENOMEM;
@@ -911,18 +923,28 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	                                    "per accelerator (tok/s)", "interactivity (tok/s per request)",
 	                                    "cost per 1M output tokens (derived)", "meets SLO",
 	                                    "Pareto front"};
+	static const char *const head_zh[] = {"方案", "加速器数量", "每小时价格", "每加速器小时价格",
+	                                      "峰值吞吐量（tok/s）", "满足 SLO 的吞吐量（tok/s，推导值）",
+	                                      "满足 SLO 的单卡吞吐量（tok/s，推导值）",
+	                                      "满足 SLO 时每百万输出 token 成本（推导值）",
+	                                      "SLO 数值来源", "goodput（req/s）",
+	                                      "API 每百万输入 token 价格", "API 每百万输出 token 价格"};
+	static const char *const phead_zh[] = {"方案", "并发数", "输出吞吐量（tok/s）",
+	                                       "单卡（tok/s）", "交互性（每请求 tok/s）",
+	                                       "每百万输出 token 成本（推导值）", "满足 SLO",
+	                                       "帕累托前沿"};
 	lxw_row_t r = 0, pr;
 	lxw_chart *sc, *bar;
 	int rc = 0;
 
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-		rc |= put_head(sh, 0, (lxw_col_t)i, head[i], f->header);
+		rc |= put_head(sh, 0, (lxw_col_t)i, zh ? head_zh[i] : head[i], f->header);
 	for (size_t g = 0; g < p->ngroups; g++) {
 		const struct pl_procure_group *gr = &p->groups[g];
-		const char *how = gr->slo.status == PL_SLO_INTERPOLATED ? "interpolated"
-		                  : gr->slo.status == PL_SLO_MEASURED   ? "measured"
-		                  : p->slo.n                              ? "none meets the SLO"
-		                                                          : "no SLO";
+		const char *how = gr->slo.status == PL_SLO_INTERPOLATED ? TR(f, "interpolated", "插值")
+		                  : gr->slo.status == PL_SLO_MEASURED   ? TR(f, "measured", "实测")
+		                  : p->slo.n ? TR(f, "none meets the SLO", "没有点满足 SLO")
+		                             : TR(f, "no SLO", "未给出 SLO");
 		r = (lxw_row_t)(g + 1);
 		rc |= put_str(sh, r, 0, gr->label, NULL);
 		put_nan_dash(sh, r, 1, gr->accelerators, f->whole);
@@ -943,14 +965,20 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	/* the formulas run on over the empty cells to their right; they do
 	 * not widen column A (which would push the table off the page) */
 	worksheet_write_string(sh->ws, pr - 1, 0,
-	              "cost per 1M output tokens = price_per_hour / (output_throughput * 3600) * 1e6; "
-	              "for a cloud API billed per token = price_per_million_output_tokens + "
-	              "price_per_million_input_tokens * input_tokens / max_output_tokens; "
-	              "SLO throughput interpolated linearly between neighbouring concurrencies; "
-	              "goodput only where the input file reports it",
+	              TR(f,
+	                 "cost per 1M output tokens = price_per_hour / (output_throughput * 3600) * 1e6; "
+	                 "for a cloud API billed per token = price_per_million_output_tokens + "
+	                 "price_per_million_input_tokens * input_tokens / max_output_tokens; "
+	                 "SLO throughput interpolated linearly between neighbouring concurrencies; "
+	                 "goodput only where the input file reports it",
+	                 "每百万输出 token 成本 = price_per_hour / (output_throughput * 3600) * 1e6；"
+	                 "按 token 计费的云 API = price_per_million_output_tokens + "
+	                 "price_per_million_input_tokens * input_tokens / max_output_tokens；"
+	                 "满足 SLO 的吞吐量在相邻并发数之间线性插值；"
+	                 "goodput 仅在输入文件报告时给出"),
 	              NULL);
 	for (size_t i = 0; i < sizeof(phead) / sizeof(phead[0]); i++)
-		rc |= put_head(sh, pr, (lxw_col_t)i, phead[i], f->header);
+		rc |= put_head(sh, pr, (lxw_col_t)i, zh ? phead_zh[i] : phead[i], f->header);
 	bar = workbook_add_chart(wb, LXW_CHART_COLUMN);
 	sc = p->sweep ? workbook_add_chart(wb, LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS) : NULL;
 	for (size_t g = 0; g < p->ngroups; g++) {
@@ -965,9 +993,12 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 			put_nan_dash(sh, pr, 3, pt->throughput_per_acc, f->rate);
 			put_nan_dash(sh, pr, 4, pt->interactivity, f->rate);
 			put_nan_dash(sh, pr, 5, pt->cost_per_mtok, f->seconds);
-			rc |= put_str(sh, pr, 6, pt->meets_slo == 1 ? "yes" : pt->meets_slo == 0 ? "no" : "-",
+			rc |= put_str(sh, pr, 6,
+			              pt->meets_slo == 1   ? TR(f, "yes", "是")
+			              : pt->meets_slo == 0 ? TR(f, "no", "否")
+			                                   : "-",
 			              NULL);
-			rc |= put_str(sh, pr, 7, pt->pareto ? "yes" : "", NULL);
+			rc |= put_str(sh, pr, 7, pt->pareto ? TR(f, "yes", "是") : "", NULL);
 		}
 		if (sc && gr->npoints > 0) {
 			lxw_chart_series *se = chart_add_series(sc, NULL, NULL);
@@ -1008,11 +1039,12 @@ static int sheet_checklist(struct sheet *sh, const struct pl_comparison *cmp,
 	lxw_row_t r = 0;
 	int rc = 0;
 
-	rc |= put_head(sh, 0, 0, "run id", f->header);
-	rc |= put_head(sh, 0, 1, "source", f->header);
-	rc |= put_head(sh, 0, 2, "reference-only", f->header);
+	rc |= put_head(sh, 0, 0, TR(f, "run id", "运行 id"), f->header);
+	rc |= put_head(sh, 0, 1, TR(f, "source", "来源文件"), f->header);
+	rc |= put_head(sh, 0, 2, TR(f, "reference-only", "仅供参考"), f->header);
 	for (int k = 0; k < PL_CHK_COUNT; k++)
-		rc |= put_head(sh, 0, (lxw_col_t)(3 + k), pl_checklist_item(k), f->header);
+		rc |= put_head(sh, 0, (lxw_col_t)(3 + k), pl_i18n_checklist_item(k, f->zh ? "zh-CN" : "en"),
+		               f->header);
 	for (size_t i = 0; runs && i < runs->n; i++) {
 		const struct pl_run *run = &runs->v[i];
 		if (!run_in_comparison(cmp, run->id))
@@ -1023,7 +1055,9 @@ static int sheet_checklist(struct sheet *sh, const struct pl_comparison *cmp,
 		worksheet_write_boolean(sh->ws, r, 2, run->checklist_missing != 0, NULL);
 		for (int k = 0; k < PL_CHK_COUNT; k++)
 			rc |= put_str(sh, r, (lxw_col_t)(3 + k),
-			              run->checklist_missing & (1u << k) ? "missing" : "yes", NULL);
+			              run->checklist_missing & (1u << k) ? TR(f, "missing", "缺少")
+			                                                 : TR(f, "yes", "有"),
+			              NULL);
 	}
 	finish_sheet(sh, r);
 	return rc ? PL_ENOMEM : 0;
