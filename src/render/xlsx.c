@@ -44,6 +44,8 @@ struct sheet {
 	lxw_worksheet *ws;               /* libxlsxwriter's sheet */
 	unsigned short width[MAX_COLS];  /* widest cell text per column */
 	lxw_col_t ncols;                 /* columns used */
+	unsigned short headw[2][MAX_COLS]; /* header text width: row 0, and the row hrow */
+	lxw_row_t hrow;                  /* a second header row (0: none) */
 };
 
 /* Number formats and the header style. */
@@ -127,6 +129,12 @@ static int put_head(struct sheet *sh, lxw_row_t row, lxw_col_t col, const char *
 		w += (unsigned char)*p >= 0xE0 ? 2 : 1; /* CJK (3-byte UTF-8 and up): two columns */
 	}
 	note_width(sh, col, longest > 20 ? 20 : longest);
+	if (col < MAX_COLS) {
+		size_t whole = pl_text_width(s);
+		if (row != 0)
+			sh->hrow = row;
+		sh->headw[row != 0][col] = (unsigned short)(whole > 400 ? 400 : whole);
+	}
 	return rc;
 }
 
@@ -197,6 +205,18 @@ static void finish_sheet(struct sheet *sh, lxw_row_t last)
 	for (lxw_col_t c = 0; c < sh->ncols; c++) {
 		double w = sh->width[c] + 2;
 		worksheet_set_column(sh->ws, c, c, w < 8 ? 8 : w, NULL);
+	}
+	/* a header row tall enough for its wrapped lines (LibreOffice does
+	 * not grow a row for wrapped text that no one edited) */
+	for (int h = 0; h < 2; h++) {
+		size_t lines = 1;
+		for (lxw_col_t c = 0; c < sh->ncols; c++) {
+			double w = sh->width[c] + 2 < 8 ? 8 : sh->width[c] + 2;
+			size_t need = (size_t)ceil(sh->headw[h][c] / w);
+			lines = need > lines ? need : lines;
+		}
+		if (h == 0 || sh->hrow > 0)
+			worksheet_set_row(sh->ws, h ? sh->hrow : 0, 15.0 * (double)(lines > 4 ? 4 : lines), NULL);
 	}
 	worksheet_freeze_panes(sh->ws, 1, 1);
 	if (last > 0 && sh->ncols > 0)
