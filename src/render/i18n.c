@@ -127,8 +127,8 @@ static const char *const phrases[][2] = {
 	{" did not run the requested workload: ", " 未按要求的负载运行："},
 	{" (more than 10% apart; allowed by --allow-mismatch)",
 	 "（相差超过 10%；经 --allow-mismatch 允许）"},
-	{" measured mean (run ", " 实测均值（运行 "},
-	{" req/s achieved (run ", " req/s 实际达到（运行 "},
+	{" measured mean (run ", " 实测均值 (运行 "}, /* the ")" after the id stays */
+	{" req/s achieved (run ", " req/s 实际达到 (运行 "},
 	{" requested vs ", " 要求，实际 "},
 	{" (within ", "（范围 "},
 };
