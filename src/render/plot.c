@@ -186,13 +186,15 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 	        "set style histogram clustered gap 1\n"
 	        "set style fill solid 0.85 border -1\n"
 	        "set grid ytics\n"
-	        "set key outside top center horizontal\n"
+	        "%s"
 	        "set yrange [0:*]\n"
 	        "set xtics rotate by %d%s\n"
 	        "set title \"%s\"\n"
 	        "set ylabel \"%s\"\n"
 	        "plot '%s.dat' using 2:xtic(1) title \"%s\"",
-	        job->title, name, name, name, name, name, rot, rot == -20 ? "" : " right",
+	        job->title, name, name, name, name, name,
+	        /* a legend only where the colours mean something: two metrics */
+	        job->nmetrics > 1 ? "set key outside top center horizontal\n" : "set key off\n", rot, rot == -20 ? "" : " right",
 	        job->title, ylabel, name, pl_metric_info[job->metrics[0]].name);
 	for (size_t i = 1; i < job->nmetrics; i++)
 		fprintf(fp, ", '' using %zu title \"%s\"", i + 2, pl_metric_info[job->metrics[i]].name);
