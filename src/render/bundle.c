@@ -34,7 +34,8 @@
 static const struct words words_en = {
 	"en",
 	"Output throughput vs concurrency", "concurrency (log2)", "output throughput (tok/s)",
-	"Interactivity vs throughput per accelerator", "output throughput per accelerator (tok/s)",
+	"Interactivity vs throughput per accelerator (labels: concurrency; rings: Pareto front)",
+	"output throughput per accelerator (tok/s)",
 	"interactivity = 1 / TPOT p50 (tok/s per request)", "Pareto front",
 	" (not shown: no accelerator count)",
 	" (not shown: no point has both throughput per accelerator and TPOT p50)",
@@ -60,7 +61,7 @@ static const struct words words_en = {
 static const struct words words_zh = {
 	"zh-CN",
 	"输出吞吐量与并发数", "并发数（log2）", "输出吞吐量（tok/s）",
-	"交互性与单卡吞吐量", "单卡输出吞吐量（tok/s）",
+	"交互性与单卡吞吐量（标注：并发数；圆环：帕累托前沿）", "单卡输出吞吐量（tok/s）",
 	"交互性 = 1 / TPOT p50（每请求 tok/s）", "帕累托前沿",
 	"（未显示：无加速器数量）", "（未显示：没有同时具备单卡吞吐量与 TPOT p50 的点）",
 	"在并发数 %s 实测",
