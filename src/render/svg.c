@@ -83,6 +83,25 @@ static size_t series_legend_width(const struct pl_svg_series *se)
 	return legend_width(se->name) + (se->note ? 8 * pl_text_width(se->note) : 0);
 }
 
+/* 1 when a series' legend entry with its note is wider than a legend row:
+ * the note then goes on a row of its own under the name. */
+static int legend_split(const struct pl_svg_series *se)
+{
+	return se->note && series_legend_width(se) > (size_t)(W - 10 - (L + 10));
+}
+
+/* The title's font size: 16, smaller (down to 10) when the title's
+ * estimated box would be wider than the chart less 10 px each side. */
+static int title_size(const char *title)
+{
+	double cols = (double)pl_text_width(title ? title : "");
+	int fs = 16;
+
+	while (fs > 10 && PL_SVG_COL_EM * fs * cols > W - 20)
+		fs--;
+	return fs;
+}
+
 static void frame(FILE *f, const char *title, long height)
 {
 	fprintf(f,
@@ -91,8 +110,8 @@ static void frame(FILE *f, const char *title, long height)
 	        W, height, font);
 	text(f, title);
 	fprintf(f, "</title>\n<rect width=\"%d\" height=\"%ld\" fill=\"#fff\"/>\n"
-	           "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">",
-	        W, height, W / 2);
+	           "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"%d\">",
+	        W, height, W / 2, title_size(title));
 	text(f, title);
 	fputs("</text>\n", f);
 }
@@ -270,6 +289,11 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 		if (!name)
 			continue;
 		w = s < c->nseries ? series_legend_width(&c->series[s]) : legend_width(name);
+		if (s < c->nseries && legend_split(&c->series[s])) {
+			rows += x > (size_t)lx ? 2 : 1; /* a row of its own, then the note's */
+			x = W;                          /* the next entry starts a new row */
+			continue;
+		}
 		if (x > (size_t)lx && x + w > W - 10) {
 			rows++;
 			x = (size_t)lx;
@@ -398,13 +422,22 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 		const struct pl_svg_series *se = &c->series[s];
 		const char *col = colours[s % (sizeof(colours) / sizeof(colours[0]))];
 		/* legend entry, on the next row when this one is full */
-		if (lx > L + 10 && lx + (long)series_legend_width(se) > W - 10) {
+		if (lx > L + 10 &&
+		    (legend_split(se) || lx + (long)series_legend_width(se) > W - 10)) {
 			lx = L + 10;
 			ly += LEGEND_ROW;
 		}
 		marker(f, s, lx + 6, ly - 5, col);
 		fprintf(f, "<text x=\"%ld\" y=\"%ld\">", lx + 16, ly);
 		text(f, se->name);
+		if (se->note && legend_split(se)) { /* the note on its own row, under the name */
+			ly += LEGEND_ROW;
+			fprintf(f, "</text>\n<text x=\"%ld\" y=\"%ld\">", lx + 16, ly);
+			text(f, se->note);
+			fputs("</text>\n", f);
+			lx = W; /* the next entry starts a new row */
+			continue;
+		}
 		if (se->note)
 			text(f, se->note);
 		fputs("</text>\n", f);
@@ -526,8 +559,8 @@ char *pl_svg_bars(const struct pl_svg_bars *c)
 	        W, height, font);
 	text(f, c->title);
 	fprintf(f, "</title>\n<rect width=\"%d\" height=\"%ld\" fill=\"#fff\"/>\n"
-	           "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">",
-	        W, height, W / 2);
+	           "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"%d\">",
+	        W, height, W / 2, title_size(c->title));
 	text(f, c->title);
 	fputs("</text>\n", f);
 	if (ns > 1) { /* legend: what the colours mean */

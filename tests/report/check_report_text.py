@@ -5,7 +5,7 @@ three report definitions of reports/ from samples/ in en and zh-CN into
 WORK, then one check:
 
   overlap   every SVG of every bundle (ours and gnuplot's): no two text
-            labels' boxes overlap. A <text>'s box is estimated as svg.h
+            labels' boxes overlap, and none runs off the canvas. A <text>'s box is estimated as svg.h
             says (PL_SVG_COL_EM): 0.6 * font-size per display column
             (East Asian wide characters 2 columns), from 0.8 * font-size
             above the baseline to 0.2 * font-size below; placed by its
@@ -145,11 +145,26 @@ def overlap(p, q, slack=0.5):
     return True
 
 
+def canvas(path):
+    """(width, height) of the SVG: its viewBox, else its width/height."""
+    root = ET.parse(path).getroot()
+    vb = root.get("viewBox")
+    if vb:
+        v = [float(x) for x in re.split(r"[\s,]+", vb.strip())]
+        return v[2], v[3]
+    num = lambda s: float(re.match(r"[\d.]+", s).group(0))
+    return num(root.get("width")), num(root.get("height"))
+
+
 def check_overlap(work):
     bad, n = [], 0
     for path in sorted(glob.glob(os.path.join(work, "*", "*.svg"))):
         boxes = text_boxes(path)
+        w, h = canvas(path)
         n += 1
+        for s, corners in boxes:  # a label cut at the edge is not readable either
+            if any(x < -0.5 or x > w + 0.5 or y < -0.5 or y > h + 0.5 for x, y in corners):
+                bad.append("%s: %r runs off the %gx%g canvas" % (os.path.relpath(path, work), s, w, h))
         for i in range(len(boxes)):
             for j in range(i + 1, len(boxes)):
                 if overlap(boxes[i][1], boxes[j][1]):
