@@ -34,7 +34,8 @@
 static const struct words words_en = {
 	"en",
 	"Output throughput vs concurrency", "concurrency (log2)", "output throughput (tok/s)",
-	"Interactivity vs throughput per accelerator", "output throughput per accelerator (tok/s)",
+	"Interactivity vs throughput per accelerator (labels: concurrency; rings: Pareto front)",
+	"output throughput per accelerator (tok/s)",
 	"interactivity = 1 / TPOT p50 (tok/s per request)", "Pareto front",
 	" (not shown: no accelerator count)",
 	" (not shown: no point has both throughput per accelerator and TPOT p50)",
@@ -70,12 +71,21 @@ static const struct words words_en = {
 	"The costs use the prices stored with the runs, which name no currency; a definition names it with \"currency\" (and its \"prices\" win over the runs').",
 	"The sweep chart is not drawn: it needs concurrency or request_rate on the axis.",
 	"%s: %s points not drawn in the sweep chart (load infinite, i.e. all requests at once, or unknown)",
+	"c=%s",
+	"%s vs output throughput per offer (labels: concurrency; dashed: SLO limit)",
+	"output throughput (tok/s)",
+	"SLO: %s ≤ %s s",
+	"Cost per 1M output tokens at the SLO, lowest first", "cost per 1M output tokens at the SLO",
+	"no price", "no point meets the SLO",
+	"%s (%s), median of each row's runs",
+	", lower is better", ", higher is better",
+	"seconds", "tokens/s",
 };
 
 static const struct words words_zh = {
 	"zh-CN",
 	"输出吞吐量与并发数", "并发数（log2）", "输出吞吐量（tok/s）",
-	"交互性与单卡吞吐量", "单卡输出吞吐量（tok/s）",
+	"交互性与单卡吞吐量（标注：并发数；圆环：帕累托前沿）", "单卡输出吞吐量（tok/s）",
 	"交互性 = 1 / TPOT p50（每请求 tok/s）", "帕累托前沿",
 	"（未显示：无加速器数量）", "（未显示：没有同时具备单卡吞吐量与 TPOT p50 的点）",
 	"在并发数 %s 实测",
@@ -110,6 +120,15 @@ static const struct words words_zh = {
 	"成本使用运行记录中保存的价格，其中未注明货币；报告定义可用 \"currency\" 注明（其 \"prices\" 优先于运行记录中的价格）。",
 	"未绘制吞吐量扫描图：轴上需要有 concurrency 或 request_rate。",
 	"%s：%s 个测量点未在扫描图中绘制（负载为无穷大即一次性发出全部请求，或未知）",
+	"c=%s",
+	"各方案的 %s 与输出吞吐量（标注：并发数；虚线：SLO 上限）",
+	"输出吞吐量（tok/s）",
+	"SLO：%s ≤ %s 秒",
+	"满足 SLO 时每百万输出 token 的成本（由低到高）", "满足 SLO 时每百万输出 token 的成本",
+	"无价格", "没有任何点满足 SLO",
+	"%s（%s），各行运行记录的中位数",
+	"，越低越好", "，越高越好",
+	"秒", "tok/s",
 };
 
 int pl_bundle_lang_ok(const char *lang)
@@ -139,13 +158,6 @@ static int write_tpl(FILE *fp, void *vjob, struct pl_error *err)
 	if (!t)
 		return pl_error_set(err, PL_EIO, "no built-in template '%s'", job->name);
 	return pl_tpl_render(t, len, job->name, job->esc, job->ctx, fp, err);
-}
-
-static int write_str(FILE *fp, void *s, struct pl_error *err)
-{
-	(void)err;
-	fputs(s, fp);
-	return ferror(fp) ? PL_EIO : 0;
 }
 
 struct bytes {
@@ -299,7 +311,7 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 	if (rc == 0)
 		rc = write_in(dir, "comparison.json", write_cjson, (void *)cmp, err);
 	if (rc == 0 && (opts->spec->charts & PL_CHART_BARS)) {
-		plot_rc = pl_plot_comparison(dir, cmp, &charts, &ncharts, &plot_err);
+		plot_rc = pl_plot_comparison_lang(dir, cmp, opts->lang, &charts, &ncharts, &plot_err);
 		if (plot_rc != 0 && plot_rc != PL_ETOOL) {
 			rc = plot_rc;
 			if (err)
@@ -313,10 +325,8 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 	}
 	if (rc == 0)
 		rc = pl_bundle_make_charts(&b) ? pl_error_set(err, PL_ENOMEM, "out of memory") : 0;
-	if (rc == 0 && b.svg_sweep)
-		rc = write_in(dir, "sweep.svg", write_str, b.svg_sweep, err);
-	if (rc == 0 && b.svg_pareto)
-		rc = write_in(dir, "pareto.svg", write_str, b.svg_pareto, err);
+	if (rc == 0)
+		rc = pl_bundle_write_charts(&b, dir, err);
 	if (rc == 0 && (pl_bundle_context(&b) || pl_bundle_ctx_charts(&b, charts, ncharts)))
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 	if (rc == 0) {
@@ -353,8 +363,7 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 		rc = write_in(dir, "manifest.json", pl_bundle_write_manifest, &mj, err);
 	}
 	free(charts);
-	free(b.svg_sweep);
-	free(b.svg_pareto);
+	pl_bundle_free_charts(&b);
 	pl_tpl_ctx_free(b.ctx);
 	if (rc == 0 && plot_rc != 0) {
 		if (err)

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "render/bundle_impl.h"
+#include "render/i18n.h"
 #include "render/render.h"
 #include "render/render_impl.h"
 #include "render/template.h"
@@ -119,7 +120,9 @@ static int ctx_header(struct bundle *b)
 	rc |= pl_tpl_set_list(c, "caveats");
 	for (size_t i = 0; i < b->cmp->ncaveats; i++) {
 		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "caveats");
-		rc |= it ? pl_tpl_set(it, "text", b->cmp->caveats[i]) : PL_ENOMEM;
+		char *cav = pl_i18n_caveat(b->cmp->caveats[i], b->w->lang); /* zh-CN: i18n.h */
+		rc |= it && cav ? pl_tpl_set(it, "text", cav) : PL_ENOMEM;
+		free(cav);
 	}
 	return rc ? PL_ENOMEM : 0;
 }

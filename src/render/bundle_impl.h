@@ -59,7 +59,26 @@ struct words {
 	const char *no_currency;           /* costs from the runs' prices, no currency named */
 	const char *sweep_not_drawn;       /* the definition asks for a sweep chart; no load on the axis */
 	const char *sweep_points_not_drawn; /* "%s: %s points not drawn (load infinite or unknown)" */
+	/* charts (bundle_charts.c, plot.c): "%s" is filled as each says */
+	const char *point_label;     /* "c=%s": a sweep point's concurrency */
+	const char *latency_title;   /* "%s vs output throughput per offer": metric */
+	const char *latency_x;       /* output throughput axis */
+	const char *slo_line;        /* "SLO: %s <= %s s": metric, limit */
+	const char *cost_title, *cost_x; /* cost per 1M output tokens at the SLO */
+	const char *cost_no_price, *cost_no_slo; /* why an offer has no cost bar */
+	const char *bars_title;      /* "%s (%s), lower is better" etc.: metrics, unit */
+	const char *better_lower, *better_higher; /* appended to a bar chart's title */
+	const char *unit_s, *unit_toks; /* value axis labels: seconds, tokens/s */
 };
+
+/* One SVG chart of a bundle (bundle_charts.c). */
+struct bundle_svg {
+	char file[64]; /* file name in the bundle, e.g. "cost.svg" */
+	char *title;   /* heap */
+	char *svg;     /* heap */
+};
+
+#define BUNDLE_MAX_SVG 12
 
 /* Everything the writers need. */
 struct bundle {
@@ -69,7 +88,8 @@ struct bundle {
 	const struct pl_bundle_opts *o;
 	const struct words *w;
 	struct pl_tpl_ctx *ctx;
-	char *svg_sweep, *svg_pareto; /* heap, or NULL */
+	struct bundle_svg svg[BUNDLE_MAX_SVG]; /* the charts drawn by bundle_charts.c, in report order */
+	size_t nsvg;
 	char db_hash[65];
 	char gnuplot[128]; /* `gnuplot --version` when gnuplot drew charts, else "" */
 };
@@ -89,10 +109,19 @@ int pl_bundle_context(struct bundle *b);
 int pl_bundle_axis_context(struct bundle *b, const struct pl_chart *charts, size_t ncharts,
                            struct pl_error *err);
 
-/* Draws the sweep and Pareto charts the definition asks for into
- * b->svg_sweep / b->svg_pareto (heap; left NULL when not drawn). Returns 0
- * or PL_ENOMEM. Defined in bundle_charts.c. */
+/* Draws the procurement charts the definition asks for into b->svg (in
+ * report order: cost per 1M output tokens at the SLO, latency vs
+ * throughput per SLO metric, throughput vs concurrency — these with
+ * "sweep" —, the Pareto chart with "pareto"). Returns 0 or PL_ENOMEM.
+ * Defined in bundle_charts.c. */
 int pl_bundle_make_charts(struct bundle *b);
+
+/* Writes every chart of b->svg into dir as its file. Returns 0 or PL_EIO /
+ * PL_ENOMEM with err set. Defined in bundle_charts.c. */
+int pl_bundle_write_charts(struct bundle *b, const char *dir, struct pl_error *err);
+
+/* Frees b->svg. Defined in bundle_charts.c. */
+void pl_bundle_free_charts(struct bundle *b);
 
 /* Adds the "charts" list to b->ctx: the sweep and Pareto SVGs, then each
  * gnuplot chart of charts (ncharts) with an inline SVG bar chart of its

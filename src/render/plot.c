@@ -30,23 +30,25 @@
 #define GNUPLOT_MISSING_MSG \
 	"gnuplot not found; install it with 'apt-get install gnuplot-nox' (the .gp and .dat files are written)"
 
-/* One chart: which metrics, what it is called. */
+/* One chart: which metrics, what it is called. The title names only the
+ * metrics drawn: "TTFT p50 / p95 (s)" with both, "TTFT p50 (s)" with one. */
 struct chart_def {
-	const char *name;   /* base file name */
-	const char *title;  /* chart title (ours) */
-	const char *ylabel; /* y axis label (ours) */
-	int metrics[2];     /* candidate metrics, PL_M_NONE for none */
+	const char *name;      /* base file name */
+	const char *family;    /* title start, e.g. "TTFT" */
+	const char *family_zh; /* the same in Chinese */
+	int seconds;           /* 1: seconds, 0: tokens/s */
+	int metrics[2];        /* candidate metrics, PL_M_NONE for none */
 };
 
 static const struct chart_def chart_defs[] = {
-	{"ttft", "TTFT p50 / p95 (s)", "seconds", {PL_M_TTFT_P50, PL_M_TTFT_P95}},
-	{"tpot", "TPOT p50 / p95 (s)", "seconds", {PL_M_TPOT_P50, PL_M_TPOT_P95}},
-	{"throughput", "Output throughput (tok/s)", "tokens/s", {PL_M_OUTPUT_THROUGHPUT, PL_M_NONE}},
+	{"ttft", "TTFT", "TTFT", 1, {PL_M_TTFT_P50, PL_M_TTFT_P95}},
+	{"tpot", "TPOT", "TPOT", 1, {PL_M_TPOT_P50, PL_M_TPOT_P95}},
+	{"throughput", "Output throughput", "输出吞吐量", 0,
+	 {PL_M_OUTPUT_THROUGHPUT, PL_M_NONE}},
 };
 
 /* The ITL fallback of the "tpot" chart when no row has a TPOT. */
-static const struct chart_def itl_def = {"tpot", "ITL p50 / p95 (s)", "seconds",
-                                         {PL_M_ITL_P50, PL_M_ITL_P95}};
+static const struct chart_def itl_def = {"tpot", "ITL", "ITL", 1, {PL_M_ITL_P50, PL_M_ITL_P95}};
 
 /* A chart being written: its definition and the metrics present. */
 struct chart_job {
@@ -54,7 +56,32 @@ struct chart_job {
 	const struct chart_def *def;     /* what to draw */
 	int metrics[2];                  /* metrics present in some row */
 	size_t nmetrics;                 /* 1 or 2 */
+	int zh;                          /* Chinese title and axis label */
+	char title[128];                 /* what is drawn */
 };
+
+/* job->title from the metrics present: family, then the statistic of each
+ * latency metric ("p50 / p95"), then the unit. */
+static void job_title(struct chart_job *job)
+{
+	char stats[64] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; job->def->seconds && i < job->nmetrics; i++) {
+		const char *name = pl_metric_info[job->metrics[i]].name, *us = strrchr(name, '_');
+		int k = snprintf(stats + len, sizeof(stats) - len, "%s%s", i ? " / " : " ",
+		                 us ? us + 1 : name);
+		if (k > 0 && (size_t)k < sizeof(stats) - len)
+			len += (size_t)k;
+	}
+	if (job->zh)
+		snprintf(job->title, sizeof(job->title), "%s%s（%s）",
+		         job->def->family_zh, stats,
+		         job->def->seconds ? "秒" : "tok/s");
+	else
+		snprintf(job->title, sizeof(job->title), "%s%s (%s)", job->def->family, stats,
+		         job->def->seconds ? "s" : "tok/s");
+}
 
 static int metric_present(const struct pl_comparison *cmp, int m)
 {
@@ -140,6 +167,10 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 {
 	const struct chart_job *job = ctx;
 	const char *name = job->def->name;
+	const char *ylabel = job->def->seconds ? (job->zh ? "秒" : "seconds")
+	                                       : (job->zh ? "tok/s" : "tokens/s");
+	/* tick labels turn further as rows get more: more rows, narrower slots */
+	int rot = job->cmp->nrows <= 6 ? -20 : job->cmp->nrows <= 12 ? -45 : -90;
 
 	(void)err;
 	fprintf(fp,
@@ -155,14 +186,16 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 	        "set style histogram clustered gap 1\n"
 	        "set style fill solid 0.85 border -1\n"
 	        "set grid ytics\n"
-	        "set key outside top center horizontal\n"
+	        "%s"
 	        "set yrange [0:*]\n"
-	        "set xtics rotate by -20\n"
+	        "set xtics rotate by %d%s\n"
 	        "set title \"%s\"\n"
 	        "set ylabel \"%s\"\n"
 	        "plot '%s.dat' using 2:xtic(1) title \"%s\"",
-	        job->def->title, name, name, name, name, name, job->def->title, job->def->ylabel,
-	        name, pl_metric_info[job->metrics[0]].name);
+	        job->title, name, name, name, name, name,
+	        /* a legend only where the colours mean something: two metrics */
+	        job->nmetrics > 1 ? "set key outside top center horizontal\n" : "set key off\n", rot, rot == -20 ? "" : " right",
+	        job->title, ylabel, name, pl_metric_info[job->metrics[0]].name);
 	for (size_t i = 1; i < job->nmetrics; i++)
 		fprintf(fp, ", '' using %zu title \"%s\"", i + 2, pl_metric_info[job->metrics[i]].name);
 	fprintf(fp,
@@ -349,6 +382,12 @@ static int chart_output(const char *dir, const char *name, const char *ext, int 
 int pl_plot_comparison(const char *dir, const struct pl_comparison *cmp, struct pl_chart **charts,
                        size_t *ncharts, struct pl_error *err)
 {
+	return pl_plot_comparison_lang(dir, cmp, "en", charts, ncharts, err);
+}
+
+int pl_plot_comparison_lang(const char *dir, const struct pl_comparison *cmp, const char *lang,
+                            struct pl_chart **charts, size_t *ncharts, struct pl_error *err)
+{
 	size_t ndefs = sizeof(chart_defs) / sizeof(chart_defs[0]);
 	struct chart_job jobs[sizeof(chart_defs) / sizeof(chart_defs[0])];
 	struct pl_chart *out;
@@ -370,6 +409,8 @@ int pl_plot_comparison(const char *dir, const struct pl_comparison *cmp, struct 
 			job->nmetrics = present_metrics(cmp, job->def, job->metrics);
 		}
 		if (job->nmetrics > 0) {
+			job->zh = lang && strcmp(lang, "zh-CN") == 0;
+			job_title(job);
 			njobs++;
 		} else {
 			/* not drawn this time: a chart left by an earlier render into the
@@ -390,7 +431,7 @@ int pl_plot_comparison(const char *dir, const struct pl_comparison *cmp, struct 
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	for (size_t i = 0; i < njobs; i++) {
 		snprintf(out[i].name, sizeof(out[i].name), "%s", jobs[i].def->name);
-		snprintf(out[i].title, sizeof(out[i].title), "%s", jobs[i].def->title);
+		snprintf(out[i].title, sizeof(out[i].title), "%s", jobs[i].title);
 		rc = write_chart_file(dir, jobs[i].def->name, ".dat", write_dat, &jobs[i], err);
 		if (rc == 0)
 			rc = write_chart_file(dir, jobs[i].def->name, ".gp", write_gp, &jobs[i], err);

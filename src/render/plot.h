@@ -8,6 +8,8 @@
  * (fork/execv, never a shell). Labels from input files are inert: they live
  * only in the .dat file (read with `using ... xtic(1)` under `set noenhanced`
  * ... and never in the script text), with control characters replaced.
+ * Titles name only the metrics drawn; tick labels turn further (-20, -45,
+ * -90 degrees) as rows get more, so their slots stay wide enough.
  * The .gp and .dat files are always kept so a reader can re-plot.
  */
 #ifndef PL_PLOT_H
@@ -34,6 +36,11 @@ struct pl_chart {
  * still written and *charts is still filled. */
 int pl_plot_comparison(const char *dir, const struct pl_comparison *cmp, struct pl_chart **charts,
                        size_t *ncharts, struct pl_error *err);
+
+/* pl_plot_comparison with the chart titles and y axis labels in lang
+ * ("en" or "zh-CN"; anything else is "en"). */
+int pl_plot_comparison_lang(const char *dir, const struct pl_comparison *cmp, const char *lang,
+                            struct pl_chart **charts, size_t *ncharts, struct pl_error *err);
 
 /* The first line of `gnuplot --version` (the program as above), e.g.
  * "gnuplot 5.4 patchlevel 4", run from an argv vector, into buf (size n;

@@ -1,8 +1,11 @@
 /*
  * svg.c — the self-made SVG charts of svg.h: axes with "nice" ticks
- * (1, 2, 5 x 10^k, or powers of two on a log2 axis), one colour per series,
- * lines, markers, highlighted points drawn as larger rings, and a legend
- * under the plot. Coordinates are whole numbers in a 720x420 viewBox.
+ * (1, 2, 5 x 10^k, or powers of two on a log2 axis), one colour and marker
+ * shape per series, lines, point labels placed where they overlap no other
+ * label, reference (SLO) lines, highlighted points drawn as larger rings,
+ * a legend under the plot, and horizontal grouped bars. Coordinates are
+ * whole numbers in a 720-wide viewBox. Every text's box is estimated as
+ * svg.h says; the layout keeps those boxes apart.
  */
 #include "render/svg.h"
 
@@ -80,6 +83,25 @@ static size_t series_legend_width(const struct pl_svg_series *se)
 	return legend_width(se->name) + (se->note ? 8 * pl_text_width(se->note) : 0);
 }
 
+/* 1 when a series' legend entry with its note is wider than a legend row:
+ * the note then goes on a row of its own under the name. */
+static int legend_split(const struct pl_svg_series *se)
+{
+	return se->note && series_legend_width(se) > (size_t)(W - 10 - (L + 10));
+}
+
+/* The title's font size: 16, smaller (down to 10) when the title's
+ * estimated box would be wider than the chart less 10 px each side. */
+static int title_size(const char *title)
+{
+	double cols = (double)pl_text_width(title ? title : "");
+	int fs = 16;
+
+	while (fs > 10 && PL_SVG_COL_EM * fs * cols > W - 20)
+		fs--;
+	return fs;
+}
+
 static void frame(FILE *f, const char *title, long height)
 {
 	fprintf(f,
@@ -88,8 +110,8 @@ static void frame(FILE *f, const char *title, long height)
 	        W, height, font);
 	text(f, title);
 	fprintf(f, "</title>\n<rect width=\"%d\" height=\"%ld\" fill=\"#fff\"/>\n"
-	           "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">",
-	        W, height, W / 2);
+	           "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"%d\">",
+	        W, height, W / 2, title_size(title));
 	text(f, title);
 	fputs("</text>\n", f);
 }
@@ -147,17 +169,119 @@ static char *finish(FILE *f, char **buf)
 	return *buf;
 }
 
+/* An estimated text box (svg.h): x0,y0 top left, x1,y1 bottom right. */
+struct box {
+	double x0, y0, x1, y1;
+};
+
+enum anchor { A_START, A_MIDDLE, A_END };
+
+static struct box text_box(double x, double y, const char *s, int fs, enum anchor a)
+{
+	double w = PL_SVG_COL_EM * fs * (double)pl_text_width(s ? s : "");
+	struct box b;
+
+	b.x0 = a == A_START ? x : a == A_MIDDLE ? x - w / 2 : x - w;
+	b.x1 = b.x0 + w;
+	b.y0 = y - 0.8 * fs;
+	b.y1 = y + 0.2 * fs;
+	return b;
+}
+
+static int boxes_overlap(const struct box *a, const struct box *b)
+{
+	return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+#define MAX_PLACED 512
+
+/* Labels placed so far on one chart. */
+struct placed {
+	struct box v[MAX_PLACED];
+	size_t n;
+};
+
+static int fits(const struct placed *p, const struct box *b, const struct box *area)
+{
+	if (b->x0 < area->x0 || b->x1 > area->x1 || b->y0 < area->y0 || b->y1 > area->y1)
+		return 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (boxes_overlap(&p->v[i], b))
+			return 0;
+	return 1;
+}
+
+static void place(struct placed *p, const struct box *b)
+{
+	if (p->n < MAX_PLACED)
+		p->v[p->n++] = *b;
+}
+
+static const char *const anchors[] = {"start", "middle", "end"};
+
+/* A series' marker at (x, y), shape by series index, hollow. */
+static void marker(FILE *f, size_t s, long x, long y, const char *col)
+{
+	switch (s % 4) {
+	case 0:
+		fprintf(f, "<circle cx=\"%ld\" cy=\"%ld\" r=\"5\"", x, y);
+		break;
+	case 1:
+		fprintf(f, "<rect x=\"%ld\" y=\"%ld\" width=\"9\" height=\"9\"", x - 4, y - 4);
+		break;
+	case 2:
+		fprintf(f, "<polygon points=\"%ld,%ld %ld,%ld %ld,%ld\"", x, y - 6, x + 6, y + 4, x - 6,
+		        y + 4);
+		break;
+	default:
+		fprintf(f, "<polygon points=\"%ld,%ld %ld,%ld %ld,%ld %ld,%ld\"", x, y - 6, x + 6, y, x,
+		        y + 6, x - 6, y);
+		break;
+	}
+	fprintf(f, " fill=\"#fff\" stroke=\"%s\" stroke-width=\"2\"/>\n", col);
+}
+
+static int usable(const struct pl_svg_xy *c, double x, double y)
+{
+	return isfinite(x) && isfinite(y) && !(c->logx && x <= 0);
+}
+
+/* order[0..n) by ascending x (NAN last), equal x in their given order:
+ * an insertion sort, the series are short. */
+static void sort_by_x(size_t *order, size_t n, const double *x)
+{
+	for (size_t i = 1; i < n; i++) {
+		size_t v = order[i], j = i;
+		double xv = isnan(x[v]) ? INFINITY : x[v];
+		while (j > 0 && (isnan(x[order[j - 1]]) ? INFINITY : x[order[j - 1]]) > xv) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = v;
+	}
+}
+
 char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 {
 	struct axis ax = {INFINITY, -INFINITY, c->logx, L, W - R};
 	struct axis ay = {0, -INFINITY, 0, H - B, T};
+	struct placed *pl = calloc(1, sizeof(*pl));
+	struct box area = {L + 2, T + 2, W - R - 2, H - B - 2};
 	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	size_t len = 0, maxn = 1;
+	size_t *order;
+	FILE *f;
 	long lx = L + 10, ly = H - 6, rows = 1;
 
-	if (!f)
+	for (size_t s = 0; s < c->nseries; s++)
+		maxn = c->series[s].n > maxn ? c->series[s].n : maxn;
+	order = calloc(maxn, sizeof(*order));
+	f = pl && order ? open_memstream(&buf, &len) : NULL;
+	if (!f) {
+		free(pl);
+		free(order);
 		return NULL;
+	}
 	/* the legend wraps into as many rows below the plot as its entries need */
 	for (size_t s = 0, x = (size_t)lx; s <= c->nseries; s++) {
 		const char *name = s < c->nseries ? c->series[s].name : c->mark_label;
@@ -165,6 +289,11 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 		if (!name)
 			continue;
 		w = s < c->nseries ? series_legend_width(&c->series[s]) : legend_width(name);
+		if (s < c->nseries && legend_split(&c->series[s])) {
+			rows += x > (size_t)lx ? 2 : 1; /* a row of its own, then the note's */
+			x = W;                          /* the next entry starts a new row */
+			continue;
+		}
 		if (x > (size_t)lx && x + w > W - 10) {
 			rows++;
 			x = (size_t)lx;
@@ -174,7 +303,7 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 	for (size_t s = 0; s < c->nseries; s++)
 		for (size_t i = 0; i < c->series[s].n; i++) {
 			double x = c->series[s].x[i], y = c->series[s].y[i];
-			if (!isfinite(x) || !isfinite(y) || (c->logx && x <= 0))
+			if (!usable(c, x, y))
 				continue;
 			ax.lo = fmin(ax.lo, x);
 			ax.hi = fmax(ax.hi, x);
@@ -185,6 +314,9 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 		ax.hi = c->logx ? 2 : 1;
 		ay.hi = 1;
 	}
+	for (size_t k = 0; k < c->nhlines; k++) /* a limit line stays on the chart */
+		if (isfinite(c->hlines[k].y))
+			ay.hi = fmax(ay.hi, c->hlines[k].y);
 	if (c->logx) {
 		ax.lo = pow(2, floor(log2(ax.lo)));
 		ax.hi = pow(2, ceil(log2(ax.hi)));
@@ -193,25 +325,50 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 	} else {
 		double st = nice_step(ax.hi > 0 ? ax.hi : 1, 5);
 		ax.lo = 0;
-		ax.hi = ceil(ax.hi / st) * st;
+		ax.hi = ceil(ax.hi * 1.05 / st) * st; /* room for the labels of the last point */
 		if (ax.hi <= 0)
 			ax.hi = 1;
 	}
 	if (!(ay.hi > 0))
 		ay.hi = 1;
-	ay.hi = ceil(ay.hi * 1.05 / nice_step(ay.hi * 1.05, 5)) * nice_step(ay.hi * 1.05, 5);
+	ay.hi = ceil(ay.hi * 1.1 / nice_step(ay.hi * 1.1, 5)) * nice_step(ay.hi * 1.1, 5);
 	frame(f, c->title, H + LEGEND_ROW * (rows - 1));
 	ticks(f, &ax, 1);
 	ticks(f, &ay, 0);
 	axis_labels(f, c->xlabel, c->ylabel);
+	for (size_t k = 0; k < c->nhlines; k++) {
+		long y;
+		struct box b;
+		if (!isfinite(c->hlines[k].y))
+			continue;
+		y = map(&ay, c->hlines[k].y);
+		fprintf(f, "<line x1=\"%d\" y1=\"%ld\" x2=\"%d\" y2=\"%ld\" stroke=\"#444\" "
+		           "stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
+		        L, y, W - R, y);
+		b = text_box(W - R - 4, y - 4, c->hlines[k].label, 12, A_END);
+		if (!fits(pl, &b, &area))
+			b = text_box(W - R - 4, y + 14, c->hlines[k].label, 12, A_END);
+		fprintf(f, "<text x=\"%d\" y=\"%ld\" text-anchor=\"end\" font-size=\"12\" "
+		           "fill=\"#444\">",
+		        W - R - 4, lround(b.y0 + 0.8 * 12));
+		text(f, c->hlines[k].label);
+		fputs("</text>\n", f);
+		place(pl, &b);
+	}
+	/* lines and markers first, then the point labels over them */
 	for (size_t s = 0; s < c->nseries; s++) {
 		const struct pl_svg_series *se = &c->series[s];
 		const char *col = colours[s % (sizeof(colours) / sizeof(colours[0]))];
 		int first = 1;
+		for (size_t i = 0; i < se->n; i++)
+			order[i] = i;
+		if (c->sort_x)
+			sort_by_x(order, se->n, se->x);
 		if (c->lines) {
 			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
-			for (size_t i = 0; i < se->n; i++) {
-				if (!isfinite(se->x[i]) || !isfinite(se->y[i]) || (c->logx && se->x[i] <= 0))
+			for (size_t j = 0; j < se->n; j++) {
+				size_t i = order[j];
+				if (!usable(c, se->x[i], se->y[i]))
 					continue;
 				fprintf(f, "%s%ld,%ld", first ? "" : " ", map(&ax, se->x[i]), map(&ay, se->y[i]));
 				first = 0;
@@ -220,25 +377,67 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 		}
 		for (size_t i = 0; i < se->n; i++) {
 			long px, py;
-			if (!isfinite(se->x[i]) || !isfinite(se->y[i]) || (c->logx && se->x[i] <= 0))
+			if (!usable(c, se->x[i], se->y[i]))
 				continue;
 			px = map(&ax, se->x[i]);
 			py = map(&ay, se->y[i]);
-			fprintf(f, "<circle cx=\"%ld\" cy=\"%ld\" r=\"4\" fill=\"%s\"/>\n", px, py, col);
 			if (se->mark && se->mark[i])
-				fprintf(f, "<circle cx=\"%ld\" cy=\"%ld\" r=\"9\" fill=\"none\" "
-				           "stroke=\"#000\" stroke-width=\"2\"/>\n",
+				fprintf(f, "<circle cx=\"%ld\" cy=\"%ld\" r=\"10\" fill=\"none\" "
+				           "stroke=\"#000\" stroke-width=\"1.5\"/>\n",
 				        px, py);
+			marker(f, s, px, py, col);
+			{ /* labels keep off the markers too */
+				struct box mb = {px - 7, py - 7, px + 7, py + 7};
+				place(pl, &mb);
+			}
 		}
+	}
+	for (size_t s = 0; s < c->nseries; s++) {
+		const struct pl_svg_series *se = &c->series[s];
+		const char *col = colours[s % (sizeof(colours) / sizeof(colours[0]))];
+		static const int dx[] = {8, 8, -8, -8, 0, 0};
+		static const int dy[] = {-7, 15, -7, 15, -12, 22};
+		static const enum anchor an[] = {A_START, A_START, A_END, A_END, A_MIDDLE, A_MIDDLE};
+		for (size_t i = 0; se->label && i < se->n; i++) {
+			long px, py;
+			if (!se->label[i] || !usable(c, se->x[i], se->y[i]))
+				continue;
+			px = map(&ax, se->x[i]);
+			py = map(&ay, se->y[i]);
+			for (int k = 0; k < 6; k++) {
+				struct box b = text_box(px + dx[k], py + dy[k], se->label[i], 11, an[k]);
+				if (!fits(pl, &b, &area))
+					continue;
+				fprintf(f, "<text x=\"%ld\" y=\"%ld\" text-anchor=\"%s\" font-size=\"11\" "
+				           "fill=\"%s\">",
+				        px + dx[k], py + dy[k], anchors[an[k]], col);
+				text(f, se->label[i]);
+				fputs("</text>\n", f);
+				place(pl, &b);
+				break;
+			}
+		}
+	}
+	for (size_t s = 0; s < c->nseries; s++) {
+		const struct pl_svg_series *se = &c->series[s];
+		const char *col = colours[s % (sizeof(colours) / sizeof(colours[0]))];
 		/* legend entry, on the next row when this one is full */
-		if (lx > L + 10 && lx + (long)series_legend_width(se) > W - 10) {
+		if (lx > L + 10 &&
+		    (legend_split(se) || lx + (long)series_legend_width(se) > W - 10)) {
 			lx = L + 10;
 			ly += LEGEND_ROW;
 		}
-		fprintf(f, "<rect x=\"%ld\" y=\"%ld\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-		           "<text x=\"%ld\" y=\"%ld\">",
-		        lx, ly - 11, col, lx + 16, ly);
+		marker(f, s, lx + 6, ly - 5, col);
+		fprintf(f, "<text x=\"%ld\" y=\"%ld\">", lx + 16, ly);
 		text(f, se->name);
+		if (se->note && legend_split(se)) { /* the note on its own row, under the name */
+			ly += LEGEND_ROW;
+			fprintf(f, "</text>\n<text x=\"%ld\" y=\"%ld\">", lx + 16, ly);
+			text(f, se->note);
+			fputs("</text>\n", f);
+			lx = W; /* the next entry starts a new row */
+			continue;
+		}
 		if (se->note)
 			text(f, se->note);
 		fputs("</text>\n", f);
@@ -250,49 +449,193 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 			ly += LEGEND_ROW;
 		}
 		fprintf(f, "<circle cx=\"%ld\" cy=\"%ld\" r=\"6\" fill=\"none\" stroke=\"#000\" "
-		           "stroke-width=\"2\"/><text x=\"%ld\" y=\"%ld\">",
+		           "stroke-width=\"1.5\"/><text x=\"%ld\" y=\"%ld\">",
 		        lx + 6, ly - 5, lx + 16, ly);
 		text(f, c->mark_label);
 		fputs("</text>\n", f);
 	}
+	free(pl);
+	free(order);
 	return finish(f, &buf);
 }
 
-char *pl_svg_bar_chart(const char *title, const char *ylabel, const char *const *labels,
-                       const double *values, size_t n)
+/* Splits label s into at most 3 lines of at most cols columns at spaces
+ * (a word wider than a line is cut), the last line ending in an ellipsis
+ * when text is left over. Lines go to out[0..3) (heap; caller frees).
+ * Returns the number of lines, 0 on out of memory. */
+static size_t wrap_label(const char *s, size_t cols, char *out[3])
 {
-	struct axis ay = {0, 0, 0, H - B, T};
+	size_t nl = 0;
+
+	s = s ? s : "";
+	while (nl < 3) {
+		size_t end = 0, last_space = 0, w = 0, n = strlen(s);
+		while (end < n) {
+			unsigned long cp;
+			size_t k = pl_utf8_decode(s + end, n - end, &cp);
+			char tmp[8] = {0};
+			if (k == 0)
+				k = 1;
+			memcpy(tmp, s + end, k < 8 ? k : 7);
+			if (w + pl_text_width(tmp) > cols)
+				break;
+			w += pl_text_width(tmp);
+			if (cp == ' ')
+				last_space = end;
+			end += k;
+		}
+		if (end < n && last_space > 0)
+			end = last_space; /* break at the last space */
+		if (nl == 2 && end < n) {
+			char *cut = pl_text_sanitize_cut(s, cols);
+			if (!cut)
+				goto oom;
+			out[nl++] = cut;
+			break;
+		}
+		out[nl] = strndup(s, end);
+		if (!out[nl])
+			goto oom;
+		nl++;
+		s += end;
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+	}
+	return nl;
+oom:
+	for (size_t i = 0; i < nl; i++)
+		free(out[i]);
+	return 0;
+}
+
+char *pl_svg_bars(const struct pl_svg_bars *c)
+{
+	size_t ns = c->nseries ? c->nseries : 1, maxcols = 0;
+	char *(*lines)[3] = calloc(c->n ? c->n : 1, sizeof(*lines));
+	size_t *nlines = calloc(c->n ? c->n : 1, sizeof(*nlines));
+	struct axis axv = {0, 0, 0, 0, W - 80};
+	long lw, left, top, gh, plot_h, height, bar_h = 14;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	long slot;
+	FILE *f = NULL;
 
-	if (!f)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(values[i]))
-			ay.hi = fmax(ay.hi, values[i]);
-	if (!(ay.hi > 0))
-		ay.hi = 1;
-	ay.hi = ceil(ay.hi * 1.05 / nice_step(ay.hi * 1.05, 5)) * nice_step(ay.hi * 1.05, 5);
-	frame(f, title, H);
-	ticks(f, &ay, 0);
-	axis_labels(f, "", ylabel);
-	slot = n ? (W - R - L) / (long)n : 1;
-	for (size_t i = 0; i < n; i++) {
-		long x = L + (long)i * slot + slot / 6, w = slot * 2 / 3;
-		char num[40];
-		if (isfinite(values[i])) {
-			long y = map(&ay, values[i]);
-			fprintf(f, "<rect x=\"%ld\" y=\"%ld\" width=\"%ld\" height=\"%ld\" fill=\"%s\"/>"
-			           "<text x=\"%ld\" y=\"%ld\" text-anchor=\"middle\">%s</text>\n",
-			        x, y, w, (long)(H - B) - y, colours[i % 8], x + w / 2, y - 4,
-			        pl_fmt_num(num, sizeof(num), pl_round_sig(values[i], 4)));
+	if (!lines || !nlines)
+		goto fail;
+	for (size_t i = 0; i < c->n; i++) {
+		nlines[i] = wrap_label(c->labels[i], PL_SVG_LABEL_COLS, lines[i]);
+		if (nlines[i] == 0)
+			goto fail;
+		for (size_t k = 0; k < nlines[i]; k++) {
+			size_t w = pl_text_width(lines[i][k]);
+			maxcols = w > maxcols ? w : maxcols;
 		}
-		fprintf(f, "<text x=\"%ld\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">",
-		        x + w / 2, H - B + 16);
-		text(f, labels[i]);
+	}
+	lw = lround(PL_SVG_COL_EM * 12 * (double)maxcols);
+	left = lw + 16 > 80 ? lw + 16 : 80;
+	axv.px0 = (int)left;
+	top = T + (ns > 1 ? 24 : 0);
+	gh = (long)ns * bar_h + 12;
+	plot_h = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		long need = (long)nlines[i] * 14 + 8; /* a group grows with its label's lines */
+		plot_h += need > gh ? need : gh;
+	}
+	if (plot_h == 0)
+		plot_h = gh;
+	height = top + plot_h + 50;
+	for (size_t i = 0; i < c->n * ns; i++)
+		if (isfinite(c->values[i]))
+			axv.hi = fmax(axv.hi, c->values[i]);
+	if (!(axv.hi > 0))
+		axv.hi = 1;
+	axv.hi = ceil(axv.hi * 1.02 / nice_step(axv.hi * 1.02, 5)) * nice_step(axv.hi * 1.02, 5);
+	if (!(f = open_memstream(&buf, &len)))
+		goto fail;
+	fprintf(f,
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %ld\" role=\"img\" "
+	        "class=\"chart\" %s font-size=\"13\">\n<title>",
+	        W, height, font);
+	text(f, c->title);
+	fprintf(f, "</title>\n<rect width=\"%d\" height=\"%ld\" fill=\"#fff\"/>\n"
+	           "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"%d\">",
+	        W, height, W / 2, title_size(c->title));
+	text(f, c->title);
+	fputs("</text>\n", f);
+	if (ns > 1) { /* legend: what the colours mean */
+		long lx = left;
+		for (size_t s = 0; s < ns; s++) {
+			fprintf(f, "<rect x=\"%ld\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+			           "<text x=\"%ld\" y=\"%d\">",
+			        lx, T - 2, colours[s % 8], lx + 16, T + 9);
+			text(f, c->series[s]);
+			fputs("</text>\n", f);
+			lx += (long)legend_width(c->series[s]);
+		}
+	}
+	{ /* value ticks and grid along the bottom */
+		char num[40];
+		double step = nice_step(axv.hi, 5);
+		for (int i = 0; i < 40 && i * step <= axv.hi * (1 + 1e-9); i++) {
+			long p = map(&axv, i * step);
+			pl_fmt_num(num, sizeof(num), pl_round_sig(i * step, 6));
+			fprintf(f,
+			        "<line x1=\"%ld\" y1=\"%ld\" x2=\"%ld\" y2=\"%ld\" stroke=\"#ddd\"/>"
+			        "<text x=\"%ld\" y=\"%ld\" text-anchor=\"middle\">%s</text>\n",
+			        p, top, p, top + plot_h, p, top + plot_h + 18, num);
+		}
+		fprintf(f, "<line x1=\"%ld\" y1=\"%ld\" x2=\"%ld\" y2=\"%ld\" stroke=\"#333\"/>\n", left,
+		        top, left, top + plot_h);
+		fprintf(f, "<line x1=\"%ld\" y1=\"%ld\" x2=\"%d\" y2=\"%ld\" stroke=\"#333\"/>\n", left,
+		        top + plot_h, W - 80, top + plot_h);
+		fprintf(f, "<text x=\"%ld\" y=\"%ld\" text-anchor=\"middle\">", (left + W - 80) / 2,
+		        top + plot_h + 38);
+		text(f, c->xlabel);
 		fputs("</text>\n", f);
 	}
+	for (size_t i = 0, y = (size_t)top; i < c->n; i++) {
+		long need = (long)nlines[i] * 14 + 8, h = need > gh ? need : gh;
+		long yc = (long)y + h / 2, by = yc - (long)ns * bar_h / 2;
+		int any = 0;
+		for (size_t k = 0; k < nlines[i]; k++) {
+			fprintf(f, "<text x=\"%ld\" y=\"%ld\" text-anchor=\"end\" font-size=\"12\">",
+			        left - 8, yc - ((long)nlines[i] - 1) * 7 + 4 + (long)k * 14);
+			text(f, lines[i][k]);
+			fputs("</text>\n", f);
+		}
+		for (size_t s = 0; s < ns; s++) {
+			double v = c->values[i * ns + s];
+			char num[40];
+			long x1, top_s = by + (long)s * bar_h;
+			if (!isfinite(v))
+				continue;
+			any = 1;
+			x1 = map(&axv, v);
+			fprintf(f, "<rect x=\"%ld\" y=\"%ld\" width=\"%ld\" height=\"%ld\" fill=\"%s\"/>"
+			           "<text x=\"%ld\" y=\"%ld\" font-size=\"11\">%s</text>\n",
+			        left, top_s + 1, x1 - left, bar_h - 2, colours[(ns > 1 ? s : 0) % 8], x1 + 4,
+			        top_s + bar_h - 3, pl_fmt_num(num, sizeof(num), pl_round_sig(v, 4)));
+		}
+		if (!any && c->notes && c->notes[i]) {
+			fprintf(f, "<text x=\"%ld\" y=\"%ld\" font-size=\"11\" fill=\"#666\">", left + 6,
+			        yc + 4);
+			text(f, c->notes[i]);
+			fputs("</text>\n", f);
+		}
+		y += (size_t)h;
+	}
+	for (size_t i = 0; i < c->n; i++)
+		for (size_t k = 0; k < nlines[i]; k++)
+			free(lines[i][k]);
+	free(lines);
+	free(nlines);
 	return finish(f, &buf);
+fail:
+	for (size_t i = 0; lines && i < c->n; i++)
+		for (size_t k = 0; k < nlines[i]; k++)
+			free(lines[i][k]);
+	free(lines);
+	free(nlines);
+	return NULL;
 }

@@ -18,11 +18,23 @@ struct pl_svg_series {
 	const char *name;       /* legend text (input text: escaped) */
 	const double *x, *y;    /* n points; NAN points are left out */
 	const unsigned char *mark; /* n flags: 1 = highlighted point (Pareto), or NULL */
+	const char *const *label; /* n point labels (e.g. "c=16"; NULL entries none), or NULL */
 	size_t n;
 	const char *note;       /* added to the legend entry (why no point is drawn), or NULL */
 };
 
-/* An x-y chart with lines and markers. */
+/* A horizontal reference line (an SLO limit) with its label. */
+struct pl_svg_hline {
+	double y;               /* in the units of the y axis */
+	const char *label;      /* drawn above the line's right end (escaped) */
+};
+
+/* An x-y chart with lines and markers. Each series has its own colour and
+ * marker shape (hollow circle, square, triangle, diamond), so a point
+ * drawn on another series' point stays visible. Point labels are placed
+ * beside their point where their estimated box (see below) overlaps no
+ * label placed before it, trying six positions; a label that fits
+ * nowhere is left out (the point stays). */
 struct pl_svg_xy {
 	const char *title;   /* chart title (escaped) */
 	const char *xlabel;  /* axis labels (escaped) */
@@ -30,6 +42,9 @@ struct pl_svg_xy {
 	const char *mark_label; /* legend text for highlighted points, or NULL */
 	int logx;            /* 1: log2 x axis (concurrency sweeps) */
 	int lines;           /* 1: join the points of a series */
+	int sort_x;          /* 1: join them in ascending x order (else in the given order) */
+	const struct pl_svg_hline *hlines; /* nhlines reference lines, or NULL */
+	size_t nhlines;
 	const struct pl_svg_series *series;
 	size_t nseries;
 };
@@ -39,8 +54,33 @@ struct pl_svg_xy {
  * of memory. */
 char *pl_svg_xy_chart(const struct pl_svg_xy *c);
 
-/* A bar chart: one bar per label. */
-char *pl_svg_bar_chart(const char *title, const char *ylabel, const char *const *labels,
-                       const double *values, size_t n);
+/* A horizontal bar chart: one group of nseries bars per category, the
+ * category labels left of the bars (wrapped at spaces into at most three
+ * lines of PL_SVG_LABEL_COLS columns, the last cut with an ellipsis), the
+ * value at the end of each bar, a legend of the series' colours when
+ * nseries > 1. Horizontal bars keep long labels (accelerator names,
+ * "hardware / concurrency") readable for any number of categories. */
+struct pl_svg_bars {
+	const char *title;           /* chart title (escaped) */
+	const char *xlabel;          /* value axis label (escaped) */
+	const char *const *labels;   /* n category labels (input text: escaped) */
+	size_t n;
+	const char *const *series;   /* nseries legend names */
+	size_t nseries;              /* 1..4 */
+	const double *values;        /* n * nseries: values[i * nseries + s]; NAN: no bar */
+	const char *const *notes;    /* n texts written where a category has no bar, or NULL */
+};
+
+#define PL_SVG_LABEL_COLS 34 /* columns of a category label line */
+
+/* The bar chart as pl_svg_xy_chart's. Caller frees; NULL on out of memory. */
+char *pl_svg_bars(const struct pl_svg_bars *c);
+
+/* Text box estimate shared by the layout here and the overlap test
+ * (tests/report/check_report_text.py): a text of `cols` display columns
+ * (pl_text_width) at font size fs px is 0.6 * fs px wide per column (CJK
+ * characters, 2 columns, 1.2 * fs) and spans from 0.8 * fs above its
+ * baseline to 0.2 * fs below it. */
+#define PL_SVG_COL_EM 0.6
 
 #endif

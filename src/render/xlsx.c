@@ -30,6 +30,7 @@
 #include <zlib.h>
 
 #include "core/procure.h"
+#include "render/i18n.h"
 #include "render/render_impl.h"
 #include "render/spec.h"
 #include "util/buf.h"
@@ -43,6 +44,8 @@ struct sheet {
 	lxw_worksheet *ws;               /* libxlsxwriter's sheet */
 	unsigned short width[MAX_COLS];  /* widest cell text per column */
 	lxw_col_t ncols;                 /* columns used */
+	unsigned short headw[2][MAX_COLS]; /* header text width: row 0, and the row hrow */
+	lxw_row_t hrow;                  /* a second header row (0: none) */
 };
 
 /* Number formats and the header style. */
@@ -54,14 +57,18 @@ struct formats {
 	lxw_format *watts;   /* 0.0 */
 	lxw_format *delta;   /* +0.0;-0.0;0.0 (percent points) */
 	lxw_format *link;    /* hyperlink: libxlsxwriter's default (blue, underlined) */
+	int zh;              /* 1: the words of the sheets in Chinese (names stay as they are) */
 };
+
+/* en or zh by f->zh: the sheets' own words. */
+#define TR(f, en_text, zh_text) ((f)->zh ? (zh_text) : (en_text))
 
 static void note_width(struct sheet *sh, lxw_col_t col, size_t w)
 {
 	if (col >= MAX_COLS)
 		return;
-	if (w > 60)
-		w = 60;
+	if (w > 36) /* longer text (paths, sha256) runs on or is cut at the cell's edge */
+		w = 36;
 	if (w > sh->width[col])
 		sh->width[col] = (unsigned short)w;
 	if (col + 1 > sh->ncols)
@@ -90,6 +97,45 @@ static int put_str(struct sheet *sh, lxw_row_t row, lxw_col_t col, const char *s
 	note_width(sh, col, pl_text_width(t));
 	free(t);
 	return 0;
+}
+
+/* A header cell (fmt wraps its text): the column is made as wide as the
+ * header's longest word, up to 20, not as the whole header. Returns 0 or
+ * PL_ENOMEM. */
+static int put_head(struct sheet *sh, lxw_row_t row, lxw_col_t col, const char *s, lxw_format *fmt)
+{
+	size_t longest = 0, w = 0;
+	int rc;
+
+	if (col < MAX_COLS && col < sh->ncols) { /* put_str notes the whole width: undo it */
+		unsigned short keep = sh->width[col];
+		rc = put_str(sh, row, col, s, fmt);
+		sh->width[col] = keep;
+	} else {
+		rc = put_str(sh, row, col, s, fmt);
+		if (col < MAX_COLS)
+			sh->width[col] = 0;
+	}
+	for (const char *p = s; ; p++) { /* words split at spaces and '_' */
+		if (!*p || *p == ' ' || *p == '_') {
+			longest = w > longest ? w : longest;
+			w = 0;
+			if (!*p)
+				break;
+			continue;
+		}
+		if (((unsigned char)*p & 0xC0) == 0x80)
+			continue; /* counted with its lead byte */
+		w += (unsigned char)*p >= 0xE0 ? 2 : 1; /* CJK (3-byte UTF-8 and up): two columns */
+	}
+	note_width(sh, col, longest > 20 ? 20 : longest);
+	if (col < MAX_COLS) {
+		size_t whole = pl_text_width(s);
+		if (row != 0)
+			sh->hrow = row;
+		sh->headw[row != 0][col] = (unsigned short)(whole > 400 ? 400 : whole);
+	}
+	return rc;
 }
 
 static void put_num(struct sheet *sh, lxw_row_t row, lxw_col_t col, double v, lxw_format *fmt)
@@ -149,13 +195,36 @@ static int put_cond(struct sheet *sh, lxw_row_t row, lxw_col_t col, int id,
 	}
 }
 
-static void finish_sheet(struct sheet *sh)
+/* Column widths from the widest texts, and a sheet that reads and prints
+ * as a table: header row and first column frozen, an autofilter over the
+ * header and rows 1..last (none when last is 0), and printed on A4
+ * landscape, fitted to the page width (as many pages tall as it takes),
+ * the header row repeated on every page. */
+static void finish_sheet(struct sheet *sh, lxw_row_t last)
 {
 	for (lxw_col_t c = 0; c < sh->ncols; c++) {
 		double w = sh->width[c] + 2;
 		worksheet_set_column(sh->ws, c, c, w < 8 ? 8 : w, NULL);
 	}
-	worksheet_freeze_panes(sh->ws, 1, 0);
+	/* a header row tall enough for its wrapped lines (LibreOffice does
+	 * not grow a row for wrapped text that no one edited) */
+	for (int h = 0; h < 2; h++) {
+		size_t lines = 1;
+		for (lxw_col_t c = 0; c < sh->ncols; c++) {
+			double w = sh->width[c] + 2 < 8 ? 8 : sh->width[c] + 2;
+			size_t need = (size_t)ceil(sh->headw[h][c] / w);
+			lines = need > lines ? need : lines;
+		}
+		if (h == 0 || sh->hrow > 0)
+			worksheet_set_row(sh->ws, h ? sh->hrow : 0, 15.0 * (double)(lines > 4 ? 4 : lines), NULL);
+	}
+	worksheet_freeze_panes(sh->ws, 1, 1);
+	if (last > 0 && sh->ncols > 0)
+		worksheet_autofilter(sh->ws, 0, 0, last, (lxw_col_t)(sh->ncols - 1));
+	worksheet_set_landscape(sh->ws);
+	worksheet_set_paper(sh->ws, 9); /* A4 */
+	worksheet_fit_to_pages(sh->ws, 1, 0);
+	worksheet_repeat_rows(sh->ws, 0, 0);
 }
 
 static void metric_header(char *buf, size_t n, int m)
@@ -192,6 +261,15 @@ static size_t row_fields(const struct pl_comparison *cmp, int *ids)
 	return n;
 }
 
+/* 1 when the Comparison sheet starts with a column of row labels (the axis
+ * values joined, "2x NVIDIA H100 80G / 16"): with two or more axis fields,
+ * so that the first column names the row and the chart's categories say
+ * hardware and concurrency, not the hardware repeated. */
+static int has_label_col(const struct pl_comparison *cmp)
+{
+	return cmp->naxis > 1;
+}
+
 static int sheet_comparison(struct sheet *sh, const struct pl_comparison *cmp,
                             const struct formats *f)
 {
@@ -211,29 +289,44 @@ static int sheet_comparison(struct sheet *sh, const struct pl_comparison *cmp,
 	for (size_t r = 0; r < cmp->nrows; r++)
 		for (size_t i = 0; i < nm; i++)
 			spread |= cmp->rows[r].n_metric[metrics[i]] > 1;
+	if (has_label_col(cmp)) { /* "hardware / concurrency": the row's axis values, one cell */
+		struct pl_buf h = PL_BUF_INIT;
+		for (size_t i = 0; i < cmp->naxis; i++)
+			if (cmp->axis[i] >= 0 && cmp->axis[i] < PL_COND_COUNT) {
+				if (h.len)
+					pl_buf_adds(&h, " / ");
+				pl_buf_adds(&h, pl_cond_info[cmp->axis[i]].name);
+			}
+		rc |= h.oom ? PL_ENOMEM : put_head(sh, 0, col++, h.data ? h.data : "", f->header);
+		pl_buf_release(&h);
+	}
 	for (size_t i = 0; i < nids; i++)
-		rc |= put_str(sh, 0, col++, pl_cond_info[ids[i]].name, f->header);
-	rc |= put_str(sh, 0, col++, "n", f->header);
-	rc |= put_str(sh, 0, col++, "reference-only runs", f->header);
+		rc |= put_head(sh, 0, col++, pl_cond_info[ids[i]].name, f->header);
+	rc |= put_head(sh, 0, col++, "n", f->header);
+	rc |= put_head(sh, 0, col++, TR(f, "reference-only runs", "仅供参考的运行数"), f->header);
 	for (size_t i = 0; i < nm; i++) {
 		metric_header(buf, sizeof(buf), metrics[i]);
-		rc |= put_str(sh, 0, col++, buf, f->header);
+		rc |= put_head(sh, 0, col++, buf, f->header);
 	}
 	for (size_t i = 0; i < nm; i++) {
 		snprintf(buf, sizeof(buf), "%s delta (%%)", pl_metric_info[metrics[i]].name);
-		rc |= put_str(sh, 0, col++, buf, f->header);
+		rc |= put_head(sh, 0, col++, buf, f->header);
 	}
 	for (size_t i = 0; spread && i < nm; i++) {
 		const char *unit = pl_unit_label(pl_metric_info[metrics[i]].unit);
 		snprintf(buf, sizeof(buf), "%s min (%s)", pl_metric_info[metrics[i]].name, unit);
-		rc |= put_str(sh, 0, col++, buf, f->header);
+		rc |= put_head(sh, 0, col++, buf, f->header);
 		snprintf(buf, sizeof(buf), "%s max (%s)", pl_metric_info[metrics[i]].name, unit);
-		rc |= put_str(sh, 0, col++, buf, f->header);
+		rc |= put_head(sh, 0, col++, buf, f->header);
 	}
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		const struct pl_compare_row *row = &cmp->rows[r];
 		lxw_row_t xr = (lxw_row_t)(r + 1);
 		col = 0;
+		if (has_label_col(cmp)) {
+			char label[1024];
+			rc |= put_str(sh, xr, col++, pl_render_row_label(cmp, r, label, sizeof(label)), NULL);
+		}
 		for (size_t i = 0; i < nids; i++, col++)
 			rc |= put_cond(sh, xr, col, ids[i], &row->axis[ids[i]]);
 		put_num(sh, xr, col++, (double)row->n, NULL);
@@ -254,7 +347,7 @@ static int sheet_comparison(struct sheet *sh, const struct pl_comparison *cmp,
 			put_num(sh, xr, col + 1, row->max[m], uf);
 		}
 	}
-	finish_sheet(sh);
+	finish_sheet(sh, (lxw_row_t)cmp->nrows);
 	return rc ? PL_ENOMEM : 0;
 }
 
@@ -349,17 +442,19 @@ static int sheet_runs(struct sheet *sh, const struct pl_comparison *cmp,
 		static const char *const fixed[] = {"id",      "source",         "sha256",
 		                                    "record",  "adapter",        "reference_only",
 		                                    "checklist missing"};
+		static const char *const fixed_zh[] = {"id",     "来源文件", "sha256",      "记录",
+		                                       "适配器", "仅供参考", "清单缺少项"};
 		for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-			rc |= put_str(sh, 0, col++, fixed[i], f->header);
+			rc |= put_head(sh, 0, col++, f->zh ? fixed_zh[i] : fixed[i], f->header);
 	}
 	for (int id = 0; id < PL_COND_COUNT; id++)
 		if ((pl_cond_info[id].flags & PL_CF_KEY) && has_cond[id])
-			rc |= put_str(sh, 0, col++, pl_cond_info[id].name, f->header);
+			rc |= put_head(sh, 0, col++, pl_cond_info[id].name, f->header);
 	for (int m = 0; m < PL_METRIC_COUNT; m++) {
 		if (!has[m])
 			continue;
 		metric_header(buf, sizeof(buf), m);
-		rc |= put_str(sh, 0, col++, buf, f->header);
+		rc |= put_head(sh, 0, col++, buf, f->header);
 	}
 	for (size_t i = 0; runs && i < runs->n; i++) {
 		const struct pl_run *run = &runs->v[i];
@@ -386,7 +481,8 @@ static int sheet_runs(struct sheet *sh, const struct pl_comparison *cmp,
 			if (!(run->checklist_missing & (1u << k)) || len >= sizeof(missing))
 				continue;
 			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
-			                        len ? ", " : "", pl_checklist_item(k));
+			                        len ? TR(f, ", ", "、") : "",
+			                        pl_i18n_checklist_item(k, f->zh ? "zh-CN" : "en"));
 		}
 		if (missing[0])
 			rc |= put_str(sh, xr, col, missing, NULL);
@@ -402,7 +498,7 @@ static int sheet_runs(struct sheet *sh, const struct pl_comparison *cmp,
 			col++;
 		}
 	}
-	finish_sheet(sh);
+	finish_sheet(sh, xr);
 	return rc ? PL_ENOMEM : 0;
 }
 
@@ -412,9 +508,9 @@ static int sheet_conditions(struct sheet *sh, const struct pl_comparison *cmp,
 	lxw_row_t xr = 0;
 	int rc = 0;
 
-	rc |= put_str(sh, 0, 0, "field", f->header);
-	rc |= put_str(sh, 0, 1, "value", f->header);
-	rc |= put_str(sh, 0, 2, "status", f->header);
+	rc |= put_head(sh, 0, 0, TR(f, "field", "字段"), f->header);
+	rc |= put_head(sh, 0, 1, TR(f, "value", "值"), f->header);
+	rc |= put_head(sh, 0, 2, TR(f, "status", "状态"), f->header);
 	for (int id = 0; id < PL_COND_COUNT; id++) {
 		int in_rows = 0;
 		for (size_t r = 0; r < cmp->nrows; r++)
@@ -437,32 +533,35 @@ static int sheet_conditions(struct sheet *sh, const struct pl_comparison *cmp,
 			rc |= put_str(sh, xr, 0, pl_cond_info[id].name, NULL);
 			if (cmp->nrows)
 				rc |= put_str(sh, xr, 1, joined.data, NULL);
-			rc |= put_str(sh, xr, 2, "varies with axis", NULL);
+			rc |= put_str(sh, xr, 2, TR(f, "varies with axis", "随比较轴变化"), NULL);
 			pl_buf_release(&joined);
 		} else if (cmp->shared[id].set) {
 			xr++;
 			rc |= put_str(sh, xr, 0, pl_cond_info[id].name, NULL);
 			rc |= put_cond(sh, xr, 1, id, &cmp->shared[id]);
-			rc |= put_str(sh, xr, 2, "shared", NULL);
+			rc |= put_str(sh, xr, 2, TR(f, "shared", "共同条件"), NULL);
 		}
 	}
 	for (size_t i = 0; i < cmp->nshared_extra; i++) { /* "vllm-serving.label": input text */
 		xr++;
 		rc |= put_str(sh, xr, 0, cmp->shared_extra[i].name, NULL);
 		rc |= put_str(sh, xr, 1, cmp->shared_extra[i].value, NULL);
-		rc |= put_str(sh, xr, 2, "shared (extra)", NULL);
+		rc |= put_str(sh, xr, 2, TR(f, "shared (extra)", "共同条件（额外字段）"), NULL);
 	}
-	finish_sheet(sh);
+	finish_sheet(sh, xr);
 	return rc ? PL_ENOMEM : 0;
 }
 
 static int sheet_caveats(struct sheet *sh, const struct pl_comparison *cmp, const struct formats *f)
 {
-	int rc = put_str(sh, 0, 0, "caveat", f->header);
+	int rc = put_head(sh, 0, 0, TR(f, "caveat", "注意事项"), f->header);
 
-	for (size_t i = 0; i < cmp->ncaveats; i++)
-		rc |= put_str(sh, (lxw_row_t)(i + 1), 0, cmp->caveats[i], NULL);
-	finish_sheet(sh);
+	for (size_t i = 0; i < cmp->ncaveats; i++) {
+		char *t = pl_i18n_caveat(cmp->caveats[i], f->zh ? "zh-CN" : "en");
+		rc |= t ? put_str(sh, (lxw_row_t)(i + 1), 0, t, NULL) : PL_ENOMEM;
+		free(t);
+	}
+	finish_sheet(sh, (lxw_row_t)cmp->ncaveats);
 	return rc ? PL_ENOMEM : 0;
 }
 
@@ -676,8 +775,11 @@ static lxw_format *add_format(lxw_workbook *wb, const char *num, int bold)
 
 	if (f && num)
 		format_set_num_format(f, num);
-	if (f && bold)
+	if (f && bold) { /* the header: wrapped, so a long header does not widen its column */
 		format_set_bold(f);
+		format_set_text_wrap(f);
+		format_set_align(f, LXW_ALIGN_VERTICAL_TOP);
+	}
 	return f;
 }
 
@@ -686,14 +788,21 @@ struct extras {
 	const struct pl_procurement *proc; /* may be NULL */
 	unsigned sheets;                   /* PL_SHEET_* */
 	int zh;                            /* Chinese chart titles */
+	lxw_worksheet *proc_ws;            /* the Procurement sheet, added first; or NULL */
 };
+
+/* 1 if the workbook has a Procurement sheet. */
+static int wants_procurement(const struct extras *x)
+{
+	return x && x->proc && x->proc->ngroups > 0 && (x->sheets & PL_SHEET_PROCUREMENT);
+}
 
 static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl_comparison *cmp,
                       const struct pl_run_list *runs, const struct formats *f,
                       const struct extras *x);
 
 static int write_workbook(const char *path, const struct pl_comparison *cmp,
-                          const struct pl_run_list *runs, const struct extras *x,
+                          const struct pl_run_list *runs, struct extras *x,
                           long long epoch, struct pl_error *err)
 {
 	static const char *const names[] = {"Comparison", "Runs", "Conditions", "Caveats"};
@@ -737,6 +846,10 @@ static int write_workbook(const char *path, const struct pl_comparison *cmp,
 	f.watts = add_format(wb, "0.0", 0);
 	f.delta = add_format(wb, "+0.0;-0.0;0.0", 0);
 	f.link = workbook_get_default_url_format(wb); /* NULL is the same style */
+	f.zh = x && x->zh;
+	/* the decision first: the Procurement sheet opens the workbook */
+	if (wants_procurement(x) && !(x->proc_ws = workbook_add_worksheet(wb, "Procurement")))
+		rc = PL_ENOMEM;
 	for (size_t i = 0; i < nsheets; i++) {
 		sheets[i].ws = workbook_add_worksheet(wb, names[i]);
 		if (!sheets[i].ws)
@@ -783,7 +896,7 @@ int pl_xlsx_write_bundle(const char *path, const struct pl_comparison *cmp,
                          unsigned sheets, const char *lang, long long epoch,
                          struct pl_error *err)
 {
-	struct extras x = {proc, sheets, lang && strcmp(lang, "zh-CN") == 0};
+	struct extras x = {proc, sheets, lang && strcmp(lang, "zh-CN") == 0, NULL};
 
 	return write_workbook(path, cmp, runs, &x, epoch, err);
 }
@@ -794,7 +907,7 @@ int pl_xlsx_write_bundle(const char *path, const struct pl_comparison *cmp,
 static int comparison_col(const struct pl_comparison *cmp, int m)
 {
 	int ids[PL_COND_COUNT];
-	int col = (int)row_fields(cmp, ids) + 2;
+	int col = (int)row_fields(cmp, ids) + 2 + has_label_col(cmp);
 
 	for (size_t i = 0; i < cmp->nmetrics; i++) {
 		int mi = cmp->metrics[i];
@@ -830,18 +943,28 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	                                    "per accelerator (tok/s)", "interactivity (tok/s per request)",
 	                                    "cost per 1M output tokens (derived)", "meets SLO",
 	                                    "Pareto front"};
+	static const char *const head_zh[] = {"方案", "加速器数量", "每小时价格", "每加速器小时价格",
+	                                      "峰值吞吐量（tok/s）", "满足 SLO 的吞吐量（tok/s，推导值）",
+	                                      "满足 SLO 的单卡吞吐量（tok/s，推导值）",
+	                                      "满足 SLO 时每百万输出 token 成本（推导值）",
+	                                      "SLO 数值来源", "goodput（req/s）",
+	                                      "API 每百万输入 token 价格", "API 每百万输出 token 价格"};
+	static const char *const phead_zh[] = {"方案", "并发数", "输出吞吐量（tok/s）",
+	                                       "单卡（tok/s）", "交互性（每请求 tok/s）",
+	                                       "每百万输出 token 成本（推导值）", "满足 SLO",
+	                                       "帕累托前沿"};
 	lxw_row_t r = 0, pr;
 	lxw_chart *sc, *bar;
 	int rc = 0;
 
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-		rc |= put_str(sh, 0, (lxw_col_t)i, head[i], f->header);
+		rc |= put_head(sh, 0, (lxw_col_t)i, zh ? head_zh[i] : head[i], f->header);
 	for (size_t g = 0; g < p->ngroups; g++) {
 		const struct pl_procure_group *gr = &p->groups[g];
-		const char *how = gr->slo.status == PL_SLO_INTERPOLATED ? "interpolated"
-		                  : gr->slo.status == PL_SLO_MEASURED   ? "measured"
-		                  : p->slo.n                              ? "none meets the SLO"
-		                                                          : "no SLO";
+		const char *how = gr->slo.status == PL_SLO_INTERPOLATED ? TR(f, "interpolated", "插值")
+		                  : gr->slo.status == PL_SLO_MEASURED   ? TR(f, "measured", "实测")
+		                  : p->slo.n ? TR(f, "none meets the SLO", "没有点满足 SLO")
+		                             : TR(f, "no SLO", "未给出 SLO");
 		r = (lxw_row_t)(g + 1);
 		rc |= put_str(sh, r, 0, gr->label, NULL);
 		put_nan_dash(sh, r, 1, gr->accelerators, f->whole);
@@ -859,15 +982,23 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		}
 	}
 	pr = (lxw_row_t)(p->ngroups + 3);
-	rc |= put_str(sh, pr - 1, 0,
-	              "cost per 1M output tokens = price_per_hour / (output_throughput * 3600) * 1e6; "
-	              "for a cloud API billed per token = price_per_million_output_tokens + "
-	              "price_per_million_input_tokens * input_tokens / max_output_tokens; "
-	              "SLO throughput interpolated linearly between neighbouring concurrencies; "
-	              "goodput only where the input file reports it",
+	/* the formulas run on over the empty cells to their right; they do
+	 * not widen column A (which would push the table off the page) */
+	worksheet_write_string(sh->ws, pr - 1, 0,
+	              TR(f,
+	                 "cost per 1M output tokens = price_per_hour / (output_throughput * 3600) * 1e6; "
+	                 "for a cloud API billed per token = price_per_million_output_tokens + "
+	                 "price_per_million_input_tokens * input_tokens / max_output_tokens; "
+	                 "SLO throughput interpolated linearly between neighbouring concurrencies; "
+	                 "goodput only where the input file reports it",
+	                 "每百万输出 token 成本 = price_per_hour / (output_throughput * 3600) * 1e6；"
+	                 "按 token 计费的云 API = price_per_million_output_tokens + "
+	                 "price_per_million_input_tokens * input_tokens / max_output_tokens；"
+	                 "满足 SLO 的吞吐量在相邻并发数之间线性插值；"
+	                 "goodput 仅在输入文件报告时给出"),
 	              NULL);
 	for (size_t i = 0; i < sizeof(phead) / sizeof(phead[0]); i++)
-		rc |= put_str(sh, pr, (lxw_col_t)i, phead[i], f->header);
+		rc |= put_head(sh, pr, (lxw_col_t)i, zh ? phead_zh[i] : phead[i], f->header);
 	bar = workbook_add_chart(wb, LXW_CHART_COLUMN);
 	sc = p->sweep ? workbook_add_chart(wb, LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS) : NULL;
 	for (size_t g = 0; g < p->ngroups; g++) {
@@ -882,9 +1013,12 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 			put_nan_dash(sh, pr, 3, pt->throughput_per_acc, f->rate);
 			put_nan_dash(sh, pr, 4, pt->interactivity, f->rate);
 			put_nan_dash(sh, pr, 5, pt->cost_per_mtok, f->seconds);
-			rc |= put_str(sh, pr, 6, pt->meets_slo == 1 ? "yes" : pt->meets_slo == 0 ? "no" : "-",
+			rc |= put_str(sh, pr, 6,
+			              pt->meets_slo == 1   ? TR(f, "yes", "是")
+			              : pt->meets_slo == 0 ? TR(f, "no", "否")
+			                                   : "-",
 			              NULL);
-			rc |= put_str(sh, pr, 7, pt->pareto ? "yes" : "", NULL);
+			rc |= put_str(sh, pr, 7, pt->pareto ? TR(f, "yes", "是") : "", NULL);
 		}
 		if (sc && gr->npoints > 0) {
 			lxw_chart_series *se = chart_add_series(sc, NULL, NULL);
@@ -915,7 +1049,7 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		chart_legend_set_position(sc, LXW_CHART_LEGEND_BOTTOM);
 		worksheet_insert_chart(sh->ws, pr + 2, 5, sc);
 	}
-	finish_sheet(sh);
+	finish_sheet(sh, (lxw_row_t)p->ngroups);
 	return rc ? PL_ENOMEM : 0;
 }
 
@@ -925,11 +1059,12 @@ static int sheet_checklist(struct sheet *sh, const struct pl_comparison *cmp,
 	lxw_row_t r = 0;
 	int rc = 0;
 
-	rc |= put_str(sh, 0, 0, "run id", f->header);
-	rc |= put_str(sh, 0, 1, "source", f->header);
-	rc |= put_str(sh, 0, 2, "reference-only", f->header);
+	rc |= put_head(sh, 0, 0, TR(f, "run id", "运行 id"), f->header);
+	rc |= put_head(sh, 0, 1, TR(f, "source", "来源文件"), f->header);
+	rc |= put_head(sh, 0, 2, TR(f, "reference-only", "仅供参考"), f->header);
 	for (int k = 0; k < PL_CHK_COUNT; k++)
-		rc |= put_str(sh, 0, (lxw_col_t)(3 + k), pl_checklist_item(k), f->header);
+		rc |= put_head(sh, 0, (lxw_col_t)(3 + k), pl_i18n_checklist_item(k, f->zh ? "zh-CN" : "en"),
+		               f->header);
 	for (size_t i = 0; runs && i < runs->n; i++) {
 		const struct pl_run *run = &runs->v[i];
 		if (!run_in_comparison(cmp, run->id))
@@ -940,9 +1075,11 @@ static int sheet_checklist(struct sheet *sh, const struct pl_comparison *cmp,
 		worksheet_write_boolean(sh->ws, r, 2, run->checklist_missing != 0, NULL);
 		for (int k = 0; k < PL_CHK_COUNT; k++)
 			rc |= put_str(sh, r, (lxw_col_t)(3 + k),
-			              run->checklist_missing & (1u << k) ? "missing" : "yes", NULL);
+			              run->checklist_missing & (1u << k) ? TR(f, "missing", "缺少")
+			                                                 : TR(f, "yes", "有"),
+			              NULL);
 	}
-	finish_sheet(sh);
+	finish_sheet(sh, r);
 	return rc ? PL_ENOMEM : 0;
 }
 
@@ -966,11 +1103,11 @@ static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl
 		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
 		worksheet_insert_chart(cmp_sheet->ws, (lxw_row_t)cmp->nrows + 2, 0, ch);
 	}
-	if (x->proc && x->proc->ngroups > 0 && (x->sheets & PL_SHEET_PROCUREMENT)) {
+	if (wants_procurement(x)) {
 		struct sheet *sh = calloc(1, sizeof(*sh));
 		if (!sh)
 			return PL_ENOMEM;
-		sh->ws = workbook_add_worksheet(wb, "Procurement");
+		sh->ws = x->proc_ws;
 		rc = sh->ws ? sheet_procurement(wb, sh, x->proc, f, x->zh) : PL_ENOMEM;
 		free(sh);
 	}

@@ -194,7 +194,7 @@ def check_numbers(fods):
     want = {"concurrency": 1.0, "price_per_hour": 4.5, "ttft_p50 (s)": 0.09,
             "output_throughput (tok/s)": 45.0}
     for r in rows[1:]:
-        if r and r[0][1] == "1x AMD MI300X 192G" and r[col("concurrency")] == ("float", 1.0):
+        if r and r[col("hardware")][1] == "1x AMD MI300X 192G" and r[col("concurrency")] == ("float", 1.0):
             for name, value in want.items():
                 got = r[col(name)]
                 if got != ("float", value):

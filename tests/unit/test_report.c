@@ -80,7 +80,7 @@ static const char golden_md[] =
 	"\n"
 	"![TTFT p50 / p95 (s)](ttft.svg)\n"
 	"\n"
-	"![TPOT p50 / p95 (s)](tpot.svg)\n"
+	"![TPOT p50 (s)](tpot.svg)\n"
 	"\n"
 	"![Output throughput (tok/s)](throughput.svg)\n"
 	"\n"

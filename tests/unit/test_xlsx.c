@@ -134,6 +134,10 @@ static void test_sheets(void **state)
 	                           "<sheet name=\"Runs\" sheetId=\"2\" r:id=\"rId2\"/>"
 	                           "<sheet name=\"Conditions\" sheetId=\"3\" r:id=\"rId3\"/>"
 	                           "<sheet name=\"Caveats\" sheetId=\"4\" r:id=\"rId4\"/></sheets>"));
+	assert_non_null(strstr(wb, "<definedName name=\"_xlnm.Print_Titles\" localSheetId=\"0\">"
+	                           "Comparison!$1:$1</definedName>"));
+	assert_non_null(strstr(wb, "<definedName name=\"_xlnm._FilterDatabase\" localSheetId=\"0\" "
+	                           "hidden=\"1\">Comparison!$A$1:$X$4</definedName>"));
 	assert_non_null(strstr(core, "<dcterms:created xsi:type=\"dcterms:W3CDTF\">"
 	                             "2023-11-14T22:13:20Z</dcterms:created>"));
 	/* no formulas, no macros, no external links anywhere */
@@ -147,8 +151,13 @@ static void test_sheets(void **state)
 		assert_true(strlen(xml) > 0);
 		assert_null(strstr(xml, "<f>"));
 		assert_null(strstr(xml, "<f "));
-		assert_non_null(strstr(xml, "<pane ySplit=\"1\" topLeftCell=\"A2\" activePane=\"bottomLeft\" "
-		                            "state=\"frozen\"/>"));
+		/* header row and first column frozen; printed A4 landscape, one
+		 * page wide, the header row on every page (workbook.xml below) */
+		assert_non_null(strstr(xml, "<pane xSplit=\"1\" ySplit=\"1\" topLeftCell=\"B2\" "
+		                            "activePane=\"bottomRight\" state=\"frozen\"/>"));
+		assert_non_null(strstr(xml, "<pageSetUpPr fitToPage=\"1\"/>"));
+		assert_non_null(strstr(xml, "<pageSetup paperSize=\"9\" fitToHeight=\"0\" "
+		                            "orientation=\"landscape\"/>"));
 		assert_non_null(strstr(xml, "<cols><col min=\"1\" max=\"1\" width="));
 		free(xml);
 	}
@@ -387,7 +396,7 @@ static void test_openpyxl(void **state)
 	                         "H2 n 1234.5 0.00\n"
 	                         "J3 n -21.875 +0.0;-0.0;0.0\n"
 	                         "F3 n None General\n"
-	                         "A2\n");
+	                         "B2\n");
 	free(out);
 }
 

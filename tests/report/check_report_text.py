@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""Checks what a reader sees in the demo's report bundles (ctest:
+report_svg_overlap, report_zh_english, report_xlsx_pages). Renders the
+three report definitions of reports/ from samples/ in en and zh-CN into
+WORK, then one check:
+
+  overlap   every SVG of every bundle (ours and gnuplot's): no two text
+            labels' boxes overlap, and none runs off the canvas. A <text>'s box is estimated as svg.h
+            says (PL_SVG_COL_EM): 0.6 * font-size per display column
+            (East Asian wide characters 2 columns), from 0.8 * font-size
+            above the baseline to 0.2 * font-size below; placed by its
+            x/y, text-anchor (start, middle, end) and the translate() and
+            rotate() transforms of it and its parents; two boxes overlap
+            when their rotated rectangles intersect by more than 0.5 px
+            (separating axis test).
+  english   no English sentence in a zh-CN bundle's report.md, report.html
+            (visible text, title/alt/aria-label attributes), SVGs and
+            workbook strings (cells, chart titles and axis names). A
+            sentence is 3 or more consecutive English words (a word: 2+
+            ASCII letters, optionally joined by ' or -) separated only by
+            spaces, commas, semicolons, colons or slashes, after removing
+            names and values: the axis and shared condition values of the
+            bundle's comparison.json, every string of its definition.json
+            (the author's own title, description, prices), the runs'
+            condition values and source paths (hardware, model, engine
+            ...), which are data, not our prose.
+  pages     comparison.xlsx of every bundle converts to PDF with
+            LibreOffice in at most 2 pages per sheet.
+
+    check_report_text.py overlap|english|pages --bin PERFLEDGER --source SRC --work DIR
+
+Exit 77 (ctest SKIP_RETURN_CODE) when a program it needs is missing
+(pages: soffice).
+"""
+import argparse, glob, json, math, os, re, shutil, subprocess, sys, tempfile, unicodedata, zipfile
+import xml.etree.ElementTree as ET
+
+SPECS = ("procurement-review", "publication", "regression-watch")
+LANGS = ("en", "zh-CN")
+COL_EM = 0.6
+
+
+def render(args):
+    work = os.path.join(args.work, "bundles")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    env = dict(os.environ, PERFLEDGER_DB=os.path.join(work, "db"), SOURCE_DATE_EPOCH="1790000000")
+    cmds = [[args.bin, "import", "samples"]]
+    for spec in SPECS:
+        for lang in LANGS:
+            cmds.append([args.bin, "report", "--spec", "reports/%s.json" % spec, "--lang", lang,
+                         "--out", os.path.join(work, "%s.%s" % (spec, lang))])
+    for argv in cmds:
+        r = subprocess.run(argv, cwd=args.source, env=env, capture_output=True, text=True)
+        # import exits 4 when a sample is rejected on purpose; reports must succeed
+        if r.returncode != 0 and not (argv[1] == "import" and r.returncode == 4):
+            sys.exit("%s failed (%d): %s" % (" ".join(argv), r.returncode, r.stderr))
+    return work
+
+
+# ------------------------------------------------------------------ overlap
+
+def cols(s):
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else
+               0 if unicodedata.combining(c) else 1 for c in s)
+
+
+def parse_transform(t):
+    """A list of 3x3 affine matrices (as 6-tuples a,b,c,d,e,f) from an SVG
+    transform attribute: translate and rotate (about the origin)."""
+    ms = []
+    for name, argstr in re.findall(r"(translate|rotate)\s*\(([^)]*)\)", t or ""):
+        a = [float(v) for v in re.split(r"[\s,]+", argstr.strip()) if v]
+        if name == "translate":
+            ms.append((1, 0, 0, 1, a[0], a[1] if len(a) > 1 else 0))
+        else:
+            r = math.radians(a[0])
+            m = (math.cos(r), math.sin(r), -math.sin(r), math.cos(r), 0, 0)
+            if len(a) == 3:
+                cx, cy = a[1], a[2]
+                ms.append((1, 0, 0, 1, cx, cy))
+                ms.append(m)
+                ms.append((1, 0, 0, 1, -cx, -cy))
+            else:
+                ms.append(m)
+    return ms
+
+
+def mul(m, n):
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = n
+    return (a * A + c * B, b * A + d * B, a * C + c * D, b * C + d * D, a * E + c * F + e,
+            b * E + d * F + f)
+
+
+def apply(m, x, y):
+    a, b, c, d, e, f = m
+    return (a * x + c * y + e, b * x + d * y + f)
+
+
+def text_boxes(path):
+    """(label, corners) of every non-blank <text> of the SVG at path."""
+    root = ET.parse(path).getroot()
+    out = []
+
+    def walk(el, m, fs, anchor):
+        tag = el.tag.split("}")[-1]
+        for t in parse_transform(el.get("transform")):
+            m = mul(m, t)
+        if el.get("font-size"):
+            fs = float(re.match(r"[\d.]+", el.get("font-size")).group(0))
+        anchor = el.get("text-anchor", anchor)
+        if tag == "text":
+            s = "".join(el.itertext()).strip()
+            if s:
+                x, y = float(el.get("x", 0)), float(el.get("y", 0))
+                w = COL_EM * fs * cols(s)
+                x0 = x if anchor == "start" else x - w / 2 if anchor == "middle" else x - w
+                corners = [apply(m, px, py) for px, py in
+                           ((x0, y - 0.8 * fs), (x0 + w, y - 0.8 * fs), (x0 + w, y + 0.2 * fs),
+                            (x0, y + 0.2 * fs))]
+                out.append((s, corners))
+            return
+        for ch in el:
+            walk(ch, m, fs, anchor)
+
+    walk(root, (1, 0, 0, 1, 0, 0), 16.0, "start")
+    return out
+
+
+def overlap(p, q, slack=0.5):
+    """Separating axis test of two convex quadrilaterals; True when they
+    overlap by more than slack px along every axis."""
+    for poly in (p, q):
+        for i in range(4):
+            x1, y1 = poly[i]
+            x2, y2 = poly[(i + 1) % 4]
+            nx, ny = y1 - y2, x2 - x1
+            ln = math.hypot(nx, ny) or 1
+            nx, ny = nx / ln, ny / ln
+            pa = [nx * x + ny * y for x, y in p]
+            qa = [nx * x + ny * y for x, y in q]
+            if min(max(pa), max(qa)) - max(min(pa), min(qa)) <= slack:
+                return False
+    return True
+
+
+def canvas(path):
+    """(width, height) of the SVG: its viewBox, else its width/height."""
+    root = ET.parse(path).getroot()
+    vb = root.get("viewBox")
+    if vb:
+        v = [float(x) for x in re.split(r"[\s,]+", vb.strip())]
+        return v[2], v[3]
+    num = lambda s: float(re.match(r"[\d.]+", s).group(0))
+    return num(root.get("width")), num(root.get("height"))
+
+
+def check_overlap(work):
+    bad, n = [], 0
+    for path in sorted(glob.glob(os.path.join(work, "*", "*.svg"))):
+        boxes = text_boxes(path)
+        w, h = canvas(path)
+        n += 1
+        for s, corners in boxes:  # a label cut at the edge is not readable either
+            if any(x < -0.5 or x > w + 0.5 or y < -0.5 or y > h + 0.5 for x, y in corners):
+                bad.append("%s: %r runs off the %gx%g canvas" % (os.path.relpath(path, work), s, w, h))
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                if overlap(boxes[i][1], boxes[j][1]):
+                    bad.append("%s: %r overlaps %r" % (os.path.relpath(path, work), boxes[i][0],
+                                                       boxes[j][0]))
+    if n == 0:
+        sys.exit("no SVG in the bundles")
+    if bad:
+        sys.exit("overlapping labels:\n  " + "\n  ".join(bad))
+    print("overlap: %d SVGs, no two labels overlap" % n)
+    return 0
+
+
+# ------------------------------------------------------------------ english
+
+WORD = r"[A-Za-z]{2,}(?:['-][A-Za-z]+)*"
+SENTENCE = re.compile(r"(?<![\w.])%s(?:[ ,;:/]+%s){2,}(?![\w])" % (WORD, WORD))
+
+
+def strings_of(v, acc):
+    """Every string of v, dict keys included (a price table's keys are
+    hardware names)."""
+    if isinstance(v, str):
+        acc.add(v)
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            acc.add(k)
+            strings_of(x, acc)
+    elif isinstance(v, list):
+        for x in v:
+            strings_of(x, acc)
+
+
+def allow_list(bundle, db_values):
+    """Names and values from the data, not prose of ours: the axis and
+    shared condition values of comparison.json (not its caveats, which are
+    our sentences), everything the report definition says (written by its
+    author: title, description, where, prices), and db_values."""
+    acc = set(db_values)
+    with open(os.path.join(bundle, "comparison.json"), encoding="utf-8") as f:
+        cmp = json.load(f)
+    strings_of(cmp.get("shared_conditions"), acc)
+    for row in cmp.get("rows", []):
+        strings_of(row.get("axis"), acc)
+    with open(os.path.join(bundle, "definition.json"), encoding="utf-8") as f:
+        strings_of(json.load(f), acc)
+    # longest first, so a name containing another is removed whole
+    return sorted((s for s in acc if len(s) >= 2), key=len, reverse=True)
+
+
+class Visible(__import__("html.parser").parser.HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.skip, self.out = 0, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.skip += 1
+        for k, v in attrs:
+            if k in ("title", "alt", "aria-label") and v:
+                self.out.append(v)
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style") and self.skip:
+            self.skip -= 1
+
+    def handle_data(self, d):
+        if not self.skip:
+            self.out.append(d)
+
+
+def texts_of_bundle(bundle):
+    """(file, text) pairs of what a reader sees."""
+    out = []
+    md = os.path.join(bundle, "report.md")
+    out.append(("report.md", re.sub(r"\]\([^)]*\)", "]", open(md, encoding="utf-8").read())))
+    v = Visible()
+    v.feed(open(os.path.join(bundle, "report.html"), encoding="utf-8").read())
+    out.append(("report.html", "\n".join(v.out)))
+    for svg in sorted(glob.glob(os.path.join(bundle, "*.svg"))):
+        root = ET.parse(svg).getroot()
+        out.append((os.path.basename(svg), "\n".join(
+            "".join(e.itertext()) for e in root.iter() if e.tag.split("}")[-1] in ("text", "title"))))
+    with zipfile.ZipFile(os.path.join(bundle, "comparison.xlsx")) as z:
+        for name in z.namelist():
+            if name == "xl/sharedStrings.xml" or name.startswith("xl/charts/chart"):
+                root = ET.fromstring(z.read(name))
+                out.append(("comparison.xlsx:" + name, "\n".join(
+                    "".join(e.itertext()) for e in root.iter() if e.tag.split("}")[-1] in ("t",))))
+    return out
+
+
+def run_values(args, work):
+    """The runs' condition values, sources and adapters (list --format json)."""
+    env = dict(os.environ, PERFLEDGER_DB=os.path.join(work, "db"))
+    r = subprocess.run([args.bin, "list", "--format", "json"], cwd=args.source, env=env,
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("list --format json failed: %s" % r.stderr)
+    acc = set()
+    for run in json.loads(r.stdout):
+        for key in ("source", "adapter", "record"):
+            if isinstance(run.get(key), str):
+                acc.add(run[key])
+                acc.add(os.path.basename(run[key]))
+        strings_of(run.get("conditions"), acc)
+    return acc
+
+
+def check_english(args, work):
+    values = run_values(args, work)
+    bad = []
+    for spec in SPECS:
+        bundle = os.path.join(work, "%s.zh-CN" % spec)
+        allow = allow_list(bundle, values)
+        # a name or value is removed where it stands as a whole (not inside a word)
+        names = re.compile(r"(?<![A-Za-z0-9])(?:%s)(?![A-Za-z0-9])" % "|".join(map(re.escape, allow)))
+        for name, text in texts_of_bundle(bundle):
+            for line in text.split("\n"):
+                clean = names.sub(" \u25a1 ", line)
+                for m in SENTENCE.finditer(clean):
+                    bad.append("%s.zh-CN/%s: %r in %r" % (spec, name, m.group(0), line.strip()[:160]))
+    if bad:
+        sys.exit("English sentences in zh-CN reports (%d):\n  " % len(bad) + "\n  ".join(bad))
+    print("english: no English sentence in the zh-CN bundles")
+    return 0
+
+
+# -------------------------------------------------------------------- pages
+
+def check_pages(work):
+    exe = shutil.which("soffice") or shutil.which("libreoffice")
+    if not exe:
+        print("libreoffice not installed: skipped")
+        return 77
+    profile = tempfile.mkdtemp(prefix="pl-lo-")
+    bad, seen = [], []
+    try:
+        for spec in SPECS:
+            for lang in LANGS:
+                bundle = os.path.join(work, "%s.%s" % (spec, lang))
+                xlsx = os.path.join(bundle, "comparison.xlsx")
+                out = os.path.join(work, "pdf", "%s.%s" % (spec, lang))
+                r = subprocess.run([exe, "-env:UserInstallation=file://" + profile, "--headless",
+                                    "--convert-to", "pdf", "--outdir", out, xlsx],
+                                   capture_output=True, text=True, timeout=180)
+                pdf = os.path.join(out, "comparison.pdf")
+                if r.returncode != 0 or not os.path.exists(pdf):
+                    sys.exit("soffice --convert-to pdf failed on %s: %s %s" % (xlsx, r.stdout, r.stderr))
+                data = open(pdf, "rb").read()
+                pages = len(re.findall(rb"/Type\s*/Page(?!s)", data))
+                with zipfile.ZipFile(xlsx) as z:
+                    sheets = len(re.findall(rb"<sheet ", z.read("xl/workbook.xml")))
+                seen.append("%s.%s %d pages / %d sheets" % (spec, lang, pages, sheets))
+                if pages == 0 or pages > 2 * sheets:
+                    bad.append(seen[-1])
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    if bad:
+        sys.exit("workbooks print on more than 2 pages per sheet: " + "; ".join(bad))
+    print("pages: " + "; ".join(seen))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode", choices=["overlap", "english", "pages"])
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--work", required=True)
+    args = ap.parse_args()
+    args.work = os.path.join(os.path.abspath(args.work), args.mode)
+    args.bin = os.path.abspath(args.bin)
+    work = render(args)
+    if args.mode == "overlap":
+        return check_overlap(work)
+    if args.mode == "english":
+        return check_english(args, work)
+    return check_pages(work)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

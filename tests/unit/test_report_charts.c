@@ -1,0 +1,178 @@
+/*
+ * test_report_charts.c — the report's own SVG charts (svg.c) and the zh-CN
+ * caveats (i18n.c): points joined in x order, point labels placed apart
+ * from each other and from the markers, one marker shape per series, SLO
+ * lines kept on the chart, horizontal bars with wrapped labels, a legend
+ * only where colours mean something, and the Chinese caveat frames. The
+ * coordinates are worked out in the comments (svg.c: plot x 70..700,
+ * y 360..40).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "render/i18n.h"
+#include "render/svg.h"
+
+static const double xs[] = {3, 1, 2}, ys[] = {30, 10, 20};
+static const char *const point_labels[] = {"c=3", "c=1", "c=2"};
+
+/* x axis 0..4 (step 1, 3 * 1.05 rounded up), y axis 0..40: x 1, 2, 3 ->
+ * 227.5, 385, 542.5 (rounded half away from zero); y 10, 20, 30 -> 280,
+ * 200, 120. */
+static void test_joined_in_x_order(void **state)
+{
+	struct pl_svg_series se = {.name = "A", .x = xs, .y = ys, .label = point_labels, .n = 3};
+	struct pl_svg_xy c = {.title = "t", .xlabel = "x", .ylabel = "y", .lines = 1, .sort_x = 1,
+	                      .series = &se, .nseries = 1};
+	char *svg = pl_svg_xy_chart(&c);
+
+	(void)state;
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, "points=\"228,280 385,200 543,120\""));
+	/* each label right of and above its point: (x + 8, y - 7) */
+	assert_non_null(strstr(svg, "<text x=\"236\" y=\"273\" text-anchor=\"start\" font-size=\"11\" "
+	                            "fill=\"#1f77b4\">c=1</text>"));
+	assert_non_null(strstr(svg, "<text x=\"551\" y=\"113\" text-anchor=\"start\" font-size=\"11\" "
+	                            "fill=\"#1f77b4\">c=3</text>"));
+	free(svg);
+	c.sort_x = 0; /* in the given order: the zigzag the Pareto chart used to draw */
+	svg = pl_svg_xy_chart(&c);
+	assert_non_null(strstr(svg, "points=\"543,120 228,280 385,200\""));
+	free(svg);
+}
+
+/* Two offers measured at the same point: both markers drawn hollow in
+ * their own shape (circle, square), the second label below the first.
+ * x axis 0..1.2, y axis 0..15: (1, 10) -> (595, 146.67 -> 147). */
+static void test_same_point_two_series(void **state)
+{
+	static const double x[] = {1}, y[] = {10};
+	static const char *const la[] = {"a"}, *const lb[] = {"b"};
+	struct pl_svg_series se[2] = {{.name = "A", .x = x, .y = y, .label = la, .n = 1},
+	                              {.name = "B", .x = x, .y = y, .label = lb, .n = 1}};
+	struct pl_svg_xy c = {.title = "t", .xlabel = "x", .ylabel = "y", .lines = 1, .series = se,
+	                      .nseries = 2};
+	char *svg = pl_svg_xy_chart(&c);
+
+	(void)state;
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, "<circle cx=\"595\" cy=\"147\" r=\"5\" fill=\"#fff\" "
+	                            "stroke=\"#1f77b4\" stroke-width=\"2\"/>"));
+	assert_non_null(strstr(svg, "<rect x=\"591\" y=\"143\" width=\"9\" height=\"9\" fill=\"#fff\" "
+	                            "stroke=\"#d62728\" stroke-width=\"2\"/>"));
+	assert_non_null(strstr(svg, "<text x=\"603\" y=\"140\" text-anchor=\"start\" font-size=\"11\" "
+	                            "fill=\"#1f77b4\">a</text>"));
+	/* (603, 140) is taken: the next place, (x + 8, y + 15) */
+	assert_non_null(strstr(svg, "<text x=\"603\" y=\"162\" text-anchor=\"start\" font-size=\"11\" "
+	                            "fill=\"#d62728\">b</text>"));
+	free(svg);
+}
+
+/* An SLO limit above every point stays on the chart: y axis up to
+ * 50 * 1.1 -> 60, the line at 360 - 50 / 60 * 320 = 93.3 -> 93. */
+static void test_slo_line(void **state)
+{
+	static const double x[] = {1, 2}, y[] = {5, 10};
+	struct pl_svg_series se = {.name = "A", .x = x, .y = y, .n = 2};
+	struct pl_svg_hline hl = {50, "SLO: TTFT p95 <= 50 s"};
+	struct pl_svg_xy c = {.title = "t", .xlabel = "x", .ylabel = "y", .lines = 1, .hlines = &hl,
+	                      .nhlines = 1, .series = &se, .nseries = 1};
+	char *svg = pl_svg_xy_chart(&c);
+
+	(void)state;
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, "<line x1=\"70\" y1=\"93\" x2=\"700\" y2=\"93\" stroke=\"#444\" "
+	                            "stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>"));
+	assert_non_null(strstr(svg, "<text x=\"696\" y=\"89\" text-anchor=\"end\" font-size=\"12\" "
+	                            "fill=\"#444\">SLO: TTFT p95 &lt;= 50 s</text>"));
+	free(svg);
+}
+
+/* Horizontal bars: a long label wrapped at spaces into lines of at most
+ * PL_SVG_LABEL_COLS columns, a note where a category has no value, a
+ * legend only with two series. */
+static void test_bars(void **state)
+{
+	static const char *const labels[] = {"ExampleCloud serverless API / cloud-api / examplecloud",
+	                                     "1x AMD MI300X 192G"};
+	static const char *const one[] = {"cost"}, *const two[] = {"ttft_p50", "ttft_p95"};
+	static const char *const notes[] = {"no price", "-"};
+	double v1[] = {NAN, 1.852}, v2[] = {0.1, 0.2, 0.3, 0.4};
+	struct pl_svg_bars c = {"Cost", "cost", labels, 2, one, 1, v1, notes};
+	char *svg = pl_svg_bars(&c);
+
+	(void)state;
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, ">ExampleCloud serverless API /</text>"));
+	assert_non_null(strstr(svg, ">cloud-api / examplecloud</text>"));
+	assert_non_null(strstr(svg, "fill=\"#666\">no price</text>"));
+	assert_non_null(strstr(svg, ">1.852</text>"));
+	assert_null(strstr(svg, "y=\"38\" width=\"12\"")); /* no legend: one colour */
+	free(svg);
+	c.series = two;
+	c.nseries = 2;
+	c.values = v2;
+	c.notes = NULL;
+	svg = pl_svg_bars(&c);
+	assert_non_null(svg);
+	/* the legend left-aligned with the plot (29 columns * 7.2 px + 16 =
+	 * 225), under the title; an entry is 16 + 8 px a column + 24 wide */
+	assert_non_null(strstr(svg, "<rect x=\"225\" y=\"38\" width=\"12\" height=\"12\" "
+	                            "fill=\"#1f77b4\"/><text x=\"241\" y=\"49\">ttft_p50</text>"));
+	assert_non_null(strstr(svg, "<rect x=\"329\" y=\"38\" width=\"12\" height=\"12\" "
+	                            "fill=\"#d62728\"/><text x=\"345\" y=\"49\">ttft_p95</text>"));
+	free(svg);
+}
+
+static void check_caveat(const char *en, const char *lang, const char *want)
+{
+	char *got = pl_i18n_caveat(en, lang);
+
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_caveats_zh(void **state)
+{
+	(void)state;
+	check_caveat("2x A100 / 16: 1 of 3 runs are reference-only (missing: engine version, warm-up)",
+	             "zh-CN", "2x A100 / 16：3 次运行中有 1 次仅供参考（缺少：引擎版本、预热）");
+	/* a row label with ": " in it keeps it; the frame is found from the end */
+	check_caveat("a: b: 1 of 1 run is reference-only (missing: driver and CUDA versions, TTFT)",
+	             "zh-CN", "a: b：1 次运行中有 1 次仅供参考（缺少：驱动与 CUDA 版本、TTFT）");
+	check_caveat("conditions differ in driver_version: 550.54 vs 560.1 (allowed by --allow-mismatch)",
+	             "zh-CN", "条件不同：driver_version: 550.54 vs 560.1（经 --allow-mismatch 允许）");
+	check_caveat("run 7 did not run the requested workload: input_tokens 512 requested vs 300 "
+	             "measured mean (run 7) (more than 10% apart; allowed by --allow-mismatch)",
+	             "zh-CN",
+	             "运行 7 未按要求的负载运行：input_tokens 512 要求，实际 300 实测均值 (运行 7)"
+	             "（相差超过 10%；经 --allow-mismatch 允许）");
+	/* English stays English; an unknown text is kept as it is */
+	check_caveat("a: 1 of 1 run is reference-only (missing: TTFT)", "en",
+	             "a: 1 of 1 run is reference-only (missing: TTFT)");
+	check_caveat("something new", "zh-CN", "something new");
+	assert_string_equal(pl_i18n_checklist_item(1, "zh-CN"), "引擎版本");
+	assert_string_equal(pl_i18n_checklist_item(1, "en"), "engine version");
+	assert_string_equal(pl_i18n_checklist_item(99, "zh-CN"), "?");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_joined_in_x_order),
+		cmocka_unit_test(test_same_point_two_series),
+		cmocka_unit_test(test_slo_line),
+		cmocka_unit_test(test_bars),
+		cmocka_unit_test(test_caveats_zh),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
