@@ -513,6 +513,8 @@ static int gpa_parse(struct pl_adapter_input *in, struct pl_run_list *out, struc
 			rc = walk_columns(&gpa_info, t, row, run, err);
 		if (rc && err && err->line == 0)
 			pl_error_at(err, NULL, row->line, 0);
+		if (rc && rc != PL_ENOMEM && err && t->nrows > 2)
+			rc = pl_adapter_reject_record(run, path, err);
 	}
 	pl_csv_release(&csv);
 	return rc;
@@ -715,14 +717,17 @@ static int ixs_parse(struct pl_adapter_input *in, struct pl_run_list *out, struc
 			continue;
 		}
 		offload = pl_csv_cell(row, pl_csv_col(t, "offload"));
-		if ((rc = pl_run_set_cond(run, PL_C_TENSOR_PARALLEL_SIZE,
-		                          pl_csv_cell(row, pl_csv_col(t, "tp")), err)) ||
-		    (rc = pl_run_set_cond(run, PL_C_CONCURRENCY, pl_csv_cell(row, pl_csv_col(t, "conc")),
-		                          err)) ||
-		    (*offload && (rc = pl_run_set_cond(run, PL_C_KV_OFFLOAD, offload, err))) ||
-		    (rc = ixs_exp_name(pl_csv_cell(row, pl_csv_col(t, "exp_name")),
-		                       pl_csv_cell(row, pl_csv_col(t, "tp")), run, row->line, err)))
-			break;
+		/* an error here is the row's: rejected below */
+		rc = pl_run_set_cond(run, PL_C_TENSOR_PARALLEL_SIZE, pl_csv_cell(row, pl_csv_col(t, "tp")),
+		                     err);
+		if (rc == 0)
+			rc = pl_run_set_cond(run, PL_C_CONCURRENCY, pl_csv_cell(row, pl_csv_col(t, "conc")),
+			                     err);
+		if (rc == 0 && *offload)
+			rc = pl_run_set_cond(run, PL_C_KV_OFFLOAD, offload, err);
+		if (rc == 0)
+			rc = ixs_exp_name(pl_csv_cell(row, pl_csv_col(t, "exp_name")),
+			                  pl_csv_cell(row, pl_csv_col(t, "tp")), run, row->line, err);
 		for (size_t k = 0; k < 3 && rc == 0; k++) {
 			double v;
 			int c = pl_csv_col(t, single[k].col);
@@ -748,6 +753,11 @@ static int ixs_parse(struct pl_adapter_input *in, struct pl_run_list *out, struc
 			}
 		if (rc == 0)
 			rc = walk_columns(&ixs_info, t, row, run, err);
+		/* one bad row of the sweep: that row is rejected, the others kept */
+		if (rc && err && err->line == 0)
+			pl_error_at(err, NULL, row->line, 0);
+		if (rc && rc != PL_ENOMEM && t->nrows > 2)
+			rc = pl_adapter_reject_record(run, path, err);
 	}
 	pl_csv_release(&csv);
 	if (rc == 0 && skipped && out->n == first) {

@@ -729,7 +729,10 @@ static int guidellm_parse(struct pl_adapter_input *in, struct pl_run_list *out,
 			char m[sizeof(err->message)];
 			snprintf(m, sizeof(m), "%s", err ? err->message : "");
 			pl_error_set(err, rc, "benchmark %d: %s", i, m);
-			break;
+			/* one bad benchmark of several: the others are kept */
+			if (rc == PL_ENOMEM || !err || cJSON_GetArraySize(benches) < 2 ||
+			    (rc = pl_adapter_reject_record(run, path, err)) != 0)
+				break;
 		}
 		i++;
 	}

@@ -83,6 +83,13 @@ static void on_file(void *vctx, const char *path, enum pl_import_status status, 
 		pl_cli_errorf(NULL, "warning: '%s': %.*s", path, len, w);
 		w += len + (w[len] == '\n');
 	}
+	if (status == PL_IMPORT_RECORD_REJECTED && err) {
+		/* one bad record; the file's others are reported with the file */
+		if (ctx->progress)
+			fputs("\r\033[K", stderr);
+		pl_cli_print_error(err);
+		return;
+	}
 	if (status == PL_IMPORT_REJECTED && err) {
 		if (err->code == PL_EDB && strcmp(err->message, ctx->db_error) == 0) {
 			if (++ctx->db_same >= SAME_DB_ERROR_MAX) {
@@ -163,7 +170,7 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 		                      "set a condition on every imported run (repeatable)"),
 		PL_OPT_STRING_ENTRY("format", 0, "NAME", &opts.format,
 		                    "force the input format (see 'perfledger formats')"),
-		PL_OPT_FLAG_ENTRY("strict", 0, &opts.strict, "store nothing if any file is rejected"),
+		PL_OPT_FLAG_ENTRY("strict", 0, &opts.strict, "store nothing if any file or record is rejected"),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
@@ -239,21 +246,36 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 		rc = PL_EXIT_USAGE;
 		goto out;
 	}
-	if (opts.strict && stats.rejected)
-		printf("rejected %zu of %zu file%s; nothing stored (--strict)\n", stats.rejected,
-		       stats.files, stats.files == 1 ? "" : "s");
-	else
-		printf("imported %zu run%s from %zu file%s (%zu duplicate%s, %zu rejected)\n",
+	if (opts.strict && (stats.rejected || stats.records_rejected)) {
+		printf("rejected %zu of %zu file%s", stats.rejected + stats.partial, stats.files,
+		       stats.files == 1 ? "" : "s");
+		if (stats.records_rejected)
+			printf(" (%zu bad record%s)", stats.records_rejected,
+			       stats.records_rejected == 1 ? "" : "s");
+		printf("; nothing stored (--strict)\n");
+	} else {
+		printf("imported %zu run%s from %zu file%s (%zu duplicate%s, %zu rejected",
 		       stats.runs, stats.runs == 1 ? "" : "s", stats.stored,
 		       stats.stored == 1 ? "" : "s", stats.duplicates,
 		       stats.duplicates == 1 ? "" : "s", stats.rejected);
+		/* the records of multi-record files: said only when there are some */
+		if (stats.records_rejected)
+			printf("; %zu record%s rejected", stats.records_rejected,
+			       stats.records_rejected == 1 ? "" : "s");
+		if (stats.records_present)
+			printf("; %zu record%s stored already", stats.records_present,
+			       stats.records_present == 1 ? "" : "s");
+		printf(")\n");
+	}
 	if (ctx.refonly_files > REFONLY_NOTES_MAX)
 		fprintf(stderr,
 		        "perfledger: note: %zu runs in all stored as reference-only, from %zu files "
 		        "(%zu not named above)\n",
 		        ctx.refonly_runs, ctx.refonly_files, ctx.refonly_files - REFONLY_NOTES_MAX);
 	/* an unreadable path is an I/O error (2); a bad file is a rejection (4) */
-	rc = irc == PL_EIO ? PL_EXIT_USAGE : stats.rejected ? PL_EXIT_REJECTED : PL_EXIT_OK;
+	rc = irc == PL_EIO ? PL_EXIT_USAGE
+	     : stats.rejected || stats.records_rejected ? PL_EXIT_REJECTED
+	                                                : PL_EXIT_OK;
 out:
 	pl_store_close(st);
 	if (sets.owned)

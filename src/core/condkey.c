@@ -113,6 +113,31 @@ int pl_cond_key_make(const struct pl_run *run, struct pl_cond_key *key)
 	return 0;
 }
 
+int pl_run_record_id(const struct pl_run *run, const struct pl_cond_key *key, char hex[65])
+{
+	const struct pl_value *t = &run->cond[PL_C_RUN_STARTED_AT];
+	struct pl_buf b;
+	int rc = 0;
+
+	pl_buf_init(&b);
+	/* NUL between the parts: no part can run into the next */
+	pl_buf_adds(&b, run->adapter ? run->adapter : "");
+	pl_buf_add(&b, "", 1);
+	pl_buf_adds(&b, run->format_version ? run->format_version : "");
+	pl_buf_add(&b, "", 1);
+	pl_buf_add(&b, key->text, key->len);
+	pl_buf_add(&b, "", 1);
+	pl_buf_adds(&b, t->set && t->text ? t->text : "");
+	pl_buf_add(&b, "", 1);
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		if (run->has_metric[m] && !isnan(run->metric[m]))
+			pl_buf_addf(&b, "%s=%.17g\n", pl_metric_info[m].name, run->metric[m]);
+	if (b.oom || pl_sha256_hex(b.data, b.len, hex))
+		rc = PL_ENOMEM;
+	pl_buf_release(&b);
+	return rc;
+}
+
 void pl_cond_key_release(struct pl_cond_key *key)
 {
 	if (!key)

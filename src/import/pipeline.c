@@ -130,7 +130,7 @@ static void deliver(struct batch *b, struct outcome *o)
 	if (b->cb)
 		b->cb(b->ctx, o->path, o->status, o->runs, o->reference_only,
 		      o->status == PL_IMPORT_STORED ? o->warnings : NULL,
-		      o->status == PL_IMPORT_REJECTED ? o->err : NULL);
+		      o->status >= PL_IMPORT_REJECTED ? o->err : NULL);
 	free(o->path);
 	free(o->warnings);
 	free(o->err);
@@ -184,8 +184,15 @@ static void report_w(struct batch *b, const char *path, enum pl_import_status st
 {
 	struct outcome o;
 
-	b->stats.files++;
-	if (status == PL_IMPORT_STORED) {
+	if (status != PL_IMPORT_RECORD_REJECTED)
+		b->stats.files++;
+	if (status == PL_IMPORT_RECORD_REJECTED) {
+		/* one bad record: the batch has a rejection (--strict rolls it back) */
+		b->stats.records_rejected++;
+		if (!b->rejected && err)
+			b->first_reject = *err;
+		b->rejected = 1;
+	} else if (status == PL_IMPORT_STORED) {
 		b->stats.stored++;
 		b->stats.runs += runs;
 	} else if (status == PL_IMPORT_DUPLICATE) {
@@ -208,7 +215,7 @@ static void report_w(struct batch *b, const char *path, enum pl_import_status st
 	o.path = strdup(path);
 	if (status == PL_IMPORT_STORED && warnings)
 		o.warnings = strdup(warnings); /* best effort: a note is lost only without memory */
-	if (status == PL_IMPORT_REJECTED && err && (o.err = malloc(sizeof(*o.err))) != NULL)
+	if (status >= PL_IMPORT_REJECTED && err && (o.err = malloc(sizeof(*o.err))) != NULL)
 		*o.err = *err;
 	if (o.path && (b->opts->strict || b->in_tx)) {
 		if (b->nheld == b->capheld) {
@@ -227,7 +234,7 @@ static void report_w(struct batch *b, const char *path, enum pl_import_status st
 	/* nothing open, or cannot hold it back: report it as it is */
 	if (b->cb)
 		b->cb(b->ctx, path, status, runs, refonly, o.warnings,
-		      status == PL_IMPORT_REJECTED ? err : NULL);
+		      status >= PL_IMPORT_REJECTED ? err : NULL);
 	free(o.path);
 	free(o.warnings);
 	free(o.err);
@@ -299,6 +306,8 @@ static int insert_runs(struct batch *b, struct item *it, size_t *stored, struct 
 {
 	for (size_t i = 0; i < it->runs.n; i++) {
 		int inserted = 0;
+		if (it->runs.v[i].reject)
+			continue; /* reported by report_records() */
 		int rc = pl_store_insert_run_bulk(b->st, &it->runs.v[i], it->keys ? &it->keys[i] : NULL,
 		                                  &inserted, err);
 		if (rc)
@@ -414,7 +423,7 @@ static int stored_differs(struct batch *b, const char *path, const char *sha,
 		const struct pl_run *s = &stored.v[i];
 		if (runs) {
 			for (size_t k = 0; k < runs->n; k++)
-				if (runs->v[k].record == s->record && diff_conditions(s, &runs->v[k], diff,
+				if (!runs->v[k].reject && runs->v[k].record == s->record && diff_conditions(s, &runs->v[k], diff,
 				                                                       sizeof(diff)))
 					id = s->id;
 			continue;
@@ -449,6 +458,41 @@ static int stored_differs(struct batch *b, const char *path, const char *sha,
 	return 1;
 }
 
+/* Reports each rejected record of the item (its own message, "record N:"
+ * or the line); returns how many runs are left to store. */
+static size_t report_records(struct batch *b, struct item *it)
+{
+	size_t good = 0, bad = 0;
+
+	for (size_t i = 0; i < it->runs.n; i++) {
+		if (!it->runs.v[i].reject) {
+			good++;
+			continue;
+		}
+		bad++;
+		report(b, it->path, PL_IMPORT_RECORD_REJECTED, 1, 0, it->runs.v[i].reject);
+	}
+	return good;
+}
+
+/* Runs of the item that are not rejected records. */
+static size_t count_good(const struct item *it)
+{
+	size_t good = 0;
+
+	for (size_t i = 0; i < it->runs.n; i++)
+		good += !it->runs.v[i].reject;
+	return good;
+}
+
+/* A streamed file none of whose records could be stored: each was
+ * reported; the file is counted as rejected without a message of its own. */
+static void count_file_rejected(struct batch *b)
+{
+	b->stats.files++;
+	b->stats.rejected++;
+}
+
 static int is_fatal_code(int rc)
 {
 	return rc == PL_EDB || rc == PL_ENOMEM || rc == PL_ESCHEMA;
@@ -465,7 +509,7 @@ static void after_file(struct batch *b)
 static void consume_file(struct batch *b, struct item *it)
 {
 	struct pl_error err;
-	size_t stored = 0;
+	size_t stored = 0, good = it->runs.n;
 	int dup, rc;
 
 	if (it->have_sha) {
@@ -481,6 +525,19 @@ static void consume_file(struct batch *b, struct item *it)
 		if ((dup = is_duplicate(b, it->sha)) < 0) {
 			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &b->fatal_err);
 			return;
+		}
+		/* the bad records of the file, stored or not: still missing */
+		if (it->rc == 0 && count_good(it) == 0 && it->runs.n > 0) {
+			/* no record is good: the file is rejected, with its first
+			 * record's reason (the others' are most often the same) */
+			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, it->runs.v[0].reject);
+			after_file(b);
+			return;
+		}
+		if (it->rc == 0) {
+			good = report_records(b, it);
+			if (good < it->runs.n)
+				b->stats.partial++;
 		}
 		if (dup && it->rc == 0 && it->runs.n > 0) {
 			int d = stored_differs(b, it->path, it->sha, &it->runs, &err);
@@ -506,7 +563,7 @@ static void consume_file(struct batch *b, struct item *it)
 	}
 	/* strict and already failed: check only, the batch will be rolled back */
 	if (b->opts->strict && b->rejected) {
-		stored = it->runs.n;
+		stored = good;
 	} else {
 		pl_error_init(&err);
 		rc = store_file(b, it, &stored, &err);
@@ -518,9 +575,11 @@ static void consume_file(struct batch *b, struct item *it)
 			return;
 		}
 		b->tx_runs += stored;
+		/* records stored already from other bytes (a fixed file again) */
+		b->stats.records_present += good - stored;
 	}
 	/* count what was inserted: nothing new means the bytes were stored already */
-	if (stored == 0 && it->runs.n > 0)
+	if (stored == 0 && good > 0)
 		report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
 	else
 		report_w(b, it->path, PL_IMPORT_STORED, stored, it->refonly, it->warnings, NULL);
@@ -533,6 +592,7 @@ static void consume_begin(struct batch *b, struct item *it)
 	int dup;
 
 	b->stream_stored = 0;
+	b->stream_bad = 0;
 	pl_error_init(&err);
 	if (ensure_tx(b, &err)) { /* the lookup below is then under the write lock */
 		pl_error_at(&err, it->path, 0, 0);
@@ -589,7 +649,11 @@ static void consume_runs(struct batch *b, struct item *it)
 {
 	struct pl_error err;
 
-	if (b->stream_state != 1 || b->fatal)
+	if ((b->stream_state != 1 && b->stream_state != 3) || b->fatal)
+		return;
+	if (report_records(b, it) < it->runs.n)
+		b->stream_bad = 1;
+	if (b->stream_state != 1)
 		return;
 	pl_error_init(&err);
 	if (insert_runs(b, it, &b->stream_stored, &err)) {
@@ -641,8 +705,16 @@ static void consume_end(struct batch *b, struct item *it)
 		report(b, it->path, PL_IMPORT_REJECTED, it->nruns, 0, &err);
 		return;
 	}
+	if (b->stream_bad)
+		b->stats.partial++;
+	if (it->nruns == 0) { /* every record was rejected, and reported */
+		count_file_rejected(b);
+		after_file(b);
+		return;
+	}
 	if (state == 1) {
 		b->tx_runs += b->stream_stored;
+		b->stats.records_present += it->nruns - b->stream_stored;
 		if (b->stream_stored == 0 && it->nruns > 0) {
 			report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
 			after_file(b);
@@ -887,7 +959,10 @@ static void finish_strict(struct batch *b)
 	if (b->fatal)
 		why = b->fatal_err;
 	else
-		pl_error_set(&why, PL_EINVALID, "not stored: another file of the strict batch was rejected");
+		pl_error_set(&why, PL_EINVALID, "%s",
+		             b->stats.records_rejected
+		                 ? "not stored: a record of the strict batch was rejected"
+		                 : "not stored: another file of the strict batch was rejected");
 	for (size_t i = 0; i < b->nheld; i++) {
 		struct outcome *o = &b->held[i];
 		if (o->status == PL_IMPORT_STORED && (b->rejected || b->fatal)) {
