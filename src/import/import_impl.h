@@ -94,6 +94,7 @@ struct batch {
 	struct pl_error *stream_err;   /* why, in state 5; owned */
 	size_t stream_stored;          /* runs of the streamed file stored so far */
 	int stream_bad;                /* a record of the streamed file was rejected */
+	size_t refonly_stored;         /* reference-only runs of the current file stored */
 	int rejected;                  /* a file was rejected */
 	int io_failed;                 /* a path could not be read */
 	int fatal;                     /* PL_EDB / PL_ENOMEM: stop the batch */

@@ -300,7 +300,8 @@ static void progress_tick(struct batch *b, int force)
 }
 
 /* Inserts the item's runs into the open transaction; *stored counts the
- * runs that were new. Returns 0 or the store's error (fatal: the caller
+ * runs that were new, b->refonly_stored those of them that are
+ * reference-only. Returns 0 or the store's error (fatal: the caller
  * then rolls back the file's savepoint or the whole batch). */
 static int insert_runs(struct batch *b, struct item *it, size_t *stored, struct pl_error *err)
 {
@@ -313,6 +314,7 @@ static int insert_runs(struct batch *b, struct item *it, size_t *stored, struct 
 		if (rc)
 			return rc;
 		*stored += (size_t)inserted;
+		b->refonly_stored += inserted && it->runs.v[i].checklist_missing;
 	}
 	return 0;
 }
@@ -566,6 +568,7 @@ static void consume_file(struct batch *b, struct item *it)
 		stored = good;
 	} else {
 		pl_error_init(&err);
+		b->refonly_stored = 0;
 		rc = store_file(b, it, &stored, &err);
 		if (rc) {
 			if (!err.file[0])
@@ -582,7 +585,9 @@ static void consume_file(struct batch *b, struct item *it)
 	if (stored == 0 && good > 0)
 		report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
 	else
-		report_w(b, it->path, PL_IMPORT_STORED, stored, it->refonly, it->warnings, NULL);
+		report_w(b, it->path, PL_IMPORT_STORED, stored,
+		         b->opts->strict && b->rejected ? it->refonly : b->refonly_stored,
+		         it->warnings, NULL);
 	after_file(b);
 }
 
@@ -593,6 +598,7 @@ static void consume_begin(struct batch *b, struct item *it)
 
 	b->stream_stored = 0;
 	b->stream_bad = 0;
+	b->refonly_stored = 0;
 	pl_error_init(&err);
 	if (ensure_tx(b, &err)) { /* the lookup below is then under the write lock */
 		pl_error_at(&err, it->path, 0, 0);
@@ -720,8 +726,8 @@ static void consume_end(struct batch *b, struct item *it)
 			after_file(b);
 			return;
 		}
-		report_w(b, it->path, PL_IMPORT_STORED, b->stream_stored, it->refonly, it->warnings,
-		         NULL);
+		report_w(b, it->path, PL_IMPORT_STORED, b->stream_stored, b->refonly_stored,
+		         it->warnings, NULL);
 	} else {
 		report(b, it->path, PL_IMPORT_STORED, it->nruns, it->refonly, NULL);
 	}
