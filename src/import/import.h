@@ -47,6 +47,15 @@ struct pl_import_opts {
 	                         /* called from the calling thread about 4 times a second
 	                            during a long import, and once at the end; may be NULL */
 	void *progress_ctx;      /* for progress */
+	int dry_run;             /* 1: nothing is written (no transaction, no index
+	                            work); every file is read, checked and reported as
+	                            it would be, and each run that would be stored is
+	                            handed to preview (st may be read-only) */
+	void (*preview)(void *ctx, const struct pl_run *run);
+	                         /* dry_run: called on the calling thread, in input
+	                            order, for each run that would be stored (run->id
+	                            0; the run is borrowed for the call); may be NULL */
+	void *preview_ctx;       /* for preview */
 };
 
 /* Default number of runs stored per transaction. */

@@ -21,6 +21,7 @@
 #include "store/db.h"
 
 struct outcome;
+struct hexset;
 
 /* Where the parser finds a file: its path (for messages, the sidecar and
  * the stored source_path) and, inside a directory walk, the open directory
@@ -94,7 +95,10 @@ struct batch {
 	struct pl_error *stream_err;   /* why, in state 5; owned */
 	size_t stream_stored;          /* runs of the streamed file stored so far */
 	int stream_bad;                /* a record of the streamed file was rejected */
+	char stream_sha[65];           /* sha256 of the streamed file */
 	size_t refonly_stored;         /* reference-only runs of the current file stored */
+	struct hexset *seen_files;     /* dry run: sha256s this batch would have stored */
+	struct hexset *seen_records;   /* dry run: record_ids this batch would have stored */
 	int rejected;                  /* a file was rejected */
 	int io_failed;                 /* a path could not be read */
 	int fatal;                     /* PL_EDB / PL_ENOMEM: stop the batch */

@@ -74,6 +74,60 @@ struct outcome {
 	struct pl_error *err;         /* set when rejected; owned */
 };
 
+/* ------------------------------------------------------- dry run sets */
+
+/* A set of 64-hex-digit strings: in a dry run, the files and records the
+ * batch would have stored so far, so that a file named twice, or a record
+ * that two files hold, is counted as a later import would count it. Open
+ * addressing on pl_hash64, grown at half full. */
+struct hexset {
+	char (*slot)[65]; /* cap entries, "" when free; owned */
+	size_t cap, n;    /* slots, used */
+};
+
+static void hexset_free(struct hexset *s)
+{
+	if (s)
+		free(s->slot);
+	free(s);
+}
+
+static int hexset_has(const struct hexset *s, const char *h)
+{
+	if (!s || !s->cap)
+		return 0;
+	for (size_t i = pl_hash64(h, 64) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+		if (!s->slot[i][0])
+			return 0;
+		if (memcmp(s->slot[i], h, 64) == 0)
+			return 1;
+	}
+}
+
+/* Adds h (64 hex digits); returns 0 or PL_ENOMEM. */
+static int hexset_add(struct hexset *s, const char *h)
+{
+	if (hexset_has(s, h))
+		return 0;
+	if ((s->n + 1) * 2 > s->cap) {
+		struct hexset big = {NULL, s->cap ? s->cap * 2 : 256, 0};
+		if (!(big.slot = calloc(big.cap, sizeof(*big.slot))))
+			return PL_ENOMEM;
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->slot[i][0])
+				hexset_add(&big, s->slot[i]);
+		free(s->slot);
+		*s = big;
+	}
+	for (size_t i = pl_hash64(h, 64) & (s->cap - 1);; i = (i + 1) & (s->cap - 1))
+		if (!s->slot[i][0]) {
+			memcpy(s->slot[i], h, 64);
+			s->slot[i][64] = '\0';
+			s->n++;
+			return 0;
+		}
+}
+
 static double seconds_since(const struct timespec *t)
 {
 	struct timespec now;
@@ -280,7 +334,7 @@ static int ensure_tx(struct batch *b, struct pl_error *err)
 {
 	int rc;
 
-	if (b->opts->strict || b->in_tx)
+	if (b->opts->strict || b->in_tx || b->opts->dry_run)
 		return 0;
 	if ((rc = pl_store_begin(b->st, err)) != 0)
 		return rc;
@@ -319,6 +373,41 @@ static int insert_runs(struct batch *b, struct item *it, size_t *stored, struct 
 	return 0;
 }
 
+/* Dry run: hands each run of runs[0..n) that would be stored (not a
+ * rejected record, its record_id stored neither in the database from other
+ * bytes nor by an earlier file of this batch) to the preview callback,
+ * counting them in *stored and their reference-only ones in
+ * b->refonly_stored; then remembers the file's sha256 and record_ids.
+ * Returns 0, PL_EDB or PL_ENOMEM (err set). */
+static int preview_runs(struct batch *b, const struct pl_run *runs, size_t n, const char *sha,
+                        size_t *stored, struct pl_error *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct pl_run *r = &runs[i];
+		int found = 0;
+		if (r->reject)
+			continue;
+		if (r->record_id[0] && !(found = hexset_has(b->seen_records, r->record_id)) &&
+		    (rc = pl_store_has_record(b->st, r->record_id, sha, &found, err)))
+			break;
+		if (found)
+			continue;
+		(*stored)++;
+		b->refonly_stored += r->checklist_missing != 0;
+		if (b->opts->preview)
+			b->opts->preview(b->opts->preview_ctx, r);
+	}
+	for (size_t i = 0; i < n && rc == 0; i++)
+		if (!runs[i].reject && runs[i].record_id[0] &&
+		    hexset_add(b->seen_records, runs[i].record_id))
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (rc == 0 && hexset_add(b->seen_files, sha))
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	return rc;
+}
+
 /* Stores every run of one whole file in the open batch. No savepoint is
  * needed for the file to be atomic: its runs were all parsed and validated
  * before, so the only failures left are the database's, and those are fatal
@@ -344,7 +433,7 @@ static int is_duplicate(struct batch *b, const char *sha)
 		set_fatal(b, &err);
 		return -1;
 	}
-	return found;
+	return found || hexset_has(b->seen_files, sha);
 }
 
 /* Appends "FIELD stored 'A', now 'B'" for every condition in which now
@@ -563,8 +652,19 @@ static void consume_file(struct batch *b, struct item *it)
 		after_file(b);
 		return;
 	}
-	/* strict and already failed: check only, the batch will be rolled back */
-	if (b->opts->strict && b->rejected) {
+	if (b->opts->dry_run) {
+		/* nothing written: what would be stored is shown */
+		pl_error_init(&err);
+		b->refonly_stored = 0;
+		if ((rc = preview_runs(b, it->runs.v, it->runs.n, it->sha, &stored, &err))) {
+			pl_error_at(&err, it->path, 0, 0);
+			set_fatal(b, &err);
+			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &err);
+			return;
+		}
+		b->stats.records_present += good - stored;
+	} else if (b->opts->strict && b->rejected) {
+		/* strict and already failed: check only, the batch will be rolled back */
 		stored = good;
 	} else {
 		pl_error_init(&err);
@@ -586,7 +686,8 @@ static void consume_file(struct batch *b, struct item *it)
 		report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
 	else
 		report_w(b, it->path, PL_IMPORT_STORED, stored,
-		         b->opts->strict && b->rejected ? it->refonly : b->refonly_stored,
+		         b->opts->strict && b->rejected && !b->opts->dry_run ? it->refonly
+		                                                            : b->refonly_stored,
 		         it->warnings, NULL);
 	after_file(b);
 }
@@ -599,6 +700,7 @@ static void consume_begin(struct batch *b, struct item *it)
 	b->stream_stored = 0;
 	b->stream_bad = 0;
 	b->refonly_stored = 0;
+	memcpy(b->stream_sha, it->sha, sizeof(b->stream_sha));
 	pl_error_init(&err);
 	if (ensure_tx(b, &err)) { /* the lookup below is then under the write lock */
 		pl_error_at(&err, it->path, 0, 0);
@@ -638,8 +740,8 @@ static void consume_begin(struct batch *b, struct item *it)
 		pthread_mutex_unlock(&b->mu);
 		return;
 	}
-	if (b->opts->strict && b->rejected) {
-		b->stream_state = 3;
+	if ((b->opts->strict && b->rejected) || b->opts->dry_run) {
+		b->stream_state = 3; /* checked (and in a dry run shown), not stored */
 		return;
 	}
 	if (pl_store_file_begin(b->st, &err)) {
@@ -659,6 +761,17 @@ static void consume_runs(struct batch *b, struct item *it)
 		return;
 	if (report_records(b, it) < it->runs.n)
 		b->stream_bad = 1;
+	if (b->stream_state == 3 && b->opts->dry_run) {
+		size_t n = 0;
+		pl_error_init(&err);
+		if (preview_runs(b, it->runs.v, it->runs.n, b->stream_sha, &n, &err)) {
+			set_fatal(b, &err);
+			b->stream_state = 4;
+			return;
+		}
+		b->stream_stored += n;
+		return;
+	}
 	if (b->stream_state != 1)
 		return;
 	pl_error_init(&err);
@@ -722,6 +835,15 @@ static void consume_end(struct batch *b, struct item *it)
 		b->tx_runs += b->stream_stored;
 		b->stats.records_present += it->nruns - b->stream_stored;
 		if (b->stream_stored == 0 && it->nruns > 0) {
+			report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
+			after_file(b);
+			return;
+		}
+		report_w(b, it->path, PL_IMPORT_STORED, b->stream_stored, b->refonly_stored,
+		         it->warnings, NULL);
+	} else if (b->opts->dry_run) {
+		b->stats.records_present += it->nruns - b->stream_stored;
+		if (b->stream_stored == 0) {
 			report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
 			after_file(b);
 			return;
@@ -953,7 +1075,12 @@ static void finish_strict(struct batch *b)
 
 	pl_error_init(&err);
 	pl_error_init(&why);
-	if (b->rejected || b->fatal) {
+	if (b->opts->dry_run) {
+		if (b->rejected || b->fatal) {
+			b->stats.stored = 0;
+			b->stats.runs = 0;
+		}
+	} else if (b->rejected || b->fatal) {
 		pl_store_rollback(b->st, &err);
 		b->stats.stored = 0;
 		b->stats.runs = 0;
@@ -1031,11 +1158,19 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 		 * database), the import goes on and meets the cause itself */
 		struct pl_error derr;
 		pl_error_init(&derr);
-		if (pl_store_defer_indexes(st, &deferred, &derr) == PL_ENOMEM)
+		if (!b.opts->dry_run && pl_store_defer_indexes(st, &deferred, &derr) == PL_ENOMEM)
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
-	if (b.opts->strict && (rc = pl_store_begin(st, err)) != 0)
+	if (b.opts->dry_run && (!(b.seen_files = calloc(1, sizeof(*b.seen_files))) ||
+	                        !(b.seen_records = calloc(1, sizeof(*b.seen_records))))) {
+		hexset_free(b.seen_files);
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	if (b.opts->strict && !b.opts->dry_run && (rc = pl_store_begin(st, err)) != 0) {
+		hexset_free(b.seen_files);
+		hexset_free(b.seen_records);
 		return rc;
+	}
 	pthread_mutex_init(&b.mu, NULL);
 	pthread_cond_init(&b.not_empty, NULL);
 	pthread_cond_init(&b.not_full, NULL);
@@ -1063,7 +1198,9 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 		commit_batch(&b);
 	/* also after a failure: the runs committed before it need the indexes
 	 * (and a killed import's are built by the next one) */
-	{
+	hexset_free(b.seen_files);
+	hexset_free(b.seen_records);
+	if (!b.opts->dry_run) {
 		struct pl_error ierr;
 		pl_error_init(&ierr);
 		if (pl_store_build_deferred_indexes(st, &ierr) != 0)
