@@ -96,6 +96,7 @@ struct batch {
 	size_t stream_stored;          /* runs of the streamed file stored so far */
 	int stream_bad;                /* a record of the streamed file was rejected */
 	char stream_sha[65];           /* sha256 of the streamed file */
+	char *stream_path;             /* its path (chunks carry none); owned */
 	size_t refonly_stored;         /* reference-only runs of the current file stored */
 	struct hexset *seen_files;     /* dry run: sha256s this batch would have stored */
 	struct hexset *seen_records;   /* dry run: record_ids this batch would have stored */

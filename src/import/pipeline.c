@@ -550,8 +550,9 @@ static int stored_differs(struct batch *b, const char *path, const char *sha,
 }
 
 /* Reports each rejected record of the item (its own message, "record N:"
- * or the line); returns how many runs are left to store. */
-static size_t report_records(struct batch *b, struct item *it)
+ * or the line) as a record of path; returns how many runs are left to
+ * store. */
+static size_t report_records(struct batch *b, const char *path, struct item *it)
 {
 	size_t good = 0, bad = 0;
 
@@ -561,7 +562,7 @@ static size_t report_records(struct batch *b, struct item *it)
 			continue;
 		}
 		bad++;
-		report(b, it->path, PL_IMPORT_RECORD_REJECTED, 1, 0, it->runs.v[i].reject);
+		report(b, path, PL_IMPORT_RECORD_REJECTED, 1, 0, it->runs.v[i].reject);
 	}
 	return good;
 }
@@ -626,7 +627,7 @@ static void consume_file(struct batch *b, struct item *it)
 			return;
 		}
 		if (it->rc == 0) {
-			good = report_records(b, it);
+			good = report_records(b, it->path, it);
 			if (good < it->runs.n)
 				b->stats.partial++;
 		}
@@ -701,6 +702,8 @@ static void consume_begin(struct batch *b, struct item *it)
 	b->stream_bad = 0;
 	b->refonly_stored = 0;
 	memcpy(b->stream_sha, it->sha, sizeof(b->stream_sha));
+	free(b->stream_path);
+	b->stream_path = strdup(it->path); /* NULL only without memory: then "-" */
 	pl_error_init(&err);
 	if (ensure_tx(b, &err)) { /* the lookup below is then under the write lock */
 		pl_error_at(&err, it->path, 0, 0);
@@ -759,7 +762,7 @@ static void consume_runs(struct batch *b, struct item *it)
 
 	if ((b->stream_state != 1 && b->stream_state != 3) || b->fatal)
 		return;
-	if (report_records(b, it) < it->runs.n)
+	if (report_records(b, b->stream_path ? b->stream_path : "-", it) < it->runs.n)
 		b->stream_bad = 1;
 	if (b->stream_state == 3 && b->opts->dry_run) {
 		size_t n = 0;
@@ -1209,6 +1212,7 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 	}
 	free(b.held);
 	free(b.stream_err); /* set only if a streamed file was cut short */
+	free(b.stream_path);
 	pthread_cond_destroy(&b.not_full);
 	pthread_cond_destroy(&b.not_empty);
 	pthread_mutex_destroy(&b.mu);

@@ -291,6 +291,56 @@ static void test_all_records_bad(void **state)
 	pl_store_close(st);
 }
 
+/* A JSONL file over PL_IMPORT_STREAM_MIN (streamed): n records, record
+ * `bad` with a negative TTFT when bad >= 0. */
+static void write_big(const char *path, int n, int bad)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	for (int i = 0; i < n; i++)
+		fprintf(f,
+		        "{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\", "
+		        "\"hardware\": \"1x A100\", \"concurrency\": %d, \"dataset\": "
+		        "\"padding-padding-padding-padding\", \"metric\": {\"ttft_p50\": %s}}\n",
+		        i + 1, i == bad ? "-1" : "0.25");
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A streamed JSONL file keeps its good records too, and fixed stores only
+ * the missing one. */
+static void test_streamed_records(void **state)
+{
+	char db[1024];
+	struct pl_store *st = fresh_store("stream", db, sizeof(db));
+	const char *paths[] = {TMP "/big.jsonl"};
+	struct pl_import_stats stats;
+	struct pl_error err;
+	struct seen s = {0};
+	struct stat sb;
+
+	(void)state;
+	write_big(paths[0], 9000, 4321);
+	assert_int_equal(stat(paths[0], &sb), 0);
+	assert_true(sb.st_size > PL_IMPORT_STREAM_MIN);
+	pl_error_init(&err);
+	assert_int_equal(pl_import_paths(st, paths, 1, NULL, on_file, &s, &stats, &err), PL_EINVALID);
+	assert_int_equal(stats.runs, 8999);
+	assert_int_equal(stats.records_rejected, 1);
+	assert_int_equal(stats.partial, 1);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.status[0], PL_IMPORT_RECORD_REJECTED);
+	assert_string_equal(s.message[0], "record 4321: metric 'ttft_p50' must not be negative, got -1");
+	assert_int_equal(s.status[1], PL_IMPORT_STORED);
+	assert_int_equal(count_runs(st), 8999);
+	write_big(paths[0], 9000, -1);
+	assert_int_equal(pl_import_paths(st, paths, 1, NULL, NULL, NULL, &stats, &err), 0);
+	assert_int_equal(stats.runs, 1);
+	assert_int_equal(stats.records_present, 8999);
+	assert_int_equal(count_runs(st), 9000);
+	pl_store_close(st);
+}
+
 struct preview {
 	size_t n;
 	double ttft[8];
@@ -501,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_good_records_kept),
 		cmocka_unit_test(test_strict_records),
 		cmocka_unit_test(test_all_records_bad),
+		cmocka_unit_test(test_streamed_records),
 		cmocka_unit_test(test_dry_run),
 		cmocka_unit_test(test_compare_leaves_failed_out),
 		cmocka_unit_test(test_history_failed_point),
