@@ -13,7 +13,7 @@
 -- a median (compare, check, report). Derived from the stored metrics, so
 -- it cannot disagree with them.
 
-ALTER TABLE runs ADD COLUMN record_id TEXT; -- lowercase hex sha256 of the run's content
+ALTER TABLE runs ADD COLUMN record_id BLOB; -- 16 bytes: the first 128 bits of the sha256 of the run's content
 
 CREATE INDEX runs_record_id ON runs (record_id) WHERE record_id IS NOT NULL;
 

@@ -6,6 +6,7 @@
 #include "core/condkey.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,7 +114,7 @@ int pl_cond_key_make(const struct pl_run *run, struct pl_cond_key *key)
 	return 0;
 }
 
-int pl_run_record_id(const struct pl_run *run, const struct pl_cond_key *key, char hex[65])
+int pl_run_record_id(const struct pl_run *run, const struct pl_cond_key *key, char hex[33])
 {
 	const struct pl_value *t = &run->cond[PL_C_RUN_STARTED_AT];
 	struct pl_buf b;
@@ -129,11 +130,27 @@ int pl_run_record_id(const struct pl_run *run, const struct pl_cond_key *key, ch
 	pl_buf_add(&b, "", 1);
 	pl_buf_adds(&b, t->set && t->text ? t->text : "");
 	pl_buf_add(&b, "", 1);
+	/* each metric: its name, NUL, its IEEE 754 bits little-endian (exact,
+	 * and no printf per value: an import makes one identity per run) */
 	for (int m = 0; m < PL_METRIC_COUNT; m++)
-		if (run->has_metric[m] && !isnan(run->metric[m]))
-			pl_buf_addf(&b, "%s=%.17g\n", pl_metric_info[m].name, run->metric[m]);
-	if (b.oom || pl_sha256_hex(b.data, b.len, hex))
-		rc = PL_ENOMEM;
+		if (run->has_metric[m] && !isnan(run->metric[m])) {
+			unsigned char le[8];
+			uint64_t bits;
+			double v = run->metric[m] == 0 ? 0.0 : run->metric[m]; /* -0 is 0 */
+			memcpy(&bits, &v, sizeof(bits));
+			for (int k = 0; k < 8; k++)
+				le[k] = (unsigned char)(bits >> (8 * k));
+			pl_buf_add(&b, pl_metric_info[m].name, strlen(pl_metric_info[m].name) + 1);
+			pl_buf_add(&b, le, sizeof(le));
+		}
+	{
+		char full[65];
+		if (b.oom || pl_sha256_hex(b.data, b.len, full))
+			rc = PL_ENOMEM;
+		else
+			memcpy(hex, full, 32); /* the first 128 bits */
+		hex[rc ? 0 : 32] = '\0';
+	}
 	pl_buf_release(&b);
 	return rc;
 }

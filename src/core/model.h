@@ -275,9 +275,10 @@ struct pl_run {
 	struct pl_extra *extra; /* extra conditions, sorted by name (strcmp),
 	                           names unique; owned */
 	size_t nextra;          /* entries in extra */
-	char record_id[65];     /* sha256 of the run's content (pl_run_record_id),
-	                           "" when not made; a record already stored from
-	                           other bytes is not stored again */
+	char record_id[33];     /* identity of the run's content, 32 hex digits
+	                           (pl_run_record_id), "" when not made; a record
+	                           already stored from other bytes is not stored
+	                           again */
 	struct pl_error *reject; /* why this record of a multi-record file is
 	                            rejected (its other records are kept), or
 	                            NULL; owned */

@@ -76,7 +76,7 @@ struct outcome {
 
 /* ------------------------------------------------------- dry run sets */
 
-/* A set of 64-hex-digit strings: in a dry run, the files and records the
+/* A set of hex strings (sha256s, record_ids): in a dry run, the files and records the
  * batch would have stored so far, so that a file named twice, or a record
  * that two files hold, is counted as a later import would count it. Open
  * addressing on pl_hash64, grown at half full. */
@@ -96,15 +96,15 @@ static int hexset_has(const struct hexset *s, const char *h)
 {
 	if (!s || !s->cap)
 		return 0;
-	for (size_t i = pl_hash64(h, 64) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+	for (size_t i = pl_hash64(h, strlen(h)) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
 		if (!s->slot[i][0])
 			return 0;
-		if (memcmp(s->slot[i], h, 64) == 0)
+		if (strcmp(s->slot[i], h) == 0)
 			return 1;
 	}
 }
 
-/* Adds h (64 hex digits); returns 0 or PL_ENOMEM. */
+/* Adds h (at most 64 hex digits); returns 0 or PL_ENOMEM. */
 static int hexset_add(struct hexset *s, const char *h)
 {
 	if (hexset_has(s, h))
@@ -119,10 +119,9 @@ static int hexset_add(struct hexset *s, const char *h)
 		free(s->slot);
 		*s = big;
 	}
-	for (size_t i = pl_hash64(h, 64) & (s->cap - 1);; i = (i + 1) & (s->cap - 1))
+	for (size_t i = pl_hash64(h, strlen(h)) & (s->cap - 1);; i = (i + 1) & (s->cap - 1))
 		if (!s->slot[i][0]) {
-			memcpy(s->slot[i], h, 64);
-			s->slot[i][64] = '\0';
+			snprintf(s->slot[i], sizeof(s->slot[i]), "%s", h);
 			s->n++;
 			return 0;
 		}

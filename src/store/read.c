@@ -32,8 +32,11 @@ int pl_store_has_record(struct pl_store *st, const char *record_id, const char *
 {
 	int rc;
 
+	unsigned char id[16];
+
 	*found = 0;
-	sqlite3_bind_text(st->record_select, 1, record_id, -1, SQLITE_STATIC);
+	pl_store_record_bytes(record_id, id);
+	sqlite3_bind_blob(st->record_select, 1, id, sizeof(id), SQLITE_TRANSIENT);
 	sqlite3_bind_text(st->record_select, 2, sha256, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st->record_select);
 	if (rc == SQLITE_ROW)

@@ -95,6 +95,18 @@ enum {
 	"run_started_at, checklist_missing, record_id"
 #define PROVENANCE_COUNT 9
 
+/* The 16 bytes of a record_id (32 lowercase hex digits), as runs.record_id
+ * stores them. */
+static inline void pl_store_record_bytes(const char *hex, unsigned char out[16])
+{
+	for (int i = 0; i < 16; i++) {
+		int hi = hex[2 * i], lo = hex[2 * i + 1];
+		hi = hi <= '9' ? hi - '0' : hi - 'a' + 10;
+		lo = lo <= '9' ? lo - '0' : lo - 'a' + 10;
+		out[i] = (unsigned char)(hi << 4 | lo);
+	}
+}
+
 /* 1 if condition id is a column of `conditions` (run_started_at is per run). */
 static inline int in_conditions(int id)
 {
