@@ -403,6 +403,18 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 	        "worse by more than %s%%\n\n",
 	        al, thr);
 
+	if (chk->nm == 0 && chk->n_failed) {
+		/* every candidate run failed: nothing was tested */
+		fprintf(out, "%sno metric tested: every candidate run failed\n\n",
+		        fmt == PL_FMT_MARKDOWN ? "- " : "");
+		if ((rc = failed_lines(out, chk, fmt)))
+			return finish(out, rc, err);
+		if (fmt == PL_FMT_MARKDOWN)
+			fputc('\n', out);
+		fprintf(out, "result: %zu failed candidate run%s (exit 1)\n", chk->n_failed,
+		        chk->n_failed == 1 ? "" : "s");
+		return finish(out, 0, err);
+	}
 	g.ncols = 7;
 	pl_grid_put(&g, "metric", 0, 0);
 	pl_grid_put(&g, "n", 0, 1);
