@@ -359,11 +359,11 @@ static void progress_tick(struct batch *b, int force)
 static int insert_runs(struct batch *b, struct item *it, size_t *stored, struct pl_error *err)
 {
 	for (size_t i = 0; i < it->runs.n; i++) {
-		int inserted = 0;
+		int inserted = 0, rc;
 		if (it->runs.v[i].reject)
 			continue; /* reported by report_records() */
-		int rc = pl_store_insert_run_bulk(b->st, &it->runs.v[i], it->keys ? &it->keys[i] : NULL,
-		                                  &inserted, err);
+		rc = pl_store_insert_run_bulk(b->st, &it->runs.v[i], it->keys ? &it->keys[i] : NULL,
+		                              &inserted, err);
 		if (rc)
 			return rc;
 		*stored += (size_t)inserted;
@@ -513,8 +513,8 @@ static int stored_differs(struct batch *b, const char *path, const char *sha,
 		const struct pl_run *s = &stored.v[i];
 		if (runs) {
 			for (size_t k = 0; k < runs->n; k++)
-				if (!runs->v[k].reject && runs->v[k].record == s->record && diff_conditions(s, &runs->v[k], diff,
-				                                                       sizeof(diff)))
+				if (!runs->v[k].reject && runs->v[k].record == s->record &&
+				    diff_conditions(s, &runs->v[k], diff, sizeof(diff)))
 					id = s->id;
 			continue;
 		}
