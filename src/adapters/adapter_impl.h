@@ -74,6 +74,16 @@ int pl_adapter_records(const struct pl_adapter_impl *impl, struct pl_adapter_inp
                        struct pl_run_list *out, struct pl_error *err);
 
 /*
+ * A bad record of a multi-record file (a JSON array or JSONL, a sweep CSV's
+ * row, a report's benchmark): err (the record's error) is located at path
+ * when it is not located yet, copied into run->reject, and cleared, so that
+ * the adapter goes on with the next record (pl_adapters_parse_records keeps
+ * the rejected run for the importer to report; pl_adapters_parse rejects the
+ * file with it). Returns 0, or PL_ENOMEM (err set).
+ */
+int pl_adapter_reject_record(struct pl_run *run, const char *path, struct pl_error *err);
+
+/*
  * The field inventory walk (inventory.c). Every member of obj (path
  * prefix + key; nested objects by dotted path, elements of arrays of
  * objects as "key[].member") is looked up in the fields of version ver of

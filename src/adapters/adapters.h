@@ -106,6 +106,17 @@ int pl_adapters_parse(const char *path, const char *buf, size_t len, const char 
                       struct pl_run_list *out, struct pl_error *err);
 
 /*
+ * pl_adapters_parse(), except for a bad record of a file with several
+ * (a JSON array, JSONL, a sweep CSV, a multi-benchmark report): that run is
+ * appended with run->reject set (its error, located at the record or line,
+ * "record N: " inside an array) and its other fields unspecified, and the
+ * file's other records are kept. Errors of the file as a whole (syntax, no
+ * adapter, out of memory) are returned as by pl_adapters_parse().
+ */
+int pl_adapters_parse_records(const char *path, const char *buf, size_t len, const char *format,
+                              struct pl_run_list *out, struct pl_error *err);
+
+/*
  * Parses a conditions object — a sidecar file NAME.conditions.json, whose
  * keys are canonical condition names — into run->cond values (overwriting
  * the values it names). Values may be JSON strings, numbers (not for version

@@ -145,7 +145,7 @@ static const char *const aiperf_csv_mapping[] = {
 	"<stat>: avg -> mean, min, max, p50, p90, p95, p99, std; p1, p5, p10, p25, p75, sum ignored",
 	"Input Sequence Length (tokens) avg -> input_tokens_mean; Output Sequence Length avg -> output_tokens_mean",
 	"Effective Concurrency avg -> concurrency_mean (measured)",
-	"\"Metric,Value\" table: Request Count -> requests_completed (absent or 0 -> rejected); "
+	"\"Metric,Value\" table: Request Count -> requests_completed (absent or 0 -> a failed run); "
 	"Error Request Count -> requests_failed; error_rate = failed / (completed + failed), "
 	"missing when the file has no error count",
 	"Request Throughput (requests/sec) -> request_throughput; Output Token Throughput (tokens/sec) -> output_throughput",
@@ -168,8 +168,10 @@ static const struct pl_field aiperf_csv_fields[] = {
 	{"Input Sequence Length (tokens)", PL_FATE_METRIC, "input_tokens_mean (avg)"},
 	{"Output Sequence Length (tokens)", PL_FATE_METRIC, "output_tokens_mean (avg)"},
 	{"Effective Concurrency", PL_FATE_METRIC, "concurrency_mean (avg, measured)"},
-	{"Request Count", PL_FATE_METRIC, "requests_completed (absent or 0 -> rejected)"},
+	{"Request Count", PL_FATE_METRIC, "requests_completed (absent or 0 -> a failed run)"},
 	{"Error Request Count", PL_FATE_METRIC, "requests_failed; -> error_rate"},
+	{"Context Overflow Count", PL_FATE_IGNORED,
+	 "requests refused for a prompt longer than the context; counted in Error Request Count"},
 	{"Request Throughput (requests/sec)", PL_FATE_METRIC, "request_throughput"},
 	{"Output Token Throughput (tokens/sec)", PL_FATE_METRIC, "output_throughput"},
 	{"Total Token Throughput (tokens/sec)", PL_FATE_METRIC, "total_token_throughput"},
@@ -513,6 +515,8 @@ static int gpa_parse(struct pl_adapter_input *in, struct pl_run_list *out, struc
 			rc = walk_columns(&gpa_info, t, row, run, err);
 		if (rc && err && err->line == 0)
 			pl_error_at(err, NULL, row->line, 0);
+		if (rc && rc != PL_ENOMEM && err && t->nrows > 2)
+			rc = pl_adapter_reject_record(run, path, err);
 	}
 	pl_csv_release(&csv);
 	return rc;
@@ -534,9 +538,10 @@ static const char *const ixs_mapping[] = {
 	"speculative_method; dpaX -> extra inferencemax-summary-csv.dp_attention; disagg-Y -> extra "
 	"inferencemax-summary-csv.disagg; tpN must equal tp (else rejected); other parts (model, "
 	"precision, engine, hardware, run index) not read: supply them with --set",
-	"num_requests -> requests_completed; a failed run of the sweep (status other than SUCCESS, "
-	"or num_requests 0: every value 0) is not stored, with a warning naming its row (no row "
-	"left -> the file is rejected)",
+	"num_requests -> requests_completed; num_requests 0 -> a failed run (stored, flagged, never "
+	"pooled); a row whose status is not SUCCESS measured nothing: not stored, with a warning "
+	"naming its row (no row left -> the file is rejected); any other bad row is rejected alone, "
+	"the others stored",
 	"throughput_rps -> request_throughput; output_throughput_tps -> output_throughput; total_throughput_tps -> total_token_throughput",
 	"input_throughput_tps -> not stored (prompt tokens only)",
 	"mean/p50/p90/p99_ttft_ms -> ttft_mean/p50/p90/p99 (MILLISECONDS, / 1000 = s)",
@@ -551,7 +556,7 @@ static const struct pl_field ixs_fields[] = {
 	{"conc", PL_FATE_CONDITION, "concurrency"},
 	{"offload", PL_FATE_CONDITION, "kv_offload (none, lmcache, ...)"},
 	{"status", PL_FATE_DERIVED, "a row that is not SUCCESS is rejected"},
-	{"num_requests", PL_FATE_METRIC, "requests_completed (0 -> rejected)"},
+	{"num_requests", PL_FATE_METRIC, "requests_completed (0 -> a failed run)"},
 	{"throughput_rps", PL_FATE_METRIC, "request_throughput"},
 	{"output_throughput_tps", PL_FATE_METRIC, "output_throughput"},
 	{"total_throughput_tps", PL_FATE_METRIC, "total_token_throughput"},
@@ -695,9 +700,10 @@ static int ixs_parse(struct pl_adapter_input *in, struct pl_run_list *out, struc
 		if ((rc = new_run(out, "inferencemax-summary-csv", path, (long)r - 1, "inferencemax", &run,
 		                  err)))
 			break;
-		/* a failed run of the sweep (a status other than SUCCESS, or no
-		 * request completed): not stored, named in a warning; the file
-		 * is rejected only when no row is left */
+		/* a row whose status is not SUCCESS measured nothing: not stored,
+		 * named in a warning; the file is rejected only when no row is
+		 * left. A row where no request completed is a failed run (stored,
+		 * flagged: pl_adapter_requests) */
 		if (strcmp(status, "SUCCESS") != 0) {
 			snprintf(m, sizeof(m), "status '%.40s' is not SUCCESS", status);
 		} else {
@@ -715,14 +721,17 @@ static int ixs_parse(struct pl_adapter_input *in, struct pl_run_list *out, struc
 			continue;
 		}
 		offload = pl_csv_cell(row, pl_csv_col(t, "offload"));
-		if ((rc = pl_run_set_cond(run, PL_C_TENSOR_PARALLEL_SIZE,
-		                          pl_csv_cell(row, pl_csv_col(t, "tp")), err)) ||
-		    (rc = pl_run_set_cond(run, PL_C_CONCURRENCY, pl_csv_cell(row, pl_csv_col(t, "conc")),
-		                          err)) ||
-		    (*offload && (rc = pl_run_set_cond(run, PL_C_KV_OFFLOAD, offload, err))) ||
-		    (rc = ixs_exp_name(pl_csv_cell(row, pl_csv_col(t, "exp_name")),
-		                       pl_csv_cell(row, pl_csv_col(t, "tp")), run, row->line, err)))
-			break;
+		/* an error here is the row's: rejected below */
+		rc = pl_run_set_cond(run, PL_C_TENSOR_PARALLEL_SIZE, pl_csv_cell(row, pl_csv_col(t, "tp")),
+		                     err);
+		if (rc == 0)
+			rc = pl_run_set_cond(run, PL_C_CONCURRENCY, pl_csv_cell(row, pl_csv_col(t, "conc")),
+			                     err);
+		if (rc == 0 && *offload)
+			rc = pl_run_set_cond(run, PL_C_KV_OFFLOAD, offload, err);
+		if (rc == 0)
+			rc = ixs_exp_name(pl_csv_cell(row, pl_csv_col(t, "exp_name")),
+			                  pl_csv_cell(row, pl_csv_col(t, "tp")), run, row->line, err);
 		for (size_t k = 0; k < 3 && rc == 0; k++) {
 			double v;
 			int c = pl_csv_col(t, single[k].col);
@@ -748,6 +757,11 @@ static int ixs_parse(struct pl_adapter_input *in, struct pl_run_list *out, struc
 			}
 		if (rc == 0)
 			rc = walk_columns(&ixs_info, t, row, run, err);
+		/* one bad row of the sweep: that row is rejected, the others kept */
+		if (rc && err && err->line == 0)
+			pl_error_at(err, NULL, row->line, 0);
+		if (rc && rc != PL_ENOMEM && t->nrows > 2)
+			rc = pl_adapter_reject_record(run, path, err);
 	}
 	pl_csv_release(&csv);
 	if (rc == 0 && skipped && out->n == first) {

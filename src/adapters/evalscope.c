@@ -65,7 +65,7 @@ static const struct pl_field summary_fields[] = {
 	{"Time taken for tests (s)", PL_FATE_METRIC, "duration (s)"},
 	{"Number of concurrency", PL_FATE_CONDITION, "concurrency"},
 	{"Total requests", PL_FATE_IGNORED, "Succeed requests + Failed requests"},
-	{"Succeed requests", PL_FATE_METRIC, "requests_completed (count; 0 -> rejected)"},
+	{"Succeed requests", PL_FATE_METRIC, "requests_completed (count; 0 -> a failed run)"},
 	{"Failed requests", PL_FATE_METRIC, "requests_failed (count); -> error_rate"},
 	{"Output token throughput (tok/s)", PL_FATE_METRIC, "output_throughput (tok/s)"},
 	{"Total token throughput (tok/s)", PL_FATE_METRIC,

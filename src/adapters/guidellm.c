@@ -68,7 +68,7 @@ static const char *const guidellm_mapping[] = {
 	"0.5 config.warmup.value / percent -> missing + warning (a duration or fraction, not requests); "
 	"both null -> 0",
 	"request_totals (0.2) / metrics.request_totals (0.5): successful -> requests_completed "
-	"(0 -> rejected), errored -> requests_failed; incomplete (cut off at the end) not counted",
+	"(0 -> a failed run), errored -> requests_failed; incomplete (cut off at the end) not counted",
 	"error_rate = errored / (successful + errored)",
 	"metrics.<m>.successful: mean -> _mean, median (or p50) -> _p50, std_dev -> _std, min, max, "
 	"percentiles p90, p95, p99, p999 -> _p90, _p95, _p99, _p99_9; p001..p75 ignored",
@@ -123,7 +123,7 @@ static const struct pl_field guidellm_02[] = {
 	{"benchmarks[].request_loader.data", PL_FATE_CONDITION,
 	 "\"prompt_tokens=N,output_tokens=M\" -> input_tokens, max_output_tokens"},
 	{"benchmarks[].request_totals", PL_FATE_METRIC,
-	 "successful -> requests_completed (0 -> rejected), errored -> requests_failed, -> error_rate; "
+	 "successful -> requests_completed (0 -> a failed run), errored -> requests_failed, -> error_rate; "
 	 "incomplete not counted"},
 	{"benchmarks[].args.{max_duration,max_number}", PL_FATE_IGNORED,
 	 "limits of the run; what ran is measured (duration, request_totals)"},
@@ -155,7 +155,7 @@ static const struct pl_field guidellm_05[] = {
 	{"benchmarks[].config.warmup", PL_FATE_CONDITION,
 	 "warmup_requests 0 when percent and value are null; else missing with a warning"},
 	{"benchmarks[].metrics.request_totals", PL_FATE_METRIC,
-	 "successful -> requests_completed (0 -> rejected), errored -> requests_failed, -> error_rate; "
+	 "successful -> requests_completed (0 -> a failed run), errored -> requests_failed, -> error_rate; "
 	 "incomplete not counted"},
 	{"benchmarks[].metrics.{text,image,video,audio}", PL_FATE_IGNORED,
 	 "words / characters / media per second: not tokens/s"},
@@ -729,7 +729,10 @@ static int guidellm_parse(struct pl_adapter_input *in, struct pl_run_list *out,
 			char m[sizeof(err->message)];
 			snprintf(m, sizeof(m), "%s", err ? err->message : "");
 			pl_error_set(err, rc, "benchmark %d: %s", i, m);
-			break;
+			/* one bad benchmark of several: the others are kept */
+			if (rc == PL_ENOMEM || !err || cJSON_GetArraySize(benches) < 2 ||
+			    (rc = pl_adapter_reject_record(run, path, err)) != 0)
+				break;
 		}
 		i++;
 	}

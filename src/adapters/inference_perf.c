@@ -37,7 +37,7 @@ static const char *const ip_mapping[] = {
 	"successes.throughput.output_tokens_per_sec -> output_throughput; total_tokens_per_sec -> "
 	"total_token_throughput (tok/s); input_tokens_per_sec not stored (input tokens only)",
 	"successes.prompt_len.mean -> input_tokens_mean; successes.output_len.mean -> output_tokens_mean",
-	"successes.count -> requests_completed (0 -> rejected); failures.count -> requests_failed",
+	"successes.count -> requests_completed (0 -> a failed run); failures.count -> requests_failed",
 	"failures.count / (successes.count + failures.count) -> error_rate",
 	"(constant) -> benchmark_tool = inference-perf; model, engine, hardware and lengths from --set "
 	"or a sidecar",
@@ -57,7 +57,7 @@ static const struct pl_field ip_fields[] = {
 	{"load_summary.schedule_delay", PL_FATE_IGNORED,
 	 "the load generator's lag behind its schedule; no canonical metric (its saturation shows as "
 	 "achieved_rate below requested_rate)"},
-	{"successes.count", PL_FATE_METRIC, "requests_completed (count; 0 -> rejected)"},
+	{"successes.count", PL_FATE_METRIC, "requests_completed (count; 0 -> a failed run)"},
 	{"successes.latency.{time_to_first_token,time_per_output_token,inter_token_latency,request_latency}."
 	 "{mean,min,max,median,p90,p95,p99,p99.9}",
 	 PL_FATE_METRIC, "ttft / tpot / itl / e2el _<stat> (s); median = p50, p99.9 = p99_9"},

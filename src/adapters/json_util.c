@@ -947,14 +947,16 @@ int pl_json_cond(const cJSON *obj, const char *key, int id, struct pl_run *run,
 int pl_adapter_requests(struct pl_run *run, double completed, double failed, const char *field,
                         struct pl_error *err)
 {
-	char b[40];
-
+	(void)field;
+	(void)err;
 	if (completed <= 0) {
-		pl_error_field(err, field);
+		/* a failed run: stored as such (pl_run_failed), never pooled */
+		pl_run_set_metric(run, PL_M_REQUESTS_COMPLETED, 0);
 		if (failed >= 0)
-			return pl_error_set(err, PL_EINVALID, "no request completed (completed 0, failed %s)",
-			                    pl_fmt_num(b, sizeof(b), failed));
-		return pl_error_set(err, PL_EINVALID, "no request completed (%s 0)", field);
+			pl_run_set_metric(run, PL_M_REQUESTS_FAILED, failed);
+		if (failed > 0)
+			pl_run_set_metric(run, PL_M_ERROR_RATE, 1);
+		return 0;
 	}
 	pl_run_set_metric(run, PL_M_REQUESTS_COMPLETED, completed);
 	if (failed >= 0) {

@@ -127,10 +127,12 @@ int pl_json_cond(const cJSON *obj, const char *key, int id, struct pl_run *run,
                  struct pl_error *err);
 
 /*
- * Request counts of a run: rejects a run where no request completed
- * (PL_EINVALID "no request completed (...)", err->field = field), else sets
- * requests_completed, requests_failed (when failed >= 0) and error_rate =
- * failed / (completed + failed). Returns 0 or PL_EINVALID.
+ * Request counts of a run: sets requests_completed, requests_failed (when
+ * failed >= 0) and error_rate = failed / (completed + failed). A run where
+ * no request completed (completed <= 0) is a failed run (pl_run_failed):
+ * requests_completed 0, requests_failed when known and error_rate 1 when
+ * any failed; it is stored and flagged, never pooled. field names the
+ * source key (kept for messages). Returns 0.
  */
 int pl_adapter_requests(struct pl_run *run, double completed, double failed, const char *field,
                         struct pl_error *err);

@@ -206,6 +206,16 @@ const cJSON *pl_adapter_input_first(struct pl_adapter_input *in)
 	return doc->records[0].obj;
 }
 
+int pl_adapter_reject_record(struct pl_run *run, const char *path, struct pl_error *err)
+{
+	if (!err->file[0])
+		pl_error_at(err, path, err->line, err->column);
+	if (pl_run_reject(run, err))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	pl_error_init(err);
+	return 0;
+}
+
 int pl_adapter_records(const struct pl_adapter_impl *impl, struct pl_adapter_input *in,
                        int (*convert)(const cJSON *obj, struct pl_run *run, struct pl_error *err),
                        struct pl_run_list *out, struct pl_error *err)
@@ -235,6 +245,11 @@ int pl_adapter_records(const struct pl_adapter_impl *impl, struct pl_adapter_inp
 			rc = pl_inventory_walk(impl->info, run->format_version, rec->obj, "", run, err);
 		if (rc)
 			locate(err, in->path, doc, rec);
+		/* one bad record of several: that record is rejected, the file's
+		 * others are kept (the importer reports it; --strict rejects the
+		 * batch) */
+		if (rc && rc != PL_ENOMEM && doc->nrecords > 1 && err)
+			rc = pl_adapter_reject_record(run, in->path, err);
 	}
 	return rc;
 }
@@ -324,8 +339,26 @@ static int detect(struct pl_adapter_input *in, const struct pl_adapter_impl **im
 	return 0;
 }
 
+/* pl_adapters_parse() and pl_adapters_parse_records(): keep is 1 to keep
+ * the rejected records of a multi-record file (run->reject set), 0 to
+ * reject the file on the first of them. */
+static int parse_file(const char *path, const char *buf, size_t len, const char *format,
+                      int keep, struct pl_run_list *out, struct pl_error *err);
+
 int pl_adapters_parse(const char *path, const char *buf, size_t len, const char *format,
                       struct pl_run_list *out, struct pl_error *err)
+{
+	return parse_file(path, buf, len, format, 0, out, err);
+}
+
+int pl_adapters_parse_records(const char *path, const char *buf, size_t len, const char *format,
+                              struct pl_run_list *out, struct pl_error *err)
+{
+	return parse_file(path, buf, len, format, 1, out, err);
+}
+
+static int parse_file(const char *path, const char *buf, size_t len, const char *format,
+                      int keep, struct pl_run_list *out, struct pl_error *err)
 {
 	struct pl_adapter_input in = {.path = path ? path : "-", .buf = buf, .len = len};
 	struct pl_run_list tmp = {0};
@@ -342,6 +375,12 @@ int pl_adapters_parse(const char *path, const char *buf, size_t len, const char 
 			pl_error_at(err, in.path, err->line, err->column);
 	}
 	pl_json_doc_release(&in.doc);
+	for (size_t i = 0; rc == 0 && !keep && i < tmp.n; i++)
+		if (tmp.v[i].reject) {
+			if (err)
+				*err = *tmp.v[i].reject;
+			rc = tmp.v[i].reject->code ? tmp.v[i].reject->code : PL_EINVALID;
+		}
 	if (rc) {
 		pl_run_list_release(&tmp);
 		return rc;

@@ -312,18 +312,7 @@ static int vllm_convert(const cJSON *obj, struct pl_run *run, struct pl_error *e
 		return rc;
 	has_failed = rc == 0;
 
-	if (has_completed && completed == 0) {
-		char buf[40];
-		pl_error_field(err, "completed");
-		if (has_failed)
-			return pl_error_set(err, PL_EINVALID, "no request completed (completed 0, failed %s)",
-			                    pl_fmt_num(buf, sizeof(buf), failed));
-		if (has_prompts)
-			return pl_error_set(err, PL_EINVALID,
-			                    "no request completed (completed 0 of %s prompts)",
-			                    pl_fmt_num(buf, sizeof(buf), prompts));
-		return pl_error_set(err, PL_EINVALID, "no request completed (completed 0)");
-	}
+	/* completed 0: a failed run (pl_run_failed), stored and flagged */
 	if (has_completed)
 		pl_run_set_metric(run, PL_M_REQUESTS_COMPLETED, completed);
 	if (has_failed)

@@ -419,6 +419,7 @@ static void compared_metrics(const struct pl_compare_opts *opts, unsigned char w
 		want[m[i]] = 1;
 	want[PL_M_ERROR_RATE] = want[PL_M_INPUT_TOKENS_MEAN] = want[PL_M_OUTPUT_TOKENS_MEAN] = 1;
 	want[PL_M_REQUEST_THROUGHPUT] = 1; /* the workload rule's rate shortfall */
+	want[PL_M_REQUESTS_COMPLETED] = 1; /* failed runs are left out */
 }
 
 int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel, const char *cmd,

@@ -5,14 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "import/import.h"
+#include "render/render.h"
 
 static const char usage_text[] =
-	"usage: perfledger import [--set FIELD=VALUE]... [--format NAME] [--strict] PATH...\n"
+	"usage: perfledger import [--set FIELD=VALUE]... [--format NAME] [--strict]\n"
+	"                         [--dry-run [--list-format text|json|csv|markdown]] PATH...\n"
 	"\n"
 	"Imports benchmark result files into the database. PATH is a file, a directory\n"
 	"(walked recursively for *.json, *.jsonl, *.yaml, *.yml, *.csv and *.txt;\n"
@@ -31,7 +34,17 @@ static const char usage_tail[] =
 	"\n"
 	"The same bytes are stored once: re-importing a file is a no-op (with other\n"
 	"conditions it is refused: a stored run is never rewritten). A run that lacks\n"
-	"items of the publication checklist is stored as reference-only.\n";
+	"items of the publication checklist is stored as reference-only.\n"
+	"\n"
+	"A file of several records (JSON array, JSONL, sweep CSV, multi-benchmark\n"
+	"report) stores its good records and names each bad one (exit 4); a record\n"
+	"stored already from other bytes (the file fixed and imported again) is not\n"
+	"stored twice. A run where no request completed is stored as a failed run.\n"
+	"\n"
+	"--dry-run prints the runs that would be stored, as 'perfledger list' prints\n"
+	"them (id 0: not stored), with the warnings, errors, summary and exit code of\n"
+	"the real import on standard error; nothing is written, and a missing\n"
+	"database is not created.\n";
 
 /* Reference-only notes name at most this many files; the rest are summed up
  * in one line at the end, so a bulk import does not print a line a file. */
@@ -44,6 +57,9 @@ static const char usage_tail[] =
 
 struct import_ctx {
 	int strict;     /* --strict given */
+	struct pl_run_list preview; /* --dry-run: the runs that would be stored */
+	int preview_oom;            /* a copy failed */
+	int dry;                    /* --dry-run: notes say "would be stored" */
 	size_t refonly_files; /* files stored with reference-only runs */
 	size_t refonly_runs;  /* reference-only runs stored */
 	int printed_io; /* an I/O error was already printed by on_file */
@@ -83,6 +99,13 @@ static void on_file(void *vctx, const char *path, enum pl_import_status status, 
 		pl_cli_errorf(NULL, "warning: '%s': %.*s", path, len, w);
 		w += len + (w[len] == '\n');
 	}
+	if (status == PL_IMPORT_RECORD_REJECTED && err) {
+		/* one bad record; the file's others are reported with the file */
+		if (ctx->progress)
+			fputs("\r\033[K", stderr);
+		pl_cli_print_error(err);
+		return;
+	}
 	if (status == PL_IMPORT_REJECTED && err) {
 		if (err->code == PL_EDB && strcmp(err->message, ctx->db_error) == 0) {
 			if (++ctx->db_same >= SAME_DB_ERROR_MAX) {
@@ -103,10 +126,43 @@ static void on_file(void *vctx, const char *path, enum pl_import_status status, 
 	}
 	if (note)
 		pl_cli_errorf(NULL,
-		              "note: '%s': %zu of %zu run%s stored as reference-only "
+		              "note: '%s': %zu of %zu run%s %s as reference-only "
 		              "(publication checklist incomplete; 'perfledger list --format json' shows "
 		              "which items)",
-		              path, reference_only, runs, runs == 1 ? "" : "s");
+		              path, reference_only, runs, runs == 1 ? "" : "s",
+		              ctx->dry ? "would be stored" : "stored");
+}
+
+/* --dry-run: keeps a copy of a run that would be stored. */
+static void on_preview(void *vctx, const struct pl_run *run)
+{
+	struct import_ctx *ctx = vctx;
+	struct pl_run *r = pl_run_list_push(&ctx->preview);
+
+	if (!r || pl_run_copy(r, run)) {
+		if (r)
+			ctx->preview.n--;
+		ctx->preview_oom = 1;
+	}
+}
+
+/* --dry-run: the database to check against, never written: the existing
+ * file read-only, or an empty one in memory when there is none (nothing is
+ * created on disk). NULL after printing why. */
+static struct pl_store *open_dry(const struct pl_cli *cli)
+{
+	struct pl_store *st = NULL;
+	struct pl_error err;
+	struct stat sb;
+
+	if (stat(cli->db_path, &sb) == 0 && sb.st_size > 0)
+		return pl_cli_open_store(cli, PL_CLI_STORE_READ);
+	pl_error_init(&err);
+	if (pl_store_open(":memory:", &st, &err)) {
+		pl_cli_print_error(&err);
+		return NULL;
+	}
+	return st;
 }
 
 /* Progress on a terminal: one line rewritten in place, cleared at the end. */
@@ -157,13 +213,19 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 	struct import_ctx ctx = {0};
 	struct pl_error err;
 	struct pl_store *st = NULL;
+	enum pl_table_format lfmt = PL_FMT_TEXT;
+	FILE *sum = stdout; /* the summary line: stderr in a dry run (stdout is the list) */
 	int argi, rc = PL_EXIT_USAGE;
 	const struct pl_option options[] = {
 		PL_OPT_CALLBACK_ENTRY("set", 0, "FIELD=VALUE", &sets, opt_set,
 		                      "set a condition on every imported run (repeatable)"),
 		PL_OPT_STRING_ENTRY("format", 0, "NAME", &opts.format,
 		                    "force the input format (see 'perfledger formats')"),
-		PL_OPT_FLAG_ENTRY("strict", 0, &opts.strict, "store nothing if any file is rejected"),
+		PL_OPT_FLAG_ENTRY("strict", 0, &opts.strict, "store nothing if any file or record is rejected"),
+		PL_OPT_FLAG_ENTRY("dry-run", 0, &opts.dry_run,
+		                  "store nothing: print what would be stored (see below)"),
+		PL_OPT_CALLBACK_ENTRY("list-format", 0, "F", &lfmt, pl_cli_opt_format,
+		                      "--dry-run's list: text, json, csv or markdown"),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
@@ -197,11 +259,18 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 	}
 	opts.set = sets.set;
 	ctx.strict = opts.strict;
-	if (isatty(STDERR_FILENO)) {
+	pl_run_list_init(&ctx.preview);
+	if (isatty(STDERR_FILENO) && !opts.dry_run) {
 		opts.progress = on_progress;
 		ctx.progress = 1;
 	}
-	st = pl_cli_open_store(cli, PL_CLI_STORE_CREATE);
+	if (opts.dry_run) {
+		opts.preview = on_preview;
+		opts.preview_ctx = &ctx;
+		ctx.dry = 1;
+		sum = stderr;
+	}
+	st = opts.dry_run ? open_dry(cli) : pl_cli_open_store(cli, PL_CLI_STORE_CREATE);
 	if (!st)
 		goto out;
 	int irc = pl_import_paths(st, (const char *const *)argv + argi, (size_t)(argc - argi),
@@ -239,23 +308,57 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 		rc = PL_EXIT_USAGE;
 		goto out;
 	}
-	if (opts.strict && stats.rejected)
-		printf("rejected %zu of %zu file%s; nothing stored (--strict)\n", stats.rejected,
-		       stats.files, stats.files == 1 ? "" : "s");
-	else
-		printf("imported %zu run%s from %zu file%s (%zu duplicate%s, %zu rejected)\n",
-		       stats.runs, stats.runs == 1 ? "" : "s", stats.stored,
-		       stats.stored == 1 ? "" : "s", stats.duplicates,
-		       stats.duplicates == 1 ? "" : "s", stats.rejected);
+	if (opts.dry_run) {
+		/* the runs that would be stored, as `list` prints them; none when
+		 * --strict would roll the batch back */
+		if (opts.strict && (stats.rejected || stats.records_rejected))
+			pl_run_list_release(&ctx.preview);
+		if (ctx.preview_oom) {
+			pl_cli_errorf("import", "out of memory");
+			rc = PL_EXIT_USAGE;
+			goto out;
+		}
+		if (pl_render_runs(stdout, &ctx.preview, lfmt, &err)) {
+			pl_cli_print_error(&err);
+			rc = PL_EXIT_USAGE;
+			goto out;
+		}
+		fputs("dry run: ", sum);
+	}
+	if (opts.strict && (stats.rejected || stats.records_rejected)) {
+		fprintf(sum, "rejected %zu of %zu file%s", stats.rejected + stats.partial, stats.files,
+		        stats.files == 1 ? "" : "s");
+		if (stats.records_rejected)
+			fprintf(sum, " (%zu bad record%s)", stats.records_rejected,
+			        stats.records_rejected == 1 ? "" : "s");
+		fprintf(sum, "; nothing %s (--strict)\n", opts.dry_run ? "would be stored" : "stored");
+	} else {
+		fprintf(sum, "%s %zu run%s from %zu file%s (%zu duplicate%s, %zu rejected",
+		        opts.dry_run ? "would import" : "imported", stats.runs,
+		        stats.runs == 1 ? "" : "s", stats.stored, stats.stored == 1 ? "" : "s",
+		        stats.duplicates, stats.duplicates == 1 ? "" : "s", stats.rejected);
+		/* the records of multi-record files: said only when there are some */
+		if (stats.records_rejected)
+			fprintf(sum, "; %zu record%s rejected", stats.records_rejected,
+			        stats.records_rejected == 1 ? "" : "s");
+		if (stats.records_present)
+			fprintf(sum, "; %zu record%s stored already", stats.records_present,
+			        stats.records_present == 1 ? "" : "s");
+		fprintf(sum, ")%s\n", opts.dry_run ? "; nothing stored" : "");
+	}
 	if (ctx.refonly_files > REFONLY_NOTES_MAX)
 		fprintf(stderr,
-		        "perfledger: note: %zu runs in all stored as reference-only, from %zu files "
+		        "perfledger: note: %zu runs in all %s as reference-only, from %zu files "
 		        "(%zu not named above)\n",
-		        ctx.refonly_runs, ctx.refonly_files, ctx.refonly_files - REFONLY_NOTES_MAX);
+		        ctx.refonly_runs, ctx.dry ? "would be stored" : "stored", ctx.refonly_files,
+		        ctx.refonly_files - REFONLY_NOTES_MAX);
 	/* an unreadable path is an I/O error (2); a bad file is a rejection (4) */
-	rc = irc == PL_EIO ? PL_EXIT_USAGE : stats.rejected ? PL_EXIT_REJECTED : PL_EXIT_OK;
+	rc = irc == PL_EIO ? PL_EXIT_USAGE
+	     : stats.rejected || stats.records_rejected ? PL_EXIT_REJECTED
+	                                                : PL_EXIT_OK;
 out:
 	pl_store_close(st);
+	pl_run_list_release(&ctx.preview);
 	if (sets.owned)
 		for (size_t i = 0; i < sets.n; i++)
 			free(sets.owned[i]);

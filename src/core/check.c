@@ -155,7 +155,8 @@ static int check_metric(const struct pl_run_list *sel, size_t nb, int m, const s
  * number of baseline runs. Returns 0, PL_ENOMEM, or PL_EEMPTY naming the
  * side that has no run and the values the axis field does have. */
 static int select_sides(const struct pl_run_list *runs, const struct pl_check_opts *opts,
-                        struct pl_run_list *sel, size_t *nb, struct pl_error *err)
+                        struct pl_run_list *sel, size_t *nb, struct pl_check *out,
+                        struct pl_error *err)
 {
 	for (int side = 0; side < 2; side++) {
 		const char *want = side ? opts->candidate : opts->baseline;
@@ -163,12 +164,34 @@ static int select_sides(const struct pl_run_list *runs, const struct pl_check_op
 			struct pl_run *r;
 			if (!axis_is(&runs->v[i], opts->axis, want))
 				continue;
+			if (pl_run_failed(&runs->v[i])) { /* never a sample */
+				if (side == 0) {
+					out->n_base_failed++;
+				} else {
+					long long *ids = realloc(out->failed_ids,
+					                         (out->n_failed + 1) * sizeof(*ids));
+					if (!ids)
+						return pl_error_set(err, PL_ENOMEM, "out of memory");
+					out->failed_ids = ids;
+					ids[out->n_failed++] = runs->v[i].id;
+				}
+				continue;
+			}
 			if (!(r = pl_run_list_push(sel)) || pl_run_copy(r, &runs->v[i]))
 				return pl_error_set(err, PL_ENOMEM, "out of memory");
 		}
 		if (side == 0)
 			*nb = sel->n;
 	}
+	if (out->n_failed)
+		qsort(out->failed_ids, out->n_failed, sizeof(long long), cmp_ll);
+	if (*nb == 0 && out->n_base_failed)
+		return pl_error_set(err, PL_EEMPTY,
+		                    "every baseline run with %s '%s' failed (no request completed): "
+		                    "nothing to compare with",
+		                    pl_cond_info[opts->axis].name, opts->baseline);
+	if (sel->n == *nb && out->n_failed)
+		return 0; /* every candidate run failed: the gate fails on that alone */
 	if (*nb == 0 || sel->n == *nb) {
 		char vals[400];
 		list_values(runs, opts->axis, vals, sizeof(vals));
@@ -255,10 +278,14 @@ int pl_check_build(const struct pl_run_list *runs, const struct pl_check_opts *o
 	if (pl_strset(&out->baseline, opts->baseline) || pl_strset(&out->candidate, opts->candidate))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 
-	if ((rc = select_sides(runs, opts, &sel, &nb, err)))
+	if ((rc = select_sides(runs, opts, &sel, &nb, out, err)))
 		goto done;
 	out->n_base = nb;
 	out->n_cand = sel.n - nb;
+	if (out->n_cand == 0) { /* every candidate run failed: nothing to test */
+		rc = 0;
+		goto done;
+	}
 
 	/* the comparator's rules on the union, with the axis field varying */
 	memset(&copts, 0, sizeof(copts));
@@ -295,7 +322,7 @@ int pl_check_build(const struct pl_run_list *runs, const struct pl_check_opts *o
 
 	if ((rc = check_metrics(&sel, nb, opts, accepted, out, old, new_, err)))
 		goto done;
-	if (out->nm == 0)
+	if (out->nm == 0 && !out->n_failed)
 		rc = pl_error_set(err, PL_EEMPTY,
 		                  "no headline metric has values on both sides; name one with --metric");
 	else
@@ -316,6 +343,7 @@ void pl_check_release(struct pl_check *chk)
 	pl_comparison_release(&chk->cmp);
 	free(chk->base_ids);
 	free(chk->cand_ids);
+	free(chk->failed_ids);
 	free(chk->m);
 	memset(chk, 0, sizeof(*chk));
 }

@@ -23,8 +23,12 @@
  *   too few      not decidable: the smallest p the test can give with these
  *                n is above alpha (pl_stats_mann_whitney_min_p), or a side
  *                has no value of the metric
- * The exit status the CLI derives: 1 if any regression, else 5 if no metric
- * was decidable, else 0.
+ * Failed runs (pl_run_failed: no request completed) are never samples: a
+ * failed baseline run is left out (n_base_failed), a failed candidate run
+ * fails the gate on its own (failed_ids), whatever the metrics say; when
+ * every candidate run failed no metric is tested (nm 0).
+ * The exit status the CLI derives: 1 if any regression or failed candidate
+ * run, else 5 if no metric was decidable, else 0.
  */
 #ifndef PL_CHECK_H
 #define PL_CHECK_H
@@ -105,6 +109,10 @@ struct pl_check {
 	size_t naccepted;                /* PL_V_ACCEPTED */
 	size_t nimprovements;            /* PL_V_IMPROVEMENT */
 	size_t ndecidable;               /* metrics that are not PL_V_TOO_FEW */
+	long long *failed_ids;           /* the candidate's failed runs (pl_run_failed),
+	                                    ascending; each fails the gate; owned */
+	size_t n_failed;                 /* entries in failed_ids */
+	size_t n_base_failed;            /* baseline runs left out as failed */
 };
 
 /*
@@ -112,7 +120,8 @@ struct pl_check {
  * caller; runs of other axis values are ignored). accepted may be NULL.
  * Returns 0; PL_EUSAGE for bad options (axis, alpha, threshold, baseline
  * equal to candidate); PL_EEMPTY when the baseline or the candidate has no
- * run (the message names the side and lists the values the selection has);
+ * run (the message names the side and lists the values the selection has),
+ * or every baseline run failed;
  * PL_EMISMATCH when conditions differ off the axis; PL_ENOMEM. On any
  * return release *out with pl_check_release().
  */

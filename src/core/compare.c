@@ -1017,8 +1017,119 @@ static size_t same_tail_row(const struct pl_comparison *cmp, size_t r)
 	return cmp->naxis > 1 ? r : 0;
 }
 
+/* 1 if run i failed (pl_run_failed's rule on the loaded columns). */
+static int column_failed(const struct pl_run_columns *runs, size_t i)
+{
+	double done = run_metric(runs, i, PL_M_REQUESTS_COMPLETED);
+	double rate = run_metric(runs, i, PL_M_ERROR_RATE);
+
+	return done == 0 || rate >= 1;
+}
+
+/* The runs of in that did not fail, into out (sharing in's condition sets,
+ * which out does not own); *nfailed gets how many were left out, and a
+ * caveat naming them up to 20 goes to cmp. Returns 0 or PL_ENOMEM. */
+static int drop_failed(const struct pl_run_columns *in, struct pl_run_columns *out,
+                       size_t *nfailed, int quiet, struct pl_comparison *cmp)
+{
+	char cav[400];
+	size_t k = 0, named = 0;
+
+	pl_run_columns_init(out);
+	*nfailed = 0;
+	for (size_t i = 0; i < in->n && !named; i++)
+		named = column_failed(in, i);
+	if (!named)
+		return 0; /* the usual case: nothing copied */
+	named = 0;
+	out->sets = in->sets;
+	out->nsets = in->nsets;
+	out->id = malloc((in->n ? in->n : 1) * sizeof(*out->id));
+	out->set = malloc((in->n ? in->n : 1) * sizeof(*out->set));
+	out->checklist_missing = malloc((in->n ? in->n : 1) * sizeof(*out->checklist_missing));
+	if (!out->id || !out->set || !out->checklist_missing)
+		return PL_ENOMEM;
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		if (in->metric[m] && !(out->metric[m] = malloc((in->n ? in->n : 1) * sizeof(double))))
+			return PL_ENOMEM;
+	snprintf(cav, sizeof(cav), "failed runs left out (no request completed; never pooled):");
+	for (size_t i = 0; i < in->n; i++) {
+		if (column_failed(in, i)) {
+			if (named++ < 20) {
+				size_t len = strlen(cav);
+				snprintf(cav + len, sizeof(cav) - len, "%s run %lld", named > 1 ? "," : "",
+				         in->id[i]);
+			}
+			(*nfailed)++;
+			continue;
+		}
+		out->id[k] = in->id[i];
+		out->set[k] = in->set[i];
+		out->checklist_missing[k] = in->checklist_missing[i];
+		for (int m = 0; m < PL_METRIC_COUNT; m++)
+			if (in->metric[m])
+				out->metric[m][k] = in->metric[m][i];
+		k++;
+	}
+	out->n = k;
+	if (named > 20) {
+		size_t len = strlen(cav);
+		snprintf(cav + len, sizeof(cav) - len, " and %zu more", named - 20);
+	}
+	return *nfailed && !quiet ? add_caveat(cmp, cav) : 0;
+}
+
+static int build_columns(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
+                         struct pl_comparison *out, struct pl_error *err);
+
 int pl_compare_build_columns(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
                              struct pl_comparison *out, struct pl_error *err)
+{
+	struct pl_run_columns ok;
+	size_t nfailed = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (drop_failed(runs, &ok, &nfailed, opts->failed_quiet, out)) {
+		pl_run_columns_release(&ok);
+		pl_comparison_release(out);
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	if (nfailed && ok.n == 0) {
+		pl_run_columns_release(&ok);
+		pl_comparison_release(out);
+		return pl_error_set(err, PL_EEMPTY,
+		                    "every matching run failed (%zu: no request completed); failed "
+		                    "runs are never compared ('perfledger list' shows them)",
+		                    nfailed);
+	}
+	{
+		/* build on the runs that did not fail, keeping the caveat */
+		char **cav = out->caveats;
+		size_t ncav = out->ncaveats;
+		out->caveats = NULL;
+		out->ncaveats = 0;
+		rc = build_columns(nfailed ? &ok : runs, opts, out, err);
+		if (ncav) {
+			char **all = realloc(out->caveats, (out->ncaveats + ncav) * sizeof(*all));
+			if (!all) {
+				free_strings(cav, ncav);
+				pl_run_columns_release(&ok);
+				return pl_error_set(err, PL_ENOMEM, "out of memory");
+			}
+			memcpy(all + out->ncaveats, cav, ncav * sizeof(*all));
+			out->caveats = all;
+			out->ncaveats += ncav;
+			free(cav);
+		}
+	}
+	out->nfailed = nfailed;
+	pl_run_columns_release(&ok);
+	return rc;
+}
+
+static int build_columns(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
+                         struct pl_comparison *out, struct pl_error *err)
 {
 	struct pl_comparison *cmp = out;
 	int rc;

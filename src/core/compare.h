@@ -51,6 +51,8 @@ struct pl_compare_opts {
 	const char *allow_extra[PL_ALLOW_EXTRA_MAX]; /* extra conditions ("FORMAT.key")
 	                                     that may differ, with a caveat; borrowed */
 	size_t nallow_extra;              /* entries in allow_extra */
+	unsigned char failed_quiet;       /* 1 = leave failed runs out without the
+	                                     caveat (history draws them itself) */
 };
 
 /* One mismatched field of a refused comparison. */
@@ -108,6 +110,8 @@ struct pl_comparison {
 	struct pl_mismatch *mismatches;   /* filled when refused */
 	size_t nmismatches;
 	size_t nruns;                     /* runs considered */
+	size_t nfailed;                   /* failed runs (pl_run_failed) left out:
+	                                     never pooled; named in a caveat */
 };
 
 /* The default metrics when none are named: ttft_p50, ttft_p95, tpot_p50,
@@ -130,7 +134,11 @@ int pl_compare_parse_axis_named(struct pl_compare_opts *opts, const char *list, 
  * Every condition set of runs must be used by at least one run; runs are
  * taken in their order (ids ascending, as the store gives them, make the
  * ranges of run ids in messages). Only the loaded metrics get medians.
- * Returns 0; PL_EEMPTY if there are no runs; PL_EMISMATCH if conditions
+ * Failed runs (no request completed: requests_completed 0 or error_rate 1,
+ * read from the loaded columns, so load requests_completed) are never
+ * pooled: they are left out before anything else, named in a caveat
+ * (unless opts->failed_quiet) and counted in out->nfailed.
+ * Returns 0; PL_EEMPTY if there are no runs, or every run failed; PL_EMISMATCH if conditions
  * differ (out->mismatches lists every field, err->message names them in one
  * line); PL_ENOMEM. On any return, release *out with pl_comparison_release().
  * Cost: O(sets log sets + runs) plus a median per row and metric, so a

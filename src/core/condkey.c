@@ -6,6 +6,7 @@
 #include "core/condkey.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,6 +112,47 @@ int pl_cond_key_make(const struct pl_run *run, struct pl_cond_key *key)
 		return PL_ENOMEM;
 	key->hash = pl_hash64(key->text, key->len);
 	return 0;
+}
+
+int pl_run_record_id(const struct pl_run *run, const struct pl_cond_key *key, char hex[33])
+{
+	const struct pl_value *t = &run->cond[PL_C_RUN_STARTED_AT];
+	struct pl_buf b;
+	int rc = 0;
+
+	pl_buf_init(&b);
+	/* NUL between the parts: no part can run into the next */
+	pl_buf_adds(&b, run->adapter ? run->adapter : "");
+	pl_buf_add(&b, "", 1);
+	pl_buf_adds(&b, run->format_version ? run->format_version : "");
+	pl_buf_add(&b, "", 1);
+	pl_buf_add(&b, key->text, key->len);
+	pl_buf_add(&b, "", 1);
+	pl_buf_adds(&b, t->set && t->text ? t->text : "");
+	pl_buf_add(&b, "", 1);
+	/* each metric: its name, NUL, its IEEE 754 bits little-endian (exact,
+	 * and no printf per value: an import makes one identity per run) */
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		if (run->has_metric[m] && !isnan(run->metric[m])) {
+			unsigned char le[8];
+			uint64_t bits;
+			double v = run->metric[m] == 0 ? 0.0 : run->metric[m]; /* -0 is 0 */
+			memcpy(&bits, &v, sizeof(bits));
+			for (int k = 0; k < 8; k++)
+				le[k] = (unsigned char)(bits >> (8 * k));
+			pl_buf_add(&b, pl_metric_info[m].name, strlen(pl_metric_info[m].name) + 1);
+			pl_buf_add(&b, le, sizeof(le));
+		}
+	{
+		char full[65];
+		if (b.oom || pl_sha256_hex(b.data, b.len, full))
+			rc = PL_ENOMEM;
+		else
+			memcpy(hex, full, 32); /* the first 128 bits */
+		hex[rc ? 0 : 32] = '\0';
+	}
+	pl_buf_release(&b);
+	return rc;
 }
 
 void pl_cond_key_release(struct pl_cond_key *key)

@@ -28,6 +28,17 @@ struct pl_cond_key {
  * Returns 0 or PL_ENOMEM. Release with pl_cond_key_release(). */
 int pl_cond_key_make(const struct pl_run *run, struct pl_cond_key *key);
 
+/* The record identity of a run: 32 lowercase hex digits (plus NUL), the
+ * first 128 bits of the sha256 of its content as read — adapter, NUL,
+ * format version, NUL, the condition key text (key, as made by
+ * pl_cond_key_make() for run), NUL, run_started_at, NUL, then for every
+ * known metric in table order its name, NUL and its 8 IEEE 754 bytes
+ * little-endian (-0 as 0) — so that the same record read from other bytes
+ * (a multi-record file fixed and imported again) is recognised as stored.
+ * Provenance (path, sha256, record index, import time) is not part of it.
+ * Thread-safe. Returns 0 or PL_ENOMEM. */
+int pl_run_record_id(const struct pl_run *run, const struct pl_cond_key *key, char hex[33]);
+
 /* Frees key->text and zeroes key. NULL is a no-op. */
 void pl_cond_key_release(struct pl_cond_key *key);
 

@@ -51,23 +51,37 @@ static int build_point(const struct pl_run_list *runs, const size_t *idx, size_t
                        int metric, struct pl_history_point *p, struct pl_error *err)
 {
 	double *vals = malloc(n * sizeof(*vals));
+	size_t total = n, k = 0;
 	int rc;
 
 	p->run_ids = malloc(n * sizeof(*p->run_ids));
-	if (!vals || !p->run_ids) {
+	p->failed_ids = malloc(n * sizeof(*p->failed_ids));
+	if (!vals || !p->run_ids || !p->failed_ids) {
 		free(vals);
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
-	p->n = n;
-	for (size_t i = 0; i < n; i++) {
-		p->run_ids[i] = runs->v[idx[i]].id;
-		vals[i] = runs->v[idx[i]].metric[metric];
+	for (size_t i = 0; i < total; i++) {
+		const struct pl_run *r = &runs->v[idx[i]];
+		if (pl_run_failed(r)) { /* a failure mark, never a sample */
+			p->failed_ids[p->nfailed++] = r->id;
+			continue;
+		}
+		p->run_ids[k] = r->id;
+		vals[k++] = r->metric[metric];
 	}
+	p->n = n = k;
+	p->level = NAN;
 	p->value.set = 1;
 	p->value.num = runs->v[idx[0]].cond[by].num;
 	if (pl_strset(&p->value.text, runs->v[idx[0]].cond[by].text)) {
 		free(vals);
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	if (n == 0) { /* every run at this value failed */
+		free(vals);
+		memset(&p->s, 0, sizeof(p->s));
+		p->s.median = NAN;
+		return 0;
 	}
 	rc = pl_stats_summarize(vals, n, HISTORY_CI_LEVEL, &p->s, err);
 	free(vals);
@@ -78,15 +92,28 @@ static int build_point(const struct pl_run_list *runs, const size_t *idx, size_t
 static int detect(struct pl_history *h, const struct pl_accepted_list *accepted,
                   struct pl_error *err)
 {
-	size_t np = h->npoints, *idx = NULL, nidx = 0;
-	double *y = malloc(np * sizeof(*y)), *levels = NULL;
+	size_t np = 0, *idx = NULL, nidx = 0;
+	double *y = malloc((h->npoints ? h->npoints : 1) * sizeof(*y)), *levels = NULL;
+	size_t *at = malloc((h->npoints ? h->npoints : 1) * sizeof(*at)); /* y[i]'s point */
 	enum pl_direction dir = pl_metric_info[h->metric].direction;
 	int rc;
 
-	if (!y)
+	if (!y || !at) {
+		free(y);
+		free(at);
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	for (size_t i = 0; i < np; i++)
-		y[i] = h->points[i].s.median;
+	}
+	/* the points with a median: failed-only points take no part */
+	for (size_t i = 0; i < h->npoints; i++)
+		if (h->points[i].n > 0) {
+			at[np] = i;
+			y[np++] = h->points[i].s.median;
+		}
+	if (np == 0) {
+		free(y);
+		free(at);
+		return 0;
+	}
 	h->detected = np >= 2 * PL_STATS_STEP_MIN_SEGMENT;
 	if ((rc = pl_stats_noise_sigma(y, np, &h->sigma, err)))
 		goto done;
@@ -103,14 +130,14 @@ static int detect(struct pl_history *h, const struct pl_accepted_list *accepted,
 	for (size_t i = 0, seg = 0; i < np; i++) {
 		if (seg < nidx && i == idx[seg])
 			seg++;
-		h->points[i].level = levels[seg];
+		h->points[at[i]].level = levels[seg];
 	}
 	for (size_t k = 0; k < nidx; k++) {
 		struct pl_history_step *s = &h->steps[k];
-		const struct pl_history_point *p = &h->points[idx[k]];
+		const struct pl_history_point *p = &h->points[at[idx[k]]];
 		double d = levels[k + 1] - levels[k];
 
-		s->index = idx[k];
+		s->index = at[idx[k]];
 		s->before = levels[k];
 		s->after = levels[k + 1];
 		s->rel_change = levels[k] != 0 ? d / fabs(levels[k]) : d > 0 ? INFINITY : -INFINITY;
@@ -130,6 +157,7 @@ static int detect(struct pl_history *h, const struct pl_accepted_list *accepted,
 	rc = 0;
 done:
 	free(y);
+	free(at);
 	free(idx);
 	free(levels);
 	return rc;
@@ -159,6 +187,7 @@ int pl_history_build(const struct pl_run_list *runs, int by, int metric,
 	opts.naxis = 1;
 	opts.metrics[0] = metric;
 	opts.nmetrics = 1;
+	opts.failed_quiet = 1; /* failed runs are drawn here, not a caveat */
 	if (allow) {
 		memcpy(opts.allow_mismatch, allow->allow_mismatch, sizeof(opts.allow_mismatch));
 		memcpy(opts.allow_extra, allow->allow_extra, sizeof(opts.allow_extra));
@@ -177,7 +206,10 @@ int pl_history_build(const struct pl_run_list *runs, int by, int metric,
 	for (size_t i = 0; i < runs->n; i++) {
 		if (!runs->v[i].cond[by].set)
 			out->skipped_no_value++;
-		else if (!runs->v[i].has_metric[metric])
+		else if (pl_run_failed(&runs->v[i])) {
+			idx[n++] = i; /* a failure mark at its value */
+			out->nfailed++;
+		} else if (!runs->v[i].has_metric[metric])
 			out->skipped_no_metric++;
 		else
 			idx[n++] = i;
@@ -201,7 +233,7 @@ int pl_history_build(const struct pl_run_list *runs, int by, int metric,
 		}
 		start = end;
 	}
-	out->nruns = n;
+	out->nruns = n - out->nfailed;
 	free(idx);
 	return detect(out, accepted, err);
 }
@@ -214,6 +246,7 @@ void pl_history_release(struct pl_history *h)
 	for (size_t i = 0; i < h->npoints; i++) {
 		free(h->points[i].value.text);
 		free(h->points[i].run_ids);
+		free(h->points[i].failed_ids);
 	}
 	free(h->points);
 	free(h->steps);

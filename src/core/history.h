@@ -10,6 +10,11 @@
  * text) or natural version order (pl_version_cmp); each point is summarised
  * by pl_stats_summarize(): n, median and its 95% order-statistic interval.
  *
+ * A failed run (pl_run_failed: no request completed) is no sample: it is
+ * kept in its point's failed_ids, so a night where every request failed is
+ * a point of failures rather than a gap, and it takes no part in medians or
+ * step detection (which skip points without a median).
+ *
  * Step detection runs over the point medians, one value per point, with
  * pl_stats_detect_steps() (penalised L1 piecewise-constant fit, exact, as
  * asv does; see stats.h for the method and its penalty). Why the medians and
@@ -49,8 +54,13 @@ struct pl_history_point {
 	struct pl_value value;    /* the --by value (owned copy) */
 	long long *run_ids;       /* its runs, earliest first (run_started_at, id); owned */
 	size_t n;                 /* number of runs */
-	struct pl_sample_summary s; /* n, median, min, max, 95% interval of the median */
-	double level;             /* median of the fitted segment holding this point */
+	struct pl_sample_summary s; /* n, median, min, max, 95% interval of the median
+	                             (n 0, median NaN when every run here failed) */
+	double level;             /* median of the fitted segment holding this point;
+	                             NaN for a point of failed runs only */
+	long long *failed_ids;    /* its failed runs (pl_run_failed), earliest first:
+	                             drawn as failures, never in the median; owned */
+	size_t nfailed;           /* entries in failed_ids */
 };
 
 /* One level shift between point index-1 and point index. */
@@ -81,6 +91,7 @@ struct pl_history {
 	size_t nruns;                     /* runs in the points */
 	size_t skipped_no_value;          /* runs left out: --by field missing */
 	size_t skipped_no_metric;         /* runs left out: metric missing */
+	size_t nfailed;                   /* failed runs, in their points' failed_ids */
 	size_t nfailing;                  /* steps that fail --fail-on-step: not accepted,
 	                                     and worse (any step for a metric without
 	                                     direction) */

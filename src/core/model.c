@@ -137,7 +137,23 @@ void pl_run_release(struct pl_run *run)
 		free(run->extra[i].value);
 	}
 	free(run->extra);
+	free(run->reject);
 	pl_run_init(run);
+}
+
+int pl_run_failed(const struct pl_run *run)
+{
+	return (run->has_metric[PL_M_REQUESTS_COMPLETED] &&
+	        run->metric[PL_M_REQUESTS_COMPLETED] == 0) ||
+	       (run->has_metric[PL_M_ERROR_RATE] && run->metric[PL_M_ERROR_RATE] >= 1);
+}
+
+int pl_run_reject(struct pl_run *run, const struct pl_error *err)
+{
+	if (!run->reject && !(run->reject = malloc(sizeof(*run->reject))))
+		return PL_ENOMEM;
+	*run->reject = *err;
+	return 0;
 }
 
 int pl_strset(char **field, const char *s)
@@ -165,6 +181,9 @@ int pl_run_copy(struct pl_run *dst, const struct pl_run *src)
 	dst->checklist_missing = src->checklist_missing;
 	dst->revision = src->revision;
 	dst->retracted = src->retracted;
+	memcpy(dst->record_id, src->record_id, sizeof(dst->record_id));
+	if (src->reject && pl_run_reject(dst, src->reject))
+		goto oom;
 	for (int i = 0; i < PL_COND_COUNT; i++) {
 		dst->cond[i].set = src->cond[i].set;
 		dst->cond[i].num = src->cond[i].num;

@@ -280,6 +280,13 @@ struct pl_run {
 	                           by the store's reads, 0 otherwise */
 	int retracted;          /* 1: retracted (`perfledger retract`); set by
 	                           the store's reads */
+	char record_id[33];     /* identity of the run's content, 32 hex digits
+	                           (pl_run_record_id), "" when not made; a record
+	                           already stored from other bytes is not stored
+	                           again */
+	struct pl_error *reject; /* why this record of a multi-record file is
+	                            rejected (its other records are kept), or
+	                            NULL; owned */
 };
 
 /* Zeroes run (all conditions and metrics missing). */
@@ -331,6 +338,15 @@ void pl_run_warn(struct pl_run *run, const char *fmt, ...)
 /* Sets a heap string field (source, adapter, ...) to a copy of s (NULL ok).
  * Returns 0 or PL_ENOMEM. */
 int pl_strset(char **field, const char *s);
+
+/* 1 if the run is a failed run: no request completed (requests_completed
+ * 0) or every request failed (error_rate 1), else 0. A failed run is
+ * stored and listed, drawn in history, and never pooled into a median. */
+int pl_run_failed(const struct pl_run *run);
+
+/* Marks run as a rejected record: copies err into run->reject (replacing
+ * one already there). Returns 0 or PL_ENOMEM. */
+int pl_run_reject(struct pl_run *run, const struct pl_error *err);
 
 /* Recomputes run->checklist_missing from its conditions and metrics. */
 void pl_run_update_checklist(struct pl_run *run);

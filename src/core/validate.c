@@ -104,14 +104,6 @@ static int check_values(const struct pl_run *run, struct pl_error *err)
 			return fail(err, mi->name);
 		}
 	}
-	if (run->has_metric[PL_M_ERROR_RATE] && run->metric[PL_M_ERROR_RATE] == 1) {
-		/* the adapters refuse "completed 0"; a file giving only the rate
-		 * says the same thing, and its latencies then measure nothing */
-		pl_error_set(err, PL_EINVALID,
-		             "no request completed (error_rate 1: every request failed), so the "
-		             "run measured nothing");
-		return fail(err, "error_rate");
-	}
 	if (!any) {
 		pl_error_set(err, PL_EINVALID, "the run has no metric (give at least one under \"metric\")");
 		return fail(err, "metric");
@@ -154,8 +146,6 @@ static void drop_zero_latencies(struct pl_run *run)
 	char names[600] = "";
 	size_t n = 0;
 
-	if (run->has_metric[PL_M_REQUESTS_COMPLETED] && run->metric[PL_M_REQUESTS_COMPLETED] == 0)
-		return; /* rejected below as "no request completed" by the adapters */
 	for (int m = 0; m < PL_METRIC_COUNT; m++) {
 		if (pl_metric_info[m].unit != PL_U_SECONDS || m == PL_M_DURATION ||
 		    pl_metric_info[m].stat == PL_S_STD || !run->has_metric[m] || run->metric[m] != 0)
@@ -169,7 +159,7 @@ static void drop_zero_latencies(struct pl_run *run)
 		}
 		n++;
 	}
-	if (n)
+	if (n && !pl_run_failed(run)) /* a failed run measured nothing: no news */
 		pl_run_warn(run, "%zu latency statistic%s of exactly 0 stored as missing (not measured): %s",
 		            n, n > 1 ? "s" : "", names);
 }

@@ -47,6 +47,15 @@ struct pl_import_opts {
 	                         /* called from the calling thread about 4 times a second
 	                            during a long import, and once at the end; may be NULL */
 	void *progress_ctx;      /* for progress */
+	int dry_run;             /* 1: nothing is written (no transaction, no index
+	                            work); every file is read, checked and reported as
+	                            it would be, and each run that would be stored is
+	                            handed to preview (st may be read-only) */
+	void (*preview)(void *ctx, const struct pl_run *run);
+	                         /* dry_run: called on the calling thread, in input
+	                            order, for each run that would be stored (run->id
+	                            0; the run is borrowed for the call); may be NULL */
+	void *preview_ctx;       /* for preview */
 };
 
 /* Default number of runs stored per transaction. */
@@ -66,7 +75,11 @@ struct pl_import_opts {
 enum pl_import_status {
 	PL_IMPORT_STORED,    /* runs stored */
 	PL_IMPORT_DUPLICATE, /* same bytes already stored; nothing done */
-	PL_IMPORT_REJECTED   /* error; nothing of this file stored */
+	PL_IMPORT_REJECTED,  /* error; nothing of this file stored */
+	PL_IMPORT_RECORD_REJECTED /* one bad record of a multi-record file (err names
+	                             it: "record N: ..." or the line); reported before
+	                             the file's own outcome, which counts its other
+	                             records */
 };
 
 /* Called once per input file, in order. err is NULL unless rejected. runs is
@@ -86,6 +99,12 @@ struct pl_import_stats {
 	size_t duplicates; /* files skipped as already stored */
 	size_t rejected;   /* files rejected */
 	size_t runs;       /* runs stored */
+	size_t records_rejected; /* bad records of multi-record files, each
+	                            reported; the files' other records are kept */
+	size_t partial;    /* files with some records rejected (counted in stored,
+	                      duplicates or rejected as well) */
+	size_t records_present; /* records not stored because a record with the
+	                           same content (record_id) is stored already */
 	/* The selection indexes could not be built at the end (disk full,
 	 * read-only database): the runs are stored and every query works, only
 	 * slower, and the next import builds them. Not an error of the import;
@@ -99,8 +118,13 @@ int pl_import_check_set(const struct pl_kv *set, size_t nset, struct pl_error *e
 
 /*
  * Imports paths[0..npaths) into st. stats (may be NULL) receives totals.
+ * A file with several records stores its good records and reports each bad
+ * one (PL_IMPORT_RECORD_REJECTED); with strict, a bad record rejects the
+ * batch like a bad file. A record whose content (run->record_id) is stored
+ * already from other bytes is not stored again, so a fixed file imported
+ * again stores only what is missing.
  * Returns 0 when every file was stored or a duplicate; PL_EINVALID when one
- * or more files were rejected (the others are stored unless strict); PL_EIO
+ * or more files or records were rejected (the others are stored unless strict); PL_EIO
  * or PL_EDB for a failure that is not one file's fault (err set: a path that
  * does not exist, the database failing) — then the current file is not stored.
  */

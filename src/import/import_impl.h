@@ -21,6 +21,7 @@
 #include "store/db.h"
 
 struct outcome;
+struct hexset;
 
 /* Where the parser finds a file: its path (for messages, the sidecar and
  * the stored source_path) and, inside a directory walk, the open directory
@@ -93,6 +94,12 @@ struct batch {
 	                                  5 stored already with other conditions */
 	struct pl_error *stream_err;   /* why, in state 5; owned */
 	size_t stream_stored;          /* runs of the streamed file stored so far */
+	int stream_bad;                /* a record of the streamed file was rejected */
+	char stream_sha[65];           /* sha256 of the streamed file */
+	char *stream_path;             /* its path (chunks carry none); owned */
+	size_t refonly_stored;         /* reference-only runs of the current file stored */
+	struct hexset *seen_files;     /* dry run: sha256s this batch would have stored */
+	struct hexset *seen_records;   /* dry run: record_ids this batch would have stored */
 	int rejected;                  /* a file was rejected */
 	int io_failed;                 /* a path could not be read */
 	int fatal;                     /* PL_EDB / PL_ENOMEM: stop the batch */
@@ -171,7 +178,10 @@ void pl_import_walk_dir(struct batch *b, const char *dir, int depth);
  * digits), normalizes and validates. many is 1 when the runs are records of
  * a multi-run file whose other records are not in runs (a streamed file);
  * messages about one run then get "record N: ", as they do when runs holds
- * several. *refonly is increased by the reference-only runs; the runs'
+ * several. A record of several (many, or runs holding more than one)
+ * that fails is not the file's failure: its error goes to run->reject
+ * (pl_run_reject) and the others go on; runs an adapter rejected are
+ * skipped. *refonly is increased by the reference-only runs; the runs'
  * warnings are appended to *warnings ("\n"-separated, at most about 16 KiB
  * per file; caller frees; may start NULL). Returns 0, or the first run's
  * rejection (PL_EINVALID, PL_ESYNTAX, ..., or PL_ENOMEM) with err located

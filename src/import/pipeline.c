@@ -74,6 +74,59 @@ struct outcome {
 	struct pl_error *err;         /* set when rejected; owned */
 };
 
+/* ------------------------------------------------------- dry run sets */
+
+/* A set of hex strings (sha256s, record_ids): in a dry run, the files and records the
+ * batch would have stored so far, so that a file named twice, or a record
+ * that two files hold, is counted as a later import would count it. Open
+ * addressing on pl_hash64, grown at half full. */
+struct hexset {
+	char (*slot)[65]; /* cap entries, "" when free; owned */
+	size_t cap, n;    /* slots, used */
+};
+
+static void hexset_free(struct hexset *s)
+{
+	if (s)
+		free(s->slot);
+	free(s);
+}
+
+static int hexset_has(const struct hexset *s, const char *h)
+{
+	if (!s || !s->cap)
+		return 0;
+	for (size_t i = pl_hash64(h, strlen(h)) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+		if (!s->slot[i][0])
+			return 0;
+		if (strcmp(s->slot[i], h) == 0)
+			return 1;
+	}
+}
+
+/* Adds h (at most 64 hex digits); returns 0 or PL_ENOMEM. */
+static int hexset_add(struct hexset *s, const char *h)
+{
+	if (hexset_has(s, h))
+		return 0;
+	if ((s->n + 1) * 2 > s->cap) {
+		struct hexset big = {NULL, s->cap ? s->cap * 2 : 256, 0};
+		if (!(big.slot = calloc(big.cap, sizeof(*big.slot))))
+			return PL_ENOMEM;
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->slot[i][0])
+				hexset_add(&big, s->slot[i]);
+		free(s->slot);
+		*s = big;
+	}
+	for (size_t i = pl_hash64(h, strlen(h)) & (s->cap - 1);; i = (i + 1) & (s->cap - 1))
+		if (!s->slot[i][0]) {
+			snprintf(s->slot[i], sizeof(s->slot[i]), "%s", h);
+			s->n++;
+			return 0;
+		}
+}
+
 static double seconds_since(const struct timespec *t)
 {
 	struct timespec now;
@@ -130,7 +183,7 @@ static void deliver(struct batch *b, struct outcome *o)
 	if (b->cb)
 		b->cb(b->ctx, o->path, o->status, o->runs, o->reference_only,
 		      o->status == PL_IMPORT_STORED ? o->warnings : NULL,
-		      o->status == PL_IMPORT_REJECTED ? o->err : NULL);
+		      o->status >= PL_IMPORT_REJECTED ? o->err : NULL);
 	free(o->path);
 	free(o->warnings);
 	free(o->err);
@@ -184,8 +237,15 @@ static void report_w(struct batch *b, const char *path, enum pl_import_status st
 {
 	struct outcome o;
 
-	b->stats.files++;
-	if (status == PL_IMPORT_STORED) {
+	if (status != PL_IMPORT_RECORD_REJECTED)
+		b->stats.files++;
+	if (status == PL_IMPORT_RECORD_REJECTED) {
+		/* one bad record: the batch has a rejection (--strict rolls it back) */
+		b->stats.records_rejected++;
+		if (!b->rejected && err)
+			b->first_reject = *err;
+		b->rejected = 1;
+	} else if (status == PL_IMPORT_STORED) {
 		b->stats.stored++;
 		b->stats.runs += runs;
 	} else if (status == PL_IMPORT_DUPLICATE) {
@@ -208,7 +268,7 @@ static void report_w(struct batch *b, const char *path, enum pl_import_status st
 	o.path = strdup(path);
 	if (status == PL_IMPORT_STORED && warnings)
 		o.warnings = strdup(warnings); /* best effort: a note is lost only without memory */
-	if (status == PL_IMPORT_REJECTED && err && (o.err = malloc(sizeof(*o.err))) != NULL)
+	if (status >= PL_IMPORT_REJECTED && err && (o.err = malloc(sizeof(*o.err))) != NULL)
 		*o.err = *err;
 	if (o.path && (b->opts->strict || b->in_tx)) {
 		if (b->nheld == b->capheld) {
@@ -227,7 +287,7 @@ static void report_w(struct batch *b, const char *path, enum pl_import_status st
 	/* nothing open, or cannot hold it back: report it as it is */
 	if (b->cb)
 		b->cb(b->ctx, path, status, runs, refonly, o.warnings,
-		      status == PL_IMPORT_REJECTED ? err : NULL);
+		      status >= PL_IMPORT_REJECTED ? err : NULL);
 	free(o.path);
 	free(o.warnings);
 	free(o.err);
@@ -273,7 +333,7 @@ static int ensure_tx(struct batch *b, struct pl_error *err)
 {
 	int rc;
 
-	if (b->opts->strict || b->in_tx)
+	if (b->opts->strict || b->in_tx || b->opts->dry_run)
 		return 0;
 	if ((rc = pl_store_begin(b->st, err)) != 0)
 		return rc;
@@ -293,19 +353,58 @@ static void progress_tick(struct batch *b, int force)
 }
 
 /* Inserts the item's runs into the open transaction; *stored counts the
- * runs that were new. Returns 0 or the store's error (fatal: the caller
+ * runs that were new, b->refonly_stored those of them that are
+ * reference-only. Returns 0 or the store's error (fatal: the caller
  * then rolls back the file's savepoint or the whole batch). */
 static int insert_runs(struct batch *b, struct item *it, size_t *stored, struct pl_error *err)
 {
 	for (size_t i = 0; i < it->runs.n; i++) {
-		int inserted = 0;
-		int rc = pl_store_insert_run_bulk(b->st, &it->runs.v[i], it->keys ? &it->keys[i] : NULL,
-		                                  &inserted, err);
+		int inserted = 0, rc;
+		if (it->runs.v[i].reject)
+			continue; /* reported by report_records() */
+		rc = pl_store_insert_run_bulk(b->st, &it->runs.v[i], it->keys ? &it->keys[i] : NULL,
+		                              &inserted, err);
 		if (rc)
 			return rc;
 		*stored += (size_t)inserted;
+		b->refonly_stored += inserted && it->runs.v[i].checklist_missing;
 	}
 	return 0;
+}
+
+/* Dry run: hands each run of runs[0..n) that would be stored (not a
+ * rejected record, its record_id stored neither in the database from other
+ * bytes nor by an earlier file of this batch) to the preview callback,
+ * counting them in *stored and their reference-only ones in
+ * b->refonly_stored; then remembers the file's sha256 and record_ids.
+ * Returns 0, PL_EDB or PL_ENOMEM (err set). */
+static int preview_runs(struct batch *b, const struct pl_run *runs, size_t n, const char *sha,
+                        size_t *stored, struct pl_error *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct pl_run *r = &runs[i];
+		int found = 0;
+		if (r->reject)
+			continue;
+		if (r->record_id[0] && !(found = hexset_has(b->seen_records, r->record_id)) &&
+		    (rc = pl_store_has_record(b->st, r->record_id, sha, &found, err)))
+			break;
+		if (found)
+			continue;
+		(*stored)++;
+		b->refonly_stored += r->checklist_missing != 0;
+		if (b->opts->preview)
+			b->opts->preview(b->opts->preview_ctx, r);
+	}
+	for (size_t i = 0; i < n && rc == 0; i++)
+		if (!runs[i].reject && runs[i].record_id[0] &&
+		    hexset_add(b->seen_records, runs[i].record_id))
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (rc == 0 && hexset_add(b->seen_files, sha))
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	return rc;
 }
 
 /* Stores every run of one whole file in the open batch. No savepoint is
@@ -333,7 +432,7 @@ static int is_duplicate(struct batch *b, const char *sha)
 		set_fatal(b, &err);
 		return -1;
 	}
-	return found;
+	return found || hexset_has(b->seen_files, sha);
 }
 
 /* Appends "FIELD stored 'A', now 'B'" for every condition in which now
@@ -441,7 +540,7 @@ static int stored_differs(struct batch *b, const char *path, const char *sha,
 		const struct pl_run *s = &stored.v[i];
 		if (runs) {
 			for (size_t k = 0; k < runs->n && rc == 0; k++) {
-				int d = runs->v[k].record == s->record
+				int d = !runs->v[k].reject && runs->v[k].record == s->record
 				            ? differs_from_stored(b, s, &runs->v[k], diff, sizeof(diff), err)
 				            : 0;
 				if (d < 0)
@@ -492,6 +591,42 @@ static int stored_differs(struct batch *b, const char *path, const char *sha,
 	return 1;
 }
 
+/* Reports each rejected record of the item (its own message, "record N:"
+ * or the line) as a record of path; returns how many runs are left to
+ * store. */
+static size_t report_records(struct batch *b, const char *path, struct item *it)
+{
+	size_t good = 0, bad = 0;
+
+	for (size_t i = 0; i < it->runs.n; i++) {
+		if (!it->runs.v[i].reject) {
+			good++;
+			continue;
+		}
+		bad++;
+		report(b, path, PL_IMPORT_RECORD_REJECTED, 1, 0, it->runs.v[i].reject);
+	}
+	return good;
+}
+
+/* Runs of the item that are not rejected records. */
+static size_t count_good(const struct item *it)
+{
+	size_t good = 0;
+
+	for (size_t i = 0; i < it->runs.n; i++)
+		good += !it->runs.v[i].reject;
+	return good;
+}
+
+/* A streamed file none of whose records could be stored: each was
+ * reported; the file is counted as rejected without a message of its own. */
+static void count_file_rejected(struct batch *b)
+{
+	b->stats.files++;
+	b->stats.rejected++;
+}
+
 static int is_fatal_code(int rc)
 {
 	return rc == PL_EDB || rc == PL_ENOMEM || rc == PL_ESCHEMA;
@@ -508,7 +643,7 @@ static void after_file(struct batch *b)
 static void consume_file(struct batch *b, struct item *it)
 {
 	struct pl_error err;
-	size_t stored = 0;
+	size_t stored = 0, good = it->runs.n;
 	int dup, rc;
 
 	if (it->have_sha) {
@@ -524,6 +659,19 @@ static void consume_file(struct batch *b, struct item *it)
 		if ((dup = is_duplicate(b, it->sha)) < 0) {
 			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &b->fatal_err);
 			return;
+		}
+		/* the bad records of the file, stored or not: still missing */
+		if (it->rc == 0 && count_good(it) == 0 && it->runs.n > 0) {
+			/* no record is good: the file is rejected, with its first
+			 * record's reason (the others' are most often the same) */
+			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, it->runs.v[0].reject);
+			after_file(b);
+			return;
+		}
+		if (it->rc == 0) {
+			good = report_records(b, it->path, it);
+			if (good < it->runs.n)
+				b->stats.partial++;
 		}
 		if (dup && it->rc == 0 && it->runs.n > 0) {
 			int d = stored_differs(b, it->path, it->sha, &it->runs, &err);
@@ -547,11 +695,23 @@ static void consume_file(struct batch *b, struct item *it)
 		after_file(b);
 		return;
 	}
-	/* strict and already failed: check only, the batch will be rolled back */
-	if (b->opts->strict && b->rejected) {
-		stored = it->runs.n;
+	if (b->opts->dry_run) {
+		/* nothing written: what would be stored is shown */
+		pl_error_init(&err);
+		b->refonly_stored = 0;
+		if ((rc = preview_runs(b, it->runs.v, it->runs.n, it->sha, &stored, &err))) {
+			pl_error_at(&err, it->path, 0, 0);
+			set_fatal(b, &err);
+			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &err);
+			return;
+		}
+		b->stats.records_present += good - stored;
+	} else if (b->opts->strict && b->rejected) {
+		/* strict and already failed: check only, the batch will be rolled back */
+		stored = good;
 	} else {
 		pl_error_init(&err);
+		b->refonly_stored = 0;
 		rc = store_file(b, it, &stored, &err);
 		if (rc) {
 			if (!err.file[0])
@@ -561,12 +721,17 @@ static void consume_file(struct batch *b, struct item *it)
 			return;
 		}
 		b->tx_runs += stored;
+		/* records stored already from other bytes (a fixed file again) */
+		b->stats.records_present += good - stored;
 	}
 	/* count what was inserted: nothing new means the bytes were stored already */
-	if (stored == 0 && it->runs.n > 0)
+	if (stored == 0 && good > 0)
 		report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
 	else
-		report_w(b, it->path, PL_IMPORT_STORED, stored, it->refonly, it->warnings, NULL);
+		report_w(b, it->path, PL_IMPORT_STORED, stored,
+		         b->opts->strict && b->rejected && !b->opts->dry_run ? it->refonly
+		                                                            : b->refonly_stored,
+		         it->warnings, NULL);
 	after_file(b);
 }
 
@@ -576,6 +741,11 @@ static void consume_begin(struct batch *b, struct item *it)
 	int dup;
 
 	b->stream_stored = 0;
+	b->stream_bad = 0;
+	b->refonly_stored = 0;
+	memcpy(b->stream_sha, it->sha, sizeof(b->stream_sha));
+	free(b->stream_path);
+	b->stream_path = strdup(it->path); /* NULL only without memory: then "-" */
 	pl_error_init(&err);
 	if (ensure_tx(b, &err)) { /* the lookup below is then under the write lock */
 		pl_error_at(&err, it->path, 0, 0);
@@ -615,8 +785,8 @@ static void consume_begin(struct batch *b, struct item *it)
 		pthread_mutex_unlock(&b->mu);
 		return;
 	}
-	if (b->opts->strict && b->rejected) {
-		b->stream_state = 3;
+	if ((b->opts->strict && b->rejected) || b->opts->dry_run) {
+		b->stream_state = 3; /* checked (and in a dry run shown), not stored */
 		return;
 	}
 	if (pl_store_file_begin(b->st, &err)) {
@@ -632,7 +802,22 @@ static void consume_runs(struct batch *b, struct item *it)
 {
 	struct pl_error err;
 
-	if (b->stream_state != 1 || b->fatal)
+	if ((b->stream_state != 1 && b->stream_state != 3) || b->fatal)
+		return;
+	if (report_records(b, b->stream_path ? b->stream_path : "-", it) < it->runs.n)
+		b->stream_bad = 1;
+	if (b->stream_state == 3 && b->opts->dry_run) {
+		size_t n = 0;
+		pl_error_init(&err);
+		if (preview_runs(b, it->runs.v, it->runs.n, b->stream_sha, &n, &err)) {
+			set_fatal(b, &err);
+			b->stream_state = 4;
+			return;
+		}
+		b->stream_stored += n;
+		return;
+	}
+	if (b->stream_state != 1)
 		return;
 	pl_error_init(&err);
 	if (insert_runs(b, it, &b->stream_stored, &err)) {
@@ -684,15 +869,32 @@ static void consume_end(struct batch *b, struct item *it)
 		report(b, it->path, PL_IMPORT_REJECTED, it->nruns, 0, &err);
 		return;
 	}
+	if (b->stream_bad)
+		b->stats.partial++;
+	if (it->nruns == 0) { /* every record was rejected, and reported */
+		count_file_rejected(b);
+		after_file(b);
+		return;
+	}
 	if (state == 1) {
 		b->tx_runs += b->stream_stored;
+		b->stats.records_present += it->nruns - b->stream_stored;
 		if (b->stream_stored == 0 && it->nruns > 0) {
 			report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
 			after_file(b);
 			return;
 		}
-		report_w(b, it->path, PL_IMPORT_STORED, b->stream_stored, it->refonly, it->warnings,
-		         NULL);
+		report_w(b, it->path, PL_IMPORT_STORED, b->stream_stored, b->refonly_stored,
+		         it->warnings, NULL);
+	} else if (b->opts->dry_run) {
+		b->stats.records_present += it->nruns - b->stream_stored;
+		if (b->stream_stored == 0) {
+			report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
+			after_file(b);
+			return;
+		}
+		report_w(b, it->path, PL_IMPORT_STORED, b->stream_stored, b->refonly_stored,
+		         it->warnings, NULL);
 	} else {
 		report(b, it->path, PL_IMPORT_STORED, it->nruns, it->refonly, NULL);
 	}
@@ -918,7 +1120,12 @@ static void finish_strict(struct batch *b)
 
 	pl_error_init(&err);
 	pl_error_init(&why);
-	if (b->rejected || b->fatal) {
+	if (b->opts->dry_run) {
+		if (b->rejected || b->fatal) {
+			b->stats.stored = 0;
+			b->stats.runs = 0;
+		}
+	} else if (b->rejected || b->fatal) {
 		pl_store_rollback(b->st, &err);
 		b->stats.stored = 0;
 		b->stats.runs = 0;
@@ -930,7 +1137,10 @@ static void finish_strict(struct batch *b)
 	if (b->fatal)
 		why = b->fatal_err;
 	else
-		pl_error_set(&why, PL_EINVALID, "not stored: another file of the strict batch was rejected");
+		pl_error_set(&why, PL_EINVALID, "%s",
+		             b->stats.records_rejected
+		                 ? "not stored: a record of the strict batch was rejected"
+		                 : "not stored: another file of the strict batch was rejected");
 	for (size_t i = 0; i < b->nheld; i++) {
 		struct outcome *o = &b->held[i];
 		if (o->status == PL_IMPORT_STORED && (b->rejected || b->fatal)) {
@@ -993,11 +1203,19 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 		 * database), the import goes on and meets the cause itself */
 		struct pl_error derr;
 		pl_error_init(&derr);
-		if (pl_store_defer_indexes(st, &deferred, &derr) == PL_ENOMEM)
+		if (!b.opts->dry_run && pl_store_defer_indexes(st, &deferred, &derr) == PL_ENOMEM)
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
-	if (b.opts->strict && (rc = pl_store_begin(st, err)) != 0)
+	if (b.opts->dry_run && (!(b.seen_files = calloc(1, sizeof(*b.seen_files))) ||
+	                        !(b.seen_records = calloc(1, sizeof(*b.seen_records))))) {
+		hexset_free(b.seen_files);
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	if (b.opts->strict && !b.opts->dry_run && (rc = pl_store_begin(st, err)) != 0) {
+		hexset_free(b.seen_files);
+		hexset_free(b.seen_records);
 		return rc;
+	}
 	pthread_mutex_init(&b.mu, NULL);
 	pthread_cond_init(&b.not_empty, NULL);
 	pthread_cond_init(&b.not_full, NULL);
@@ -1025,7 +1243,9 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 		commit_batch(&b);
 	/* also after a failure: the runs committed before it need the indexes
 	 * (and a killed import's are built by the next one) */
-	{
+	hexset_free(b.seen_files);
+	hexset_free(b.seen_records);
+	if (!b.opts->dry_run) {
 		struct pl_error ierr;
 		pl_error_init(&ierr);
 		if (pl_store_build_deferred_indexes(st, &ierr) != 0)
@@ -1034,6 +1254,7 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 	}
 	free(b.held);
 	free(b.stream_err); /* set only if a streamed file was cut short */
+	free(b.stream_path);
 	pthread_cond_destroy(&b.not_full);
 	pthread_cond_destroy(&b.not_empty);
 	pthread_mutex_destroy(&b.mu);

@@ -46,6 +46,8 @@ static int prepare_runs(const struct pl_import_opts *opts, const char *path, con
 		struct pl_run *r = &runs->v[i];
 		int rc = 0;
 
+		if (r->reject) /* rejected by its adapter: reported by the writer */
+			continue;
 		for (size_t k = 0; k < opts->nset && rc == 0; k++) {
 			int id = pl_cond_lookup(opts->set[k].key), earlier = 0;
 			char *was = NULL;
@@ -84,7 +86,13 @@ static int prepare_runs(const struct pl_import_opts *opts, const char *path, con
 			pl_error_at(err, path, err->line, err->column);
 			if ((many || runs->n > 1) && strncmp(err->message, "record ", 7) != 0)
 				pl_error_prefix_record(err, r->record);
-			return rc;
+			/* one bad record of several: rejected alone, the others kept */
+			if (rc == PL_ENOMEM || !(many || runs->n > 1))
+				return rc;
+			if (pl_run_reject(r, err))
+				return pl_error_set(err, PL_ENOMEM, "out of memory");
+			pl_error_init(err);
+			continue;
 		}
 		if (r->checklist_missing)
 			(*refonly)++;
@@ -100,7 +108,7 @@ static int add_warnings(char **acc, const struct pl_run_list *runs, size_t from,
 	static const char more[] = "(further warnings of this file not shown)";
 
 	for (size_t i = from; i < runs->n; i++) {
-		const char *w = runs->v[i].warnings;
+		const char *w = runs->v[i].reject ? NULL : runs->v[i].warnings;
 
 		while (w && *w) {
 			size_t len = strcspn(w, "\n"), old = *acc ? strlen(*acc) : 0;

@@ -163,16 +163,22 @@ int pl_import_load_sidecar(const char *path, int known, char **side_out, char **
 }
 
 /* Parser side: the condition keys of the item's runs, so that the writer
- * does not build them. Returns 0 or PL_ENOMEM (err set). */
+ * does not build them, and each run's record identity (pl_run_record_id);
+ * nothing for a rejected record. Returns 0 or PL_ENOMEM (err set). */
 static int make_keys(struct item *it, struct pl_error *err)
 {
 	if (it->runs.n == 0)
 		return 0;
 	if (!(it->keys = calloc(it->runs.n, sizeof(*it->keys))))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	for (size_t i = 0; i < it->runs.n; i++)
-		if (pl_cond_key_make(&it->runs.v[i], &it->keys[i]))
+	for (size_t i = 0; i < it->runs.n; i++) {
+		struct pl_run *r = &it->runs.v[i];
+		if (r->reject)
+			continue;
+		if (pl_cond_key_make(r, &it->keys[i]) ||
+		    pl_run_record_id(r, &it->keys[i], r->record_id))
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
 	return 0;
 }
 
@@ -223,7 +229,7 @@ static void produce_buffer(struct batch *b, const struct src *f, char *buf, size
 			it->have_sha = 1;
 	}
 	if (rc == 0)
-		rc = pl_adapters_parse(path, buf, len, b->opts->format, &it->runs, &err);
+		rc = pl_adapters_parse_records(path, buf, len, b->opts->format, &it->runs, &err);
 	free(buf);
 	if (rc == 0)
 		rc = pl_import_load_sidecar(path, f->side, &side, &sbuf, &slen, &err);
@@ -348,18 +354,29 @@ static int stream_records(struct batch *b, int fd, const char *path, const char 
 			break;
 		}
 		from = chunk->runs.n;
-		rc = pl_adapters_parse(path, line, (size_t)got, format, &chunk->runs, err);
+		rc = pl_adapters_parse_records(path, line, (size_t)got, format, &chunk->runs, err);
 		if (rc) {
+			struct pl_run *bad;
 			if (err->line > 0)
 				err->line += lineno - 1;
+			else
+				err->line = lineno;
 			if (!err->file[0])
 				pl_error_at(err, path, err->line, err->column);
-			break;
+			if (rc == PL_ENOMEM || rc == PL_EFORMAT || rc == PL_EUSAGE)
+				break;
+			/* one bad line: that record is rejected, the others kept */
+			if (!(bad = pl_run_list_push(&chunk->runs)) || pl_run_reject(bad, err)) {
+				rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+				break;
+			}
+			pl_error_init(err);
+			rc = 0;
 		}
 		for (size_t i = from; i < chunk->runs.n; i++)
 			chunk->runs.v[i].record = record;
 		record++;
-		if (!format && chunk->runs.n > from &&
+		if (!format && chunk->runs.n > from && chunk->runs.v[from].adapter &&
 		    !(format = strdup(chunk->runs.v[from].adapter ? chunk->runs.v[from].adapter : ""))) {
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 			break;
@@ -368,7 +385,8 @@ static int stream_records(struct batch *b, int fd, const char *path, const char 
 		                       refonly, warnings, err);
 		if (rc)
 			break;
-		*nruns += chunk->runs.n - from;
+		for (size_t i = from; i < chunk->runs.n; i++)
+			*nruns += !chunk->runs.v[i].reject;
 		if (chunk->runs.n >= CHUNK_RUNS) {
 			struct item *full = chunk;
 			chunk = NULL;

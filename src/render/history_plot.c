@@ -2,9 +2,12 @@
  * history_plot.c — history.dat + history.gp, rendered by gnuplot
  * (see history_plot.h).
  *
- * history.dat holds up to three data blocks separated by two blank lines:
- * the points (always), the steps that are not accepted, the accepted steps
- * (each only when there is one). history.gp is written after the blocks
+ * history.dat holds up to four data blocks separated by two blank lines:
+ * the points (always), the steps that are not accepted, the accepted steps,
+ * the failure marks of points with failed runs (each only when there is
+ * one). A failed run is drawn as a red cross near the bottom of the plot at
+ * its point, so that a night where every request failed is a mark, not a
+ * gap. history.gp is written after the blocks
  * are known and refers to them by index; it contains no input text. The
  * y range is computed here from the numbers so that the step lines span the
  * whole plot.
@@ -119,6 +122,20 @@ static int write_dat(FILE *fp, void *ctx, struct pl_error *err)
 			fputc('\n', fp);
 		}
 	}
+	if (h->nfailed) {
+		fputs("\n\n# block, failed runs: x\ty\tlabel\n", fp);
+		for (size_t i = 0; i < h->npoints; i++) {
+			char label[40];
+			if (!h->points[i].nfailed)
+				continue;
+			fprintf(fp, "%zu\t", i);
+			dat_num(fp, job->ylo + 0.06 * (job->yhi - job->ylo));
+			fputc('\t', fp);
+			snprintf(label, sizeof(label), "%zu failed", h->points[i].nfailed);
+			dat_string(fp, label);
+			fputc('\n', fp);
+		}
+	}
 	return ferror(fp) ? PL_EIO : 0;
 }
 
@@ -185,6 +202,13 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 		gp_steps(fp, index++, "#c0392b", "step");
 	if (job->naccepted)
 		gp_steps(fp, index++, "#1e8449", "accepted step");
+	if (h->nfailed)
+		fprintf(fp,
+		        ", \\\n     '' index %d using 1:2 with points pt 2 ps 1.6 lw 2 lc rgb \"#c0392b\" "
+		        "title \"failed run (no request completed)\""
+		        ", \\\n     '' index %d using 1:2:3 with labels offset 0,1.2 tc rgb \"#c0392b\" "
+		        "notitle",
+		        index, index);
 	fputs("\n"
 	      "set terminal pngcairo size 1000,560 noenhanced font \"sans,10\" background rgb \"white\"\n"
 	      "set termoption noenhanced\n"
@@ -234,6 +258,10 @@ int pl_plot_history(const char *dir, const struct pl_history *h, struct pl_error
 		job.yhi = pl_round_sig(job.yhi + 0.15 * span, 4);
 		if (job.ylo < 0 && h->points[0].s.min >= 0)
 			job.ylo = 0;
+		if (!isfinite(job.ylo) || !isfinite(job.yhi)) { /* every point failed */
+			job.ylo = 0;
+			job.yhi = 1;
+		}
 	}
 	for (size_t k = 0; k < h->nsteps; k++) {
 		if (h->steps[k].accepted)

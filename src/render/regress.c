@@ -204,7 +204,7 @@ static void jaccepted(FILE *out, const struct pl_accepted_step *a)
 
 int pl_check_exit_status(const struct pl_check *chk)
 {
-	if (chk->nregressions)
+	if (chk->nregressions || chk->n_failed)
 		return PL_EXIT_REGRESSION;
 	if (chk->ndecidable == 0)
 		return PL_EXIT_TOO_FEW;
@@ -299,6 +299,15 @@ static int check_json(FILE *out, const struct pl_check *chk)
 	fprintf(out, "%zu", chk->nimprovements);
 	pl_json_write_key(out, &first, "decidable");
 	fprintf(out, "%zu", chk->ndecidable);
+	if (chk->n_failed || chk->n_base_failed) { /* only when there are some */
+		pl_json_write_key(out, &first, "failed_candidate_runs");
+		fputc('[', out);
+		for (size_t i = 0; i < chk->n_failed; i++)
+			fprintf(out, "%s%lld", i ? ", " : "", chk->failed_ids[i]);
+		fputc(']', out);
+		pl_json_write_key(out, &first, "failed_baseline_runs");
+		fprintf(out, "%zu", chk->n_base_failed);
+	}
 	pl_json_write_key(out, &first, "exit_code");
 	fprintf(out, "%d", pl_check_exit_status(chk));
 	pl_json_write_key(out, &first, "caveats");
@@ -343,6 +352,23 @@ static int check_lines(FILE *out, const struct pl_check *chk, enum pl_verdict v,
 	return 0;
 }
 
+/* The failed runs: each failed candidate run fails the gate ("failed:
+ * candidate run 12 ..."); failed baseline runs are only left out. */
+static int failed_lines(FILE *out, const struct pl_check *chk, enum pl_table_format fmt)
+{
+	const char *bullet = fmt == PL_FMT_MARKDOWN ? "- " : "";
+
+	for (size_t i = 0; i < chk->n_failed; i++)
+		fprintf(out,
+		        "%sfailed: candidate run %lld completed no request (or every request "
+		        "failed): the gate fails\n",
+		        bullet, chk->failed_ids[i]);
+	if (chk->n_base_failed)
+		fprintf(out, "%snote: %zu failed baseline run%s left out (never pooled)\n", bullet,
+		        chk->n_base_failed, chk->n_base_failed == 1 ? "" : "s");
+	return ferror(out) ? PL_EIO : 0;
+}
+
 int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format fmt,
                     struct pl_error *err)
 {
@@ -363,7 +389,11 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 	fprintf(out, " (baseline, %zu run%s) vs ", chk->n_base, chk->n_base == 1 ? "" : "s");
 	if ((rc = pl_render_write_input(out, chk->candidate, fmt)))
 		return finish(out, rc, err);
-	fprintf(out, " (candidate, %zu run%s)\n", chk->n_cand, chk->n_cand == 1 ? "" : "s");
+	if (chk->n_failed)
+		fprintf(out, " (candidate, %zu run%s and %zu failed)\n", chk->n_cand,
+		        chk->n_cand == 1 ? "" : "s", chk->n_failed);
+	else
+		fprintf(out, " (candidate, %zu run%s)\n", chk->n_cand, chk->n_cand == 1 ? "" : "s");
 	if (fmt == PL_FMT_MARKDOWN)
 		fputc('\n', out);
 	if ((rc = put_shared(out, &chk->cmp, fmt)))
@@ -373,6 +403,18 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 	        "worse by more than %s%%\n\n",
 	        al, thr);
 
+	if (chk->nm == 0 && chk->n_failed) {
+		/* every candidate run failed: nothing was tested */
+		fprintf(out, "%sno metric tested: every candidate run failed\n\n",
+		        fmt == PL_FMT_MARKDOWN ? "- " : "");
+		if ((rc = failed_lines(out, chk, fmt)))
+			return finish(out, rc, err);
+		if (fmt == PL_FMT_MARKDOWN)
+			fputc('\n', out);
+		fprintf(out, "result: %zu failed candidate run%s (exit 1)\n", chk->n_failed,
+		        chk->n_failed == 1 ? "" : "s");
+		return finish(out, 0, err);
+	}
 	g.ncols = 7;
 	pl_grid_put(&g, "metric", 0, 0);
 	pl_grid_put(&g, "n", 0, 1);
@@ -410,9 +452,18 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 	    (rc = check_lines(out, chk, PL_V_IMPROVEMENT, fmt)) ||
 	    (rc = check_lines(out, chk, PL_V_TOO_FEW, fmt)) || (rc = put_caveats(out, &chk->cmp, fmt)))
 		return finish(out, rc, err);
+	if ((rc = failed_lines(out, chk, fmt)))
+		return finish(out, rc, err);
 	if (fmt == PL_FMT_MARKDOWN)
 		fputc('\n', out);
-	if (status == 1)
+	if (status == 1 && chk->n_failed && !chk->nregressions)
+		fprintf(out, "result: %zu failed candidate run%s (exit 1)\n", chk->n_failed,
+		        chk->n_failed == 1 ? "" : "s");
+	else if (status == 1 && chk->n_failed)
+		fprintf(out, "result: %zu regression%s beyond %s%% and %zu failed candidate run%s "
+		             "(exit 1)\n", chk->nregressions, chk->nregressions == 1 ? "" : "s", thr,
+		        chk->n_failed, chk->n_failed == 1 ? "" : "s");
+	else if (status == 1)
 		fprintf(out, "result: %zu regression%s beyond %s%% (exit 1)\n", chk->nregressions,
 		        chk->nregressions == 1 ? "" : "s", thr);
 	else if (status == 5)
@@ -458,6 +509,10 @@ static int history_json(FILE *out, const struct pl_history *h)
 		jsummary_members(out, &f2, &p->s);
 		pl_json_write_key(out, &f2, "level");
 		pl_json_write_num(out, p->level);
+		if (p->nfailed) { /* only where runs failed: other output unchanged */
+			pl_json_write_key(out, &f2, "failed_run_ids");
+			jids(out, p->failed_ids, p->nfailed);
+		}
 		fputc('}', out);
 	}
 	fputc(']', out);
@@ -506,6 +561,10 @@ static int history_json(FILE *out, const struct pl_history *h)
 	fprintf(out, "%zu", h->skipped_no_value);
 	pl_json_write_key(out, &first, "skipped_no_metric");
 	fprintf(out, "%zu", h->skipped_no_metric);
+	if (h->nfailed) {
+		pl_json_write_key(out, &first, "failed_runs");
+		fprintf(out, "%zu", h->nfailed);
+	}
 	pl_json_write_key(out, &first, "caveats");
 	jcaveats(out, &h->cmp);
 	fputs("}\n", out);
@@ -545,13 +604,15 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 		return finish(out, rc, err);
 	fputc('\n', out);
 
-	g.ncols = 6;
+	g.ncols = 6 + (h->nfailed > 0); /* the failed column only when a run failed */
 	pl_grid_put(&g, "i", 0, 1);
 	pl_grid_put(&g, by, 0, 0);
 	pl_grid_put(&g, "n", 0, 1);
 	pl_grid_put(&g, "median [95% CI]", 0, 0);
 	pl_grid_put(&g, "level", 0, 1);
 	pl_grid_put(&g, "step", 0, 0);
+	if (h->nfailed)
+		pl_grid_put(&g, "failed", 0, 0);
 	for (size_t i = 0; i < h->npoints; i++) {
 		const struct pl_history_point *p = &h->points[i];
 		const struct pl_history_step *s = step_at(h, i);
@@ -561,13 +622,24 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 		snprintf(buf, sizeof(buf), "%zu", p->n);
 		pl_grid_put(&g, buf, 0, 1);
 		pl_grid_put(&g, fmt_summary(buf, sizeof(buf), &p->s), 0, 0);
-		pl_grid_put(&g, pl_fmt_sig4(a, sizeof(a), p->level), 0, 1);
+		pl_grid_put(&g, p->n ? pl_fmt_sig4(a, sizeof(a), p->level) : "-", 0, 1);
 		if (s) {
 			fmt_change(b, sizeof(b), s->rel_change, mi->direction);
 			snprintf(buf, sizeof(buf), "%s%s", b, s->accepted ? " (accepted)" : "");
 			pl_grid_put(&g, buf, 0, 0);
 		} else {
 			pl_grid_put(&g, "", 0, 0);
+		}
+		if (h->nfailed) {
+			/* "FAILED: run 12" (", 13"...; "+N more" past four) */
+			size_t len = 0;
+			buf[0] = '\0';
+			for (size_t k = 0; k < p->nfailed && k < 4; k++)
+				len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%lld",
+				                        k ? ", " : "FAILED: run ", p->failed_ids[k]);
+			if (p->nfailed > 4)
+				snprintf(buf + len, sizeof(buf) - len, " +%zu more", p->nfailed - 4);
+			pl_grid_put(&g, buf, 0, 0);
 		}
 	}
 	rc = pl_grid_write(out, &g, fmt);
@@ -607,6 +679,9 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 	if (h->skipped_no_metric)
 		fprintf(out, "%snote: %zu run%s without %s left out\n", bullet, h->skipped_no_metric,
 		        h->skipped_no_metric == 1 ? "" : "s", mi->name);
+	if (h->nfailed)
+		fprintf(out, "%snote: %zu failed run%s (no request completed) marked FAILED, never in a "
+		             "median\n", bullet, h->nfailed, h->nfailed == 1 ? "" : "s");
 	if ((rc = put_caveats(out, &h->cmp, fmt)))
 		return finish(out, rc, err);
 	if (fmt == PL_FMT_MARKDOWN)

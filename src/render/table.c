@@ -479,14 +479,18 @@ static char *extras_cell(const struct pl_run *run)
 static void runs_grid(const struct pl_run_list *runs, enum pl_table_format fmt, struct pl_grid *g,
                       int *any_ref)
 {
-	int human = fmt != PL_FMT_CSV, any_extra = 0;
+	int human = fmt != PL_FMT_CSV, any_extra = 0, any_failed = 0;
 	const char *missing = human ? "-" : "";
 	char buf[128];
 
-	/* the extras column only when a listed run has extra conditions */
-	for (size_t r = 0; r < runs->n && !any_extra; r++)
-		any_extra = runs->v[r].nextra > 0;
-	g->ncols = 1 + NELEM(run_conds) + NELEM(run_metrics) + 2 + (size_t)any_extra;
+	/* the extras column only when a listed run has extra conditions, the
+	 * failed column only when a listed run failed */
+	for (size_t r = 0; r < runs->n; r++) {
+		any_extra |= runs->v[r].nextra > 0;
+		any_failed |= pl_run_failed(&runs->v[r]);
+	}
+	g->ncols = 1 + NELEM(run_conds) + NELEM(run_metrics) + 2 + (size_t)any_extra +
+	           (size_t)any_failed;
 	pl_grid_put(g, "id", 0, 1);
 	for (size_t i = 0; i < NELEM(run_conds); i++)
 		pl_grid_put(g, pl_cond_info[run_conds[i]].name, 0, 0);
@@ -495,6 +499,8 @@ static void runs_grid(const struct pl_run_list *runs, enum pl_table_format fmt, 
 		pl_grid_put(g, buf, 0, 1);
 	}
 	pl_grid_put(g, human ? "ref" : "reference_only", 0, 0);
+	if (any_failed)
+		pl_grid_put(g, "failed", 0, 0);
 	pl_grid_put(g, "source", 0, 0);
 	if (any_extra)
 		pl_grid_put(g, "extras", 0, 0);
@@ -521,6 +527,10 @@ static void runs_grid(const struct pl_run_list *runs, enum pl_table_format fmt, 
 			pl_grid_put(g, run->checklist_missing ? "*" : "", 1, 0); /* escaped to \* in Markdown */
 		else
 			pl_grid_put(g, run->checklist_missing ? "true" : "false", 0, 0);
+		if (any_failed && human)
+			pl_grid_put(g, pl_run_failed(run) ? "FAILED" : "", 0, 0);
+		else if (any_failed)
+			pl_grid_put(g, pl_run_failed(run) ? "true" : "false", 0, 0);
 		pl_grid_put(g, run->source ? run->source : missing, 1, 0);
 		if (any_extra && run->nextra == 0) {
 			pl_grid_put(g, missing, 0, 0);
@@ -565,6 +575,10 @@ void pl_render_json_run_fields(FILE *out, const struct pl_run *run, int *pfirst)
 	}
 	pl_json_write_key(out, pfirst, "reference_only");
 	fputs(run->checklist_missing ? "true" : "false", out);
+	if (pl_run_failed(run)) { /* only on failed runs: other output unchanged */
+		pl_json_write_key(out, pfirst, "failed");
+		fputs("true", out);
+	}
 	pl_json_write_key(out, pfirst, "checklist_missing");
 	fputc('[', out);
 	for (int i = 0; i < PL_CHK_COUNT; i++) {

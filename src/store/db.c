@@ -363,6 +363,10 @@ static int prepare_all(struct pl_store *st, struct pl_error *err)
 	                  &st->cond_select, err)) ||
 	    (rc = prepare(st, "DELETE FROM conditions WHERE id = ?1", &st->cond_delete, err)) ||
 	    (rc = prepare(st,
+	                  "SELECT 1 FROM runs WHERE record_id = ?1 AND record_id IS NOT NULL "
+	                  "AND source_sha256 <> ?2 LIMIT 1",
+	                  &st->record_select, err)) ||
+	    (rc = prepare(st,
 	                  "INSERT INTO condition_extras (condition_id, name, value) "
 	                  "VALUES (?1, ?2, ?3)",
 	                  &st->extra_insert, err)) ||
@@ -637,6 +641,7 @@ void pl_store_close(struct pl_store *st)
 	sqlite3_finalize(st->cond_insert);
 	sqlite3_finalize(st->cond_select);
 	sqlite3_finalize(st->cond_delete);
+	sqlite3_finalize(st->record_select);
 	sqlite3_finalize(st->extra_insert);
 	sqlite3_finalize(st->extra_delete);
 	sqlite3_finalize(st->run_insert);

@@ -93,6 +93,14 @@ int pl_store_build_deferred_indexes(struct pl_store *st, struct pl_error *err);
  * Returns 0 or PL_EDB. */
 int pl_store_has_sha256(struct pl_store *st, const char *sha256, int *found, struct pl_error *err);
 
+/* Sets *found to 1 if a run with this record_id (pl_run_record_id, 32 hex
+ * digits) is
+ * stored from bytes other than sha256, else 0: the record would not be
+ * stored again (the rule of pl_store_insert_run_bulk). Works on a
+ * read-only handle. Returns 0 or PL_EDB. */
+int pl_store_has_record(struct pl_store *st, const char *record_id, const char *sha256,
+                        int *found, struct pl_error *err);
+
 /* Inserts run (conditions row shared or created, with run's extra
  * conditions in condition_extras, then the runs row).
  * run->imported_at is set by the store if NULL (current UTC time, or

@@ -27,6 +27,26 @@ int pl_store_has_sha256(struct pl_store *st, const char *sha256, int *found, str
 	return rc;
 }
 
+int pl_store_has_record(struct pl_store *st, const char *record_id, const char *sha256,
+                        int *found, struct pl_error *err)
+{
+	int rc;
+
+	unsigned char id[16];
+
+	*found = 0;
+	pl_store_record_bytes(record_id, id);
+	sqlite3_bind_blob(st->record_select, 1, id, sizeof(id), SQLITE_TRANSIENT);
+	sqlite3_bind_text(st->record_select, 2, sha256, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st->record_select);
+	if (rc == SQLITE_ROW)
+		*found = 1;
+	rc = (rc == SQLITE_ROW || rc == SQLITE_DONE) ? 0 : pl_store_fail(st, err, "looking up a record");
+	sqlite3_reset(st->record_select);
+	sqlite3_clear_bindings(st->record_select);
+	return rc;
+}
+
 int pl_store_count_runs(struct pl_store *st, long long *count, struct pl_error *err)
 {
 	int rc = sqlite3_step(st->count);

@@ -49,6 +49,7 @@ struct pl_store {
 	sqlite3_stmt *cond_insert; /* INSERT conditions (key_hash, key_text, ...) */
 	sqlite3_stmt *cond_select; /* SELECT id FROM conditions WHERE key_hash = ? AND key_text = ? */
 	sqlite3_stmt *cond_delete; /* DELETE FROM conditions WHERE id = ? */
+	sqlite3_stmt *record_select; /* a run of this record_id from other bytes? */
 	sqlite3_stmt *extra_insert; /* INSERT condition_extras (condition_id, name, value) */
 	sqlite3_stmt *extra_delete; /* DELETE FROM condition_extras WHERE condition_id = ? */
 	sqlite3_stmt *run_insert;  /* INSERT runs ... ON CONFLICT(sha256, record) DO NOTHING */
@@ -92,8 +93,20 @@ enum {
 /* Provenance columns of runs, in insert order (parameter ?2 onwards). */
 #define PROVENANCE_COLS \
 	"source_path, source_sha256, record, adapter, format_version, imported_at, " \
-	"run_started_at, checklist_missing"
-#define PROVENANCE_COUNT 8
+	"run_started_at, checklist_missing, record_id"
+#define PROVENANCE_COUNT 9
+
+/* The 16 bytes of a record_id (32 lowercase hex digits), as runs.record_id
+ * stores them. */
+static inline void pl_store_record_bytes(const char *hex, unsigned char out[16])
+{
+	for (int i = 0; i < 16; i++) {
+		int hi = hex[2 * i], lo = hex[2 * i + 1];
+		hi = hi <= '9' ? hi - '0' : hi - 'a' + 10;
+		lo = lo <= '9' ? lo - '0' : lo - 'a' + 10;
+		out[i] = (unsigned char)(hi << 4 | lo);
+	}
+}
 
 /* 1 if condition id is a column of `conditions` (run_started_at is per run). */
 static inline int in_conditions(int id)

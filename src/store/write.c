@@ -95,6 +95,13 @@ static void bind_run(sqlite3_stmt *s, const struct pl_run *run, const char *impo
 	sqlite3_bind_text(s, idx++, imported_at, -1, SQLITE_STATIC);
 	bind_cond(s, idx++, run, PL_C_RUN_STARTED_AT, NULL);
 	sqlite3_bind_int64(s, idx++, run->checklist_missing);
+	if (run->record_id[0]) {
+		unsigned char id[16];
+		pl_store_record_bytes(run->record_id, id);
+		sqlite3_bind_blob(s, idx++, id, sizeof(id), SQLITE_TRANSIENT);
+	} else {
+		sqlite3_bind_null(s, idx++);
+	}
 	for (int m = 0; m < PL_METRIC_COUNT; m++, idx++) {
 		if (run->has_metric[m] && !isnan(run->metric[m])) {
 			sqlite3_bind_double(s, idx, run->metric[m]);
@@ -186,6 +193,19 @@ static int insert_core(struct pl_store *st, const struct pl_run *run, const stru
 	int created = 0, step, rc;
 
 	*run_id = 0;
+	if (run->record_id[0]) {
+		/* the same record stored from other bytes: not stored again */
+		unsigned char id[16];
+		pl_store_record_bytes(run->record_id, id);
+		sqlite3_bind_blob(st->record_select, 1, id, sizeof(id), SQLITE_TRANSIENT);
+		sqlite3_bind_text(st->record_select, 2, run->sha256, -1, SQLITE_STATIC);
+		step = sqlite3_step(st->record_select);
+		sqlite3_reset(st->record_select);
+		if (step == SQLITE_ROW)
+			return 0;
+		if (step != SQLITE_DONE)
+			return pl_store_fail(st, err, "looking up a record");
+	}
 	if ((rc = pl_store_find_or_add_conditions(st, run, key, &cond_id, &created, err)))
 		return rc;
 	sqlite3_bind_int64(st->run_insert, 1, cond_id);

@@ -200,6 +200,39 @@ CORPUS_UNUSED static void expect_rejected(const char *rel, int code, const char 
 	pl_run_list_release(&l);
 }
 
+/* Asserts run r is a failed run (issue 13): no request completed
+ * (requests_completed 0), requests_failed == failed (MISSING: not given),
+ * error_rate 1 when any failed. */
+CORPUS_UNUSED static void expect_failed_run(const struct pl_run *r, double failed)
+{
+	assert_int_equal(pl_run_failed(r), 1);
+	assert_true(r->has_metric[PL_M_REQUESTS_COMPLETED]);
+	assert_true(r->metric[PL_M_REQUESTS_COMPLETED] == 0);
+	if (isnan(failed)) {
+		assert_false(r->has_metric[PL_M_REQUESTS_FAILED]);
+		return;
+	}
+	assert_true(r->has_metric[PL_M_REQUESTS_FAILED]);
+	assert_true(r->metric[PL_M_REQUESTS_FAILED] == failed);
+	if (failed > 0)
+		assert_true(r->metric[PL_M_ERROR_RATE] == 1);
+}
+
+/* expect_rejected() for a file whose run `record` failed: parsed (rc 0),
+ * the run flagged by expect_failed_run(). */
+CORPUS_UNUSED static void expect_failed_file(const char *rel, size_t record, double failed)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	int rc = parse_file(rel, NULL, &l, &err);
+
+	if (rc != 0)
+		fail_msg("%s: rc %d (%s), want 0 (a failed run is stored)", rel, rc, err.message);
+	assert_true(l.n > record);
+	expect_failed_run(&l.v[record], failed);
+	pl_run_list_release(&l);
+}
+
 #define MISSING NAN
 
 #endif

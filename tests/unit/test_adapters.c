@@ -540,18 +540,22 @@ static void test_vllm_llmk8s_full(void **state)
 	                ONE(llmk8s_dsv25_tp8pp2_qps_inf_full));
 }
 
-static void test_vllm_all_failed_rejected(void **state)
+/* A run where every request failed is a failed run (issue 13): read, with
+ * its counts, and flagged. */
+static void test_vllm_all_failed_stored(void **state)
 {
 	struct pl_run_list l = {0};
 	struct pl_error err;
 
 	(void)state;
-	assert_int_equal(parse_corpus("er0080_vllm0251_all_requests_failed.json", &l, &err),
-	                 PL_EINVALID);
-	assert_string_equal(err.message, "no request completed (completed 0, failed 8)");
-	assert_string_equal(err.field, "completed");
-	assert_non_null(strstr(err.file, "er0080_vllm0251_all_requests_failed.json"));
-	assert_int_equal(l.n, 0);
+	assert_int_equal(parse_corpus("er0080_vllm0251_all_requests_failed.json", &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	assert_true(l.v[0].has_metric[PL_M_REQUESTS_COMPLETED]);
+	assert_true(l.v[0].metric[PL_M_REQUESTS_COMPLETED] == 0);
+	assert_true(l.v[0].metric[PL_M_REQUESTS_FAILED] == 8);
+	assert_true(l.v[0].metric[PL_M_ERROR_RATE] == 1);
+	assert_int_equal(pl_run_failed(&l.v[0]), 1);
+	pl_run_list_release(&l);
 }
 
 /* "descriptor, vllm-serving, ..." from the adapter list, as messages say it. */
@@ -1376,7 +1380,7 @@ int main(void)
 		cmocka_unit_test(test_vllm_ix_gptoss),
 		cmocka_unit_test(test_vllm_ix_kimi),
 		cmocka_unit_test(test_vllm_llmk8s_full),
-		cmocka_unit_test(test_vllm_all_failed_rejected),
+		cmocka_unit_test(test_vllm_all_failed_stored),
 		cmocka_unit_test(test_vllm_nightly_table_not_read),
 		cmocka_unit_test(test_vllm_corpus_validates),
 		cmocka_unit_test(test_vllm_bare_infinity),

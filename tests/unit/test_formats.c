@@ -299,9 +299,8 @@ static void test_aiperf_old_schema(void **state)
 static void test_aiperf_refusals(void **state)
 {
 	(void)state;
-	/* was_cancelled, only error_request_count {avg 32} */
-	expect_rejected("genai_perf/aiperf080_kimik25_b200_c32_failed.json", PL_EINVALID,
-	                "no request completed (completed 0, failed 32)");
+	/* was_cancelled, only error_request_count {avg 32}: a failed run, stored */
+	expect_failed_file("genai_perf/aiperf080_kimik25_b200_c32_failed.json", 0, 32);
 	expect_rejected("genai_perf/aiperf080_kimik25_b200_c32_failed_records.jsonl", PL_EFORMAT,
 	                "AIPerf per-request records (profile_export.jsonl) are not a run; "
 	                "import profile_export_aiperf.json");
@@ -521,8 +520,8 @@ static void test_ix_agentic(void **state)
 static void test_ix_refusals(void **state)
 {
 	(void)state;
-	expect_rejected("inferencemax/rocmfork_agentic_kimik25_b200_tp8_c32_failed.json", PL_EINVALID,
-	                "no request completed (completed 0, failed 0)");
+	/* no request: a failed run, stored */
+	expect_failed_file("inferencemax/rocmfork_agentic_kimik25_b200_tp8_c32_failed.json", 0, 0);
 	expect_rejected("inferencemax/rocmfork_run_stats_b200.json", PL_EFORMAT,
 	                "InferenceMAX run_stats.json (success counters per hardware) is not a run");
 }
@@ -550,7 +549,7 @@ static void test_rule_zero_latency(void **state)
 	pl_run_list_release(&l);
 }
 
-/* A run where no request completed is rejected. */
+/* A run where no request completed is a failed run, stored and flagged. */
 static void test_rule_none_completed(void **state)
 {
 	struct pl_run_list l = {0};
@@ -559,9 +558,10 @@ static void test_rule_none_completed(void **state)
 	assert_int_equal(parse_str("z.jsonl",
 	                           "{\"backend\": \"sglang\", \"completed\": 0, \"median_ttft_ms\": 0.0, "
 	                           "\"mean_e2e_latency_ms\": 0}\n",
-	                           &l, &err), PL_EINVALID);
-	assert_string_equal(err.message, "no request completed (completed 0)");
-	assert_int_equal(l.n, 0);
+	                           &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	expect_failed_run(&l.v[0], MISSING);
+	pl_run_list_release(&l);
 }
 
 /* Per-accelerator throughput is derived from the accelerator count. */

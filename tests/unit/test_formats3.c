@@ -100,16 +100,15 @@ static void test_ix_csv_parallelism(void **state)
 	(void)state;
 	need("inferencemax/rocmfork_agentic_summary_kimik25_b200.csv");
 	assert_int_equal(parse_file("inferencemax/rocmfork_agentic_summary_kimik25_b200.csv", NULL, &l, &err), 0);
-	/* 23 data rows; row 20 (tp8, conc 32, lmcache) has num_requests 0 */
-	assert_int_equal(l.n, 22);
-	assert_string_equal(l.v[0].warnings,
-	                    "1 failed run not stored: row 20 (line 21): no request completed "
-	                    "(num_requests 0)");
-	for (size_t i = 1; i < l.n; i++)
+	/* 23 data rows; row 20 (tp8, conc 32, lmcache) has num_requests 0: a
+	 * failed run, stored and flagged (issue 13) */
+	assert_int_equal(l.n, 23);
+	for (size_t i = 0; i < l.n; i++)
 		assert_null(l.v[i].warnings);
-	/* records keep the row index: 18 before the gap, 20 after it */
-	assert_int_equal(l.v[18].record, 18);
-	assert_int_equal(l.v[19].record, 20);
+	assert_int_equal(l.v[19].record, 19);
+	assert_int_equal(l.v[20].record, 20);
+	expect_failed_run(&l.v[19], MISSING);
+	assert_int_equal(pl_run_failed(&l.v[18]), 0);
 	/* row 0: agentic_..._offloadlmcache_..._tp4-ep1-dpafalse_disagg-false_spec-none_conc12_... */
 	static const struct kt c0[] = {
 		{"tensor_parallel_size", "4"}, {"concurrency", "12"}, {"kv_offload", "lmcache"},
@@ -181,12 +180,23 @@ static void test_ix_csv_rules(void **state)
 	assert_false(l.v[0].cond[PL_C_EXPERT_PARALLEL_SIZE].set);
 	assert_int_equal(l.v[0].nextra, 0);
 	pl_run_list_release(&l);
-	/* every row failed: the file is rejected, naming each */
+	/* a row with no request completed is a failed run; a FAILED status
+	 * (nothing measured) is still left out, with a warning */
 	snprintf(csv, sizeof(csv), "%s%s%s", head,
 	         "a,4,4,none,SUCCESS,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n",
 	         "b,4,8,none,FAILED,10,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1\n");
+	assert_int_equal(parse_str("summary.csv", csv, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	expect_failed_run(&l.v[0], MISSING);
+	assert_string_equal(l.v[0].warnings,
+	                    "1 failed run not stored: row 2 (line 3): status 'FAILED' is not SUCCESS");
+	pl_run_list_release(&l);
+	/* every row FAILED: the file is rejected, naming each */
+	snprintf(csv, sizeof(csv), "%s%s%s", head,
+	         "a,4,4,none,FAILED,10,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1\n",
+	         "b,4,8,none,FAILED,10,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1\n");
 	assert_int_equal(parse_str("summary.csv", csv, &l, &err), PL_EINVALID);
-	assert_string_equal(err.message, "row 1 (line 2): no request completed (num_requests 0); "
+	assert_string_equal(err.message, "row 1 (line 2): status 'FAILED' is not SUCCESS; "
 	                                 "row 2 (line 3): status 'FAILED' is not SUCCESS");
 	assert_int_equal(l.n, 0);
 	pl_run_list_release(&l);

@@ -64,6 +64,20 @@ static void expect_str_rejected(const char *text, int code, const char *message)
 	pl_run_list_release(&l);
 }
 
+/* text parses into one failed run (issue 13) with `failed` failed requests. */
+static void expect_str_failed(const char *text, double failed)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	int rc = parse_str("t.json", text, &l, &err);
+
+	if (rc != 0)
+		fail_msg("rc %d (%s), want 0 (a failed run is stored)", rc, err.message);
+	assert_int_equal(l.n, 1);
+	expect_failed_run(&l.v[0], failed);
+	pl_run_list_release(&l);
+}
+
 /* ------------------------------------------------------------ genai-bench */
 
 /* A clean streaming run: D(100,100), 10 requests, GLM-4.6 over an API. */
@@ -268,11 +282,11 @@ static void test_gb_refusals(void **state)
 	                    "[D(8000,700)], benchmark_version '0.0.2'; missing: model, task, "
 	                    "num_concurrency, server_engine, server_version, server_gpu_type, "
 	                    "server_gpu_count, dataset_path)");
-	/* no request completed */
-	expect_str_rejected("{\"aggregated_metrics\": {\"scenario\": \"D(1,1)\", \"stats\": {}, "
-	                    "\"num_completed_requests\": 0, \"num_error_requests\": 3}, "
-	                    "\"_time_unit\": \"s\"}",
-	                    PL_EINVALID, "no request completed (completed 0, failed 3)");
+	/* no request completed: a failed run */
+	expect_str_failed("{\"aggregated_metrics\": {\"scenario\": \"D(1,1)\", \"stats\": {}, "
+	                  "\"num_completed_requests\": 0, \"num_error_requests\": 3}, "
+	                  "\"_time_unit\": \"s\"}",
+	                  3);
 }
 
 /* --------------------------------------------------------- inference-perf */
@@ -430,9 +444,9 @@ static void test_ip_inline(void **state)
 	                    "server-side metrics in another schema, which disagree with the client's "
 	                    "counts) is not read and never mixed into the client's run; import "
 	                    "stage_N_lifecycle_metrics.json");
-	expect_str_rejected("{\"load_summary\": {\"requested_rate\": 1}, \"successes\": {\"count\": 0, "
-	                    "\"latency\": {}}, \"failures\": {\"count\": 4}}",
-	                    PL_EINVALID, "no request completed (completed 0, failed 4)");
+	expect_str_failed("{\"load_summary\": {\"requested_rate\": 1}, \"successes\": {\"count\": 0, "
+	                  "\"latency\": {}}, \"failures\": {\"count\": 4}}",
+	                  4);
 }
 
 int main(void)

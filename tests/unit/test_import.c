@@ -685,20 +685,24 @@ static void test_corpus_in_place(void **state)
 	pl_error_init(&err);
 	assert_int_equal(pl_import_paths(st, paths, 1, &opts, on_file, &s, &stats, &err), PL_EINVALID);
 	assert_int_equal(stats.files, 9);
-	assert_int_equal(stats.stored, 7);
-	assert_int_equal(stats.rejected, 2);
+	assert_int_equal(stats.stored, 8);
+	assert_int_equal(stats.rejected, 1);
+	/* the sweep's summary repeats er0080_vllm0251_sweep_run0.json's run (other
+	 * bytes, the same record): stored once, never pooled twice */
+	assert_int_equal(stats.records_present, 1);
 	assert_int_equal(stats.runs, 8);
 	assert_int_equal(count_runs(st), 8);
+	/* every request failed: stored as a failed run (issue 13) */
 	assert_non_null(strstr(s.path[1], "er0080_vllm0251_all_requests_failed.json"));
-	assert_string_equal(s.message[1], "no request completed (completed 0, failed 8)");
+	assert_int_equal(s.status[1], PL_IMPORT_STORED);
 	assert_non_null(strstr(s.path[7], "llmk8s_dsv25_nightly_table.json"));
 	assert_int_equal(s.status[7], PL_IMPORT_REJECTED);
 	/* the hash of the stored bytes is the one SOURCES.md lists */
 	assert_int_equal(pl_store_query(st, NULL, 0, &l, &err), 0);
-	assert_non_null(strstr(l.v[1].source, "er0080_vllm0251_bench_serve_opt125m.json"));
-	assert_string_equal(l.v[1].sha256,
+	assert_non_null(strstr(l.v[2].source, "er0080_vllm0251_bench_serve_opt125m.json"));
+	assert_string_equal(l.v[2].sha256,
 	                    "9d87191eb579bee942668e8604d62d96195cca66ef7c55df6695cd299f83dedb");
-	assert_true(fabs(l.v[1].metric[PL_M_TTFT_P50] - 0.05568139649994919) <= 0.05568139649994919 * 1e-12);
+	assert_true(fabs(l.v[2].metric[PL_M_TTFT_P50] - 0.05568139649994919) <= 0.05568139649994919 * 1e-12);
 	pl_run_list_release(&l);
 	pl_store_close(st);
 }

@@ -170,7 +170,8 @@ static void test_disagreement_refused(void **state)
 	pl_run_list_release(&runs);
 }
 
-/* In a file of several runs, a refusal names the record. */
+/* In a file of several runs, a refusal names the record and is that
+ * record's alone: the run gets it in run->reject, the others are kept. */
 static void test_record_named(void **state)
 {
 	static const struct pl_kv set[] = {{"tensor_parallel_size", "2"}};
@@ -187,9 +188,14 @@ static void test_record_named(void **state)
 	      " \"metric\": {\"ttft_p50\": 0.3}}]",
 	      &runs);
 	assert_int_equal(runs.n, 2);
-	assert_int_equal(prepare(&runs, NULL, set, 1, &refonly, &warnings, &err), PL_EINVALID);
-	assert_string_equal(err.message, "record 1: tensor_parallel_size is 2 but engine_args says "
-	                                 "8 (--tensor-parallel-size): they must agree");
+	assert_int_equal(prepare(&runs, NULL, set, 1, &refonly, &warnings, &err), 0);
+	assert_null(runs.v[0].reject);
+	assert_non_null(runs.v[1].reject);
+	assert_int_equal(runs.v[1].reject->code, PL_EINVALID);
+	assert_string_equal(runs.v[1].reject->message,
+	                    "record 1: tensor_parallel_size is 2 but engine_args says "
+	                    "8 (--tensor-parallel-size): they must agree");
+	assert_string_equal(runs.v[1].reject->field, "tensor_parallel_size");
 	free(warnings);
 	pl_run_list_release(&runs);
 }

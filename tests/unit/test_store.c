@@ -224,6 +224,7 @@ static void runs_col(const char *name, const char *type, void *ctx)
 	static const char *const provenance[] = {
 		"id", "condition_id", "source_path", "source_sha256", "record", "adapter",
 		"format_version", "imported_at", "checklist_missing", "reference_only",
+		"record_id", "failed",
 	};
 	struct seen *seen = ctx;
 	int id;
