@@ -121,7 +121,7 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 		return PL_EXIT_USAGE;
 	if (list) {
 		rc = list_accepted(st, metric);
-	} else if (pl_store_accept_step(st, run_id, metric, reason, &replaced, &err)) {
+	} else if (pl_store_accept_step(st, run_id, metric, reason, "?", &replaced, &err)) {
 		if (err.code == PL_EEMPTY)
 			pl_cli_errorf("accept", "%s", err.message);
 		else
