@@ -260,6 +260,10 @@ static int read_row(const char *path, sqlite3_stmt *s, struct cond_slot *cache,
 	for (int m = 0; m < PL_METRIC_COUNT; m++, col++)
 		if (sqlite3_column_type(s, col) != SQLITE_NULL)
 			pl_run_set_metric(run, m, sqlite3_column_double(s, col));
+	for (int f = 0; f < PL_BUILD_COUNT; f++, col++)
+		if (sqlite3_column_type(s, col) != SQLITE_NULL &&
+		    pl_strset(&run->build[f], (const char *)sqlite3_column_text(s, col)))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
 	return 0;
 }
 
