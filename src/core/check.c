@@ -571,3 +571,90 @@ void pl_check_release(struct pl_check *chk)
 	free(chk->m);
 	memset(chk, 0, sizeof(*chk));
 }
+
+int pl_check_run_starts_change(const struct pl_run_list *runs, int group, int metric,
+                               const struct pl_compare_opts *allow, double threshold,
+                               long long run_id, enum pl_change_kind *kind, size_t *point,
+                               struct pl_error *err)
+{
+	struct pl_history h;
+	struct id_index *ix = NULL;
+	size_t at = (size_t)-1;
+	int rc;
+
+	*kind = PL_CHANGE_NONE;
+	*point = 0;
+	if ((rc = pl_history_build_grouped(runs, group, metric, allow, NULL, &h, err)))
+		goto done;
+	for (size_t i = 0; i < h.npoints && at == (size_t)-1; i++)
+		for (size_t k = 0; k < h.points[i].n; k++)
+			if (h.points[i].run_ids[k] == run_id)
+				at = i;
+	if (at == (size_t)-1) {
+		rc = pl_error_set(err, PL_EEMPTY, "run %lld is not in the series of %s (it lacks the "
+		                  "metric or its %s)", run_id, pl_metric_info[metric].name,
+		                  pl_group_name(group));
+		goto done;
+	}
+	*point = at;
+	if (!(ix = malloc((runs->n ? runs->n : 1) * sizeof(*ix)))) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < runs->n; i++) {
+		ix[i].id = runs->v[i].id;
+		ix[i].i = i;
+	}
+	qsort(ix, runs->n, sizeof(*ix), cmp_id_index);
+	for (size_t k = 0; k < h.nsteps; k++)
+		if (h.steps[k].index == at)
+			*kind = PL_CHANGE_STEP;
+	for (int kindw = 0; kindw < 2 && *kind == PL_CHANGE_NONE && at > 0; kindw++) {
+		struct pl_check_opts o;
+		struct pl_check chk;
+		struct pl_run_list upto;
+
+		memset(&chk, 0, sizeof(chk));
+		/* the series up to the run's point, judged with the run's point as latest */
+		memset(&o, 0, sizeof(o));
+		o.series = 1;
+		o.group = group;
+		o.candidate_latest = 1;
+		o.baseline_kind = kindw == 0 ? PL_BASELINE_WINDOW : PL_BASELINE_PREVIOUS;
+		o.window = PL_HISTORY_WINDOW_DEFAULT;
+		o.metrics[0] = metric;
+		o.nmetrics = 1;
+		o.alpha = PL_CHECK_ALPHA;
+		o.threshold = threshold;
+		if (allow) {
+			memcpy(o.allow_mismatch, allow->allow_mismatch, sizeof(o.allow_mismatch));
+			memcpy(o.allow_extra, allow->allow_extra, sizeof(o.allow_extra));
+			o.nallow_extra = allow->nallow_extra;
+			o.allow_errors = allow->allow_errors;
+		}
+		/* a view of the runs of points 0..at: the runs list shares nothing */
+		pl_run_list_init(&upto);
+		for (size_t i = 0; i <= at && !rc; i++)
+			for (size_t k = 0; k < h.points[i].n && !rc; k++) {
+				struct id_index key = {h.points[i].run_ids[k], 0};
+				const struct id_index *f = bsearch(&key, ix, runs->n, sizeof(*ix), cmp_id_index);
+				struct pl_run *c = f ? pl_run_list_push(&upto) : NULL;
+				if (f && (!c || pl_run_copy(c, &runs->v[f->i])))
+					rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			}
+		if (!rc)
+			rc = pl_check_build(&upto, &o, NULL, &chk, err);
+		if (!rc && chk.nm == 1 && chk.m[0].verdict == PL_V_REGRESSION)
+			*kind = kindw == 0 ? PL_CHANGE_WINDOW : PL_CHANGE_PREVIOUS;
+		if (rc != PL_ENOMEM && rc != PL_EMISMATCH)
+			rc = 0; /* too few points to judge: no regression found this way */
+		pl_check_release(&chk);
+		pl_run_list_release(&upto);
+		if (rc)
+			goto done;
+	}
+done:
+	free(ix);
+	pl_history_release(&h);
+	return rc;
+}

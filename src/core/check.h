@@ -159,6 +159,34 @@ int pl_check_build(const struct pl_run_list *runs, const struct pl_check_opts *o
                    const struct pl_accepted_list *accepted, struct pl_check *out,
                    struct pl_error *err);
 
+/* What pl_check_run_starts_change() found. */
+enum pl_change_kind {
+	PL_CHANGE_NONE,       /* the run starts no step and no regression */
+	PL_CHANGE_STEP,       /* its point is the first after a detected step */
+	PL_CHANGE_WINDOW,     /* its point is a regression against the window of
+	                         PL_HISTORY_WINDOW_DEFAULT points before it */
+	PL_CHANGE_PREVIOUS    /* its point is a regression against the point before it */
+};
+
+/*
+ * Does run run_id start a change of metric that `accept` may accept? Builds
+ * the series of runs grouped by group (pl_history_build_grouped, the
+ * comparator's rules with allow, may be NULL) and looks at the point
+ * holding run_id: the first point after a detected step (either direction),
+ * or a point that is a regression (not accepted ones: accepted is not
+ * consulted) against the PL_HISTORY_WINDOW_DEFAULT points before it, or
+ * against the point just before it (PL_CHECK_ALPHA, threshold). *kind gets
+ * the first that holds, in that order, else PL_CHANGE_NONE; *point the
+ * index of the run's point.
+ * Returns 0; PL_EEMPTY if run_id is not in the series (no such run, or it
+ * lacks the metric or the group's value); the codes of
+ * pl_history_build_grouped() (PL_EMISMATCH: not one condition key).
+ */
+int pl_check_run_starts_change(const struct pl_run_list *runs, int group, int metric,
+                               const struct pl_compare_opts *allow, double threshold,
+                               long long run_id, enum pl_change_kind *kind, size_t *point,
+                               struct pl_error *err);
+
 /* Frees everything in chk. NULL is a no-op. */
 void pl_check_release(struct pl_check *chk);
 

@@ -155,6 +155,14 @@ int pl_store_query_columns(struct pl_store *st, const struct pl_filter *filters,
 int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run_list *out,
                           struct pl_error *err);
 
+/* Appends to out every stored run with the same condition key (conditions
+ * row) as run run_id, that run included, ordered by id, filled as by
+ * pl_store_query: the series a nightly step or regression of that run
+ * belongs to. Returns 0, PL_EEMPTY (no run with that id), PL_EDB or
+ * PL_ENOMEM. */
+int pl_store_query_key_of(struct pl_store *st, long long run_id, struct pl_run_list *out,
+                          struct pl_error *err);
+
 /* Number of stored runs. Returns 0 or PL_EDB. */
 int pl_store_count_runs(struct pl_store *st, long long *count, struct pl_error *err);
 
