@@ -17,6 +17,8 @@
 /* The latest point's test: check's defaults (check.h). */
 #define PL_HISTORY_ALPHA 0.05
 #define PL_HISTORY_THRESHOLD 0.05
+/* Most trailing regressions left out of the latest point's window. */
+#define PL_HISTORY_TRAILING_MAX 3
 
 int pl_history_by_valid(int cond)
 {
@@ -379,37 +381,63 @@ static int same_point(const struct pl_run_list *runs, const struct item *a, cons
 	}
 }
 
-/* The latest point against the window before it (history.h). */
+/* Point `at` against the (up to) PL_HISTORY_WINDOW_DEFAULT point medians
+ * before index `end` (end <= at): *c gets the test; returns 0 or an error. *judged
+ * is 0 when fewer than PL_STATS_PREDICTION_MIN points are there. */
+static int judge_point(const struct pl_history *h, size_t at, size_t end, double *y,
+                       struct pl_change *c, int *judged, struct pl_error *err)
+{
+	size_t w = end > PL_HISTORY_WINDOW_DEFAULT ? PL_HISTORY_WINDOW_DEFAULT : end;
+
+	*judged = w >= PL_STATS_PREDICTION_MIN;
+	if (!*judged)
+		return 0;
+	for (size_t i = 0; i < w; i++)
+		y[i] = h->points[end - w + i].s.median;
+	return pl_stats_compare_prediction(y, w, &h->points[at].s.median, 1,
+	                                   pl_metric_info[h->metric].direction, PL_HISTORY_ALPHA,
+	                                   PL_HISTORY_THRESHOLD, c, err);
+}
+
+/* The latest point against the window before it (history.h). The window
+ * ends before the trailing run of points that are themselves regressions
+ * against the points before them (at most PL_HISTORY_TRAILING_MAX): on the
+ * second bad night the first must not be part of the "normal" level it is
+ * judged against. */
 static int judge_latest(struct pl_history *h, const struct pl_accepted_list *accepted,
                         struct pl_error *err)
 {
-	size_t np = h->npoints, w = np > 1 ? np - 1 : 0, from;
+	size_t np = h->npoints, end;
 	double *y;
 	const struct pl_history_point *last;
-	int rc;
+	int rc = 0, judged;
 
 	h->latest_verdict = PL_V_TOO_FEW;
-	if (w > PL_HISTORY_WINDOW_DEFAULT)
-		w = PL_HISTORY_WINDOW_DEFAULT;
-	if (w < PL_STATS_PREDICTION_MIN)
+	if (np < 2)
 		return 0;
-	from = np - 1 - w;
-	last = &h->points[np - 1];
-	if (!(y = malloc(w * sizeof(*y))))
+	if (!(y = malloc(PL_HISTORY_WINDOW_DEFAULT * sizeof(*y))))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	for (size_t i = 0; i < w; i++)
-		y[i] = h->points[from + i].s.median;
-	rc = pl_stats_compare_prediction(y, w, &last->s.median, 1,
-	                                 pl_metric_info[h->metric].direction, PL_HISTORY_ALPHA,
-	                                 PL_HISTORY_THRESHOLD, &h->latest, err);
-	free(y);
-	if (rc)
-		return rc;
+	end = np - 1;
+	for (size_t k = 0; k < PL_HISTORY_TRAILING_MAX && end > 0; k++) {
+		struct pl_change c;
+		const struct pl_accepted_step *acc;
+		if ((rc = judge_point(h, end - 1, end - 1, y, &c, &judged, err)))
+			goto done;
+		if (!judged || pl_verdict_of(&c, pl_metric_info[h->metric].direction, NULL, h->metric,
+		                             NULL, 0, &acc) != PL_V_REGRESSION)
+			break;
+		end--;
+	}
+	last = &h->points[np - 1];
+	if ((rc = judge_point(h, np - 1, end, y, &h->latest, &judged, err)) || !judged)
+		goto done;
 	h->latest_verdict = pl_verdict_of(&h->latest, pl_metric_info[h->metric].direction, accepted,
 	                                  h->metric, last->run_ids, last->n, &h->latest_accepted);
 	if (h->latest_verdict == PL_V_REGRESSION)
 		h->nfailing++;
-	return 0;
+done:
+	free(y);
+	return rc;
 }
 
 enum pl_verdict pl_verdict_of(const struct pl_change *c, enum pl_direction dir,

@@ -147,7 +147,10 @@ struct pl_history {
 	 * pl_stats_compare_prediction over the point medians, at PL_CHECK_ALPHA
 	 * and PL_CHECK_THRESHOLD_DEFAULT), so that a regression fails on its first
 	 * night, before step detection (two points at least after a step) can
-	 * see it. */
+	 * see it. The window ends before the trailing points (up to 3) that are
+	 * regressions against the points before them, so the second bad night is
+	 * not judged against a window holding the first; latest.n_old is the
+	 * window's size. */
 	enum pl_verdict latest_verdict;   /* PL_V_TOO_FEW with fewer than
 	                                     PL_STATS_PREDICTION_MIN earlier points */
 	struct pl_change latest;          /* the test (valid unless PL_V_TOO_FEW) */
