@@ -305,6 +305,37 @@ static void false_step_rate_one_outlier(void **state)
 	assert_int_equal(with_step, FALSE_STEPS);
 }
 
+/* Above PL_STATS_STEP_EXACT_MAX points the fit is asv's approximation
+ * (segments of at most 200 points, then joined): on a seeded 3000-point
+ * series with steps of +10% at 1000 and -10% at 2600 and one +25% outlier,
+ * it finds the same steps as the exact solver does. */
+static void bounded_fit_matches_exact(void **state)
+{
+	enum { N = 3000 };
+	double *y = malloc(N * sizeof(double)), sigma;
+	size_t *a = NULL, *b = NULL, na = 0, nb = 0;
+	(void)state;
+	assert_non_null(y);
+	rng_state = 31;
+	for (size_t i = 0; i < N; i++)
+		y[i] = 0.06 * (i >= 1000 && i < 2600 ? 1.10 : 1.0) * (i == 1500 ? 1.25 : 1.0) *
+		       (1 + DEMO_NOISE * gauss());
+	assert_int_equal(pl_stats_detect_steps(y, N, 0, &a, &na, NULL), 0);
+	assert_int_equal(pl_stats_noise_sigma(y, N, &sigma, NULL), 0);
+	assert_int_equal(pl_stats_partition_l1(y, N, PL_STATS_STEP_PENALTY_DEFAULT * sigma * log(N),
+	                                       PL_STATS_STEP_MIN_SEGMENT, &b, &nb, NULL),
+	                 0);
+	assert_int_equal(na, 2);
+	assert_int_equal(nb, 2);
+	assert_int_equal(a[0], 1000);
+	assert_int_equal(a[1], 2600);
+	assert_int_equal(b[0], 1000);
+	assert_int_equal(b[1], 2600);
+	free(a);
+	free(b);
+	free(y);
+}
+
 /* Grouping by build: points in the order of their earliest run, labelled
  * by build id; --candidate latest is the last build; previous and a list of
  * values pool the runs of those points. */
@@ -541,6 +572,7 @@ int main(void)
 		cmocka_unit_test(fails_on_first_bad_night),
 		cmocka_unit_test(four_runs_a_night_by_day),
 		cmocka_unit_test(false_step_rate_one_outlier),
+		cmocka_unit_test(bounded_fit_matches_exact),
 		cmocka_unit_test(group_by_build),
 		cmocka_unit_test(four_against_two),
 		cmocka_unit_test(accept_requires_a_change),
