@@ -55,7 +55,7 @@ static void add_night_run(struct pl_run_list *l, long long id, int night, int ho
                           int build)
 {
 	struct pl_run *r = pl_run_list_push(l);
-	char when[32], b[32];
+	char when[64], b[32];
 	int y = 2026, m = 10, d = 1 + night;
 	static const int mdays[] = {31, 30, 31, 31, 28};
 
