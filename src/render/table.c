@@ -567,6 +567,21 @@ static void json_runs(FILE *out, const struct pl_run_list *runs)
 			pl_json_write_key(out, &first, "imported_at");
 			pl_json_write_string(out, run->imported_at);
 		}
+		/* build identity (provenance), only when the run has some */
+		for (int f = 0; f < PL_BUILD_COUNT; f++) {
+			int fb = 1;
+			if (!run->build[f])
+				continue;
+			pl_json_write_key(out, &first, "build");
+			fputc('{', out);
+			for (; f < PL_BUILD_COUNT; f++) {
+				if (!run->build[f])
+					continue;
+				pl_json_write_key(out, &fb, pl_build_name(f));
+				pl_json_write_string(out, run->build[f]);
+			}
+			fputc('}', out);
+		}
 		pl_json_write_key(out, &first, "reference_only");
 		fputs(run->checklist_missing ? "true" : "false", out);
 		pl_json_write_key(out, &first, "checklist_missing");
