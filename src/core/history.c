@@ -368,8 +368,9 @@ static int same_point(const struct pl_run_list *runs, const struct item *a, cons
                       int g)
 {
 	switch (g) {
-	case PL_G_RUN:
-		return 0;
+	case PL_G_RUN: /* runs started at the same time pool, as --by run_started_at did */
+		return pl_value_equal(&runs->v[a->i].cond[PL_C_RUN_STARTED_AT],
+		                      &runs->v[b->i].cond[PL_C_RUN_STARTED_AT]);
 	case PL_G_DAY:
 	case PL_G_BUILD:
 	case PL_G_COMMIT:

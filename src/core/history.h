@@ -47,7 +47,8 @@ int pl_history_by_valid(int cond);
 
 /* How the runs of a series pool into points (--group-by). */
 enum pl_group {
-	PL_G_RUN,            /* "run": every run is a point */
+	PL_G_RUN,            /* "run": every run is a point (runs with the very same
+	                        run_started_at pool, as --by run_started_at did) */
 	PL_G_DAY,            /* "day": the runs of one UTC day (run_started_at's date) */
 	PL_G_BUILD,          /* "build": the runs of one build_id */
 	PL_G_COMMIT,         /* "commit": the runs of one commit */
