@@ -281,6 +281,30 @@ static void four_runs_a_night_by_day(void **state)
 	pl_run_list_release(&runs);
 }
 
+/* --group-by run keeps --by run_started_at's pooling: runs that started at
+ * the very same time are one point; any other run is its own point. */
+static void run_group_pools_same_time(void **state)
+{
+	struct pl_run_list runs;
+	struct pl_history h;
+	(void)state;
+	pl_run_list_init(&runs);
+	add_night_run(&runs, 1, 0, 2, 0.060, 0);
+	add_night_run(&runs, 2, 0, 2, 0.062, 0); /* same night, same hour */
+	add_night_run(&runs, 3, 0, 3, 0.061, 0);
+	add_night_run(&runs, 4, 1, 2, 0.059, 0);
+	assert_int_equal(pl_history_build_grouped(&runs, PL_G_RUN, PL_M_TTFT_P50, NULL, NULL, &h,
+	                                          NULL),
+	                 0);
+	assert_int_equal(h.npoints, 3);
+	assert_int_equal(h.points[0].n, 2);
+	assert_true(fabs(h.points[0].s.median - 0.061) < 1e-12);
+	assert_int_equal(h.points[1].n, 1);
+	assert_true(h.points[1].t - h.points[0].t == 3600.0);
+	pl_history_release(&h);
+	pl_run_list_release(&runs);
+}
+
 /* False steps: 1000 seeded 40-night series of 2% noise, one night (at a
  * seeded position) a +25% outlier: series in which any step is reported. */
 static void false_step_rate_one_outlier(void **state)
@@ -639,6 +663,7 @@ int main(void)
 		cmocka_unit_test(fails_on_first_bad_night),
 		cmocka_unit_test(four_runs_a_night_by_day),
 		cmocka_unit_test(false_step_rate_one_outlier),
+		cmocka_unit_test(run_group_pools_same_time),
 		cmocka_unit_test(bounded_fit_matches_exact),
 		cmocka_unit_test(group_by_build),
 		cmocka_unit_test(four_against_two),
