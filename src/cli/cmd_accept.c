@@ -6,6 +6,13 @@
  * its own reason, and scripts can grep for it. The step is named by the
  * first run after it (printed by history and listed by check) and the
  * metric. `accept --list` shows what has been accepted.
+ *
+ * Issue 14: an acceptance names its author (--by, else $USER); a run is
+ * accepted only if it starts a change (core/check.h,
+ * pl_check_run_starts_change: the first point after a step, or a regression
+ * against the points before it), unless --force; several metrics are
+ * accepted, or revoked (--revoke: the row stays, marked), in one
+ * transaction.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -26,7 +26,14 @@
  * "better" by the metric's direction) and the first run after it: the
  * earliest run (by run_started_at, then id) of the first point after the
  * step. A step is accepted when an accepted step of the same metric names
- * one of the runs of that point.
+ * one of the runs of that point. *
+ * Groups (issue 14, pl_history_build_grouped): the points may also be the
+ * runs of one UTC day, one build_id or one commit (build identity, model.h),
+ * ordered by their earliest run and drawn at that time (point.t, time_axis);
+ * --by is the older spelling of run / engine_version / driver_version. The
+ * latest point is also judged against the points before it (latest_verdict)
+ * so a regression fails on its first night. Runs are ordered by one merge
+ * sort of precomputed keys: O(n log n) in the runs, plus the comparator.
  */
 #ifndef PL_HISTORY_H
 #define PL_HISTORY_H
