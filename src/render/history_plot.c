@@ -138,6 +138,14 @@ static int write_dat(FILE *fp, void *ctx, struct pl_error *err)
 			fputc('\n', fp);
 		}
 	}
+	if (h->latest_verdict == PL_V_REGRESSION) {
+		/* the latest point, a regression against the points before it */
+		fputs("\n\n# block, the latest point, a regression: x\tmedian\n", fp);
+		dat_num(fp, point_x(h, h->npoints - 1));
+		fputc('\t', fp);
+		dat_num(fp, h->points[h->npoints - 1].s.median);
+		fputc('\n', fp);
+	}
 	return ferror(fp) ? PL_EIO : 0;
 }
 
@@ -204,6 +212,11 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 		gp_steps(fp, index++, "#c0392b", "step");
 	if (job->naccepted)
 		gp_steps(fp, index++, "#1e8449", "accepted step");
+	if (h->latest_verdict == PL_V_REGRESSION)
+		fprintf(fp,
+		        ", \\\n     '" PL_HISTORY_CHART ".dat' index %d using 1:2 with points pt 6 ps 2.5 "
+		        "lw 2 lc rgb \"#c0392b\" title \"latest point: regression\"",
+		        index++);
 	fputs("\n"
 	      "set terminal pngcairo size 1000,560 noenhanced font \"sans,10\" background rgb \"white\"\n"
 	      "set termoption noenhanced\n"
