@@ -7,7 +7,9 @@
  * runs has no interval: a bar of zero length), the fitted level as a step
  * line, and each step as a dashed vertical line between its two points with
  * a label: red "step +12.0% worse" when it is not accepted, green
- * "accepted: REASON" when it is. Every input text (the --by values used as
+ * "accepted: REASON" when it is; a latest point that is a regression against
+ * the points before it (pl_history.latest_verdict) is ringed in red. Every
+ * input text (the --by values used as
  * tick labels, the reasons) lives only in history.dat, as gnuplot data
  * strings read with xtic() / `with labels` under noenhanced terminals; the
  * .gp holds only our own words and numbers. Both files are kept.

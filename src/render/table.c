@@ -573,6 +573,21 @@ void pl_render_json_run_fields(FILE *out, const struct pl_run *run, int *pfirst)
 		pl_json_write_key(out, pfirst, "imported_at");
 		pl_json_write_string(out, run->imported_at);
 	}
+	/* build identity (provenance), only when the run has some */
+	for (int f = 0; f < PL_BUILD_COUNT; f++) {
+		int fb = 1;
+		if (!run->build[f])
+			continue;
+		pl_json_write_key(out, pfirst, "build");
+		fputc('{', out);
+		for (; f < PL_BUILD_COUNT; f++) {
+			if (!run->build[f])
+				continue;
+			pl_json_write_key(out, &fb, pl_build_name(f));
+			pl_json_write_string(out, run->build[f]);
+		}
+		fputc('}', out);
+	}
 	pl_json_write_key(out, pfirst, "reference_only");
 	fputs(run->checklist_missing ? "true" : "false", out);
 	if (pl_run_failed(run)) { /* only on failed runs: other output unchanged */

@@ -280,6 +280,10 @@ static int read_row(const char *path, sqlite3_stmt *s, struct cond_slot *cache,
 	for (int m = 0; m < PL_METRIC_COUNT; m++, col++)
 		if (sqlite3_column_type(s, col) != SQLITE_NULL)
 			pl_run_set_metric(run, m, sqlite3_column_double(s, col));
+	for (int f = 0; f < PL_BUILD_COUNT; f++, col++)
+		if (sqlite3_column_type(s, col) != SQLITE_NULL &&
+		    pl_strset(&run->build[f], (const char *)sqlite3_column_text(s, col)))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -545,6 +549,71 @@ int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run
 		rc = attach_extras(st, out, from, cond_id, err);
 	free(cond_id);
 	return rc;
+}
+
+/* Why run_id was not read: PL_EEMPTY saying it is retracted, or that there
+ * is no such run; PL_EDB if the lookup fails. */
+static int missing_run(struct pl_store *st, long long run_id, struct pl_error *err)
+{
+	sqlite3_stmt *e = NULL;
+	int exists = 0;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT EXISTS (SELECT 1 FROM runs WHERE id = ?1)", -1, &e,
+	                       NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "looking up a run");
+	sqlite3_bind_int64(e, 1, run_id);
+	if (sqlite3_step(e) == SQLITE_ROW)
+		exists = sqlite3_column_int(e, 0);
+	sqlite3_finalize(e);
+	if (exists)
+		return pl_error_set(err, PL_EEMPTY,
+		                    "run %lld is retracted (perfledger restore --run %lld --reason TEXT "
+		                    "puts it back)", run_id, run_id);
+	return pl_error_set(err, PL_EEMPTY, "no run with id %lld", run_id);
+}
+
+int pl_store_query_key_of(struct pl_store *st, long long run_id, struct pl_run_list *out,
+                          struct pl_error *err)
+{
+	sqlite3_str *q;
+	sqlite3_stmt *s = NULL;
+	long long *cond_id = NULL; /* per run read, its conditions id */
+	const char *term = NULL;
+	size_t from = out->n;
+	int rc, step;
+
+	if ((rc = pl_store_retraction_term(st, &term, err)))
+		return rc;
+	q = sqlite3_str_new(st->db);
+	sqlite3_str_appendall(q, st->select_sql);
+	sqlite3_str_appendall(q, " WHERE runs.condition_id = (SELECT condition_id FROM runs AS r"
+	                         " WHERE r.id = ?1)");
+	if (term) { /* retracted runs are left out, as by pl_store_query */
+		sqlite3_str_appendall(q, " AND ");
+		sqlite3_str_appendall(q, term);
+	}
+	sqlite3_str_appendall(q, " ORDER BY runs.id");
+	if ((step = pl_store_prepare_str(st->db, q, &s)) == SQLITE_NOMEM)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (step != SQLITE_OK)
+		return pl_store_fail(st, err, "preparing the lookup of a run's condition key");
+	sqlite3_bind_int64(s, 1, run_id);
+	rc = read_runs(st, s, NULL, out, &cond_id, "reading the runs of a condition key", err);
+	sqlite3_finalize(s);
+	if (!rc)
+		rc = attach_extras(st, out, from, cond_id, err);
+	if (!rc)
+		rc = pl_store_annotate_runs(st, out, from, err);
+	free(cond_id);
+	if (rc)
+		return rc;
+	for (size_t i = from; i < out->n; i++)
+		if (out->v[i].id == run_id)
+			return 0;
+	/* the run itself was not read: the others of its key are no series of it */
+	while (out->n > from)
+		pl_run_release(&out->v[--out->n]);
+	return missing_run(st, run_id, err);
 }
 
 int pl_store_get_run(struct pl_store *st, long long id, struct pl_run *run, int *found,

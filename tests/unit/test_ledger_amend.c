@@ -380,7 +380,7 @@ static void test_store_retract_restore_purge(void **state)
 	a = insert(st, 1, "2x NVIDIA A100 80G");
 	b = insert(st, 2, "2x NVIDIA H100 80G");
 	pl_error_init(&err);
-	assert_int_equal(pl_store_accept_step(st, a, PL_M_TTFT_P50, "expected", NULL, &err), 0);
+	assert_int_equal(pl_store_accept_step(st, a, PL_M_TTFT_P50, "expected", "ci", NULL, &err), 0);
 	assert_int_equal(amend(st, a, fix, 1, "label", &revision, &shared, &first), 0);
 
 	assert_int_equal(pl_store_begin(st, &err), 0);
@@ -414,7 +414,7 @@ static void test_store_retract_restore_purge(void **state)
 	pl_store_set_retracted_mode(st, PL_RETRACTED_HIDE);
 
 	/* a retracted run cannot be accepted */
-	assert_int_equal(pl_store_accept_step(st, a, PL_M_TPOT_P50, "x", NULL, &err), PL_EEMPTY);
+	assert_int_equal(pl_store_accept_step(st, a, PL_M_TPOT_P50, "x", "ci", NULL, &err), PL_EEMPTY);
 	assert_string_equal(err.message,
 	                    "run 1 is retracted (perfledger restore --run 1 --reason TEXT puts it back)");
 
