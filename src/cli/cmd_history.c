@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/ci_output.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/history.h"
+#include "render/ci_format.h"
 #include "render/history_plot.h"
 #include "render/regress.h"
 #include "util/fsutil.h"
@@ -16,7 +18,8 @@
 static const char usage_text[] =
 	"usage: perfledger history --metric NAME [--where FIELD=VALUE]...\n"
 	"                          [--by run_started_at|engine_version|driver_version]\n"
-	"                          [--allow-mismatch FIELD]... [--format text|markdown|json]\n"
+	"                          [--allow-mismatch FIELD]...\n"
+	"                          [--format text|markdown|json|junit|github]\n"
 	"                          [--out DIR] [--fail-on-step]\n"
 	"\n"
 	"The series of one metric for one condition key: the selected runs must share\n"
@@ -52,7 +55,7 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_history h;
 	struct pl_run_list runs;
 	struct pl_accepted_list acc = {0};
-	enum pl_table_format fmt = PL_FMT_TEXT;
+	struct pl_out_format fmt = {PL_FMT_TEXT, PL_CI_NONE};
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	const char *out_dir = NULL;
@@ -67,8 +70,8 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 		                      "run_started_at (default), engine_version or driver_version"),
 		PL_OPT_CALLBACK_ENTRY("allow-mismatch", 0, "FIELD", &sel, pl_sel_opt_allow,
 		                      "let FIELD differ anyway; printed as a caveat"),
-		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, pl_cli_opt_format_tmj,
-		                      "text (default), markdown or json"),
+		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, pl_cli_opt_format_ci,
+		                      PL_CLI_FORMAT_CI_HELP),
 		PL_OPT_STRING_ENTRY("out", 0, "DIR", &out_dir,
 		                    "also write DIR/history.gp, .dat, .svg and .png (gnuplot)"),
 		PL_OPT_FLAG_ENTRY("fail-on-step", 0, &fail_on_step,
@@ -112,6 +115,8 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 		break;
 	case PL_EMISMATCH:
 		rc = pl_cli_print_refusal("history", &h.cmp);
+		if (pl_cli_ci_refusal("history", &fmt, &h.cmp))
+			rc = PL_EXIT_USAGE;
 		goto out;
 	case PL_EEMPTY:
 		pl_cli_errorf("history", "%s",
@@ -122,8 +127,11 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 		rc = pl_cli_exit_for(err.code);
 		goto out;
 	}
-	if (pl_render_history(stdout, &h, fmt, &err)) {
-		pl_cli_print_error(&err);
+	if (fmt.ci == PL_CI_JUNIT ? pl_render_history_junit(stdout, &h, &err)
+	    : fmt.ci == PL_CI_GITHUB ? pl_cli_ci_github("history", NULL, &h, &err)
+	                             : pl_render_history(stdout, &h, fmt.table, &err)) {
+		if (err.code)
+			pl_cli_print_error(&err);
 		goto out;
 	}
 	if (out_dir) {
