@@ -31,9 +31,9 @@ int pl_cli_opt_format_ci(void *fmt, const char *arg, const char *cmd);
 
 /* The help text of that option. */
 #define PL_CLI_FORMAT_CI_HELP                                                              \
-	"text (default), markdown, json, junit (JUnit XML) or github\n"                    \
-	"(workflow annotations; the Markdown summary is appended to\n"                     \
-	"$GITHUB_STEP_SUMMARY, or follows on stdout when it is unset)"
+	"text (default), markdown, json, junit (JUnit XML) or\n"                           \
+	"github (workflow annotations; the Markdown summary is\n"                          \
+	"appended to $GITHUB_STEP_SUMMARY, else follows on stdout)"
 
 /* Where the GitHub step summary goes: the file named by
  * $GITHUB_STEP_SUMMARY, opened for appending (GitHub documents that steps
