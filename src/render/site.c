@@ -52,9 +52,19 @@ struct site {
 
 /* ------------------------------------------------------------ helpers */
 
+/* pl_html_write_text, with a fast path for the common text that needs no
+ * escaping (printable ASCII without & < > " '): dates and numbers fill most
+ * of a site, and the escaper writes them a character at a time. */
 static int html(FILE *f, const char *s)
 {
-	return pl_html_write_text(f, s);
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	for (; *p; p++)
+		if (*p < 0x20 || *p > 0x7E || *p == '&' || *p == '<' || *p == '>' || *p == '"' ||
+		    *p == '\'')
+			return pl_html_write_text(f, s);
+	fputs(s ? s : "", f);
+	return ferror(f) ? PL_EIO : 0;
 }
 
 /* Seconds since the epoch of an ISO 8601 time "YYYY-MM-DDTHH:MM:SS[.f]
@@ -103,7 +113,7 @@ static char *fmt_day(char *buf, size_t n, double t)
 	mp = (5 * doy + 2) / 153;
 	d = doy - (153 * mp + 2) / 5 + 1;
 	m = mp + (mp < 10 ? 3 : -9);
-	snprintf(buf, n, "%04lld-%02lld-%02lld", y + (m <= 2), m, d);
+	snprintf(buf, n, "%04d-%02d-%02d", (int)(y + (m <= 2)) % 100000, (int)m % 100, (int)d % 100);
 	return buf;
 }
 
