@@ -45,6 +45,8 @@ static const struct pl_field descriptor_fields[] = {
 	{"{metric,metrics}.<plain metric>", PL_FATE_METRIC,
 	 "the metric of that name (duration[_ms|_s], throughputs, goodput, error_rate, counts, gpu_memory_bytes, power_watts)"},
 	{"descriptor_version", PL_FATE_DERIVED, "checked: only \"1\" is read"},
+	{"{commit,branch,build_id,ci_run_url}", PL_FATE_CONDITION,
+	 "build identity of the run (provenance, not in the condition key)"},
 	{"{x_*,_*}", PL_FATE_IGNORED, "extension and comment keys, by schema/descriptor.md"},
 	{NULL, 0, NULL},
 };
@@ -262,6 +264,16 @@ int pl_adapter_conditions_from(const cJSON *obj, const char *const *skip, struct
 		if (id >= 0) {
 			int rc = pl_json_set_cond(run, id, it, k, err);
 			if (rc)
+				return rc;
+			continue;
+		}
+		if ((id = pl_build_lookup(k)) >= 0) { /* build identity: provenance */
+			int rc;
+			pl_error_field(err, k);
+			if (!cJSON_IsString(it) || !it->valuestring)
+				return pl_error_set(err, PL_EINVALID, "%s: expected a string, got %s", k,
+				                    pl_json_type_name(it));
+			if ((rc = pl_run_set_build(run, id, it->valuestring, err)))
 				return rc;
 			continue;
 		}

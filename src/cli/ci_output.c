@@ -88,7 +88,7 @@ int pl_cli_ci_refusal(const char *cmd, const struct pl_out_format *fmt,
 }
 
 int pl_cli_ci_github(const char *cmd, const struct pl_check *chk, const struct pl_history *h,
-                     struct pl_error *err)
+                     size_t nh, struct pl_error *err)
 {
 	FILE *summary = pl_cli_step_summary_open(cmd);
 	int rc;
@@ -98,7 +98,7 @@ int pl_cli_ci_github(const char *cmd, const struct pl_check *chk, const struct p
 		return -1;
 	}
 	rc = chk ? pl_render_check_github(stdout, summary, chk, err)
-	         : pl_render_history_github(stdout, summary, h, err);
+	         : pl_render_history_github(stdout, summary, h, nh, err);
 	if (pl_cli_step_summary_close(cmd, summary) && !rc) {
 		pl_error_init(err);
 		return -1;

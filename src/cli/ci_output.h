@@ -55,11 +55,11 @@ int pl_cli_step_summary_close(const char *cmd, FILE *f);
 int pl_cli_ci_refusal(const char *cmd, const struct pl_out_format *fmt,
                       const struct pl_comparison *cmp);
 
-/* --format github for a check (chk) or a history (h; the other NULL): the
- * annotations on stdout, the summary to pl_cli_step_summary_open()'s file.
- * Returns 0, or -1 with err set (or err.code 0 when the summary file's
- * error was printed already). */
+/* --format github for a check (chk) or the histories h[0..nh) (chk NULL):
+ * the annotations on stdout, the summary to pl_cli_step_summary_open()'s
+ * file. Returns 0, or -1 with err set (or err.code 0 when the summary
+ * file's error was printed already). */
 int pl_cli_ci_github(const char *cmd, const struct pl_check *chk, const struct pl_history *h,
-                     struct pl_error *err);
+                     size_t nh, struct pl_error *err);
 
 #endif

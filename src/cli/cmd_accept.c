@@ -14,17 +14,28 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "core/check.h"
 #include "core/history.h"
+#include "store/db.h"
 
 static const char usage_text[] =
-	"usage: perfledger accept --run ID --metric NAME --reason TEXT\n"
+	"usage: perfledger accept --run ID --metric NAME[,NAME]... --reason TEXT [--by NAME]\n"
+	"                         [--group-by G] [--allow-mismatch FIELD]... [--force]\n"
+	"       perfledger accept --revoke --run ID --metric NAME[,NAME]... [--by NAME]\n"
 	"       perfledger accept --list [--metric NAME]\n"
 	"\n"
 	"Marks the step of metric NAME whose first run is ID as expected, with a reason\n"
-	"(stored in the table accepted_steps; accepting the same run and metric again\n"
-	"replaces the reason). An accepted step stays on the history chart, annotated,\n"
-	"and no longer fails 'history --fail-on-step'; 'check' does not fail on a\n"
-	"regression of that metric when the accepted run is one of the candidate's runs.\n"
+	"and its author (--by, else $USER), stored in the table accepted_steps with the\n"
+	"time; accepting the same run and metric again replaces the reason. An accepted\n"
+	"step stays on the history chart, annotated, and no longer fails 'history\n"
+	"--fail-on-step'; 'check' does not fail on a regression of that metric when the\n"
+	"accepted run is one of the candidate's runs.\n"
+	"Only a run that starts a change can be accepted: in the series of its\n"
+	"condition key, grouped by --group-by (default run, then engine_version; a\n"
+	"version group takes the runs that differ from it only in that version), its\n"
+	"point must be the first after a detected step, or a regression against the 20\n"
+	"points before it or against the point before it. --force accepts anyway.\n"
+	"--revoke withdraws an acceptance: the row stays, with who revoked it and when.\n"
 	"\n";
 
 /* --run ID: a run id, a whole number > 0, into the long long *id. */
@@ -43,17 +54,115 @@ static int opt_run(void *id, const char *arg, const char *cmd)
 	return 0;
 }
 
-/* --metric NAME, into the int *metric (a metric id). */
-static int opt_metric(void *metric, const char *arg, const char *cmd)
-{
-	int m = pl_metric_lookup(arg);
+/* The metrics named by --metric. */
+struct metric_list {
+	int m[PL_METRIC_COUNT];
+	size_t n;
+};
 
-	if (m == PL_M_NONE) {
-		pl_cli_errorf(cmd, "unknown metric '%s' (see 'perfledger compare --help')", arg);
+/* --metric NAME[,NAME]..., appended to the struct metric_list (duplicates
+ * once). */
+static int opt_metric(void *vl, const char *arg, const char *cmd)
+{
+	struct metric_list *l = vl;
+	const char *p = arg;
+
+	do {
+		size_t len = strcspn(p, ",");
+		char name[64];
+		int m, dup = 0;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), p);
+		if ((m = pl_metric_lookup(name)) == PL_M_NONE || len >= 63) {
+			pl_cli_errorf(cmd, "unknown metric '%.*s' (see 'perfledger compare --help')",
+			              (int)len, p);
+			return PL_EXIT_USAGE;
+		}
+		for (size_t k = 0; k < l->n; k++)
+			dup |= l->m[k] == m;
+		if (!dup)
+			l->m[l->n++] = m;
+		p += len;
+	} while (*p++ == ',');
+	return 0;
+}
+
+/* --group-by G, into the int *group. */
+static int opt_group(void *group, const char *arg, const char *cmd)
+{
+	int g = pl_group_lookup(arg);
+
+	if (g < 0) {
+		pl_cli_errorf(cmd, "bad --group-by '%s': expected run, day, build, commit, "
+		                   "engine_version or driver_version", arg);
 		return PL_EXIT_USAGE;
 	}
-	*(int *)metric = m;
+	*(int *)group = g;
 	return 0;
+}
+
+/* The series run_id may start a change in: the runs of its condition key,
+ * or for a version group those that differ from it only in that version
+ * (every other key condition as filter). Returns 0 or an exit code. */
+static int load_series(struct pl_store *st, long long run_id, int group,
+                       struct pl_run_list *runs)
+{
+	struct pl_error err;
+	struct pl_filter f[PL_COND_COUNT];
+	const struct pl_run *run = NULL;
+	size_t nf = 0;
+	int axis = pl_group_axis(group);
+
+	pl_error_init(&err);
+	if (pl_store_query_key_of(st, run_id, runs, &err)) {
+		if (err.code == PL_EEMPTY)
+			pl_cli_errorf("accept", "%s", err.message);
+		else
+			pl_cli_print_error(&err);
+		return PL_EXIT_USAGE;
+	}
+	if (pl_group_is_time(group))
+		return 0;
+	for (size_t i = 0; i < runs->n; i++)
+		if (runs->v[i].id == run_id)
+			run = &runs->v[i];
+	for (int c = 0; run && c < PL_COND_COUNT; c++) {
+		if (c == axis || pl_cond_per_run(c) || !(pl_cond_info[c].flags & PL_CF_KEY))
+			continue;
+		f[nf].cond = c;
+		f[nf].extra = NULL;
+		f[nf].value = pl_cond_key_has(run, c) ? run->cond[c].text : NULL;
+		nf++;
+	}
+	{
+		struct pl_run_list all;
+		int rc;
+		pl_run_list_init(&all);
+		rc = pl_store_query(st, f, nf, &all, &err);
+		if (rc) {
+			pl_cli_print_error(&err);
+			pl_run_list_release(&all);
+			return PL_EXIT_USAGE;
+		}
+		pl_run_list_release(runs);
+		*runs = all;
+	}
+	return 0;
+}
+
+static const char *change_name(enum pl_change_kind k)
+{
+	switch (k) {
+	case PL_CHANGE_STEP:
+		return "the first point after a step";
+	case PL_CHANGE_WINDOW:
+		return "a regression against the points before it";
+	case PL_CHANGE_PREVIOUS:
+		return "a regression against the point before it";
+	case PL_CHANGE_NONE:
+		break;
+	}
+	return "no change";
 }
 
 static int list_accepted(struct pl_store *st, int metric)
@@ -71,6 +180,11 @@ static int list_accepted(struct pl_store *st, int metric)
 		printf("run %lld  %s  ", acc.v[i].run_id, pl_metric_info[acc.v[i].metric].name);
 		pl_cli_put_inert(stdout, acc.v[i].accepted_at); /* texts of the database: the one rule */
 		fputs("  ", stdout);
+		if (acc.v[i].accepted_by[0]) {
+			fputs("by ", stdout);
+			pl_cli_put_inert(stdout, acc.v[i].accepted_by);
+			fputs("  ", stdout);
+		}
 		pl_cli_put_inert(stdout, acc.v[i].reason);
 		putchar('\n');
 	}
@@ -84,16 +198,28 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 {
 	struct pl_error err;
 	struct pl_store *st = NULL;
-	const char *reason = NULL;
+	struct pl_selection sel;
+	struct metric_list ml = {{0}, 0};
+	struct pl_run_list runs;
+	const char *reason = NULL, *by = NULL;
 	long long run_id = 0;
-	int argi, rc, metric = PL_M_NONE, list = 0, replaced = 0;
+	int argi, rc, list = 0, revoke = 0, force = 0, group = -1, group_given;
 	const struct pl_option options[] = {
 		PL_OPT_CALLBACK_ENTRY("run", 0, "ID", &run_id, opt_run,
 		                      "the first run after the step (history prints it)"),
-		PL_OPT_CALLBACK_ENTRY("metric", 0, "NAME", &metric, opt_metric,
-		                      "the metric whose step it is"),
+		PL_OPT_CALLBACK_ENTRY("metric", 0, "NAME", &ml, opt_metric,
+		                      "the metrics whose step it is (NAME,NAME or repeated)"),
 		PL_OPT_STRING_ENTRY("reason", 0, "TEXT", &reason,
 		                    "why the change is expected (required)"),
+		PL_OPT_STRING_ENTRY("by", 0, "NAME", &by, "who accepts (default: $USER)"),
+		PL_OPT_CALLBACK_ENTRY("group-by", 0, "G", &group, opt_group,
+		                      "points of the series (as history; default: run,\n"
+		                      "then engine_version)"),
+		PL_OPT_CALLBACK_ENTRY("allow-mismatch", 0, "FIELD", &sel, pl_sel_opt_allow,
+		                      "let FIELD differ in the series"),
+		PL_OPT_FLAG_ENTRY("force", 0, &force,
+		                  "accept even if the run starts no step or regression"),
+		PL_OPT_FLAG_ENTRY("revoke", 0, &revoke, "withdraw the acceptance"),
 		PL_OPT_FLAG_ENTRY("list", 0, &list, "list the accepted steps (of --metric, else all)"),
 		PL_OPT_END_ENTRY,
 	};
@@ -101,36 +227,118 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 		.cmd = "accept",
 		.head = usage_text,
 		.options = options,
-		.width = 16,
+		.width = 18,
 		.unknown_fmt = "unknown or incomplete option '%s'",
 		.on_error = PL_USAGE_SEE_HELP,
 		.no_operands = 1,
 	};
 
+	memset(&sel, 0, sizeof(sel));
+	pl_run_list_init(&runs);
 	pl_error_init(&err);
 	rc = pl_options_parse(&usage, argc, argv, &argi);
 	if (rc != PL_OPTIONS_CONTINUE)
-		return rc;
+		goto out;
 	rc = PL_EXIT_USAGE;
-	if (!list && (run_id <= 0 || metric == PL_M_NONE || !reason || !*reason)) {
-		pl_cli_errorf("accept", "--run ID, --metric NAME and --reason TEXT are required");
-		return PL_EXIT_USAGE;
-	}
-	st = pl_cli_open_store(cli, list ? PL_CLI_STORE_READ : PL_CLI_STORE_WRITE);
-	if (!st)
-		return PL_EXIT_USAGE;
+	group_given = group >= 0;
+	if (!group_given)
+		group = PL_G_RUN;
 	if (list) {
-		rc = list_accepted(st, metric);
-	} else if (pl_store_accept_step(st, run_id, metric, reason, &replaced, &err)) {
-		if (err.code == PL_EEMPTY)
-			pl_cli_errorf("accept", "%s", err.message);
-		else
-			pl_cli_print_error(&err);
-	} else {
-		printf("%s step of %s at run %lld\n", replaced ? "re-accepted" : "accepted",
-		       pl_metric_info[metric].name, run_id);
-		rc = PL_EXIT_OK;
+		if (ml.n > 1) {
+			pl_cli_errorf("accept", "--list takes at most one --metric");
+			goto out;
+		}
+		if (!(st = pl_cli_open_store(cli, PL_CLI_STORE_READ)))
+			goto out;
+		rc = list_accepted(st, ml.n ? ml.m[0] : PL_M_NONE);
+		goto out;
 	}
+	if (run_id <= 0 || ml.n == 0 || (!revoke && (!reason || !*reason))) {
+		pl_cli_errorf("accept", revoke ? "--revoke needs --run ID and --metric NAME"
+		                               : "--run ID, --metric NAME and --reason TEXT are required");
+		goto out;
+	}
+	if (!by || !*by)
+		by = getenv("USER");
+	if (!by || !*by) {
+		pl_cli_errorf("accept", "who accepts? give --by NAME ($USER is not set)");
+		goto out;
+	}
+	if (!(st = pl_cli_open_store(cli, PL_CLI_STORE_WRITE)))
+		goto out;
+	if (revoke) {
+		for (size_t k = 0; k < ml.n; k++) {
+			if (pl_store_revoke_step(st, run_id, ml.m[k], by, &err)) {
+				if (err.code == PL_EEMPTY || err.code == PL_EUSAGE)
+					pl_cli_errorf("accept", "%s", err.message);
+				else
+					pl_cli_print_error(&err);
+				goto out;
+			}
+			printf("revoked the acceptance of %s at run %lld\n", pl_metric_info[ml.m[k]].name,
+			       run_id);
+		}
+		rc = PL_EXIT_OK;
+		goto out;
+	}
+	/* every metric is checked before anything is stored; without --group-by
+	 * the run's series by run, then by engine_version (the ways history and
+	 * check find a change by default) */
+	for (size_t k = 0; !force && k < ml.n; k++) {
+		enum pl_change_kind kind = PL_CHANGE_NONE;
+		size_t point = 0;
+		int groups[2] = {group, PL_G_ENGINE_VERSION}, ng = group_given ? 1 : 2, used = group;
+
+		for (int gi = 0; gi < ng && kind == PL_CHANGE_NONE; gi++) {
+			int r;
+			pl_run_list_release(&runs);
+			if ((rc = load_series(st, run_id, groups[gi], &runs)))
+				goto out;
+			rc = PL_EXIT_USAGE;
+			r = pl_check_run_starts_change(&runs, groups[gi], ml.m[k], &sel.opts,
+			                               PL_CHECK_THRESHOLD_DEFAULT, run_id, &kind, &point,
+			                               &err);
+			used = groups[gi];
+			if (r == PL_EMISMATCH) {
+				pl_cli_errorf("accept", "the series of run %lld by %s is not one condition key; "
+				                        "name the fields that may differ with --allow-mismatch",
+				              run_id, pl_group_name(groups[gi]));
+				goto out;
+			}
+			if (r == PL_EEMPTY && gi + 1 < ng)
+				continue;
+			if (r) {
+				pl_cli_errorf("accept", "%s", err.message);
+				goto out;
+			}
+		}
+		if (kind == PL_CHANGE_NONE) {
+			pl_cli_errorf("accept", "run %lld starts no step and no regression of %s in its "
+			                        "series by %s; nothing to accept (--force accepts anyway)",
+			              run_id, pl_metric_info[ml.m[k]].name,
+			              group_given ? pl_group_name(group) : "run or engine_version");
+			goto out;
+		}
+		fprintf(stderr, "perfledger: note: run %lld is %s of %s (point %zu of its series by %s)\n",
+		        run_id, change_name(kind), pl_metric_info[ml.m[k]].name, point,
+		        pl_group_name(used));
+	}
+	for (size_t k = 0; k < ml.n; k++) {
+		int replaced = 0;
+		if (pl_store_accept_step(st, run_id, ml.m[k], reason, by, &replaced, &err)) {
+			if (err.code == PL_EEMPTY)
+				pl_cli_errorf("accept", "%s", err.message);
+			else
+				pl_cli_print_error(&err);
+			goto out;
+		}
+		printf("%s step of %s at run %lld\n", replaced ? "re-accepted" : "accepted",
+		       pl_metric_info[ml.m[k]].name, run_id);
+	}
+	rc = PL_EXIT_OK;
+out:
 	pl_store_close(st);
+	pl_run_list_release(&runs);
+	pl_sel_release(&sel);
 	return rc;
 }

@@ -17,8 +17,10 @@
 #include "render/regress.h"
 
 static const char usage_text[] =
-	"usage: perfledger check --axis FIELD --baseline VALUE --candidate VALUE\n"
-	"                        [--where FIELD=VALUE]... [--metric NAME]... [--threshold PCT]\n"
+	"usage: perfledger check --axis FIELD --baseline VALUE[,VALUE...] --candidate VALUE\n"
+	"       perfledger check [--group-by G] --baseline previous|window:N|VALUE[,VALUE...]\n"
+	"                        --candidate latest|VALUE\n"
+	"                        [--where FIELD=VALUE]... [--metric NAME[,NAME]]... [--threshold PCT]\n"
 	"                        [--allow-mismatch FIELD]...\n"
 	"                        [--format text|markdown|json|junit|github]\n"
 	"\n"
@@ -30,8 +32,21 @@ static const char usage_text[] =
 	"as benchstat), the relative change of the medians (worse/better by the metric's\n"
 	"direction), and a two-sided Mann-Whitney U test at alpha 0.05. A regression is\n"
 	"a significant change in the bad direction by more than the threshold.\n"
+	"When the U test cannot decide with these n (say 4 runs against 2), the\n"
+	"candidate's median is judged against the t prediction interval of the baseline\n"
+	"runs instead (3 baseline runs at least).\n"
 	"A regression of a metric is forgiven when an accepted step of that metric\n"
 	"names one of the candidate's runs (see 'perfledger accept').\n"
+	"\n"
+	"A nightly series: the selected runs (one condition key) form points as in\n"
+	"'history --group-by G' (run, day, build, commit, engine_version or\n"
+	"driver_version; default run, or the --axis field). --candidate latest is the\n"
+	"last point. --baseline previous is the point before it (its runs, as above);\n"
+	"window:N the medians of the N points before it: the candidate's median is\n"
+	"judged against their two-sided (1 - alpha) prediction interval, mean +- t s\n"
+	"sqrt(1 + 1/N) (Conbench's lookback z-score, Bencher's t-test threshold), so\n"
+	"one new night is judged against the last N nights; VALUE,VALUE pools the\n"
+	"runs of those points.\n"
 	"\n";
 
 static const char usage_tail[] =
@@ -69,15 +84,18 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_out_format fmt = {PL_FMT_TEXT, PL_CI_NONE};
 	struct pl_error err;
 	struct pl_store *st = NULL;
-	const char *axis = NULL, *base = NULL, *cand = NULL;
-	char *nbase = NULL, *ncand = NULL;
+	const char *axis = NULL, *base = NULL, *cand = NULL, *group = NULL;
+	char *nbase = NULL, *ncand = NULL, *nvals[PL_CHECK_VALUES_MAX] = {0};
 	int argi, rc = PL_EXIT_USAGE;
 	const struct pl_option options[] = {
 		PL_OPT_STRING_ENTRY("axis", 0, "FIELD", &axis,
 		                    "the condition that differs, e.g. engine_version"),
-		PL_OPT_STRING_ENTRY("baseline", 0, "VALUE", &base, "its value for the baseline runs"),
-		PL_OPT_STRING_ENTRY("candidate", 0, "VALUE", &cand,
-		                    "its value for the candidate runs"),
+		PL_OPT_STRING_ENTRY("baseline", 0, "B", &base,
+		                    "VALUE[,VALUE...] (runs pooled), previous or window:N"),
+		PL_OPT_STRING_ENTRY("candidate", 0, "C", &cand, "VALUE, or latest (the last point)"),
+		PL_OPT_STRING_ENTRY("group-by", 0, "G", &group,
+		                    "points of a series: run, day, build, commit,\n"
+		                    "engine_version or driver_version"),
 		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &sel, pl_sel_opt_where,
 		                      "select runs (repeatable; ANDed); FIELD= selects the\n"
 		                      "runs where FIELD is missing"),
@@ -114,26 +132,102 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
 	rc = PL_EXIT_USAGE;
-	if (!axis || !base || !cand) {
-		pl_cli_errorf("check", "--axis FIELD, --baseline VALUE and --candidate VALUE are "
-		                       "required (e.g. --axis engine_version --baseline 0.9.0 "
-		                       "--candidate 0.9.1)");
+	if (!base || !cand) {
+		pl_cli_errorf("check", "--baseline and --candidate are required (e.g. --axis "
+		                       "engine_version --baseline 0.9.0 --candidate 0.9.1, or "
+		                       "--group-by day --baseline window:20 --candidate latest)");
 		goto out;
 	}
-	opts.axis = pl_cond_lookup(axis);
-	if (opts.axis == PL_C_NONE) {
+	opts.axis = PL_C_NONE;
+	if (axis && (opts.axis = pl_cond_lookup(axis)) == PL_C_NONE) {
 		pl_cli_errorf("check", "unknown condition '%s' in --axis (see 'perfledger list --help')",
 		              axis);
 		goto out;
 	}
-	nbase = pl_normalize_value(opts.axis, base);
-	ncand = pl_normalize_value(opts.axis, cand);
-	if (!nbase || !ncand) {
-		pl_cli_errorf("check", "out of memory");
+	if (strcmp(base, "previous") == 0) {
+		opts.baseline_kind = PL_BASELINE_PREVIOUS;
+	} else if (strncmp(base, "window:", 7) == 0) {
+		double n;
+		if (pl_parse_num(base + 7, 0, &n) || n < 1 || n > 100000 || n != (double)(size_t)n) {
+			pl_cli_errorf("check", "bad --baseline '%s': expected window:N with N a whole "
+			                       "number from 1 to 100000", base);
+			goto out;
+		}
+		opts.baseline_kind = PL_BASELINE_WINDOW;
+		opts.window = (size_t)n;
+	}
+	opts.candidate_latest = strcmp(cand, "latest") == 0;
+	opts.series = group || opts.baseline_kind != PL_BASELINE_VALUES || opts.candidate_latest;
+	if (opts.series) {
+		opts.group = group ? pl_group_lookup(group)
+		             : opts.axis != PL_C_NONE ? pl_group_of_by(opts.axis)
+		                                      : PL_G_RUN;
+		if (opts.group < 0) {
+			if (group)
+				pl_cli_errorf("check", "bad --group-by '%s': expected run, day, build, commit, "
+				                       "engine_version or driver_version", group);
+			else
+				pl_cli_errorf("check", "--axis %s cannot order a series: use --group-by", axis);
+			goto out;
+		}
+		if (opts.axis != PL_C_NONE && opts.axis != pl_group_axis(opts.group)) {
+			pl_cli_errorf("check", "--axis %s and --group-by %s disagree (the series varies "
+			                       "along %s)", axis, pl_group_name(opts.group),
+			              pl_cond_info[pl_group_axis(opts.group)].name);
+			goto out;
+		}
+	} else if (opts.axis == PL_C_NONE) {
+		pl_cli_errorf("check", "--axis FIELD is required with --baseline VALUE --candidate "
+		                       "VALUE (or give --group-by for a series)");
 		goto out;
 	}
-	opts.baseline = nbase;
-	opts.candidate = ncand;
+	/* the values, normalized as the axis (or the group's field) stores them */
+	{
+		int field = opts.series ? pl_group_axis(opts.group) : opts.axis;
+		int norm = !opts.series || !pl_group_is_time(opts.group) || opts.group == PL_G_RUN;
+		if (opts.baseline_kind == PL_BASELINE_VALUES) {
+			const char *p = base;
+			while (*p) {
+				size_t len = strcspn(p, ",");
+				char *one = strndup(p, len);
+				if (opts.nbaselines == PL_CHECK_VALUES_MAX) {
+					free(one);
+					pl_cli_errorf("check", "--baseline lists more than %d values",
+					              PL_CHECK_VALUES_MAX);
+					goto out;
+				}
+				if (!one || !*one) {
+					free(one);
+					pl_cli_errorf("check", "bad --baseline '%s': an empty value", base);
+					goto out;
+				}
+				nvals[opts.nbaselines] = norm ? pl_normalize_value(field, one) : strdup(one);
+				free(one);
+				if (!nvals[opts.nbaselines]) {
+					pl_cli_errorf("check", "out of memory");
+					goto out;
+				}
+				opts.baselines[opts.nbaselines] = nvals[opts.nbaselines];
+				opts.nbaselines++;
+				p += len;
+				if (*p == ',')
+					p++;
+			}
+			opts.baseline = base;
+		}
+		if (!opts.candidate_latest) {
+			ncand = norm ? pl_normalize_value(field, cand) : strdup(cand);
+			if (!ncand) {
+				pl_cli_errorf("check", "out of memory");
+				goto out;
+			}
+			opts.candidate = ncand;
+		}
+		if (!opts.series && opts.nbaselines == 1) { /* the classic one-value check */
+			opts.baseline = opts.baselines[0];
+			opts.nbaselines = 0;
+		}
+	}
 	memcpy(opts.metrics, sel.opts.metrics, sizeof(opts.metrics));
 	opts.nmetrics = sel.opts.nmetrics;
 	memcpy(opts.allow_mismatch, sel.opts.allow_mismatch, sizeof(opts.allow_mismatch));
@@ -167,7 +261,7 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (fmt.ci == PL_CI_JUNIT ? pl_render_check_junit(stdout, &chk, &err)
-	    : fmt.ci == PL_CI_GITHUB ? pl_cli_ci_github("check", &chk, NULL, &err)
+	    : fmt.ci == PL_CI_GITHUB ? pl_cli_ci_github("check", &chk, NULL, 0, &err)
 	                             : pl_render_check(stdout, &chk, fmt.table, &err)) {
 		if (err.code)
 			pl_cli_print_error(&err);
@@ -182,5 +276,7 @@ out:
 	pl_sel_release(&sel);
 	free(nbase);
 	free(ncand);
+	for (size_t k = 0; k < PL_CHECK_VALUES_MAX; k++)
+		free(nvals[k]);
 	return rc;
 }

@@ -4,6 +4,7 @@
  * core/history.c and render/history_plot.c.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/ci_output.h"
@@ -16,8 +17,8 @@
 #include "util/fsutil.h"
 
 static const char usage_text[] =
-	"usage: perfledger history --metric NAME [--where FIELD=VALUE]...\n"
-	"                          [--by run_started_at|engine_version|driver_version]\n"
+	"usage: perfledger history --metric NAME[,NAME]... [--where FIELD=VALUE]...\n"
+	"                          [--group-by run|day|build|commit|engine_version|driver_version]\n"
 	"                          [--allow-mismatch FIELD]...\n"
 	"                          [--format text|markdown|json|junit|github]\n"
 	"                          [--out DIR] [--fail-on-step]\n"
@@ -25,18 +26,25 @@ static const char usage_text[] =
 	"The series of one metric for one condition key: the selected runs must share\n"
 	"every condition of the key except the --by field (the comparator's rules with\n"
 	"--by as the axis; else refused, exit 3). Runs with the same --by value form a\n"
-	"point: n, median and the 95% interval of the median. Points are ordered by time\n"
-	"(run_started_at, the default) or in natural version order.\n"
+	"point: n, median and the 95% interval of the median. --group-by pools runs into\n"
+	"points: run (each run a point, the default), day (UTC date of run_started_at),\n"
+	"build or commit (build identity), ordered by time and drawn to scale in time;\n"
+	"or engine_version / driver_version, in natural version order. (--by\n"
+	"run_started_at|engine_version|driver_version is the older spelling.)\n"
 	"Steps (level shifts) are found over the point medians by an exact penalised\n"
 	"L1 piecewise-constant fit (as asv does; penalty 2.5 sigma ln n, sigma a robust\n"
 	"noise estimate; 4 points at least), each reported with the levels before and\n"
-	"after it and the first run after it. Mark a step as expected with\n"
+	"after it and the first run after it. A step needs two points at its new level;\n"
+	"so that a regression fails on its first night, the latest point is also judged\n"
+	"against the 20 points before it (as 'check --baseline window:20 --candidate\n"
+	"latest'). Mark a step as expected with\n"
 	"'perfledger accept --run ID --metric NAME --reason TEXT'.\n"
+	"Several metrics: one history each, in order; with --out, DIR/METRIC/history.*.\n"
 	"\n";
 
 /* --by FIELD: run_started_at, engine_version or driver_version, into the
  * int *by (a condition id). */
-static int opt_by(void *by, const char *arg, const char *cmd)
+static int opt_by(void *group, const char *arg, const char *cmd)
 {
 	int c = pl_cond_lookup(arg);
 
@@ -45,29 +53,49 @@ static int opt_by(void *by, const char *arg, const char *cmd)
 		                   "driver_version", arg);
 		return PL_EXIT_USAGE;
 	}
-	*(int *)by = c;
+	*(int *)group = pl_group_of_by(c);
+	return 0;
+}
+
+/* --group-by G, into the int *group (enum pl_group). */
+static int opt_group(void *group, const char *arg, const char *cmd)
+{
+	int g = pl_group_lookup(arg);
+
+	if (g < 0) {
+		pl_cli_errorf(cmd, "bad --group-by '%s': expected run, day, build, commit, "
+		                   "engine_version or driver_version", arg);
+		return PL_EXIT_USAGE;
+	}
+	*(int *)group = g;
 	return 0;
 }
 
 int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 {
 	struct pl_selection sel;
-	struct pl_history h;
+	struct pl_history *hs = NULL; /* one per metric */
+	size_t nh = 0;
 	struct pl_run_list runs;
 	struct pl_accepted_list acc = {0};
 	struct pl_out_format fmt = {PL_FMT_TEXT, PL_CI_NONE};
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	const char *out_dir = NULL;
-	int argi, rc = PL_EXIT_USAGE, by = PL_C_RUN_STARTED_AT, fail_on_step = 0;
+	int argi, rc = PL_EXIT_USAGE, group = PL_G_RUN, fail_on_step = 0;
+	size_t failing = 0;
 	const struct pl_option options[] = {
-		PL_OPT_CALLBACK_ENTRY("metric", 0, "NAME", &sel, pl_sel_opt_metric,
-		                      "the metric (required)"),
+		PL_OPT_CALLBACK_ENTRY("metric", 0, "NAME[,NAME]", &sel, pl_sel_opt_metric,
+		                      "the metrics (required; repeatable)"),
 		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &sel, pl_sel_opt_where,
 		                      "select runs (repeatable; ANDed); FIELD= selects the\n"
 		                      "runs where FIELD is missing"),
-		PL_OPT_CALLBACK_ENTRY("by", 0, "FIELD", &by, opt_by,
-		                      "run_started_at (default), engine_version or driver_version"),
+		PL_OPT_CALLBACK_ENTRY("group-by", 0, "G", &group, opt_group,
+		                      "run (default), day, build, commit, engine_version\n"
+		                      "or driver_version"),
+		PL_OPT_CALLBACK_ENTRY("by", 0, "FIELD", &group, opt_by,
+		                      "run_started_at, engine_version or driver_version (older\n"
+		                      "spelling of --group-by run / engine_version / driver_version)"),
 		PL_OPT_CALLBACK_ENTRY("allow-mismatch", 0, "FIELD", &sel, pl_sel_opt_allow,
 		                      "let FIELD differ anyway; printed as a caveat"),
 		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, pl_cli_opt_format_ci,
@@ -90,64 +118,92 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 	};
 
 	memset(&sel, 0, sizeof(sel));
-	memset(&h, 0, sizeof(h));
 	pl_run_list_init(&runs);
 	pl_error_init(&err);
 	rc = pl_options_parse(&usage, argc, argv, &argi);
 	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
 	rc = PL_EXIT_USAGE;
-	if (sel.opts.nmetrics != 1) {
-		pl_cli_errorf("history", "--metric NAME is required, exactly one (e.g. --metric ttft_p50)");
+	if (sel.opts.nmetrics < 1) {
+		pl_cli_errorf("history", "--metric NAME is required (e.g. --metric ttft_p50, or "
+		                         "--metric ttft_p50,output_throughput)");
 		goto out;
 	}
 	st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
 	if (!st)
 		goto out;
 	if (pl_store_query(st, sel.filters, sel.nfilters, &runs, &err) ||
-	    pl_store_accepted_steps(st, sel.opts.metrics[0], &acc, &err)) {
+	    pl_store_accepted_steps(st, PL_M_NONE, &acc, &err)) {
 		pl_cli_print_error(&err);
 		goto out;
 	}
-	switch (pl_history_build(&runs, by, sel.opts.metrics[0], &sel.opts, &acc, &h,
-	                         &err)) {
-	case 0:
-		break;
-	case PL_EMISMATCH:
-		rc = pl_cli_print_refusal("history", &h.cmp);
-		if (pl_cli_ci_refusal("history", &fmt, &h.cmp))
-			rc = PL_EXIT_USAGE;
-		goto out;
-	case PL_EEMPTY:
-		pl_cli_errorf("history", "%s",
-		              runs.n ? err.message : "no runs match the selection");
-		goto out;
-	default:
-		pl_cli_print_error(&err);
-		rc = pl_cli_exit_for(err.code);
+	if (!(hs = calloc(sel.opts.nmetrics, sizeof(*hs)))) {
+		pl_cli_errorf("history", "out of memory");
 		goto out;
 	}
-	if (fmt.ci == PL_CI_JUNIT ? pl_render_history_junit(stdout, &h, &err)
-	    : fmt.ci == PL_CI_GITHUB ? pl_cli_ci_github("history", NULL, &h, &err)
-	                             : pl_render_history(stdout, &h, fmt.table, &err)) {
+	if (fmt.ci == PL_CI_NONE && fmt.table == PL_FMT_JSON && sel.opts.nmetrics > 1)
+		fputc('[', stdout);
+	for (size_t k = 0; k < sel.opts.nmetrics; k++) {
+		int metric = sel.opts.metrics[k];
+		struct pl_history *h = &hs[k];
+
+		nh = k + 1;
+		switch (pl_history_build_grouped(&runs, group, metric, &sel.opts, &acc, h, &err)) {
+		case 0:
+			break;
+		case PL_EMISMATCH:
+			rc = pl_cli_print_refusal("history", &h->cmp);
+			if (pl_cli_ci_refusal("history", &fmt, &h->cmp))
+				rc = PL_EXIT_USAGE;
+			goto out;
+		case PL_EEMPTY:
+			pl_cli_errorf("history", "%s", runs.n ? err.message : "no runs match the selection");
+			goto out;
+		default:
+			pl_cli_print_error(&err);
+			rc = pl_cli_exit_for(err.code);
+			goto out;
+		}
+		if (fmt.ci == PL_CI_NONE) { /* the CI formats write every metric at the end */
+			if (k > 0)
+				fputs(fmt.table == PL_FMT_JSON ? ", " : "\n", stdout);
+			if (pl_render_history(stdout, h, fmt.table, &err)) {
+				pl_cli_print_error(&err);
+				goto out;
+			}
+		}
+		if (out_dir) {
+			char *dir = sel.opts.nmetrics > 1 ? pl_fs_path(out_dir, pl_metric_info[metric].name)
+			                                  : strdup(out_dir);
+			int bad = !dir;
+			/* as report's bundle directory: mkdir -p */
+			if (bad)
+				pl_cli_errorf("history", "out of memory");
+			else if ((bad = pl_fs_mkdirs(dir, &err) != 0))
+				pl_cli_errorf("history", "%s", err.message);
+			else if ((bad = pl_plot_history(dir, h, &err) != 0))
+				pl_cli_print_error(&err);
+			free(dir);
+			if (bad)
+				goto out;
+		}
+		failing += h->nfailing;
+	}
+	if (fmt.ci == PL_CI_NONE && fmt.table == PL_FMT_JSON && sel.opts.nmetrics > 1)
+		fputs("]\n", stdout);
+	if (fmt.ci == PL_CI_JUNIT ? pl_render_history_junit(stdout, hs, nh, &err)
+	    : fmt.ci == PL_CI_GITHUB ? pl_cli_ci_github("history", NULL, hs, nh, &err)
+	                             : 0) {
 		if (err.code)
 			pl_cli_print_error(&err);
 		goto out;
 	}
-	if (out_dir) {
-		if (pl_fs_mkdirs(out_dir, &err)) { /* as report's bundle directory: mkdir -p */
-			pl_cli_errorf("history", "%s", err.message);
-			goto out;
-		}
-		if (pl_plot_history(out_dir, &h, &err)) {
-			pl_cli_print_error(&err);
-			goto out;
-		}
-	}
-	rc = fail_on_step && h.nfailing ? PL_EXIT_REGRESSION : PL_EXIT_OK;
+	rc = fail_on_step && failing ? PL_EXIT_REGRESSION : PL_EXIT_OK;
 out:
 	pl_store_close(st);
-	pl_history_release(&h);
+	for (size_t k = 0; k < nh; k++)
+		pl_history_release(&hs[k]);
+	free(hs);
 	pl_accepted_list_release(&acc);
 	pl_run_list_release(&runs);
 	pl_sel_release(&sel);

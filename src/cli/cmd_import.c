@@ -9,10 +9,12 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "core/ci_env.h"
 #include "import/import.h"
 
 static const char usage_text[] =
-	"usage: perfledger import [--set FIELD=VALUE]... [--format NAME] [--strict] PATH...\n"
+	"usage: perfledger import [--set FIELD=VALUE]... [--from-ci-env] [--format NAME]\n"
+	"                         [--strict] PATH...\n"
 	"\n"
 	"Imports benchmark result files into the database. PATH is a file, a directory\n"
 	"(walked recursively for *.json, *.jsonl, *.yaml, *.yml, *.csv and *.txt;\n"
@@ -25,6 +27,11 @@ static const char usage_text[] =
 	"file NAME.conditions.json next to NAME.json, or by --set (which wins over\n"
 	"the sidecar, which wins over the file; a value it replaces is named in a\n"
 	"warning).\n"
+	"\n"
+	"Build identity (provenance, not a condition: runs differing only in it pool\n"
+	"together): commit, branch, build_id, ci_run_url, from the descriptor, a\n"
+	"sidecar, --set, or --from-ci-env, which reads the standard variables of\n"
+	"GitHub Actions, GitLab CI, Buildkite or Jenkins (--set wins over it).\n"
 	"\n";
 
 static const char usage_tail[] =
@@ -148,10 +155,49 @@ static int opt_set(void *vl, const char *arg, const char *cmd)
 	return 0;
 }
 
+static const char *env_get(void *ctx, const char *name)
+{
+	(void)ctx;
+	return getenv(name);
+}
+
+/* --from-ci-env: the build fields the CI gives and no --set names, appended
+ * to sets (values into vals, freed by the caller). Returns 0 or an exit code. */
+static int add_ci_env(struct set_list *sets, char *vals[PL_BUILD_COUNT])
+{
+	struct pl_error err;
+	enum pl_ci ci;
+
+	pl_error_init(&err);
+	if (pl_ci_env_build(env_get, NULL, &ci, vals, &err)) {
+		pl_cli_errorf("import", "%s", err.message);
+		return PL_EXIT_USAGE;
+	}
+	if (ci == PL_CI_NONE) {
+		pl_cli_errorf("import", "--from-ci-env: no CI detected (none of GITHUB_ACTIONS=true, "
+		                        "GITLAB_CI=true, BUILDKITE=true, JENKINS_URL is set)");
+		return PL_EXIT_USAGE;
+	}
+	for (int f = 0; f < PL_BUILD_COUNT; f++) {
+		int given = 0;
+		for (size_t k = 0; k < sets->n; k++)
+			given |= strcmp(sets->set[k].key, pl_build_name(f)) == 0;
+		if (given || !vals[f])
+			continue;
+		sets->set[sets->n].key = pl_build_name(f);
+		sets->set[sets->n].value = vals[f];
+		sets->owned[sets->n] = NULL;
+		sets->n++;
+	}
+	return 0;
+}
+
 int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 {
-	struct set_list sets = {calloc((size_t)argc, sizeof(*sets.set)),
-	                        calloc((size_t)argc, sizeof(*sets.owned)), 0};
+	struct set_list sets = {calloc((size_t)argc + PL_BUILD_COUNT, sizeof(*sets.set)),
+	                        calloc((size_t)argc + PL_BUILD_COUNT, sizeof(*sets.owned)), 0};
+	char *ci_vals[PL_BUILD_COUNT] = {0};
+	int from_ci = 0;
 	struct pl_import_opts opts = {0};
 	struct pl_import_stats stats = {0};
 	struct import_ctx ctx = {0};
@@ -160,7 +206,11 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 	int argi, rc = PL_EXIT_USAGE;
 	const struct pl_option options[] = {
 		PL_OPT_CALLBACK_ENTRY("set", 0, "FIELD=VALUE", &sets, opt_set,
-		                      "set a condition on every imported run (repeatable)"),
+		                      "set a condition or build field (commit, branch,\n"
+		                      "build_id, ci_run_url) on every imported run (repeatable)"),
+		PL_OPT_FLAG_ENTRY("from-ci-env", 0, &from_ci,
+		                  "build identity from the CI's variables (GitHub Actions,\n"
+		                  "GitLab CI, Buildkite, Jenkins)"),
 		PL_OPT_STRING_ENTRY("format", 0, "NAME", &opts.format,
 		                    "force the input format (see 'perfledger formats')"),
 		PL_OPT_FLAG_ENTRY("strict", 0, &opts.strict, "store nothing if any file is rejected"),
@@ -185,6 +235,9 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 	opts.nset = sets.n;
 	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
+	if (from_ci && (rc = add_ci_env(&sets, ci_vals)))
+		goto out;
+	opts.nset = sets.n;
 	rc = PL_EXIT_USAGE;
 	if (argi >= argc) {
 		pl_cli_errorf("import", "no PATH given");
@@ -261,5 +314,7 @@ out:
 			free(sets.owned[i]);
 	free(sets.owned);
 	free(sets.set);
+	for (int f = 0; f < PL_BUILD_COUNT; f++)
+		free(ci_vals[f]);
 	return rc;
 }

@@ -10,7 +10,8 @@
 #include "core/error.h"
 
 int pl_accepted_list_push(struct pl_accepted_list *list, long long run_id, int metric,
-                          const char *reason, const char *accepted_at)
+                          const char *reason, const char *accepted_at,
+                          const char *accepted_by)
 {
 	struct pl_accepted_step *e;
 
@@ -27,9 +28,11 @@ int pl_accepted_list_push(struct pl_accepted_list *list, long long run_id, int m
 	e->metric = metric;
 	e->reason = strdup(reason ? reason : "");
 	e->accepted_at = strdup(accepted_at ? accepted_at : "");
-	if (!e->reason || !e->accepted_at) {
+	e->accepted_by = strdup(accepted_by ? accepted_by : "");
+	if (!e->reason || !e->accepted_at || !e->accepted_by) {
 		free(e->reason);
 		free(e->accepted_at);
+		free(e->accepted_by);
 		return PL_ENOMEM;
 	}
 	list->n++;
@@ -43,6 +46,7 @@ void pl_accepted_list_release(struct pl_accepted_list *list)
 	for (size_t i = 0; i < list->n; i++) {
 		free(list->v[i].reason);
 		free(list->v[i].accepted_at);
+		free(list->v[i].accepted_by);
 	}
 	free(list->v);
 	memset(list, 0, sizeof(*list));

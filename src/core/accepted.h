@@ -15,6 +15,8 @@ struct pl_accepted_step {
 	int metric;        /* enum pl_metric_id */
 	char *reason;      /* why it is expected, as given; owned */
 	char *accepted_at; /* ISO 8601 UTC; owned */
+	char *accepted_by; /* who accepted it (accept --by, else $USER); "" for
+	                      acceptances stored before it was recorded; owned */
 };
 
 /* A growable list of accepted steps. Initialise with {0}. */
@@ -24,10 +26,11 @@ struct pl_accepted_list {
 	size_t cap;                 /* allocated */
 };
 
-/* Appends a copy of (run_id, metric, reason, accepted_at). Returns 0 or
- * PL_ENOMEM (the list is unchanged then). */
+/* Appends a copy of (run_id, metric, reason, accepted_at, accepted_by; NULL
+ * texts are stored as ""). Returns 0 or PL_ENOMEM (the list is unchanged then). */
 int pl_accepted_list_push(struct pl_accepted_list *list, long long run_id, int metric,
-                          const char *reason, const char *accepted_at);
+                          const char *reason, const char *accepted_at,
+                          const char *accepted_by);
 
 /* Frees every entry and the array; the list is empty afterwards. NULL ok. */
 void pl_accepted_list_release(struct pl_accepted_list *list);

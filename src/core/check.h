@@ -25,6 +25,28 @@
  *                has no value of the metric
  * The exit status the CLI derives: 1 if any regression, else 5 if no metric
  * was decidable, else 0.
+ *
+ * When the U test cannot decide with these n (a nightly candidate of one or
+ * two runs), and the baseline has at least PL_STATS_PREDICTION_MIN values,
+ * the candidate's median is judged against the t prediction interval of the
+ * baseline values instead (pl_stats_compare_prediction; change.method says
+ * which test decided).
+ *
+ * Series checks (issue 14): with opts->series the selected runs form a
+ * series of points as in history (pl_history_build_grouped, per metric; the
+ * comparator's rules with the group's axis). The candidate is the point
+ * whose label is opts->candidate, or the last point (candidate_latest). The
+ * baseline is
+ *   VALUES    the runs of the points with those labels, pooled (U test as
+ *             above, with the prediction fallback);
+ *   PREVIOUS  the runs of the point just before the candidate (same test);
+ *   WINDOW    the medians of the N points before the candidate: the
+ *             candidate point's median against their prediction interval
+ *             (Conbench's lookback z-score / Bencher's t_test threshold; see
+ *             stats.h), so one new night is judged against the distribution
+ *             of the last N nights.
+ * Accepted steps forgive a regression as above (the acceptance names one of
+ * the candidate point's runs).
  */
 #ifndef PL_CHECK_H
 #define PL_CHECK_H
@@ -44,26 +66,32 @@
 /* Confidence level of the interval of each median. */
 #define PL_CHECK_CI_LEVEL 0.95
 
-/* Verdict on one metric (see the file comment). */
-enum pl_verdict {
-	PL_V_REGRESSION,  /* significant, worse beyond the threshold: fails */
-	PL_V_ACCEPTED,    /* a regression covered by an accepted step: does not fail */
-	PL_V_IMPROVEMENT, /* significant, better beyond the threshold */
-	PL_V_WITHIN,      /* significant, but within the threshold */
-	PL_V_CHANGED,     /* significant, metric without a direction */
-	PL_V_NO_CHANGE,   /* not significant at alpha */
-	PL_V_TOO_FEW      /* not decidable with these samples */
+/* What the baseline is (--baseline). */
+enum pl_baseline_kind {
+	PL_BASELINE_VALUES,   /* VALUE[,VALUE...]: the runs at these values, pooled */
+	PL_BASELINE_PREVIOUS, /* "previous": the runs of the point before the candidate */
+	PL_BASELINE_WINDOW    /* "window:N": the medians of the N points before it */
 };
 
-/* Short name of a verdict: "regression", "accepted", "improvement",
- * "within threshold", "changed", "no change", "too few samples". */
-const char *pl_verdict_name(enum pl_verdict v);
+/* Most values --baseline VALUE,VALUE... may list. */
+#define PL_CHECK_VALUES_MAX 32
 
 /* What to check. */
 struct pl_check_opts {
-	int axis;                     /* enum pl_cond_id of --axis */
-	const char *baseline;         /* baseline value, normalized (pl_normalize_value) */
-	const char *candidate;        /* candidate value, normalized */
+	int axis;                     /* enum pl_cond_id of --axis (classic check) */
+	const char *baseline;         /* baseline value, normalized (pl_normalize_value);
+	                                 with nbaselines > 0 it is ignored */
+	const char *candidate;        /* candidate value, normalized; NULL with
+	                                 candidate_latest */
+	int baseline_kind;            /* enum pl_baseline_kind */
+	const char *baselines[PL_CHECK_VALUES_MAX]; /* PL_BASELINE_VALUES: the values,
+	                                 normalized; borrowed */
+	size_t nbaselines;            /* 0: baseline is the one value */
+	size_t window;                /* PL_BASELINE_WINDOW: N >= 1 points */
+	int candidate_latest;         /* 1: the candidate is the series' last point */
+	int series;                   /* 0: the classic check, runs split by their --axis
+	                                 value; 1: a series check (see the file comment) */
+	int group;                    /* series: enum pl_group of the points */
 	int metrics[PL_METRIC_COUNT]; /* metrics named, in order */
 	size_t nmetrics;              /* 0 = the headline metrics both sides have */
 	unsigned char allow_mismatch[PL_COND_COUNT]; /* as in compare */
@@ -84,18 +112,29 @@ struct pl_check_metric {
 	enum pl_verdict verdict;
 	const struct pl_accepted_step *accepted; /* for PL_V_ACCEPTED: the acceptance
 	                                    (points into the caller's list) */
+	size_t base_points;              /* series checks: points in the baseline */
+	size_t cand_point;               /* series checks: index of the candidate point in
+	                                    this metric's series */
 };
 
 /* A check. Release with pl_check_release(). */
 struct pl_check {
 	int axis;                        /* enum pl_cond_id */
-	char *baseline;                  /* baseline value text; owned */
-	char *candidate;                 /* candidate value text; owned */
+	char *baseline;                  /* baseline text as given ("0.9.0,0.9.1",
+	                                    "previous", "window:20"); owned */
+	char *candidate;                 /* candidate value text; with candidate_latest the
+	                                    latest point's label (its --group-by value) of
+	                                    the first metric; owned */
+	int baseline_kind;               /* enum pl_baseline_kind */
+	size_t window;                   /* PL_BASELINE_WINDOW: N */
+	int series;                      /* as in the options */
+	int group;                       /* series: enum pl_group */
 	double threshold;                /* fraction */
 	double alpha;
 	struct pl_comparison cmp;        /* the comparator's view of the union: shared
 	                                    conditions, caveats, or the mismatches */
-	long long *base_ids;             /* baseline run ids, ascending; owned */
+	long long *base_ids;             /* baseline run ids, ascending (series checks: of
+	                                    the first metric checked); owned */
 	size_t n_base;
 	long long *cand_ids;             /* candidate run ids, ascending; owned */
 	size_t n_cand;
@@ -119,6 +158,34 @@ struct pl_check {
 int pl_check_build(const struct pl_run_list *runs, const struct pl_check_opts *opts,
                    const struct pl_accepted_list *accepted, struct pl_check *out,
                    struct pl_error *err);
+
+/* What pl_check_run_starts_change() found. */
+enum pl_change_kind {
+	PL_CHANGE_NONE,       /* the run starts no step and no regression */
+	PL_CHANGE_STEP,       /* its point is the first after a detected step */
+	PL_CHANGE_WINDOW,     /* its point is a regression against the window of
+	                         PL_HISTORY_WINDOW_DEFAULT points before it */
+	PL_CHANGE_PREVIOUS    /* its point is a regression against the point before it */
+};
+
+/*
+ * Does run run_id start a change of metric that `accept` may accept? Builds
+ * the series of runs grouped by group (pl_history_build_grouped, the
+ * comparator's rules with allow, may be NULL) and looks at the point
+ * holding run_id: the first point after a detected step (either direction),
+ * or a point that is a regression (not accepted ones: accepted is not
+ * consulted) against the PL_HISTORY_WINDOW_DEFAULT points before it, or
+ * against the point just before it (PL_CHECK_ALPHA, threshold). *kind gets
+ * the first that holds, in that order, else PL_CHANGE_NONE; *point the
+ * index of the run's point.
+ * Returns 0; PL_EEMPTY if run_id is not in the series (no such run, or it
+ * lacks the metric or the group's value); the codes of
+ * pl_history_build_grouped() (PL_EMISMATCH: not one condition key).
+ */
+int pl_check_run_starts_change(const struct pl_run_list *runs, int group, int metric,
+                               const struct pl_compare_opts *allow, double threshold,
+                               long long run_id, enum pl_change_kind *kind, size_t *point,
+                               struct pl_error *err);
 
 /* Frees everything in chk. NULL is a no-op. */
 void pl_check_release(struct pl_check *chk);

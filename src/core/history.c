@@ -6,6 +6,7 @@
 #include "core/history.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,11 @@
 
 /* Confidence level of the per-point interval of the median. */
 #define HISTORY_CI_LEVEL 0.95
+/* The latest point's test: check's defaults (check.h). */
+#define PL_HISTORY_ALPHA 0.05
+#define PL_HISTORY_THRESHOLD 0.05
+/* Most trailing regressions left out of the latest point's window. */
+#define PL_HISTORY_TRAILING_MAX 3
 
 int pl_history_by_valid(int cond)
 {
@@ -20,37 +26,220 @@ int pl_history_by_valid(int cond)
 	       cond == PL_C_DRIVER_VERSION;
 }
 
-/* Order of usable runs: --by value, then run_started_at, then id. qsort
- * cannot carry the field, so a small insertion sort over indices (series
- * are short) takes it as an argument. */
-static int run_order(const struct pl_run *a, const struct pl_run *b, int by)
-{
-	int c = pl_value_cmp(by, &a->cond[by], &b->cond[by]);
+static const char *const group_names[PL_G_COUNT] = {"run",    "day",            "build",
+                                                    "commit", "engine_version", "driver_version"};
 
+const char *pl_group_name(int g)
+{
+	return g >= 0 && g < PL_G_COUNT ? group_names[g] : NULL;
+}
+
+int pl_group_lookup(const char *name)
+{
+	for (int g = 0; name && g < PL_G_COUNT; g++)
+		if (strcmp(name, group_names[g]) == 0)
+			return g;
+	return -1;
+}
+
+int pl_group_axis(int g)
+{
+	return g == PL_G_ENGINE_VERSION ? PL_C_ENGINE_VERSION
+	       : g == PL_G_DRIVER_VERSION ? PL_C_DRIVER_VERSION
+	                                  : PL_C_RUN_STARTED_AT;
+}
+
+int pl_group_is_time(int g)
+{
+	return g == PL_G_RUN || g == PL_G_DAY || g == PL_G_BUILD || g == PL_G_COMMIT;
+}
+
+int pl_group_of_by(int cond)
+{
+	return cond == PL_C_RUN_STARTED_AT    ? PL_G_RUN
+	       : cond == PL_C_ENGINE_VERSION ? PL_G_ENGINE_VERSION
+	       : cond == PL_C_DRIVER_VERSION ? PL_G_DRIVER_VERSION
+	                                     : -1;
+}
+
+const char *pl_verdict_name(enum pl_verdict v)
+{
+	switch (v) {
+	case PL_V_REGRESSION:
+		return "regression";
+	case PL_V_ACCEPTED:
+		return "accepted";
+	case PL_V_IMPROVEMENT:
+		return "improvement";
+	case PL_V_WITHIN:
+		return "within threshold";
+	case PL_V_CHANGED:
+		return "changed";
+	case PL_V_NO_CHANGE:
+		return "no change";
+	case PL_V_TOO_FEW:
+		return "too few samples";
+	}
+	return "?";
+}
+
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar
+ * (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms", days_from_civil). */
+static long long days_from_civil(long long y, unsigned m, unsigned d)
+{
+	long long era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (long long)doe - 719468;
+}
+
+/* Seconds since the epoch of a stored time text ("YYYY-MM-DDTHH:MM[:SS...]";
+ * the store keeps UTC with 'Z', a zone-less time is read as UTC); NAN when
+ * text is not of that shape. */
+static double time_of(const char *t)
+{
+	int v[6] = {0};
+	static const int at[6] = {0, 5, 8, 11, 14, 17};
+	static const int len[6] = {4, 2, 2, 2, 2, 2};
+
+	if (!t || strlen(t) < 16)
+		return NAN;
+	for (int k = 0; k < 6; k++) {
+		if (k == 5 && t[16] != ':')
+			break;
+		for (int i = 0; i < len[k]; i++) {
+			char c = t[at[k] + i];
+			if (c < '0' || c > '9')
+				return NAN;
+			v[k] = v[k] * 10 + (c - '0');
+		}
+	}
+	if (v[1] < 1 || v[1] > 12 || v[2] < 1 || v[2] > 31)
+		return NAN;
+	return (double)days_from_civil(v[0], (unsigned)v[1], (unsigned)v[2]) * 86400.0 +
+	       v[3] * 3600.0 + v[4] * 60.0 + v[5];
+}
+
+/* One usable run, with what ordering and grouping need. */
+struct item {
+	size_t i;            /* index in the run list */
+	const char *key;     /* group label: the build id, commit or day text ("YYYY-MM-DD"
+	                        borrowed from run_started_at: compared on 10 bytes); NULL
+	                        for run and version groups */
+	double t;            /* time_of(run_started_at) */
+	double first_t;      /* earliest t of its group (time groups), for ordering */
+	long long first_id;  /* lowest id among the runs of that earliest time */
+};
+
+/* Sorting context: merge sort takes it explicitly (qsort cannot). */
+struct order {
+	const struct pl_run_list *runs;
+	int group;
+};
+
+/* Order of runs inside and across points: group value (versions), or the
+ * group's earliest run (time groups), then run_started_at, then id. */
+static int item_cmp(const struct item *a, const struct item *b, const struct order *o)
+{
+	const struct pl_run *ra = &o->runs->v[a->i], *rb = &o->runs->v[b->i];
+	int c = 0;
+
+	if (!pl_group_is_time(o->group)) {
+		int axis = pl_group_axis(o->group);
+		c = pl_value_cmp(axis, &ra->cond[axis], &rb->cond[axis]);
+	} else if (o->group != PL_G_RUN) {
+		/* points by their earliest run; a run without a time sorts last */
+		if (a->first_t != b->first_t && !(isnan(a->first_t) && isnan(b->first_t)))
+			c = isnan(a->first_t) ? 1 : isnan(b->first_t) ? -1 : a->first_t < b->first_t ? -1 : 1;
+		if (c == 0)
+			c = a->first_id < b->first_id ? -1 : a->first_id > b->first_id;
+	}
 	if (c == 0)
-		c = pl_value_cmp(PL_C_RUN_STARTED_AT, &a->cond[PL_C_RUN_STARTED_AT],
-		                 &b->cond[PL_C_RUN_STARTED_AT]);
+		c = pl_value_cmp(PL_C_RUN_STARTED_AT, &ra->cond[PL_C_RUN_STARTED_AT],
+		                 &rb->cond[PL_C_RUN_STARTED_AT]);
 	if (c == 0)
-		c = a->id < b->id ? -1 : a->id > b->id;
+		c = ra->id < rb->id ? -1 : ra->id > rb->id;
 	return c;
 }
 
-static void sort_runs(const struct pl_run_list *runs, size_t *idx, size_t n, int by)
+/* Stable merge sort of v[0..n) with tmp of n: O(n log n) whatever the input. */
+static void merge_sort(struct item *v, struct item *tmp, size_t n, const struct order *o)
 {
-	for (size_t a = 1; a < n; a++)
-		for (size_t b = a; b > 0 && run_order(&runs->v[idx[b - 1]], &runs->v[idx[b]], by) > 0;
-		     b--) {
-			size_t t = idx[b];
-			idx[b] = idx[b - 1];
-			idx[b - 1] = t;
-		}
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	merge_sort(v, tmp, h, o);
+	merge_sort(v + h, tmp, n - h, o);
+	while (i < h && j < n)
+		tmp[k++] = item_cmp(&v[j], &v[i], o) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	while (j < n)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, n * sizeof(*v));
 }
 
-/* Fills one point from the runs idx[0..n) (all with the same --by value). */
-static int build_point(const struct pl_run_list *runs, const size_t *idx, size_t n, int by,
-                       int metric, struct pl_history_point *p, struct pl_error *err)
+/* Label comparison for grouping (days compare their 10-byte date). */
+static int key_cmp(const char *a, const char *b, int group)
+{
+	return group == PL_G_DAY ? strncmp(a, b, 10) : strcmp(a, b);
+}
+
+static int cmp_str_items(const void *pa, const void *pb)
+{
+	const struct item *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+	return c ? c : a->t < b->t ? -1 : a->t > b->t ? 1 : a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* For build and commit: every item gets its group's earliest time and id.
+ * Sorts a copy by label (O(n log n)) and spreads each label's minimum. */
+static int spread_group_first(struct item *v, size_t n, const struct pl_run_list *runs,
+                              struct pl_error *err)
+{
+	struct item *c = malloc(n * sizeof(*c));
+
+	if (!c)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	for (size_t k = 0; k < n; k++) {
+		c[k] = v[k];
+		c[k].i = k; /* position in v; the run index stays in v */
+		c[k].t = isnan(v[k].t) ? INFINITY : v[k].t;
+	}
+	qsort(c, n, sizeof(*c), cmp_str_items);
+	for (size_t a = 0; a < n;) {
+		size_t b = a + 1;
+		double first = c[a].t;
+		long long id = runs->v[v[c[a].i].i].id;
+		while (b < n && strcmp(c[a].key, c[b].key) == 0) {
+			long long idb = runs->v[v[c[b].i].i].id;
+			if (c[b].t == first && idb < id)
+				id = idb;
+			b++;
+		}
+		for (size_t k = a; k < b; k++) {
+			v[c[k].i].first_t = isinf(first) ? NAN : first;
+			v[c[k].i].first_id = id;
+		}
+		a = b;
+	}
+	free(c);
+	return 0;
+}
+
+/* Fills one point from the items it[0..n) (one group value). */
+static int build_point(const struct pl_run_list *runs, const struct item *it, size_t n,
+                       int group, int metric, struct pl_history_point *p, struct pl_error *err)
 {
 	double *vals = malloc(n * sizeof(*vals));
+	const struct pl_run *r0 = &runs->v[it[0].i];
+	char day[11];
 	int rc;
 
 	p->run_ids = malloc(n * sizeof(*p->run_ids));
@@ -59,13 +248,33 @@ static int build_point(const struct pl_run_list *runs, const size_t *idx, size_t
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
 	p->n = n;
+	p->t = NAN;
 	for (size_t i = 0; i < n; i++) {
-		p->run_ids[i] = runs->v[idx[i]].id;
-		vals[i] = runs->v[idx[i]].metric[metric];
+		p->run_ids[i] = runs->v[it[i].i].id;
+		vals[i] = runs->v[it[i].i].metric[metric];
+		if (!isnan(it[i].t) && (isnan(p->t) || it[i].t < p->t))
+			p->t = it[i].t;
 	}
 	p->value.set = 1;
-	p->value.num = runs->v[idx[0]].cond[by].num;
-	if (pl_strset(&p->value.text, runs->v[idx[0]].cond[by].text)) {
+	switch (group) {
+	case PL_G_DAY:
+		snprintf(day, sizeof(day), "%.10s", it[0].key);
+		rc = pl_strset(&p->value.text, day);
+		if (!isnan(p->t))
+			p->t = floor(p->t / 86400.0) * 86400.0; /* the day, drawn at its start */
+		break;
+	case PL_G_BUILD:
+	case PL_G_COMMIT:
+		rc = pl_strset(&p->value.text, it[0].key);
+		break;
+	default: {
+		int axis = pl_group_axis(group);
+		p->value.num = r0->cond[axis].num;
+		rc = pl_strset(&p->value.text, r0->cond[axis].text);
+		break;
+	}
+	}
+	if (rc) {
 		free(vals);
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
@@ -135,27 +344,161 @@ done:
 	return rc;
 }
 
+/* The group label of run for group g (see struct item), or NULL when the run
+ * has none. */
+static const char *label_of(const struct pl_run *r, int g)
+{
+	switch (g) {
+	case PL_G_DAY:
+		return r->cond[PL_C_RUN_STARTED_AT].set && r->cond[PL_C_RUN_STARTED_AT].text &&
+		               strlen(r->cond[PL_C_RUN_STARTED_AT].text) >= 10
+		           ? r->cond[PL_C_RUN_STARTED_AT].text
+		           : NULL;
+	case PL_G_BUILD:
+		return r->build[PL_B_BUILD_ID];
+	case PL_G_COMMIT:
+		return r->build[PL_B_COMMIT];
+	default:
+		return NULL;
+	}
+}
+
+/* 1 if items a and b fall in one point. */
+static int same_point(const struct pl_run_list *runs, const struct item *a, const struct item *b,
+                      int g)
+{
+	switch (g) {
+	case PL_G_RUN:
+		return 0;
+	case PL_G_DAY:
+	case PL_G_BUILD:
+	case PL_G_COMMIT:
+		return key_cmp(a->key, b->key, g) == 0;
+	default: {
+		int axis = pl_group_axis(g);
+		return pl_value_equal(&runs->v[a->i].cond[axis], &runs->v[b->i].cond[axis]);
+	}
+	}
+}
+
+/* Point `at` against the (up to) PL_HISTORY_WINDOW_DEFAULT point medians
+ * before index `end` (end <= at): *c gets the test; returns 0 or an error. *judged
+ * is 0 when fewer than PL_STATS_PREDICTION_MIN points are there. */
+static int judge_point(const struct pl_history *h, size_t at, size_t end, double *y,
+                       struct pl_change *c, int *judged, struct pl_error *err)
+{
+	size_t w = end > PL_HISTORY_WINDOW_DEFAULT ? PL_HISTORY_WINDOW_DEFAULT : end;
+
+	*judged = w >= PL_STATS_PREDICTION_MIN;
+	if (!*judged)
+		return 0;
+	for (size_t i = 0; i < w; i++)
+		y[i] = h->points[end - w + i].s.median;
+	return pl_stats_compare_prediction(y, w, &h->points[at].s.median, 1,
+	                                   pl_metric_info[h->metric].direction, PL_HISTORY_ALPHA,
+	                                   PL_HISTORY_THRESHOLD, c, err);
+}
+
+/* The latest point against the window before it (history.h). The window
+ * ends before the trailing run of points that are themselves regressions
+ * against the points before them (at most PL_HISTORY_TRAILING_MAX): on the
+ * second bad night the first must not be part of the "normal" level it is
+ * judged against. */
+static int judge_latest(struct pl_history *h, const struct pl_accepted_list *accepted,
+                        struct pl_error *err)
+{
+	size_t np = h->npoints, end;
+	double *y;
+	const struct pl_history_point *last;
+	int rc = 0, judged;
+
+	h->latest_verdict = PL_V_TOO_FEW;
+	if (np < 2)
+		return 0;
+	if (!(y = malloc(PL_HISTORY_WINDOW_DEFAULT * sizeof(*y))))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	end = np - 1;
+	for (size_t k = 0; k < PL_HISTORY_TRAILING_MAX && end > 0; k++) {
+		struct pl_change c;
+		const struct pl_accepted_step *acc;
+		if ((rc = judge_point(h, end - 1, end - 1, y, &c, &judged, err)))
+			goto done;
+		if (!judged || pl_verdict_of(&c, pl_metric_info[h->metric].direction, NULL, h->metric,
+		                             NULL, 0, &acc) != PL_V_REGRESSION)
+			break;
+		end--;
+	}
+	last = &h->points[np - 1];
+	if ((rc = judge_point(h, np - 1, end, y, &h->latest, &judged, err)) || !judged)
+		goto done;
+	h->latest_verdict = pl_verdict_of(&h->latest, pl_metric_info[h->metric].direction, accepted,
+	                                  h->metric, last->run_ids, last->n, &h->latest_accepted);
+	if (h->latest_verdict == PL_V_REGRESSION)
+		h->nfailing++;
+done:
+	free(y);
+	return rc;
+}
+
+enum pl_verdict pl_verdict_of(const struct pl_change *c, enum pl_direction dir,
+                              const struct pl_accepted_list *accepted, int metric,
+                              const long long *ids, size_t n,
+                              const struct pl_accepted_step **acc)
+{
+	*acc = NULL;
+	if (!c->decidable)
+		return PL_V_TOO_FEW;
+	if (!c->significant)
+		return PL_V_NO_CHANGE;
+	if (c->worse) {
+		*acc = pl_accepted_find(accepted, metric, ids, n);
+		return *acc ? PL_V_ACCEPTED : PL_V_REGRESSION;
+	}
+	if (c->better)
+		return PL_V_IMPROVEMENT;
+	return dir == PL_NO_DIRECTION ? PL_V_CHANGED : PL_V_WITHIN;
+}
+
 int pl_history_build(const struct pl_run_list *runs, int by, int metric,
                      const struct pl_compare_opts *allow, const struct pl_accepted_list *accepted,
                      struct pl_history *out, struct pl_error *err)
 {
-	struct pl_compare_opts opts;
-	size_t *idx = NULL, n = 0;
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	out->by = by;
-	out->metric = metric;
-	if (by < 0 || by >= PL_COND_COUNT || !pl_history_by_valid(by))
+	if (by < 0 || by >= PL_COND_COUNT || !pl_history_by_valid(by)) {
+		memset(out, 0, sizeof(*out));
+		out->by = by;
+		out->metric = metric;
 		return pl_error_set(err, PL_EUSAGE,
 		                    "a history is ordered by run_started_at, engine_version or "
 		                    "driver_version");
+	}
+	return pl_history_build_grouped(runs, pl_group_of_by(by), metric, allow, accepted, out, err);
+}
+
+int pl_history_build_grouped(const struct pl_run_list *runs, int group, int metric,
+                             const struct pl_compare_opts *allow,
+                             const struct pl_accepted_list *accepted, struct pl_history *out,
+                             struct pl_error *err)
+{
+	struct pl_compare_opts opts;
+	struct item *it = NULL, *tmp = NULL;
+	struct order ord;
+	size_t n = 0;
+	int rc, axis;
+
+	memset(out, 0, sizeof(*out));
+	out->group = group;
+	out->metric = metric;
+	if (group < 0 || group >= PL_G_COUNT)
+		return pl_error_set(err, PL_EUSAGE,
+		                    "a history is grouped by run, day, build, commit, engine_version or "
+		                    "driver_version");
 	if (metric < 0 || metric >= PL_METRIC_COUNT)
 		return pl_error_set(err, PL_EUSAGE, "unknown metric");
+	axis = out->by = pl_group_axis(group);
 
 	/* The comparator decides whether the runs are one condition key. */
 	memset(&opts, 0, sizeof(opts));
-	opts.axis[0] = by;
+	opts.axis[0] = axis;
 	opts.naxis = 1;
 	opts.metrics[0] = metric;
 	opts.nmetrics = 1;
@@ -168,42 +511,74 @@ int pl_history_build(const struct pl_run_list *runs, int by, int metric,
 	if ((rc = pl_compare_build(runs, &opts, &out->cmp, err)))
 		return rc;
 
-	idx = malloc(runs->n * sizeof(*idx));
-	out->points = calloc(runs->n, sizeof(*out->points));
-	if (!idx || !out->points) {
-		free(idx);
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	it = malloc((runs->n ? runs->n : 1) * sizeof(*it));
+	tmp = malloc((runs->n ? runs->n : 1) * sizeof(*tmp));
+	out->points = calloc(runs->n ? runs->n : 1, sizeof(*out->points));
+	if (!it || !tmp || !out->points) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto done;
 	}
 	for (size_t i = 0; i < runs->n; i++) {
-		if (!runs->v[i].cond[by].set)
+		const struct pl_run *r = &runs->v[i];
+		struct item *e = &it[n];
+		int has = pl_group_is_time(group) ? r->cond[PL_C_RUN_STARTED_AT].set || group == PL_G_BUILD ||
+		                                        group == PL_G_COMMIT
+		                                  : r->cond[axis].set;
+
+		e->i = i;
+		e->key = label_of(r, group);
+		e->t = time_of(r->cond[PL_C_RUN_STARTED_AT].set ? r->cond[PL_C_RUN_STARTED_AT].text : NULL);
+		e->first_t = group == PL_G_DAY ? floor(e->t / 86400.0) * 86400.0 : e->t;
+		e->first_id = 0;
+		if (group != PL_G_RUN && pl_group_is_time(group) && !e->key)
+			has = 0;
+		if (group == PL_G_DAY && isnan(e->t))
+			has = 0;
+		if (!has)
 			out->skipped_no_value++;
-		else if (!runs->v[i].has_metric[metric])
+		else if (!r->has_metric[metric])
 			out->skipped_no_metric++;
 		else
-			idx[n++] = i;
+			n++;
 	}
 	if (n == 0) {
-		free(idx);
-		return pl_error_set(err, PL_EEMPTY, "no selected run has both %s and %s",
-		                    pl_cond_info[by].name, pl_metric_info[metric].name);
+		rc = pl_error_set(err, PL_EEMPTY, "no selected run has both %s and %s",
+		                  group == PL_G_RUN || group == PL_G_DAY ? pl_cond_info[axis].name
+		                  : group == PL_G_BUILD                   ? "build_id"
+		                  : group == PL_G_COMMIT                  ? "commit"
+		                                                          : pl_cond_info[axis].name,
+		                  pl_metric_info[metric].name);
+		goto done;
 	}
-	sort_runs(runs, idx, n, by);
+	if ((group == PL_G_BUILD || group == PL_G_COMMIT) &&
+	    (rc = spread_group_first(it, n, runs, err)))
+		goto done;
+	ord.runs = runs;
+	ord.group = group;
+	merge_sort(it, tmp, n, &ord);
 	for (size_t start = 0; start < n;) {
 		size_t end = start + 1;
-		while (end < n && pl_value_equal(&runs->v[idx[start]].cond[by], &runs->v[idx[end]].cond[by]))
+		while (end < n && same_point(runs, &it[start], &it[end], group))
 			end++;
-		rc = build_point(runs, idx + start, end - start, by, metric,
+		rc = build_point(runs, it + start, end - start, group, metric,
 		                 &out->points[out->npoints], err);
 		out->npoints++; /* counted even on failure so release frees it */
-		if (rc) {
-			free(idx);
-			return rc;
-		}
+		if (rc)
+			goto done;
 		start = end;
 	}
 	out->nruns = n;
-	free(idx);
-	return detect(out, accepted, err);
+	out->time_axis = pl_group_is_time(group);
+	for (size_t i = 0; i < out->npoints; i++)
+		if (isnan(out->points[i].t))
+			out->time_axis = 0;
+	if ((rc = detect(out, accepted, err)))
+		goto done;
+	rc = judge_latest(out, accepted, err);
+done:
+	free(it);
+	free(tmp);
+	return rc;
 }
 
 void pl_history_release(struct pl_history *h)

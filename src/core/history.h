@@ -41,8 +41,59 @@
 
 /* ----------------------------------------------------------------- history */
 
-/* Fields a history may be ordered by. */
+/* Fields a history may be ordered by (--by, kept for old scripts): run_started_at,
+ * engine_version, driver_version. */
 int pl_history_by_valid(int cond);
+
+/* How the runs of a series pool into points (--group-by). */
+enum pl_group {
+	PL_G_RUN,            /* "run": every run is a point */
+	PL_G_DAY,            /* "day": the runs of one UTC day (run_started_at's date) */
+	PL_G_BUILD,          /* "build": the runs of one build_id */
+	PL_G_COMMIT,         /* "commit": the runs of one commit */
+	PL_G_ENGINE_VERSION, /* "engine_version": natural version order */
+	PL_G_DRIVER_VERSION, /* "driver_version": natural version order */
+	PL_G_COUNT
+};
+
+/* Name of group g ("run", "day", "build", "commit", "engine_version",
+ * "driver_version"), NULL when out of range. */
+const char *pl_group_name(int g);
+
+/* The group named name, or -1. */
+int pl_group_lookup(const char *name);
+
+/* The condition that varies along a series grouped by g, the comparator's
+ * axis: engine_version or driver_version for those groups, run_started_at
+ * (not a key condition: no effect) for run, day, build and commit. */
+int pl_group_axis(int g);
+
+/* 1 if points of group g are ordered by time and drawn at their time: run,
+ * day, build and commit (a build's or commit's time is its earliest run). */
+int pl_group_is_time(int g);
+
+/* The group of the old --by field: run_started_at -> run, engine_version and
+ * driver_version -> themselves; -1 for any other. */
+int pl_group_of_by(int cond);
+
+/* Verdict on one metric of a check, or on the latest point of a history
+ * (see check.h for the rules). */
+enum pl_verdict {
+	PL_V_REGRESSION,  /* significant, worse beyond the threshold: fails */
+	PL_V_ACCEPTED,    /* a regression covered by an accepted step: does not fail */
+	PL_V_IMPROVEMENT, /* significant, better beyond the threshold */
+	PL_V_WITHIN,      /* significant, but within the threshold */
+	PL_V_CHANGED,     /* significant, metric without a direction */
+	PL_V_NO_CHANGE,   /* not significant at alpha */
+	PL_V_TOO_FEW      /* not decidable with these samples */
+};
+
+/* Short name of a verdict: "regression", "accepted", "improvement",
+ * "within threshold", "changed", "no change", "too few samples". */
+const char *pl_verdict_name(enum pl_verdict v);
+
+/* Points of the window a history's latest point is judged against. */
+#define PL_HISTORY_WINDOW_DEFAULT 20
 
 /* One point of the series: the runs at one --by value that have the metric. */
 struct pl_history_point {
@@ -51,6 +102,9 @@ struct pl_history_point {
 	size_t n;                 /* number of runs */
 	struct pl_sample_summary s; /* n, median, min, max, 95% interval of the median */
 	double level;             /* median of the fitted segment holding this point */
+	double t;                 /* earliest run_started_at of its runs, seconds since
+	                             1970-01-01T00:00:00Z (a zone-less time read as UTC);
+	                             NAN when none of its runs has one */
 };
 
 /* One level shift between point index-1 and point index. */
@@ -68,7 +122,10 @@ struct pl_history_step {
 
 /* A history. Release with pl_history_release(). */
 struct pl_history {
-	int by;                           /* enum pl_cond_id of --by */
+	int by;                           /* the comparator's axis: pl_group_axis(group) */
+	int group;                        /* enum pl_group: how runs pool into points */
+	int time_axis;                    /* 1 if the x axis is time (pl_group_is_time and
+	                                     every point has t): draw at t, not at index */
 	int metric;                       /* enum pl_metric_id */
 	struct pl_comparison cmp;         /* the comparator's view: shared conditions,
 	                                     caveats, or the mismatches of a refusal */
@@ -83,7 +140,21 @@ struct pl_history {
 	size_t skipped_no_metric;         /* runs left out: metric missing */
 	size_t nfailing;                  /* steps that fail --fail-on-step: not accepted,
 	                                     and worse (any step for a metric without
-	                                     direction) */
+	                                     direction); plus 1 when latest_verdict is
+	                                     PL_V_REGRESSION */
+	/* The latest point judged against the PL_HISTORY_WINDOW_DEFAULT points
+	 * before it (check --baseline window:N --candidate latest, same method:
+	 * pl_stats_compare_prediction over the point medians, at PL_CHECK_ALPHA
+	 * and PL_CHECK_THRESHOLD_DEFAULT), so that a regression fails on its first
+	 * night, before step detection (two points at least after a step) can
+	 * see it. The window ends before the trailing points (up to 3) that are
+	 * regressions against the points before them, so the second bad night is
+	 * not judged against a window holding the first; latest.n_old is the
+	 * window's size. */
+	enum pl_verdict latest_verdict;   /* PL_V_TOO_FEW with fewer than
+	                                     PL_STATS_PREDICTION_MIN earlier points */
+	struct pl_change latest;          /* the test (valid unless PL_V_TOO_FEW) */
+	const struct pl_accepted_step *latest_accepted; /* for PL_V_ACCEPTED */
 };
 
 /*
@@ -100,7 +171,34 @@ int pl_history_build(const struct pl_run_list *runs, int by, int metric,
                      const struct pl_compare_opts *allow, const struct pl_accepted_list *accepted,
                      struct pl_history *out, struct pl_error *err);
 
+/*
+ * As pl_history_build(), with the points formed by group (enum pl_group)
+ * instead of a --by field. Runs without the group's value (no
+ * run_started_at for day, no build_id for build, no commit for commit, no
+ * version) are counted in skipped_no_value. Points are ordered by their
+ * earliest run (run_started_at, then id) for the time groups, in natural
+ * version order for the version groups. Runs are sorted once: O(n log n)
+ * in the runs read, plus the comparator's pass.
+ * Returns as pl_history_build(); PL_EUSAGE for a bad group.
+ */
+int pl_history_build_grouped(const struct pl_run_list *runs, int group, int metric,
+                             const struct pl_compare_opts *allow,
+                             const struct pl_accepted_list *accepted, struct pl_history *out,
+                             struct pl_error *err);
+
 /* Frees everything in h. NULL is a no-op. */
 void pl_history_release(struct pl_history *h);
+
+/*
+ * The verdict of a test c of metric (direction dir), as check.h lists them:
+ * PL_V_TOO_FEW unless c->decidable, PL_V_NO_CHANGE unless significant, then
+ * regression (PL_V_ACCEPTED when an accepted step of metric names one of
+ * ids[0..n); *acc gets it, else NULL), improvement, changed (no direction)
+ * or within threshold.
+ */
+enum pl_verdict pl_verdict_of(const struct pl_change *c, enum pl_direction dir,
+                              const struct pl_accepted_list *accepted, int metric,
+                              const long long *ids, size_t n,
+                              const struct pl_accepted_step **acc);
 
 #endif

@@ -137,6 +137,8 @@ void pl_run_release(struct pl_run *run)
 		free(run->extra[i].value);
 	}
 	free(run->extra);
+	for (int f = 0; f < PL_BUILD_COUNT; f++)
+		free(run->build[f]);
 	pl_run_init(run);
 }
 
@@ -176,6 +178,9 @@ int pl_run_copy(struct pl_run *dst, const struct pl_run *src)
 		goto oom;
 	for (size_t i = 0; i < src->nextra; i++)
 		if (pl_run_set_extra(dst, src->extra[i].name, src->extra[i].value, NULL))
+			goto oom;
+	for (int f = 0; f < PL_BUILD_COUNT; f++)
+		if (pl_strset(&dst->build[f], src->build[f]))
 			goto oom;
 	return 0;
 oom:
@@ -573,6 +578,55 @@ int pl_run_columns_borrow(struct pl_run_columns *cols, const struct pl_run_list 
 oom:
 	pl_run_columns_release(cols);
 	return PL_ENOMEM;
+}
+
+static const char *const build_names[PL_BUILD_COUNT] = {"commit", "branch", "build_id",
+                                                         "ci_run_url"};
+
+const char *pl_build_name(int f)
+{
+	return f >= 0 && f < PL_BUILD_COUNT ? build_names[f] : NULL;
+}
+
+int pl_build_lookup(const char *name)
+{
+	for (int f = 0; name && f < PL_BUILD_COUNT; f++)
+		if (strcmp(name, build_names[f]) == 0)
+			return f;
+	return -1;
+}
+
+/* Longest build identity text accepted, in bytes. */
+#define BUILD_TEXT_MAX 1024
+
+int pl_run_set_build(struct pl_run *run, int f, const char *text, struct pl_error *err)
+{
+	size_t len;
+
+	if (f < 0 || f >= PL_BUILD_COUNT)
+		return pl_error_set(err, PL_EINVALID, "unknown build field");
+	len = text ? strlen(text) : 0;
+	if (len == 0 || len > BUILD_TEXT_MAX)
+		return pl_error_set(err, PL_EINVALID, "%s: expected 1 to %d bytes of text, got %zu",
+		                    build_names[f], BUILD_TEXT_MAX, len);
+	if (pl_utf8_valid_prefix(text, len) != len)
+		return pl_error_set(err, PL_EINVALID, "%s: expected UTF-8 text", build_names[f]);
+	for (size_t i = 0; i < len;) {
+		unsigned long cp;
+		size_t k = pl_utf8_decode(text + i, len - i, &cp);
+		if (k == 0 || pl_cp_is_control(cp))
+			return pl_error_set(err, PL_EINVALID,
+			                    "%s: expected text without control characters (byte %zu)",
+			                    build_names[f], i + 1);
+		i += k;
+	}
+	if (f == PL_B_CI_RUN_URL && strncmp(text, "https://", 8) != 0 &&
+	    strncmp(text, "http://", 7) != 0)
+		return pl_error_set(err, PL_EINVALID,
+		                    "ci_run_url: expected an http:// or https:// URL, got '%.60s'", text);
+	if (pl_strset(&run->build[f], text))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	return 0;
 }
 
 int pl_cond_per_run(int id)

@@ -255,6 +255,34 @@ struct pl_extra {
 	char *value; /* the value as text (a JSON value's text for non-strings); owned */
 };
 
+/* Build identity of a run (issue 14): which build of the software under test
+ * it measured and where that build ran. Provenance, not a condition: runs
+ * that differ only in these pool together (they are not in the condition
+ * key, the comparator never looks at them), but history and check may group
+ * the points of a series by them (--group-by build / commit). */
+enum pl_build_field {
+	PL_B_COMMIT,     /* "commit": VCS revision, e.g. a git sha */
+	PL_B_BRANCH,     /* "branch": branch (or tag ref) the build came from */
+	PL_B_BUILD_ID,   /* "build_id": CI build number, image tag or any build name */
+	PL_B_CI_RUN_URL, /* "ci_run_url": link to the CI run that measured it */
+	PL_BUILD_COUNT
+};
+
+/* Name of build field f ("commit", "branch", "build_id", "ci_run_url"), the
+ * key in a descriptor, a sidecar, --set and the `runs` column (build_ prefix
+ * for commit and branch: build_commit, build_branch); NULL when out of range. */
+const char *pl_build_name(int f);
+
+/* The build field named name (the descriptor key, e.g. "commit"), or -1. */
+int pl_build_lookup(const char *name);
+
+/* Checks and sets build field f of run to text (copied): 1 to 1024 bytes of
+ * UTF-8 without control characters; ci_run_url must start with http:// or
+ * https://. Returns 0; PL_EINVALID (err names the field and what was
+ * expected); PL_ENOMEM. */
+struct pl_run;
+int pl_run_set_build(struct pl_run *run, int f, const char *text, struct pl_error *err);
+
 /* The canonical run. Created by adapters, filled by the store on query.
  * Initialise with pl_run_init(), release with pl_run_release(). */
 struct pl_run {
@@ -275,6 +303,9 @@ struct pl_run {
 	struct pl_extra *extra; /* extra conditions, sorted by name (strcmp),
 	                           names unique; owned */
 	size_t nextra;          /* entries in extra */
+	char *build[PL_BUILD_COUNT]; /* build identity by enum pl_build_field,
+	                           NULL when not known; provenance, not a
+	                           condition; owned */
 };
 
 /* Zeroes run (all conditions and metrics missing). */

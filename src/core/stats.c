@@ -451,6 +451,75 @@ int pl_stats_compare(const double *old, size_t n_old, const double *new_, size_t
 	return 0;
 }
 
+/* worse / better of c by the threshold and the metric's direction. */
+static void judge(struct pl_change *c, enum pl_direction dir, double threshold)
+{
+	if (c->significant && dir != PL_NO_DIRECTION) {
+		double bad = dir == PL_LOWER_IS_BETTER ? c->rel_change : -c->rel_change;
+		c->worse = bad > threshold;
+		c->better = -bad > threshold;
+	}
+}
+
+int pl_stats_compare_prediction(const double *old, size_t n_old, const double *new_,
+                                size_t n_new, enum pl_direction dir, double alpha,
+                                double threshold, struct pl_change *out, struct pl_error *err)
+{
+	struct pl_change c;
+	double sum = 0.0, ss = 0.0, scale, half;
+	int rc;
+
+	if (!old || !new_ || !out)
+		return pl_error_set(err, PL_EUSAGE, "pl_stats_compare_prediction: NULL argument");
+	if (!(alpha > 0.0 && alpha < 1.0))
+		return pl_error_set(err, PL_EUSAGE, "alpha must be between 0 and 1, got %g", alpha);
+	if (!(threshold >= 0.0) || !isfinite(threshold))
+		return pl_error_set(err, PL_EUSAGE, "threshold must be a finite fraction >= 0, got %g",
+		                    threshold);
+	if (dir != PL_LOWER_IS_BETTER && dir != PL_HIGHER_IS_BETTER && dir != PL_NO_DIRECTION)
+		return pl_error_set(err, PL_EUSAGE, "unknown metric direction %d", (int)dir);
+	if (n_old == 0 || n_new == 0)
+		return pl_error_set(err, PL_EEMPTY, "nothing to compare: %zu old and %zu new values",
+		                    n_old, n_new);
+	memset(&c, 0, sizeof(c));
+	c.method = PL_TEST_PREDICTION;
+	c.n_old = n_old;
+	c.n_new = n_new;
+	if ((rc = median_of(old, n_old, &c.old_median, err)) ||
+	    (rc = median_of(new_, n_new, &c.new_median, err)))
+		return rc;
+	for (size_t i = 0; i < n_old; i++)
+		sum += old[i];
+	c.old_mean = sum / (double)n_old;
+	for (size_t i = 0; i < n_old; i++)
+		ss += (old[i] - c.old_mean) * (old[i] - c.old_mean);
+	c.old_sd = n_old > 1 ? sqrt(ss / (double)(n_old - 1)) : 0.0;
+	c.decidable = n_old >= PL_STATS_PREDICTION_MIN;
+	c.p_value = 1.0;
+	c.bound_low = c.bound_high = c.old_mean;
+	if (c.decidable) {
+		double nu = (double)(n_old - 1), d = c.new_median - c.old_mean;
+		scale = c.old_sd * sqrt(1.0 + 1.0 / (double)n_old);
+		half = gsl_cdf_tdist_Qinv(alpha / 2.0, nu) * scale;
+		c.bound_low = c.old_mean - half;
+		c.bound_high = c.old_mean + half;
+		if (scale > 0.0)
+			c.p_value = fmin(1.0, 2.0 * gsl_cdf_tdist_Q(fabs(d) / scale, nu));
+		else
+			c.p_value = d == 0.0 ? 1.0 : 0.0;
+	}
+	if (c.old_median != 0.0)
+		c.rel_change = (c.new_median - c.old_median) / fabs(c.old_median);
+	else if (c.new_median == 0.0)
+		c.rel_change = 0.0;
+	else
+		c.rel_change = c.new_median > 0.0 ? INFINITY : -INFINITY;
+	c.significant = c.decidable && c.p_value < alpha;
+	judge(&c, dir, threshold);
+	*out = c;
+	return 0;
+}
+
 /* --------------------------------------------------------- step detection */
 
 int pl_stats_noise_sigma(const double *y, size_t n, double *sigma, struct pl_error *err)

@@ -139,6 +139,13 @@ double pl_stats_mann_whitney_min_p(size_t na, size_t nb);
 
 /* ------------------------------------------------ comparing two sample sets */
 
+/* How a pl_change was decided. */
+enum pl_test_method {
+	PL_TEST_MANN_WHITNEY = 0, /* pl_stats_compare(): U test of two sample sets */
+	PL_TEST_PREDICTION        /* pl_stats_compare_prediction(): the new value
+	                             against the t prediction interval of the old ones */
+};
+
 /* Verdict on one metric: old (baseline) samples against new (candidate). */
 struct pl_change {
 	double old_median;  /* median of the old samples */
@@ -151,6 +158,11 @@ struct pl_change {
 	int decidable;      /* pl_stats_mann_whitney_min_p(n_old, n_new) <= alpha */
 	size_t n_old;       /* number of old samples */
 	size_t n_new;       /* number of new samples */
+	int method;         /* enum pl_test_method */
+	double old_mean;    /* PL_TEST_PREDICTION: mean of the old values */
+	double old_sd;      /* PL_TEST_PREDICTION: their standard deviation (n - 1) */
+	double bound_low;   /* PL_TEST_PREDICTION: the (1 - alpha) prediction */
+	double bound_high;  /*   interval of one new value; outside = significant */
 };
 
 /*
@@ -183,6 +195,49 @@ struct pl_change {
 int pl_stats_compare(const double *old, size_t n_old, const double *new_, size_t n_new,
                      enum pl_direction dir, double alpha, double threshold,
                      struct pl_change *out, struct pl_error *err);
+
+/* Fewest old values pl_stats_compare_prediction() decides with. */
+#define PL_STATS_PREDICTION_MIN 3
+
+/*
+ * Judges one new value against the distribution of the old ones, the way a
+ * nightly series is gated: old[0..n_old) are the baseline values (for a
+ * window, the medians of the last N points of the series), and the new value
+ * x is the median of new_[0..n_new) (usually one point's median, or one
+ * run's value).
+ *
+ * Method: the two-sided (1 - alpha) prediction interval of one further
+ * observation from a normal sample (Hahn & Meeker, Statistical Intervals,
+ * 1991, sec. 4.4; Geisser 1993):
+ *
+ *     mean +- t_{1-alpha/2, n-1} * s * sqrt(1 + 1/n),
+ *
+ * with mean and s (n - 1 denominator) of old, t the Student t quantile
+ * (gsl_cdf_tdist_Qinv); p_value = 2 * Q_t(|x - mean| / (s sqrt(1 + 1/n)),
+ * n - 1) (gsl_cdf_tdist_Q). This is Conbench's "lookback z-score" (z =
+ * (x - mean) / s over a lookback window of earlier results of the same
+ * benchmark) and Bencher's t_test threshold (a boundary taken as a percentile
+ * of Student's t over the last N metrics of the branch and testbed: see
+ * https://bencher.dev/docs/explanation/thresholds/), with the boundary set
+ * from alpha and the sqrt(1 + 1/n) factor that makes the false-alarm rate
+ * exactly alpha (alpha / 2 each way) for independent normal values whatever
+ * n is, instead of a fixed z. If s is 0 (every old value equal), p is 1 when
+ * x equals them and 0 otherwise.
+ *
+ * out: old_median = median of old (the reference of rel_change, as in
+ * pl_stats_compare), new_median = x, old_mean, old_sd, bound_low,
+ * bound_high, p_value; decidable = n_old >= PL_STATS_PREDICTION_MIN;
+ * significant = decidable && p_value < alpha (x outside the bounds);
+ * worse / better as pl_stats_compare with the same threshold; method =
+ * PL_TEST_PREDICTION.
+ *
+ * Returns 0; PL_EEMPTY if n_old or n_new is 0; PL_EUSAGE for NULL pointers
+ * or a bad alpha, threshold or dir; PL_EINVALID if a value is not finite;
+ * PL_ENOMEM. out is filled only on success.
+ */
+int pl_stats_compare_prediction(const double *old, size_t n_old, const double *new_,
+                                size_t n_new, enum pl_direction dir, double alpha,
+                                double threshold, struct pl_change *out, struct pl_error *err);
 
 /* ------------------------------------------------------- step detection */
 

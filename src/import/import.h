@@ -29,7 +29,8 @@
 
 /* One --set FIELD=VALUE. */
 struct pl_kv {
-	const char *key;   /* canonical condition name */
+	const char *key;   /* canonical condition name, or a build field (commit, branch,
+	                      build_id, ci_run_url) */
 	const char *value; /* value text */
 };
 

@@ -426,8 +426,9 @@ static int stored_differs(struct batch *b, const char *path, const char *sha,
 			break;
 		}
 		for (size_t k = 0; k < b->opts->nset; k++)
-			pl_run_set_cond(&now, pl_cond_lookup(b->opts->set[k].key), b->opts->set[k].value,
-			                NULL);
+			if (pl_cond_lookup(b->opts->set[k].key) >= 0) /* build identity is no condition */
+				pl_run_set_cond(&now, pl_cond_lookup(b->opts->set[k].key),
+				                b->opts->set[k].value, NULL);
 		pl_normalize_run(&now, NULL);
 		if (diff_conditions(s, &now, diff, sizeof(diff)))
 			id = s->id;

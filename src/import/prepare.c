@@ -49,6 +49,14 @@ static int prepare_runs(const struct pl_import_opts *opts, const char *path, con
 		for (size_t k = 0; k < opts->nset && rc == 0; k++) {
 			int id = pl_cond_lookup(opts->set[k].key), earlier = 0;
 			char *was = NULL;
+			if (id < 0) { /* build identity (checked by pl_import_check_set) */
+				int f = pl_build_lookup(opts->set[k].key);
+				if (r->build[f] && strcmp(r->build[f], opts->set[k].value) != 0)
+					pl_run_warn(r, "--set %s=%s replaces '%s' from the file",
+					            opts->set[k].key, opts->set[k].value, r->build[f]);
+				rc = pl_run_set_build(r, f, opts->set[k].value, err);
+				continue;
+			}
 			for (size_t j = 0; j < k; j++) /* the value may be an earlier --set's */
 				if (pl_cond_lookup(opts->set[j].key) == id)
 					earlier = 1;
@@ -158,8 +166,21 @@ int pl_import_check_set(const struct pl_kv *set, size_t nset, struct pl_error *e
 		struct pl_run scratch;
 		struct pl_error e;
 		int id = pl_cond_lookup(set[i].key);
-		int rc;
+		int rc, f = pl_build_lookup(set[i].key);
 
+		if (id < 0 && f >= 0 && set[i].value) {
+			pl_run_init(&scratch);
+			pl_error_init(&e);
+			rc = pl_run_set_build(&scratch, f, set[i].value, &e);
+			pl_run_release(&scratch);
+			if (rc == PL_ENOMEM)
+				return pl_error_set(err, PL_ENOMEM, "out of memory");
+			if (rc) {
+				pl_error_field(err, set[i].key);
+				return pl_error_set(err, PL_EUSAGE, "--set %s: %s", set[i].key, e.message);
+			}
+			continue;
+		}
 		if (id < 0) {
 			pl_error_field(err, set[i].key);
 			return pl_error_set(err, PL_EUSAGE,

@@ -177,19 +177,29 @@ static int junit_case_open(FILE *out, const char *cls, const char *metric, const
 	return 0;
 }
 
-/* Why metric cm cannot be decided (regress.c's words). */
+/* Why metric cm cannot be decided (regress.c's words, kept in step with its
+ * why_too_few()). */
 static void why_too_few(char *buf, size_t n, const struct pl_check *chk,
                         const struct pl_check_metric *cm)
 {
 	char p[32], a[32];
 
+	pl_fmt_num(p, sizeof(p), pl_round_sig(cm->min_p, 2));
+	pl_fmt_num(a, sizeof(a), chk->alpha);
 	if (cm->base.n == 0 || cm->cand.n == 0)
 		snprintf(buf, n, "no values on the %s side",
 		         cm->base.n == 0 ? "baseline" : "candidate");
+	else if (chk->series && chk->baseline_kind == PL_BASELINE_WINDOW)
+		snprintf(buf, n, "%zu baseline point%s: the prediction interval needs %d", cm->base.n,
+		         cm->base.n == 1 ? "" : "s", PL_STATS_PREDICTION_MIN);
+	else if (cm->base.n < PL_STATS_PREDICTION_MIN)
+		snprintf(buf, n,
+		         "n = %zu and %zu: the smallest attainable p is %s > alpha %s, and the "
+		         "prediction interval needs %d baseline values",
+		         cm->base.n, cm->cand.n, p, a, PL_STATS_PREDICTION_MIN);
 	else
 		snprintf(buf, n, "n = %zu and %zu: the smallest attainable p is %s > alpha %s",
-		         cm->base.n, cm->cand.n, pl_fmt_num(p, sizeof(p), pl_round_sig(cm->min_p, 2)),
-		         pl_fmt_num(a, sizeof(a), chk->alpha));
+		         cm->base.n, cm->cand.n, p, a);
 }
 
 /* The text line of a decided metric: "ttft_p50 +10.2% worse (0.09513 ->
@@ -250,7 +260,7 @@ int pl_render_check_junit(FILE *out, const struct pl_check *chk, struct pl_error
 		                          label)))
 			return finish(out, rc, err);
 		if (cm->verdict == PL_V_TOO_FEW) {
-			char why[200];
+			char why[256];
 			why_too_few(why, sizeof(why), chk, cm);
 			fprintf(out, "      <skipped message=\"too few samples: ");
 			if ((rc = xml(out, why)))
@@ -284,6 +294,16 @@ int pl_render_check_junit(FILE *out, const struct pl_check *chk, struct pl_error
 	return finish(out, 0, err);
 }
 
+/* What the points of h are named by, as regress.c prints it: the --by
+ * field for run and version groups, else the group ("day", "build"). */
+static const char *by_name(const struct pl_history *h)
+{
+	return h->group == PL_G_RUN || h->group == PL_G_ENGINE_VERSION ||
+	               h->group == PL_G_DRIVER_VERSION
+	           ? pl_cond_info[h->by].name
+	           : pl_group_name(h->group);
+}
+
 /* "step at point 20 (run_started_at VALUE): 0.05982 -> 0.06662 s (+11.4%
  * worse), first run after: 51" with the input VALUE escaped by put. */
 static int step_line(FILE *out, const struct pl_history *h, const struct pl_history_step *s,
@@ -293,7 +313,7 @@ static int step_line(FILE *out, const struct pl_history *h, const struct pl_hist
 	char buf[256], a[32], b[32], ch[64];
 	int rc;
 
-	snprintf(buf, sizeof(buf), "step at point %zu (%s ", s->index, pl_cond_info[h->by].name);
+	snprintf(buf, sizeof(buf), "step at point %zu (%s ", s->index, by_name(h));
 	if ((rc = put(out, buf, arg)) || (rc = put(out, h->points[s->index].value.text, arg)))
 		return rc;
 	snprintf(buf, sizeof(buf), "): %s -> %s %s (%s), first run after: %lld",
@@ -305,6 +325,38 @@ static int step_line(FILE *out, const struct pl_history *h, const struct pl_hist
 	if (s->accepted) {
 		snprintf(buf, sizeof(buf), "; accepted at run %lld: ", s->accepted->run_id);
 		if ((rc = put(out, buf, arg)) || (rc = put(out, s->accepted->reason, arg)))
+			return rc;
+	}
+	return 0;
+}
+
+/* "latest point 29 (run_started_at VALUE): 0.07210 s against the 20 points
+ * before it (95% prediction interval [0.05700, 0.06300]): +20.5% worse, p =
+ * 0.0001: regression" — the latest point's verdict, as regress.c words it. */
+static int latest_line(FILE *out, const struct pl_history *h,
+                       int (*put)(FILE *, const char *, int), int arg)
+{
+	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
+	char buf[400], a[32], lo[32], hi[32], ch[64], p[32];
+	int rc;
+
+	snprintf(buf, sizeof(buf), "latest point %zu (%s ", h->npoints - 1, by_name(h));
+	if ((rc = put(out, buf, arg)) || (rc = put(out, h->points[h->npoints - 1].value.text, arg)))
+		return rc;
+	snprintf(buf, sizeof(buf),
+	         "): %s %s against the %zu points before it (95%% prediction interval [%s, %s]): "
+	         "%s, p = %s: %s",
+	         pl_fmt_sig4(a, sizeof(a), h->latest.new_median), pl_unit_label(mi->unit),
+	         h->latest.n_old, pl_fmt_sig4(lo, sizeof(lo), h->latest.bound_low),
+	         pl_fmt_sig4(hi, sizeof(hi), h->latest.bound_high),
+	         fmt_change(ch, sizeof(ch), h->latest.rel_change, mi->direction),
+	         pl_fmt_num(p, sizeof(p), pl_round_sig(h->latest.p_value, 2)),
+	         pl_verdict_name(h->latest_verdict));
+	if ((rc = put(out, buf, arg)))
+		return rc;
+	if (h->latest_accepted) {
+		snprintf(buf, sizeof(buf), " at run %lld: ", h->latest_accepted->run_id);
+		if ((rc = put(out, buf, arg)) || (rc = put(out, h->latest_accepted->reason, arg)))
 			return rc;
 	}
 	return 0;
@@ -330,41 +382,64 @@ static int step_fails(const struct pl_history *h, const struct pl_history_step *
 	return pl_metric_info[h->metric].direction == PL_NO_DIRECTION ? 1 : s->worse;
 }
 
-int pl_render_history_junit(FILE *out, const struct pl_history *h, struct pl_error *err)
+int pl_render_history_junit(FILE *out, const struct pl_history *hs, size_t nh,
+                            struct pl_error *err)
 {
-	const char *metric = pl_metric_info[h->metric].name;
-	char label[256], prefix[160];
+	size_t failures = 0;
 	int rc;
 
-	series_label(label, sizeof(label), &h->cmp, h->by);
-	snprintf(prefix, sizeof(prefix), "history %s by %s: ", metric, pl_cond_info[h->by].name);
-	junit_head(out, "perfledger history", 1, h->nfailing ? 1 : 0, 0);
-	if ((rc = junit_suite(out, prefix, label, 1, h->nfailing ? 1 : 0, 0, 0, &h->cmp)) ||
-	    (rc = junit_case_open(out, "perfledger.history", metric, label)))
-		return finish(out, rc, err);
-	for (size_t k = 0; k < h->nsteps; k++) {
-		const struct pl_history_step *s = &h->steps[k];
-		if (!step_fails(h, s))
-			continue;
-		fputs("      <failure type=\"step\" message=\"", out);
-		if ((rc = step_line(out, h, s, put_xml, 0)))
+	for (size_t m = 0; m < nh; m++)
+		failures += hs[m].nfailing ? 1 : 0;
+	junit_head(out, "perfledger history", nh, failures, 0);
+	for (size_t m = 0; m < nh; m++) {
+		const struct pl_history *h = &hs[m];
+		const char *metric = pl_metric_info[h->metric].name;
+		char label[256], prefix[160];
+
+		series_label(label, sizeof(label), &h->cmp, h->by);
+		snprintf(prefix, sizeof(prefix), "history %s by %s: ", metric, by_name(h));
+		if ((rc = junit_suite(out, prefix, label, 1, h->nfailing ? 1 : 0, 0, 0, &h->cmp)) ||
+		    (rc = junit_case_open(out, "perfledger.history", metric, label)))
 			return finish(out, rc, err);
-		fputs("\">", out);
-		if ((rc = step_line(out, h, s, put_xml, 0)))
-			return finish(out, rc, err);
-		fputs("</failure>\n", out);
+		for (size_t k = 0; k < h->nsteps; k++) {
+			const struct pl_history_step *s = &h->steps[k];
+			if (!step_fails(h, s))
+				continue;
+			fputs("      <failure type=\"step\" message=\"", out);
+			if ((rc = step_line(out, h, s, put_xml, 0)))
+				return finish(out, rc, err);
+			fputs("\">", out);
+			if ((rc = step_line(out, h, s, put_xml, 0)))
+				return finish(out, rc, err);
+			fputs("</failure>\n", out);
+		}
+		if (h->latest_verdict == PL_V_REGRESSION) {
+			fputs("      <failure type=\"regression\" message=\"", out);
+			if ((rc = latest_line(out, h, put_xml, 0)))
+				return finish(out, rc, err);
+			fputs("\">", out);
+			if ((rc = latest_line(out, h, put_xml, 0)))
+				return finish(out, rc, err);
+			fputs("</failure>\n", out);
+		}
+		fprintf(out, "      <system-out>%zu point%s from %zu run%s; %zu step%s, %zu failing",
+		        h->npoints, h->npoints == 1 ? "" : "s", h->nruns, h->nruns == 1 ? "" : "s",
+		        h->nsteps, h->nsteps == 1 ? "" : "s", h->nfailing);
+		for (size_t k = 0; k < h->nsteps; k++) {
+			if (step_fails(h, &h->steps[k]))
+				continue;
+			fputs("\n", out);
+			if ((rc = step_line(out, h, &h->steps[k], put_xml, 0)))
+				return finish(out, rc, err);
+		}
+		if (h->latest_verdict != PL_V_TOO_FEW && h->latest_verdict != PL_V_REGRESSION) {
+			fputs("\n", out);
+			if ((rc = latest_line(out, h, put_xml, 0)))
+				return finish(out, rc, err);
+		}
+		fputs("</system-out>\n    </testcase>\n  </testsuite>\n", out);
 	}
-	fprintf(out, "      <system-out>%zu point%s from %zu run%s; %zu step%s, %zu failing",
-	        h->npoints, h->npoints == 1 ? "" : "s", h->nruns, h->nruns == 1 ? "" : "s", h->nsteps,
-	        h->nsteps == 1 ? "" : "s", h->nfailing);
-	for (size_t k = 0; k < h->nsteps; k++) {
-		if (step_fails(h, &h->steps[k]))
-			continue;
-		fputs("\n", out);
-		if ((rc = step_line(out, h, &h->steps[k], put_xml, 0)))
-			return finish(out, rc, err);
-	}
-	fputs("</system-out>\n    </testcase>\n  </testsuite>\n</testsuites>\n", out);
+	fputs("</testsuites>\n", out);
 	return finish(out, 0, err);
 }
 
@@ -492,33 +567,50 @@ int pl_render_check_github(FILE *out, FILE *summary, const struct pl_check *chk,
 	return 0;
 }
 
-int pl_render_history_github(FILE *out, FILE *summary, const struct pl_history *h,
+int pl_render_history_github(FILE *out, FILE *summary, const struct pl_history *hs, size_t nh,
                              struct pl_error *err)
 {
-	const char *metric = pl_metric_info[h->metric].name;
-	char label[256];
 	int rc;
 
-	series_label(label, sizeof(label), &h->cmp, h->by);
-	for (size_t k = 0; k < h->nsteps; k++) {
-		const struct pl_history_step *s = &h->steps[k];
-		int fails = step_fails(h, s);
-		char subject[96];
+	for (size_t m = 0; m < nh; m++) {
+		const struct pl_history *h = &hs[m];
+		const char *metric = pl_metric_info[h->metric].name;
+		char label[256], subject[96];
 
-		if (!fails && !s->accepted && !s->better)
-			continue;
-		snprintf(subject, sizeof(subject), "%s %s", metric,
-		         fails ? "step" : s->accepted ? "accepted step" : "step (better)");
-		if ((rc = gh_open(out, fails ? "error" : "notice", "history", subject, label)) ||
-		    (rc = step_line(out, h, s, put_gh, 0)))
-			return finish(out, rc, err);
-		fputc('\n', out);
+		series_label(label, sizeof(label), &h->cmp, h->by);
+		for (size_t k = 0; k < h->nsteps; k++) {
+			const struct pl_history_step *s = &h->steps[k];
+			int fails = step_fails(h, s);
+
+			if (!fails && !s->accepted && !s->better)
+				continue;
+			snprintf(subject, sizeof(subject), "%s %s", metric,
+			         fails ? "step" : s->accepted ? "accepted step" : "step (better)");
+			if ((rc = gh_open(out, fails ? "error" : "notice", "history", subject, label)) ||
+			    (rc = step_line(out, h, s, put_gh, 0)))
+				return finish(out, rc, err);
+			fputc('\n', out);
+		}
+		if (h->latest_verdict == PL_V_REGRESSION || h->latest_verdict == PL_V_ACCEPTED ||
+		    h->latest_verdict == PL_V_IMPROVEMENT) {
+			snprintf(subject, sizeof(subject), "%s latest point %s", metric,
+			         pl_verdict_name(h->latest_verdict));
+			if ((rc = gh_open(out, h->latest_verdict == PL_V_REGRESSION ? "error" : "notice",
+			                  "history", subject, label)) ||
+			    (rc = latest_line(out, h, put_gh, 0)))
+				return finish(out, rc, err);
+			fputc('\n', out);
+		}
 	}
 	if ((rc = finish(out, 0, err)))
 		return rc;
 	if (summary) {
-		if ((rc = pl_render_history(summary, h, PL_FMT_MARKDOWN, err)))
-			return rc;
+		for (size_t m = 0; m < nh; m++) {
+			if (m)
+				fputc('\n', summary);
+			if ((rc = pl_render_history(summary, &hs[m], PL_FMT_MARKDOWN, err)))
+				return rc;
+		}
 		return finish(summary, 0, err);
 	}
 	return 0;

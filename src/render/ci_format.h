@@ -60,18 +60,23 @@ int pl_render_check_junit(FILE *out, const struct pl_check *chk, struct pl_error
 int pl_render_check_github(FILE *out, FILE *summary, const struct pl_check *chk,
                            struct pl_error *err);
 
-/* Writes h as a JUnit XML document: one testcase for the metric's series,
- * a <failure type="step"> per failing step (not accepted, worse; any step
- * for a metric without a direction) in the message "step at point I (BY
- * VALUE): before -> after UNIT (+x% worse), first run after: ID". Returns
+/* Writes the histories hs[0..nh) (one per metric) as one JUnit XML
+ * document: a testsuite and one testcase per metric's series, a <failure
+ * type="step"> per failing step (not accepted, worse; any step for a metric
+ * without a direction) with the message "step at point I (BY VALUE): before
+ * -> after UNIT (+x% worse), first run after: ID", and a <failure
+ * type="regression"> when the latest point is a regression against the
+ * points before it ("latest point I (BY VALUE): ... : regression"). Returns
  * 0, PL_ENOMEM or PL_EIO (err set). */
-int pl_render_history_junit(FILE *out, const struct pl_history *h, struct pl_error *err);
+int pl_render_history_junit(FILE *out, const struct pl_history *hs, size_t nh,
+                            struct pl_error *err);
 
-/* Writes h as GitHub annotations (::error per failing step, ::notice per
- * accepted or better step) to out, then its Markdown summary
- * (pl_render_history in markdown) to summary (NULL: none). Returns 0,
- * PL_ENOMEM or PL_EIO (err set). */
-int pl_render_history_github(FILE *out, FILE *summary, const struct pl_history *h,
+/* Writes the histories hs[0..nh) as GitHub annotations (::error per
+ * failing step and for a latest point that is a regression, ::notice per
+ * accepted or better step and for an accepted or improved latest point) to
+ * out, then their Markdown summary (pl_render_history in markdown) to
+ * summary (NULL: none). Returns 0, PL_ENOMEM or PL_EIO (err set). */
+int pl_render_history_github(FILE *out, FILE *summary, const struct pl_history *hs, size_t nh,
                              struct pl_error *err);
 
 /* A refused comparison (cmp->mismatches) of command cmd ("check" or

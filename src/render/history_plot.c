@@ -63,6 +63,15 @@ static void dat_num(FILE *fp, double v)
 	fputs(isfinite(v) ? pl_fmt_num(buf, sizeof(buf), v) : "NaN", fp);
 }
 
+/* x of point i: its index, or with a time axis its time in days after the
+ * first point's, so that the spacing is proportional to time. */
+static double point_x(const struct pl_history *h, size_t i)
+{
+	if (!h->time_axis)
+		return (double)i;
+	return (h->points[i].t - h->points[0].t) / 86400.0;
+}
+
 static int write_dat(FILE *fp, void *ctx, struct pl_error *err)
 {
 	const struct hjob *job = ctx;
@@ -73,12 +82,13 @@ static int write_dat(FILE *fp, void *ctx, struct pl_error *err)
 	(void)err;
 	fprintf(fp, "# perfledger history data: %s (%s) by %s\n", mi->name, pl_unit_label(mi->unit),
 	        pl_cond_info[h->by].name);
-	fputs("# block 0, points: index\tmedian\tci_low\tci_high\tlevel\tlabel\ttick\n"
+	fputs("# block 0, points: x (index, or days after the first point)\tmedian\tci_low\tci_high\tlevel\tlabel\ttick\n"
 	      "# (ci_low = ci_high = median when a point has too few runs for a 95% interval)\n",
 	      fp);
 	for (size_t i = 0; i < h->npoints; i++) {
 		const struct pl_history_point *p = &h->points[i];
-		fprintf(fp, "%zu\t", i);
+		dat_num(fp, point_x(h, i));
+		fputc('\t', fp);
 		dat_num(fp, p->s.median);
 		fputc('\t', fp);
 		dat_num(fp, p->s.ci_valid ? p->s.ci_low : p->s.median);
@@ -103,7 +113,7 @@ static int write_dat(FILE *fp, void *ctx, struct pl_error *err)
 			char label[1200], d[32];
 			if ((s->accepted != NULL) != accepted)
 				continue;
-			dat_num(fp, (double)s->index - 0.5);
+			dat_num(fp, (point_x(h, s->index - 1) + point_x(h, s->index)) / 2.0);
 			fputc('\t', fp);
 			dat_num(fp, job->ylo);
 			fputc('\t', fp);
@@ -153,7 +163,7 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 		                : "median of each point; too few runs per point for a 95% interval";
 	pl_fmt_num(lo, sizeof(lo), job->ylo);
 	pl_fmt_num(hi, sizeof(hi), job->yhi);
-	pl_fmt_num(xmax, sizeof(xmax), (double)h->npoints - 0.5);
+	pl_fmt_num(xmax, sizeof(xmax), point_x(h, h->npoints - 1) + 0.5);
 	fprintf(fp,
 	        "# perfledger history chart: %s (%s) by %s\n"
 	        "# re-plot with: gnuplot " PL_HISTORY_CHART ".gp (reads " PL_HISTORY_CHART
@@ -173,14 +183,15 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 	        "set lmargin 16\n" /* room for the first rotated tick label */
 	        "set title \"%s by %s (%s)\"\n"
 	        "set ylabel \"%s (%s)\"\n"
-	        "set xlabel \"%s\"\n"
+	        "set xlabel \"%s%s\"\n"
 	        "plot '" PL_HISTORY_CHART ".dat' index 0 using 1:2:3:4:xtic(7) with yerrorbars "
 	        "pt 7 ps 0.7 lc rgb \"#1f4e9e\" title \"median\""
 	        ", \\\n     '' index 0 using 1:5 with histeps lw 1.5 lc rgb \"#777777\" "
 	        "title \"fitted level\"",
 	        mi->name, pl_unit_label(mi->unit), pl_cond_info[h->by].name, xmax, lo, hi, mi->name,
 	        pl_cond_info[h->by].name, how, mi->name, pl_unit_label(mi->unit),
-	        pl_cond_info[h->by].name);
+	        h->group == PL_G_RUN ? pl_cond_info[h->by].name : pl_group_name(h->group),
+	        h->time_axis ? " (days after the first point, to scale)" : "");
 	if (job->nopen)
 		gp_steps(fp, index++, "#c0392b", "step");
 	if (job->naccepted)

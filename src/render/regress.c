@@ -220,6 +220,15 @@ static void why_too_few(char *buf, size_t n, const struct pl_check *chk,
 	if (cm->base.n == 0 || cm->cand.n == 0)
 		snprintf(buf, n, "no values on the %s side",
 		         cm->base.n == 0 ? "baseline" : "candidate");
+	else if (chk->series && chk->baseline_kind == PL_BASELINE_WINDOW)
+		snprintf(buf, n, "%zu baseline point%s: the prediction interval needs %d", cm->base.n,
+		         cm->base.n == 1 ? "" : "s", PL_STATS_PREDICTION_MIN);
+	else if (cm->base.n < PL_STATS_PREDICTION_MIN)
+		snprintf(buf, n,
+		         "n = %zu and %zu: the smallest attainable p is %s > alpha %s, and the "
+		         "prediction interval needs %d baseline values",
+		         cm->base.n, cm->cand.n, fmt_p(p, sizeof(p), cm->min_p),
+		         pl_fmt_num(a, sizeof(a), chk->alpha), PL_STATS_PREDICTION_MIN);
 	else
 		snprintf(buf, n, "n = %zu and %zu: the smallest attainable p is %s > alpha %s",
 		         cm->base.n, cm->cand.n, fmt_p(p, sizeof(p), cm->min_p),
@@ -233,6 +242,18 @@ static int check_json(FILE *out, const struct pl_check *chk)
 	fputc('{', out);
 	pl_json_write_key(out, &first, "axis");
 	pl_json_write_string(out, pl_cond_info[chk->axis].name);
+	if (chk->series) {
+		pl_json_write_key(out, &first, "group_by");
+		pl_json_write_string(out, pl_group_name(chk->group));
+		pl_json_write_key(out, &first, "baseline_kind");
+		pl_json_write_string(out, chk->baseline_kind == PL_BASELINE_WINDOW     ? "window"
+		                          : chk->baseline_kind == PL_BASELINE_PREVIOUS ? "previous"
+		                                                                       : "values");
+		if (chk->baseline_kind == PL_BASELINE_WINDOW) {
+			pl_json_write_key(out, &first, "window");
+			fprintf(out, "%zu", chk->window);
+		}
+	}
 	for (int side = 0; side < 2; side++) {
 		int f2 = 1;
 		pl_json_write_key(out, &first, side ? "candidate" : "baseline");
@@ -281,6 +302,19 @@ static int check_json(FILE *out, const struct pl_check *chk)
 			pl_json_write_num(out, 100.0 * cm->change.rel_change);
 			pl_json_write_key(out, &f2, "p_value");
 			pl_json_write_num(out, cm->change.p_value);
+		}
+		pl_json_write_key(out, &f2, "test");
+		pl_json_write_string(out, cm->change.method == PL_TEST_PREDICTION ? "prediction"
+		                                                                    : "mann-whitney");
+		if (cm->change.method == PL_TEST_PREDICTION && cm->verdict != PL_V_TOO_FEW) {
+			pl_json_write_key(out, &f2, "bound_low");
+			pl_json_write_num(out, cm->change.bound_low);
+			pl_json_write_key(out, &f2, "bound_high");
+			pl_json_write_num(out, cm->change.bound_high);
+		}
+		if (chk->series) {
+			pl_json_write_key(out, &f2, "baseline_points");
+			fprintf(out, "%zu", cm->base_points);
 		}
 		pl_json_write_key(out, &f2, "min_p");
 		pl_json_write_num(out, cm->min_p);
@@ -357,7 +391,8 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 
 	fmt_pct(thr, sizeof(thr), chk->threshold);
 	pl_fmt_num(al, sizeof(al), chk->alpha);
-	fprintf(out, "%scheck: %s ", fmt == PL_FMT_MARKDOWN ? "## " : "", pl_cond_info[chk->axis].name);
+	fprintf(out, "%scheck: %s ", fmt == PL_FMT_MARKDOWN ? "## " : "",
+	        chk->series ? pl_group_name(chk->group) : pl_cond_info[chk->axis].name);
 	if ((rc = pl_render_write_input(out, chk->baseline, fmt)))
 		return finish(out, rc, err);
 	fprintf(out, " (baseline, %zu run%s) vs ", chk->n_base, chk->n_base == 1 ? "" : "s");
@@ -368,10 +403,25 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 		fputc('\n', out);
 	if ((rc = put_shared(out, &chk->cmp, fmt)))
 		return finish(out, rc, err);
-	fprintf(out,
-	        "test: two-sided Mann-Whitney U at alpha %s; a regression is significant and "
-	        "worse by more than %s%%\n\n",
-	        al, thr);
+	if (chk->series && chk->baseline_kind == PL_BASELINE_WINDOW)
+		fprintf(out,
+		        "test: the candidate point's median against the two-sided %s prediction "
+		        "interval of the last %zu point medians (Student t); a regression is "
+		        "outside it and worse by more than %s%%\n\n",
+		        pl_fmt_num(al, sizeof(al), 1.0 - chk->alpha), chk->window, thr);
+	else {
+		int pred = 0;
+		for (size_t i = 0; i < chk->nm; i++)
+			pred |= chk->m[i].change.method == PL_TEST_PREDICTION;
+		fprintf(out,
+		        "test: two-sided Mann-Whitney U at alpha %s%s; a regression is significant and "
+		        "worse by more than %s%%\n\n",
+		        al,
+		        pred ? " (where it cannot decide with these n: the candidate's median against "
+		               "the prediction interval of the baseline runs)"
+		             : "",
+		        thr);
+	}
 
 	g.ncols = 7;
 	pl_grid_put(&g, "metric", 0, 0);
@@ -441,6 +491,10 @@ static int history_json(FILE *out, const struct pl_history *h)
 	pl_json_write_string(out, direction_key(mi->direction));
 	pl_json_write_key(out, &first, "by");
 	pl_json_write_string(out, pl_cond_info[h->by].name);
+	pl_json_write_key(out, &first, "group_by");
+	pl_json_write_string(out, pl_group_name(h->group));
+	pl_json_write_key(out, &first, "time_axis");
+	fputs(h->time_axis ? "true" : "false", out);
 	pl_json_write_key(out, &first, "shared_conditions");
 	jshared(out, &h->cmp);
 	pl_json_write_key(out, &first, "points");
@@ -458,6 +512,10 @@ static int history_json(FILE *out, const struct pl_history *h)
 		jsummary_members(out, &f2, &p->s);
 		pl_json_write_key(out, &f2, "level");
 		pl_json_write_num(out, p->level);
+		if (!isnan(p->t)) {
+			pl_json_write_key(out, &f2, "time");
+			pl_json_write_num(out, p->t);
+		}
 		fputc('}', out);
 	}
 	fputc(']', out);
@@ -525,7 +583,11 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
                       struct pl_error *err)
 {
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
-	const char *by = pl_cond_info[h->by].name, *bullet = fmt == PL_FMT_MARKDOWN ? "- " : "";
+	const char *by = h->group == PL_G_RUN || h->group == PL_G_ENGINE_VERSION ||
+	                         h->group == PL_G_DRIVER_VERSION
+	                     ? pl_cond_info[h->by].name
+	                     : pl_group_name(h->group);
+	const char *bullet = fmt == PL_FMT_MARKDOWN ? "- " : "";
 	struct pl_grid g = {0};
 	char buf[160], a[32], b[32];
 	int rc;
@@ -609,10 +671,33 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 		        h->skipped_no_metric == 1 ? "" : "s", mi->name);
 	if ((rc = put_caveats(out, &h->cmp, fmt)))
 		return finish(out, rc, err);
+	if (h->latest_verdict == PL_V_TOO_FEW) {
+		fprintf(out, "%slatest point: not judged: %zu earlier point%s, at least %d needed\n",
+		        bullet, h->npoints ? h->npoints - 1 : 0, h->npoints == 2 ? "" : "s",
+		        PL_STATS_PREDICTION_MIN);
+	} else {
+		char ch[64], lo[32], hi[32], p[32];
+		fprintf(out,
+		        "%slatest point %zu: %s %s against the %zu points before it (95%% prediction "
+		        "interval [%s, %s]): %s, p = %s: %s",
+		        bullet, h->npoints - 1, pl_fmt_sig4(a, sizeof(a), h->latest.new_median),
+		        pl_unit_label(mi->unit), h->latest.n_old,
+		        pl_fmt_sig4(lo, sizeof(lo), h->latest.bound_low),
+		        pl_fmt_sig4(hi, sizeof(hi), h->latest.bound_high),
+		        fmt_change(ch, sizeof(ch), h->latest.rel_change, mi->direction),
+		        fmt_p(p, sizeof(p), h->latest.p_value), pl_verdict_name(h->latest_verdict));
+		if (h->latest_accepted) {
+			fprintf(out, " at run %lld: ", h->latest_accepted->run_id);
+			if ((rc = pl_render_write_input(out, h->latest_accepted->reason, fmt)))
+				return finish(out, rc, err);
+		}
+		fputc('\n', out);
+	}
 	if (fmt == PL_FMT_MARKDOWN)
 		fputc('\n', out);
-	fprintf(out, "result: %zu step%s, %zu failing (not accepted, %s)\n", h->nsteps,
+	fprintf(out, "result: %zu step%s, %zu failing (not accepted, %s)%s\n", h->nsteps,
 	        h->nsteps == 1 ? "" : "s", h->nfailing,
-	        mi->direction == PL_NO_DIRECTION ? "any direction" : "worse");
+	        mi->direction == PL_NO_DIRECTION ? "any direction" : "worse",
+	        h->latest_verdict == PL_V_REGRESSION ? ", the latest point a regression" : "");
 	return finish(out, 0, err);
 }

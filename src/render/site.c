@@ -67,39 +67,6 @@ static int html(FILE *f, const char *s)
 	return ferror(f) ? PL_EIO : 0;
 }
 
-/* Seconds since the epoch of an ISO 8601 time "YYYY-MM-DDTHH:MM:SS[.f]
- * (Z|+HH:MM|-HH:MM)" (what run_started_at holds), or NAN. Days from civil
- * after H. Hinnant's algorithm (chrono-Compatible Low-Level Date
- * Algorithms). */
-static double iso_seconds(const char *s)
-{
-	int y, mo, d, h, mi, sec, n = 0;
-	double frac = 0, t;
-	long long days, era, yoe, doy, doe;
-	const char *p;
-
-	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec, &n) != 6)
-		return NAN;
-	p = s + n;
-	if (*p == '.') {
-		double scale = 0.1;
-		for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
-			frac += (*p - '0') * scale;
-	}
-	y -= mo <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	days = era * 146097 + doe - 719468;
-	t = (double)days * 86400.0 + h * 3600.0 + mi * 60.0 + sec + frac;
-	if ((*p == '+' || *p == '-') && strlen(p) >= 6) {
-		int oh = (p[1] - '0') * 10 + (p[2] - '0'), om = (p[4] - '0') * 10 + (p[5] - '0');
-		t -= (*p == '+' ? 1 : -1) * (oh * 3600.0 + om * 60.0);
-	}
-	return t;
-}
-
 /* "2026-11-21" of seconds t, into buf. */
 static char *fmt_day(char *buf, size_t n, double t)
 {
@@ -121,14 +88,14 @@ static const char *verdict_of(const struct pl_history *h)
 {
 	const struct pl_history_step *last = h->nsteps ? &h->steps[h->nsteps - 1] : NULL;
 
-	if (h->nfailing)
+	if (h->nfailing) /* a failing step, or the latest point a regression */
 		return "regression";
-	if (!h->detected)
-		return "too few points";
-	if (last && last->accepted)
+	if (h->latest_verdict == PL_V_ACCEPTED || (last && last->accepted))
 		return "accepted";
-	if (last && last->better)
+	if (h->latest_verdict == PL_V_IMPROVEMENT || (last && last->better))
 		return "improvement";
+	if (!h->detected && h->latest_verdict == PL_V_TOO_FEW)
+		return "too few points";
 	return "stable";
 }
 
@@ -185,8 +152,8 @@ static void point_x(const struct pl_history *h, double *xs)
 	int ok = 1;
 
 	for (size_t i = 0; i < h->npoints; i++) {
-		xs[i] = iso_seconds(h->points[i].value.text);
-		if (isnan(xs[i]))
+		xs[i] = h->points[i].t;
+		if (!isfinite(xs[i]))
 			ok = 0;
 	}
 	if (ok && h->npoints) {
@@ -303,9 +270,9 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 	        CH_T + (int)(ph / 2), CH_T + (int)(ph / 2), mi->name, pl_unit_label(mi->unit));
 	/* x labels: first and last day */
 	if (h->npoints) {
-		double t0 = iso_seconds(h->points[0].value.text);
-		double t1 = iso_seconds(h->points[h->npoints - 1].value.text);
-		if (!isnan(t0) && !isnan(t1)) {
+		double t0 = h->points[0].t;
+		double t1 = h->points[h->npoints - 1].t;
+		if (isfinite(t0) && isfinite(t1)) {
 			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#444\">%s</text>\n",
 			        CH_L, CH_H - 12, fmt_day(a, sizeof(a), t0));
 			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#444\" "
@@ -562,6 +529,24 @@ static int page_metric(FILE *f, const struct pl_history *h, const double *xs)
 	else
 		fprintf(f, "<p>Steps: not searched: %zu point%s, at least %d needed.</p>\n", h->npoints,
 		        h->npoints == 1 ? "" : "s", 2 * PL_STATS_STEP_MIN_SEGMENT);
+	if (h->latest_verdict != PL_V_TOO_FEW) {
+		char lo[32], hi[32], p[32];
+		fprintf(f, "<p>Latest point: %s %s against the %zu points before it (95%% prediction "
+		           "interval [%s, %s]): %s, p = %s: <b>%s</b>",
+		        pl_fmt_sig4(a, sizeof(a), h->latest.new_median), pl_unit_label(mi->unit),
+		        h->latest.n_old, pl_fmt_sig4(lo, sizeof(lo), h->latest.bound_low),
+		        pl_fmt_sig4(hi, sizeof(hi), h->latest.bound_high),
+		        fmt_change(ch, sizeof(ch), h->latest.rel_change, mi->direction),
+		        pl_fmt_num(p, sizeof(p), pl_round_sig(h->latest.p_value, 2)),
+		        pl_verdict_name(h->latest_verdict));
+		if (h->latest_accepted) {
+			fputs(" (accepted: ", f);
+			if ((rc = html(f, h->latest_accepted->reason)))
+				return rc;
+			fputc(')', f);
+		}
+		fputs(".</p>\n", f);
+	}
 	if (h->nsteps) {
 		fputs("<ul>\n", f);
 		for (size_t k = 0; k < h->nsteps; k++) {
@@ -631,6 +616,42 @@ static int page_conditions(FILE *f, const struct pl_run *r)
 	return 0;
 }
 
+/* The build identity of run r: "build_id · branch · commit" (the commit
+ * cut to 12 characters), and a link "CI run" to its ci_run_url (which the
+ * model checked to be http(s)://). "-" when none is known. */
+static int build_cell(FILE *f, const struct pl_run *r)
+{
+	static const int order[] = {PL_B_BUILD_ID, PL_B_BRANCH, PL_B_COMMIT};
+	int rc, any = 0;
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		const char *v = r->build[order[i]];
+		char cut[16];
+		if (!v)
+			continue;
+		fputs(any++ ? " · " : "", f);
+		if (order[i] == PL_B_COMMIT && strlen(v) > 12) {
+			snprintf(cut, sizeof(cut), "%.12s", v);
+			fputs("<code>", f);
+			rc = html(f, cut);
+			fputs("</code>", f);
+		} else {
+			rc = html(f, v);
+		}
+		if (rc)
+			return rc;
+	}
+	if (r->build[PL_B_CI_RUN_URL]) {
+		fputs(any++ ? " · <a href=\"" : "<a href=\"", f);
+		if ((rc = html(f, r->build[PL_B_CI_RUN_URL])))
+			return rc;
+		fputs("\" rel=\"noopener noreferrer\">CI run</a>", f);
+	}
+	if (!any)
+		fputs("-", f);
+	return 0;
+}
+
 /* The runs of a series: id, run_started_at, source file, its sha256, the
  * adapter, reference-only. */
 static int page_runs(FILE *f, const struct pl_run_list *runs)
@@ -638,14 +659,17 @@ static int page_runs(FILE *f, const struct pl_run_list *runs)
 	int rc;
 
 	fprintf(f, "<h2>Runs (%zu)</h2>\n<div class=\"wrap\"><table>\n<thead><tr><th>id</th>"
-	           "<th>run_started_at</th><th>source</th><th>sha256</th><th>adapter</th>"
-	           "<th>reference-only</th></tr></thead>\n<tbody>\n",
+	           "<th>run_started_at</th><th>build</th><th>source</th><th>sha256</th>"
+	           "<th>adapter</th><th>reference-only</th></tr></thead>\n<tbody>\n",
 	        runs->n);
 	for (size_t i = 0; i < runs->n; i++) {
 		const struct pl_run *r = &runs->v[i];
 		fprintf(f, "<tr id=\"run-%lld\"><td class=\"num\">%lld</td><td>", r->id, r->id);
 		if ((rc = html(f, r->cond[PL_C_RUN_STARTED_AT].set ? r->cond[PL_C_RUN_STARTED_AT].text
 		                                                    : "-")))
+			return rc;
+		fputs("</td><td>", f);
+		if ((rc = build_cell(f, r)))
 			return rc;
 		fputs("</td><td>", f);
 		if ((rc = html(f, r->source)))
@@ -775,6 +799,18 @@ static int write_series_files(struct site *S, struct series *sr, const struct pl
 				pl_json_write_string(f, r->cond[PL_C_RUN_STARTED_AT].text);
 			else
 				fputs("null", f);
+			pl_json_write_key(f, &f2, "build");
+			{
+				int f3 = 1;
+				fputc('{', f);
+				for (int b = 0; b < PL_BUILD_COUNT; b++) {
+					if (!r->build[b])
+						continue;
+					pl_json_write_key(f, &f3, pl_build_name(b));
+					pl_json_write_string(f, r->build[b]);
+				}
+				fputc('}', f);
+			}
 			pl_json_write_key(f, &f2, "source");
 			pl_json_write_string(f, r->source);
 			pl_json_write_key(f, &f2, "sha256");

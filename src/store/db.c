@@ -304,6 +304,8 @@ static int build_sql(struct pl_store *st, char **cond_ins, char **run_ins, struc
 	pl_store_append_condition_columns(s, "conditions.");
 	for (int m = 0; m < PL_METRIC_COUNT; m++)
 		pl_store_append_ident(s, ", runs.", pl_metric_info[m].name);
+	for (int f = 0; f < PL_BUILD_COUNT; f++)
+		pl_store_append_ident(s, ", runs.", pl_store_build_cols[f]);
 	sqlite3_str_appendall(s, " FROM runs JOIN conditions ON conditions.id = runs.condition_id");
 	st->select_sql = sqlite3_str_finish(s);
 
@@ -327,8 +329,10 @@ static int build_sql(struct pl_store *st, char **cond_ins, char **run_ins, struc
 	sqlite3_str_appendall(s, "INSERT INTO runs (condition_id, " PROVENANCE_COLS);
 	for (int m = 0; m < PL_METRIC_COUNT; m++)
 		pl_store_append_ident(s, ", ", pl_metric_info[m].name);
+	for (int f = 0; f < PL_BUILD_COUNT; f++)
+		pl_store_append_ident(s, ", ", pl_store_build_cols[f]);
 	sqlite3_str_appendall(s, ") VALUES (?");
-	for (int i = 1; i < 1 + PROVENANCE_COUNT + PL_METRIC_COUNT; i++)
+	for (int i = 1; i < 1 + PROVENANCE_COUNT + PL_METRIC_COUNT + PL_BUILD_COUNT; i++)
 		sqlite3_str_appendall(s, ", ?");
 	sqlite3_str_appendall(s, ") ON CONFLICT (source_sha256, record) DO NOTHING");
 	*run_ins = sqlite3_str_finish(s);

@@ -169,23 +169,43 @@ typedef int (*pl_store_set_fn)(void *ctx, struct pl_run_list *runs, struct pl_er
 int pl_store_each_set(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
                       pl_store_set_fn fn, void *ctx, struct pl_error *err);
 
+/* Appends to out every stored run with the same condition key (conditions
+ * row) as run run_id, that run included, ordered by id, filled as by
+ * pl_store_query: the series a nightly step or regression of that run
+ * belongs to. Returns 0, PL_EEMPTY (no run with that id), PL_EDB or
+ * PL_ENOMEM. */
+int pl_store_query_key_of(struct pl_store *st, long long run_id, struct pl_run_list *out,
+                          struct pl_error *err);
+
 /* Number of stored runs. Returns 0 or PL_EDB. */
 int pl_store_count_runs(struct pl_store *st, long long *count, struct pl_error *err);
 
 /* ------------------------------------------------ accepted steps (issue 4) */
 
 /* Records that the step of metric whose first run is run_id is expected,
- * for the reason given (table accepted_steps; accepted_at is the current UTC
- * time, or $SOURCE_DATE_EPOCH when set). An acceptance of the same (run,
- * metric) is replaced; *replaced (may be NULL) is then 1, else 0.
+ * for the reason given, by whom (`by`, non-empty: accept --by, else $USER)
+ * (table accepted_steps; accepted_at is the current UTC time, or
+ * $SOURCE_DATE_EPOCH when set). An acceptance of the same (run, metric) is
+ * replaced, a revoked one made active again; *replaced (may be NULL) is then
+ * 1, else 0.
  * Returns 0; PL_EEMPTY if no run has that id; PL_EUSAGE for an unknown
- * metric, an empty reason or a bad SOURCE_DATE_EPOCH; PL_EDB; PL_ENOMEM. */
+ * metric, an empty reason or author or a bad SOURCE_DATE_EPOCH; PL_EDB;
+ * PL_ENOMEM. */
 int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, const char *reason,
-                         int *replaced, struct pl_error *err);
+                         const char *by, int *replaced, struct pl_error *err);
 
-/* Appends to out the accepted steps of metric (every metric when metric is
- * PL_M_NONE), ordered by run id then metric name. Rows naming a metric this
- * program does not know are skipped. Returns 0, PL_EDB or PL_ENOMEM. */
+/* Revokes the active acceptance of (run_id, metric): the row stays, with
+ * revoked_at (current UTC time or $SOURCE_DATE_EPOCH) and revoked_by = by,
+ * and is no longer returned by pl_store_accepted_steps().
+ * Returns 0; PL_EEMPTY if there is no active acceptance of that run and
+ * metric; PL_EUSAGE (metric, author, SOURCE_DATE_EPOCH); PL_EDB; PL_ENOMEM. */
+int pl_store_revoke_step(struct pl_store *st, long long run_id, int metric, const char *by,
+                         struct pl_error *err);
+
+/* Appends to out the active (not revoked) accepted steps of metric (every
+ * metric when metric is PL_M_NONE), ordered by run id then metric name. Rows
+ * naming a metric this program does not know are skipped. Returns 0, PL_EDB
+ * or PL_ENOMEM. */
 int pl_store_accepted_steps(struct pl_store *st, int metric, struct pl_accepted_list *out,
                             struct pl_error *err);
 

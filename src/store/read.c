@@ -260,6 +260,10 @@ static int read_row(const char *path, sqlite3_stmt *s, struct cond_slot *cache,
 	for (int m = 0; m < PL_METRIC_COUNT; m++, col++)
 		if (sqlite3_column_type(s, col) != SQLITE_NULL)
 			pl_run_set_metric(run, m, sqlite3_column_double(s, col));
+	for (int f = 0; f < PL_BUILD_COUNT; f++, col++)
+		if (sqlite3_column_type(s, col) != SQLITE_NULL &&
+		    pl_strset(&run->build[f], (const char *)sqlite3_column_text(s, col)))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -579,5 +583,32 @@ int pl_store_each_set(struct pl_store *st, const struct pl_filter *filters, size
 	free(cond_id);
 	cond_cache_free(cache);
 	sqlite3_finalize(s);
+	return rc;
+}
+
+int pl_store_query_key_of(struct pl_store *st, long long run_id, struct pl_run_list *out,
+                          struct pl_error *err)
+{
+	sqlite3_str *q = sqlite3_str_new(st->db);
+	sqlite3_stmt *s = NULL;
+	long long *cond_id = NULL; /* per run read, its conditions id */
+	size_t from = out->n;
+	int rc = 0, step;
+
+	sqlite3_str_appendall(q, st->select_sql);
+	sqlite3_str_appendall(q, " WHERE runs.condition_id = (SELECT condition_id FROM runs AS r"
+	                         " WHERE r.id = ?1) ORDER BY runs.id");
+	if ((step = pl_store_prepare_str(st->db, q, &s)) == SQLITE_NOMEM)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (step != SQLITE_OK)
+		return pl_store_fail(st, err, "preparing the lookup of a run's condition key");
+	sqlite3_bind_int64(s, 1, run_id);
+	rc = read_runs(st, s, NULL, out, &cond_id, "reading the runs of a condition key", err);
+	sqlite3_finalize(s);
+	if (!rc)
+		rc = attach_extras(st, out, from, cond_id, err);
+	free(cond_id);
+	if (!rc && out->n == from)
+		rc = pl_error_set(err, PL_EEMPTY, "no run with id %lld", run_id);
 	return rc;
 }

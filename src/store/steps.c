@@ -19,15 +19,17 @@ static int accept_fail(struct pl_store *st, struct pl_error *err, const char *do
 }
 
 int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, const char *reason,
-                         int *replaced, struct pl_error *err)
+                         const char *by, int *replaced, struct pl_error *err)
 {
 	static const char exists_sql[] =
 		"SELECT (SELECT count(*) FROM runs WHERE id = ?1),"
 		" (SELECT count(*) FROM accepted_steps WHERE run_id = ?1 AND metric = ?2)";
 	static const char upsert_sql[] =
-		"INSERT INTO accepted_steps (run_id, metric, reason, accepted_at) VALUES (?1, ?2, ?3, ?4)"
+		"INSERT INTO accepted_steps (run_id, metric, reason, accepted_at, accepted_by)"
+		" VALUES (?1, ?2, ?3, ?4, ?5)"
 		" ON CONFLICT (run_id, metric) DO UPDATE SET reason = excluded.reason,"
-		" accepted_at = excluded.accepted_at";
+		" accepted_at = excluded.accepted_at, accepted_by = excluded.accepted_by,"
+		" revoked_at = NULL, revoked_by = NULL";
 	sqlite3_stmt *s = NULL;
 	char when[32];
 	long long now;
@@ -39,6 +41,8 @@ int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, cons
 		return pl_error_set(err, PL_EUSAGE, "unknown metric");
 	if (!reason || !*reason)
 		return pl_error_set(err, PL_EUSAGE, "an accepted step needs a reason");
+	if (!by || !*by)
+		return pl_error_set(err, PL_EUSAGE, "an accepted step needs an author");
 	if ((rc = pl_clock_from_env(&now, &fixed, err)) ||
 	    (rc = pl_store_time_iso(now, when, sizeof(when), err)))
 		return rc;
@@ -70,6 +74,7 @@ int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, cons
 	sqlite3_bind_text(s, 2, pl_metric_info[metric].name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 3, reason, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 4, when, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, by, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) != SQLITE_DONE) {
 		rc = accept_fail(st, err, "storing an accepted step");
 		goto fail;
@@ -86,12 +91,57 @@ fail:
 	return rc;
 }
 
+int pl_store_revoke_step(struct pl_store *st, long long run_id, int metric, const char *by,
+                         struct pl_error *err)
+{
+	static const char sql[] =
+		"UPDATE accepted_steps SET revoked_at = ?3, revoked_by = ?4"
+		" WHERE run_id = ?1 AND metric = ?2 AND revoked_at IS NULL";
+	sqlite3_stmt *s = NULL;
+	char when[32];
+	long long now;
+	int rc, fixed;
+
+	if (metric < 0 || metric >= PL_METRIC_COUNT)
+		return pl_error_set(err, PL_EUSAGE, "unknown metric");
+	if (!by || !*by)
+		return pl_error_set(err, PL_EUSAGE, "a revocation needs an author");
+	if ((rc = pl_clock_from_env(&now, &fixed, err)) ||
+	    (rc = pl_store_time_iso(now, when, sizeof(when), err)))
+		return rc;
+	if ((rc = pl_store_begin(st, err)))
+		return rc;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+		rc = accept_fail(st, err, "revoking an accepted step");
+		goto fail;
+	}
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_text(s, 2, pl_metric_info[metric].name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, when, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, by, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		rc = accept_fail(st, err, "revoking an accepted step");
+		goto fail;
+	}
+	if (sqlite3_changes(st->db) == 0) {
+		rc = pl_error_set(err, PL_EEMPTY, "no accepted step of %s at run %lld to revoke",
+		                  pl_metric_info[metric].name, run_id);
+		goto fail;
+	}
+	sqlite3_finalize(s);
+	return pl_store_commit(st, err);
+fail:
+	sqlite3_finalize(s);
+	pl_store_rollback(st, NULL);
+	return rc;
+}
+
 int pl_store_accepted_steps(struct pl_store *st, int metric, struct pl_accepted_list *out,
                             struct pl_error *err)
 {
 	static const char sql[] =
-		"SELECT run_id, metric, reason, accepted_at FROM accepted_steps"
-		" WHERE ?1 IS NULL OR metric = ?1 ORDER BY run_id, metric";
+		"SELECT run_id, metric, reason, accepted_at, accepted_by FROM accepted_steps"
+		" WHERE (?1 IS NULL OR metric = ?1) AND revoked_at IS NULL ORDER BY run_id, metric";
 	sqlite3_stmt *s = NULL;
 	int rc = 0, step;
 
@@ -107,7 +157,8 @@ int pl_store_accepted_steps(struct pl_store *st, int metric, struct pl_accepted_
 			continue;
 		if (pl_accepted_list_push(out, sqlite3_column_int64(s, 0), m,
 		                          (const char *)sqlite3_column_text(s, 2),
-		                          (const char *)sqlite3_column_text(s, 3))) {
+		                          (const char *)sqlite3_column_text(s, 3),
+		                          (const char *)sqlite3_column_text(s, 4))) {
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 			break;
 		}

@@ -94,6 +94,11 @@ enum {
 	"run_started_at, checklist_missing"
 #define PROVENANCE_COUNT 8
 
+/* Columns of `runs` holding the build identity, by enum pl_build_field
+ * (migration 011); in select_sql and the runs insert they follow the metrics. */
+static const char *const pl_store_build_cols[PL_BUILD_COUNT] = {"build_commit", "build_branch",
+                                                                "build_id", "ci_run_url"};
+
 /* 1 if condition id is a column of `conditions` (run_started_at is per run). */
 static inline int in_conditions(int id)
 {

@@ -103,6 +103,12 @@ static void bind_run(sqlite3_stmt *s, const struct pl_run *run, const char *impo
 			bind_null_once(s, idx, &run_null[m]);
 		}
 	}
+	for (int f = 0; f < PL_BUILD_COUNT; f++, idx++) {
+		if (run->build[f])
+			sqlite3_bind_text(s, idx, run->build[f], -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(s, idx);
+	}
 }
 
 /* imported_at for a run stored now: the current second (formatted once per

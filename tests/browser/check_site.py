@@ -6,7 +6,8 @@ installed; scripts/deps.sh installs it so CI runs it.
     check_site.py --bin PERFLEDGER --source SRC --work DIR [--shots DIR]
 
 Seeds a ledger with samples/regression and tests/e2e/inputs/ci_hostile.jsonl
-(a hardware name with markup and a workflow command), accepts the step of
+(a hardware name with markup and a workflow command, runs with build
+identity whose CI links must appear), accepts the step of
 the 30-night series, renders the site, then:
 - every page (index.html and each s-*.html) loads from file:// with no
   console error and no request refused by the page's Content-Security-Policy;
@@ -83,15 +84,18 @@ def main():
     hist = run([a.bin, "history", "--metric", "ttft_p50", "--where", "concurrency=8",
                 "--where", "model=mistral-7b-instruct-v0.3", "--format", "json"], env, a.source)
     first = re.search(r'"steps": \[\{[^]]*?"first_run": (\d+)', hist).group(1)
-    run([a.bin, "accept", "--run", first, "--metric", "ttft_p50", "--reason",
+    run([a.bin, "accept", "--run", first, "--metric", "ttft_p50", "--by", "site test", "--reason",
          "kernel <b>6.8</b> & \"new\" image"], env, a.source)
     run([a.bin, "site", "--out", site], env, a.source)
 
     pages = sorted(f for f in os.listdir(site) if f.endswith(".html"))
     ids = {p: parse(os.path.join(site, p)).ids for p in pages}
-    bad = []
+    bad, ci_links = [], set()
     for p in pages:
         for href in parse(os.path.join(site, p)).hrefs:
+            if href.startswith("https://ci.example.org/runs/"):
+                ci_links.add(href)  # a run's ci_run_url (build identity): external
+                continue
             if re.match(r"^[a-z]+:", href):
                 bad.append("%s: absolute link %s" % (p, href))
                 continue
@@ -103,6 +107,9 @@ def main():
                 bad.append("%s: %s: no element with that id" % (p, href))
     if bad:
         sys.exit("broken links:\n" + "\n".join(bad))
+    # the ten runs with build identity link their CI runs, the URL intact
+    if ci_links != {"https://ci.example.org/runs/%d?a=1&b=<2>" % i for i in range(100, 110)}:
+        sys.exit("CI run links: %r" % sorted(ci_links))
 
     profile = tempfile.mkdtemp(prefix="pl-chromium-")
     common = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -180,7 +180,7 @@ static void refused_and_accepted(void **state)
 
 	runs.n--; /* drop it again */
 	pl_run_release(&runs.v[runs.n]);
-	assert_int_equal(pl_accepted_list_push(&acc, 9, PL_M_TTFT_P50, "expected", "t"), 0);
+	assert_int_equal(pl_accepted_list_push(&acc, 9, PL_M_TTFT_P50, "expected", "t", "ci"), 0);
 	assert_int_equal(pl_check_build(&runs, &o, &acc, &chk, NULL), 0);
 	assert_int_equal(chk.m[0].verdict, PL_V_ACCEPTED);
 	assert_int_equal(chk.nregressions, 0);
@@ -216,7 +216,7 @@ static void history_step_at_index(void **state)
 	assert_int_equal(h.nfailing, 1);
 	pl_history_release(&h);
 
-	assert_int_equal(pl_accepted_list_push(&acc, 109, PL_M_TTFT_P50, "kernel", "t"), 0);
+	assert_int_equal(pl_accepted_list_push(&acc, 109, PL_M_TTFT_P50, "kernel", "t", "ci"), 0);
 	assert_int_equal(pl_history_build(&runs, PL_C_RUN_STARTED_AT, PL_M_TTFT_P50, NULL, &acc, &h,
 	                                  NULL),
 	                 0);
@@ -258,18 +258,18 @@ static void store_accepted_steps(void **state)
 		pl_store_close(st);
 		fail_msg("cannot store the test run");
 	}
-	assert_int_equal(pl_store_accept_step(st, run.id, PL_M_TTFT_P50, "why", &replaced, NULL), 0);
+	assert_int_equal(pl_store_accept_step(st, run.id, PL_M_TTFT_P50, "why", "ci", &replaced, NULL), 0);
 	assert_int_equal(replaced, 0);
 	/* accepted_at honours SOURCE_DATE_EPOCH, and a bad one is refused */
 	setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
-	assert_int_equal(pl_store_accept_step(st, run.id, PL_M_TTFT_P50, "why 2", &replaced, NULL), 0);
+	assert_int_equal(pl_store_accept_step(st, run.id, PL_M_TTFT_P50, "why 2", "ci", &replaced, NULL), 0);
 	assert_int_equal(replaced, 1);
 	setenv("SOURCE_DATE_EPOCH", "soon", 1);
-	assert_int_equal(pl_store_accept_step(st, run.id, PL_M_TTFT_P50, "x", NULL, NULL), PL_EUSAGE);
+	assert_int_equal(pl_store_accept_step(st, run.id, PL_M_TTFT_P50, "x", "ci", NULL, NULL), PL_EUSAGE);
 	unsetenv("SOURCE_DATE_EPOCH");
-	assert_int_equal(pl_store_accept_step(st, run.id + 99, PL_M_TTFT_P50, "x", NULL, NULL),
+	assert_int_equal(pl_store_accept_step(st, run.id + 99, PL_M_TTFT_P50, "x", "ci", NULL, NULL),
 	                 PL_EEMPTY);
-	assert_int_equal(pl_store_accept_step(st, run.id, PL_M_TTFT_P50, "", NULL, NULL), PL_EUSAGE);
+	assert_int_equal(pl_store_accept_step(st, run.id, PL_M_TTFT_P50, "", "ci", NULL, NULL), PL_EUSAGE);
 	assert_int_equal(pl_store_accepted_steps(st, PL_M_TTFT_P95, &acc, NULL), 0);
 	assert_int_equal(acc.n, 0);
 	assert_int_equal(pl_store_accepted_steps(st, PL_M_NONE, &acc, NULL), 0);

@@ -224,6 +224,7 @@ static void runs_col(const char *name, const char *type, void *ctx)
 	static const char *const provenance[] = {
 		"id", "condition_id", "source_path", "source_sha256", "record", "adapter",
 		"format_version", "imported_at", "checklist_missing", "reference_only",
+		"build_commit", "build_branch", "build_id", "ci_run_url", /* build identity (011) */
 	};
 	struct seen *seen = ctx;
 	int id;
