@@ -18,6 +18,7 @@
 #include "render/site.h"
 
 #include <math.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,6 +141,32 @@ static void series_label(char *buf, size_t n, const struct pl_run *r)
 
 /* ------------------------------------------------------------- charts */
 
+/* v rounded to a tenth, as "12.3" / "-0.5" / "7.0", into buf: what "%.1f"
+ * prints for the small chart coordinates, without the cost of a
+ * floating-point conversion (a site draws millions of them). */
+static const char *c1(char buf[32], double v)
+{
+	long long t;
+	char *p = buf + 31;
+
+	if (!isfinite(v) || fabs(v) > 1e15) {
+		snprintf(buf, 32, "%.1f", isfinite(v) ? v : 0.0);
+		return buf;
+	}
+	t = llround(v * 10.0);
+	*p = '\0';
+	*--p = (char)('0' + (t < 0 ? -t : t) % 10);
+	*--p = '.';
+	for (long long u = (t < 0 ? -t : t) / 10;; u /= 10) {
+		*--p = (char)('0' + u % 10);
+		if (u < 10)
+			break;
+	}
+	if (t < 0)
+		*--p = '-';
+	return p;
+}
+
 #define SPARK_W 120
 #define SPARK_H 28
 #define SPARK_MAX 60 /* points drawn at most; more are thinned evenly */
@@ -212,7 +239,8 @@ static void sparkline(FILE *f, const struct pl_history *h, const double *xs)
 		size_t k = i + stride >= h->npoints ? h->npoints - 1 : i; /* always the last one */
 		double x = 2 + xs[k] * (SPARK_W - 4);
 		double y = SPARK_H - 2 - (h->points[k].s.median - lo) / (hi - lo) * (SPARK_H - 4);
-		fprintf(f, "%s%.1f,%.1f", i ? " " : "", x, y);
+		char bx[32], by[32];
+		fprintf(f, "%s%s,%s", i ? " " : "", c1(bx, x), c1(by, y));
 		if (k == h->npoints - 1)
 			break;
 	}
@@ -238,13 +266,13 @@ static void sparkline(FILE *f, const struct pl_history *h, const double *xs)
 #define CH_T 16
 #define CH_B 34  /* bottom margin: x labels */
 
-/* The chart of one metric's history (see the file comment of site.h). */
+/* The chart of one metric's history (see the file comment of site.h). Input
+ * text never enters it: the labels are numbers and days we print. Returns 0. */
 static int chart(FILE *f, const struct pl_history *h, const double *xs)
 {
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
 	double lo, hi, pw = CH_W - CH_L - CH_R, ph = CH_H - CH_T - CH_B;
 	char a[32], b[32];
-	int rc;
 
 #define X(v) (CH_L + (v) * pw)
 #define Y(v) (CH_T + ph - ((v) - lo) / (hi - lo) * ph)
@@ -296,10 +324,11 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 	/* intervals */
 	for (size_t i = 0; i < h->npoints; i++) {
 		const struct pl_sample_summary *s = &h->points[i].s;
+		char bx[32], b1[32], b2[32];
 		if (s->ci_valid)
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			fprintf(f, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
 			           "stroke=\"#9bb7d9\"/>\n",
-			        X(xs[i]), Y(s->ci_low), X(xs[i]), Y(s->ci_high));
+			        c1(bx, X(xs[i])), c1(b1, Y(s->ci_low)), bx, c1(b2, Y(s->ci_high)));
 	}
 	/* fitted level as a step line */
 	fputs("<path fill=\"none\" stroke=\"#e08a00\" stroke-width=\"1.5\" d=\"", f);
@@ -307,29 +336,30 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 		double lv = h->points[i].level;
 		if (!isfinite(lv))
 			continue;
+		char bx[32], by[32];
 		if (i == 0)
-			fprintf(f, "M%.1f %.1f", X(xs[0]), Y(lv));
+			fprintf(f, "M%s %s", c1(bx, X(xs[0])), c1(by, Y(lv)));
 		else
-			fprintf(f, " H%.1f V%.1f", X((xs[i - 1] + xs[i]) / 2), Y(lv));
+			fprintf(f, " H%s V%s", c1(bx, X((xs[i - 1] + xs[i]) / 2)), c1(by, Y(lv)));
 	}
 	if (h->npoints)
 		fprintf(f, " H%.1f", X(xs[h->npoints - 1]));
 	fputs("\"/>\n", f);
 	/* medians */
 	fputs("<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"1\" points=\"", f);
-	for (size_t i = 0; i < h->npoints; i++)
-		fprintf(f, "%s%.1f,%.1f", i ? " " : "", X(xs[i]), Y(h->points[i].s.median));
-	fputs("\"/>\n", f);
 	for (size_t i = 0; i < h->npoints; i++) {
-		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"#1f5fa8\"><title>",
-		        X(xs[i]), Y(h->points[i].s.median));
-		if ((rc = html(f, h->points[i].value.text)))
-			return rc;
-		fprintf(f, ": %s %s, n = %zu</title></circle>\n",
-		        pl_fmt_sig4(a, sizeof(a), h->points[i].s.median), pl_unit_label(mi->unit),
-		        h->points[i].n);
+		char bx[32], by[32];
+		fprintf(f, "%s%s,%s", i ? " " : "", c1(bx, X(xs[i])), c1(by, Y(h->points[i].s.median)));
 	}
-	fputs("</svg>\n", f);
+	fputs("\"/>\n", f);
+	/* the points as dots (their values are in the table below the chart) */
+	fputs("<g fill=\"#1f5fa8\">", f);
+	for (size_t i = 0; i < h->npoints; i++) {
+		char bx[32], by[32];
+		fprintf(f, "<circle cx=\"%s\" cy=\"%s\" r=\"2.5\"/>", c1(bx, X(xs[i])),
+		        c1(by, Y(h->points[i].s.median)));
+	}
+	fputs("</g>\n</svg>\n", f);
 #undef X
 #undef Y
 	return 0;
@@ -513,7 +543,7 @@ static int page_metric(FILE *f, const struct pl_history *h, const double *xs)
 {
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
 	const char *verdict = verdict_of(h);
-	char a[32], b[32], c[32], ch[64];
+	char a[32], b[32], ch[64];
 	int rc;
 
 	fprintf(f, "<section id=\"%s\">\n<h2>%s (%s) — <span class=\"v-%s\">%s</span></h2>\n",
@@ -566,29 +596,84 @@ static int page_metric(FILE *f, const struct pl_history *h, const double *xs)
 		}
 		fputs("</ul>\n", f);
 	}
-	fputs("<div class=\"wrap\"><table>\n<thead><tr><th>run_started_at</th><th>n</th>"
-	      "<th>median</th><th>95% CI</th><th>level</th><th>runs</th></tr></thead>\n<tbody>\n",
+	fputs("</section>\n", f);
+	return 0;
+}
+
+/* 1 if point a of history ha comes before point b of hb (time, then the
+ * label), -1 after, 0 the same point. */
+static int point_order(const struct pl_history_point *a, const struct pl_history_point *b)
+{
+	int c;
+
+	if (isfinite(a->t) && isfinite(b->t) && a->t != b->t)
+		return a->t < b->t ? 1 : -1;
+	c = strcmp(a->value.text ? a->value.text : "", b->value.text ? b->value.text : "");
+	return c < 0 ? 1 : c > 0 ? -1 : 0;
+}
+
+/* One table of the points of every metric shown: a row per run_started_at
+ * (the histories merged in time order; a metric a point lacks is "-"), its
+ * n, each metric's median (with its 95% interval when there is one) and the
+ * runs, linked to the runs table. */
+static int page_points(FILE *f, const struct pl_history *hs, size_t nh)
+{
+	size_t *at = calloc(nh ? nh : 1, sizeof(*at));
+	char a[32], b[32], c[32];
+	int rc = 0;
+
+	if (!at)
+		return PL_ENOMEM;
+	fputs("<h2>Points</h2>\n<div class=\"wrap\"><table>\n<thead><tr><th>run_started_at</th>"
+	      "<th>n</th>",
 	      f);
-	for (size_t i = 0; i < h->npoints; i++) {
-		const struct pl_history_point *p = &h->points[i];
+	for (size_t k = 0; k < nh; k++)
+		if (hs[k].npoints)
+			fprintf(f, "<th>%s (%s)</th>", pl_metric_info[hs[k].metric].name,
+			        pl_unit_label(pl_metric_info[hs[k].metric].unit));
+	fputs("<th>runs</th></tr></thead>\n<tbody>\n", f);
+	for (;;) {
+		const struct pl_history_point *first = NULL;
+
+		/* the earliest point not yet written, over every metric */
+		for (size_t k = 0; k < nh; k++)
+			if (at[k] < hs[k].npoints &&
+			    (!first || point_order(&hs[k].points[at[k]], first) > 0))
+				first = &hs[k].points[at[k]];
+		if (!first)
+			break;
 		fputs("<tr><td>", f);
-		if ((rc = html(f, p->value.text)))
-			return rc;
-		fprintf(f, "</td><td class=\"num\">%zu</td><td class=\"num\">%s</td><td class=\"num\">",
-		        p->n, pl_fmt_sig4(a, sizeof(a), p->s.median));
-		if (p->s.ci_valid)
-			fprintf(f, "%s – %s", pl_fmt_sig4(b, sizeof(b), p->s.ci_low),
-			        pl_fmt_sig4(c, sizeof(c), p->s.ci_high));
-		else
-			fputs("n &lt; 6", f);
-		fprintf(f, "</td><td class=\"num\">%s</td><td>", pl_fmt_sig4(a, sizeof(a), p->level));
-		for (size_t k = 0; k < p->n; k++)
-			fprintf(f, "%s<a href=\"#run-%lld\">%lld</a>", k ? " " : "", p->run_ids[k],
-			        p->run_ids[k]);
+		if ((rc = html(f, first->value.text)))
+			break;
+		fprintf(f, "</td><td class=\"num\">%zu</td>", first->n);
+		for (size_t k = 0; k < nh; k++) {
+			const struct pl_history_point *p;
+			if (!hs[k].npoints)
+				continue;
+			if (at[k] >= hs[k].npoints || point_order(&hs[k].points[at[k]], first) != 0) {
+				fputs("<td class=\"num\">-</td>", f);
+				continue;
+			}
+			p = &hs[k].points[at[k]++];
+			if (p->s.ci_valid)
+				fprintf(f, "<td class=\"num\">%s [%s, %s]</td>",
+				        pl_fmt_sig4(a, sizeof(a), p->s.median),
+				        pl_fmt_sig4(b, sizeof(b), p->s.ci_low),
+				        pl_fmt_sig4(c, sizeof(c), p->s.ci_high));
+			else
+				fprintf(f, "<td class=\"num\">%s</td>", pl_fmt_sig4(a, sizeof(a), p->s.median));
+		}
+		fputs("<td>", f);
+		for (size_t r = 0; r < first->n; r++)
+			fprintf(f, "%s<a href=\"#run-%lld\">%lld</a>", r ? " " : "", first->run_ids[r],
+			        first->run_ids[r]);
 		fputs("</td></tr>\n", f);
 	}
-	fputs("</tbody></table></div>\n</section>\n", f);
-	return 0;
+	fputs("</tbody></table></div>\n<p>A 95% interval of a median is shown where a point has "
+	      "6 runs or more.</p>\n",
+	      f);
+	free(at);
+	return rc;
 }
 
 /* The conditions of a series (all runs share them but run_started_at). */
@@ -707,6 +792,7 @@ static int write_series_files(struct site *S, struct series *sr, const struct pl
 		free(path);
 		return PL_EIO;
 	}
+	__fsetlocking(f, FSETLOCKING_BYCALLER); /* one thread writes it */
 	page_head(f, sr->label);
 	fputs("<p><a href=\"index.html\">&larr; all series</a></p>\n<h1>", f);
 	rc = html(f, sr->label);
@@ -729,6 +815,8 @@ static int write_series_files(struct site *S, struct series *sr, const struct pl
 		rc = page_metric(f, &sr->h[k], xs);
 		free(xs);
 	}
+	if (!rc)
+		rc = page_points(f, sr->h, sr->nh);
 	if (!rc)
 		rc = page_conditions(f, &runs->v[0]);
 	if (!rc)
@@ -755,6 +843,7 @@ static int write_series_files(struct site *S, struct series *sr, const struct pl
 		free(path);
 		return PL_EIO;
 	}
+	__fsetlocking(f, FSETLOCKING_BYCALLER); /* one thread writes it */
 	{
 		int first = 1, nfirst = 1;
 		fputc('{', f);
@@ -839,6 +928,7 @@ static int write_series_files(struct site *S, struct series *sr, const struct pl
 		free(path);
 		return PL_EIO;
 	}
+	__fsetlocking(f, FSETLOCKING_BYCALLER); /* one thread writes it */
 	fputs("metric,unit,index,run_started_at,n,median,ci_low,ci_high,level,step_change_pct,"
 	      "step_accepted_reason\r\n",
 	      f);
@@ -969,6 +1059,8 @@ static FILE *open_in(const char *dir, const char *name, struct pl_error *err)
 	}
 	f = pl_fs_create_fresh(path, err);
 	free(path);
+	if (f) /* one thread writes it: no stdio locking per call */
+		__fsetlocking(f, FSETLOCKING_BYCALLER);
 	return f;
 }
 
