@@ -13,7 +13,7 @@
  * the text format prints; too few samples is <skipped>; a refused
  * comparison is one <testcase name="conditions"> with an <error
  * type="refused"> listing every differing field. The document validates
- * against tests/fixtures/junit.xsd, a schema written after the Jenkins
+ * against tests/fixtures/ci/junit.xsd, a schema written after the Jenkins
  * xunit-plugin's junit-10.xsd (the Apache Ant JUnit report format as
  * Jenkins reads it): <testsuites> carries name, tests, failures, errors
  * (no skipped attribute there); <testsuite> name, tests, failures, errors,
