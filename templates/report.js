@@ -26,6 +26,10 @@
       });
     });
   });
+  // Printing opens every collapsed section, so paper holds the whole report.
+  window.addEventListener('beforeprint', function () {
+    document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+  });
   // Self-test for the browser test (tests/browser/check_bundle.py): with the
   // fragment #selftest-sort, click the header of the first column (of any
   // sortable table) whose cells all carry a number, not all the same, twice,

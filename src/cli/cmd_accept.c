@@ -200,6 +200,7 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_store *st = NULL;
 	struct pl_selection sel;
 	struct metric_list ml = {{0}, 0};
+	int replaced[PL_METRIC_COUNT] = {0};
 	struct pl_run_list runs;
 	const char *reason = NULL, *by = NULL;
 	long long run_id = 0;
@@ -267,17 +268,28 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 	if (!(st = pl_cli_open_store(cli, PL_CLI_STORE_WRITE)))
 		goto out;
 	if (revoke) {
+		/* all the metrics or none: one transaction around them */
+		if (pl_store_begin(st, &err)) {
+			pl_cli_print_error(&err);
+			goto out;
+		}
 		for (size_t k = 0; k < ml.n; k++) {
 			if (pl_store_revoke_step(st, run_id, ml.m[k], by, &err)) {
+				pl_store_rollback(st, NULL);
 				if (err.code == PL_EEMPTY || err.code == PL_EUSAGE)
 					pl_cli_errorf("accept", "%s", err.message);
 				else
 					pl_cli_print_error(&err);
 				goto out;
 			}
+		}
+		if (pl_store_commit(st, &err)) {
+			pl_cli_print_error(&err);
+			goto out;
+		}
+		for (size_t k = 0; k < ml.n; k++)
 			printf("revoked the acceptance of %s at run %lld\n", pl_metric_info[ml.m[k]].name,
 			       run_id);
-		}
 		rc = PL_EXIT_OK;
 		goto out;
 	}
@@ -323,18 +335,28 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 		        run_id, change_name(kind), pl_metric_info[ml.m[k]].name, point,
 		        pl_group_name(used));
 	}
+	/* all the metrics or none: one transaction around them */
+	if (pl_store_begin(st, &err)) {
+		pl_cli_print_error(&err);
+		goto out;
+	}
 	for (size_t k = 0; k < ml.n; k++) {
-		int replaced = 0;
-		if (pl_store_accept_step(st, run_id, ml.m[k], reason, by, &replaced, &err)) {
+		if (pl_store_accept_step(st, run_id, ml.m[k], reason, by, &replaced[k], &err)) {
+			pl_store_rollback(st, NULL);
 			if (err.code == PL_EEMPTY)
 				pl_cli_errorf("accept", "%s", err.message);
 			else
 				pl_cli_print_error(&err);
 			goto out;
 		}
-		printf("%s step of %s at run %lld\n", replaced ? "re-accepted" : "accepted",
-		       pl_metric_info[ml.m[k]].name, run_id);
 	}
+	if (pl_store_commit(st, &err)) {
+		pl_cli_print_error(&err);
+		goto out;
+	}
+	for (size_t k = 0; k < ml.n; k++)
+		printf("%s step of %s at run %lld\n", replaced[k] ? "re-accepted" : "accepted",
+		       pl_metric_info[ml.m[k]].name, run_id);
 	rc = PL_EXIT_OK;
 out:
 	pl_store_close(st);

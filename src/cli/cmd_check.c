@@ -85,7 +85,7 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	const char *axis = NULL, *base = NULL, *cand = NULL, *group = NULL;
-	char *nbase = NULL, *ncand = NULL, *nvals[PL_CHECK_VALUES_MAX] = {0};
+	char *ncand = NULL, *nvals[PL_CHECK_VALUES_MAX] = {0};
 	int argi, rc = PL_EXIT_USAGE;
 	const struct pl_option options[] = {
 		PL_OPT_STRING_ENTRY("axis", 0, "FIELD", &axis,
@@ -274,7 +274,6 @@ out:
 	pl_accepted_list_release(&acc);
 	pl_run_list_release(&runs);
 	pl_sel_release(&sel);
-	free(nbase);
 	free(ncand);
 	for (size_t k = 0; k < PL_CHECK_VALUES_MAX; k++)
 		free(nvals[k]);

@@ -313,6 +313,8 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 		goto out;
 	rc = PL_EXIT_USAGE;
 	if (pl_procure_build(&cmp, &runs, &spec.slo, spec.prices, spec.nprices, &proc, &err)) {
+		if (err.code == PL_EINVALID) /* a 'prices' entry: the definition's error */
+			pl_error_at(&err, spec_path, 0, 0);
 		pl_cli_print_error(&err);
 		goto out;
 	}

@@ -30,6 +30,11 @@ static const struct command commands[] = {
 	{"accept", cmd_accept, "mark a step (or a check regression) of a metric as expected"},
 	{"verify", cmd_verify, "re-render a report bundle and report every file that differs"},
 	{"formats", cmd_formats, "list the input formats, their versions and field mappings"},
+	{"show", cmd_show, "print one run whole: conditions, metrics, provenance and its trail"},
+	{"amend", cmd_amend, "correct stored conditions; the old values stay in the trail"},
+	{"retract", cmd_retract, "take runs out of every comparison and report, without deleting"},
+	{"restore", cmd_restore, "put retracted runs back"},
+	{"purge", cmd_purge, "delete retracted runs for good, saying what was deleted"},
 	{"migrate", cmd_migrate, "bring the database to this build's schema (reading commands never do)"},
 };
 

@@ -483,14 +483,14 @@ int pl_check_build(const struct pl_run_list *runs, const struct pl_check_opts *o
 
 	memset(out, 0, sizeof(*out));
 	pl_run_list_init(&sel);
-	if (opts->axis < 0 || opts->axis >= PL_COND_COUNT)
-		return pl_error_set(err, PL_EUSAGE, "check needs one --axis field");
 	if (!(opts->alpha > 0 && opts->alpha < 1))
 		return pl_error_set(err, PL_EUSAGE, "alpha must be inside (0, 1)");
 	if (!(opts->threshold >= 0 && isfinite(opts->threshold)))
 		return pl_error_set(err, PL_EUSAGE, "the threshold must be a finite percentage >= 0");
 	if (opts->series)
 		return check_series(runs, opts, accepted, out, err);
+	if (opts->axis < 0 || opts->axis >= PL_COND_COUNT)
+		return pl_error_set(err, PL_EUSAGE, "check needs one --axis field");
 	if (!opts->baseline || !opts->candidate)
 		return pl_error_set(err, PL_EUSAGE, "check needs a baseline and a candidate value");
 	if (opts->nbaselines == 0 && strcmp(opts->baseline, opts->candidate) == 0)

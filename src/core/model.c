@@ -165,6 +165,8 @@ int pl_run_copy(struct pl_run *dst, const struct pl_run *src)
 	memcpy(dst->sha256, src->sha256, sizeof(dst->sha256));
 	dst->record = src->record;
 	dst->checklist_missing = src->checklist_missing;
+	dst->revision = src->revision;
+	dst->retracted = src->retracted;
 	for (int i = 0; i < PL_COND_COUNT; i++) {
 		dst->cond[i].set = src->cond[i].set;
 		dst->cond[i].num = src->cond[i].num;

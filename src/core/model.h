@@ -306,6 +306,11 @@ struct pl_run {
 	char *build[PL_BUILD_COUNT]; /* build identity by enum pl_build_field,
 	                           NULL when not known; provenance, not a
 	                           condition; owned */
+	int revision;           /* the stored run's current revision: 1 as
+	                           imported, +1 per amend (core/ledger.h); set
+	                           by the store's reads, 0 otherwise */
+	int retracted;          /* 1: retracted (`perfledger retract`); set by
+	                           the store's reads */
 };
 
 /* Zeroes run (all conditions and metrics missing). */

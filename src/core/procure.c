@@ -6,6 +6,7 @@
  */
 #include "core/procure.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,7 @@ int pl_procure_slo_throughput(const struct pl_sweep_point *pts, size_t n, const 
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		if (point_meets(&pts[i], slo) < 0 || !isfinite(pts[i].throughput) ||
-		    isnan(pts[i].concurrency)) {
+		    (isnan(pts[i].concurrency) && n > 1)) {
 			res->skipped++;
 			continue;
 		}
@@ -83,7 +84,8 @@ int pl_procure_slo_throughput(const struct pl_sweep_point *pts, size_t n, const 
 			res->concurrency = v[i].concurrency;
 			res->lo_concurrency = res->hi_concurrency = NAN;
 		}
-		if (i + 1 < m && point_meets(&v[i + 1], slo) == 0 && isfinite(v[i + 1].concurrency)) {
+		if (i + 1 < m && point_meets(&v[i + 1], slo) == 0 && isfinite(v[i].concurrency) &&
+		    isfinite(v[i + 1].concurrency)) {
 			double t = 1.0, x, c;
 			for (size_t k = 0; k < slo->n; k++) {
 				double lo = v[i].latency[k], hi = v[i + 1].latency[k], tk;
@@ -112,24 +114,34 @@ int pl_procure_slo_throughput(const struct pl_sweep_point *pts, size_t n, const 
 
 /* ------------------------------------------------------------ the groups */
 
-static int is_concurrency_axis(const struct pl_comparison *cmp)
+static int on_axis(const struct pl_comparison *cmp, int id)
 {
 	for (size_t i = 0; i < cmp->naxis; i++)
-		if (cmp->axis[i] == PL_C_CONCURRENCY)
+		if (cmp->axis[i] == id)
 			return 1;
 	return 0;
 }
 
-/* Label of row r without the concurrency axis field ("A / B", "(all)"
- * when there is none); heap, NULL when out of memory. */
-static char *group_label(const struct pl_comparison *cmp, size_t r)
+/* The load field of the sweep (pl_procurement.load). */
+static int load_field(const struct pl_comparison *cmp)
+{
+	if (on_axis(cmp, PL_C_CONCURRENCY))
+		return PL_C_CONCURRENCY;
+	if (on_axis(cmp, PL_C_REQUEST_RATE))
+		return PL_C_REQUEST_RATE;
+	return -1;
+}
+
+/* Label of row r without the load axis field ("A / B", "(all)" when there
+ * is none); heap, NULL when out of memory. */
+static char *group_label(const struct pl_comparison *cmp, size_t r, int load)
 {
 	struct pl_buf b;
 
 	pl_buf_init(&b);
 	for (size_t i = 0; i < cmp->naxis; i++) {
 		const struct pl_value *v;
-		if (cmp->axis[i] < 0 || cmp->axis[i] >= PL_COND_COUNT || cmp->axis[i] == PL_C_CONCURRENCY)
+		if (cmp->axis[i] < 0 || cmp->axis[i] >= PL_COND_COUNT || cmp->axis[i] == load)
 			continue;
 		v = &cmp->rows[r].axis[cmp->axis[i]];
 		if (b.len)
@@ -181,19 +193,37 @@ static const char *row_deployment(const struct pl_comparison *cmp, size_t r)
 	return NULL;
 }
 
-/* The group's price: for a cloud-api group, token prices from its runs;
- * then price_per_hour from its runs; then the table's entry for its
- * hardware (token prices count only for a cloud-api group). */
+/* The price table's entry for hardware hw (normalized, as rows hold it);
+ * a per-token entry only for a cloud-api row (api). NULL if none. */
+static const struct pl_price *table_entry(const char *hw, int api, const struct pl_price *prices,
+                                          size_t nprices)
+{
+	for (size_t i = 0; hw && i < nprices; i++) {
+		char *norm = pl_normalize_value(PL_C_HARDWARE, prices[i].hardware);
+		int same = norm && strcmp(norm, hw) == 0;
+		free(norm);
+		if (same && (!prices[i].per_token || api))
+			return &prices[i];
+	}
+	return NULL;
+}
+
+/* The group's price: the table's entry for its hardware (token prices
+ * count only for a cloud-api group), which wins over the runs' prices and
+ * keeps them in runs_price_* (price_source 3); else, for a cloud-api
+ * group, token prices from its runs; else price_per_hour from its runs. */
 static void group_price(struct pl_procure_group *g, const struct pl_comparison *cmp,
                         const struct pl_run_list *runs, const struct pl_price *prices,
                         size_t nprices)
 {
-	int have = 0, thave = 0, tconflict = 0, api;
+	int have = 0, thave = 0, tconflict = 0, conflict = 0, api;
 	const char *hw = NULL, *dep = NULL;
-	double pin = NAN, pout = NAN;
+	double pin = NAN, pout = NAN, hour = NAN;
+	const struct pl_price *e;
 
 	g->price_per_hour = NAN;
 	g->price_in_per_mtok = g->price_out_per_mtok = NAN;
+	g->runs_price_per_hour = g->runs_price_in = g->runs_price_out = NAN;
 	for (size_t p = 0; p < g->npoints; p++) {
 		const struct pl_compare_row *row = &cmp->rows[g->points[p].row];
 		if (!hw)
@@ -219,17 +249,34 @@ static void group_price(struct pl_procure_group *g, const struct pl_comparison *
 			if (!run->cond[PL_C_PRICE_PER_HOUR].set)
 				continue;
 			if (!have) {
-				g->price_per_hour = run->cond[PL_C_PRICE_PER_HOUR].num;
+				hour = run->cond[PL_C_PRICE_PER_HOUR].num;
 				have = 1;
-			} else if (run->cond[PL_C_PRICE_PER_HOUR].num != g->price_per_hour) {
-				g->price_conflict = 1;
+			} else if (run->cond[PL_C_PRICE_PER_HOUR].num != hour) {
+				conflict = 1;
 			}
 		}
 	}
 	api = dep && strcmp(dep, "cloud-api") == 0;
+	e = table_entry(hw, api, prices, nprices);
+	if (e) {
+		if (have && !conflict)
+			g->runs_price_per_hour = hour;
+		if (thave && !tconflict) {
+			g->runs_price_in = pin;
+			g->runs_price_out = pout;
+		}
+		if (e->per_token) {
+			g->token_priced = 1;
+			g->price_in_per_mtok = e->per_m_input;
+			g->price_out_per_mtok = e->per_m_output;
+		} else {
+			g->price_per_hour = e->price_per_hour;
+		}
+		g->price_source = have || thave ? 3 : 2;
+		return;
+	}
 	if (api && thave) {
 		g->token_priced = 1;
-		g->price_per_hour = NAN;
 		g->price_conflict = tconflict;
 		if (!tconflict) {
 			g->price_in_per_mtok = pin;
@@ -238,32 +285,114 @@ static void group_price(struct pl_procure_group *g, const struct pl_comparison *
 		}
 		return;
 	}
-	if (g->price_conflict) {
-		g->price_per_hour = NAN;
-		return;
-	}
-	if (have) {
+	g->price_conflict = conflict;
+	if (have && !conflict) {
+		g->price_per_hour = hour;
 		g->price_source = 1;
-		return;
 	}
-	for (size_t i = 0; hw && i < nprices; i++) {
-		char *norm = pl_normalize_value(PL_C_HARDWARE, prices[i].hardware);
-		int same = norm && strcmp(norm, hw) == 0;
-		free(norm);
-		if (!same)
-			continue;
-		if (prices[i].per_token) {
-			if (!api)
-				continue;
-			g->token_priced = 1;
-			g->price_in_per_mtok = prices[i].per_m_input;
-			g->price_out_per_mtok = prices[i].per_m_output;
-		} else {
-			g->price_per_hour = prices[i].price_per_hour;
+}
+
+/* Levenshtein distance of a and b ignoring ASCII case (rows of two
+ * columns; a and b are at most a few hundred bytes). SIZE_MAX when out of
+ * memory. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b), *prev, *cur, d;
+
+	prev = malloc((nb + 1) * sizeof(*prev));
+	cur = malloc((nb + 1) * sizeof(*cur));
+	if (!prev || !cur) {
+		free(prev);
+		free(cur);
+		return (size_t)-1;
+	}
+	for (size_t j = 0; j <= nb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= na; i++) {
+		size_t *t;
+		cur[0] = i;
+		for (size_t j = 1; j <= nb; j++) {
+			size_t sub = prev[j - 1] + (tolower((unsigned char)a[i - 1]) !=
+			                            tolower((unsigned char)b[j - 1]));
+			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
 		}
-		g->price_source = 2;
-		return;
+		t = prev;
+		prev = cur;
+		cur = t;
 	}
+	d = prev[nb];
+	free(prev);
+	free(cur);
+	return d;
+}
+
+/* A table entry that names the hardware of no row: an error when it looks
+ * like a row's hardware mistyped (within 2 edits or a fifth of its length,
+ * case ignored) or when some group was left without a price; otherwise
+ * (an entry for hardware outside this selection, the definition shared
+ * between selections) it is listed in p->unused_prices for the report to
+ * name. Run after the groups are priced. */
+static int check_price_keys(const struct pl_comparison *cmp, const struct pl_price *prices,
+                            size_t nprices, struct pl_procurement *p, struct pl_error *err)
+{
+	int unpriced = 0;
+
+	for (size_t g = 0; g < p->ngroups; g++)
+		if (p->groups[g].price_source == 0 && !p->groups[g].price_conflict)
+			unpriced = 1;
+	for (size_t i = 0; i < nprices; i++) {
+		char *norm = pl_normalize_value(PL_C_HARDWARE, prices[i].hardware);
+		const char *best = NULL;
+		size_t bestd = (size_t)-1, len = strlen(prices[i].hardware);
+		int found = 0;
+		if (!norm)
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		for (size_t r = 0; r < cmp->nrows && !found; r++) {
+			const char *hw = row_hardware(cmp, r);
+			size_t d;
+			if (!hw)
+				continue;
+			if (strcmp(hw, norm) == 0) {
+				found = 1;
+				break;
+			}
+			d = edit_distance(prices[i].hardware, hw);
+			if (d < bestd) {
+				bestd = d;
+				best = hw;
+			}
+		}
+		free(norm);
+		if (found)
+			continue;
+		if (best && (unpriced || bestd <= 2 || bestd * 5 <= len)) {
+			pl_error_set(err, PL_EINVALID,
+			             "'prices' entry '%.100s' matches the hardware of no row; the "
+			             "closest is '%.100s'",
+			             prices[i].hardware, best);
+			pl_error_field(err, "prices");
+			return PL_EINVALID;
+		}
+		if (!best && unpriced) {
+			pl_error_set(err, PL_EINVALID,
+			             "'prices' entry '%.100s' matches the hardware of no row (no row "
+			             "has a hardware)",
+			             prices[i].hardware);
+			pl_error_field(err, "prices");
+			return PL_EINVALID;
+		}
+		{
+			char **v = realloc(p->unused_prices, (p->nunused_prices + 1) * sizeof(*v));
+			if (!v)
+				return pl_error_set(err, PL_ENOMEM, "out of memory");
+			p->unused_prices = v;
+			if (!(v[p->nunused_prices] = strdup(prices[i].hardware)))
+				return pl_error_set(err, PL_ENOMEM, "out of memory");
+			p->nunused_prices++;
+		}
+	}
+	return 0;
 }
 
 /* Cost per 1M output tokens of point pt of g at throughput x. */
@@ -305,6 +434,9 @@ static int fill_group(struct pl_procure_group *g, const struct pl_comparison *cm
 		struct pl_procure_point *pt = &g->points[p];
 		const struct pl_compare_row *row = &cmp->rows[pt->row];
 		double tpot = row_metric(row, PL_M_TPOT_P50);
+		g->nruns += row->n;
+		if (row->reference_only > 0)
+			g->reference_only = 1;
 		pt->throughput = row_metric(row, PL_M_OUTPUT_THROUGHPUT);
 		pt->throughput_per_acc = pt->throughput / g->accelerators;
 		pt->interactivity = tpot > 0 ? 1.0 / tpot : NAN;
@@ -331,12 +463,27 @@ static int fill_group(struct pl_procure_group *g, const struct pl_comparison *cm
 	g->slo.status = PL_SLO_NONE_MEETS;
 	g->slo.throughput = g->slo.concurrency = NAN;
 	g->slo.lo_concurrency = g->slo.hi_concurrency = NAN;
+	g->single_point = g->npoints == 1;
 	if (slo->n > 0) {
 		int rc = pl_procure_slo_throughput(sp, g->npoints, slo, &g->slo, err);
+		double top = NAN;
+		int top_meets = 0;
 		if (rc) {
 			free(sp);
 			return rc;
 		}
+		g->usable = g->npoints - g->slo.skipped;
+		/* the highest load among the usable points: does it still meet? */
+		for (size_t p = 0; p < g->npoints; p++) {
+			const struct pl_procure_point *pt = &g->points[p];
+			if (pt->meets_slo < 0 || (isnan(pt->concurrency) && g->npoints > 1))
+				continue;
+			if (isnan(top) || pt->concurrency >= top || isnan(pt->concurrency)) {
+				top = pt->concurrency;
+				top_meets = pt->meets_slo == 1;
+			}
+		}
+		g->lower_bound = g->slo.status != PL_SLO_NONE_MEETS && (g->usable == 1 || top_meets);
 	}
 	free(sp);
 	g->slo_throughput_per_acc = g->slo.throughput / g->accelerators;
@@ -388,12 +535,13 @@ int pl_procure_build(const struct pl_comparison *cmp, const struct pl_run_list *
 	if (!slo)
 		slo = &no_slo;
 	out->slo = *slo;
-	out->sweep = is_concurrency_axis(cmp);
+	out->load = load_field(cmp);
+	out->sweep = out->load >= 0;
 	out->groups = calloc(cmp->nrows ? cmp->nrows : 1, sizeof(*out->groups));
 	if (!out->groups)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	for (size_t r = 0; r < cmp->nrows; r++) {
-		char *label = group_label(cmp, r);
+		char *label = group_label(cmp, r, out->load);
 		struct pl_procure_group *g = NULL;
 		struct pl_procure_point *pts;
 		if (!label)
@@ -413,13 +561,17 @@ int pl_procure_build(const struct pl_comparison *cmp, const struct pl_run_list *
 		g->points = pts;
 		memset(&pts[g->npoints], 0, sizeof(*pts));
 		pts[g->npoints].row = r;
-		pts[g->npoints].concurrency = row_cond_num(cmp, r, PL_C_CONCURRENCY);
+		pts[g->npoints].concurrency = row_cond_num(cmp, r, out->load >= 0 ? out->load : PL_C_CONCURRENCY);
+		if (out->load < 0 && isnan(pts[g->npoints].concurrency))
+			pts[g->npoints].concurrency = row_cond_num(cmp, r, PL_C_REQUEST_RATE);
 		g->npoints++;
 	}
 	for (size_t i = 0; i < out->ngroups && rc == 0; i++) {
 		group_price(&out->groups[i], cmp, runs, prices, nprices);
 		rc = fill_group(&out->groups[i], cmp, slo, err);
 	}
+	if (rc == 0)
+		rc = check_price_keys(cmp, prices, nprices, out, err);
 	if (rc == 0)
 		mark_pareto(out);
 	return rc;
@@ -434,5 +586,8 @@ void pl_procurement_release(struct pl_procurement *p)
 		free(p->groups[i].points);
 	}
 	free(p->groups);
+	for (size_t i = 0; i < p->nunused_prices; i++)
+		free(p->unused_prices[i]);
+	free(p->unused_prices);
 	memset(p, 0, sizeof(*p));
 }

@@ -58,7 +58,16 @@
  * measured or interpolated and between which concurrencies. Nothing is
  * extrapolated: if the lowest concurrency already fails, no throughput
  * meets the SLO. Points lacking a limited metric are skipped (counted in
- * `skipped`).
+ * `skipped`); so is a point without a known concurrency, unless it is the
+ * only point (one point needs no order).
+ *
+ * Open-loop sweeps: when request_rate (arrival rate, req/s) is on the axis
+ * and concurrency is not, the sweep's load is the request rate and
+ * everything above reads "request rate" for "concurrency" (a rate of inf,
+ * all requests at once, is the last point; nothing is interpolated towards
+ * it). A group's SLO throughput is a lower bound when it rests on one usable
+ * point, or when the highest load measured still meets the SLO: the sweep
+ * ended before the SLO was violated, so more load may still meet it.
  *
  * Pareto front (latency vs throughput chart): over all points of all
  * groups, a point is on the front when no other point has both a higher or
@@ -138,7 +147,10 @@ struct pl_price {
 /* One point of a group (one comparison row). */
 struct pl_procure_point {
 	size_t row;                /* index into cmp->rows */
-	double concurrency;        /* NAN if unknown */
+	double concurrency;        /* the load of the point: its concurrency, or its
+	                              request_rate (req/s, may be +inf) in an
+	                              open-loop sweep (pl_procurement.load); NAN if
+	                              unknown */
 	double throughput;         /* output_throughput median; NAN if missing */
 	double throughput_per_acc; /* throughput / accelerators; NAN if unknown */
 	double interactivity;      /* 1 / tpot_p50; NAN if missing */
@@ -154,7 +166,11 @@ struct pl_procure_group {
 	size_t npoints;
 	double accelerators;       /* accelerator_count; NAN if unknown */
 	double price_per_hour;     /* NAN if unknown */
-	int price_source;          /* 0 none, 1 from the runs, 2 from the price table */
+	int price_source;          /* 0 none, 1 from the runs, 2 from the price table,
+	                              3 from the price table overriding a price the
+	                              runs carry (runs_price_* hold it) */
+	double runs_price_per_hour; /* price_source 3: the runs' price per hour, else NAN */
+	double runs_price_in, runs_price_out; /* price_source 3: the runs' token prices, else NAN */
 	int price_conflict;        /* 1 if the runs disagree (price left unknown) */
 	int token_priced;          /* 1: cloud-api billed per token (costs from the two below) */
 	double price_in_per_mtok;  /* per 1M input tokens; NAN unless token_priced */
@@ -166,24 +182,49 @@ struct pl_procure_group {
 	double slo_cost_per_mtok;  /* cost at slo.throughput; NAN if unknown */
 	double price_per_acc_hour; /* price / accelerators; NAN if unknown */
 	double goodput;            /* highest goodput metric of a meeting point; NAN if none */
+	size_t nruns;              /* runs in the group's rows */
+	int reference_only;        /* 1 if a row of the group has reference-only runs */
+	int single_point;          /* 1 if the group has one point (no sweep) */
+	int lower_bound;           /* 1 if the SLO figure is a lower bound: one usable
+	                              point, or the sweep's highest load still meets
+	                              the SLO (the limit lies beyond what was measured) */
+	size_t usable;             /* points with the throughput, the load and every
+	                              limited metric (the SLO search's input) */
 };
 
 /* The procurement view of a comparison. Release with pl_procurement_release(). */
 struct pl_procurement {
 	struct pl_slo slo;              /* copied */
-	int sweep;                      /* 1 if concurrency is on the axis */
+	int sweep;                      /* 1 if concurrency or request_rate is on the axis */
+	int load;                       /* the sweep's load field: PL_C_CONCURRENCY (closed
+	                                   loop), PL_C_REQUEST_RATE (open loop: an axis with
+	                                   request_rate and without concurrency) or -1 (no
+	                                   sweep: a point's load is the concurrency the rows
+	                                   share, else their request_rate) */
 	struct pl_procure_group *groups; /* in the order of their first row */
 	size_t ngroups;
+	char **unused_prices;           /* price table keys naming no row's hardware
+	                                   (tolerated: see pl_procure_build); owned */
+	size_t nunused_prices;
 };
 
 /*
  * Builds the procurement view of cmp (whose runs are in runs) under slo
  * (may have n == 0) and the optional price table (prices may be NULL).
- * A row's price is the price_per_hour its runs carry when they all agree;
- * otherwise (no run has one) the table's entry for its hardware. A
- * deployment = cloud-api row whose runs (all agreeing) or table entry give
- * both token prices is priced per token instead (formula above). Returns 0
- * or PL_ENOMEM; release *out with pl_procurement_release() in any case.
+ * The table's entry for a row's hardware (compared after normalization)
+ * wins over a price its runs carry (price_source 3 keeps what it
+ * replaced); without an entry, the price_per_hour its runs carry when
+ * they all agree. A deployment = cloud-api row whose table entry or runs
+ * (all agreeing) give both token prices is priced per token instead
+ * (formula above); a per-token entry does not price a local row.
+ * A table entry naming the hardware of no row is PL_EINVALID, field
+ * "prices", "'prices' entry 'K' matches the hardware of no row; the
+ * closest is 'H'" (H: the row hardware nearest K by edit distance,
+ * ignoring case) when it looks mistyped (K within 2 edits of H, or within
+ * a fifth of K's length) or when some group is left without a price;
+ * otherwise (hardware outside this selection) it is kept in
+ * out->unused_prices, which the report names. Returns 0, PL_EINVALID or PL_ENOMEM; release *out with
+ * pl_procurement_release() in any case.
  */
 int pl_procure_build(const struct pl_comparison *cmp, const struct pl_run_list *runs,
                      const struct pl_slo *slo, const struct pl_price *prices, size_t nprices,

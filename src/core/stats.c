@@ -503,10 +503,13 @@ int pl_stats_compare_prediction(const double *old, size_t n_old, const double *n
 		half = gsl_cdf_tdist_Qinv(alpha / 2.0, nu) * scale;
 		c.bound_low = c.old_mean - half;
 		c.bound_high = c.old_mean + half;
-		if (scale > 0.0)
+		/* equal old values summed in floating point leave a residue of
+		 * rounding in the mean and s: below 1e-12 of the level, constant */
+		double eps = 1e-12 * fabs(c.old_mean);
+		if (scale > eps)
 			c.p_value = fmin(1.0, 2.0 * gsl_cdf_tdist_Q(fabs(d) / scale, nu));
 		else
-			c.p_value = d == 0.0 ? 1.0 : 0.0;
+			c.p_value = fabs(d) <= eps ? 1.0 : 0.0;
 	}
 	if (c.old_median != 0.0)
 		c.rel_change = (c.new_median - c.old_median) / fabs(c.old_median);
@@ -664,8 +667,12 @@ static double l1_cost(const struct l1_acc *a)
  * state every step reads and prunes; split into helpers it would pass the
  * same eight arrays to each of them and read worse than the published
  * algorithm it follows (Killick et al. 2012). */
-int pl_stats_partition_l1(const double *y, size_t n, double beta, size_t min_segment,
-                          size_t **steps, size_t *nsteps, struct pl_error *err)
+/* pl_stats_partition_l1() with segments of at most max_segment points
+ * (0: unbounded): a candidate start further back than that is dropped, so
+ * the work is O(n max_segment log max_segment) instead of up to O(n^2 log n). */
+static int partition_impl(const double *y, size_t n, double beta, size_t min_segment,
+                          size_t max_segment, size_t **steps, size_t *nsteps,
+                          struct pl_error *err)
 {
 	double *f = NULL, *yc = NULL, *hbuf = NULL, *cost = NULL, ymin, ymax, center;
 	size_t *last = NULL, *nseg = NULL, *cand = NULL, *dead_from = NULL, *out = NULL;
@@ -737,6 +744,8 @@ int pl_stats_partition_l1(const double *y, size_t n, double beta, size_t min_seg
 		 * to the oldest live candidate, noting C(s, t) for candidates.
 		 * cand[] is never empty: the best start of each round survives. */
 		lo_s = ncand > 0 ? cand[0] : t;
+		if (max_segment && t > max_segment && lo_s < t - max_segment)
+			lo_s = t - max_segment;
 		l1_reset(&acc);
 		for (i = t; i > t - min_segment + 1; i--)
 			l1_add(&acc, yc[i - 1]);
@@ -749,6 +758,8 @@ int pl_stats_partition_l1(const double *y, size_t n, double beta, size_t min_seg
 			double v;
 			if (s + min_segment > t)
 				break; /* cand[] is increasing: the rest are too close */
+			if (max_segment && s + max_segment < t)
+				continue; /* too far back (bounded fit) */
 			v = f[s] + cost[s] + beta;
 			if (v < best || (v == best && nseg[s] + 1 < best_n)) {
 				best = v;
@@ -770,7 +781,8 @@ int pl_stats_partition_l1(const double *y, size_t n, double beta, size_t min_seg
 			if (s + min_segment <= t && dead_from[s] == SIZE_MAX &&
 			    f[s] + cost[s] > f[t] + tol)
 				dead_from[s] = t + min_segment;
-			if (dead_from[s] > t + 1) /* still useful for t + 1 */
+			if (dead_from[s] > t + 1 && /* still useful for t + 1 */
+			    !(max_segment && s + max_segment < t + 1))
 				cand[cnt++] = s;
 		}
 		ncand = cnt;
@@ -808,6 +820,58 @@ done:
 	return rc;
 }
 
+int pl_stats_partition_l1(const double *y, size_t n, double beta, size_t min_segment,
+                          size_t **steps, size_t *nsteps, struct pl_error *err)
+{
+	return partition_impl(y, n, beta, min_segment, 0, steps, nsteps, err);
+}
+
+/* L1 cost of y[from..to): sum |y_i - median|; tmp holds to - from doubles. */
+static double l1_cost_of(const double *y, size_t from, size_t to, double *tmp)
+{
+	double med, c = 0.0;
+
+	memcpy(tmp, y + from, (to - from) * sizeof(double));
+	med = pl_median(tmp, to - from);
+	for (size_t i = from; i < to; i++)
+		c += fabs(y[i] - med);
+	return c;
+}
+
+/* The merge pass of the bounded fit (asv's solve_potts_approx): sweeps the
+ * segments left to right and joins two neighbours whenever one segment
+ * costs less than the two plus beta, until a sweep joins nothing. steps
+ * (*nsteps of them) is rewritten in place. O(n) per sweep. */
+static int merge_segments(const double *y, size_t n, double beta, size_t *steps, size_t *nsteps,
+                          struct pl_error *err)
+{
+	double *tmp = malloc(n * sizeof(double));
+	int merged = 1;
+
+	if (!tmp)
+		return pl_error_set(err, PL_ENOMEM, "out of memory fitting steps to %zu points", n);
+	while (merged && *nsteps > 0) {
+		size_t k = 0, out = 0, start = 0;
+		merged = 0;
+		/* segment [start, steps[k]) against [steps[k], next) */
+		while (k < *nsteps) {
+			size_t mid = steps[k], end = k + 1 < *nsteps ? steps[k + 1] : n;
+			double joined = l1_cost_of(y, start, end, tmp);
+			double apart = l1_cost_of(y, start, mid, tmp) + l1_cost_of(y, mid, end, tmp);
+			if (joined <= apart + beta) {
+				merged = 1; /* drop the step at mid; the segment grows */
+			} else {
+				steps[out++] = mid;
+				start = mid;
+			}
+			k++;
+		}
+		*nsteps = out;
+	}
+	free(tmp);
+	return 0;
+}
+
 int pl_stats_detect_steps(const double *y, size_t n, double penalty_scale,
                           size_t **steps, size_t *nsteps, struct pl_error *err)
 {
@@ -828,8 +892,22 @@ int pl_stats_detect_steps(const double *y, size_t n, double penalty_scale,
 		return 0; /* too short, or constant */
 	if (penalty_scale == 0.0)
 		penalty_scale = PL_STATS_STEP_PENALTY_DEFAULT;
-	return pl_stats_partition_l1(y, n, penalty_scale * sigma * log((double)n),
-	                             PL_STATS_STEP_MIN_SEGMENT, steps, nsteps, err);
+	if (n <= PL_STATS_STEP_EXACT_MAX)
+		return pl_stats_partition_l1(y, n, penalty_scale * sigma * log((double)n),
+		                             PL_STATS_STEP_MIN_SEGMENT, steps, nsteps, err);
+	rc = partition_impl(y, n, penalty_scale * sigma * log((double)n), PL_STATS_STEP_MIN_SEGMENT,
+	                    PL_STATS_STEP_MAX_SEGMENT, steps, nsteps, err);
+	if (!rc)
+		rc = merge_segments(y, n, penalty_scale * sigma * log((double)n), *steps, nsteps, err);
+	if (rc) {
+		free(*steps);
+		*steps = NULL;
+		*nsteps = 0;
+	} else if (*nsteps == 0) {
+		free(*steps);
+		*steps = NULL;
+	}
+	return rc;
 }
 
 int pl_stats_segment_levels(const double *y, size_t n, const size_t *steps, size_t nsteps,

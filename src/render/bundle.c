@@ -46,6 +46,30 @@ static const struct words words_en = {
 	"%s in / %s out per 1M tokens",
 	{"weights source", "engine version", "launch parameters", "driver/CUDA", "input/output lengths",
 	 "concurrency", "warm-up", "TTFT", "TPOT", "throughput", "p95"},
+	"Output throughput vs request rate", "request rate (req/s, log2)",
+	"measured at request rate %s req/s",
+	"interpolated between request rate %s and %s req/s (at %s)",
+	"no measured request rate meets the SLO",
+	"concurrency", "request rate (req/s)",
+	"concurrency", "request rate",
+	"lower bound", "single point", "interpolated", "reference-only",
+	"lower bound: the SLO figure rests on one usable point",
+	"lower bound: the highest %s measured (%s) still meets the SLO",
+	"%s of %s points lack the throughput, the load or a metric the SLO limits: not used",
+	"no accelerator count: no figure per accelerator",
+	"no price in the definition or the runs: no cost",
+	"the runs' prices disagree: no cost",
+	"price %s from the definition replaces %s stored with the runs",
+	"price %s from the definition (the runs store the same)",
+	"from the definition's price table, replacing the runs' price",
+	"reference-only: the runs lack %s",
+	"%s of %s runs",
+	"%s %s/h", "%s %s in / %s out per 1M tokens",
+	"The definition's price for '%s' names the hardware of no row of this selection: not used.",
+	", ",
+	"The costs use the prices stored with the runs, which name no currency; a definition names it with \"currency\" (and its \"prices\" win over the runs').",
+	"The sweep chart is not drawn: it needs concurrency or request_rate on the axis.",
+	"%s: %s points not drawn in the sweep chart (load infinite, i.e. all requests at once, or unknown)",
 };
 
 static const struct words words_zh = {
@@ -62,6 +86,30 @@ static const struct words words_zh = {
 	"每百万 token：输入 %s / 输出 %s",
 	{"权重来源", "引擎版本", "启动参数", "驱动/CUDA", "输入/输出长度",
 	 "并发数", "预热", "TTFT", "TPOT", "吞吐量", "p95"},
+	"输出吞吐量与请求速率", "请求速率（req/s，log2）",
+	"在请求速率 %s req/s 实测",
+	"在请求速率 %s 与 %s req/s 之间插值（约 %s）",
+	"没有任何实测请求速率满足 SLO",
+	"并发数", "请求速率（req/s）",
+	"并发数", "请求速率",
+	"下限", "单点", "插值", "仅供参考",
+	"下限：SLO 数值仅基于一个可用测量点",
+	"下限：实测的最高%s（%s）仍满足 SLO",
+	"%s / %s 个测量点缺少吞吐量、负载或 SLO 所限指标：未使用",
+	"无加速器数量：无单卡数值",
+	"报告定义和运行记录中均无价格：无成本",
+	"运行记录之间价格不一致：无成本",
+	"报告定义中的价格 %s 取代运行记录中的 %s",
+	"价格 %s 来自报告定义（运行记录中的价格相同）",
+	"来自报告定义的价格表，取代运行记录中的价格",
+	"仅供参考：运行记录缺少%s",
+	"%s / %s 次运行",
+	"%s %s/小时", "每百万 token：输入 %s %s / 输出 %s",
+	"报告定义中“%s”的价格不对应本次选择中任何一行的硬件：未使用。",
+	"、",
+	"成本使用运行记录中保存的价格，其中未注明货币；报告定义可用 \"currency\" 注明（其 \"prices\" 优先于运行记录中的价格）。",
+	"未绘制吞吐量扫描图：轴上需要有 concurrency 或 request_rate。",
+	"%s：%s 个测量点未在扫描图中绘制（负载为无穷大即一次性发出全部请求，或未知）",
 };
 
 int pl_bundle_lang_ok(const char *lang)
@@ -215,6 +263,7 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 	const struct pl_procurement *proc = rj->proc;
 	const struct pl_bundle_opts *opts = rj->opts;
 	struct bundle b;
+	struct words rate_words;
 	struct pl_chart *charts = NULL;
 	size_t ncharts = 0;
 	struct pl_error plot_err;
@@ -227,6 +276,17 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 	b.proc = proc;
 	b.o = opts;
 	b.w = words_for(opts->lang);
+	if (proc && proc->load == PL_C_REQUEST_RATE) {
+		/* an open-loop sweep: its load is the request rate, and the
+		 * sweep chart and the SLO texts say so */
+		rate_words = *b.w;
+		rate_words.sweep_title = rate_words.sweep_title_rate;
+		rate_words.sweep_x = rate_words.sweep_x_rate;
+		rate_words.measured = rate_words.measured_rate;
+		rate_words.interpolated = rate_words.interpolated_rate;
+		rate_words.none = rate_words.none_rate;
+		b.w = &rate_words;
+	}
 	if (opts->spec->builtin)
 		return write_default(dir, &b, err);
 	pl_error_init(&plot_err);

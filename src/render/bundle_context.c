@@ -218,6 +218,329 @@ static int ctx_comparison(struct bundle *b)
 	return rc ? PL_ENOMEM : 0;
 }
 
+/* A price with the definition's currency: "USD 8/h" or "USD 0.6 in /
+ * 0.8 out per 1M tokens"; "-" when unknown. */
+static void price_text(const struct bundle *b, int per_token, double hour, double in, double out,
+                       char *dst, size_t n)
+{
+	const char *cur = b->o->spec->currency ? b->o->spec->currency : "";
+	char x[64], y[64];
+
+	if (per_token && !isnan(in) && !isnan(out))
+		subst(dst, n, b->w->per_mtok, cur, full(x, sizeof(x), in), full(y, sizeof(y), out));
+	else if (!per_token && !isnan(hour))
+		subst(dst, n, b->w->per_hour, cur, full(x, sizeof(x), hour), NULL);
+	else
+		snprintf(dst, n, "-");
+	if (!*cur && dst[0] == ' ') /* no currency (runs' prices, no table) */
+		memmove(dst, dst + 1, strlen(dst));
+}
+
+/* Order of the verdict: cost per 1M output tokens at the SLO, lowest
+ * first, unknown last; then SLO throughput per accelerator, highest
+ * first; then the label. */
+static int cmp_offer(const void *a, const void *b)
+{
+	const struct pl_procure_group *x = *(const struct pl_procure_group *const *)a;
+	const struct pl_procure_group *y = *(const struct pl_procure_group *const *)b;
+	int nx = isnan(x->slo_cost_per_mtok), ny = isnan(y->slo_cost_per_mtok);
+
+	if (nx != ny)
+		return nx - ny;
+	if (!nx && x->slo_cost_per_mtok != y->slo_cost_per_mtok)
+		return x->slo_cost_per_mtok < y->slo_cost_per_mtok ? -1 : 1;
+	nx = isnan(x->slo_throughput_per_acc);
+	ny = isnan(y->slo_throughput_per_acc);
+	if (nx != ny)
+		return nx - ny;
+	if (!nx && x->slo_throughput_per_acc != y->slo_throughput_per_acc)
+		return x->slo_throughput_per_acc > y->slo_throughput_per_acc ? -1 : 1;
+	return strcmp(x->label, y->label);
+}
+
+static int add_text(struct pl_tpl_ctx *it, const char *list, const char *text)
+{
+	struct pl_tpl_ctx *e = pl_tpl_add_item(it, list);
+
+	return e ? pl_tpl_set(e, "text", text) : PL_ENOMEM;
+}
+
+/* add_text, and text appended to joined (size n) after "; " (the
+ * Markdown table's one cell). */
+static int add_joined(struct pl_tpl_ctx *it, const char *list, const char *text, char *joined,
+                      size_t n)
+{
+	size_t len = strlen(joined);
+
+	snprintf(joined + len, n - len, "%s%s", len ? "; " : "", text);
+	return add_text(it, list, text);
+}
+
+/* The verdict: one row per offer (procurement group), ranked by cost at
+ * the SLO, with its flags and a note for every figure it lacks and why. */
+static int ctx_verdict(struct bundle *b)
+{
+	struct pl_tpl_ctx *c = b->ctx;
+	const struct pl_procurement *p = b->proc;
+	const struct words *w = b->w;
+	const struct pl_procure_group **order;
+	char buf[64], b2[64], line[512], fl[256], nt[2048];
+	int rc = 0;
+
+	/* a decision needs a service level or prices: a regression watch has neither */
+	rc |= pl_tpl_set_bool(c, "verdict",
+	                      p && p->ngroups > 0 && (p->slo.n > 0 || b->o->spec->nprices > 0));
+	rc |= pl_tpl_set(c, "currency", b->o->spec->currency ? b->o->spec->currency : "");
+	rc |= pl_tpl_set_bool(c, "has_slo", p && p->slo.n > 0);
+	rc |= pl_tpl_set_list(c, "offers");
+	rc |= pl_tpl_set_list(c, "chart_notes");
+	rc |= pl_tpl_set_list(c, "verdict_notes");
+	if (!p || p->ngroups == 0)
+		return rc ? PL_ENOMEM : 0;
+	if (!b->o->spec->currency) {
+		int runs_priced = 0;
+		for (size_t i = 0; i < p->ngroups; i++)
+			runs_priced |= p->groups[i].price_source == 1;
+		if (runs_priced)
+			rc |= add_text(c, "verdict_notes", w->no_currency);
+	}
+	for (size_t i = 0; i < p->nunused_prices; i++) {
+		subst(line, sizeof(line), w->price_unused, p->unused_prices[i], NULL, NULL);
+		rc |= add_text(c, "verdict_notes", line);
+	}
+	order = malloc(p->ngroups * sizeof(*order));
+	if (!order)
+		return PL_ENOMEM;
+	for (size_t i = 0; i < p->ngroups; i++)
+		order[i] = &p->groups[i];
+	qsort(order, p->ngroups, sizeof(*order), cmp_offer);
+	for (size_t k = 0; k < p->ngroups && rc == 0; k++) {
+		const struct pl_procure_group *g = order[k];
+		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "offers");
+		if (!it) {
+			rc = PL_ENOMEM;
+			break;
+		}
+		rc |= pl_tpl_setf(it, "rank", "%zu", k + 1);
+		rc |= pl_tpl_set(it, "label", g->label);
+		rc |= pl_tpl_set(it, "slo_per_acc", num(buf, sizeof(buf), g->slo_throughput_per_acc));
+		rc |= pl_tpl_set(it, "slo_per_acc_sort", full(buf, sizeof(buf), g->slo_throughput_per_acc));
+		rc |= pl_tpl_set(it, "slo_throughput", num(buf, sizeof(buf), g->slo.throughput));
+		rc |= pl_tpl_set(it, "slo_throughput_sort", full(buf, sizeof(buf), g->slo.throughput));
+		rc |= pl_tpl_set(it, "cost", num(buf, sizeof(buf), g->slo_cost_per_mtok));
+		rc |= pl_tpl_set(it, "cost_sort", full(buf, sizeof(buf), g->slo_cost_per_mtok));
+		rc |= pl_tpl_set(it, "peak", num(buf, sizeof(buf), g->peak_throughput));
+		rc |= pl_tpl_set(it, "peak_sort", full(buf, sizeof(buf), g->peak_throughput));
+		rc |= pl_tpl_setf(it, "n", "%zu", g->nruns);
+		fl[0] = nt[0] = '\0';
+		rc |= pl_tpl_set_list(it, "flags");
+		if (g->lower_bound)
+			rc |= add_joined(it, "flags", w->flag_lower_bound, fl, sizeof(fl));
+		if (g->single_point)
+			rc |= add_joined(it, "flags", w->flag_single, fl, sizeof(fl));
+		if (g->slo.status == PL_SLO_INTERPOLATED)
+			rc |= add_joined(it, "flags", w->flag_interpolated, fl, sizeof(fl));
+		if (g->reference_only)
+			rc |= add_joined(it, "flags", w->flag_reference, fl, sizeof(fl));
+		rc |= pl_tpl_set_list(it, "notes");
+		if (p->slo.n == 0) {
+			rc |= add_joined(it, "notes", w->no_slo, nt, sizeof(nt));
+		} else if (g->slo.status == PL_SLO_NONE_MEETS) {
+			rc |= add_joined(it, "notes", w->none, nt, sizeof(nt));
+		} else if (g->slo.status == PL_SLO_MEASURED) {
+			subst(line, sizeof(line), w->measured, full(buf, sizeof(buf), g->slo.concurrency),
+			      NULL, NULL);
+			rc |= add_joined(it, "notes", line, nt, sizeof(nt));
+		} else {
+			char b3[64];
+			subst(line, sizeof(line), w->interpolated, full(buf, sizeof(buf), g->slo.lo_concurrency),
+			      full(b2, sizeof(b2), g->slo.hi_concurrency), num(b3, sizeof(b3), g->slo.concurrency));
+			rc |= add_joined(it, "notes", line, nt, sizeof(nt));
+		}
+		if (g->lower_bound && g->usable == 1) {
+			rc |= add_joined(it, "notes", w->note_lower_bound_one, nt, sizeof(nt));
+		} else if (g->lower_bound) {
+			double top = NAN;
+			for (size_t i = 0; i < g->npoints; i++)
+				if (g->points[i].meets_slo >= 0 && !isnan(g->points[i].concurrency) &&
+				    (isnan(top) || g->points[i].concurrency > top))
+					top = g->points[i].concurrency;
+			subst(line, sizeof(line), w->note_lower_bound_top,
+			      p->load == PL_C_REQUEST_RATE ? w->load_word_rate : w->load_word_concurrency,
+			      full(buf, sizeof(buf), top), NULL);
+			rc |= add_joined(it, "notes", line, nt, sizeof(nt));
+		}
+		if (p->slo.n > 0 && g->slo.skipped > 0) {
+			snprintf(buf, sizeof(buf), "%zu", g->slo.skipped);
+			snprintf(b2, sizeof(b2), "%zu", g->npoints);
+			subst(line, sizeof(line), w->note_skipped, buf, b2, NULL);
+			rc |= add_joined(it, "notes", line, nt, sizeof(nt));
+		}
+		if (isnan(g->accelerators))
+			rc |= add_joined(it, "notes", w->note_no_acc, nt, sizeof(nt));
+		if (g->price_conflict)
+			rc |= add_joined(it, "notes", w->note_price_conflict, nt, sizeof(nt));
+		else if (g->price_source == 0)
+			rc |= add_joined(it, "notes", w->note_no_price, nt, sizeof(nt));
+		if (g->price_source == 3) {
+			char now[200], was[200];
+			int was_tok = !isnan(g->runs_price_in);
+			price_text(b, g->token_priced, g->price_per_hour, g->price_in_per_mtok,
+			           g->price_out_per_mtok, now, sizeof(now));
+			if (was_tok || !isnan(g->runs_price_per_hour))
+				price_text(b, was_tok, g->runs_price_per_hour, g->runs_price_in, g->runs_price_out,
+				           was, sizeof(was));
+			else
+				snprintf(was, sizeof(was), "%s", w->price_conflict);
+			subst(line, sizeof(line), strcmp(now, was) == 0 ? w->note_price_same : w->note_price_override,
+			      now, was, NULL);
+			rc |= add_joined(it, "notes", line, nt, sizeof(nt));
+		}
+		rc |= pl_tpl_set(it, "flags_text", fl);
+		rc |= pl_tpl_set(it, "notes_text", nt);
+		/* the sweep chart draws finite loads only: say which points it leaves out */
+		if (p->sweep && (b->o->spec->charts & PL_CHART_SWEEP)) {
+			size_t out = 0;
+			for (size_t i = 0; i < g->npoints; i++)
+				if (!isfinite(g->points[i].concurrency) || !isfinite(g->points[i].throughput))
+					out++;
+			if (out) {
+				snprintf(buf, sizeof(buf), "%zu", out);
+				subst(line, sizeof(line), w->sweep_points_not_drawn, g->label, buf, NULL);
+				rc |= add_text(c, "chart_notes", line);
+			}
+		}
+	}
+	free(order);
+	if (!p->sweep && (b->o->spec->charts & PL_CHART_SWEEP))
+		rc |= add_text(c, "chart_notes", w->sweep_not_drawn);
+	return rc ? PL_ENOMEM : 0;
+}
+
+/* The reference-only runs of row r: the union of what they lack. */
+static unsigned row_missing(const struct bundle *b, size_t r)
+{
+	const struct pl_compare_row *row = &b->cmp->rows[r];
+	unsigned m = 0;
+
+	for (size_t i = 0; i < row->n && row->run_ids; i++)
+		for (size_t k = 0; b->runs && k < b->runs->n; k++)
+			if (b->runs->v[k].id == row->run_ids[i])
+				m |= b->runs->v[k].checklist_missing;
+	return m;
+}
+
+/* A caveat of the comparison about one row ("LABEL: text"): the row's
+ * index, or -1; *rest points after "LABEL: ". */
+static long caveat_row(const struct pl_comparison *cmp, const char *cav, const char **rest)
+{
+	char label[1024];
+
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		size_t n;
+		pl_compare_row_label(cmp, r, label, sizeof(label));
+		n = strlen(label);
+		if (strncmp(cav, label, n) == 0 && cav[n] == ':' && cav[n + 1] == ' ') {
+			*rest = cav + n + 2;
+			return (long)r;
+		}
+	}
+	*rest = cav;
+	return -1;
+}
+
+/* Caveats, one box per distinct caveat with the rows it applies to: the
+ * reference-only rows grouped by what their runs lack (in the report's
+ * language), then the comparison's other caveats, rows with the same text
+ * together. */
+static int ctx_caveats(struct bundle *b)
+{
+	struct pl_tpl_ctx *c = b->ctx;
+	const struct pl_comparison *cmp = b->cmp;
+	unsigned *miss;
+	unsigned char *done;
+	char label[1024], line[1024], x[32], y[32];
+	int rc = 0;
+
+	rc |= pl_tpl_set_list(c, "caveat_boxes");
+	miss = calloc(cmp->nrows ? cmp->nrows : 1, sizeof(*miss));
+	done = calloc(cmp->nrows + cmp->ncaveats + 1, 1);
+	if (!miss || !done) {
+		free(miss);
+		free(done);
+		return PL_ENOMEM;
+	}
+	for (size_t r = 0; r < cmp->nrows; r++)
+		if (cmp->rows[r].reference_only > 0)
+			miss[r] = row_missing(b, r);
+	for (size_t r = 0; r < cmp->nrows && rc == 0; r++) {
+		struct pl_tpl_ctx *box;
+		size_t at = 0;
+		if (!miss[r] || done[r])
+			continue;
+		line[0] = '\0';
+		for (int k = 0; k < PL_CHK_COUNT && at < sizeof(line); k++)
+			if (miss[r] & (1u << k))
+				at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s",
+				                       at ? b->w->list_sep : "", b->w->checklist[k]);
+		box = pl_tpl_add_item(c, "caveat_boxes");
+		if (!box)
+			break;
+		{
+			char text[1200];
+			subst(text, sizeof(text), b->w->ref_caveat, line, NULL, NULL);
+			rc |= pl_tpl_set(box, "text", text);
+		}
+		rc |= pl_tpl_set_list(box, "applies");
+		for (size_t q = r; q < cmp->nrows; q++) {
+			struct pl_tpl_ctx *e;
+			if (miss[q] != miss[r] || done[q])
+				continue;
+			done[q] = 1;
+			snprintf(x, sizeof(x), "%zu", cmp->rows[q].reference_only);
+			snprintf(y, sizeof(y), "%zu", cmp->rows[q].n);
+			subst(line, sizeof(line), b->w->ref_rows, x, y, NULL);
+			e = pl_tpl_add_item(box, "applies");
+			rc |= e ? pl_tpl_set(e, "label", pl_compare_row_label(cmp, q, label, sizeof(label))) |
+			              pl_tpl_set(e, "detail", line)
+			        : PL_ENOMEM;
+		}
+		rc |= pl_tpl_set_bool(box, "has_applies", 1);
+	}
+	for (size_t i = 0; i < cmp->ncaveats && rc == 0; i++) {
+		const char *rest, *rest2;
+		long row = caveat_row(cmp, cmp->caveats[i], &rest);
+		struct pl_tpl_ctx *box;
+		if (done[cmp->nrows + i])
+			continue;
+		if (row >= 0 && miss[row] && strstr(rest, " reference-only (missing: "))
+			continue; /* said above, in the report's language */
+		box = pl_tpl_add_item(c, "caveat_boxes");
+		if (!box)
+			break;
+		rc |= pl_tpl_set(box, "text", rest);
+		rc |= pl_tpl_set_bool(box, "has_applies", row >= 0);
+		rc |= pl_tpl_set_list(box, "applies");
+		for (size_t j = i; j < cmp->ncaveats; j++) {
+			long row2 = caveat_row(cmp, cmp->caveats[j], &rest2);
+			struct pl_tpl_ctx *e;
+			if (done[cmp->nrows + j] || strcmp(rest, rest2) != 0 || (row < 0) != (row2 < 0))
+				continue;
+			done[cmp->nrows + j] = 1;
+			if (row2 < 0)
+				continue;
+			e = pl_tpl_add_item(box, "applies");
+			rc |= e ? pl_tpl_set(e, "label",
+			                     pl_compare_row_label(cmp, (size_t)row2, label, sizeof(label))) |
+			              pl_tpl_set(e, "detail", "")
+			        : PL_ENOMEM;
+		}
+	}
+	free(miss);
+	free(done);
+	return rc ? PL_ENOMEM : 0;
+}
+
 static int ctx_procurement(struct bundle *b)
 {
 	struct pl_tpl_ctx *c = b->ctx;
@@ -236,6 +559,8 @@ static int ctx_procurement(struct bundle *b)
 		                        pl_fmt_num(buf, sizeof(buf), p->slo.limit[k]));
 	rc |= pl_tpl_set(c, "slo", slo);
 	rc |= pl_tpl_set_bool(c, "sweep", p->sweep);
+	rc |= pl_tpl_set(c, "load_name",
+	                 p->load == PL_C_REQUEST_RATE ? b->w->load_rate : b->w->load_concurrency);
 	{
 		int any_tokens = 0;
 		for (size_t g = 0; g < p->ngroups; g++)
@@ -250,13 +575,11 @@ static int ctx_procurement(struct bundle *b)
 			return PL_ENOMEM;
 		rc |= pl_tpl_set(it, "label", gr->label);
 		rc |= pl_tpl_set(it, "accelerators", full(buf, sizeof(buf), gr->accelerators));
-		if (gr->token_priced && !gr->price_conflict) {
-			char pr[160];
-			subst(pr, sizeof(pr), b->w->price_tokens, full(buf, sizeof(buf), gr->price_in_per_mtok),
-			      full(b2, sizeof(b2), gr->price_out_per_mtok), NULL);
-			rc |= pl_tpl_set(it, "price", pr);
-		} else {
-			rc |= pl_tpl_set(it, "price", isnan(gr->price_per_hour) ? "-" : full(buf, sizeof(buf), gr->price_per_hour));
+		{
+			char pr[200];
+			price_text(b, gr->token_priced, gr->price_per_hour, gr->price_in_per_mtok,
+			           gr->price_out_per_mtok, pr, sizeof(pr));
+			rc |= pl_tpl_set(it, "price", gr->price_conflict ? "-" : pr);
 		}
 		rc |= pl_tpl_set_bool(it, "token_priced", gr->token_priced);
 		rc |= pl_tpl_set(it, "price_per_acc", num(buf, sizeof(buf), gr->price_per_acc_hour));
@@ -264,6 +587,7 @@ static int ctx_procurement(struct bundle *b)
 		                 gr->price_conflict      ? b->w->price_conflict
 		                 : gr->price_source == 1 ? b->w->price_runs
 		                 : gr->price_source == 2 ? b->w->price_table
+		                 : gr->price_source == 3 ? b->w->price_override
 		                                         : b->w->price_none);
 		rc |= pl_tpl_set(it, "peak", num(buf, sizeof(buf), gr->peak_throughput));
 		rc |= pl_tpl_set(it, "peak_sort", full(buf, sizeof(buf), gr->peak_throughput));
@@ -342,7 +666,8 @@ static int ctx_runs(struct bundle *b)
 
 int pl_bundle_context(struct bundle *b)
 {
-	return ctx_header(b) || ctx_comparison(b) || ctx_procurement(b) || ctx_runs(b);
+	return ctx_header(b) || ctx_comparison(b) || ctx_procurement(b) || ctx_verdict(b) ||
+	       ctx_caveats(b) || ctx_runs(b);
 }
 
 /* ------------------------------------------------ the default definition */

@@ -35,6 +35,30 @@ struct words {
 	const char *price_runs, *price_table, *price_none, *price_conflict;
 	const char *price_tokens; /* "%s in / %s out per 1M tokens" */
 	const char *checklist[PL_CHK_COUNT];
+	/* open-loop sweeps (request rate): the sweep chart and how an SLO figure was found */
+	const char *sweep_title_rate, *sweep_x_rate;
+	const char *measured_rate, *interpolated_rate, *none_rate;
+	const char *load_concurrency, *load_rate; /* the load column's name */
+	const char *load_word_concurrency, *load_word_rate; /* the load in a sentence */
+	/* the verdict: flags of an offer and what could not be computed */
+	const char *flag_lower_bound, *flag_single, *flag_interpolated, *flag_reference;
+	const char *note_lower_bound_one;  /* the SLO figure rests on one usable point */
+	const char *note_lower_bound_top;  /* "the highest %s measured (%s) still meets the SLO" */
+	const char *note_skipped;          /* "%s of %s points lack a limited metric or the throughput" */
+	const char *note_no_acc;           /* no accelerator count: no per-accelerator figure */
+	const char *note_no_price;         /* no price: no cost */
+	const char *note_price_conflict;   /* the runs' prices disagree: no cost */
+	const char *note_price_override;   /* "%s from the definition replaces %s stored with the runs" */
+	const char *note_price_same;       /* "price %s from the definition (the runs store the same)" */
+	const char *price_override;        /* price source: the definition over the runs */
+	const char *ref_caveat;            /* "reference-only: the runs lack %s" */
+	const char *ref_rows;              /* "%s of %s runs" */
+	const char *per_hour, *per_mtok;   /* "%s %s/h" and "%s %s in / %s out per 1M tokens" */
+	const char *price_unused;          /* "the definition's price for '%s' names the hardware of no row: not used" */
+	const char *list_sep;              /* between the items of a list in a sentence */
+	const char *no_currency;           /* costs from the runs' prices, no currency named */
+	const char *sweep_not_drawn;       /* the definition asks for a sweep chart; no load on the axis */
+	const char *sweep_points_not_drawn; /* "%s: %s points not drawn (load infinite or unknown)" */
 };
 
 /* Everything the writers need. */

@@ -63,6 +63,15 @@ static void dat_num(FILE *fp, double v)
 	fputs(isfinite(v) ? pl_fmt_num(buf, sizeof(buf), v) : "NaN", fp);
 }
 
+/* What the points are: the --by field for run and version groups (as the
+ * table and older charts say), else the group ("day", "build", "commit"). */
+static const char *by_label(const struct pl_history *h)
+{
+	return h->group == PL_G_DAY || h->group == PL_G_BUILD || h->group == PL_G_COMMIT
+	           ? pl_group_name(h->group)
+	           : pl_cond_info[h->by].name;
+}
+
 /* x of point i: its index, or with a time axis its time in days after the
  * first point's, so that the spacing is proportional to time. */
 static double point_x(const struct pl_history *h, size_t i)
@@ -81,7 +90,7 @@ static int write_dat(FILE *fp, void *ctx, struct pl_error *err)
 
 	(void)err;
 	fprintf(fp, "# perfledger history data: %s (%s) by %s\n", mi->name, pl_unit_label(mi->unit),
-	        pl_cond_info[h->by].name);
+	        by_label(h));
 	fputs("# block 0, points: x (index, or days after the first point)\tmedian\tci_low\tci_high\tlevel\tlabel\ttick\n"
 	      "# (ci_low = ci_high = median when a point has too few runs for a 95% interval)\n",
 	      fp);
@@ -188,9 +197,8 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 	        "pt 7 ps 0.7 lc rgb \"#1f4e9e\" title \"median\""
 	        ", \\\n     '' index 0 using 1:5 with histeps lw 1.5 lc rgb \"#777777\" "
 	        "title \"fitted level\"",
-	        mi->name, pl_unit_label(mi->unit), pl_cond_info[h->by].name, xmax, lo, hi, mi->name,
-	        pl_cond_info[h->by].name, how, mi->name, pl_unit_label(mi->unit),
-	        h->group == PL_G_RUN ? pl_cond_info[h->by].name : pl_group_name(h->group),
+	        mi->name, pl_unit_label(mi->unit), by_label(h), xmax, lo, hi, mi->name, by_label(h), how,
+	        mi->name, pl_unit_label(mi->unit), by_label(h),
 	        h->time_axis ? " (days after the first point, to scale)" : "");
 	if (job->nopen)
 		gp_steps(fp, index++, "#c0392b", "step");

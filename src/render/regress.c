@@ -564,6 +564,34 @@ static int history_json(FILE *out, const struct pl_history *h)
 	fprintf(out, "%zu", h->skipped_no_value);
 	pl_json_write_key(out, &first, "skipped_no_metric");
 	fprintf(out, "%zu", h->skipped_no_metric);
+	pl_json_write_key(out, &first, "latest");
+	{
+		int f2 = 1;
+		fputc('{', out);
+		pl_json_write_key(out, &f2, "verdict");
+		pl_json_write_string(out, pl_verdict_name(h->latest_verdict));
+		if (h->latest_verdict != PL_V_TOO_FEW) {
+			pl_json_write_key(out, &f2, "window");
+			fprintf(out, "%zu", h->latest.n_old);
+			pl_json_write_key(out, &f2, "median");
+			pl_json_write_num(out, h->latest.new_median);
+			pl_json_write_key(out, &f2, "window_mean");
+			pl_json_write_num(out, h->latest.old_mean);
+			pl_json_write_key(out, &f2, "window_sd");
+			pl_json_write_num(out, h->latest.old_sd);
+			pl_json_write_key(out, &f2, "bound_low");
+			pl_json_write_num(out, h->latest.bound_low);
+			pl_json_write_key(out, &f2, "bound_high");
+			pl_json_write_num(out, h->latest.bound_high);
+			pl_json_write_key(out, &f2, "change_pct");
+			pl_json_write_num(out, 100.0 * h->latest.rel_change);
+			pl_json_write_key(out, &f2, "p_value");
+			pl_json_write_num(out, h->latest.p_value);
+		}
+		pl_json_write_key(out, &f2, "accepted");
+		jaccepted(out, h->latest_accepted);
+		fputc('}', out);
+	}
 	pl_json_write_key(out, &first, "caveats");
 	jcaveats(out, &h->cmp);
 	fputs("}\n", out);

@@ -8,21 +8,32 @@
  * for Markdown and JSON-escaped. Returns 0 or PL_EIO when the stream fails.
  *
  * JSON shapes (canonical names and units; infinity is "inf"):
- *   check:   {"axis", "baseline": {"value", "n", "run_ids"}, "candidate": {...},
+ *   check:   {"axis", ["group_by", "baseline_kind": "window"|"previous"|"values",
+ *             ["window"]] (series checks only), "baseline": {"value", "n",
+ *             "run_ids"}, "candidate": {...},
  *             "alpha", "threshold_pct", "shared_conditions": {...},
  *             "metrics": [{"metric", "unit", "direction", "verdict",
  *                          "baseline": SUMMARY, "candidate": SUMMARY,
- *                          "change_pct", "p_value", "min_p", "decidable",
+ *                          "change_pct", "p_value",
+ *                          "test": "mann-whitney"|"prediction",
+ *                          ["bound_low", "bound_high"] (prediction, decided),
+ *                          ["baseline_points"] (series checks), "min_p", "decidable",
  *                          "accepted": null | {"run_id", "reason", "accepted_at"}}],
  *             "regressions", "accepted", "improvements", "decidable",
  *             "exit_code", "caveats": [...]}
- *   history: {"metric", "unit", "direction", "by", "shared_conditions": {...},
- *             "points": [{"index", "value", "n", "run_ids", ...SUMMARY, "level"}],
+ *   history: {"metric", "unit", "direction", "by", "group_by", "time_axis",
+ *             "shared_conditions": {...},
+ *             "points": [{"index", "value", "n", "run_ids", ...SUMMARY, "level",
+ *                         ["time"] (earliest run_started_at, seconds since the epoch)}],
  *             "step_detection": {"ran", "method", "penalty_scale", "sigma"},
  *             "steps": [{"index", "value", "before", "after", "change_pct",
  *                        "direction", "first_run", "accepted": null | {...}}],
  *             "failing_steps", "skipped_no_value", "skipped_no_metric",
+ *             "latest": {"verdict", ["window", "median", "window_mean", "window_sd",
+ *                        "bound_low", "bound_high", "change_pct", "p_value"] (unless
+ *                        "too few samples"), "accepted"},
  *             "caveats": [...]}
+ *             With several --metric, history writes a JSON array of these.
  *   SUMMARY = "n", "median", "min", "max", "ci_low", "ci_high", "ci_level",
  *             "ci_valid" (ci_low/ci_high are null when the interval is not
  *             valid: fewer than 6 samples at 95%).

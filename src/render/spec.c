@@ -257,6 +257,34 @@ static int safe_name(const char *s)
 	return 1;
 }
 
+/* A currency code or symbol: 1 to 8 bytes of ASCII letters and digits,
+ * '$', '.', and the signs below (it is printed in every table and sheet,
+ * so no control, bidi or markup character gets in). */
+static int currency_ok(const char *s)
+{
+	static const char *const signs[] = {"\u20ac", "\u00a3", "\u00a5", "\u20b9", "\u5143",
+	                                    "\u20a9", "\u20bd", "\u20a3"};
+	size_t n = strlen(s);
+
+	if (n == 0 || n > 8)
+		return 0;
+	while (*s) {
+		size_t k;
+		if ((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		    *s == '$' || *s == '.') {
+			s++;
+			continue;
+		}
+		for (k = 0; k < sizeof(signs) / sizeof(signs[0]); k++)
+			if (strncmp(s, signs[k], strlen(signs[k])) == 0)
+				break;
+		if (k == sizeof(signs) / sizeof(signs[0]))
+			return 0;
+		s += strlen(signs[k]);
+	}
+	return 1;
+}
+
 int pl_spec_load(const char *path, struct pl_report_spec *s, struct pl_error *err)
 {
 	static const char *const chart_names[] = {"bars", "sweep", "pareto"};
@@ -313,6 +341,13 @@ int pl_spec_load(const char *path, struct pl_report_spec *s, struct pl_error *er
 			rc = parse_flags(path, e, k, chart_names, chart_bits, 3, &s->charts, err);
 		} else if (strcmp(k, "sheets") == 0) {
 			rc = parse_flags(path, e, k, sheet_names, sheet_bits, 2, &s->sheets, err);
+		} else if (strcmp(k, "currency") == 0) {
+			if (pl_jsonread_string(e, &str, NULL) != 0 || !currency_ok(str))
+				rc = bad(err, path, k,
+				         "must be a currency code such as \"USD\" or a currency sign "
+				         "(at most 8 bytes)");
+			else
+				rc = dup_str(&s->currency, str, err);
 		} else if (strcmp(k, "description") == 0) {
 			rc = pl_jsonread_string(e, &str, NULL) == 0 ? 0 : bad(err, path, k, "must be a string");
 		} else {
@@ -324,6 +359,9 @@ int pl_spec_load(const char *path, struct pl_report_spec *s, struct pl_error *er
 		rc = bad(err, path, "name", "is required");
 	if (rc == 0 && !s->axis)
 		rc = bad(err, path, "axis", "is required");
+	if (rc == 0 && s->nprices > 0 && !s->currency)
+		rc = bad(err, path, "currency",
+		         "is required with 'prices' (the prices' currency, e.g. \"USD\")");
 	return rc;
 }
 
@@ -383,6 +421,7 @@ void pl_spec_release(struct pl_report_spec *s)
 	free(s->title_zh);
 	free_strs(s->where, s->nwhere);
 	free(s->axis);
+	free(s->currency);
 	free_strs(s->metrics, s->nmetrics);
 	free_strs(s->allow, s->nallow);
 	for (size_t i = 0; s->prices && i < s->nprices; i++)

@@ -9,15 +9,24 @@
  *   "metrics": ["ttft_p95", ...]                    as --metric (optional)
  *   "allow_mismatch": ["FIELD", ...]                as --allow-mismatch
  *   "slo":     {"ttft_p95": 0.5, "tpot_p95": 0.05}  upper limits, seconds
- *   "prices":  {"2x NVIDIA H100 80G": 8.0, ...}     price per instance-hour
- *                                                   for runs that carry none;
+ *   "prices":  {"2x NVIDIA H100 80G": 8.0, ...}     price per instance-hour;
+ *                                                   wins over a price stored
+ *                                                   with the runs (the report
+ *                                                   says so); a key matching no
+ *                                                   row's hardware is an error;
  *              {"API name": {"per_million_input_tokens": 0.6,
  *                            "per_million_output_tokens": 0.8}}
  *                                                   token prices of a cloud API
  *                                                   (deployment = cloud-api)
+ *   "currency": "USD"                               the prices' currency (required
+ *                                                   with "prices"; printed with
+ *                                                   every price and cost)
  *   "charts":  ["bars", "sweep", "pareto"]          which charts
  *   "sheets":  ["procurement", "checklist"]         extra workbook sheets
+ *   "description": "text"                           for the reader of the file
  * Unknown keys are rejected (a typo must not silently drop an SLO).
+ * reports/README.md documents every key with its type, default and an
+ * example.
  *
  * Report definitions (spec.c) and manifests (bundle_manifest.c) are read
  * with the adapters layer's checked JSON reader (adapters/jsonread.h:
@@ -57,6 +66,7 @@ struct pl_report_spec {
 	struct pl_slo slo;      /* limits (n may be 0) */
 	struct pl_price *prices; /* hardware strings owned */
 	size_t nprices;
+	char *currency;         /* "USD": the prices' currency; NULL without prices */
 	unsigned charts;        /* PL_CHART_* */
 	unsigned sheets;        /* PL_SHEET_* */
 	char *bytes;            /* the file's bytes (copied into bundles); owned */

@@ -24,6 +24,7 @@
 #include "core/accepted.h"
 #include "core/condkey.h"
 #include "core/error.h"
+#include "core/ledger.h"
 #include "core/model.h"
 
 struct pl_store; /* opaque */
@@ -123,8 +124,10 @@ struct pl_filter {
 	const char *extra; /* extra condition name when cond is PL_C_NONE, else NULL */
 };
 
-/* Appends to out every stored run matching all filters, ordered by id, with
- * all conditions, extra conditions, metrics and provenance filled (each
+/* Appends to out every stored run matching all filters (retracted runs
+ * only as pl_store_set_retracted_mode() says: by default none), ordered by
+ * id, with all conditions, extra conditions, metrics, provenance, revision
+ * and retracted flag filled (each
  * conditions row's extras are read once, not per run). Returns 0, PL_EUSAGE (a
  * filter value that is not of the field's type), PL_EDB or PL_ENOMEM (out
  * then holds what was read before). */
@@ -139,9 +142,12 @@ int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t 
  * run, is put into every set when all the runs share it and left out
  * otherwise, so it cannot serve as an axis here (use pl_store_query()).
  * In a WAL database, a span of 200,000 run ids or more is read by two
- * threads, the upper half on a second read-only connection to the same file
- * (runs are never changed once stored, so both halves read as of the
- * store's snapshot), while a third reads the conditions rows.
+ * threads, the upper half on a second read-only connection to the same file,
+ * while a third reads the conditions rows; imports only add runs (with
+ * higher ids), and when an amend, retraction, restore or purge changed
+ * stored runs between the snapshots (ledger_generation differs) the runs
+ * are read again on the store's connection alone. Retracted runs are left
+ * out unless pl_store_set_retracted_mode() says otherwise.
  * Memory: 8 bytes per run and wanted metric, plus 28 per run.
  * Returns 0 (out->n 0 when nothing matches), PL_EUSAGE (a filter value not
  * of its field's type), PL_EDB or PL_ENOMEM; out is empty on error. */
@@ -150,7 +156,9 @@ int pl_store_query_columns(struct pl_store *st, const struct pl_filter *filters,
                            struct pl_error *err);
 
 /* Appends to out the stored runs read from the bytes with this sha256,
- * ordered by record, filled as by pl_store_query. Returns 0, PL_EDB or
+ * ordered by record, filled as by pl_store_query except revision and
+ * retracted (0: an import's duplicate check reads this once per stored
+ * file and must stay cheap), retracted or not. Returns 0, PL_EDB or
  * PL_ENOMEM. */
 int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run_list *out,
                           struct pl_error *err);
@@ -171,9 +179,9 @@ int pl_store_each_set(struct pl_store *st, const struct pl_filter *filters, size
 
 /* Appends to out every stored run with the same condition key (conditions
  * row) as run run_id, that run included, ordered by id, filled as by
- * pl_store_query: the series a nightly step or regression of that run
- * belongs to. Returns 0, PL_EEMPTY (no run with that id), PL_EDB or
- * PL_ENOMEM. */
+ * pl_store_query (retracted runs left out): the series a nightly step or
+ * regression of that run belongs to. Returns 0, PL_EEMPTY (no run with that
+ * id, or it is retracted), PL_EDB or PL_ENOMEM. */
 int pl_store_query_key_of(struct pl_store *st, long long run_id, struct pl_run_list *out,
                           struct pl_error *err);
 
@@ -188,9 +196,9 @@ int pl_store_count_runs(struct pl_store *st, long long *count, struct pl_error *
  * $SOURCE_DATE_EPOCH when set). An acceptance of the same (run, metric) is
  * replaced, a revoked one made active again; *replaced (may be NULL) is then
  * 1, else 0.
- * Returns 0; PL_EEMPTY if no run has that id; PL_EUSAGE for an unknown
- * metric, an empty reason or author or a bad SOURCE_DATE_EPOCH; PL_EDB;
- * PL_ENOMEM. */
+ * Returns 0; PL_EEMPTY if no run has that id or the run is retracted
+ * (migration 009); PL_EUSAGE for an unknown metric, an empty reason or
+ * author or a bad SOURCE_DATE_EPOCH; PL_EDB; PL_ENOMEM. */
 int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, const char *reason,
                          const char *by, int *replaced, struct pl_error *err);
 
@@ -208,5 +216,100 @@ int pl_store_revoke_step(struct pl_store *st, long long run_id, int metric, cons
  * or PL_ENOMEM. */
 int pl_store_accepted_steps(struct pl_store *st, int metric, struct pl_accepted_list *out,
                             struct pl_error *err);
+
+/* ------------------------------------- revisions and retractions (issue 13) */
+
+/* Which runs pl_store_query() and pl_store_query_columns() return. */
+enum pl_retracted_mode {
+	PL_RETRACTED_HIDE = 0, /* the default: runs that are not retracted (every
+	                          comparison, check, history and report) */
+	PL_RETRACTED_ONLY = 1, /* only retracted runs (list --retracted, restore, purge) */
+	PL_RETRACTED_ALL = 2   /* every stored run */
+};
+
+/* Sets which runs the queries of st return from now on (enum
+ * pl_retracted_mode); a new store hides retracted runs. */
+void pl_store_set_retracted_mode(struct pl_store *st, int mode);
+
+/* Reads the stored run id whole into run (initialised by the caller; its
+ * conditions, extras, metrics, provenance, revision and retracted flag),
+ * retracted or not. *found is 0 (run untouched) when no run has that id.
+ * Returns 0, PL_EDB or PL_ENOMEM. */
+int pl_store_get_run(struct pl_store *st, long long id, struct pl_run *run, int *found,
+                     struct pl_error *err);
+
+/* Appends to out the revision records of run_id (of every run when run_id
+ * is 0), ordered by run, revision, then field (in the order of the
+ * condition table, extras last by name, as amend lists its changes).
+ * Returns 0, PL_EDB or PL_ENOMEM. */
+int pl_store_revisions(struct pl_store *st, long long run_id, struct pl_revision_list *out,
+                       struct pl_error *err);
+
+/* Appends to out the retractions of run_id (of every run when 0), open and
+ * restored, ordered by run then time of retraction. Returns 0, PL_EDB or
+ * PL_ENOMEM. */
+int pl_store_retractions(struct pl_store *st, long long run_id, struct pl_retraction_list *out,
+                         struct pl_error *err);
+
+/* Copies run (a stored run read back, run->id its id) into out
+ * (initialised by the caller) with the conditions it was imported with:
+ * its revisions undone, newest first (each field back to its old value).
+ * Returns 0, PL_EDB, PL_ENOMEM, or PL_EDB for a stored old value the
+ * field cannot take (the file was edited outside perfledger). */
+int pl_store_run_as_imported(struct pl_store *st, const struct pl_run *run, struct pl_run *out,
+                             struct pl_error *err);
+
+/* The ledger generation: how many amends, retractions, restores and purges
+ * changed stored runs so far (table ledger_generation). Returns 0 or PL_EDB. */
+int pl_store_generation(struct pl_store *st, long long *generation, struct pl_error *err);
+
+/* The writes below run inside a transaction the caller opened with
+ * pl_store_begin() (PL_EDB otherwise), so that a command over many runs is
+ * applied whole or not at all; each bumps ledger_generation. when is the
+ * time to record, in seconds since 1970 (pl_clock_from_env()); reason and
+ * author are stored as given (neither may be empty: PL_EUSAGE). */
+
+/* Stores amended (a run read by pl_store_get_run() and changed by
+ * pl_ledger_amend_run(); amended->id names it) as the next revision of its
+ * run: the run points at the conditions row of its new key (found, or
+ * created with its extras; the old row is kept), its run_started_at and
+ * checklist bits are updated, and each of changes[0..nchanges) becomes one
+ * revisions row. *revision gets the revision made; *shared gets how many
+ * other stored runs already had exactly the new conditions (the amend put
+ * it in their pool), *shared_first the smallest id among them (0 if none).
+ * Returns 0; PL_EEMPTY (no such run); PL_EUSAGE (nchanges 0, no reason or
+ * author, a time that cannot be written); PL_EDB; PL_ENOMEM. */
+int pl_store_amend(struct pl_store *st, const struct pl_run *amended,
+                   const struct pl_amend_change *changes, size_t nchanges, long long when,
+                   const char *reason, const char *author, int *revision, long long *shared,
+                   long long *shared_first, struct pl_error *err);
+
+/* Retracts run_id: a new open row in retractions. *changed is 0 (nothing
+ * written) when it is retracted already. Returns 0, PL_EEMPTY (no such
+ * run), PL_EUSAGE, PL_EDB or PL_ENOMEM. */
+int pl_store_retract(struct pl_store *st, long long run_id, long long when, const char *reason,
+                     const char *author, int *changed, struct pl_error *err);
+
+/* Restores run_id: fills restored_at, restore_reason and restored_by of its
+ * open retraction. *changed is 0 (nothing written) when it is not
+ * retracted. Returns as pl_store_retract(). */
+int pl_store_restore(struct pl_store *st, long long run_id, long long when, const char *reason,
+                     const char *author, int *changed, struct pl_error *err);
+
+/* What pl_store_purge() deleted. */
+struct pl_purge_counts {
+	long long revisions;   /* revisions rows */
+	long long retractions; /* retractions rows */
+	long long accepted;    /* accepted_steps rows */
+};
+
+/* Deletes the retracted run run_id and its rows in revisions, retractions
+ * and accepted_steps; *counts (added to) says how many of each. The
+ * conditions row it used stays (other runs, or a concurrent import's
+ * memo of rows, may use it; it holds no measurement). Returns 0;
+ * PL_EEMPTY (no such run); PL_EUSAGE ("run N is not retracted": only a
+ * retracted run is purged); PL_EDB; PL_ENOMEM. */
+int pl_store_purge(struct pl_store *st, long long run_id, struct pl_purge_counts *counts,
+                   struct pl_error *err);
 
 #endif

@@ -267,11 +267,12 @@ static int read_row(const char *path, sqlite3_stmt *s, struct cond_slot *cache,
 	return 0;
 }
 
-/* Prepares select_sql with a WHERE clause for filters and binds them.
- * *out must be finalized by the caller. */
+/* Prepares select_sql with a WHERE clause for filters and the retraction
+ * term (pl_store_retraction_term(), or NULL) and binds them. *out must be
+ * finalized by the caller. */
 static int prepare_filtered_by(struct pl_store *st, const struct pl_filter *filters,
-                               size_t nfilters, const char *order, sqlite3_stmt **out,
-                               struct pl_error *err)
+                               size_t nfilters, const char *term, const char *order,
+                               sqlite3_stmt **out, struct pl_error *err)
 {
 	sqlite3_str *s;
 	int rc, idx = 1;
@@ -285,6 +286,10 @@ static int prepare_filtered_by(struct pl_store *st, const struct pl_filter *filt
 		sqlite3_str_appendall(s, i == 0 ? " WHERE " : " AND ");
 		pl_store_append_term(s, &filters[i],
 		                     pl_store_filter_on_conditions(&filters[i]) ? "conditions." : "runs.");
+	}
+	if (term) { /* retractions: our own text */
+		sqlite3_str_appendall(s, nfilters == 0 ? " WHERE " : " AND ");
+		sqlite3_str_appendall(s, term);
 	}
 	sqlite3_str_appendall(s, order);
 	if ((rc = pl_store_prepare_str(st->db, s, out)) == SQLITE_NOMEM)
@@ -305,9 +310,9 @@ static int prepare_filtered_by(struct pl_store *st, const struct pl_filter *filt
 }
 
 static int prepare_filtered(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
-                            sqlite3_stmt **out, struct pl_error *err)
+                            const char *term, sqlite3_stmt **out, struct pl_error *err)
 {
-	return prepare_filtered_by(st, filters, nfilters, " ORDER BY runs.id", out, err);
+	return prepare_filtered_by(st, filters, nfilters, term, " ORDER BY runs.id", out, err);
 }
 
 /* ------------------------------------------------------ extra conditions */
@@ -485,17 +490,21 @@ int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t 
 	sqlite3_stmt *s = st->query_all;
 	struct cond_slot *cache;
 	long long *cond_id = NULL; /* per run read, its conditions id */
+	const char *term = NULL;
 	size_t from = out->n;
 	int rc = 0;
 
-	if ((rc = pl_store_check_filters(filters, nfilters, err)))
+	if ((rc = pl_store_check_filters(filters, nfilters, err)) ||
+	    (rc = pl_store_retraction_term(st, &term, err)))
 		return rc;
-	if (nfilters > 0 && (rc = prepare_filtered(st, filters, nfilters, &s, err)))
+	if ((nfilters > 0 || term) && (rc = prepare_filtered(st, filters, nfilters, term, &s, err)))
 		return rc;
 	cache = calloc(COND_CACHE_SLOTS, sizeof(*cache)); /* NULL: read every row in full */
 	rc = read_runs(st, s, cache, out, &cond_id, "reading runs", err);
 	if (!rc)
 		rc = attach_extras(st, out, from, cond_id, err);
+	if (!rc)
+		rc = pl_store_annotate_runs(st, out, from, err);
 	free(cond_id);
 	cond_cache_free(cache);
 	if (s == st->query_all)
@@ -529,8 +538,109 @@ int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run
 	return rc;
 }
 
+/* Why run_id was not read: PL_EEMPTY saying it is retracted, or that there
+ * is no such run; PL_EDB if the lookup fails. */
+static int missing_run(struct pl_store *st, long long run_id, struct pl_error *err)
+{
+	sqlite3_stmt *e = NULL;
+	int exists = 0;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT EXISTS (SELECT 1 FROM runs WHERE id = ?1)", -1, &e,
+	                       NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "looking up a run");
+	sqlite3_bind_int64(e, 1, run_id);
+	if (sqlite3_step(e) == SQLITE_ROW)
+		exists = sqlite3_column_int(e, 0);
+	sqlite3_finalize(e);
+	if (exists)
+		return pl_error_set(err, PL_EEMPTY,
+		                    "run %lld is retracted (perfledger restore --run %lld --reason TEXT "
+		                    "puts it back)", run_id, run_id);
+	return pl_error_set(err, PL_EEMPTY, "no run with id %lld", run_id);
+}
+
+int pl_store_query_key_of(struct pl_store *st, long long run_id, struct pl_run_list *out,
+                          struct pl_error *err)
+{
+	sqlite3_str *q;
+	sqlite3_stmt *s = NULL;
+	long long *cond_id = NULL; /* per run read, its conditions id */
+	const char *term = NULL;
+	size_t from = out->n;
+	int rc, step;
+
+	if ((rc = pl_store_retraction_term(st, &term, err)))
+		return rc;
+	q = sqlite3_str_new(st->db);
+	sqlite3_str_appendall(q, st->select_sql);
+	sqlite3_str_appendall(q, " WHERE runs.condition_id = (SELECT condition_id FROM runs AS r"
+	                         " WHERE r.id = ?1)");
+	if (term) { /* retracted runs are left out, as by pl_store_query */
+		sqlite3_str_appendall(q, " AND ");
+		sqlite3_str_appendall(q, term);
+	}
+	sqlite3_str_appendall(q, " ORDER BY runs.id");
+	if ((step = pl_store_prepare_str(st->db, q, &s)) == SQLITE_NOMEM)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (step != SQLITE_OK)
+		return pl_store_fail(st, err, "preparing the lookup of a run's condition key");
+	sqlite3_bind_int64(s, 1, run_id);
+	rc = read_runs(st, s, NULL, out, &cond_id, "reading the runs of a condition key", err);
+	sqlite3_finalize(s);
+	if (!rc)
+		rc = attach_extras(st, out, from, cond_id, err);
+	if (!rc)
+		rc = pl_store_annotate_runs(st, out, from, err);
+	free(cond_id);
+	if (rc)
+		return rc;
+	for (size_t i = from; i < out->n; i++)
+		if (out->v[i].id == run_id)
+			return 0;
+	/* the run itself was not read: the others of its key are no series of it */
+	while (out->n > from)
+		pl_run_release(&out->v[--out->n]);
+	return missing_run(st, run_id, err);
+}
+
+int pl_store_get_run(struct pl_store *st, long long id, struct pl_run *run, int *found,
+                     struct pl_error *err)
+{
+	struct pl_run_list one;
+	sqlite3_str *q = sqlite3_str_new(st->db);
+	sqlite3_stmt *s = NULL;
+	long long *cond_id = NULL;
+	int rc;
+
+	*found = 0;
+	pl_run_list_init(&one);
+	sqlite3_str_appendall(q, st->select_sql);
+	sqlite3_str_appendall(q, " WHERE runs.id = ?1");
+	if ((rc = pl_store_prepare_str(st->db, q, &s)) == SQLITE_NOMEM)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (rc != SQLITE_OK)
+		return pl_store_fail(st, err, "preparing the lookup of a run");
+	sqlite3_bind_int64(s, 1, id);
+	rc = read_runs(st, s, NULL, &one, &cond_id, "reading a run", err);
+	sqlite3_finalize(s);
+	if (!rc)
+		rc = attach_extras(st, &one, 0, cond_id, err);
+	if (!rc)
+		rc = pl_store_annotate_runs(st, &one, 0, err);
+	free(cond_id);
+	if (!rc && one.n == 1) {
+		pl_run_release(run);
+		*run = one.v[0];
+		pl_run_init(&one.v[0]);
+		*found = 1;
+	}
+	pl_run_list_release(&one);
+	return rc;
+}
+
 /* Hands the runs of one conditions row (list, their conditions ids in
- * cond_id) to fn with their extras attached, then empties the list. */
+ * cond_id) to fn with their extras and ledger state attached, then empties
+ * the list. */
 static int flush_set(struct pl_store *st, struct pl_run_list *list, const long long *cond_id,
                      pl_store_set_fn fn, void *ctx, struct pl_error *err)
 {
@@ -538,6 +648,8 @@ static int flush_set(struct pl_store *st, struct pl_run_list *list, const long l
 
 	if (list->n)
 		rc = attach_extras(st, list, 0, cond_id, err);
+	if (!rc && list->n)
+		rc = pl_store_annotate_runs(st, list, 0, err);
 	if (!rc && list->n)
 		rc = fn(ctx, list, err);
 	pl_run_list_release(list);
@@ -552,11 +664,14 @@ int pl_store_each_set(struct pl_store *st, const struct pl_filter *filters, size
 	struct cond_slot *cache;
 	struct pl_run_list list;
 	long long *cond_id = NULL, cur = 0;
+	const char *term = NULL;
 	size_t cap = 0;
 	int rc, step;
 
-	if ((rc = prepare_filtered_by(st, filters, nfilters, " ORDER BY runs.condition_id, runs.id",
-	                              &s, err)))
+	if ((rc = pl_store_check_filters(filters, nfilters, err)) ||
+	    (rc = pl_store_retraction_term(st, &term, err)) ||
+	    (rc = prepare_filtered_by(st, filters, nfilters, term,
+	                              " ORDER BY runs.condition_id, runs.id", &s, err)))
 		return rc;
 	pl_run_list_init(&list);
 	cache = calloc(COND_CACHE_SLOTS, sizeof(*cache)); /* NULL: read every row in full */
@@ -583,32 +698,5 @@ int pl_store_each_set(struct pl_store *st, const struct pl_filter *filters, size
 	free(cond_id);
 	cond_cache_free(cache);
 	sqlite3_finalize(s);
-	return rc;
-}
-
-int pl_store_query_key_of(struct pl_store *st, long long run_id, struct pl_run_list *out,
-                          struct pl_error *err)
-{
-	sqlite3_str *q = sqlite3_str_new(st->db);
-	sqlite3_stmt *s = NULL;
-	long long *cond_id = NULL; /* per run read, its conditions id */
-	size_t from = out->n;
-	int rc = 0, step;
-
-	sqlite3_str_appendall(q, st->select_sql);
-	sqlite3_str_appendall(q, " WHERE runs.condition_id = (SELECT condition_id FROM runs AS r"
-	                         " WHERE r.id = ?1) ORDER BY runs.id");
-	if ((step = pl_store_prepare_str(st->db, q, &s)) == SQLITE_NOMEM)
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	if (step != SQLITE_OK)
-		return pl_store_fail(st, err, "preparing the lookup of a run's condition key");
-	sqlite3_bind_int64(s, 1, run_id);
-	rc = read_runs(st, s, NULL, out, &cond_id, "reading the runs of a condition key", err);
-	sqlite3_finalize(s);
-	if (!rc)
-		rc = attach_extras(st, out, from, cond_id, err);
-	free(cond_id);
-	if (!rc && out->n == from)
-		rc = pl_error_set(err, PL_EEMPTY, "no run with id %lld", run_id);
 	return rc;
 }

@@ -71,6 +71,7 @@ struct pl_store {
 	                                            holds NULL already (see bind_null_once) */
 	unsigned char cond_null[PL_COND_COUNT];  /* 1: cond_insert's parameter of the
 	                                            condition holds NULL already */
+	int retracted_mode;        /* enum pl_retracted_mode of the queries */
 };
 
 /* Columns of select_sql before the conditions: their positions. */
@@ -153,6 +154,28 @@ int pl_store_time_iso(long long t, char *buf, size_t n, struct pl_error *err);
 
 /* Empties the conditions memo (after a rollback or an error). */
 void pl_store_memo_clear(struct pl_store *st);
+
+/* Finds or creates the conditions row of key (run's conditions and extras)
+ * in the open transaction: *cond_id gets its id, *created 1 if this call
+ * inserted it. No savepoint: on error the caller undoes. */
+int pl_store_find_or_add_conditions(struct pl_store *st, const struct pl_run *run,
+                                    const struct pl_cond_key *key, long long *cond_id,
+                                    int *created, struct pl_error *err);
+
+/* ---------------------------------------- helpers defined in ledger.c */
+
+/* The SQL term (our own text, no parameters) that keeps the runs of
+ * st->retracted_mode, on a query whose runs table is in scope as `runs`,
+ * into *term; NULL when no term is needed (every run, or nothing is
+ * retracted). Returns 0 or PL_EDB. */
+int pl_store_retraction_term(struct pl_store *st, const char **term, struct pl_error *err);
+
+/* Sets revision and retracted of list->v[from..n) from the tables
+ * revisions and retractions: two indexed lookups per run for up to 64
+ * runs, else one read of each table whatever the run count.
+ * Returns 0, PL_EDB or PL_ENOMEM. */
+int pl_store_annotate_runs(struct pl_store *st, struct pl_run_list *list, size_t from,
+                           struct pl_error *err);
 
 /* ------------------------------------------ helpers defined in read.c */
 

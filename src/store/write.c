@@ -139,9 +139,9 @@ static int stamp_now(struct pl_store *st, const char **out, struct pl_error *err
  * cond_insert and run_insert get every parameter bound before each step
  * (or left holding the NULL it holds, bind_null_once), so their bindings
  * are not cleared after it (that cost as much as a b-tree lookup per run). */
-static int find_or_add_conditions(struct pl_store *st, const struct pl_run *run,
-                                  const struct pl_cond_key *key, long long *cond_id,
-                                  int *created, struct pl_error *err)
+int pl_store_find_or_add_conditions(struct pl_store *st, const struct pl_run *run,
+                                    const struct pl_cond_key *key, long long *cond_id,
+                                    int *created, struct pl_error *err)
 {
 	int step, rc = 0, idx;
 
@@ -192,7 +192,7 @@ static int insert_core(struct pl_store *st, const struct pl_run *run, const stru
 	int created = 0, step, rc;
 
 	*run_id = 0;
-	if ((rc = find_or_add_conditions(st, run, key, &cond_id, &created, err)))
+	if ((rc = pl_store_find_or_add_conditions(st, run, key, &cond_id, &created, err)))
 		return rc;
 	sqlite3_bind_int64(st->run_insert, 1, cond_id);
 	bind_run(st->run_insert, run, imported_at, st->run_null);

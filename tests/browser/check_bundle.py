@@ -101,7 +101,7 @@ def chromium(args):
     if errors:
         sys.exit("console errors:\n" + "\n".join(errors))
     dom = d.stdout
-    for needle in ("<table class=\"sortable\">", "<svg xmlns=\"http://www.w3.org/2000/svg\"",
+    for needle in ("<table class=\"sortable", "<svg xmlns=\"http://www.w3.org/2000/svg\"",
                    "同等服务水平下的采购指标", "帕累托前沿"):
         if needle not in dom:
             sys.exit("DOM lacks %r" % needle)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -23,6 +24,7 @@
 #include "core/ci_env.h"
 #include "core/history.h"
 #include "core/normalize.h"
+#include "store/db.h"
 
 /* The demo series' relative noise (see the file comment). */
 #define DEMO_NOISE 0.02
@@ -55,7 +57,7 @@ static void add_night_run(struct pl_run_list *l, long long id, int night, int ho
                           int build)
 {
 	struct pl_run *r = pl_run_list_push(l);
-	char when[32], b[32];
+	char when[64], b[32];
 	int y = 2026, m = 10, d = 1 + night;
 	static const int mdays[] = {31, 30, 31, 31, 28};
 
@@ -305,6 +307,37 @@ static void false_step_rate_one_outlier(void **state)
 	assert_int_equal(with_step, FALSE_STEPS);
 }
 
+/* Above PL_STATS_STEP_EXACT_MAX points the fit is asv's approximation
+ * (segments of at most 200 points, then joined): on a seeded 3000-point
+ * series with steps of +10% at 1000 and -10% at 2600 and one +25% outlier,
+ * it finds the same steps as the exact solver does. */
+static void bounded_fit_matches_exact(void **state)
+{
+	enum { N = 3000 };
+	double *y = malloc(N * sizeof(double)), sigma;
+	size_t *a = NULL, *b = NULL, na = 0, nb = 0;
+	(void)state;
+	assert_non_null(y);
+	rng_state = 31;
+	for (size_t i = 0; i < N; i++)
+		y[i] = 0.06 * (i >= 1000 && i < 2600 ? 1.10 : 1.0) * (i == 1500 ? 1.25 : 1.0) *
+		       (1 + DEMO_NOISE * gauss());
+	assert_int_equal(pl_stats_detect_steps(y, N, 0, &a, &na, NULL), 0);
+	assert_int_equal(pl_stats_noise_sigma(y, N, &sigma, NULL), 0);
+	assert_int_equal(pl_stats_partition_l1(y, N, PL_STATS_STEP_PENALTY_DEFAULT * sigma * log(N),
+	                                       PL_STATS_STEP_MIN_SEGMENT, &b, &nb, NULL),
+	                 0);
+	assert_int_equal(na, 2);
+	assert_int_equal(nb, 2);
+	assert_int_equal(a[0], 1000);
+	assert_int_equal(a[1], 2600);
+	assert_int_equal(b[0], 1000);
+	assert_int_equal(b[1], 2600);
+	free(a);
+	free(b);
+	free(y);
+}
+
 /* Grouping by build: points in the order of their earliest run, labelled
  * by build id; --candidate latest is the last build; previous and a list of
  * values pool the runs of those points. */
@@ -532,6 +565,71 @@ static void build_field_rules(void **state)
 	pl_run_release(&r);
 }
 
+/* The store: build identity round-trips; accept records its author;
+ * revoke hides an acceptance (the row stays) and refuses twice; accepting
+ * again makes it active; pl_store_query_key_of() returns the key's runs. */
+static void store_build_and_revoke(void **state)
+{
+	struct pl_store *st = NULL;
+	struct pl_run_list runs, got;
+	struct pl_accepted_list acc = {0};
+	char path[512];
+	int inserted = 0;
+	(void)state;
+	mkdir(PL_TEST_TMP, 0777);
+	snprintf(path, sizeof(path), "%s/nightly_store.db", PL_TEST_TMP);
+	remove(path);
+	setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+	assert_int_equal(pl_store_open(path, &st, NULL), 0);
+	pl_run_list_init(&runs);
+	pl_run_list_init(&got);
+	rng_state = 3;
+	nightly(&runs, 3, 1000, 0);
+	for (size_t i = 0; i < runs.n; i++) {
+		pl_strset(&runs.v[i].source, "n.jsonl");
+		pl_strset(&runs.v[i].adapter, "descriptor");
+		memset(runs.v[i].sha256, 'b', 64);
+		runs.v[i].record = (long)i;
+		runs.v[i].id = 0;
+		assert_int_equal(pl_run_set_build(&runs.v[i], PL_B_COMMIT, i == 2 ? "c2" : "c1", NULL), 0);
+		assert_int_equal(pl_store_insert_run(st, &runs.v[i], &inserted, NULL), 0);
+		assert_int_equal(inserted, 1);
+	}
+	assert_int_equal(pl_store_query_key_of(st, runs.v[1].id, &got, NULL), 0);
+	assert_int_equal(got.n, 3);
+	assert_string_equal(got.v[2].build[PL_B_COMMIT], "c2");
+	assert_null(got.v[2].build[PL_B_BRANCH]);
+	assert_int_equal(pl_store_query_key_of(st, 999, &got, NULL), PL_EEMPTY);
+
+	assert_int_equal(pl_store_accept_step(st, got.v[2].id, PL_M_TTFT_P50, "why", "alice", NULL,
+	                                      NULL),
+	                 0);
+	assert_int_equal(pl_store_accept_step(st, got.v[2].id, PL_M_TTFT_P50, "why", "", NULL, NULL),
+	                 PL_EUSAGE);
+	assert_int_equal(pl_store_accepted_steps(st, PL_M_NONE, &acc, NULL), 0);
+	assert_int_equal(acc.n, 1);
+	assert_string_equal(acc.v[0].accepted_by, "alice");
+	assert_string_equal(acc.v[0].accepted_at, "2023-11-14T22:13:20Z");
+	pl_accepted_list_release(&acc);
+	assert_int_equal(pl_store_revoke_step(st, got.v[2].id, PL_M_TTFT_P50, "bob", NULL), 0);
+	assert_int_equal(pl_store_revoke_step(st, got.v[2].id, PL_M_TTFT_P50, "bob", NULL), PL_EEMPTY);
+	assert_int_equal(pl_store_accepted_steps(st, PL_M_NONE, &acc, NULL), 0);
+	assert_int_equal(acc.n, 0);
+	assert_int_equal(pl_store_accept_step(st, got.v[2].id, PL_M_TTFT_P50, "again", "carol", NULL,
+	                                      NULL),
+	                 0);
+	assert_int_equal(pl_store_accepted_steps(st, PL_M_TTFT_P50, &acc, NULL), 0);
+	assert_int_equal(acc.n, 1);
+	assert_string_equal(acc.v[0].reason, "again");
+	assert_string_equal(acc.v[0].accepted_by, "carol");
+	pl_accepted_list_release(&acc);
+	unsetenv("SOURCE_DATE_EPOCH");
+	pl_run_list_release(&got);
+	pl_run_list_release(&runs);
+	pl_store_close(st);
+	remove(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -541,11 +639,13 @@ int main(void)
 		cmocka_unit_test(fails_on_first_bad_night),
 		cmocka_unit_test(four_runs_a_night_by_day),
 		cmocka_unit_test(false_step_rate_one_outlier),
+		cmocka_unit_test(bounded_fit_matches_exact),
 		cmocka_unit_test(group_by_build),
 		cmocka_unit_test(four_against_two),
 		cmocka_unit_test(accept_requires_a_change),
 		cmocka_unit_test(ci_env_mapping),
 		cmocka_unit_test(build_field_rules),
+		cmocka_unit_test(store_build_and_revoke),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

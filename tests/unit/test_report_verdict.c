@@ -1,0 +1,355 @@
+/*
+ * test_report_verdict.c — the decision of a procurement report (issue 15):
+ * the procurement view of an open-loop (request-rate) sweep, the lower-bound
+ * and single-point flags, the definition's prices winning over the runs',
+ * the price-key rules, and, rendered, the verdict table first, ranked by
+ * cost, and the caveats collapsed to one box per distinct caveat.
+ *
+ * tests/fixtures/procurement-open-loop/rates.jsonl, SLO ttft_p95 <= 0.5 s and
+ * tpot_p95 <= 0.05 s, one accelerator each:
+ *   L40S (runs: 2.5/h): rates 1 2 4 8 meet, 16 fails (ttft 0.40 -> 0.90):
+ *       t = (0.5-0.4)/(0.9-0.4) = 0.2, rate* = 8 + 0.2*8 = 9.6,
+ *       X* = 760 + 0.2*(1100-760) = 828 tok/s;
+ *       at the table's 2.0/h: 2/(828*3600)*1e6 = 0.67096081588
+ *   L4 (0.8/h): rates 1 2 4 all meet: measured at 4, 300 tok/s, a lower
+ *       bound (the sweep ends before the SLO is violated);
+ *       0.8/(300*3600)*1e6 = 0.74074074074
+ *   T4 (0.35/h): one point, rate 1, 50 tok/s: lower bound, single point;
+ *       0.35/(50*3600)*1e6 = 1.94444444444
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "adapters/adapters.h"
+#include "core/compare.h"
+#include "core/procure.h"
+#include "import/import.h"
+#include "render/bundle.h"
+#include "render/spec.h"
+#include "store/db.h"
+
+/* Everything one test needs, from the fixture or the samples. */
+struct fixture {
+	struct pl_store *st;
+	struct pl_run_list runs;
+	struct pl_comparison cmp;
+};
+
+static void load(struct fixture *f, const char *db, const char *const *paths, size_t npaths,
+                 const char *axis)
+{
+	struct pl_import_opts iopts = {0};
+	struct pl_compare_opts copts;
+	struct pl_error err;
+
+	mkdir(PL_TEST_TMP, 0777);
+	unlink(db);
+	pl_error_init(&err);
+	pl_run_list_init(&f->runs);
+	assert_int_equal(pl_store_open(db, &f->st, &err), 0);
+	assert_int_equal(pl_import_paths(f->st, paths, npaths, &iopts, NULL, NULL, NULL, &err), 0);
+	assert_int_equal(pl_store_query(f->st, NULL, 0, &f->runs, &err), 0);
+	memset(&copts, 0, sizeof(copts));
+	assert_int_equal(pl_compare_parse_axis(&copts, axis, &err), 0);
+	assert_int_equal(pl_compare_build(&f->runs, &copts, &f->cmp, &err), 0);
+}
+
+static void unload(struct fixture *f)
+{
+	pl_comparison_release(&f->cmp);
+	pl_run_list_release(&f->runs);
+	pl_store_close(f->st);
+}
+
+static const struct pl_procure_group *group(const struct pl_procurement *p, const char *label)
+{
+	for (size_t i = 0; i < p->ngroups; i++)
+		if (strcmp(p->groups[i].label, label) == 0)
+			return &p->groups[i];
+	fail_msg("no group '%s'", label);
+	return NULL;
+}
+
+static const char *const open_loop[] = {PL_FIXTURES_DIR "/procurement-open-loop"};
+
+static struct pl_slo two_limits(void)
+{
+	struct pl_slo slo = {{PL_M_TTFT_P95, PL_M_TPOT_P95}, {0.5, 0.05}, 2};
+	return slo;
+}
+
+static void test_open_loop(void **state)
+{
+	struct fixture f;
+	struct pl_procurement p;
+	struct pl_slo slo = two_limits();
+	struct pl_price table[3] = {{"1x NVIDIA L40S", 2.0, 0, 0, 0}, {"1x NVIDIA L4", 0.8, 0, 0, 0},
+	                            {"1x NVIDIA T4", 0.35, 0, 0, 0}};
+	struct pl_error err;
+	const struct pl_procure_group *g;
+
+	(void)state;
+	pl_error_init(&err);
+	load(&f, PL_TEST_TMP "/verdict-ol.db", open_loop, 1, "hardware,request_rate");
+	assert_int_equal(f.cmp.nrows, 9);
+	assert_int_equal(pl_procure_build(&f.cmp, &f.runs, &slo, table, 3, &p, &err), 0);
+	assert_int_equal(p.load, PL_C_REQUEST_RATE);
+	assert_int_equal(p.sweep, 1);
+	assert_int_equal(p.ngroups, 3);
+	assert_int_equal(p.nunused_prices, 0);
+
+	g = group(&p, "1x NVIDIA L40S");
+	assert_int_equal(g->npoints, 5);
+	assert_int_equal(g->usable, 5);
+	assert_int_equal(g->nruns, 5);
+	assert_int_equal(g->slo.status, PL_SLO_INTERPOLATED);
+	assert_true(fabs(g->slo.concurrency - 9.6) < 1e-9);   /* the request rate */
+	assert_true(fabs(g->slo.lo_concurrency - 8) < 1e-12);
+	assert_true(fabs(g->slo.hi_concurrency - 16) < 1e-12);
+	assert_true(fabs(g->slo.throughput - 828) < 1e-9);
+	assert_true(fabs(g->slo_cost_per_mtok - 0.67096081588) < 1e-9);
+	assert_int_equal(g->lower_bound, 0);
+	assert_int_equal(g->single_point, 0);
+	/* the table's 2.0 wins over the runs' 2.5, which is kept */
+	assert_int_equal(g->price_source, 3);
+	assert_true(fabs(g->price_per_hour - 2.0) < 1e-12);
+	assert_true(fabs(g->runs_price_per_hour - 2.5) < 1e-12);
+
+	g = group(&p, "1x NVIDIA L4");
+	assert_int_equal(g->slo.status, PL_SLO_MEASURED);
+	assert_true(fabs(g->slo.concurrency - 4) < 1e-12);
+	assert_true(fabs(g->slo.throughput - 300) < 1e-12);
+	assert_int_equal(g->lower_bound, 1); /* rate 4, the highest, still meets */
+	assert_int_equal(g->single_point, 0);
+	assert_true(fabs(g->slo_cost_per_mtok - 0.74074074074) < 1e-9);
+
+	g = group(&p, "1x NVIDIA T4");
+	assert_int_equal(g->npoints, 1);
+	assert_int_equal(g->usable, 1);
+	assert_int_equal(g->lower_bound, 1);
+	assert_int_equal(g->single_point, 1);
+	assert_true(fabs(g->slo_cost_per_mtok - 1.94444444444) < 1e-9);
+	pl_procurement_release(&p);
+	unload(&f);
+}
+
+static void test_price_keys(void **state)
+{
+	struct fixture f;
+	struct pl_procurement p;
+	struct pl_slo slo = two_limits();
+	struct pl_price typo[1] = {{"1x NVIDA L40S", 2.0, 0, 0, 0}};
+	struct pl_price far[1] = {{"8x AMD MI355X", 30, 0, 0, 0}};
+	struct pl_error err;
+
+	(void)state;
+	load(&f, PL_TEST_TMP "/verdict-keys.db", open_loop, 1, "hardware,request_rate");
+	/* one edit from a row's hardware: a typo, an error naming it */
+	pl_error_init(&err);
+	assert_int_equal(pl_procure_build(&f.cmp, &f.runs, &slo, typo, 1, &p, &err), PL_EINVALID);
+	assert_string_equal(err.message, "'prices' entry '1x NVIDA L40S' matches the hardware of no "
+	                                 "row; the closest is '1x NVIDIA L40S'");
+	assert_string_equal(err.field, "prices");
+	pl_procurement_release(&p);
+	/* hardware outside the selection, every row priced by its runs: kept
+	 * for the report to name */
+	pl_error_init(&err);
+	assert_int_equal(pl_procure_build(&f.cmp, &f.runs, &slo, far, 1, &p, &err), 0);
+	assert_int_equal(p.nunused_prices, 1);
+	assert_string_equal(p.unused_prices[0], "8x AMD MI355X");
+	assert_int_equal(group(&p, "1x NVIDIA L4")->price_source, 1);
+	pl_procurement_release(&p);
+	unload(&f);
+}
+
+static void test_price_key_unpriced_row(void **state)
+{
+	/* A row without any price and a key that matches no row: an error,
+	 * however far the key is from the row's hardware. */
+	struct pl_comparison cmp;
+	struct pl_compare_row rows[1];
+	struct pl_run_list runs;
+	struct pl_price table[1] = {{"Groq LPU", 1.0, 0, 0, 0}};
+	struct pl_procurement p;
+	struct pl_error err;
+	struct pl_run *r;
+
+	(void)state;
+	memset(&cmp, 0, sizeof(cmp));
+	memset(rows, 0, sizeof(rows));
+	pl_run_list_init(&runs);
+	pl_error_init(&err);
+	r = pl_run_list_push(&runs);
+	r->id = 7;
+	cmp.axis[0] = PL_C_HARDWARE;
+	cmp.naxis = 1;
+	cmp.rows = rows;
+	cmp.nrows = 1;
+	rows[0].axis[PL_C_HARDWARE].set = 1;
+	rows[0].axis[PL_C_HARDWARE].text = (char *)"8x NVIDIA B200";
+	rows[0].n = 1;
+	rows[0].run_ids = &r->id;
+	assert_int_equal(pl_procure_build(&cmp, &runs, NULL, table, 1, &p, &err), PL_EINVALID);
+	assert_string_equal(err.message, "'prices' entry 'Groq LPU' matches the hardware of no row; "
+	                                 "the closest is '8x NVIDIA B200'");
+	pl_procurement_release(&p);
+	pl_run_list_release(&runs);
+}
+
+/* Renders spec_json over f into a new directory under PL_TEST_TMP and
+ * returns its report.md (heap). */
+static char *render(struct fixture *f, const char *spec_json, const char *lang, const char *name)
+{
+	char path[1024], dir[512], *md;
+	struct pl_report_spec spec;
+	struct pl_procurement p;
+	struct pl_bundle_opts opts;
+	struct pl_error err;
+	FILE *fp;
+	long n;
+
+	pl_error_init(&err);
+	snprintf(path, sizeof(path), "%s/%s.json", PL_TEST_TMP, name);
+	snprintf(dir, sizeof(dir), "%s/%s-%s-XXXXXX", PL_TEST_TMP, name, lang);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(spec_json, fp);
+	fclose(fp);
+	assert_int_equal(pl_spec_load(path, &spec, &err), 0);
+	assert_int_equal(pl_procure_build(&f->cmp, &f->runs, &spec.slo, spec.prices, spec.nprices, &p,
+	                                  &err),
+	                 0);
+	assert_non_null(mkdtemp(dir)); /* an empty directory of its own */
+	opts.spec = &spec;
+	opts.lang = lang;
+	opts.epoch = 1790000000;
+	opts.tool_version = "test";
+	assert_int_equal(pl_bundle_write_fresh(dir, &f->cmp, &f->runs, &p, &opts, &err), 0);
+	pl_procurement_release(&p);
+	pl_spec_release(&spec);
+	snprintf(path, sizeof(path), "%s/report.md", dir);
+	fp = fopen(path, "rb");
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	md = malloc((size_t)n + 1);
+	assert_non_null(md);
+	assert_int_equal(fread(md, 1, (size_t)n, fp), (size_t)n);
+	md[n] = '\0';
+	fclose(fp);
+	return md;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t k = 0;
+
+	for (const char *s = strstr(hay, needle); s; s = strstr(s + 1, needle))
+		k++;
+	return k;
+}
+
+static void test_verdict_first(void **state)
+{
+	static const char spec[] =
+		"{\"name\": \"ol\", \"axis\": \"hardware,request_rate\", \"slo\": {\"ttft_p95\": 0.5, "
+		"\"tpot_p95\": 0.05}, \"currency\": \"EUR\", \"prices\": {\"1x NVIDIA L40S\": 2.0}, "
+		"\"charts\": []}";
+	struct fixture f;
+	char *md;
+	const char *verdict, *conditions, *details, *caveats, *a, *b, *c;
+
+	(void)state;
+	load(&f, PL_TEST_TMP "/verdict-md.db", open_loop, 1, "hardware,request_rate");
+	md = render(&f, spec, "en", "verdict-md");
+	verdict = strstr(md, "## Verdict (derived)");
+	conditions = strstr(md, "## Conditions");
+	details = strstr(md, "## Details");
+	caveats = strstr(md, "## Caveats");
+	assert_non_null(verdict);
+	assert_non_null(conditions);
+	assert_non_null(details);
+	assert_non_null(caveats);
+	/* decision, conditions, details, caveats: in that order */
+	assert_true(verdict < conditions && conditions < details && details < caveats);
+	/* ranked by cost: L40S 0.6710 (the table's 2.0), L4 0.7407 and T4
+	 * 1.944 (the runs' prices, no currency of their own) */
+	a = strstr(md, "| 1 | 1x NVIDIA L40S | **0.6710** | 828.0 | 828.0 | 1100 | 5 | interpolated | "
+	               "interpolated between request rate 8 and 16 req/s (at 9.600); price EUR 2/h from "
+	               "the definition replaces EUR 2.5/h stored with the runs |");
+	b = strstr(md, "| 2 | 1x NVIDIA L4 | **0.7407** | 300.0 | 300.0 | 300.0 | 3 | lower bound | "
+	               "measured at request rate 4 req/s; lower bound: the highest request rate measured "
+	               "(4) still meets the SLO |");
+	c = strstr(md, "| 3 | 1x NVIDIA T4 | **1.944** | 50.00 | 50.00 | 50.00 | 1 | lower bound; "
+	               "single point | measured at request rate 1 req/s; lower bound: the SLO figure "
+	               "rests on one usable point |");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	assert_true(verdict < a && a < b && b < c && c < conditions);
+	assert_non_null(strstr(md, "Prices and costs in **EUR**."));
+	/* no chart asked for: nothing said about charts */
+	assert_null(strstr(md, "sweep chart"));
+	assert_non_null(strstr(caveats, "## Caveats\n\nNone.\n"));
+	free(md);
+	unload(&f);
+}
+
+static void test_caveats_collapsed(void **state)
+{
+	/* The cloud API's four rows are reference-only for the same missing
+	 * items: one box listing the four rows, not four boxes. */
+	static const char spec[] =
+		"{\"name\": \"api\", \"axis\": \"hardware,deployment,engine,concurrency\", \"slo\": "
+		"{\"ttft_p95\": 0.5, \"tpot_p95\": 0.05}, \"charts\": []}";
+	static const char *const paths[] = {PL_SAMPLES_DIR "/procurement-sweep",
+	                                    PL_SAMPLES_DIR "/procurement-api"};
+	struct fixture f;
+	char *md, *zh;
+
+	(void)state;
+	load(&f, PL_TEST_TMP "/verdict-cav.db", paths, 2, "hardware,deployment,engine,concurrency");
+	md = render(&f, spec, "en", "verdict-cav");
+	assert_int_equal(count(md, "> **Caveat:**"), 1);
+	assert_non_null(strstr(md, "> **Caveat:** reference-only: the runs lack engine version, "
+	                           "launch parameters, driver/CUDA\n>\n> Applies to:\n"
+	                           "> - ExampleCloud serverless API / cloud-api / examplecloud / 1 (1 of 1 runs)\n"
+	                           "> - ExampleCloud serverless API / cloud-api / examplecloud / 4 (1 of 1 runs)\n"
+	                           "> - ExampleCloud serverless API / cloud-api / examplecloud / 16 (1 of 1 runs)\n"
+	                           "> - ExampleCloud serverless API / cloud-api / examplecloud / 64 (1 of 1 runs)\n"));
+	/* the flag in the verdict */
+	assert_non_null(strstr(md, "| 4 | ExampleCloud serverless API / cloud-api / examplecloud | "
+	                           "**3.200** | - | 603.3 | 2900 | 4 | interpolated; reference-only |"));
+	zh = render(&f, spec, "zh-CN", "verdict-cav");
+	assert_int_equal(count(zh, "> **注意：**"), 1);
+	assert_non_null(strstr(zh, "> **注意：**仅供参考：运行记录缺少引擎版本、启动参数、驱动/CUDA\n"));
+	assert_non_null(strstr(zh, "| 插值; 仅供参考 |"));
+	assert_null(strstr(zh, "reference-only"));
+	free(md);
+	free(zh);
+	unload(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open_loop),
+		cmocka_unit_test(test_price_keys),
+		cmocka_unit_test(test_price_key_unpriced_row),
+		cmocka_unit_test(test_verdict_first),
+		cmocka_unit_test(test_caveats_collapsed),
+	};
+	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
