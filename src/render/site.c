@@ -435,6 +435,25 @@ static void footer(FILE *f, const struct site *S)
 	fputs("</footer>\n", f);
 }
 
+/* " (by NAME, AT)" of an acceptance: who accepted it and when (nothing for
+ * who when it was stored before authors were recorded). */
+static int accepted_by(FILE *f, const struct pl_accepted_step *a)
+{
+	int rc;
+
+	fputs(" <small>(", f);
+	if (a->accepted_by && *a->accepted_by) {
+		fputs("by ", f);
+		if ((rc = html(f, a->accepted_by)))
+			return rc;
+		fputs(", ", f);
+	}
+	if ((rc = html(f, a->accepted_at)))
+		return rc;
+	fputs(")</small>", f);
+	return 0;
+}
+
 /* The rows of one series and metric in the three index files. */
 static int index_row(struct site *S, const char *page, const char *label,
                      const struct pl_history *h, const double *xs)
@@ -466,7 +485,8 @@ static int index_row(struct site *S, const char *page, const char *label,
 		if (!h->steps[k].accepted)
 			continue;
 		fputs(any++ ? "<br>" : "", f);
-		if ((rc = html(f, h->steps[k].accepted->reason)))
+		if ((rc = html(f, h->steps[k].accepted->reason)) ||
+		    (rc = accepted_by(f, h->steps[k].accepted)))
 			return rc;
 	}
 	fputs("</td></tr>\n", f);
@@ -589,7 +609,7 @@ static int page_metric(FILE *f, const struct pl_history *h, const double *xs)
 			        fmt_change(ch, sizeof(ch), s->rel_change, mi->direction), s->first_run);
 			if (s->accepted) {
 				fprintf(f, "; accepted at run %lld: ", s->accepted->run_id);
-				if ((rc = html(f, s->accepted->reason)))
+				if ((rc = html(f, s->accepted->reason)) || (rc = accepted_by(f, s->accepted)))
 					return rc;
 			}
 			fputs("</li>\n", f);

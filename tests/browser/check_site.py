@@ -147,7 +147,7 @@ def main():
         sys.exit("console errors:\n" + "\n".join(errors))
 
     index = doms["index.html"]
-    for needle in ('<table id="series">', '<svg class="spark"', "rows shown",
+    for needle in ("<table id=\"series\">", "<svg class=\"spark\"", "rows shown", "(by site test, ",
                    "1x H100, 80G: &lt;b&gt;&amp;",
                    "kernel &lt;b&gt;6.8&lt;/b&gt; &amp; \"new\" image"):
         if needle not in index:
