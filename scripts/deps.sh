@@ -4,7 +4,7 @@
 set -eu
 PKGS="gcc make cmake pkg-config libsqlite3-dev libcjson-dev libxlsxwriter-dev zlib1g-dev libyaml-dev
 libcmocka-dev libssl-dev libgsl-dev gnuplot-nox sqlite3 unzip python3 python3-openpyxl locales
-chromium libreoffice-calc-nogui fonts-noto-cjk
+chromium libreoffice-calc-nogui fonts-noto-cjk libxml2-utils python3-yaml
 clang libclang-rt-14-dev valgrind time"
 missing=""
 for p in $PKGS; do

@@ -11,7 +11,9 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/check.h"
+#include "cli/ci_output.h"
 #include "core/normalize.h"
+#include "render/ci_format.h"
 #include "render/regress.h"
 
 static const char usage_text[] =
@@ -19,7 +21,8 @@ static const char usage_text[] =
 	"       perfledger check [--group-by G] --baseline previous|window:N|VALUE[,VALUE...]\n"
 	"                        --candidate latest|VALUE\n"
 	"                        [--where FIELD=VALUE]... [--metric NAME[,NAME]]... [--threshold PCT]\n"
-	"                        [--allow-mismatch FIELD]... [--format text|markdown|json]\n"
+	"                        [--allow-mismatch FIELD]...\n"
+	"                        [--format text|markdown|json|junit|github]\n"
 	"\n"
 	"Compares the candidate's runs (FIELD = candidate VALUE) with the baseline's\n"
 	"(FIELD = baseline VALUE) among the selected runs, as repeated samples. The\n"
@@ -78,7 +81,7 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_check chk;
 	struct pl_run_list runs;
 	struct pl_accepted_list acc = {0};
-	enum pl_table_format fmt = PL_FMT_TEXT;
+	struct pl_out_format fmt = {PL_FMT_TEXT, PL_CI_NONE};
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	const char *axis = NULL, *base = NULL, *cand = NULL, *group = NULL;
@@ -103,8 +106,8 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 		                      "practical threshold in percent (default 5)"),
 		PL_OPT_CALLBACK_ENTRY("allow-mismatch", 0, "FIELD", &sel, pl_sel_opt_allow,
 		                      "let FIELD differ anyway; printed as a caveat"),
-		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, pl_cli_opt_format_tmj,
-		                      "text (default), markdown or json"),
+		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, pl_cli_opt_format_ci,
+		                      PL_CLI_FORMAT_CI_HELP),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
@@ -245,6 +248,8 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 		break;
 	case PL_EMISMATCH:
 		rc = pl_cli_print_refusal("check", &chk.cmp);
+		if (pl_cli_ci_refusal("check", &fmt, &chk.cmp))
+			rc = PL_EXIT_USAGE;
 		goto out;
 	case PL_EEMPTY:
 	case PL_EUSAGE:
@@ -255,8 +260,11 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 		rc = pl_cli_exit_for(err.code);
 		goto out;
 	}
-	if (pl_render_check(stdout, &chk, fmt, &err)) {
-		pl_cli_print_error(&err);
+	if (fmt.ci == PL_CI_JUNIT ? pl_render_check_junit(stdout, &chk, &err)
+	    : fmt.ci == PL_CI_GITHUB ? pl_cli_ci_github("check", &chk, NULL, 0, &err)
+	                             : pl_render_check(stdout, &chk, fmt.table, &err)) {
+		if (err.code)
+			pl_cli_print_error(&err);
 		goto out;
 	}
 	rc = pl_check_exit_status(&chk);

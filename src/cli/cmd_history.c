@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/ci_output.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/history.h"
+#include "render/ci_format.h"
 #include "render/history_plot.h"
 #include "render/regress.h"
 #include "util/fsutil.h"
@@ -17,7 +19,8 @@
 static const char usage_text[] =
 	"usage: perfledger history --metric NAME[,NAME]... [--where FIELD=VALUE]...\n"
 	"                          [--group-by run|day|build|commit|engine_version|driver_version]\n"
-	"                          [--allow-mismatch FIELD]... [--format text|markdown|json]\n"
+	"                          [--allow-mismatch FIELD]...\n"
+	"                          [--format text|markdown|json|junit|github]\n"
 	"                          [--out DIR] [--fail-on-step]\n"
 	"\n"
 	"The series of one metric for one condition key: the selected runs must share\n"
@@ -72,10 +75,11 @@ static int opt_group(void *group, const char *arg, const char *cmd)
 int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 {
 	struct pl_selection sel;
-	struct pl_history h;
+	struct pl_history *hs = NULL; /* one per metric */
+	size_t nh = 0;
 	struct pl_run_list runs;
 	struct pl_accepted_list acc = {0};
-	enum pl_table_format fmt = PL_FMT_TEXT;
+	struct pl_out_format fmt = {PL_FMT_TEXT, PL_CI_NONE};
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	const char *out_dir = NULL;
@@ -95,8 +99,8 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 		                      "spelling of --group-by run / engine_version / driver_version)"),
 		PL_OPT_CALLBACK_ENTRY("allow-mismatch", 0, "FIELD", &sel, pl_sel_opt_allow,
 		                      "let FIELD differ anyway; printed as a caveat"),
-		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, pl_cli_opt_format_tmj,
-		                      "text (default), markdown or json"),
+		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, pl_cli_opt_format_ci,
+		                      PL_CLI_FORMAT_CI_HELP),
 		PL_OPT_STRING_ENTRY("out", 0, "DIR", &out_dir,
 		                    "also write DIR/history.gp, .dat, .svg and .png (gnuplot)"),
 		PL_OPT_FLAG_ENTRY("fail-on-step", 0, &fail_on_step,
@@ -115,7 +119,6 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 	};
 
 	memset(&sel, 0, sizeof(sel));
-	memset(&h, 0, sizeof(h));
 	pl_run_list_init(&runs);
 	pl_error_init(&err);
 	rc = pl_options_parse(&usage, argc, argv, &argi);
@@ -135,16 +138,24 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_print_error(&err);
 		goto out;
 	}
-	if (fmt == PL_FMT_JSON && sel.opts.nmetrics > 1)
+	if (!(hs = calloc(sel.opts.nmetrics, sizeof(*hs)))) {
+		pl_cli_errorf("history", "out of memory");
+		goto out;
+	}
+	if (fmt.ci == PL_CI_NONE && fmt.table == PL_FMT_JSON && sel.opts.nmetrics > 1)
 		fputc('[', stdout);
 	for (size_t k = 0; k < sel.opts.nmetrics; k++) {
 		int metric = sel.opts.metrics[k];
+		struct pl_history *h = &hs[k];
 
-		switch (pl_history_build_grouped(&runs, group, metric, &sel.opts, &acc, &h, &err)) {
+		nh = k + 1;
+		switch (pl_history_build_grouped(&runs, group, metric, &sel.opts, &acc, h, &err)) {
 		case 0:
 			break;
 		case PL_EMISMATCH:
-			rc = pl_cli_print_refusal("history", &h.cmp);
+			rc = pl_cli_print_refusal("history", &h->cmp);
+			if (pl_cli_ci_refusal("history", &fmt, &h->cmp))
+				rc = PL_EXIT_USAGE;
 			goto out;
 		case PL_EEMPTY:
 			pl_cli_errorf("history", "%s", runs.n ? err.message : "no runs match the selection");
@@ -154,11 +165,13 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 			rc = pl_cli_exit_for(err.code);
 			goto out;
 		}
-		if (k > 0)
-			fputs(fmt == PL_FMT_JSON ? ", " : "\n", stdout);
-		if (pl_render_history(stdout, &h, fmt, &err)) {
-			pl_cli_print_error(&err);
-			goto out;
+		if (fmt.ci == PL_CI_NONE) { /* the CI formats write every metric at the end */
+			if (k > 0)
+				fputs(fmt.table == PL_FMT_JSON ? ", " : "\n", stdout);
+			if (pl_render_history(stdout, h, fmt.table, &err)) {
+				pl_cli_print_error(&err);
+				goto out;
+			}
 		}
 		if (out_dir) {
 			char *dir = sel.opts.nmetrics > 1 ? pl_fs_path(out_dir, pl_metric_info[metric].name)
@@ -169,21 +182,29 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 				pl_cli_errorf("history", "out of memory");
 			else if ((bad = pl_fs_mkdirs(dir, &err) != 0))
 				pl_cli_errorf("history", "%s", err.message);
-			else if ((bad = pl_plot_history(dir, &h, &err) != 0))
+			else if ((bad = pl_plot_history(dir, h, &err) != 0))
 				pl_cli_print_error(&err);
 			free(dir);
 			if (bad)
 				goto out;
 		}
-		failing += h.nfailing;
-		pl_history_release(&h);
+		failing += h->nfailing;
 	}
-	if (fmt == PL_FMT_JSON && sel.opts.nmetrics > 1)
+	if (fmt.ci == PL_CI_NONE && fmt.table == PL_FMT_JSON && sel.opts.nmetrics > 1)
 		fputs("]\n", stdout);
+	if (fmt.ci == PL_CI_JUNIT ? pl_render_history_junit(stdout, hs, nh, &err)
+	    : fmt.ci == PL_CI_GITHUB ? pl_cli_ci_github("history", NULL, hs, nh, &err)
+	                             : 0) {
+		if (err.code)
+			pl_cli_print_error(&err);
+		goto out;
+	}
 	rc = fail_on_step && failing ? PL_EXIT_REGRESSION : PL_EXIT_OK;
 out:
 	pl_store_close(st);
-	pl_history_release(&h);
+	for (size_t k = 0; k < nh; k++)
+		pl_history_release(&hs[k]);
+	free(hs);
 	pl_accepted_list_release(&acc);
 	pl_run_list_release(&runs);
 	pl_sel_release(&sel);

@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{"report", cmd_report, "render a report directory: Markdown, charts, workbook"},
 	{"check", cmd_check, "CI gate: did the candidate regress against the baseline beyond noise?"},
 	{"history", cmd_history, "one metric over time or versions, with its steps and a chart"},
+	{"site", cmd_site, "a static offline web site of every series and metric, with charts"},
 	{"accept", cmd_accept, "mark a step (or a check regression) of a metric as expected"},
 	{"verify", cmd_verify, "re-render a report bundle and report every file that differs"},
 	{"formats", cmd_formats, "list the input formats, their versions and field mappings"},

@@ -94,22 +94,72 @@ static int list_all(const char *dir, char ***names, size_t *n, int *missing,
 	return 0;
 }
 
-/* The sha256 the manifest lists for name, or NULL. */
-static const char *listed_hash(const struct pl_jsonval *outputs, const char *name)
+/* A manifest's outputs as (path, sha256) pairs sorted by path, so that each
+ * file of a directory is looked up in log n (a site has tens of thousands:
+ * a scan per file was quadratic). The strings point into the parsed
+ * manifest. */
+struct listed {
+	const char *path;
+	const char *sha;
+	size_t order; /* position in the manifest: equal paths keep it */
+};
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(((const struct listed *)a)->path, ((const struct listed *)b)->path);
+}
+
+static int cmp_listed(const void *a, const void *b)
+{
+	const struct listed *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+/* Fills *out (caller frees) with the entries of outputs that have a string
+ * path and sha256. Returns 0 or PL_ENOMEM. */
+static int listed_read(const struct pl_jsonval *outputs, struct listed **out, size_t *n)
 {
 	struct pl_jsonread_iter it;
 	const struct pl_jsonval *o, *p, *h;
 	const char *ps, *hs;
+	size_t cap = 0;
 
+	*out = NULL;
+	*n = 0;
 	if (pl_jsonread_iter(outputs, &it, NULL) != 0)
-		return NULL;
-	while (pl_jsonread_next(&it, NULL, &o))
-		if (pl_jsonread_member(o, "path", &p, NULL) == 0 &&
-		    pl_jsonread_string(p, &ps, NULL) == 0 && strcmp(ps, name) == 0 &&
-		    pl_jsonread_member(o, "sha256", &h, NULL) == 0 &&
-		    pl_jsonread_string(h, &hs, NULL) == 0)
-			return hs;
-	return NULL;
+		return 0;
+	while (pl_jsonread_next(&it, NULL, &o)) {
+		if (pl_jsonread_member(o, "path", &p, NULL) != 0 ||
+		    pl_jsonread_string(p, &ps, NULL) != 0 ||
+		    pl_jsonread_member(o, "sha256", &h, NULL) != 0 ||
+		    pl_jsonread_string(h, &hs, NULL) != 0)
+			continue;
+		if (*n == cap) {
+			struct listed *nv = realloc(*out, (cap = cap ? 2 * cap : 64) * sizeof(**out));
+			if (!nv)
+				return PL_ENOMEM;
+			*out = nv;
+		}
+		(*out)[*n] = (struct listed){ps, hs, *n};
+		(*n)++;
+	}
+	if (*n)
+		qsort(*out, *n, sizeof(**out), cmp_listed);
+	return 0;
+}
+
+/* The sha256 the manifest lists for name (its first entry of that path, as
+ * a scan would find it), or NULL. */
+static const char *listed_hash(const struct listed *v, size_t n, const char *name)
+{
+	struct listed key = {name, NULL, 0};
+	const struct listed *hit = n ? bsearch(&key, v, n, sizeof(*v), cmp_path) : NULL;
+
+	while (hit && hit > v && strcmp(hit[-1].path, name) == 0)
+		hit--;
+	return hit ? hit->sha : NULL;
 }
 
 static int refuse(const char *dir, const char *name, const char *why, struct pl_error *err)
@@ -130,6 +180,8 @@ int pl_bundle_dir_check(const char *dir, struct pl_error *err)
 	const struct pl_jsonval *root = NULL, *ver, *outputs = NULL;
 	const char *vs;
 	struct pl_error ignored;
+	struct listed *listed = NULL;
+	size_t nlisted = 0;
 
 	if (lstat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
 		return pl_error_set(err, PL_EIO, "cannot write a bundle into '%s': it is %s, not a "
@@ -157,6 +209,8 @@ int pl_bundle_dir_check(const char *dir, struct pl_error *err)
 	}
 	free(mpath);
 	free(text);
+	if (rc == 0 && listed_read(outputs, &listed, &nlisted))
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		char *path, *buf, hex[65];
 		const char *want;
@@ -172,7 +226,7 @@ int pl_bundle_dir_check(const char *dir, struct pl_error *err)
 			snprintf(why, sizeof(why), "is %s, not a file of a bundle",
 			         lstat(path, &sb) == 0 ? pl_file_kind(sb.st_mode) : "gone");
 			rc = refuse(dir, names[i], why, err);
-		} else if (!(want = listed_hash(outputs, names[i]))) {
+		} else if (!(want = listed_hash(listed, nlisted, names[i]))) {
 			rc = refuse(dir, names[i], "is not listed in its manifest.json", err);
 		} else if (pl_file_read(path, PL_RENDER_READ_MAX, &buf, &blen, &ignored) != 0) {
 			rc = refuse(dir, names[i], "cannot be read to check its sha256", err);
@@ -186,6 +240,7 @@ int pl_bundle_dir_check(const char *dir, struct pl_error *err)
 		}
 		free(path);
 	}
+	free(listed);
 	pl_jsonread_free(doc);
 	pl_bundle_free_names(names, n);
 	return rc;

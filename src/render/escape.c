@@ -131,8 +131,19 @@ static int stream_status(FILE *out)
 
 int pl_json_write_string(FILE *out, const char *s)
 {
-	size_t n = s ? strlen(s) : 0;
+	size_t n = s ? strlen(s) : 0, plain = 0;
 
+	/* the common case, printable ASCII without " or \, in one write (keys,
+	 * dates, names: a site writes millions of them) */
+	while (plain < n && s[plain] >= 0x20 && s[plain] < 0x7F && s[plain] != '"' &&
+	       s[plain] != '\\')
+		plain++;
+	if (plain == n) {
+		fputc('"', out);
+		fwrite(s ? s : "", 1, n, out);
+		fputc('"', out);
+		return stream_status(out);
+	}
 	fputc('"', out);
 	while (n > 0) {
 		unsigned long cp;

@@ -171,6 +171,20 @@ int pl_store_query_columns(struct pl_store *st, const struct pl_filter *filters,
 int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run_list *out,
                           struct pl_error *err);
 
+/* Called by pl_store_each_set() with the runs of one conditions row; it may
+ * take runs' contents (the list is released after). Returns 0 to go on, or
+ * a PL_E* code (err set) that stops the walk. */
+typedef int (*pl_store_set_fn)(void *ctx, struct pl_run_list *runs, struct pl_error *err);
+
+/* Walks the runs matching all filters one conditions row (one condition
+ * key, a series) at a time, in conditions id order: fn gets each row's runs
+ * ordered by id, filled as by pl_store_query(), so that only one series is
+ * in memory at once (`perfledger site` over a million runs). Reads from one
+ * statement, so every call sees the same snapshot. Returns 0, PL_EUSAGE (a
+ * filter value not of its field's type), PL_EDB, PL_ENOMEM or fn's code. */
+int pl_store_each_set(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
+                      pl_store_set_fn fn, void *ctx, struct pl_error *err);
+
 /* Appends to out every stored run with the same condition key (conditions
  * row) as run run_id, that run included, ordered by id, filled as by
  * pl_store_query (retracted runs left out): the series a nightly step or

@@ -290,8 +290,9 @@ static int read_row(const char *path, sqlite3_stmt *s, struct cond_slot *cache,
 /* Prepares select_sql with a WHERE clause for filters and the retraction
  * term (pl_store_retraction_term(), or NULL) and binds them. *out must be
  * finalized by the caller. */
-static int prepare_filtered(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
-                            const char *term, sqlite3_stmt **out, struct pl_error *err)
+static int prepare_filtered_by(struct pl_store *st, const struct pl_filter *filters,
+                               size_t nfilters, const char *term, const char *order,
+                               sqlite3_stmt **out, struct pl_error *err)
 {
 	sqlite3_str *s;
 	int rc, idx = 1;
@@ -310,7 +311,7 @@ static int prepare_filtered(struct pl_store *st, const struct pl_filter *filters
 		sqlite3_str_appendall(s, nfilters == 0 ? " WHERE " : " AND ");
 		sqlite3_str_appendall(s, term);
 	}
-	sqlite3_str_appendall(s, " ORDER BY runs.id");
+	sqlite3_str_appendall(s, order);
 	if ((rc = pl_store_prepare_str(st->db, s, out)) == SQLITE_NOMEM)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	if (rc != SQLITE_OK)
@@ -326,6 +327,12 @@ static int prepare_filtered(struct pl_store *st, const struct pl_filter *filters
 		idx += used;
 	}
 	return 0;
+}
+
+static int prepare_filtered(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
+                            const char *term, sqlite3_stmt **out, struct pl_error *err)
+{
+	return prepare_filtered_by(st, filters, nfilters, term, " ORDER BY runs.id", out, err);
 }
 
 /* ------------------------------------------------------ extra conditions */
@@ -648,5 +655,68 @@ int pl_store_get_run(struct pl_store *st, long long id, struct pl_run *run, int 
 		*found = 1;
 	}
 	pl_run_list_release(&one);
+	return rc;
+}
+
+/* Hands the runs of one conditions row (list, their conditions ids in
+ * cond_id) to fn with their extras and ledger state attached, then empties
+ * the list. */
+static int flush_set(struct pl_store *st, struct pl_run_list *list, const long long *cond_id,
+                     pl_store_set_fn fn, void *ctx, struct pl_error *err)
+{
+	int rc = 0;
+
+	if (list->n)
+		rc = attach_extras(st, list, 0, cond_id, err);
+	if (!rc && list->n)
+		rc = pl_store_annotate_runs(st, list, 0, err);
+	if (!rc && list->n)
+		rc = fn(ctx, list, err);
+	pl_run_list_release(list);
+	pl_run_list_init(list);
+	return rc;
+}
+
+int pl_store_each_set(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
+                      pl_store_set_fn fn, void *ctx, struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	struct cond_slot *cache;
+	struct pl_run_list list;
+	long long *cond_id = NULL, cur = 0;
+	const char *term = NULL;
+	size_t cap = 0;
+	int rc, step;
+
+	if ((rc = pl_store_check_filters(filters, nfilters, err)) ||
+	    (rc = pl_store_retraction_term(st, &term, err)) ||
+	    (rc = prepare_filtered_by(st, filters, nfilters, term,
+	                              " ORDER BY runs.condition_id, runs.id", &s, err)))
+		return rc;
+	pl_run_list_init(&list);
+	cache = calloc(COND_CACHE_SLOTS, sizeof(*cache)); /* NULL: read every row in full */
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		long long id = sqlite3_column_int64(s, QC_CONDITION_ID);
+		struct pl_run *run;
+
+		if (id != cur && list.n && (rc = flush_set(st, &list, cond_id, fn, ctx, err)))
+			break;
+		cur = id;
+		if (ids_reserve(&cond_id, &cap, list.n) || !(run = pl_run_list_push(&list))) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			break;
+		}
+		cond_id[list.n - 1] = id;
+		if ((rc = read_row(st->path, s, cache, run, err)))
+			break;
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = pl_store_fail(st, err, "reading runs");
+	if (!rc)
+		rc = flush_set(st, &list, cond_id, fn, ctx, err);
+	pl_run_list_release(&list);
+	free(cond_id);
+	cond_cache_free(cache);
+	sqlite3_finalize(s);
 	return rc;
 }

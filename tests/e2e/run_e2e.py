@@ -96,7 +96,7 @@ def run_case(path, args):
                "@SRC@": args.source}
     steps, flags = parse(path)
     env = dict(os.environ)
-    env.update({"PERFLEDGER_DB": os.path.join(work, "test.db"),
+    env.update({"PERFLEDGER_DB": os.path.join(work, "test.db"), "PERFLEDGER_BIN": args.bin,
                 "SOURCE_DATE_EPOCH": "1790000000", "LC_ALL": "C.UTF-8",
                 "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=1"})
     for f in flags:
