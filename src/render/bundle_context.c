@@ -312,8 +312,15 @@ static int ctx_verdict(struct bundle *b)
 		rc |= add_text(c, "verdict_notes", line);
 	}
 	order = malloc(p->ngroups * sizeof(*order));
-	if (!order)
+	pl_bundle_free_verdict(b);
+	b->offer_order = calloc(p->ngroups, sizeof(*b->offer_order));
+	b->offer_flags = calloc(p->ngroups, sizeof(*b->offer_flags));
+	b->offer_notes = calloc(p->ngroups, sizeof(*b->offer_notes));
+	if (!order || !b->offer_order || !b->offer_flags || !b->offer_notes) {
+		free(order);
 		return PL_ENOMEM;
+	}
+	b->noffers = p->ngroups;
 	for (size_t i = 0; i < p->ngroups; i++)
 		order[i] = &p->groups[i];
 	qsort(order, p->ngroups, sizeof(*order), cmp_offer);
@@ -401,6 +408,12 @@ static int ctx_verdict(struct bundle *b)
 		}
 		rc |= pl_tpl_set(it, "flags_text", fl);
 		rc |= pl_tpl_set(it, "notes_text", nt);
+		/* the workbook's verdict sheet says the same */
+		b->offer_order[k] = (size_t)(g - p->groups);
+		b->offer_flags[k] = strdup(fl);
+		b->offer_notes[k] = strdup(nt);
+		if (!b->offer_flags[k] || !b->offer_notes[k])
+			rc = PL_ENOMEM;
 		/* the sweep chart draws finite loads only: say which points it leaves out */
 		if (p->sweep && (b->o->spec->charts & PL_CHART_SWEEP)) {
 			size_t out = 0;
@@ -418,6 +431,22 @@ static int ctx_verdict(struct bundle *b)
 	if (!p->sweep && (b->o->spec->charts & PL_CHART_SWEEP))
 		rc |= add_text(c, "chart_notes", w->sweep_not_drawn);
 	return rc ? PL_ENOMEM : 0;
+}
+
+void pl_bundle_free_verdict(struct bundle *b)
+{
+	for (size_t i = 0; i < b->noffers; i++) {
+		if (b->offer_flags)
+			free(b->offer_flags[i]);
+		if (b->offer_notes)
+			free(b->offer_notes[i]);
+	}
+	free(b->offer_order);
+	free(b->offer_flags);
+	free(b->offer_notes);
+	b->offer_order = NULL;
+	b->offer_flags = b->offer_notes = NULL;
+	b->noffers = 0;
 }
 
 /* The reference-only runs of row r: the union of what they lack. */
