@@ -163,6 +163,9 @@ static int ctx_comparison(struct bundle *b)
 	size_t nvary = varying_fields(cmp, vary);
 
 	rc |= pl_tpl_set_bool(c, "has_varying", nvary > 0);
+	/* a few rows are read at a glance; a sweep's many rows are a detail
+	 * the reader opens (the HTML collapses them, print opens them) */
+	rc |= pl_tpl_set_bool(c, "varying_open", cmp->nrows <= 6);
 	rc |= pl_tpl_set_list(c, "varying");
 	for (size_t i = 0; i < nvary; i++) {
 		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "varying");
@@ -294,6 +297,15 @@ static int ctx_verdict(struct bundle *b)
 	rc |= pl_tpl_set_bool(c, "verdict",
 	                      p && p->ngroups > 0 && (p->slo.n > 0 || b->o->spec->nprices > 0));
 	rc |= pl_tpl_set(c, "currency", b->o->spec->currency ? b->o->spec->currency : "");
+	{ /* the cost column's unit: the currency, or that none is named */
+		int priced = 0;
+		for (size_t i = 0; p && i < p->ngroups; i++)
+			priced |= p->groups[i].price_source != 0;
+		rc |= pl_tpl_set(c, "cost_unit", b->o->spec->currency && *b->o->spec->currency
+		                                     ? b->o->spec->currency
+		                                 : priced ? w->currency_unnamed
+		                                          : "");
+	}
 	rc |= pl_tpl_set_bool(c, "has_slo", p && p->slo.n > 0);
 	rc |= pl_tpl_set_list(c, "offers");
 	rc |= pl_tpl_set_list(c, "chart_notes");

@@ -471,7 +471,11 @@ static void test_open_loop_charts(void **state)
 	assert_non_null(strstr(par, ">Interactivity vs throughput per accelerator (labels: request "
 	                            "rate in req/s; rings: Pareto front)<"));
 	assert_non_null(strstr(cost, ">cost per 1M output tokens at the SLO (EUR)<"));
+	assert_non_null(strstr(md, "| # | offer | cost per 1M output tokens at SLO (EUR) | "));
 	free(md);
+	/* nine rows: the conditions that differ between them are collapsed */
+	md = bundle_file(dir, "report.html");
+	assert_non_null(strstr(md, "<details><summary>Conditions that differ between rows</summary>"));
 	free(lat);
 	free(par);
 	free(cost);
@@ -494,11 +498,14 @@ static void test_open_loop_charts(void **state)
 	md = render_in(&f, OL_SPEC(""), "en", "ol-nocur", dir);
 	cost = bundle_file(dir, "cost.svg");
 	assert_non_null(strstr(cost, ">cost per 1M output tokens at the SLO (currency not named)<"));
+	assert_non_null(strstr(md, "| # | offer | cost per 1M output tokens at SLO (currency not named) | "
+	                           "SLO tok/s per accelerator |"));
 	free(md);
 	free(cost);
 	md = render_in(&f, OL_SPEC(""), "zh-CN", "ol-nocur", dir);
 	cost = bundle_file(dir, "cost.svg");
 	assert_non_null(strstr(cost, ">满足 SLO 时每百万输出 token 的成本（未注明货币）<"));
+	assert_non_null(strstr(md, "| # | 方案 | SLO 下每百万输出 token 成本（未注明货币） | SLO 单卡 tok/s |"));
 	free(md);
 	free(cost);
 	unload(&f);
