@@ -585,6 +585,50 @@ static void test_workbook_verdict(void **state)
 	unload(&f);
 }
 
+/* Without a verdict (no SLO, no prices: a regression watch) the comparison
+ * is the answer and opens report.html; with one it is a collapsed detail. */
+static void test_comparison_first_without_verdict(void **state)
+{
+	static const char watch[] = "{\"name\": \"w\", \"axis\": \"hardware,request_rate\", "
+	                            "\"charts\": []}";
+	struct fixture f;
+	char dir[512], *md, *html;
+	const char *cmp, *cond;
+
+	(void)state;
+	load(&f, PL_TEST_TMP "/verdict-watch.db", open_loop, 1, "hardware,request_rate");
+	md = render_in(&f, watch, "en", "watch", dir);
+	html = bundle_file(dir, "report.html");
+	assert_null(strstr(html, "id=\"verdict-table\""));
+	cmp = strstr(html, "<h2>Comparison: medians of the runs</h2>");
+	cond = strstr(html, "<h2>Conditions</h2>");
+	assert_non_null(cmp);
+	assert_non_null(cond);
+	assert_true(cmp < cond);
+	assert_null(strstr(html, "<summary>Comparison: medians of the runs</summary>"));
+	free(md);
+	free(html);
+	md = render_in(&f, watch, "zh-CN", "watch", dir);
+	html = bundle_file(dir, "report.html");
+	cmp = strstr(html, "<h2>比较：各运行的中位数</h2>");
+	cond = strstr(html, "<h2>条件</h2>");
+	assert_non_null(cmp);
+	assert_non_null(cond);
+	assert_true(cmp < cond);
+	free(md);
+	free(html);
+
+	md = render_in(&f, OL_EUR, "en", "watch-verdict", dir);
+	html = bundle_file(dir, "report.html");
+	assert_null(strstr(html, "<h2>Comparison: medians of the runs</h2>"));
+	cmp = strstr(html, "<details><summary>Comparison: medians of the runs</summary>");
+	assert_non_null(cmp);
+	assert_true(strstr(html, "id=\"verdict-table\"") < cmp);
+	free(md);
+	free(html);
+	unload(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -595,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_caveats_collapsed),
 		cmocka_unit_test(test_open_loop_charts),
 		cmocka_unit_test(test_workbook_verdict),
+		cmocka_unit_test(test_comparison_first_without_verdict),
 	};
 	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
 	return cmocka_run_group_tests(tests, NULL, NULL);
