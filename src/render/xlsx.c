@@ -923,10 +923,25 @@ static int comparison_col(const struct pl_comparison *cmp, int m)
 
 static void put_nan_dash(struct sheet *sh, lxw_row_t r, lxw_col_t c, double v, lxw_format *fmt)
 {
-	if (isnan(v))
-		worksheet_write_string(sh->ws, r, c, "-", NULL);
+	if (isnan(v)) /* fmt's alignment also holds for the text "-" */
+		worksheet_write_string(sh->ws, r, c, "-", fmt);
 	else
 		put_num(sh, r, c, v, fmt);
+}
+
+/* A format aligned to the top of its cell: num (or NULL) its number
+ * format, wrap 1 to wrap text. NULL on out of memory. */
+static lxw_format *top_format(lxw_workbook *wb, const char *num, int wrap)
+{
+	lxw_format *f = workbook_add_format(wb);
+
+	if (f && num)
+		format_set_num_format(f, num);
+	if (f && wrap)
+		format_set_text_wrap(f);
+	if (f)
+		format_set_align(f, LXW_ALIGN_VERTICAL_TOP);
+	return f;
 }
 
 /* "words (CUR)" or "words (currency not named)", with ", derived" before
@@ -948,8 +963,7 @@ enum { V_RANK, V_OFFER, V_COST, V_SLO_ACC, V_SLO, V_PEAK, V_N, V_FLAGS, V_NOTES,
        V_PRICE, V_PRICE_ACC, V_GOODPUT, V_API_IN, V_API_OUT, V_COLS };
 
 static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl_procurement *p,
-                             const struct pl_xlsx_verdict *v, const struct formats *f,
-                             lxw_format *wrap, int zh)
+                             const struct pl_xlsx_verdict *v, const struct formats *f, int zh)
 {
 	static const char *const head[V_COLS] = {
 		"rank", "offer", NULL, "SLO tok/s per accelerator (derived)", "SLO tok/s (derived)",
@@ -958,12 +972,17 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	static const char *const head_zh[V_COLS] = {
 		"排名", "方案", NULL, "SLO 单卡 tok/s（推导值）", "SLO tok/s（推导值）", "峰值 tok/s", "n",
 		"标记", "说明", "加速器数量", NULL, NULL, "goodput（req/s）", NULL, NULL};
-	static const char *const phead[] = {"group", NULL, "output throughput (tok/s)",
+	static const char *const phead[] = {"rank", "offer", NULL, "output throughput (tok/s)",
 	                                    "per accelerator (tok/s)", "interactivity (tok/s per request)",
 	                                    NULL, "meets SLO", "Pareto front"};
-	static const char *const phead_zh[] = {"方案", NULL, "输出吞吐量（tok/s）",
+	static const char *const phead_zh[] = {"排名", "方案", NULL, "输出吞吐量（tok/s）",
 	                                       "单卡（tok/s）", "交互性（每请求 tok/s）",
 	                                       NULL, "满足 SLO", "帕累托前沿"};
+	/* the verdict's rows are as tall as their wrapped notes: every cell
+	 * of them aligned to the top */
+	lxw_format *t_text = top_format(wb, NULL, 1), *t_whole = top_format(wb, "0", 0);
+	lxw_format *t_sec = top_format(wb, "0.0000", 0), *t_rate = top_format(wb, "0.00", 0);
+	size_t *rank = calloc(p->ngroups ? p->ngroups : 1, sizeof(size_t));
 	const char *cur = v ? v->currency : NULL;
 	int rate = p->load == PL_C_REQUEST_RATE;
 	char h[V_COLS][160], ph_load[64], ph_cost[160];
@@ -971,6 +990,11 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	lxw_chart *sc, *bar;
 	size_t ncost = 0;
 	int rc = 0;
+
+	if (!t_text || !t_whole || !t_sec || !t_rate || !rank) {
+		free(rank);
+		return PL_ENOMEM;
+	}
 
 	with_currency(h[V_COST], sizeof(h[V_COST]), f,
 	              TR(f, "cost per 1M output tokens at SLO", "SLO 下每百万输出 token 成本"), cur, 1);
@@ -993,28 +1017,32 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		const struct pl_procure_group *gr = &p->groups[g];
 		const char *fl = v && v->flags && v->flags[k] ? v->flags[k] : "";
 		const char *nt = v && v->notes && v->notes[k] ? v->notes[k] : "";
-		size_t lines;
+		size_t lines, ol;
 		r = (lxw_row_t)(k + 1);
-		put_num(sh, r, V_RANK, (double)(k + 1), f->whole);
-		rc |= put_str(sh, r, V_OFFER, gr->label, NULL);
-		put_nan_dash(sh, r, V_COST, gr->slo_cost_per_mtok, f->seconds);
-		put_nan_dash(sh, r, V_SLO_ACC, gr->slo_throughput_per_acc, f->rate);
-		put_nan_dash(sh, r, V_SLO, gr->slo.throughput, f->rate);
-		put_nan_dash(sh, r, V_PEAK, gr->peak_throughput, f->rate);
-		put_num(sh, r, V_N, (double)gr->nruns, f->whole);
-		rc |= put_str(sh, r, V_FLAGS, fl, NULL);
-		rc |= put_str(sh, r, V_NOTES, nt, wrap);
-		/* the notes wrap in their column (36 wide): a row tall enough for them */
+		rank[g] = k + 1;
+		put_num(sh, r, V_RANK, (double)(k + 1), t_whole);
+		rc |= put_str(sh, r, V_OFFER, gr->label, t_text);
+		put_nan_dash(sh, r, V_COST, gr->slo_cost_per_mtok, t_sec);
+		put_nan_dash(sh, r, V_SLO_ACC, gr->slo_throughput_per_acc, t_rate);
+		put_nan_dash(sh, r, V_SLO, gr->slo.throughput, t_rate);
+		put_nan_dash(sh, r, V_PEAK, gr->peak_throughput, t_rate);
+		put_num(sh, r, V_N, (double)gr->nruns, t_whole);
+		rc |= put_str(sh, r, V_FLAGS, fl, t_text);
+		rc |= put_str(sh, r, V_NOTES, nt, t_text);
+		/* the notes and the offer wrap in their columns (at most 36
+		 * wide): a row tall enough for them */
 		lines = (pl_text_width(nt) + 33) / 34;
+		ol = (pl_text_width(gr->label) + 33) / 34;
+		lines = ol > lines ? ol : lines;
 		if (lines > 1)
 			worksheet_set_row(sh->ws, r, 15.0 * (double)(lines > 8 ? 8 : lines), NULL);
-		put_nan_dash(sh, r, V_ACC, gr->accelerators, f->whole);
-		put_nan_dash(sh, r, V_PRICE, gr->price_per_hour, f->rate);
-		put_nan_dash(sh, r, V_PRICE_ACC, gr->price_per_acc_hour, f->rate);
-		put_nan_dash(sh, r, V_GOODPUT, gr->goodput, f->rate);
+		put_nan_dash(sh, r, V_ACC, gr->accelerators, t_whole);
+		put_nan_dash(sh, r, V_PRICE, gr->price_per_hour, t_rate);
+		put_nan_dash(sh, r, V_PRICE_ACC, gr->price_per_acc_hour, t_rate);
+		put_nan_dash(sh, r, V_GOODPUT, gr->goodput, t_rate);
 		if (gr->token_priced) {
-			put_nan_dash(sh, r, V_API_IN, gr->price_in_per_mtok, f->rate);
-			put_nan_dash(sh, r, V_API_OUT, gr->price_out_per_mtok, f->rate);
+			put_nan_dash(sh, r, V_API_IN, gr->price_in_per_mtok, t_rate);
+			put_nan_dash(sh, r, V_API_OUT, gr->price_out_per_mtok, t_rate);
 		}
 		if (ncost == k && !isnan(gr->slo_cost_per_mtok))
 			ncost++; /* the offers with a cost come first in the verdict */
@@ -1038,7 +1066,7 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	              NULL);
 	for (size_t i = 0; i < sizeof(phead) / sizeof(phead[0]); i++)
 		rc |= put_head(sh, pr, (lxw_col_t)i,
-		               i == 1 ? ph_load : i == 5 ? ph_cost : zh ? phead_zh[i] : phead[i], f->header);
+		               i == 2 ? ph_load : i == 6 ? ph_cost : zh ? phead_zh[i] : phead[i], f->header);
 	bar = workbook_add_chart(wb, LXW_CHART_COLUMN);
 	sc = p->sweep ? workbook_add_chart(wb, LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS) : NULL;
 	for (size_t g = 0; g < p->ngroups; g++) {
@@ -1047,25 +1075,30 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		for (size_t i = 0; i < gr->npoints; i++) {
 			const struct pl_procure_point *pt = &gr->points[i];
 			pr++;
-			rc |= put_str(sh, pr, 0, gr->label, NULL);
-			put_nan_dash(sh, pr, 1, pt->concurrency, f->whole);
-			put_nan_dash(sh, pr, 2, pt->throughput, f->rate);
-			put_nan_dash(sh, pr, 3, pt->throughput_per_acc, f->rate);
-			put_nan_dash(sh, pr, 4, pt->interactivity, f->rate);
-			put_nan_dash(sh, pr, 5, pt->cost_per_mtok, f->seconds);
-			rc |= put_str(sh, pr, 6,
+			/* the offer's rank in the verdict, then its label, as above */
+			put_num(sh, pr, 0, (double)rank[g], t_whole);
+			rc |= put_str(sh, pr, 1, gr->label, t_text);
+			if (pl_text_width(gr->label) > 34)
+				worksheet_set_row(sh->ws, pr, 15.0 * (double)((pl_text_width(gr->label) + 33) / 34),
+				                  NULL);
+			put_nan_dash(sh, pr, 2, pt->concurrency, t_whole);
+			put_nan_dash(sh, pr, 3, pt->throughput, t_rate);
+			put_nan_dash(sh, pr, 4, pt->throughput_per_acc, t_rate);
+			put_nan_dash(sh, pr, 5, pt->interactivity, t_rate);
+			put_nan_dash(sh, pr, 6, pt->cost_per_mtok, t_sec);
+			rc |= put_str(sh, pr, 7,
 			              pt->meets_slo == 1   ? TR(f, "yes", "是")
 			              : pt->meets_slo == 0 ? TR(f, "no", "否")
 			                                   : "-",
-			              NULL);
-			rc |= put_str(sh, pr, 7, pt->pareto ? TR(f, "yes", "是") : "", NULL);
+			              t_text);
+			rc |= put_str(sh, pr, 8, pt->pareto ? TR(f, "yes", "是") : "", t_text);
 		}
 		if (sc && gr->npoints > 0) {
 			lxw_chart_series *se = chart_add_series(sc, NULL, NULL);
 			if (se) {
-				chart_series_set_categories(se, "Procurement", first, 1, pr, 1);
-				chart_series_set_values(se, "Procurement", first, 2, pr, 2);
-				chart_series_set_name_range(se, "Procurement", first, 0);
+				chart_series_set_categories(se, "Procurement", first, 2, pr, 2);
+				chart_series_set_values(se, "Procurement", first, 3, pr, 3);
+				chart_series_set_name_range(se, "Procurement", first, 1);
 			}
 		}
 	}
@@ -1096,6 +1129,7 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		worksheet_insert_chart(sh->ws, pr + 2, 5, sc);
 	}
 	finish_sheet(sh, (lxw_row_t)p->ngroups);
+	free(rank);
 	return rc ? PL_ENOMEM : 0;
 }
 
@@ -1154,13 +1188,7 @@ static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl
 		if (!sh)
 			return PL_ENOMEM;
 		sh->ws = x->proc_ws;
-		lxw_format *wrap = workbook_add_format(wb);
-		if (wrap) {
-			format_set_text_wrap(wrap);
-			format_set_align(wrap, LXW_ALIGN_VERTICAL_TOP);
-		}
-		rc = sh->ws && wrap ? sheet_procurement(wb, sh, x->proc, x->verdict, f, wrap, x->zh)
-		                    : PL_ENOMEM;
+		rc = sh->ws ? sheet_procurement(wb, sh, x->proc, x->verdict, f, x->zh) : PL_ENOMEM;
 		free(sh);
 	}
 	if (rc == 0 && (x->sheets & PL_SHEET_CHECKLIST)) {

@@ -558,9 +558,15 @@ static void test_workbook_verdict(void **state)
 	assert_non_null(strstr(md, "| 3 | 1x NVIDIA T4 | **1.944** | 50.00 | 50.00 | 50.00 | 1 | "
 	                           "lower bound; single point |"));
 	/* the points: 3 offers, a blank row, the formulas, then the header */
-	assert_cell(sheet, sst, "A7", "group");
-	assert_cell(sheet, sst, "B7", "request rate (req/s)");
-	assert_cell(sheet, sst, "F7", "cost per 1M output tokens (EUR, derived)");
+	assert_cell(sheet, sst, "A7", "rank");
+	assert_cell(sheet, sst, "B7", "offer");
+	assert_cell(sheet, sst, "C7", "request rate (req/s)");
+	assert_cell(sheet, sst, "G7", "cost per 1M output tokens (EUR, derived)");
+	/* the first point: L4 (ranked 2nd) at 1 req/s, 100 tok/s */
+	assert_cell(sheet, sst, "A8", "2");
+	assert_cell(sheet, sst, "B8", "1x NVIDIA L4");
+	assert_cell(sheet, sst, "C8", "1");
+	assert_cell(sheet, sst, "D8", "100");
 	assert_null(strstr(sst, "concurrency<"));
 	free(md);
 	free(wbx);
@@ -577,8 +583,9 @@ static void test_workbook_verdict(void **state)
 	assert_cell(sheet, sst, "B2", "1x NVIDIA L4");
 	assert_cell(sheet, sst, "B3", "1x NVIDIA L40S");
 	assert_cell(sheet, sst, "H4", "下限; 单点");
-	assert_cell(sheet, sst, "B7", "请求速率（req/s）");
-	assert_cell(sheet, sst, "F7", "每百万输出 token 成本（未注明货币，推导值）");
+	assert_cell(sheet, sst, "C7", "请求速率（req/s）");
+	assert_cell(sheet, sst, "G7", "每百万输出 token 成本（未注明货币，推导值）");
+	assert_cell(sheet, sst, "A8", "1"); /* L4 ranks first here */
 	free(md);
 	free(sheet);
 	free(sst);
