@@ -80,6 +80,10 @@ static const struct words words_en = {
 	"%s (%s), median of each row's runs",
 	", lower is better", ", higher is better",
 	"seconds", "tokens/s",
+	"r=%s",
+	"%s vs output throughput per offer (labels: request rate in req/s; dashed: SLO limit)",
+	"Interactivity vs throughput per accelerator (labels: request rate in req/s; rings: Pareto front)",
+	"%s (%s)", "currency not named",
 };
 
 static const struct words words_zh = {
@@ -129,6 +133,10 @@ static const struct words words_zh = {
 	"%s（%s），各行运行记录的中位数",
 	"，越低越好", "，越高越好",
 	"秒", "tok/s",
+	"r=%s",
+	"各方案的 %s 与输出吞吐量（标注：请求速率 req/s；虚线：SLO 上限）",
+	"交互性与单卡吞吐量（标注：请求速率 req/s；圆环：帕累托前沿）",
+	"%s（%s）", "未注明货币",
 };
 
 int pl_bundle_lang_ok(const char *lang)
@@ -297,6 +305,9 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 		rate_words.measured = rate_words.measured_rate;
 		rate_words.interpolated = rate_words.interpolated_rate;
 		rate_words.none = rate_words.none_rate;
+		rate_words.point_label = rate_words.point_label_rate;
+		rate_words.latency_title = rate_words.latency_title_rate;
+		rate_words.pareto_title = rate_words.pareto_title_rate;
 		b.w = &rate_words;
 	}
 	if (opts->spec->builtin)
@@ -349,7 +360,12 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 	}
 	if (rc == 0) {
 		char *path = pl_fs_path(dir, "comparison.xlsx");
-		rc = path ? pl_xlsx_write_bundle(path, cmp, runs, proc, opts->spec->sheets, opts->lang,
+		struct pl_xlsx_verdict v = {opts->spec->currency, b.offer_order,
+		                            (const char *const *)b.offer_flags,
+		                            (const char *const *)b.offer_notes};
+		if (!proc || b.noffers != proc->ngroups) /* no verdict drawn: the groups' order */
+			v.order = NULL, v.flags = v.notes = NULL;
+		rc = path ? pl_xlsx_write_bundle(path, cmp, runs, proc, &v, opts->spec->sheets, opts->lang,
 		                                   opts->epoch, err)
 		          : pl_error_set(err, PL_ENOMEM, "out of memory");
 		free(path);
@@ -364,6 +380,7 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 	}
 	free(charts);
 	pl_bundle_free_charts(&b);
+	pl_bundle_free_verdict(&b);
 	pl_tpl_ctx_free(b.ctx);
 	if (rc == 0 && plot_rc != 0) {
 		if (err)

@@ -7,8 +7,10 @@
  * output tokens at the SLO as bars sorted lowest first (an offer without
  * a figure is listed with the reason), one latency vs output throughput
  * chart per SLO metric (each offer's points joined in throughput order,
- * labelled with their concurrency, the SLO limit a dashed line), and
- * output throughput vs concurrency. "pareto" adds interactivity vs
+ * labelled with their load — "c=16", or "r=8" for a request rate in an
+ * open-loop sweep —, the SLO limit a dashed line), and output throughput
+ * vs the load. The cost axis names the definition's currency, or says
+ * none is named. "pareto" adds interactivity vs
  * throughput per accelerator (points joined in throughput order and
  * labelled, the Pareto front ringed). "bars" are the gnuplot charts
  * plot.c writes, which pl_bundle_write runs. Each chart is listed in the
@@ -107,8 +109,15 @@ static int cost_chart(struct bundle *b)
 	size_t n = p->ngroups, *order = calloc(n, sizeof(size_t));
 	const char **labels = calloc(n, sizeof(char *)), **notes = calloc(n, sizeof(char *));
 	double *vals = calloc(n, sizeof(double));
-	const char *series[1] = {b->w->cost_x};
+	const char *cur = b->o->spec->currency;
+	char axis[256];
+	const char *series[1] = {axis};
 	int rc = 0;
+
+	/* the axis names the definition's currency; prices stored with the
+	 * runs (or a definition without "currency") name none, and it says so */
+	fill(axis, sizeof(axis), b->w->with_currency, b->w->cost_x,
+	     cur && *cur ? cur : b->w->currency_unnamed);
 
 	if (!order || !labels || !notes || !vals) {
 		rc = PL_ENOMEM;
@@ -139,7 +148,7 @@ static int cost_chart(struct bundle *b)
 		                                                 : "-";
 	}
 	{
-		struct pl_svg_bars c = {b->w->cost_title, b->w->cost_x, labels, n, series, 1, vals, notes};
+		struct pl_svg_bars c = {b->w->cost_title, axis, labels, n, series, 1, vals, notes};
 		rc = add_svg(b, "cost.svg", b->w->cost_title, pl_svg_bars(&c));
 	}
 out:

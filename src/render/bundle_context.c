@@ -163,6 +163,9 @@ static int ctx_comparison(struct bundle *b)
 	size_t nvary = varying_fields(cmp, vary);
 
 	rc |= pl_tpl_set_bool(c, "has_varying", nvary > 0);
+	/* a few rows are read at a glance; a sweep's many rows are a detail
+	 * the reader opens (the HTML collapses them, print opens them) */
+	rc |= pl_tpl_set_bool(c, "varying_open", cmp->nrows <= 6);
 	rc |= pl_tpl_set_list(c, "varying");
 	for (size_t i = 0; i < nvary; i++) {
 		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "varying");
@@ -294,6 +297,15 @@ static int ctx_verdict(struct bundle *b)
 	rc |= pl_tpl_set_bool(c, "verdict",
 	                      p && p->ngroups > 0 && (p->slo.n > 0 || b->o->spec->nprices > 0));
 	rc |= pl_tpl_set(c, "currency", b->o->spec->currency ? b->o->spec->currency : "");
+	{ /* the cost column's unit: the currency, or that none is named */
+		int priced = 0;
+		for (size_t i = 0; p && i < p->ngroups; i++)
+			priced |= p->groups[i].price_source != 0;
+		rc |= pl_tpl_set(c, "cost_unit", b->o->spec->currency && *b->o->spec->currency
+		                                     ? b->o->spec->currency
+		                                 : priced ? w->currency_unnamed
+		                                          : "");
+	}
 	rc |= pl_tpl_set_bool(c, "has_slo", p && p->slo.n > 0);
 	rc |= pl_tpl_set_list(c, "offers");
 	rc |= pl_tpl_set_list(c, "chart_notes");
@@ -312,8 +324,15 @@ static int ctx_verdict(struct bundle *b)
 		rc |= add_text(c, "verdict_notes", line);
 	}
 	order = malloc(p->ngroups * sizeof(*order));
-	if (!order)
+	pl_bundle_free_verdict(b);
+	b->offer_order = calloc(p->ngroups, sizeof(*b->offer_order));
+	b->offer_flags = calloc(p->ngroups, sizeof(*b->offer_flags));
+	b->offer_notes = calloc(p->ngroups, sizeof(*b->offer_notes));
+	if (!order || !b->offer_order || !b->offer_flags || !b->offer_notes) {
+		free(order);
 		return PL_ENOMEM;
+	}
+	b->noffers = p->ngroups;
 	for (size_t i = 0; i < p->ngroups; i++)
 		order[i] = &p->groups[i];
 	qsort(order, p->ngroups, sizeof(*order), cmp_offer);
@@ -401,6 +420,12 @@ static int ctx_verdict(struct bundle *b)
 		}
 		rc |= pl_tpl_set(it, "flags_text", fl);
 		rc |= pl_tpl_set(it, "notes_text", nt);
+		/* the workbook's verdict sheet says the same */
+		b->offer_order[k] = (size_t)(g - p->groups);
+		b->offer_flags[k] = strdup(fl);
+		b->offer_notes[k] = strdup(nt);
+		if (!b->offer_flags[k] || !b->offer_notes[k])
+			rc = PL_ENOMEM;
 		/* the sweep chart draws finite loads only: say which points it leaves out */
 		if (p->sweep && (b->o->spec->charts & PL_CHART_SWEEP)) {
 			size_t out = 0;
@@ -418,6 +443,22 @@ static int ctx_verdict(struct bundle *b)
 	if (!p->sweep && (b->o->spec->charts & PL_CHART_SWEEP))
 		rc |= add_text(c, "chart_notes", w->sweep_not_drawn);
 	return rc ? PL_ENOMEM : 0;
+}
+
+void pl_bundle_free_verdict(struct bundle *b)
+{
+	for (size_t i = 0; i < b->noffers; i++) {
+		if (b->offer_flags)
+			free(b->offer_flags[i]);
+		if (b->offer_notes)
+			free(b->offer_notes[i]);
+	}
+	free(b->offer_order);
+	free(b->offer_flags);
+	free(b->offer_notes);
+	b->offer_order = NULL;
+	b->offer_flags = b->offer_notes = NULL;
+	b->noffers = 0;
 }
 
 /* The reference-only runs of row r: the union of what they lack. */

@@ -69,6 +69,13 @@ struct words {
 	const char *bars_title;      /* "%s (%s), lower is better" etc.: metrics, unit */
 	const char *better_lower, *better_higher; /* appended to a bar chart's title */
 	const char *unit_s, *unit_toks; /* value axis labels: seconds, tokens/s */
+	/* open-loop sweeps: the point labels and the titles that explain them */
+	const char *point_label_rate;     /* "r=%s": a sweep point's request rate */
+	const char *latency_title_rate;   /* latency_title with "labels: request rate" */
+	const char *pareto_title_rate;    /* pareto_title with "labels: request rate" */
+	/* the currency of the cost axis: "%s (%s)": axis words, currency */
+	const char *with_currency;
+	const char *currency_unnamed;     /* in place of the currency when none is named */
 };
 
 /* One SVG chart of a bundle (bundle_charts.c). */
@@ -92,7 +99,17 @@ struct bundle {
 	size_t nsvg;
 	char db_hash[65];
 	char gnuplot[128]; /* `gnuplot --version` when gnuplot drew charts, else "" */
+	/* the verdict as its table says it (bundle_context.c), for the
+	 * workbook's first sheet: noffers group indexes in rank order and
+	 * each rank's flags and notes joined by "; " (heap; freed by
+	 * pl_bundle_free_verdict) */
+	size_t *offer_order;
+	char **offer_flags, **offer_notes;
+	size_t noffers;
 };
+
+/* Frees the verdict arrays of b. Defined in bundle_context.c. */
+void pl_bundle_free_verdict(struct bundle *b);
 
 /* 1 if run id is one of cmp's runs. Defined in bundle_context.c. */
 int pl_bundle_run_in_cmp(const struct pl_comparison *cmp, long long id);

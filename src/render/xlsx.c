@@ -789,6 +789,7 @@ struct extras {
 	unsigned sheets;                   /* PL_SHEET_* */
 	int zh;                            /* Chinese chart titles */
 	lxw_worksheet *proc_ws;            /* the Procurement sheet, added first; or NULL */
+	const struct pl_xlsx_verdict *verdict; /* may be NULL */
 };
 
 /* 1 if the workbook has a Procurement sheet. */
@@ -893,10 +894,10 @@ int pl_xlsx_write(const char *path, const struct pl_comparison *cmp, const struc
 
 int pl_xlsx_write_bundle(const char *path, const struct pl_comparison *cmp,
                          const struct pl_run_list *runs, const struct pl_procurement *proc,
-                         unsigned sheets, const char *lang, long long epoch,
-                         struct pl_error *err)
+                         const struct pl_xlsx_verdict *verdict, unsigned sheets,
+                         const char *lang, long long epoch, struct pl_error *err)
 {
-	struct extras x = {proc, sheets, lang && strcmp(lang, "zh-CN") == 0, NULL};
+	struct extras x = {proc, sheets, lang && strcmp(lang, "zh-CN") == 0, NULL, verdict};
 
 	return write_workbook(path, cmp, runs, &x, epoch, err);
 }
@@ -922,64 +923,129 @@ static int comparison_col(const struct pl_comparison *cmp, int m)
 
 static void put_nan_dash(struct sheet *sh, lxw_row_t r, lxw_col_t c, double v, lxw_format *fmt)
 {
-	if (isnan(v))
-		worksheet_write_string(sh->ws, r, c, "-", NULL);
+	if (isnan(v)) /* fmt's alignment also holds for the text "-" */
+		worksheet_write_string(sh->ws, r, c, "-", fmt);
 	else
 		put_num(sh, r, c, v, fmt);
 }
 
-static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl_procurement *p,
-                             const struct formats *f, int zh)
+/* A format aligned to the top of its cell: num (or NULL) its number
+ * format, wrap 1 to wrap text. NULL on out of memory. */
+static lxw_format *top_format(lxw_workbook *wb, const char *num, int wrap)
 {
-	static const char *const head[] = {"group", "accelerators", "price per hour",
-	                                   "price per accelerator-hour", "peak throughput (tok/s)",
-	                                   "SLO throughput (tok/s, derived)",
-	                                   "SLO throughput per accelerator (tok/s, derived)",
-	                                   "cost per 1M output tokens at SLO (derived)",
-	                                   "SLO figure", "goodput (req/s)",
-	                                   "API price per 1M input tokens",
-	                                   "API price per 1M output tokens"};
-	static const char *const phead[] = {"group", "concurrency", "output throughput (tok/s)",
+	lxw_format *f = workbook_add_format(wb);
+
+	if (f && num)
+		format_set_num_format(f, num);
+	if (f && wrap)
+		format_set_text_wrap(f);
+	if (f)
+		format_set_align(f, LXW_ALIGN_VERTICAL_TOP);
+	return f;
+}
+
+/* "words (CUR)" or "words (currency not named)", with ", derived" before
+ * the closing parenthesis when derived. */
+static void with_currency(char *buf, size_t n, const struct formats *f, const char *words,
+                          const char *cur, int derived)
+{
+	const char *c = cur && *cur ? cur : TR(f, "currency not named", "未注明货币");
+
+	if (f->zh)
+		snprintf(buf, n, "%s（%s%s）", words, c, derived ? "，推导值" : "");
+	else
+		snprintf(buf, n, "%s (%s%s)", words, c, derived ? ", derived" : "");
+}
+
+/* The verdict's columns (before the extra ones): rank, offer, cost, SLO
+ * tok/s per accelerator, SLO tok/s, peak, n, flags, notes. */
+enum { V_RANK, V_OFFER, V_COST, V_SLO_ACC, V_SLO, V_PEAK, V_N, V_FLAGS, V_NOTES, V_ACC,
+       V_PRICE, V_PRICE_ACC, V_GOODPUT, V_API_IN, V_API_OUT, V_COLS };
+
+static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl_procurement *p,
+                             const struct pl_xlsx_verdict *v, const struct formats *f, int zh)
+{
+	static const char *const head[V_COLS] = {
+		"rank", "offer", NULL, "SLO tok/s per accelerator (derived)", "SLO tok/s (derived)",
+		"peak tok/s", "n", "flags", "notes", "accelerators", NULL, NULL, "goodput (req/s)",
+		NULL, NULL};
+	static const char *const head_zh[V_COLS] = {
+		"排名", "方案", NULL, "SLO 单卡 tok/s（推导值）", "SLO tok/s（推导值）", "峰值 tok/s", "n",
+		"标记", "说明", "加速器数量", NULL, NULL, "goodput（req/s）", NULL, NULL};
+	static const char *const phead[] = {"rank", "offer", NULL, "output throughput (tok/s)",
 	                                    "per accelerator (tok/s)", "interactivity (tok/s per request)",
-	                                    "cost per 1M output tokens (derived)", "meets SLO",
-	                                    "Pareto front"};
-	static const char *const head_zh[] = {"方案", "加速器数量", "每小时价格", "每加速器小时价格",
-	                                      "峰值吞吐量（tok/s）", "满足 SLO 的吞吐量（tok/s，推导值）",
-	                                      "满足 SLO 的单卡吞吐量（tok/s，推导值）",
-	                                      "满足 SLO 时每百万输出 token 成本（推导值）",
-	                                      "SLO 数值来源", "goodput（req/s）",
-	                                      "API 每百万输入 token 价格", "API 每百万输出 token 价格"};
-	static const char *const phead_zh[] = {"方案", "并发数", "输出吞吐量（tok/s）",
+	                                    NULL, "meets SLO", "Pareto front"};
+	static const char *const phead_zh[] = {"排名", "方案", NULL, "输出吞吐量（tok/s）",
 	                                       "单卡（tok/s）", "交互性（每请求 tok/s）",
-	                                       "每百万输出 token 成本（推导值）", "满足 SLO",
-	                                       "帕累托前沿"};
+	                                       NULL, "满足 SLO", "帕累托前沿"};
+	/* the verdict's rows are as tall as their wrapped notes: every cell
+	 * of them aligned to the top */
+	lxw_format *t_text = top_format(wb, NULL, 1), *t_whole = top_format(wb, "0", 0);
+	lxw_format *t_sec = top_format(wb, "0.0000", 0), *t_rate = top_format(wb, "0.00", 0);
+	size_t *rank = calloc(p->ngroups ? p->ngroups : 1, sizeof(size_t));
+	const char *cur = v ? v->currency : NULL;
+	int rate = p->load == PL_C_REQUEST_RATE;
+	char h[V_COLS][160], ph_load[64], ph_cost[160];
 	lxw_row_t r = 0, pr;
 	lxw_chart *sc, *bar;
+	size_t ncost = 0;
 	int rc = 0;
 
-	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-		rc |= put_head(sh, 0, (lxw_col_t)i, zh ? head_zh[i] : head[i], f->header);
-	for (size_t g = 0; g < p->ngroups; g++) {
+	if (!t_text || !t_whole || !t_sec || !t_rate || !rank) {
+		free(rank);
+		return PL_ENOMEM;
+	}
+
+	with_currency(h[V_COST], sizeof(h[V_COST]), f,
+	              TR(f, "cost per 1M output tokens at SLO", "SLO 下每百万输出 token 成本"), cur, 1);
+	with_currency(h[V_PRICE], sizeof(h[V_PRICE]), f, TR(f, "price per hour", "每小时价格"), cur, 0);
+	with_currency(h[V_PRICE_ACC], sizeof(h[V_PRICE_ACC]), f,
+	              TR(f, "price per accelerator-hour", "每加速器小时价格"), cur, 0);
+	with_currency(h[V_API_IN], sizeof(h[V_API_IN]), f,
+	              TR(f, "API price per 1M input tokens", "API 每百万输入 token 价格"), cur, 0);
+	with_currency(h[V_API_OUT], sizeof(h[V_API_OUT]), f,
+	              TR(f, "API price per 1M output tokens", "API 每百万输出 token 价格"), cur, 0);
+	with_currency(ph_cost, sizeof(ph_cost), f,
+	              TR(f, "cost per 1M output tokens", "每百万输出 token 成本"), cur, 1);
+	snprintf(ph_load, sizeof(ph_load), "%s",
+	         rate ? TR(f, "request rate (req/s)", "请求速率（req/s）") : TR(f, "concurrency", "并发数"));
+	for (size_t i = 0; i < V_COLS; i++)
+		rc |= put_head(sh, 0, (lxw_col_t)i, (zh ? head_zh : head)[i] ? (zh ? head_zh : head)[i] : h[i],
+		               f->header);
+	for (size_t k = 0; k < p->ngroups; k++) {
+		size_t g = v && v->order ? v->order[k] : k;
 		const struct pl_procure_group *gr = &p->groups[g];
-		const char *how = gr->slo.status == PL_SLO_INTERPOLATED ? TR(f, "interpolated", "插值")
-		                  : gr->slo.status == PL_SLO_MEASURED   ? TR(f, "measured", "实测")
-		                  : p->slo.n ? TR(f, "none meets the SLO", "没有点满足 SLO")
-		                             : TR(f, "no SLO", "未给出 SLO");
-		r = (lxw_row_t)(g + 1);
-		rc |= put_str(sh, r, 0, gr->label, NULL);
-		put_nan_dash(sh, r, 1, gr->accelerators, f->whole);
-		put_nan_dash(sh, r, 2, gr->price_per_hour, f->rate);
-		put_nan_dash(sh, r, 3, gr->price_per_acc_hour, f->rate);
-		put_nan_dash(sh, r, 4, gr->peak_throughput, f->rate);
-		put_nan_dash(sh, r, 5, gr->slo.throughput, f->rate);
-		put_nan_dash(sh, r, 6, gr->slo_throughput_per_acc, f->rate);
-		put_nan_dash(sh, r, 7, gr->slo_cost_per_mtok, f->seconds);
-		rc |= put_str(sh, r, 8, how, NULL);
-		put_nan_dash(sh, r, 9, gr->goodput, f->rate);
+		const char *fl = v && v->flags && v->flags[k] ? v->flags[k] : "";
+		const char *nt = v && v->notes && v->notes[k] ? v->notes[k] : "";
+		size_t lines, ol;
+		r = (lxw_row_t)(k + 1);
+		rank[g] = k + 1;
+		put_num(sh, r, V_RANK, (double)(k + 1), t_whole);
+		rc |= put_str(sh, r, V_OFFER, gr->label, t_text);
+		put_nan_dash(sh, r, V_COST, gr->slo_cost_per_mtok, t_sec);
+		put_nan_dash(sh, r, V_SLO_ACC, gr->slo_throughput_per_acc, t_rate);
+		put_nan_dash(sh, r, V_SLO, gr->slo.throughput, t_rate);
+		put_nan_dash(sh, r, V_PEAK, gr->peak_throughput, t_rate);
+		put_num(sh, r, V_N, (double)gr->nruns, t_whole);
+		rc |= put_str(sh, r, V_FLAGS, fl, t_text);
+		rc |= put_str(sh, r, V_NOTES, nt, t_text);
+		/* the notes and the offer wrap in their columns (at most 36
+		 * wide): a row tall enough for them */
+		lines = (pl_text_width(nt) + 33) / 34;
+		ol = (pl_text_width(gr->label) + 33) / 34;
+		lines = ol > lines ? ol : lines;
+		if (lines > 1)
+			worksheet_set_row(sh->ws, r, 15.0 * (double)(lines > 8 ? 8 : lines), NULL);
+		put_nan_dash(sh, r, V_ACC, gr->accelerators, t_whole);
+		put_nan_dash(sh, r, V_PRICE, gr->price_per_hour, t_rate);
+		put_nan_dash(sh, r, V_PRICE_ACC, gr->price_per_acc_hour, t_rate);
+		put_nan_dash(sh, r, V_GOODPUT, gr->goodput, t_rate);
 		if (gr->token_priced) {
-			put_nan_dash(sh, r, 10, gr->price_in_per_mtok, f->rate);
-			put_nan_dash(sh, r, 11, gr->price_out_per_mtok, f->rate);
+			put_nan_dash(sh, r, V_API_IN, gr->price_in_per_mtok, t_rate);
+			put_nan_dash(sh, r, V_API_OUT, gr->price_out_per_mtok, t_rate);
 		}
+		if (ncost == k && !isnan(gr->slo_cost_per_mtok))
+			ncost++; /* the offers with a cost come first in the verdict */
 	}
 	pr = (lxw_row_t)(p->ngroups + 3);
 	/* the formulas run on over the empty cells to their right; they do
@@ -989,16 +1055,18 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	                 "cost per 1M output tokens = price_per_hour / (output_throughput * 3600) * 1e6; "
 	                 "for a cloud API billed per token = price_per_million_output_tokens + "
 	                 "price_per_million_input_tokens * input_tokens / max_output_tokens; "
-	                 "SLO throughput interpolated linearly between neighbouring concurrencies; "
+	                 "SLO throughput interpolated linearly between neighbouring loads "
+	                 "(concurrency, or request rate in an open-loop sweep); "
 	                 "goodput only where the input file reports it",
 	                 "每百万输出 token 成本 = price_per_hour / (output_throughput * 3600) * 1e6；"
 	                 "按 token 计费的云 API = price_per_million_output_tokens + "
 	                 "price_per_million_input_tokens * input_tokens / max_output_tokens；"
-	                 "满足 SLO 的吞吐量在相邻并发数之间线性插值；"
+	                 "满足 SLO 的吞吐量在相邻负载（并发数，或开环扫描中的请求速率）之间线性插值；"
 	                 "goodput 仅在输入文件报告时给出"),
 	              NULL);
 	for (size_t i = 0; i < sizeof(phead) / sizeof(phead[0]); i++)
-		rc |= put_head(sh, pr, (lxw_col_t)i, zh ? phead_zh[i] : phead[i], f->header);
+		rc |= put_head(sh, pr, (lxw_col_t)i,
+		               i == 2 ? ph_load : i == 6 ? ph_cost : zh ? phead_zh[i] : phead[i], f->header);
 	bar = workbook_add_chart(wb, LXW_CHART_COLUMN);
 	sc = p->sweep ? workbook_add_chart(wb, LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS) : NULL;
 	for (size_t g = 0; g < p->ngroups; g++) {
@@ -1007,49 +1075,61 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		for (size_t i = 0; i < gr->npoints; i++) {
 			const struct pl_procure_point *pt = &gr->points[i];
 			pr++;
-			rc |= put_str(sh, pr, 0, gr->label, NULL);
-			put_nan_dash(sh, pr, 1, pt->concurrency, f->whole);
-			put_nan_dash(sh, pr, 2, pt->throughput, f->rate);
-			put_nan_dash(sh, pr, 3, pt->throughput_per_acc, f->rate);
-			put_nan_dash(sh, pr, 4, pt->interactivity, f->rate);
-			put_nan_dash(sh, pr, 5, pt->cost_per_mtok, f->seconds);
-			rc |= put_str(sh, pr, 6,
+			/* the offer's rank in the verdict, then its label, as above */
+			put_num(sh, pr, 0, (double)rank[g], t_whole);
+			rc |= put_str(sh, pr, 1, gr->label, t_text);
+			if (pl_text_width(gr->label) > 34)
+				worksheet_set_row(sh->ws, pr, 15.0 * (double)((pl_text_width(gr->label) + 33) / 34),
+				                  NULL);
+			put_nan_dash(sh, pr, 2, pt->concurrency, t_whole);
+			put_nan_dash(sh, pr, 3, pt->throughput, t_rate);
+			put_nan_dash(sh, pr, 4, pt->throughput_per_acc, t_rate);
+			put_nan_dash(sh, pr, 5, pt->interactivity, t_rate);
+			put_nan_dash(sh, pr, 6, pt->cost_per_mtok, t_sec);
+			rc |= put_str(sh, pr, 7,
 			              pt->meets_slo == 1   ? TR(f, "yes", "是")
 			              : pt->meets_slo == 0 ? TR(f, "no", "否")
 			                                   : "-",
-			              NULL);
-			rc |= put_str(sh, pr, 7, pt->pareto ? TR(f, "yes", "是") : "", NULL);
+			              t_text);
+			rc |= put_str(sh, pr, 8, pt->pareto ? TR(f, "yes", "是") : "", t_text);
 		}
 		if (sc && gr->npoints > 0) {
 			lxw_chart_series *se = chart_add_series(sc, NULL, NULL);
 			if (se) {
-				chart_series_set_categories(se, "Procurement", first, 1, pr, 1);
-				chart_series_set_values(se, "Procurement", first, 2, pr, 2);
-				chart_series_set_name_range(se, "Procurement", first, 0);
+				chart_series_set_categories(se, "Procurement", first, 2, pr, 2);
+				chart_series_set_values(se, "Procurement", first, 3, pr, 3);
+				chart_series_set_name_range(se, "Procurement", first, 1);
 			}
 		}
 	}
 	if (bar && p->ngroups > 0) {
+		/* the answer: the cost at the SLO of the offers that have one
+		 * (the first ncost rows, lowest first); else the SLO throughput
+		 * per accelerator of every offer */
 		lxw_chart_series *se = chart_add_series(bar, NULL, NULL);
+		lxw_row_t last = (lxw_row_t)(ncost ? ncost : p->ngroups);
+		lxw_col_t col = ncost ? V_COST : V_SLO_ACC;
 		if (se) {
-			chart_series_set_categories(se, "Procurement", 1, 0, (lxw_row_t)p->ngroups, 0);
-			chart_series_set_values(se, "Procurement", 1, 6, (lxw_row_t)p->ngroups, 6);
-			chart_series_set_name_range(se, "Procurement", 0, 6);
+			chart_series_set_categories(se, "Procurement", 1, V_OFFER, last, V_OFFER);
+			chart_series_set_values(se, "Procurement", 1, col, last, col);
+			chart_series_set_name_range(se, "Procurement", 0, col);
 		}
-		chart_title_set_name(bar, zh ? "满足 SLO 的单卡吞吐量（tok/s，推导值）"
-		                             : "SLO throughput per accelerator (tok/s, derived)");
+		chart_title_set_name(bar, ncost ? h[V_COST] : zh ? "满足 SLO 的单卡吞吐量（tok/s，推导值）"
+		                                                  : "SLO throughput per accelerator (tok/s, derived)");
 		chart_legend_set_position(bar, LXW_CHART_LEGEND_NONE);
 		worksheet_insert_chart(sh->ws, pr + 2, 0, bar);
 	}
 	if (sc) {
-		chart_title_set_name(sc, zh ? "输出吞吐量与并发数" : "Output throughput vs concurrency");
-		chart_axis_set_name(sc->x_axis, zh ? "并发数" : "concurrency");
+		chart_title_set_name(sc, rate ? TR(f, "Output throughput vs request rate", "输出吞吐量与请求速率")
+		                              : TR(f, "Output throughput vs concurrency", "输出吞吐量与并发数"));
+		chart_axis_set_name(sc->x_axis, ph_load);
 		chart_axis_set_name(sc->y_axis, zh ? "输出吞吐量（tok/s）" : "output throughput (tok/s)");
 		chart_axis_set_log_base(sc->x_axis, 2);
 		chart_legend_set_position(sc, LXW_CHART_LEGEND_BOTTOM);
 		worksheet_insert_chart(sh->ws, pr + 2, 5, sc);
 	}
 	finish_sheet(sh, (lxw_row_t)p->ngroups);
+	free(rank);
 	return rc ? PL_ENOMEM : 0;
 }
 
@@ -1108,7 +1188,7 @@ static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl
 		if (!sh)
 			return PL_ENOMEM;
 		sh->ws = x->proc_ws;
-		rc = sh->ws ? sheet_procurement(wb, sh, x->proc, f, x->zh) : PL_ENOMEM;
+		rc = sh->ws ? sheet_procurement(wb, sh, x->proc, x->verdict, f, x->zh) : PL_ENOMEM;
 		free(sh);
 	}
 	if (rc == 0 && (x->sheets & PL_SHEET_CHECKLIST)) {

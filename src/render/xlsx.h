@@ -27,17 +27,34 @@ int pl_xlsx_write(const char *path, const struct pl_comparison *cmp, const struc
 
 struct pl_procurement;
 
+/* The verdict as the report's verdict table says it, for the workbook's
+ * first sheet (the bundle fills it from the same code as the HTML). */
+struct pl_xlsx_verdict {
+	const char *currency;      /* the definition's "currency"; NULL or "": none named */
+	const size_t *order;       /* proc->ngroups group indexes, best first (rank 1
+	                              first); NULL: the groups' own order */
+	const char *const *flags;  /* per rank: the flags joined by "; ", or NULL */
+	const char *const *notes;  /* per rank: the notes joined by "; ", or NULL */
+};
+
 /* The bundle's workbook: the sheets of pl_xlsx_write plus a native column
  * chart of output throughput on the Comparison sheet and, with proc and
- * PL_SHEET_PROCUREMENT (spec.h) in sheets, a "Procurement" sheet (the
- * derived figures per group and every sweep point) with a native scatter
- * chart of throughput vs concurrency per group and a column chart of the
- * SLO throughput per accelerator; with PL_SHEET_CHECKLIST a "Checklist"
- * sheet (publication checklist items per run). lang ("en", "zh-CN") picks
- * the chart titles; epoch as for pl_xlsx_write. Returns as pl_xlsx_write. */
+ * PL_SHEET_PROCUREMENT (spec.h) in sheets, a "Procurement" sheet first:
+ * the verdict table (rank, offer, cost per 1M output tokens at the SLO in
+ * the verdict's currency, SLO throughput per accelerator, SLO throughput,
+ * peak, n, flags, notes, then accelerators, prices and goodput), one row
+ * per group in verdict order (verdict may be NULL: group order, no flags,
+ * no currency named), and every sweep point under it, with a native
+ * scatter chart of throughput vs the load (concurrency, or the request
+ * rate of an open-loop sweep) per group and a column chart of the cost at
+ * the SLO of the offers that have one (of the SLO throughput per
+ * accelerator when none has); with PL_SHEET_CHECKLIST a "Checklist" sheet
+ * (publication checklist items per run). lang ("en", "zh-CN") picks the
+ * headers and chart titles; epoch as for pl_xlsx_write. Returns as
+ * pl_xlsx_write. */
 int pl_xlsx_write_bundle(const char *path, const struct pl_comparison *cmp,
                          const struct pl_run_list *runs, const struct pl_procurement *proc,
-                         unsigned sheets, const char *lang, long long epoch,
-                         struct pl_error *err);
+                         const struct pl_xlsx_verdict *verdict, unsigned sheets,
+                         const char *lang, long long epoch, struct pl_error *err);
 
 #endif

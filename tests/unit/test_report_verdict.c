@@ -206,26 +206,46 @@ static void test_price_key_unpriced_row(void **state)
 	pl_run_list_release(&runs);
 }
 
-/* Renders spec_json over f into a new directory under PL_TEST_TMP and
- * returns its report.md (heap). */
-static char *render(struct fixture *f, const char *spec_json, const char *lang, const char *name)
+/* The whole of file (heap, NUL-terminated). */
+static char *slurp(const char *file)
 {
-	char path[1024], dir[512], *md;
+	FILE *fp = fopen(file, "rb");
+	char *text;
+	long n;
+
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	text = malloc((size_t)n + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)n, fp), (size_t)n);
+	text[n] = '\0';
+	fclose(fp);
+	return text;
+}
+
+/* Renders spec_json over f into a new directory under PL_TEST_TMP (its
+ * path into dir, size 512) and returns its report.md (heap). */
+static char *render_in(struct fixture *f, const char *spec_json, const char *lang, const char *name,
+                       char *dir)
+{
+	char path[1024];
 	struct pl_report_spec spec;
 	struct pl_procurement p;
 	struct pl_bundle_opts opts;
 	struct pl_error err;
 	FILE *fp;
-	long n;
 
 	pl_error_init(&err);
 	snprintf(path, sizeof(path), "%s/%s.json", PL_TEST_TMP, name);
-	snprintf(dir, sizeof(dir), "%s/%s-%s-XXXXXX", PL_TEST_TMP, name, lang);
+	snprintf(dir, 512, "%s/%s-%s-XXXXXX", PL_TEST_TMP, name, lang);
 	fp = fopen(path, "w");
 	assert_non_null(fp);
 	fputs(spec_json, fp);
 	fclose(fp);
-	assert_int_equal(pl_spec_load(path, &spec, &err), 0);
+	if (pl_spec_load(path, &spec, &err) != 0)
+		fail_msg("%s", err.message);
 	assert_int_equal(pl_procure_build(&f->cmp, &f->runs, &spec.slo, spec.prices, spec.nprices, &p,
 	                                  &err),
 	                 0);
@@ -238,17 +258,23 @@ static char *render(struct fixture *f, const char *spec_json, const char *lang, 
 	pl_procurement_release(&p);
 	pl_spec_release(&spec);
 	snprintf(path, sizeof(path), "%s/report.md", dir);
-	fp = fopen(path, "rb");
-	assert_non_null(fp);
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	rewind(fp);
-	md = malloc((size_t)n + 1);
-	assert_non_null(md);
-	assert_int_equal(fread(md, 1, (size_t)n, fp), (size_t)n);
-	md[n] = '\0';
-	fclose(fp);
-	return md;
+	return slurp(path);
+}
+
+static char *render(struct fixture *f, const char *spec_json, const char *lang, const char *name)
+{
+	char dir[512];
+
+	return render_in(f, spec_json, lang, name, dir);
+}
+
+/* File name of the bundle in dir (heap). */
+static char *bundle_file(const char *dir, const char *name)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return slurp(path);
 }
 
 static size_t count(const char *hay, const char *needle)
@@ -341,6 +367,275 @@ static void test_caveats_collapsed(void **state)
 	unload(&f);
 }
 
+
+/* member of dir/comparison.xlsx (heap), by unzip(1). */
+static char *xlsx_member(const char *dir, const char *member)
+{
+	char cmd[1024], *text = NULL;
+	size_t len = 0, cap = 0, got;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "unzip -p '%s/comparison.xlsx' '%s'", dir, member);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	do {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 65536;
+			text = realloc(text, cap);
+			assert_non_null(text);
+		}
+		got = fread(text + len, 1, 4096, p);
+		len += got;
+	} while (got > 0);
+	text[len] = '\0';
+	assert_int_equal(pclose(p), 0);
+	return text;
+}
+
+/* The text of cell ref ("C1") of the first sheet: a shared string's text
+ * or a number's digits, into out (size n); "" when there is no cell. */
+static void xlsx_cell(const char *sheet, const char *sst, const char *ref, char *out, size_t n)
+{
+	char key[32];
+	const char *c, *v, *end;
+	size_t len;
+
+	out[0] = '\0';
+	snprintf(key, sizeof(key), "<c r=\"%s\"", ref);
+	c = strstr(sheet, key);
+	if (!c)
+		return;
+	v = strstr(c, "<v>");
+	end = strchr(c, '/');
+	assert_non_null(v);
+	assert_true(end == NULL || v < strstr(c, "</c>"));
+	if (strstr(c, " t=\"s\"") && strstr(c, " t=\"s\"") < v) {
+		long idx = strtol(v + 3, NULL, 10);
+		const char *si = sst;
+		for (long i = 0; i <= idx; i++) {
+			si = strstr(si + 1, "<si>");
+			assert_non_null(si);
+		}
+		v = strchr(strstr(si, "<t"), '>') + 1;
+		end = strstr(v, "</t>");
+	} else {
+		v += 3;
+		end = strstr(v, "</v>");
+	}
+	assert_non_null(end);
+	len = (size_t)(end - v) < n - 1 ? (size_t)(end - v) : n - 1;
+	memcpy(out, v, len);
+	out[len] = '\0';
+}
+
+static void assert_cell(const char *sheet, const char *sst, const char *ref, const char *want)
+{
+	char got[1024];
+
+	xlsx_cell(sheet, sst, ref, got, sizeof(got));
+	if (strcmp(got, want) != 0)
+		fail_msg("cell %s: '%s', expected '%s'", ref, got, want);
+}
+
+#define OL_SPEC(cur)                                                                              \
+	"{\"name\": \"ol\", \"axis\": \"hardware,request_rate\", \"slo\": {\"ttft_p95\": 0.5, "     \
+	"\"tpot_p95\": 0.05}, " cur                                                                 \
+	"\"charts\": [\"sweep\", \"pareto\"], \"sheets\": [\"procurement\"]}"
+
+#define OL_EUR OL_SPEC("\"currency\": \"EUR\", \"prices\": {\"1x NVIDIA L40S\": 2.0}, ")
+
+/* An open-loop sweep's charts label their points by the request rate
+ * ("r=8"), never "c=", and their titles say so; the cost axis names the
+ * definition's currency, or says none is named. Both languages. */
+static void test_open_loop_charts(void **state)
+{
+	struct fixture f;
+	char dir[512], *md, *lat, *par, *cost;
+
+	(void)state;
+	load(&f, PL_TEST_TMP "/verdict-charts.db", open_loop, 1, "hardware,request_rate");
+	md = render_in(&f, OL_EUR, "en", "ol-charts", dir);
+	lat = bundle_file(dir, "latency_ttft_p95.svg");
+	par = bundle_file(dir, "pareto.svg");
+	cost = bundle_file(dir, "cost.svg");
+	/* L40S at 1 2 4 8 16 req/s, L4 at 1 2 4, T4 at 1 */
+	assert_int_equal(count(lat, ">r=1<"), 3);
+	assert_int_equal(count(lat, ">r=4<"), 2);
+	assert_int_equal(count(lat, ">r=8<"), 1);
+	assert_int_equal(count(lat, ">r=16<"), 1);
+	assert_int_equal(count(lat, ">c="), 0);
+	assert_int_equal(count(par, ">r=16<"), 1);
+	assert_int_equal(count(par, ">c="), 0);
+	assert_non_null(strstr(lat, ">TTFT p95 vs output throughput per offer (labels: request rate "
+	                            "in req/s; dashed: SLO limit)<"));
+	assert_non_null(strstr(par, ">Interactivity vs throughput per accelerator (labels: request "
+	                            "rate in req/s; rings: Pareto front)<"));
+	assert_non_null(strstr(cost, ">cost per 1M output tokens at the SLO (EUR)<"));
+	assert_non_null(strstr(md, "| # | offer | cost per 1M output tokens at SLO (EUR) | "));
+	free(md);
+	/* nine rows: the conditions that differ between them are collapsed */
+	md = bundle_file(dir, "report.html");
+	assert_non_null(strstr(md, "<details><summary>Conditions that differ between rows</summary>"));
+	free(lat);
+	free(par);
+	free(cost);
+
+	md = render_in(&f, OL_EUR, "zh-CN", "ol-charts", dir);
+	lat = bundle_file(dir, "latency_ttft_p95.svg");
+	par = bundle_file(dir, "pareto.svg");
+	cost = bundle_file(dir, "cost.svg");
+	assert_int_equal(count(lat, ">r=8<"), 1);
+	assert_int_equal(count(lat, ">c="), 0);
+	assert_non_null(strstr(lat, ">各方案的 TTFT p95 与输出吞吐量（标注：请求速率 req/s；虚线：SLO 上限）<"));
+	assert_non_null(strstr(par, ">交互性与单卡吞吐量（标注：请求速率 req/s；圆环：帕累托前沿）<"));
+	assert_non_null(strstr(cost, ">满足 SLO 时每百万输出 token 的成本（EUR）<"));
+	free(md);
+	free(lat);
+	free(par);
+	free(cost);
+
+	/* no "currency" (and no "prices"): priced by the runs, which name none */
+	md = render_in(&f, OL_SPEC(""), "en", "ol-nocur", dir);
+	cost = bundle_file(dir, "cost.svg");
+	assert_non_null(strstr(cost, ">cost per 1M output tokens at the SLO (currency not named)<"));
+	assert_non_null(strstr(md, "| # | offer | cost per 1M output tokens at SLO (currency not named) | "
+	                           "SLO tok/s per accelerator |"));
+	free(md);
+	free(cost);
+	md = render_in(&f, OL_SPEC(""), "zh-CN", "ol-nocur", dir);
+	cost = bundle_file(dir, "cost.svg");
+	assert_non_null(strstr(cost, ">满足 SLO 时每百万输出 token 的成本（未注明货币）<"));
+	assert_non_null(strstr(md, "| # | 方案 | SLO 下每百万输出 token 成本（未注明货币） | SLO 单卡 tok/s |"));
+	free(md);
+	free(cost);
+	unload(&f);
+}
+
+/* The workbook's first sheet is the verdict: the HTML's columns, ranks,
+ * flags and notes, the currency in the cost header, and the sweep points
+ * under it by request rate (not concurrency). */
+static void test_workbook_verdict(void **state)
+{
+	struct fixture f;
+	char dir[512], *md, *wbx, *sheet, *sst;
+
+	(void)state;
+	load(&f, PL_TEST_TMP "/verdict-xlsx.db", open_loop, 1, "hardware,request_rate");
+	md = render_in(&f, OL_EUR, "en", "ol-xlsx", dir);
+	wbx = xlsx_member(dir, "xl/workbook.xml");
+	sheet = xlsx_member(dir, "xl/worksheets/sheet1.xml");
+	sst = xlsx_member(dir, "xl/sharedStrings.xml");
+	assert_non_null(strstr(wbx, "<sheets><sheet name=\"Procurement\""));
+	assert_cell(sheet, sst, "A1", "rank");
+	assert_cell(sheet, sst, "B1", "offer");
+	assert_cell(sheet, sst, "C1", "cost per 1M output tokens at SLO (EUR, derived)");
+	assert_cell(sheet, sst, "D1", "SLO tok/s per accelerator (derived)");
+	assert_cell(sheet, sst, "E1", "SLO tok/s (derived)");
+	assert_cell(sheet, sst, "F1", "peak tok/s");
+	assert_cell(sheet, sst, "G1", "n");
+	assert_cell(sheet, sst, "H1", "flags");
+	assert_cell(sheet, sst, "I1", "notes");
+	assert_cell(sheet, sst, "K1", "price per hour (EUR)");
+	/* ranked by cost as in report.md: L40S 0.6710, L4 0.7407, T4 1.944 */
+	assert_cell(sheet, sst, "A2", "1");
+	assert_cell(sheet, sst, "B2", "1x NVIDIA L40S");
+	assert_cell(sheet, sst, "D2", "828");
+	assert_cell(sheet, sst, "G2", "5");
+	assert_cell(sheet, sst, "H2", "interpolated");
+	assert_cell(sheet, sst, "I2", "interpolated between request rate 8 and 16 req/s (at 9.600); "
+	                              "price EUR 2/h from the definition replaces EUR 2.5/h stored "
+	                              "with the runs");
+	assert_cell(sheet, sst, "K2", "2");
+	assert_cell(sheet, sst, "B3", "1x NVIDIA L4");
+	assert_cell(sheet, sst, "H3", "lower bound");
+	assert_cell(sheet, sst, "I3", "measured at request rate 4 req/s; lower bound: the highest "
+	                              "request rate measured (4) still meets the SLO");
+	assert_cell(sheet, sst, "A4", "3");
+	assert_cell(sheet, sst, "B4", "1x NVIDIA T4");
+	assert_cell(sheet, sst, "G4", "1");
+	assert_cell(sheet, sst, "H4", "lower bound; single point");
+	/* the same texts as the verdict table of report.md */
+	assert_non_null(strstr(md, "| 3 | 1x NVIDIA T4 | **1.944** | 50.00 | 50.00 | 50.00 | 1 | "
+	                           "lower bound; single point |"));
+	/* the points: 3 offers, a blank row, the formulas, then the header */
+	assert_cell(sheet, sst, "A7", "rank");
+	assert_cell(sheet, sst, "B7", "offer");
+	assert_cell(sheet, sst, "C7", "request rate (req/s)");
+	assert_cell(sheet, sst, "G7", "cost per 1M output tokens (EUR, derived)");
+	/* the first point: L4 (ranked 2nd) at 1 req/s, 100 tok/s */
+	assert_cell(sheet, sst, "A8", "2");
+	assert_cell(sheet, sst, "B8", "1x NVIDIA L4");
+	assert_cell(sheet, sst, "C8", "1");
+	assert_cell(sheet, sst, "D8", "100");
+	assert_null(strstr(sst, "concurrency<"));
+	free(md);
+	free(wbx);
+	free(sheet);
+	free(sst);
+
+	md = render_in(&f, OL_SPEC(""), "zh-CN", "ol-xlsx", dir);
+	sheet = xlsx_member(dir, "xl/worksheets/sheet1.xml");
+	sst = xlsx_member(dir, "xl/sharedStrings.xml");
+	assert_cell(sheet, sst, "C1", "SLO 下每百万输出 token 成本（未注明货币，推导值）");
+	assert_cell(sheet, sst, "H1", "标记");
+	/* no price table: the runs' 2.5/h for L40S puts L4 first (0.7407 <
+	 * 0.8387) */
+	assert_cell(sheet, sst, "B2", "1x NVIDIA L4");
+	assert_cell(sheet, sst, "B3", "1x NVIDIA L40S");
+	assert_cell(sheet, sst, "H4", "下限; 单点");
+	assert_cell(sheet, sst, "C7", "请求速率（req/s）");
+	assert_cell(sheet, sst, "G7", "每百万输出 token 成本（未注明货币，推导值）");
+	assert_cell(sheet, sst, "A8", "1"); /* L4 ranks first here */
+	free(md);
+	free(sheet);
+	free(sst);
+	unload(&f);
+}
+
+/* Without a verdict (no SLO, no prices: a regression watch) the comparison
+ * is the answer and opens report.html; with one it is a collapsed detail. */
+static void test_comparison_first_without_verdict(void **state)
+{
+	static const char watch[] = "{\"name\": \"w\", \"axis\": \"hardware,request_rate\", "
+	                            "\"charts\": []}";
+	struct fixture f;
+	char dir[512], *md, *html;
+	const char *cmp, *cond;
+
+	(void)state;
+	load(&f, PL_TEST_TMP "/verdict-watch.db", open_loop, 1, "hardware,request_rate");
+	md = render_in(&f, watch, "en", "watch", dir);
+	html = bundle_file(dir, "report.html");
+	assert_null(strstr(html, "id=\"verdict-table\""));
+	cmp = strstr(html, "<h2>Comparison: medians of the runs</h2>");
+	cond = strstr(html, "<h2>Conditions</h2>");
+	assert_non_null(cmp);
+	assert_non_null(cond);
+	assert_true(cmp < cond);
+	assert_null(strstr(html, "<summary>Comparison: medians of the runs</summary>"));
+	free(md);
+	free(html);
+	md = render_in(&f, watch, "zh-CN", "watch", dir);
+	html = bundle_file(dir, "report.html");
+	cmp = strstr(html, "<h2>比较：各运行的中位数</h2>");
+	cond = strstr(html, "<h2>条件</h2>");
+	assert_non_null(cmp);
+	assert_non_null(cond);
+	assert_true(cmp < cond);
+	free(md);
+	free(html);
+
+	md = render_in(&f, OL_EUR, "en", "watch-verdict", dir);
+	html = bundle_file(dir, "report.html");
+	assert_null(strstr(html, "<h2>Comparison: medians of the runs</h2>"));
+	cmp = strstr(html, "<details><summary>Comparison: medians of the runs</summary>");
+	assert_non_null(cmp);
+	assert_true(strstr(html, "id=\"verdict-table\"") < cmp);
+	free(md);
+	free(html);
+	unload(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +644,9 @@ int main(void)
 		cmocka_unit_test(test_price_key_unpriced_row),
 		cmocka_unit_test(test_verdict_first),
 		cmocka_unit_test(test_caveats_collapsed),
+		cmocka_unit_test(test_open_loop_charts),
+		cmocka_unit_test(test_workbook_verdict),
+		cmocka_unit_test(test_comparison_first_without_verdict),
 	};
 	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -506,7 +506,7 @@ static void test_bundle_links_and_charts(void **state)
 	 * absolute path; run 3 keeps its relative path */
 	pl_strset(&runs.v[0].source, "/data/bench runs/a\"b#1%\xc3\xa9.json");
 	pl_strset(&runs.v[1].source, "/tmp/=HYPERLINK(\"http://x\")&'.json");
-	assert_int_equal(pl_xlsx_write_bundle(path, &cmp, &runs, NULL, 0, "en", EPOCH, &err), 0);
+	assert_int_equal(pl_xlsx_write_bundle(path, &cmp, &runs, NULL, NULL, 0, "en", EPOCH, &err), 0);
 
 	snprintf(cmd, sizeof(cmd), "unzip -Z1 '%s'", path);
 	list = fx_popen_read(cmd);
