@@ -38,6 +38,7 @@ enum item_kind {
 	IT_BEGIN, /* a streamed file starts: path, sha */
 	IT_RUNS,  /* a chunk of the streamed file's runs */
 	IT_END,   /* the streamed file ended: rc, err, totals */
+	IT_SRC,   /* a chunk of the streamed file's bytes, compressed: src, src_seq */
 	IT_FATAL  /* the parser cannot go on (out of memory): err */
 };
 
@@ -54,6 +55,9 @@ struct item {
 	size_t nruns;            /* IT_END: runs of the whole streamed file */
 	size_t refonly;          /* reference-only runs (IT_FILE, IT_END) */
 	char *warnings;          /* the runs' warnings, "\n"-separated, or NULL; owned */
+	struct pl_source_chunk src; /* IT_FILE: the file's bytes compressed (src.z NULL when
+	                               not read or rejected); IT_SRC: one chunk; owned */
+	long long src_seq;       /* IT_SRC: the chunk's number */
 };
 
 /* State of one pl_import_paths call. */
@@ -93,6 +97,7 @@ struct batch {
 	                                  5 stored already with other conditions */
 	struct pl_error *stream_err;   /* why, in state 5; owned */
 	size_t stream_stored;          /* runs of the streamed file stored so far */
+	char stream_sha[65];           /* sha256 of the streamed file (state 1) */
 	int rejected;                  /* a file was rejected */
 	int io_failed;                 /* a path could not be read */
 	int fatal;                     /* PL_EDB / PL_ENOMEM: stop the batch */

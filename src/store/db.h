@@ -175,4 +175,45 @@ int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, cons
 int pl_store_accepted_steps(struct pl_store *st, int metric, struct pl_accepted_list *out,
                             struct pl_error *err);
 
+/* ------------------------------------------ source bytes (issue 13, 010) */
+
+/* A file's bytes are kept in chunks of at most this many bytes. */
+#define PL_SOURCE_CHUNK ((size_t)1 << 20)
+
+/* One compressed chunk of a source file (caller-owned; pl_source_chunk_release). */
+struct pl_source_chunk {
+	unsigned char *z; /* zlib stream (RFC 1950); malloc'd */
+	size_t zlen;      /* bytes in z */
+	size_t size;      /* bytes of the file it holds, uncompressed */
+};
+
+/* Compresses in[0..n) (n at most 2 GiB) with zlib level 6 into *out, which
+ * the caller releases with pl_source_chunk_release(). Needs no store and
+ * is thread-safe (the import compresses on its parser thread). Returns 0,
+ * PL_ENOMEM, or PL_EUSAGE for n too large. */
+int pl_source_compress(const void *in, size_t n, struct pl_source_chunk *out,
+                       struct pl_error *err);
+
+/* Frees c's bytes and zeroes it; NULL is a no-op. */
+void pl_source_chunk_release(struct pl_source_chunk *c);
+
+/* Stores chunk seq (0-based) of the file whose bytes hash to sha256 (64
+ * lowercase hex digits) in source_chunks; a chunk stored already is kept
+ * as it is (same sha256, same bytes: stored once). Inside the caller's
+ * transaction when one is open. Returns 0 or PL_EDB / PL_ENOMEM. */
+int pl_store_put_source_chunk(struct pl_store *st, const char *sha256, long long seq,
+                              const struct pl_source_chunk *c, struct pl_error *err);
+
+/* *found gets 1 if the bytes with this sha256 are stored, else 0. Returns
+ * 0 or PL_EDB. */
+int pl_store_has_source(struct pl_store *st, const char *sha256, int *found, struct pl_error *err);
+
+/* The stored bytes with this sha256, inflated and checked: *out (caller
+ * frees; NUL-terminated after *len bytes). Returns 0; PL_EEMPTY when they
+ * are not stored (a file imported before migration 010); PL_ESCHEMA when
+ * they are damaged (a chunk missing or not inflating, or the bytes not
+ * hashing to sha256); PL_EDB; PL_ENOMEM. */
+int pl_store_read_source(struct pl_store *st, const char *sha256, char **out, size_t *len,
+                         struct pl_error *err);
+
 #endif
