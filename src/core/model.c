@@ -137,6 +137,8 @@ void pl_run_release(struct pl_run *run)
 		free(run->extra[i].value);
 	}
 	free(run->extra);
+	pl_accepted_list_release(run->accepted);
+	free(run->accepted);
 	pl_run_init(run);
 }
 
@@ -177,6 +179,17 @@ int pl_run_copy(struct pl_run *dst, const struct pl_run *src)
 	for (size_t i = 0; i < src->nextra; i++)
 		if (pl_run_set_extra(dst, src->extra[i].name, src->extra[i].value, NULL))
 			goto oom;
+	dst->provenance_given = src->provenance_given;
+	if (src->accepted) {
+		if (!(dst->accepted = calloc(1, sizeof(*dst->accepted))))
+			goto oom;
+		for (size_t i = 0; i < src->accepted->n; i++) {
+			const struct pl_accepted_step *a = &src->accepted->v[i];
+			if (pl_accepted_list_push(dst->accepted, a->run_id, a->metric, a->reason,
+			                          a->accepted_at))
+				goto oom;
+		}
+	}
 	return 0;
 oom:
 	pl_run_release(dst);

@@ -17,6 +17,8 @@
 
 #include <stddef.h>
 
+#include "core/accepted.h"
+
 #include "core/error.h"
 #include "util/utf8.h" /* pl_utf8_valid_prefix, pl_utf8_decode, pl_cp_is_control */
 
@@ -275,6 +277,12 @@ struct pl_run {
 	struct pl_extra *extra; /* extra conditions, sorted by name (strcmp),
 	                           names unique; owned */
 	size_t nextra;          /* entries in extra */
+	int provenance_given;   /* 1: source, sha256, record, adapter, format_version and
+	                           imported_at were read from a perfledger ledger record
+	                           (`export`, `list --format json`) and are stored as they
+	                           are, not as the importing file's */
+	struct pl_accepted_list *accepted; /* accepted steps a ledger record carries
+	                           (their run_id is 0: this run), or NULL; owned */
 };
 
 /* Zeroes run (all conditions and metrics missing). */

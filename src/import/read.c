@@ -224,8 +224,9 @@ static void produce_buffer(struct batch *b, const struct src *f, char *buf, size
 	}
 	if (rc == 0)
 		rc = pl_adapters_parse(path, buf, len, b->opts->format, &it->runs, &err);
-	/* the bytes are kept with the runs (compressed here, on the parser thread) */
-	if (rc == 0)
+	/* the bytes are kept with the runs (compressed here, on the parser
+	 * thread); not those of a ledger export, whose runs name their own */
+	if (rc == 0 && !(it->runs.n > 0 && it->runs.v[0].provenance_given))
 		rc = pl_source_compress(buf, len, &it->src, &err);
 	free(buf);
 	if (rc == 0)
@@ -311,6 +312,7 @@ struct raw {
 	size_t len;    /* in buf */
 	size_t cap;    /* allocated */
 	long long seq; /* number of the next chunk */
+	int off;       /* 1: not kept (a ledger export: its runs name their own sources) */
 };
 
 /* Hands over buf[0..n) as the next chunk. Returns 0, -1 when the writer
@@ -337,7 +339,7 @@ static int push_chunk(struct batch *b, struct raw *r, size_t n, struct pl_error 
 static int raw_add(struct batch *b, struct raw *r, const char *line, size_t n,
                    struct pl_error *err)
 {
-	while (n > 0) {
+	while (n > 0 && !r->off) {
 		size_t take = PL_SOURCE_CHUNK - r->len < n ? PL_SOURCE_CHUNK - r->len : n;
 		int rc;
 
@@ -368,7 +370,7 @@ static int stream_records(struct batch *b, int fd, const char *path, const char 
                           size_t *refonly, char **warnings, struct pl_error *err)
 {
 	struct item *chunk = NULL;
-	struct raw raw = {NULL, 0, 0, 0};
+	struct raw raw = {NULL, 0, 0, 0, 0};
 	char *line = NULL, *side = NULL, *sbuf = NULL, *format = NULL;
 	size_t cap = 0, slen = 0;
 	long lineno = 0, record = 0;
@@ -413,7 +415,10 @@ static int stream_records(struct batch *b, int fd, const char *path, const char 
 			break;
 		}
 		for (size_t i = from; i < chunk->runs.n; i++)
-			chunk->runs.v[i].record = record;
+			if (!chunk->runs.v[i].provenance_given) /* a ledger record keeps its own */
+				chunk->runs.v[i].record = record;
+			else
+				raw.off = 1;
 		record++;
 		if (!format && chunk->runs.n > from &&
 		    !(format = strdup(chunk->runs.v[from].adapter ? chunk->runs.v[from].adapter : ""))) {
@@ -447,7 +452,7 @@ static int stream_records(struct batch *b, int fd, const char *path, const char 
 		rc = pl_error_set(err, PL_ESYNTAX, "invalid JSON: the file holds no value");
 	}
 	fclose(f);
-	if (rc == 0 && raw.len > 0)
+	if (rc == 0 && raw.len > 0 && !raw.off)
 		rc = push_chunk(b, &raw, raw.len, err);
 	if (rc == 0 && chunk) {
 		struct item *last = chunk;
