@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{"accept", cmd_accept, "mark a step (or a check regression) of a metric as expected"},
 	{"verify", cmd_verify, "re-render a report bundle and report every file that differs"},
 	{"formats", cmd_formats, "list the input formats, their versions and field mappings"},
+	{"export", cmd_export, "write the ledger as JSONL that 'import' reads back into an equal ledger"},
 	{"migrate", cmd_migrate, "bring the database to this build's schema (reading commands never do)"},
 };
 

@@ -420,8 +420,12 @@ static int stream_records(struct batch *b, int fd, const char *path, const char 
 			else
 				raw.off = 1;
 		record++;
+		/* the adapter that read the first record reads the rest (a ledger
+		 * record's adapter is its source's: the ledger adapter read it) */
 		if (!format && chunk->runs.n > from &&
-		    !(format = strdup(chunk->runs.v[from].adapter ? chunk->runs.v[from].adapter : ""))) {
+		    !(format = strdup(chunk->runs.v[from].provenance_given ? "ledger"
+		                      : chunk->runs.v[from].adapter ? chunk->runs.v[from].adapter
+		                                                    : ""))) {
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 			break;
 		}

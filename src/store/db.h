@@ -155,6 +155,16 @@ int pl_store_query_columns(struct pl_store *st, const struct pl_filter *filters,
 int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run_list *out,
                           struct pl_error *err);
 
+/* Calls fn(ctx, run, err) for every stored run matching all filters, in id
+ * order, filled as by pl_store_query() (extras included), one at a time:
+ * memory stays constant whatever the number of runs (the run is the
+ * store's; fn copies what it keeps). A nonzero return of fn stops the
+ * walk and is returned. Returns 0, PL_EUSAGE (a filter value not of its
+ * field's type), PL_EDB, PL_ENOMEM, or fn's code. */
+int pl_store_each_run(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
+                      int (*fn)(void *ctx, const struct pl_run *run, struct pl_error *err),
+                      void *ctx, struct pl_error *err);
+
 /* Number of stored runs. Returns 0 or PL_EDB. */
 int pl_store_count_runs(struct pl_store *st, long long *count, struct pl_error *err);
 

@@ -517,3 +517,75 @@ int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run
 	free(cond_id);
 	return rc;
 }
+
+/* ------------------------------------------- every run, one at a time */
+
+/* The extra conditions of recently seen conditions rows, for
+ * pl_store_each_run(): direct-mapped on the conditions id, like the
+ * conditions cache. */
+struct extra_slot {
+	long long id;       /* conditions.id held, 0 if empty */
+	struct pl_run vals; /* only extra[] is used */
+};
+
+int pl_store_each_run(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
+                      int (*fn)(void *ctx, const struct pl_run *run, struct pl_error *err),
+                      void *ctx, struct pl_error *err)
+{
+	sqlite3_stmt *s = st->query_all;
+	struct cond_slot *cache = NULL;
+	struct extra_slot *extras = NULL;
+	struct pl_run run;
+	int any = 0, rc, step;
+
+	if ((rc = pl_store_check_filters(filters, nfilters, err)) ||
+	    (rc = pl_store_have_extras(st, &any, err)))
+		return rc;
+	if (nfilters > 0 && (rc = prepare_filtered(st, filters, nfilters, &s, err)))
+		return rc;
+	if (!(cache = calloc(COND_CACHE_SLOTS, sizeof(*cache))) ||
+	    (any && !(extras = calloc(COND_CACHE_SLOTS, sizeof(*extras))))) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
+	pl_run_init(&run);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		long long cid = sqlite3_column_int64(s, QC_CONDITION_ID);
+
+		pl_run_release(&run);
+		if ((rc = read_row(st->path, s, cache, &run, err)))
+			break;
+		if (extras) {
+			struct extra_slot *slot = &extras[(unsigned long long)cid % COND_CACHE_SLOTS];
+
+			if (slot->id != cid) {
+				pl_run_release(&slot->vals);
+				slot->id = 0;
+				if ((rc = pl_store_read_extras(st, &cid, 1, &slot->vals, err)))
+					break;
+				slot->id = cid;
+			}
+			for (size_t e = 0; e < slot->vals.nextra && !rc; e++)
+				if (pl_run_set_extra(&run, slot->vals.extra[e].name, slot->vals.extra[e].value,
+				                     NULL))
+					rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			if (rc)
+				break;
+		}
+		if ((rc = fn(ctx, &run, err)))
+			break;
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = pl_store_fail(st, err, "reading runs");
+	pl_run_release(&run);
+out:
+	cond_cache_free(cache);
+	for (size_t i = 0; extras && i < COND_CACHE_SLOTS; i++)
+		pl_run_release(&extras[i].vals);
+	free(extras);
+	if (s == st->query_all)
+		sqlite3_reset(s);
+	else
+		sqlite3_finalize(s);
+	return rc;
+}
