@@ -30,6 +30,7 @@ static const struct command commands[] = {
 	{"verify", cmd_verify, "re-render a report bundle and report every file that differs"},
 	{"formats", cmd_formats, "list the input formats, their versions and field mappings"},
 	{"export", cmd_export, "write the ledger as JSONL that 'import' reads back into an equal ledger"},
+	{"merge", cmd_merge, "bring other ledgers' runs, steps and source bytes into this one"},
 	{"migrate", cmd_migrate, "bring the database to this build's schema (reading commands never do)"},
 };
 

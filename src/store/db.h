@@ -226,4 +226,35 @@ int pl_store_has_source(struct pl_store *st, const char *sha256, int *found, str
 int pl_store_read_source(struct pl_store *st, const char *sha256, char **out, size_t *len,
                          struct pl_error *err);
 
+/* ---------------------------------------------------- merge (issue 13) */
+
+/* What pl_store_merge() brought in. */
+struct pl_merge_stats {
+	long long runs;          /* runs stored (not stored before) */
+	long long conditions;    /* new conditions rows */
+	long long steps;         /* accepted steps stored */
+	long long source_chunks; /* chunks of source bytes stored */
+	int migrated_from;       /* the other ledger's schema version when a copy of it was
+	                            migrated, else 0 */
+};
+
+/*
+ * Brings the runs of the ledger file other into st, in one transaction:
+ * their conditions rows and extra conditions (shared with equal ones
+ * here), the runs themselves with their provenance (imported_at
+ * included), their accepted steps and the source bytes. A run is the same
+ * in both ledgers when sha256 and record agree; it is stored once, so
+ * merging the same file twice stores nothing the second time. other is
+ * opened read-only and never changed; when its schema is older, a copy
+ * ("<st's path>.merge-PID.tmp") is migrated and merged, and removed.
+ * *ms gets the counts. Returns 0; PL_EINVALID when a run of other was
+ * read from the same bytes as one here but has other conditions (the
+ * message names both runs, every field and both values; nothing is
+ * merged); PL_EUSAGE when other is st's own file; PL_EIO (other missing or
+ * unreadable, the copy failing); PL_ESCHEMA (not a perfledger ledger, or
+ * newer than this program); PL_EDB; PL_ENOMEM. On error nothing is merged.
+ */
+int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats *ms,
+                   struct pl_error *err);
+
 #endif

@@ -1,0 +1,410 @@
+/*
+ * merge.c — `perfledger merge`: the runs of another ledger file brought
+ * into this one, with their conditions, extra conditions, accepted steps
+ * and source bytes, in one transaction (a merge killed half way leaves
+ * nothing of it).
+ *
+ * Runs are unique on (source sha256, record) in every ledger, so a run is
+ * the same run in two ledgers when those agree: it is then stored once,
+ * and merging a ledger twice stores nothing the second time. The same
+ * bytes stored with other conditions (one ledger amended them, or imported
+ * them with another --set) are refused, naming the fields and both values:
+ * nothing is merged until `amend` makes them agree. Source bytes are keyed
+ * by sha256 and stored once.
+ *
+ * The other ledger is attached read-only (SQLite URI mode=ro) and never
+ * changed. One at an older schema version is first copied (VACUUM INTO a
+ * temporary file next to this ledger), the copy migrated and merged, and
+ * removed. Everything is set-based SQL over the two files (a join on the
+ * runs' unique index), so memory stays at SQLite's page cache whatever the
+ * ledgers' size; temporary b-trees go to files during a merge.
+ */
+#include "store/store_impl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ------------------------------------------------ the other ledger's file */
+
+/* Reads the schema version of the ledger at path, refusing what is not a
+ * perfledger ledger or is newer than this program. */
+static int other_version(const char *path, int *version, struct pl_error *err)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *s = NULL;
+	struct stat sb;
+	int ours = 0, rc = 0;
+
+	if (stat(path, &sb) != 0)
+		return pl_error_set(err, PL_EIO, "cannot open ledger '%s': %s", path, strerror(errno));
+	if (!S_ISREG(sb.st_mode) || sb.st_size == 0)
+		return pl_error_set(err, PL_EIO, "no perfledger database at '%s'", path);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		rc = pl_error_set(err, PL_EIO, "cannot open ledger '%s': %s", path,
+		                  db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return rc;
+	}
+	sqlite3_busy_timeout(db, 30000);
+	if (sqlite3_prepare_v2(db,
+	                       "SELECT (SELECT user_version FROM pragma_user_version), "
+	                       "(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+	                       "('runs', 'conditions'))",
+	                       -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_step(s) != SQLITE_ROW) {
+		rc = pl_error_set(err, PL_ESCHEMA, "'%s' is not a perfledger database (%s)", path,
+		                  sqlite3_errmsg(db));
+	} else {
+		*version = sqlite3_column_int(s, 0);
+		ours = sqlite3_column_int(s, 1) == 2;
+		if (*version <= 0 || !ours)
+			rc = pl_error_set(err, PL_ESCHEMA, "'%s' is not a perfledger database", path);
+		else if (*version > pl_store_schema_version())
+			rc = pl_error_set(err, PL_ESCHEMA,
+			                  "ledger '%s' has schema version %d; this perfledger knows up to %d",
+			                  path, *version, pl_store_schema_version());
+	}
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* A migrated copy of the older ledger at path: VACUUM INTO a new file next
+ * to the target ledger (same file system, space for it checked by SQLite),
+ * then opened through pl_store_open() so the migrations run on the copy.
+ * *copy gets its path (caller unlinks and frees). */
+static int migrated_copy(struct pl_store *st, const char *path, char **copy, struct pl_error *err)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *s = NULL;
+	struct pl_store *c = NULL;
+	char *name;
+	int rc = 0;
+
+	*copy = NULL;
+	name = sqlite3_mprintf("%s.merge-%ld.tmp", st->path, (long)getpid());
+	if (!name)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	unlink(name);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "VACUUM INTO ?1", -1, &s, NULL) != SQLITE_OK) {
+		rc = pl_error_set(err, PL_EIO, "cannot copy ledger '%s': %s", path,
+		                  db ? sqlite3_errmsg(db) : "out of memory");
+	} else {
+		sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			rc = pl_error_set(err, PL_EIO, "cannot copy ledger '%s' to '%s': %s", path, name,
+			                  sqlite3_errmsg(db));
+	}
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	if (!rc && (rc = pl_store_open(name, &c, err)) == 0)
+		pl_store_close(c);
+	else if (rc != PL_EIO) {
+		/* say whose copy it was */
+		char why[sizeof(err->message)];
+		if (err) {
+			snprintf(why, sizeof(why), "%s", err->message);
+			pl_error_set(err, rc, "cannot migrate a copy of ledger '%s' (schema version is "
+			                      "older): %s", path, why);
+		}
+	}
+	if (rc) {
+		unlink(name);
+		sqlite3_free(name);
+		return rc;
+	}
+	*copy = strdup(name);
+	sqlite3_free(name);
+	if (!*copy)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* -------------------------------------------------------------- conflicts */
+
+/* Appends to buf what differs between two key_text values ("FIELD 'a'
+ * here, 'b' in 'OTHER'"), field by field: the lines of one that the other
+ * lacks, matched by name. */
+static void key_diff(const char *here, const char *there, const char *other, char *buf, size_t n)
+{
+	const char *p;
+	int count = 0;
+
+	/* every name=value line of here that there does not hold */
+	for (int pass = 0; pass < 2; pass++) {
+		const char *a = pass ? there : here, *b = pass ? here : there;
+
+		for (p = a; *p;) {
+			const char *eol = strchr(p, '\n'), *eq, *q;
+			size_t len = eol ? (size_t)(eol - p) : strlen(p), nlen;
+			int found = 0, named = 0;
+			const char *bval = NULL;
+			size_t blen = 0;
+
+			eq = memchr(p, '=', len);
+			nlen = eq ? (size_t)(eq - p) : len;
+			for (q = b; *q;) {
+				const char *e2 = strchr(q, '\n');
+				size_t l2 = e2 ? (size_t)(e2 - q) : strlen(q);
+				if (l2 == len && memcmp(p, q, len) == 0)
+					found = 1;
+				if (l2 > nlen && memcmp(p, q, nlen) == 0 && q[nlen] == '=') {
+					named = 1;
+					bval = q + nlen + 1;
+					blen = l2 - nlen - 1;
+				}
+				q = e2 ? e2 + 1 : q + l2;
+			}
+			if (!found && !(pass && named)) { /* a pair both hold is said once */
+				size_t used = strlen(buf);
+				const char *aval = eq ? eq + 1 : "";
+				size_t alen = eq ? len - nlen - 1 : 0;
+
+				if (pass == 0)
+					snprintf(buf + used, n - used, "%s%.*s '%.*s' here, %s%.*s%s in '%s'",
+					         count ? "; " : "", (int)nlen, p, (int)alen, aval, named ? "'" : "",
+					         named ? (int)blen : (int)strlen("(missing)"),
+					         named ? bval : "(missing)", named ? "'" : "", other);
+				else
+					snprintf(buf + used, n - used, "%s%.*s (missing) here, '%.*s' in '%s'",
+					         count ? "; " : "", (int)nlen, p, (int)alen, aval, other);
+				count++;
+			}
+			p = eol ? eol + 1 : p + len;
+		}
+	}
+}
+
+/* PL_EINVALID naming the first run stored in both ledgers with other
+ * conditions (or another run_started_at); 0 when there is none. */
+static int find_conflict(struct pl_store *st, const char *other, struct pl_error *err)
+{
+	static const char sql[] =
+		"SELECT mr.id, r.id, mr.source_sha256, mr.record, mc.key_text, oc.key_text, "
+		"mr.run_started_at, r.run_started_at "
+		"FROM o.runs r JOIN o.conditions oc ON oc.id = r.condition_id "
+		"JOIN main.runs mr ON mr.source_sha256 = r.source_sha256 AND mr.record = r.record "
+		"JOIN main.conditions mc ON mc.id = mr.condition_id "
+		"WHERE mc.key_text != oc.key_text OR mr.run_started_at IS NOT r.run_started_at "
+		"ORDER BY mr.id LIMIT 1";
+	sqlite3_stmt *s = NULL;
+	char diff[400] = "";
+	int rc = 0, step;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "comparing the ledgers");
+	step = sqlite3_step(s);
+	if (step == SQLITE_ROW) {
+		const char *a = (const char *)sqlite3_column_text(s, 4);
+		const char *b = (const char *)sqlite3_column_text(s, 5);
+		const char *ta = (const char *)sqlite3_column_text(s, 6);
+		const char *tb = (const char *)sqlite3_column_text(s, 7);
+
+		key_diff(a ? a : "", b ? b : "", other, diff, sizeof(diff));
+		if ((ta || tb) && (!ta || !tb || strcmp(ta, tb) != 0)) {
+			size_t used = strlen(diff);
+			snprintf(diff + used, sizeof(diff) - used, "%srun_started_at '%s' here, '%s' in '%s'",
+			         diff[0] ? "; " : "", ta ? ta : "(missing)", tb ? tb : "(missing)", other);
+		}
+		rc = pl_error_set(err, PL_EINVALID,
+		                  "run %lld here and run %lld of '%s' were read from the same bytes "
+		                  "(sha256 %.12s..., record %lld) but have other conditions: %s; make "
+		                  "them agree with 'perfledger amend' first; nothing was merged",
+		                  (long long)sqlite3_column_int64(s, 0),
+		                  (long long)sqlite3_column_int64(s, 1), other,
+		                  (const char *)sqlite3_column_text(s, 2),
+		                  (long long)sqlite3_column_int64(s, 3), diff);
+	} else if (step != SQLITE_DONE) {
+		rc = pl_store_fail(st, err, "comparing the ledgers");
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* ------------------------------------------------------------- the merge */
+
+/* Runs one statement of the merge; *changes (may be NULL) gets the rows
+ * it wrote. */
+static int merge_step(struct pl_store *st, const char *sql, const char *doing, long long *changes,
+                      struct pl_error *err)
+{
+	int rc = pl_store_exec_sql(st, sql, doing, err);
+
+	if (!rc && changes)
+		*changes = sqlite3_changes64(st->db);
+	return rc;
+}
+
+/* Builds the statement that copies the other ledger's runs (every
+ * provenance column and metric, the conditions id mapped). */
+static char *runs_sql(struct pl_store *st)
+{
+	sqlite3_str *s = sqlite3_str_new(st->db);
+
+	sqlite3_str_appendall(s, "INSERT INTO main.runs (condition_id, " PROVENANCE_COLS);
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		pl_store_append_ident(s, ", ", pl_metric_info[m].name);
+	sqlite3_str_appendall(s, ") SELECT m.mid, r.source_path, r.source_sha256, r.record, r.adapter, "
+	                         "r.format_version, r.imported_at, r.run_started_at, r.checklist_missing");
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		pl_store_append_ident(s, ", r.", pl_metric_info[m].name);
+	sqlite3_str_appendall(s, " FROM o.runs r JOIN temp.pl_cmap m ON m.oid = r.condition_id "
+	                         "ORDER BY r.id ON CONFLICT (source_sha256, record) DO NOTHING");
+	return sqlite3_str_finish(s);
+}
+
+/* Builds the statement that copies the conditions rows this ledger lacks. */
+static char *conditions_sql(struct pl_store *st)
+{
+	sqlite3_str *s = sqlite3_str_new(st->db);
+
+	sqlite3_str_appendall(s, "INSERT INTO main.conditions (key_hash, key_text");
+	pl_store_append_condition_columns(s, "");
+	sqlite3_str_appendall(s, ") SELECT oc.key_hash, oc.key_text");
+	pl_store_append_condition_columns(s, "oc.");
+	sqlite3_str_appendall(s, " FROM o.conditions oc WHERE EXISTS (SELECT 1 FROM o.runs r WHERE "
+	                         "r.condition_id = oc.id) AND NOT EXISTS (SELECT 1 FROM "
+	                         "main.conditions mc WHERE mc.key_hash = oc.key_hash AND mc.key_text "
+	                         "= oc.key_text) ORDER BY oc.id");
+	return sqlite3_str_finish(s);
+}
+
+/* The merge proper, inside the transaction, with the other ledger
+ * attached as "o". */
+static int merge_attached(struct pl_store *st, const char *other, struct pl_merge_stats *ms,
+                          struct pl_error *err)
+{
+	char *sql;
+	int rc;
+
+	if ((rc = find_conflict(st, other, err)))
+		return rc;
+	if (!(sql = conditions_sql(st)))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	rc = merge_step(st, sql, "merging conditions", &ms->conditions, err);
+	sqlite3_free(sql);
+	if (rc)
+		return rc;
+	if ((rc = merge_step(st,
+	                     "CREATE TEMP TABLE pl_cmap (oid INTEGER PRIMARY KEY, mid INTEGER NOT NULL);"
+	                     "INSERT INTO temp.pl_cmap SELECT oc.id, mc.id FROM o.conditions oc JOIN "
+	                     "main.conditions mc ON mc.key_hash = oc.key_hash AND mc.key_text = "
+	                     "oc.key_text",
+	                     "merging conditions", NULL, err)) ||
+	    (rc = merge_step(st,
+	                     "INSERT INTO main.condition_extras (condition_id, name, value) SELECT "
+	                     "m.mid, e.name, e.value FROM o.condition_extras e JOIN temp.pl_cmap m ON "
+	                     "m.oid = e.condition_id WHERE true ON CONFLICT DO NOTHING",
+	                     "merging extra conditions", NULL, err)))
+		return rc;
+	if (!(sql = runs_sql(st)))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	rc = merge_step(st, sql, "merging runs", &ms->runs, err);
+	sqlite3_free(sql);
+	if (rc)
+		return rc;
+	if ((rc = merge_step(st,
+	                     "INSERT INTO main.accepted_steps (run_id, metric, reason, accepted_at) "
+	                     "SELECT mr.id, a.metric, a.reason, a.accepted_at FROM o.accepted_steps a "
+	                     "JOIN o.runs r ON r.id = a.run_id JOIN main.runs mr ON mr.source_sha256 = "
+	                     "r.source_sha256 AND mr.record = r.record WHERE true ORDER BY a.id "
+	                     "ON CONFLICT (run_id, metric) DO NOTHING",
+	                     "merging accepted steps", &ms->steps, err)) ||
+	    (rc = merge_step(st,
+	                     "INSERT INTO main.source_chunks (sha256, seq, size, compression, bytes) "
+	                     "SELECT sha256, seq, size, compression, bytes FROM o.source_chunks "
+	                     "WHERE true ON CONFLICT (sha256, seq) DO NOTHING",
+	                     "merging source bytes", &ms->source_chunks, err)))
+		return rc;
+	return merge_step(st, "DROP TABLE temp.pl_cmap", "merging conditions", NULL, err);
+}
+
+/* 1 when a and b are the same file. */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats *ms,
+                   struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	char *copy = NULL, *uri = NULL;
+	int version = 0, rc, attached = 0;
+
+	memset(ms, 0, sizeof(*ms));
+	if (st->readonly || st->depth > 0)
+		return pl_error_set(err, PL_EDB, "database error: merge needs a writable store outside a "
+		                                 "transaction");
+	if (same_file(st->path, other))
+		return pl_error_set(err, PL_EUSAGE, "'%s' is this ledger itself", other);
+	if ((rc = other_version(other, &version, err)))
+		return rc;
+	if (version < pl_store_schema_version()) {
+		if ((rc = migrated_copy(st, other, &copy, err)))
+			return rc;
+		ms->migrated_from = version;
+	}
+	/* a URI (percent-escaping what a URI path cannot hold as such), so
+	 * that the file is opened read-only */
+	{
+		sqlite3_str *u = sqlite3_str_new(st->db);
+
+		sqlite3_str_appendall(u, "file:");
+		for (const char *p = copy ? copy : other; *p; p++) {
+			if (*p == '%' || *p == '?' || *p == '#')
+				sqlite3_str_appendf(u, "%%%02X", (unsigned char)*p);
+			else
+				sqlite3_str_appendchar(u, 1, *p);
+		}
+		sqlite3_str_appendall(u, "?mode=ro");
+		if (!(uri = sqlite3_str_finish(u))) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ?1 AS o", -1, &s, NULL) != SQLITE_OK) {
+		rc = pl_store_fail(st, err, "attaching the other ledger");
+		goto out;
+	}
+	sqlite3_bind_text(s, 1, uri, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		rc = pl_error_set(err, PL_EIO, "cannot open ledger '%s': %s", other,
+		                  sqlite3_errmsg(st->db));
+		goto out;
+	}
+	attached = 1;
+	if ((rc = pl_store_exec_sql(st, "PRAGMA temp_store = FILE", "merging", err)) ||
+	    (rc = pl_store_begin(st, err)))
+		goto out;
+	rc = merge_attached(st, other, ms, err);
+	if (rc)
+		pl_store_rollback(st, NULL);
+	else
+		rc = pl_store_commit(st, err);
+out:
+	sqlite3_finalize(s);
+	if (attached)
+		pl_store_exec_sql(st, "DETACH DATABASE o", "detaching the other ledger", NULL);
+	pl_store_exec_sql(st, "PRAGMA temp_store = MEMORY", "merging", NULL);
+	pl_store_memo_clear(st);
+	sqlite3_free(uri);
+	if (copy) {
+		char side[4096];
+		unlink(copy);
+		snprintf(side, sizeof(side), "%s-wal", copy);
+		unlink(side);
+		snprintf(side, sizeof(side), "%s-shm", copy);
+		unlink(side);
+		free(copy);
+	}
+	return rc;
+}
