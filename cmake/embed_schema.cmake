@@ -1,19 +1,27 @@
 # Generates a C file holding the schema migrations as NUL-terminated strings.
 # Usage: cmake -DOUT=file.c "-DIN=a.sql,b.sql" -P embed_schema.cmake
-# The migration number is the order in IN (1-based) and must match the NNN_
-# prefix of each file name; a mismatch fails the build.
+# The migration number is the NNN_ prefix of each file name; the numbers must
+# rise through IN. A number that no file has (one reserved by a branch not
+# merged yet: 008 while 009 is listed) becomes an empty migration, which only
+# sets user_version; a number out of order fails the build.
 set(body "/* generated from schema/migrations by cmake/embed_schema.cmake; do not edit */\n#include <stddef.h>\n\n")
 set(list "const char *const pl_schema_migrations[] = {\n")
 string(REPLACE "," ";" IN "${IN}")
 set(i 0)
 foreach(f IN LISTS IN)
-  math(EXPR i "${i} + 1")
   get_filename_component(name ${f} NAME)
   string(SUBSTRING "${name}" 0 3 num)
   math(EXPR num "${num} + 0")
-  if(NOT num EQUAL i)
-    message(FATAL_ERROR "migration ${name} is number ${num} but listed as ${i}")
+  if(num LESS_EQUAL i)
+    message(FATAL_ERROR "migration ${name} is number ${num} but listed after number ${i}")
   endif()
+  math(EXPR last "${num} - 1")
+  while(i LESS last)
+    math(EXPR i "${i} + 1")
+    string(APPEND body "static const char m${i}[] = \"\"; /* number ${i}: reserved, not in this build */\n")
+    string(APPEND list "\tm${i},\n")
+  endwhile()
+  math(EXPR i "${i} + 1")
   file(READ ${f} hex HEX)
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," hex "${hex}")
   string(APPEND body "static const char m${i}[] = {${hex}0x00};\n")

@@ -1,7 +1,7 @@
 /*
  * ledger.c — perfledger's own records read back: the lines of
- * `perfledger export` (a descriptor with "provenance", "extras" and
- * "accepted_steps") and the entries of `perfledger list --format json`
+ * `perfledger export` (a descriptor with "provenance", "extras",
+ * "accepted_steps", "revisions" and "retractions") and the entries of `perfledger list --format json`
  * ("conditions", "metrics", "extras" and the provenance at the top level).
  *
  * A ledger record names the file its run was read from (path, sha256,
@@ -19,6 +19,7 @@
 
 #include "adapters/adapter_impl.h"
 #include "adapters/json_util.h"
+#include "core/carried.h"
 
 static const char *const ledger_mapping[] = {
 	"export: <condition name> -> that condition; metric.<name> -> that metric (canonical unit)",
@@ -26,6 +27,10 @@ static const char *const ledger_mapping[] = {
 	"export: provenance.{source_path,sha256,record,adapter,format_version,imported_at} -> the "
 	"run's provenance, kept as given",
 	"export: accepted_steps[].{metric,reason,accepted_at} -> accepted steps of the run",
+	"export: revisions[].{revision,field,old_value,new_value,changed_at,reason,author} -> "
+	"the run's revision records",
+	"export: retractions[].{retracted_at,reason,author,restored_at,restore_reason,restored_by} "
+	"-> the run's retractions",
 	"list --format json: conditions.<name>, metrics.<name>, extras.<FORMAT.key>, "
 	"source, sha256, record, adapter, format_version, imported_at -> the same",
 	"list --format json: id, reference_only, checklist_missing -> derived again, not read",
@@ -40,6 +45,8 @@ static const struct pl_field ledger_fields[] = {
 	{"provenance.*, source, sha256, record, adapter, format_version, imported_at",
 	 PL_FATE_DERIVED, "the run's provenance, kept as given"},
 	{"accepted_steps[]", PL_FATE_DERIVED, "accepted steps of the run"},
+	{"revisions[]", PL_FATE_DERIVED, "revision records of the run (amend)"},
+	{"retractions[]", PL_FATE_DERIVED, "retractions of the run (retract, restore)"},
 	{"id, reference_only, checklist_missing, perfledger_version", PL_FATE_IGNORED,
 	 "derived again on import"},
 	{NULL, 0, NULL},
@@ -162,6 +169,14 @@ static int read_extras(const cJSON *extras, struct pl_run *run, struct pl_error 
 	return 0;
 }
 
+/* run's carried record, made on first use. */
+static struct pl_carried *carried(struct pl_run *run)
+{
+	if (!run->carried)
+		run->carried = pl_carried_new();
+	return run->carried;
+}
+
 static int read_accepted(const cJSON *steps, struct pl_run *run, struct pl_error *err)
 {
 	const cJSON *s;
@@ -186,9 +201,87 @@ static int read_accepted(const cJSON *steps, struct pl_run *run, struct pl_error
 			return pl_error_set(err, PL_EINVALID, "accepted step of unknown metric '%.80s'",
 			                    metric);
 		}
-		if (!run->accepted && !(run->accepted = calloc(1, sizeof(*run->accepted))))
+		if (!carried(run) || pl_accepted_list_push(&run->carried->accepted, 0, id, reason, at))
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
-		if (pl_accepted_list_push(run->accepted, 0, id, reason, at))
+	}
+	return 0;
+}
+
+static int read_revisions(const cJSON *list, struct pl_run *run, struct pl_error *err)
+{
+	const cJSON *s;
+
+	if (!list || cJSON_IsNull(list))
+		return 0;
+	if (!cJSON_IsArray(list))
+		return bad_type("revisions", "an array", list, err);
+	cJSON_ArrayForEach(s, list)
+	{
+		struct pl_revision r = {0};
+		const cJSON *n = pl_json_get(s, "revision");
+		const char *field, *oldv, *newv, *at, *reason, *author;
+		int rc;
+
+		if (!cJSON_IsObject(s))
+			return bad_type("revisions", "an array of objects", s, err);
+		if (!cJSON_IsNumber(n) || n->valuedouble < 2 || n->valuedouble > 1e9 ||
+		    n->valuedouble != (double)(int)n->valuedouble)
+			return bad_type("revision", "a whole number >= 2", n, err);
+		if ((rc = get_text(s, "field", 0, &field, err)) ||
+		    (rc = get_text(s, "old_value", 1, &oldv, err)) ||
+		    (rc = get_text(s, "new_value", 1, &newv, err)) ||
+		    (rc = get_text(s, "changed_at", 0, &at, err)) ||
+		    (rc = get_text(s, "reason", 0, &reason, err)) ||
+		    (rc = get_text(s, "author", 0, &author, err)))
+			return rc;
+		r.revision = (int)n->valuedouble;
+		r.field = (char *)field;
+		r.old_value = (char *)oldv;
+		r.new_value = (char *)newv;
+		r.changed_at = (char *)at;
+		r.reason = (char *)reason;
+		r.author = (char *)author;
+		if (!carried(run) || pl_revision_list_push(&run->carried->revisions, &r))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static int read_retractions(const cJSON *list, struct pl_run *run, struct pl_error *err)
+{
+	const cJSON *s;
+
+	if (!list || cJSON_IsNull(list))
+		return 0;
+	if (!cJSON_IsArray(list))
+		return bad_type("retractions", "an array", list, err);
+	cJSON_ArrayForEach(s, list)
+	{
+		struct pl_retraction r = {0};
+		const char *at, *reason, *author, *rat, *rreason, *rby;
+		int rc;
+
+		if (!cJSON_IsObject(s))
+			return bad_type("retractions", "an array of objects", s, err);
+		if ((rc = get_text(s, "retracted_at", 0, &at, err)) ||
+		    (rc = get_text(s, "reason", 0, &reason, err)) ||
+		    (rc = get_text(s, "author", 0, &author, err)) ||
+		    (rc = get_text(s, "restored_at", 1, &rat, err)) ||
+		    (rc = get_text(s, "restore_reason", 1, &rreason, err)) ||
+		    (rc = get_text(s, "restored_by", 1, &rby, err)))
+			return rc;
+		if (!rat != !rreason || !rat != !rby) {
+			pl_error_field(err, "restored_at");
+			return pl_error_set(err, PL_EINVALID, "a restored retraction needs restored_at, "
+			                                      "restore_reason and restored_by together");
+		}
+		r.retracted_at = (char *)at;
+		r.reason = (char *)reason;
+		r.author = (char *)author;
+		r.restored_at = (char *)rat;
+		r.restore_reason = (char *)rreason;
+		r.restored_by = (char *)rby;
+		if (!carried(run) || pl_retraction_list_push(&run->carried->retractions, &r))
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
 	return 0;
@@ -197,7 +290,8 @@ static int read_accepted(const cJSON *steps, struct pl_run *run, struct pl_error
 static int ledger_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err)
 {
 	static const char *const export_keys[] = {"metric", "extras", "provenance", "accepted_steps",
-	                                          "descriptor_version", NULL};
+	                                          "revisions", "retractions", "descriptor_version",
+	                                          NULL};
 	static const char *const list_keys[] = {"id", "source", "sha256", "record", "adapter",
 	                                        "format_version", "imported_at", "reference_only",
 	                                        "checklist_missing", "conditions", "metrics",
@@ -215,7 +309,9 @@ static int ledger_convert(const cJSON *obj, struct pl_run *run, struct pl_error 
 		}
 		if ((rc = pl_adapter_conditions_from(obj, export_keys, run, err)) ||
 		    (rc = read_provenance(pl_json_get(obj, "provenance"), "source_path", run, err)) ||
-		    (rc = read_accepted(pl_json_get(obj, "accepted_steps"), run, err)))
+		    (rc = read_accepted(pl_json_get(obj, "accepted_steps"), run, err)) ||
+		    (rc = read_revisions(pl_json_get(obj, "revisions"), run, err)) ||
+		    (rc = read_retractions(pl_json_get(obj, "retractions"), run, err)))
 			return rc;
 		metric = pl_json_get(obj, "metric");
 	} else {

@@ -15,7 +15,8 @@ static const char usage_text[] =
 	"usage: perfledger merge OTHER.db...\n"
 	"\n"
 	"Brings the runs of other perfledger ledgers into this one (--db), with their\n"
-	"conditions, extra conditions, provenance, accepted steps and kept source bytes.\n"
+	"conditions, extra conditions, provenance, accepted steps, revisions,\n"
+	"retractions and kept source bytes.\n"
 	"A run read from the same bytes (sha256 and record) as one stored here is the\n"
 	"same run and is stored once, so merging a ledger twice changes nothing the\n"
 	"second time. The same bytes stored with other conditions in the two ledgers\n"
@@ -66,8 +67,9 @@ int cmd_merge(const struct pl_cli *cli, int argc, char **argv)
 		}
 		fputs("merged '", stdout);
 		pl_cli_put_inert(stdout, argv[i]);
-		printf("': %lld runs, %lld accepted steps, %lld source chunks stored",
-		       ms.runs, ms.steps, ms.source_chunks);
+		printf("': %lld runs, %lld accepted steps, %lld revisions, %lld retractions, %lld "
+		       "source chunks stored",
+		       ms.runs, ms.steps, ms.revisions, ms.retractions, ms.source_chunks);
 		if (ms.migrated_from)
 			printf(" (schema version %d, migrated in a copy)", ms.migrated_from);
 		fputc('\n', stdout);

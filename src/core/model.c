@@ -2,6 +2,7 @@
  * model.c — the condition and metric tables and the run's lifecycle.
  */
 #include "core/model.h"
+#include "core/carried.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -137,8 +138,7 @@ void pl_run_release(struct pl_run *run)
 		free(run->extra[i].value);
 	}
 	free(run->extra);
-	pl_accepted_list_release(run->accepted);
-	free(run->accepted);
+	pl_carried_free(run->carried);
 	pl_run_init(run);
 }
 
@@ -165,6 +165,8 @@ int pl_run_copy(struct pl_run *dst, const struct pl_run *src)
 	memcpy(dst->sha256, src->sha256, sizeof(dst->sha256));
 	dst->record = src->record;
 	dst->checklist_missing = src->checklist_missing;
+	dst->revision = src->revision;
+	dst->retracted = src->retracted;
 	for (int i = 0; i < PL_COND_COUNT; i++) {
 		dst->cond[i].set = src->cond[i].set;
 		dst->cond[i].num = src->cond[i].num;
@@ -180,16 +182,8 @@ int pl_run_copy(struct pl_run *dst, const struct pl_run *src)
 		if (pl_run_set_extra(dst, src->extra[i].name, src->extra[i].value, NULL))
 			goto oom;
 	dst->provenance_given = src->provenance_given;
-	if (src->accepted) {
-		if (!(dst->accepted = calloc(1, sizeof(*dst->accepted))))
-			goto oom;
-		for (size_t i = 0; i < src->accepted->n; i++) {
-			const struct pl_accepted_step *a = &src->accepted->v[i];
-			if (pl_accepted_list_push(dst->accepted, a->run_id, a->metric, a->reason,
-			                          a->accepted_at))
-				goto oom;
-		}
-	}
+	if (pl_carried_copy(&dst->carried, src->carried))
+		goto oom;
 	return 0;
 oom:
 	pl_run_release(dst);

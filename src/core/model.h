@@ -17,7 +17,6 @@
 
 #include <stddef.h>
 
-#include "core/accepted.h"
 
 #include "core/error.h"
 #include "util/utf8.h" /* pl_utf8_valid_prefix, pl_utf8_decode, pl_cp_is_control */
@@ -259,6 +258,8 @@ struct pl_extra {
 
 /* The canonical run. Created by adapters, filled by the store on query.
  * Initialise with pl_run_init(), release with pl_run_release(). */
+struct pl_carried; /* core/carried.h */
+
 struct pl_run {
 	long long id;                           /* database id; 0 until stored */
 	struct pl_value cond[PL_COND_COUNT];    /* conditions, by enum pl_cond_id */
@@ -281,8 +282,13 @@ struct pl_run {
 	                           imported_at were read from a perfledger ledger record
 	                           (`export`, `list --format json`) and are stored as they
 	                           are, not as the importing file's */
-	struct pl_accepted_list *accepted; /* accepted steps a ledger record carries
-	                           (their run_id is 0: this run), or NULL; owned */
+	struct pl_carried *carried; /* accepted steps, revisions and retractions a
+	                           ledger record carries (core/carried.h), or NULL; owned */
+	int revision;           /* the stored run's current revision: 1 as
+	                           imported, +1 per amend (core/ledger.h); set
+	                           by the store's reads, 0 otherwise */
+	int retracted;          /* 1: retracted (`perfledger retract`); set by
+	                           the store's reads */
 };
 
 /* Zeroes run (all conditions and metrics missing). */

@@ -10,7 +10,14 @@
  *    conditions), "metric": {<every known metric, canonical name and unit>},
  *    "provenance": {"source_path", "sha256", "record", "adapter",
  *    "format_version" (when known), "imported_at"},
- *    "accepted_steps": [{"metric", "reason", "accepted_at"}...] (when any)}
+ *    "accepted_steps": [{"metric", "reason", "accepted_at"}...],
+ *    "revisions": [{"revision", "field", "old_value", "new_value",
+ *    "changed_at", "reason", "author"}...], "retractions": [{"retracted_at",
+ *    "reason", "author", and when restored "restored_at", "restore_reason",
+ *    "restored_by"}...] (each list when not empty)}
+ *
+ * The conditions are the run's current ones (after its amends); the
+ * revisions say how they came to be.
  *
  * Condition values are written as list --format json writes them: numbers
  * as JSON numbers ("inf" for infinity), booleans as true/false, the rest
@@ -19,6 +26,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "core/carried.h"
 #include "render/render.h"
 #include "render/render_impl.h"
 
@@ -38,9 +46,21 @@ static void cond_value(FILE *out, int id, const struct pl_value *v)
 	}
 }
 
-int pl_render_export_run(FILE *out, const struct pl_run *run, const struct pl_accepted_step *steps,
-                         size_t nsteps)
+/* `"key": "value"` with value NULL written as null. */
+static void text_member(FILE *out, int *first, const char *key, const char *v)
 {
+	pl_json_write_key(out, first, key);
+	if (v)
+		pl_json_write_string(out, v);
+	else
+		fputs("null", out);
+}
+
+int pl_render_export_run(FILE *out, const struct pl_run *run, const struct pl_carried *c)
+{
+	size_t nsteps = c ? c->accepted.n : 0;
+	const struct pl_accepted_step *steps = c ? c->accepted.v : NULL;
+
 	int first = 1, inner;
 
 	fputc('{', out);
@@ -102,6 +122,44 @@ int pl_render_export_run(FILE *out, const struct pl_run *run, const struct pl_ac
 			pl_json_write_string(out, steps[i].reason);
 			pl_json_write_key(out, &inner, "accepted_at");
 			pl_json_write_string(out, steps[i].accepted_at);
+			fputc('}', out);
+		}
+		fputc(']', out);
+	}
+	if (c && c->revisions.n) {
+		pl_json_write_key(out, &first, "revisions");
+		fputc('[', out);
+		for (size_t i = 0; i < c->revisions.n; i++) {
+			const struct pl_revision *r = &c->revisions.v[i];
+			inner = 1;
+			fputs(i ? ", {" : "{", out);
+			pl_json_write_key(out, &inner, "revision");
+			fprintf(out, "%d", r->revision);
+			text_member(out, &inner, "field", r->field);
+			text_member(out, &inner, "old_value", r->old_value);
+			text_member(out, &inner, "new_value", r->new_value);
+			text_member(out, &inner, "changed_at", r->changed_at);
+			text_member(out, &inner, "reason", r->reason);
+			text_member(out, &inner, "author", r->author);
+			fputc('}', out);
+		}
+		fputc(']', out);
+	}
+	if (c && c->retractions.n) {
+		pl_json_write_key(out, &first, "retractions");
+		fputc('[', out);
+		for (size_t i = 0; i < c->retractions.n; i++) {
+			const struct pl_retraction *r = &c->retractions.v[i];
+			inner = 1;
+			fputs(i ? ", {" : "{", out);
+			text_member(out, &inner, "retracted_at", r->retracted_at);
+			text_member(out, &inner, "reason", r->reason);
+			text_member(out, &inner, "author", r->author);
+			if (r->restored_at) {
+				text_member(out, &inner, "restored_at", r->restored_at);
+				text_member(out, &inner, "restore_reason", r->restore_reason);
+				text_member(out, &inner, "restored_by", r->restored_by);
+			}
 			fputc('}', out);
 		}
 		fputc(']', out);

@@ -65,12 +65,14 @@ static int bind_terms(sqlite3_stmt *q, int *idx, const struct pl_filter *filters
 
 /* SELECT id, condition_id, checklist_missing, run_started_at, <wanted
  * metrics> FROM runs WHERE id BETWEEN ?1 AND ?2, and the filters: per-run
- * fields on runs, the others through the conditions rows they select. No
+ * fields on runs, the others through the conditions rows they select, then
+ * term (the retraction term, or NULL). No
  * ORDER BY, so that SQLite may read a small selection through
  * runs_condition_id; the caller sorts. Prepared on db: the store's own
  * connection or a second one of the same file. */
 static int prepare_columns(sqlite3 *db, const struct pl_filter *filters, size_t nfilters,
-                           const unsigned char *want, sqlite3_stmt **out, struct pl_error *err)
+                           const char *term, const unsigned char *want, sqlite3_stmt **out,
+                           struct pl_error *err)
 {
 	sqlite3_str *s = sqlite3_str_new(db);
 	int idx = 3, rc;
@@ -84,6 +86,10 @@ static int prepare_columns(sqlite3 *db, const struct pl_filter *filters, size_t 
 	if (append_terms(s, filters, nfilters, 1,
 	                 " AND condition_id IN (SELECT id FROM conditions WHERE "))
 		sqlite3_str_appendall(s, ")");
+	if (term) { /* retractions (pl_store_retraction_term): our own text */
+		sqlite3_str_appendall(s, " AND ");
+		sqlite3_str_appendall(s, term);
+	}
 	if ((rc = pl_store_prepare_str(db, s, out)) == SQLITE_NOMEM)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	if (rc != SQLITE_OK)
@@ -273,6 +279,7 @@ struct cond_prefetch {
 	long long *ids;         /* their ids, ascending */
 	size_t n, cap;          /* rows read, allocated */
 	struct text_pool pool;  /* their texts */
+	long long gen;          /* ledger_generation its connection read */
 	int rc;                 /* 0 or the PL_E* code of err */
 	struct pl_error err;    /* what failed */
 };
@@ -468,6 +475,7 @@ struct scan_part {
 	size_t cap;                 /* allocated runs */
 	char *started_at;           /* the first run's run_started_at, or NULL */
 	int started_same;           /* every run so far has the first one's */
+	long long gen;              /* ledger_generation its connection read */
 	int rc;                     /* 0 or the PL_E* code of err */
 	struct pl_error err;        /* what failed */
 };
@@ -626,10 +634,30 @@ static int in_wal_mode(struct pl_store *st)
 	return wal;
 }
 
+/* The ledger generation (migration 009) as db's read transaction sees it,
+ * into *gen: reading it also fixes that transaction's snapshot. Returns 0
+ * or -1. */
+static int read_generation(sqlite3 *db, long long *gen)
+{
+	sqlite3_stmt *s;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT generation FROM ledger_generation WHERE id = 1", -1, &s,
+	                       NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		*gen = sqlite3_column_int64(s, 0);
+		rc = 0;
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
 /* A second, read-only connection to st's file in a read transaction, for
- * a reading thread, into *db; 0 on success, -1 when there is none to be
- * had (a database in memory, a file that cannot be opened again). */
-static int open_reader(struct pl_store *st, sqlite3 **db)
+ * a reading thread, into *db, and the ledger generation its snapshot
+ * holds into *gen; 0 on success, -1 when there is none to be had (a
+ * database in memory, a file that cannot be opened again). */
+static int open_reader(struct pl_store *st, sqlite3 **db, long long *gen)
 {
 	const char *file = sqlite3_db_filename(st->db, "main");
 
@@ -638,7 +666,7 @@ static int open_reader(struct pl_store *st, sqlite3 **db)
 	    sqlite3_open_v2(file, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		goto fail;
 	sqlite3_busy_timeout(*db, 30000);
-	if (sqlite3_exec(*db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK)
+	if (sqlite3_exec(*db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK && read_generation(*db, gen) == 0)
 		return 0;
 fail:
 	sqlite3_close(*db);
@@ -658,21 +686,23 @@ static void close_reader(sqlite3 *db)
 /* Starts reading the runs of ids (mid, hi] on a second connection of the
  * same file, on a thread of its own, into *b; 0 on success. Reading the
  * runs in parallel halves the time of a million-run compare on two cores.
- * The second connection's snapshot may be newer than the store's, but runs
- * rows are never changed or deleted once committed and new ones get higher
- * ids, so the ids up to hi read the same in both. Any failure (a database
- * in memory, no thread) returns nonzero and the caller reads everything
- * itself. */
+ * The second connection's snapshot may be newer than the store's. Imports
+ * only add runs, with higher ids, so the ids up to hi read the same in
+ * both; amend, retract, restore and purge change stored runs, and bump
+ * ledger_generation when they do: the caller compares the generation each
+ * connection read and reads again on one connection when they differ. Any
+ * failure (a database in memory, no thread) returns nonzero and the caller
+ * reads everything itself. */
 static int start_second_half(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
-                             const unsigned char *want, long long mid, long long hi,
-                             struct scan_part *b, pthread_t *thread)
+                             const char *term, const unsigned char *want, long long mid,
+                             long long hi, struct scan_part *b, pthread_t *thread)
 {
 	memset(b, 0, sizeof(*b));
 	b->want = want;
 	b->started_same = 1;
 	pl_error_init(&b->err);
-	if (open_reader(st, &b->db) ||
-	    prepare_columns(b->db, filters, nfilters, want, &b->stmt, &b->err))
+	if (open_reader(st, &b->db, &b->gen) ||
+	    prepare_columns(b->db, filters, nfilters, term, want, &b->stmt, &b->err))
 		goto fail;
 	sqlite3_bind_int64(b->stmt, 1, mid + 1);
 	sqlite3_bind_int64(b->stmt, 2, hi);
@@ -725,7 +755,7 @@ static int start_prefetch(struct pl_store *st, const struct pl_filter *filters, 
 
 	memset(pf, 0, sizeof(*pf));
 	pl_error_init(&pf->err);
-	if (open_reader(st, &pf->db))
+	if (open_reader(st, &pf->db, &pf->gen))
 		return -1;
 	s = sqlite3_str_new(pf->db);
 	sqlite3_str_appendall(s, "SELECT id");
@@ -755,15 +785,20 @@ static void finish_prefetch(struct cond_prefetch *pf, pthread_t thread)
 	pf->db = NULL;
 }
 
-int pl_store_query_columns(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
-                           const unsigned char want[PL_METRIC_COUNT], struct pl_run_columns *out,
-                           struct pl_error *err)
+/* pl_store_query_columns(), with the reading threads when threads is 1.
+ * *torn is set to 1 (and nothing returned, rc 0) when a thread's connection
+ * saw another ledger generation than the store's: stored runs changed in
+ * between, and the caller reads again without threads. */
+static int query_columns(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
+                         const unsigned char want[PL_METRIC_COUNT], struct pl_run_columns *out,
+                         int threads, int *torn, struct pl_error *err)
 {
 	struct scan_part a, b;
 	struct cond_prefetch pf;
 	pthread_t thread, pf_thread;
-	long long lo, hi, mid;
+	long long lo, hi, mid, gen = 0;
 	unsigned long long span;
+	const char *term = NULL;
 	int own_tx = 0, split = 0, prefetch = 0, rc;
 
 	pl_run_columns_init(out);
@@ -783,16 +818,17 @@ int pl_store_query_columns(struct pl_store *st, const struct pl_filter *filters,
 	}
 	if ((rc = run_id_bound(st, "SELECT min(id) FROM runs", &lo, err)) ||
 	    (rc = run_id_bound(st, "SELECT max(id) FROM runs", &hi, err)) ||
-	    (rc = prepare_columns(st->db, filters, nfilters, want, &a.stmt, err)))
+	    (rc = pl_store_retraction_term(st, &term, err)) ||
+	    (rc = prepare_columns(st->db, filters, nfilters, term, want, &a.stmt, err)))
 		goto out;
 	mid = hi;
 	span = (unsigned long long)hi - (unsigned long long)lo; /* ids may span all 64 bits */
-	if (span >= SPLIT_SPAN && in_wal_mode(st)) {
+	if (threads && span >= SPLIT_SPAN && in_wal_mode(st) && read_generation(st->db, &gen) == 0) {
 		/* the conditions rows on a thread, the upper half of the runs on
 		 * another, the lower half here */
 		prefetch = start_prefetch(st, filters, nfilters, &pf, &pf_thread) == 0;
 		mid = lo + (long long)(span / 2);
-		split = start_second_half(st, filters, nfilters, want, mid, hi, &b, &thread) == 0;
+		split = start_second_half(st, filters, nfilters, term, want, mid, hi, &b, &thread) == 0;
 		if (!split)
 			mid = hi;
 	}
@@ -818,6 +854,10 @@ int pl_store_query_columns(struct pl_store *st, const struct pl_filter *filters,
 			a.rc = pf.rc;
 			a.err = pf.err;
 		}
+	}
+	if ((split && b.gen != gen) || (prefetch && pf.gen != gen)) {
+		*torn = 1; /* whatever the threads read, or failed to read */
+		goto out;
 	}
 	if ((rc = a.rc)) {
 		*err = a.err;
@@ -849,5 +889,16 @@ out:
 		pl_store_exec_sql(st, rc ? "ROLLBACK" : "COMMIT", "finishing the read", NULL);
 	if (rc)
 		pl_run_columns_release(out);
+	return rc;
+}
+
+int pl_store_query_columns(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
+                           const unsigned char want[PL_METRIC_COUNT], struct pl_run_columns *out,
+                           struct pl_error *err)
+{
+	int torn = 0, rc = query_columns(st, filters, nfilters, want, out, 1, &torn, err);
+
+	if (rc == 0 && torn)
+		rc = query_columns(st, filters, nfilters, want, out, 0, &torn, err);
 	return rc;
 }

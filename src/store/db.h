@@ -24,6 +24,7 @@
 #include "core/accepted.h"
 #include "core/condkey.h"
 #include "core/error.h"
+#include "core/ledger.h"
 #include "core/model.h"
 
 struct pl_store; /* opaque */
@@ -185,6 +186,92 @@ int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, cons
 int pl_store_accepted_steps(struct pl_store *st, int metric, struct pl_accepted_list *out,
                             struct pl_error *err);
 
+/* ------------------------------------- revisions and retractions (issue 13) */
+
+/* Which runs pl_store_query() and pl_store_query_columns() return. */
+enum pl_retracted_mode {
+	PL_RETRACTED_HIDE = 0, /* the default: runs that are not retracted (every
+	                          comparison, check, history and report) */
+	PL_RETRACTED_ONLY = 1, /* only retracted runs (list --retracted, restore, purge) */
+	PL_RETRACTED_ALL = 2   /* every stored run */
+};
+
+/* Sets which runs the queries of st return from now on (enum
+ * pl_retracted_mode); a new store hides retracted runs. */
+void pl_store_set_retracted_mode(struct pl_store *st, int mode);
+
+/* Reads the stored run id whole into run (initialised by the caller; its
+ * conditions, extras, metrics, provenance, revision and retracted flag),
+ * retracted or not. *found is 0 (run untouched) when no run has that id.
+ * Returns 0, PL_EDB or PL_ENOMEM. */
+int pl_store_get_run(struct pl_store *st, long long id, struct pl_run *run, int *found,
+                     struct pl_error *err);
+
+/* Appends to out the revision records of run_id (of every run when run_id
+ * is 0), ordered by run, revision, then field. Returns 0, PL_EDB or
+ * PL_ENOMEM. */
+int pl_store_revisions(struct pl_store *st, long long run_id, struct pl_revision_list *out,
+                       struct pl_error *err);
+
+/* Appends to out the retractions of run_id (of every run when 0), open and
+ * restored, ordered by run then time of retraction. Returns 0, PL_EDB or
+ * PL_ENOMEM. */
+int pl_store_retractions(struct pl_store *st, long long run_id, struct pl_retraction_list *out,
+                         struct pl_error *err);
+
+/* The ledger generation: how many amends, retractions, restores and purges
+ * changed stored runs so far (table ledger_generation). Returns 0 or PL_EDB. */
+int pl_store_generation(struct pl_store *st, long long *generation, struct pl_error *err);
+
+/* The writes below run inside a transaction the caller opened with
+ * pl_store_begin() (PL_EDB otherwise), so that a command over many runs is
+ * applied whole or not at all; each bumps ledger_generation. when is the
+ * time to record, in seconds since 1970 (pl_clock_from_env()); reason and
+ * author are stored as given (neither may be empty: PL_EUSAGE). */
+
+/* Stores amended (a run read by pl_store_get_run() and changed by
+ * pl_ledger_amend_run(); amended->id names it) as the next revision of its
+ * run: the run points at the conditions row of its new key (found, or
+ * created with its extras; the old row is kept), its run_started_at and
+ * checklist bits are updated, and each of changes[0..nchanges) becomes one
+ * revisions row. *revision gets the revision made; *shared gets how many
+ * other stored runs already had exactly the new conditions (the amend put
+ * it in their pool), *shared_first the smallest id among them (0 if none).
+ * Returns 0; PL_EEMPTY (no such run); PL_EUSAGE (nchanges 0, no reason or
+ * author, a time that cannot be written); PL_EDB; PL_ENOMEM. */
+int pl_store_amend(struct pl_store *st, const struct pl_run *amended,
+                   const struct pl_amend_change *changes, size_t nchanges, long long when,
+                   const char *reason, const char *author, int *revision, long long *shared,
+                   long long *shared_first, struct pl_error *err);
+
+/* Retracts run_id: a new open row in retractions. *changed is 0 (nothing
+ * written) when it is retracted already. Returns 0, PL_EEMPTY (no such
+ * run), PL_EUSAGE, PL_EDB or PL_ENOMEM. */
+int pl_store_retract(struct pl_store *st, long long run_id, long long when, const char *reason,
+                     const char *author, int *changed, struct pl_error *err);
+
+/* Restores run_id: fills restored_at, restore_reason and restored_by of its
+ * open retraction. *changed is 0 (nothing written) when it is not
+ * retracted. Returns as pl_store_retract(). */
+int pl_store_restore(struct pl_store *st, long long run_id, long long when, const char *reason,
+                     const char *author, int *changed, struct pl_error *err);
+
+/* What pl_store_purge() deleted. */
+struct pl_purge_counts {
+	long long revisions;   /* revisions rows */
+	long long retractions; /* retractions rows */
+	long long accepted;    /* accepted_steps rows */
+};
+
+/* Deletes the retracted run run_id and its rows in revisions, retractions
+ * and accepted_steps; *counts (added to) says how many of each. The
+ * conditions row it used stays (other runs, or a concurrent import's
+ * memo of rows, may use it; it holds no measurement). Returns 0;
+ * PL_EEMPTY (no such run); PL_EUSAGE ("run N is not retracted": only a
+ * retracted run is purged); PL_EDB; PL_ENOMEM. */
+int pl_store_purge(struct pl_store *st, long long run_id, struct pl_purge_counts *counts,
+                   struct pl_error *err);
+
 /* ------------------------------------------ source bytes (issue 13, 010) */
 
 /* A file's bytes are kept in chunks of at most this many bytes. */
@@ -233,6 +320,8 @@ struct pl_merge_stats {
 	long long runs;          /* runs stored (not stored before) */
 	long long conditions;    /* new conditions rows */
 	long long steps;         /* accepted steps stored */
+	long long revisions;     /* revision records stored */
+	long long retractions;   /* retraction records stored */
 	long long source_chunks; /* chunks of source bytes stored */
 	int migrated_from;       /* the other ledger's schema version when a copy of it was
 	                            migrated, else 0 */
@@ -242,7 +331,8 @@ struct pl_merge_stats {
  * Brings the runs of the ledger file other into st, in one transaction:
  * their conditions rows and extra conditions (shared with equal ones
  * here), the runs themselves with their provenance (imported_at
- * included), their accepted steps and the source bytes. A run is the same
+ * included), their accepted steps, revisions and retractions (a record
+ * stored already is kept as it is) and the source bytes. A run is the same
  * in both ledgers when sha256 and record agree; it is stored once, so
  * merging the same file twice stores nothing the second time. other is
  * opened read-only and never changed; when its schema is older, a copy

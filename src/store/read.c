@@ -263,10 +263,11 @@ static int read_row(const char *path, sqlite3_stmt *s, struct cond_slot *cache,
 	return 0;
 }
 
-/* Prepares select_sql with a WHERE clause for filters and binds them.
- * *out must be finalized by the caller. */
+/* Prepares select_sql with a WHERE clause for filters and the retraction
+ * term (pl_store_retraction_term(), or NULL) and binds them. *out must be
+ * finalized by the caller. */
 static int prepare_filtered(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
-                            sqlite3_stmt **out, struct pl_error *err)
+                            const char *term, sqlite3_stmt **out, struct pl_error *err)
 {
 	sqlite3_str *s;
 	int rc, idx = 1;
@@ -280,6 +281,10 @@ static int prepare_filtered(struct pl_store *st, const struct pl_filter *filters
 		sqlite3_str_appendall(s, i == 0 ? " WHERE " : " AND ");
 		pl_store_append_term(s, &filters[i],
 		                     pl_store_filter_on_conditions(&filters[i]) ? "conditions." : "runs.");
+	}
+	if (term) { /* retractions: our own text */
+		sqlite3_str_appendall(s, nfilters == 0 ? " WHERE " : " AND ");
+		sqlite3_str_appendall(s, term);
 	}
 	sqlite3_str_appendall(s, " ORDER BY runs.id");
 	if ((rc = pl_store_prepare_str(st->db, s, out)) == SQLITE_NOMEM)
@@ -474,17 +479,21 @@ int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t 
 	sqlite3_stmt *s = st->query_all;
 	struct cond_slot *cache;
 	long long *cond_id = NULL; /* per run read, its conditions id */
+	const char *term = NULL;
 	size_t from = out->n;
 	int rc = 0;
 
-	if ((rc = pl_store_check_filters(filters, nfilters, err)))
+	if ((rc = pl_store_check_filters(filters, nfilters, err)) ||
+	    (rc = pl_store_retraction_term(st, &term, err)))
 		return rc;
-	if (nfilters > 0 && (rc = prepare_filtered(st, filters, nfilters, &s, err)))
+	if ((nfilters > 0 || term) && (rc = prepare_filtered(st, filters, nfilters, term, &s, err)))
 		return rc;
 	cache = calloc(COND_CACHE_SLOTS, sizeof(*cache)); /* NULL: read every row in full */
 	rc = read_runs(st, s, cache, out, &cond_id, "reading runs", err);
 	if (!rc)
 		rc = attach_extras(st, out, from, cond_id, err);
+	if (!rc)
+		rc = pl_store_annotate_runs(st, out, from, err);
 	free(cond_id);
 	cond_cache_free(cache);
 	if (s == st->query_all)
@@ -536,12 +545,14 @@ int pl_store_each_run(struct pl_store *st, const struct pl_filter *filters, size
 	struct cond_slot *cache = NULL;
 	struct extra_slot *extras = NULL;
 	struct pl_run run;
+	const char *term = NULL;
 	int any = 0, rc, step;
 
 	if ((rc = pl_store_check_filters(filters, nfilters, err)) ||
+	    (rc = pl_store_retraction_term(st, &term, err)) ||
 	    (rc = pl_store_have_extras(st, &any, err)))
 		return rc;
-	if (nfilters > 0 && (rc = prepare_filtered(st, filters, nfilters, &s, err)))
+	if ((nfilters > 0 || term) && (rc = prepare_filtered(st, filters, nfilters, term, &s, err)))
 		return rc;
 	if (!(cache = calloc(COND_CACHE_SLOTS, sizeof(*cache))) ||
 	    (any && !(extras = calloc(COND_CACHE_SLOTS, sizeof(*extras))))) {
@@ -587,5 +598,40 @@ out:
 		sqlite3_reset(s);
 	else
 		sqlite3_finalize(s);
+	return rc;
+}
+
+int pl_store_get_run(struct pl_store *st, long long id, struct pl_run *run, int *found,
+                     struct pl_error *err)
+{
+	struct pl_run_list one;
+	sqlite3_str *q = sqlite3_str_new(st->db);
+	sqlite3_stmt *s = NULL;
+	long long *cond_id = NULL;
+	int rc;
+
+	*found = 0;
+	pl_run_list_init(&one);
+	sqlite3_str_appendall(q, st->select_sql);
+	sqlite3_str_appendall(q, " WHERE runs.id = ?1");
+	if ((rc = pl_store_prepare_str(st->db, q, &s)) == SQLITE_NOMEM)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (rc != SQLITE_OK)
+		return pl_store_fail(st, err, "preparing the lookup of a run");
+	sqlite3_bind_int64(s, 1, id);
+	rc = read_runs(st, s, NULL, &one, &cond_id, "reading a run", err);
+	sqlite3_finalize(s);
+	if (!rc)
+		rc = attach_extras(st, &one, 0, cond_id, err);
+	if (!rc)
+		rc = pl_store_annotate_runs(st, &one, 0, err);
+	free(cond_id);
+	if (!rc && one.n == 1) {
+		pl_run_release(run);
+		*run = one.v[0];
+		pl_run_init(&one.v[0]);
+		*found = 1;
+	}
+	pl_run_list_release(&one);
 	return rc;
 }

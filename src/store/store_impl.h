@@ -71,6 +71,7 @@ struct pl_store {
 	                                            holds NULL already (see bind_null_once) */
 	unsigned char cond_null[PL_COND_COUNT];  /* 1: cond_insert's parameter of the
 	                                            condition holds NULL already */
+	int retracted_mode;        /* enum pl_retracted_mode of the queries */
 };
 
 /* Columns of select_sql before the conditions: their positions. */
@@ -149,6 +150,27 @@ int pl_store_time_iso(long long t, char *buf, size_t n, struct pl_error *err);
 /* Empties the conditions memo (after a rollback or an error). */
 void pl_store_memo_clear(struct pl_store *st);
 
+/* Finds or creates the conditions row of key (run's conditions and extras)
+ * in the open transaction: *cond_id gets its id, *created 1 if this call
+ * inserted it. No savepoint: on error the caller undoes. */
+int pl_store_find_or_add_conditions(struct pl_store *st, const struct pl_run *run,
+                                    const struct pl_cond_key *key, long long *cond_id,
+                                    int *created, struct pl_error *err);
+
+/* ---------------------------------------- helpers defined in ledger.c */
+
+/* The SQL term (our own text, no parameters) that keeps the runs of
+ * st->retracted_mode, on a query whose runs table is in scope as `runs`,
+ * into *term; NULL when no term is needed (every run, or nothing is
+ * retracted). Returns 0 or PL_EDB. */
+int pl_store_retraction_term(struct pl_store *st, const char **term, struct pl_error *err);
+
+/* Sets revision and retracted of list->v[from..n) from the tables
+ * revisions and retractions (two small reads, whatever the run count).
+ * Returns 0, PL_EDB or PL_ENOMEM. */
+int pl_store_annotate_runs(struct pl_store *st, struct pl_run_list *list, size_t from,
+                           struct pl_error *err);
+
 /* ------------------------------------------ helpers defined in read.c */
 
 /* 1 if filter f selects on the conditions row (a condition of `conditions`
@@ -188,5 +210,17 @@ int pl_store_read_extras(struct pl_store *st, const long long *ids, size_t nids,
  * PL_ENOMEM. */
 int pl_store_map_condition_ids(const long long *cond_id, size_t n, long long *ids, size_t *nids,
                                size_t *set);
+
+/* ----------------------------------------- helpers defined in merge.c */
+
+/* Stores what run->carried holds (accepted steps, revisions, retractions
+ * of a ledger record) for the run just inserted as run_id, or, when it
+ * was stored already (run_id 0), for the stored run of the same sha256 and
+ * record. Rows stored already are kept as they are (merging or importing
+ * twice adds nothing); ledger_generation is bumped when a revision or
+ * retraction was added. Inside the caller's transaction. Returns 0 or
+ * PL_EDB. */
+int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long long run_id,
+                            struct pl_error *err);
 
 #endif

@@ -133,9 +133,9 @@ static int stamp_now(struct pl_store *st, const char **out, struct pl_error *err
  * cond_insert and run_insert get every parameter bound before each step
  * (or left holding the NULL it holds, bind_null_once), so their bindings
  * are not cleared after it (that cost as much as a b-tree lookup per run). */
-static int find_or_add_conditions(struct pl_store *st, const struct pl_run *run,
-                                  const struct pl_cond_key *key, long long *cond_id,
-                                  int *created, struct pl_error *err)
+int pl_store_find_or_add_conditions(struct pl_store *st, const struct pl_run *run,
+                                    const struct pl_cond_key *key, long long *cond_id,
+                                    int *created, struct pl_error *err)
 {
 	int step, rc = 0, idx;
 
@@ -186,7 +186,7 @@ static int insert_core(struct pl_store *st, const struct pl_run *run, const stru
 	int created = 0, step, rc;
 
 	*run_id = 0;
-	if ((rc = find_or_add_conditions(st, run, key, &cond_id, &created, err)))
+	if ((rc = pl_store_find_or_add_conditions(st, run, key, &cond_id, &created, err)))
 		return rc;
 	sqlite3_bind_int64(st->run_insert, 1, cond_id);
 	bind_run(st->run_insert, run, imported_at, st->run_null);
@@ -276,40 +276,6 @@ out:
 	return rc;
 }
 
-/* The accepted steps a ledger record carries (run->accepted), for the run
- * just inserted as run_id, or, when it was stored already (run_id 0), the
- * stored run of the same sha256 and record. A step of the same run and
- * metric stored already is kept as it is. Returns 0 or PL_EDB. */
-static int insert_carried_steps(struct pl_store *st, const struct pl_run *run, long long run_id,
-                                struct pl_error *err)
-{
-	static const char ins[] =
-		"INSERT INTO accepted_steps (run_id, metric, reason, accepted_at) "
-		"SELECT id, ?3, ?4, ?5 FROM runs WHERE (?1 > 0 AND id = ?1) OR "
-		"(?1 = 0 AND source_sha256 = ?2 AND record = ?6) "
-		"ON CONFLICT (run_id, metric) DO NOTHING";
-	sqlite3_stmt *s = NULL;
-	int rc = 0;
-
-	if (sqlite3_prepare_v3(st->db, ins, -1, SQLITE_PREPARE_PERSISTENT, &s, NULL) != SQLITE_OK)
-		return pl_store_fail(st, err, "storing accepted steps");
-	for (size_t i = 0; i < run->accepted->n && !rc; i++) {
-		const struct pl_accepted_step *a = &run->accepted->v[i];
-
-		sqlite3_bind_int64(s, 1, run_id);
-		sqlite3_bind_text(s, 2, run->sha256, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 3, pl_metric_info[a->metric].name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 4, a->reason, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 5, a->accepted_at, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(s, 6, run->record);
-		if (sqlite3_step(s) != SQLITE_DONE)
-			rc = pl_store_fail(st, err, "storing accepted steps");
-		sqlite3_reset(s);
-	}
-	sqlite3_finalize(s);
-	return rc;
-}
-
 int pl_store_insert_run_bulk(struct pl_store *st, const struct pl_run *run,
                              const struct pl_cond_key *key, int *inserted, struct pl_error *err)
 {
@@ -334,7 +300,7 @@ int pl_store_insert_run_bulk(struct pl_store *st, const struct pl_run *run,
 		pl_cond_key_release(&own);
 	if (!rc && run_id)
 		*inserted = 1;
-	if (!rc && run->accepted && run->accepted->n)
-		rc = insert_carried_steps(st, run, run_id, err);
+	if (!rc && run->carried)
+		rc = pl_store_insert_carried(st, run, run_id, err);
 	return rc;
 }
