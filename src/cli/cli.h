@@ -32,6 +32,11 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv);
 int cmd_accept(const struct pl_cli *cli, int argc, char **argv);
 int cmd_verify(const struct pl_cli *cli, int argc, char **argv);
 int cmd_migrate(const struct pl_cli *cli, int argc, char **argv);
+int cmd_show(const struct pl_cli *cli, int argc, char **argv);
+int cmd_amend(const struct pl_cli *cli, int argc, char **argv);
+int cmd_retract(const struct pl_cli *cli, int argc, char **argv);
+int cmd_restore(const struct pl_cli *cli, int argc, char **argv);
+int cmd_purge(const struct pl_cli *cli, int argc, char **argv);
 int cmd_export(const struct pl_cli *cli, int argc, char **argv);
 int cmd_merge(const struct pl_cli *cli, int argc, char **argv);
 

@@ -9,7 +9,8 @@
 #include "render/render.h"
 
 static const char usage_text[] =
-	"usage: perfledger list [--where FIELD=VALUE]... [--format text|json|csv|markdown]\n"
+	"usage: perfledger list [--where FIELD=VALUE]... [--retracted] [--history]\n"
+	"                       [--format text|json|csv|markdown]\n"
 	"\n"
 	"Lists stored runs. --where selects runs whose condition FIELD equals VALUE\n"
 	"after normalization (bf16 = bfloat16, vLLM = vllm); several are ANDed;\n"
@@ -20,6 +21,9 @@ static const char usage_text[] =
 	"units (seconds, tokens/s, requests/s, fraction), and a run's extra\n"
 	"conditions as \"extras\"; the other formats show them in an extras column\n"
 	"when a listed run has any.\n"
+	"Retracted runs are left out; --retracted lists only them. --history adds\n"
+	"each listed run's trail (amends with old -> new values, retractions,\n"
+	"restores; text or json, as 'perfledger show ID' prints it).\n"
 	"\n"
 	"Condition fields. Each is compared: runs that differ in one never share a\n"
 	"comparison row (refused, exit 3, unless --allow-mismatch FIELD); so is each\n"
@@ -54,9 +58,13 @@ int cmd_list(const struct pl_cli *cli, int argc, char **argv)
 	enum pl_table_format fmt = PL_FMT_TEXT;
 	struct pl_error err;
 	struct pl_store *st = NULL;
-	int argi, rc = PL_EXIT_USAGE;
+	struct pl_revision_list revs = {0};
+	struct pl_retraction_list rets = {0};
+	int argi, rc = PL_EXIT_USAGE, retracted = 0, history = 0;
 	const struct pl_option options[] = {
 		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &sel, pl_sel_opt_where, NULL),
+		PL_OPT_FLAG_ENTRY("retracted", 0, &retracted, NULL),
+		PL_OPT_FLAG_ENTRY("history", 0, &history, NULL),
 		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, pl_cli_opt_format, NULL),
 		PL_OPT_END_ENTRY,
 	};
@@ -77,16 +85,26 @@ int cmd_list(const struct pl_cli *cli, int argc, char **argv)
 	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
 	rc = PL_EXIT_USAGE;
+	if (history && fmt != PL_FMT_TEXT && fmt != PL_FMT_JSON) {
+		pl_cli_errorf("list", "--history prints text or json");
+		goto out;
+	}
 	st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
 	if (!st)
 		goto out;
+	pl_store_set_retracted_mode(st, retracted ? PL_RETRACTED_ONLY : PL_RETRACTED_HIDE);
 	if (pl_store_query(st, sel.filters, sel.nfilters, &runs, &err) ||
-	    pl_render_runs(stdout, &runs, fmt, &err)) {
+	    (history && (pl_store_revisions(st, 0, &revs, &err) ||
+	                 pl_store_retractions(st, 0, &rets, &err))) ||
+	    (history ? pl_render_runs_history(stdout, &runs, &revs, &rets, fmt, &err)
+	             : pl_render_runs(stdout, &runs, fmt, &err))) {
 		pl_cli_print_error(&err);
 		goto out;
 	}
 	rc = PL_EXIT_OK;
 out:
+	pl_revision_list_release(&revs);
+	pl_retraction_list_release(&rets);
 	pl_store_close(st);
 	pl_run_list_release(&runs);
 	pl_sel_release(&sel);

@@ -72,6 +72,73 @@ static void trap_signals(struct sigaction *old, int restore)
 	}
 }
 
+static const struct pl_manifest_run *find_run(const struct pl_manifest_run *v, size_t n,
+                                              long long id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].id == id)
+			return &v[i];
+	return NULL;
+}
+
+/* Names the runs that changed since the bundle was rendered, from the
+ * "runs" (id, revision) of its manifest and of the fresh one: amended,
+ * retracted, purged, or new to its selection. A bundle written before
+ * revisions existed has none: nothing is said. */
+static void name_changed_runs(const struct pl_cli *cli, const char *manifest, const char *fresh)
+{
+	struct pl_manifest_run *was = NULL, *now = NULL;
+	size_t nwas = 0, nnow = 0;
+	struct pl_store *st = NULL;
+	struct pl_error err;
+	char *fm = malloc(strlen(fresh) + 32);
+	int found_was = 0, found_now = 0;
+
+	pl_error_init(&err);
+	if (!fm)
+		return;
+	snprintf(fm, strlen(fresh) + 32, "%s/manifest.json", fresh);
+	if (pl_manifest_runs(manifest, &was, &nwas, &found_was, &err) ||
+	    pl_manifest_runs(fm, &now, &nnow, &found_now, &err) || !found_was || !found_now)
+		goto out;
+	for (size_t i = 0; i < nwas; i++) {
+		const struct pl_manifest_run *r = find_run(now, nnow, was[i].id);
+		struct pl_run run;
+		int found = 0;
+
+		if (r) {
+			if (r->revision != was[i].revision)
+				printf("run %lld was amended after this bundle: revision %d -> %d\n", was[i].id,
+				       was[i].revision, r->revision);
+			continue;
+		}
+		if (!st && !(st = pl_cli_open_store(cli, PL_CLI_STORE_READ)))
+			goto out;
+		pl_run_init(&run);
+		if (pl_store_get_run(st, was[i].id, &run, &found, &err) == 0) {
+			if (!found)
+				printf("run %lld was purged after this bundle\n", was[i].id);
+			else if (run.retracted)
+				printf("run %lld was retracted after this bundle\n", was[i].id);
+			else if (run.revision != was[i].revision)
+				printf("run %lld was amended after this bundle: revision %d -> %d; it has left "
+				       "the bundle's selection\n", was[i].id, was[i].revision, run.revision);
+			else
+				printf("run %lld has left the bundle's selection\n", was[i].id);
+		}
+		pl_run_release(&run);
+	}
+	for (size_t i = 0; i < nnow; i++)
+		if (!find_run(was, nwas, now[i].id))
+			printf("run %lld is new to the bundle's selection (imported, restored or amended "
+			       "since)\n", now[i].id);
+out:
+	pl_store_close(st);
+	free(was);
+	free(now);
+	free(fm);
+}
+
 /* Removes the regular files of dir and then dir (it holds no subdirectories). */
 static void remove_tree(const char *dir)
 {
@@ -177,6 +244,7 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 			fputs("bundle '", stdout);
 			pl_cli_put_inert(stdout, dir);
 			printf("' differs from a re-render: %zu file%s\n", ndiff, ndiff == 1 ? "" : "s");
+			name_changed_runs(cli, manifest, fresh);
 			if (fm) {
 				snprintf(fm, strlen(fresh) + 32, "%s/manifest.json", fresh);
 				if (pl_manifest_gnuplot(manifest, was, sizeof(was)) &&

@@ -13,7 +13,8 @@
  *                           throughput per accelerator with the Pareto front
  *   comparison.xlsx         the workbook, with native charts
  *   definition.json         the report definition, byte for byte
- *   manifest.json           inputs (source, sha256), outputs (path, sha256),
+ *   manifest.json           inputs (source, sha256), the runs used with their
+ *                           revision (id, revision), outputs (path, sha256),
  *                           the database content hash, lang, the epoch,
  *                           and "gnuplot": the `gnuplot --version` line when
  *                           gnuplot drew charts (its SVG carries the version,
@@ -89,6 +90,20 @@ int pl_bundle_compare(const char *bundle_dir, const char *fresh_dir, pl_bundle_d
  * lang (size n) receives the language. Returns 0, PL_EIO, PL_ESYNTAX or
  * PL_EINVALID. */
 int pl_manifest_read(const char *path, char *lang, size_t n, long long *epoch,
+                     struct pl_error *err);
+
+/* A run a bundle used, and its revision then (manifest.json "runs"). */
+struct pl_manifest_run {
+	long long id; /* run id */
+	int revision; /* its revision when the bundle was rendered (1 = as imported) */
+};
+
+/* Reads "runs" from a bundle's manifest.json into *runs (caller frees with
+ * free()) and *n, in manifest order; *found is 0 (and *n 0) when the
+ * manifest has none (written before revisions existed). Returns 0,
+ * PL_EIO, PL_ESYNTAX, PL_EINVALID (an entry that is not {"id": RUN,
+ * "revision": N} with whole numbers >= 1) or PL_ENOMEM. */
+int pl_manifest_runs(const char *path, struct pl_manifest_run **runs, size_t *n, int *found,
                      struct pl_error *err);
 
 /* Reads "gnuplot" (the `gnuplot --version` line a bundle with gnuplot

@@ -152,6 +152,18 @@ int pl_bundle_write_manifest(FILE *fp, void *v, struct pl_error *err)
 		pl_json_write_string(fp, run->sha256);
 		fputc('}', fp);
 	}
+	/* the revision of every run used, so that verify can name the runs
+	 * amended, retracted or purged since (migration 009) */
+	fputs("\n  ],\n  \"runs\": [", fp);
+	first = 1;
+	for (size_t i = 0; b->runs && i < b->runs->n; i++) {
+		const struct pl_run *run = &b->runs->v[i];
+		if (!pl_bundle_run_in_cmp(b->cmp, run->id))
+			continue;
+		fprintf(fp, "%s{\"id\": %lld, \"revision\": %d}", first ? "\n    " : ",\n    ", run->id,
+		        run->revision);
+		first = 0;
+	}
 	fputs("\n  ],\n  \"outputs\": [", fp);
 	first = 1;
 	for (size_t i = 0; i < n && rc == 0; i++) {
@@ -256,6 +268,70 @@ int pl_manifest_read(const char *path, char *lang, size_t n, long long *epoch,
 	*epoch = (long long)secs;
 	pl_jsonread_free(doc);
 	return 0;
+}
+
+int pl_manifest_runs(const char *path, struct pl_manifest_run **runs, size_t *n, int *found,
+                     struct pl_error *err)
+{
+	char *buf;
+	size_t len, cap = 0;
+	struct pl_jsonread *doc = NULL;
+	struct pl_jsonread_iter it;
+	const struct pl_jsonval *arr, *el;
+	int rc = pl_file_read(path, MANIFEST_MAX, &buf, &len, err);
+
+	*runs = NULL;
+	*n = 0;
+	*found = 0;
+	if (rc)
+		return rc;
+	rc = pl_jsonread_parse(path, buf, len, &doc, err);
+	free(buf);
+	if (rc)
+		return rc;
+	if (pl_jsonread_member(pl_jsonread_root(doc), "runs", &arr, NULL) != 0) {
+		pl_jsonread_free(doc); /* a bundle written before migration 009 */
+		return 0;
+	}
+	if (pl_jsonread_iter(arr, &it, NULL) != 0)
+		goto bad;
+	while (pl_jsonread_next(&it, NULL, &el)) {
+		const struct pl_jsonval *id, *rev;
+		double vid, vrev;
+
+		if (pl_jsonread_member(el, "id", &id, NULL) != 0 ||
+		    pl_jsonread_member(el, "revision", &rev, NULL) != 0 ||
+		    pl_jsonread_number(id, &vid, NULL) != 0 || pl_jsonread_number(rev, &vrev, NULL) != 0 ||
+		    vid < 1 || vid > 9007199254740992.0 || vid != floor(vid) || vrev < 1 ||
+		    vrev > 2147483647.0 || vrev != floor(vrev))
+			goto bad;
+		if (*n == cap) {
+			struct pl_manifest_run *nv = realloc(*runs, (cap = cap ? 2 * cap : 64) * sizeof(*nv));
+			if (!nv) {
+				pl_jsonread_free(doc);
+				free(*runs);
+				*runs = NULL;
+				*n = 0;
+				return pl_error_set(err, PL_ENOMEM, "out of memory");
+			}
+			*runs = nv;
+		}
+		(*runs)[*n].id = (long long)vid;
+		(*runs)[(*n)++].revision = (int)vrev;
+	}
+	pl_jsonread_free(doc);
+	*found = 1;
+	return 0;
+bad:
+	pl_jsonread_free(doc);
+	free(*runs);
+	*runs = NULL;
+	*n = 0;
+	pl_error_set(err, PL_EINVALID,
+	             "'runs' must be an array of {\"id\": RUN, \"revision\": N}, whole numbers >= 1");
+	pl_error_at(err, path, 0, 0);
+	pl_error_field(err, "runs");
+	return PL_EINVALID;
 }
 
 int pl_manifest_gnuplot(const char *path, char *buf, size_t n)

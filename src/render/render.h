@@ -34,6 +34,7 @@
 
 #include "core/compare.h"
 #include "core/error.h"
+#include "core/ledger.h"
 #include "core/model.h"
 
 enum pl_table_format { PL_FMT_TEXT, PL_FMT_MARKDOWN, PL_FMT_CSV, PL_FMT_JSON };
@@ -90,5 +91,27 @@ int pl_markdown_write_cell(FILE *out, const char *s);
 /* Writes s as one CSV field (RFC 4180 quoting, formula prefixes neutralised).
  * Returns 0 or PL_EIO. */
 int pl_csv_write_field(FILE *out, const char *s);
+
+/* `perfledger show ID`: run whole (conditions, extras, metrics with units,
+ * provenance, its revision and whether it is retracted) and its trail, the
+ * events in time order: imported (revision 1), each amend with the fields
+ * it changed (old -> new), each retraction and restore; revs and rets may
+ * hold other runs' records too (ordered by run id) and be NULL. fmt text
+ * (stored strings made inert) or json (the `list --format json` object
+ * plus "revision", "retracted" and "trail": [{"event": "imported" |
+ * "amended" | "retracted" | "restored", "at", "revision", "by", "reason",
+ * "changes": [{"field", "old", "new"}]}], a missing value null). Returns
+ * 0, PL_EUSAGE (another format), PL_EIO or PL_ENOMEM. */
+int pl_render_run_show(FILE *out, const struct pl_run *run, const struct pl_revision_list *revs,
+                       const struct pl_retraction_list *rets, enum pl_table_format fmt,
+                       struct pl_error *err);
+
+/* `list --history`: text: the runs table (pl_render_runs) and then the trail
+ * of every listed run that has more than its import; json: an array of the
+ * objects pl_render_run_show() writes. Returns as pl_render_run_show(). */
+int pl_render_runs_history(FILE *out, const struct pl_run_list *runs,
+                           const struct pl_revision_list *revs,
+                           const struct pl_retraction_list *rets, enum pl_table_format fmt,
+                           struct pl_error *err);
 
 #endif

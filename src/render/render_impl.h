@@ -95,6 +95,11 @@ void pl_json_write_num(FILE *out, double v);
 /* Writes `"name": ` preceded by ", " unless *first (which it then clears). */
 void pl_json_write_key(FILE *out, int *first, const char *name);
 
+/* Writes the members of run's `list --format json` object (id, source,
+ * sha256, ..., conditions, extras, metrics; no braces), the first preceded
+ * by ", " unless *first (which it then clears). */
+void pl_render_json_run_fields(FILE *out, const struct pl_run *run, int *first);
+
 /* ------------------------------------------------------------ the grid
  * Cells row by row (row 0 is the header); see grid.c. */
 struct pl_cell {

@@ -535,41 +535,38 @@ static void runs_grid(const struct pl_run_list *runs, enum pl_table_format fmt, 
 	}
 }
 
-static void json_runs(FILE *out, const struct pl_run_list *runs)
+void pl_render_json_run_fields(FILE *out, const struct pl_run *run, int *pfirst)
 {
-	fputs("[", out);
-	for (size_t r = 0; r < runs->n; r++) {
-		const struct pl_run *run = &runs->v[r];
-		int first = 1, firstc = 1;
+	{
+		int firstc = 1;
 
-		fputs(r ? ",\n  {" : "\n  {", out);
-		pl_json_write_key(out, &first, "id");
+		pl_json_write_key(out, pfirst, "id");
 		fprintf(out, "%lld", run->id);
 		if (run->source) {
-			pl_json_write_key(out, &first, "source");
+			pl_json_write_key(out, pfirst, "source");
 			pl_json_write_string(out, run->source);
 		}
 		if (run->sha256[0]) {
-			pl_json_write_key(out, &first, "sha256");
+			pl_json_write_key(out, pfirst, "sha256");
 			pl_json_write_string(out, run->sha256);
 		}
-		pl_json_write_key(out, &first, "record");
+		pl_json_write_key(out, pfirst, "record");
 		fprintf(out, "%ld", run->record);
 		if (run->adapter) {
-			pl_json_write_key(out, &first, "adapter");
+			pl_json_write_key(out, pfirst, "adapter");
 			pl_json_write_string(out, run->adapter);
 		}
 		if (run->format_version) {
-			pl_json_write_key(out, &first, "format_version");
+			pl_json_write_key(out, pfirst, "format_version");
 			pl_json_write_string(out, run->format_version);
 		}
 		if (run->imported_at) {
-			pl_json_write_key(out, &first, "imported_at");
+			pl_json_write_key(out, pfirst, "imported_at");
 			pl_json_write_string(out, run->imported_at);
 		}
-		pl_json_write_key(out, &first, "reference_only");
+		pl_json_write_key(out, pfirst, "reference_only");
 		fputs(run->checklist_missing ? "true" : "false", out);
-		pl_json_write_key(out, &first, "checklist_missing");
+		pl_json_write_key(out, pfirst, "checklist_missing");
 		fputc('[', out);
 		for (int i = 0; i < PL_CHK_COUNT; i++) {
 			if (!(run->checklist_missing & (1u << i)))
@@ -580,7 +577,7 @@ static void json_runs(FILE *out, const struct pl_run_list *runs)
 			pl_json_write_string(out, pl_checklist_item(i));
 		}
 		fputc(']', out);
-		pl_json_write_key(out, &first, "conditions");
+		pl_json_write_key(out, pfirst, "conditions");
 		fputc('{', out);
 		firstc = 1;
 		for (int id = 0; id < PL_COND_COUNT; id++) {
@@ -591,7 +588,7 @@ static void json_runs(FILE *out, const struct pl_run_list *runs)
 		}
 		fputc('}', out);
 		if (run->nextra) { /* the extra conditions, text as the file gave them */
-			pl_json_write_key(out, &first, "extras");
+			pl_json_write_key(out, pfirst, "extras");
 			fputc('{', out);
 			firstc = 1;
 			for (size_t i = 0; i < run->nextra; i++) {
@@ -600,7 +597,7 @@ static void json_runs(FILE *out, const struct pl_run_list *runs)
 			}
 			fputc('}', out);
 		}
-		pl_json_write_key(out, &first, "metrics");
+		pl_json_write_key(out, pfirst, "metrics");
 		fputc('{', out);
 		firstc = 1;
 		for (int m = 0; m < PL_METRIC_COUNT; m++) {
@@ -609,7 +606,19 @@ static void json_runs(FILE *out, const struct pl_run_list *runs)
 			pl_json_write_key(out, &firstc, pl_metric_info[m].name);
 			pl_json_write_num(out, run->metric[m]);
 		}
-		fputs("}}", out);
+		fputc('}', out);
+	}
+}
+
+static void json_runs(FILE *out, const struct pl_run_list *runs)
+{
+	fputs("[", out);
+	for (size_t r = 0; r < runs->n; r++) {
+		int first = 1;
+
+		fputs(r ? ",\n  {" : "\n  {", out);
+		pl_render_json_run_fields(out, &runs->v[r], &first);
+		fputc('}', out);
 	}
 	fputs(runs->n ? "\n]\n" : "]\n", out);
 }

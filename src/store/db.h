@@ -175,7 +175,8 @@ int pl_store_count_runs(struct pl_store *st, long long *count, struct pl_error *
  * for the reason given (table accepted_steps; accepted_at is the current UTC
  * time, or $SOURCE_DATE_EPOCH when set). An acceptance of the same (run,
  * metric) is replaced; *replaced (may be NULL) is then 1, else 0.
- * Returns 0; PL_EEMPTY if no run has that id; PL_EUSAGE for an unknown
+ * Returns 0; PL_EEMPTY if no run has that id or the run is retracted
+ * (migration 009); PL_EUSAGE for an unknown
  * metric, an empty reason or a bad SOURCE_DATE_EPOCH; PL_EDB; PL_ENOMEM. */
 int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, const char *reason,
                          int *replaced, struct pl_error *err);

@@ -23,7 +23,8 @@ int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, cons
 {
 	static const char exists_sql[] =
 		"SELECT (SELECT count(*) FROM runs WHERE id = ?1),"
-		" (SELECT count(*) FROM accepted_steps WHERE run_id = ?1 AND metric = ?2)";
+		" (SELECT count(*) FROM accepted_steps WHERE run_id = ?1 AND metric = ?2),"
+		" (SELECT count(*) FROM retractions WHERE run_id = ?1 AND restored_at IS NULL)";
 	static const char upsert_sql[] =
 		"INSERT INTO accepted_steps (run_id, metric, reason, accepted_at) VALUES (?1, ?2, ?3, ?4)"
 		" ON CONFLICT (run_id, metric) DO UPDATE SET reason = excluded.reason,"
@@ -31,7 +32,7 @@ int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, cons
 	sqlite3_stmt *s = NULL;
 	char when[32];
 	long long now;
-	int rc, fixed, run_found = 0, had = 0;
+	int rc, fixed, run_found = 0, had = 0, retracted = 0;
 
 	if (replaced)
 		*replaced = 0;
@@ -56,10 +57,17 @@ int pl_store_accept_step(struct pl_store *st, long long run_id, int metric, cons
 	}
 	run_found = sqlite3_column_int64(s, 0) > 0;
 	had = sqlite3_column_int64(s, 1) > 0;
+	retracted = sqlite3_column_int64(s, 2) > 0;
 	sqlite3_finalize(s);
 	s = NULL;
 	if (!run_found) {
 		rc = pl_error_set(err, PL_EEMPTY, "no run with id %lld", run_id);
+		goto fail;
+	}
+	if (retracted) { /* it left every history and check: nothing to accept */
+		rc = pl_error_set(err, PL_EEMPTY,
+		                  "run %lld is retracted (perfledger restore --run %lld --reason TEXT "
+		                  "puts it back)", run_id, run_id);
 		goto fail;
 	}
 	if (sqlite3_prepare_v2(st->db, upsert_sql, -1, &s, NULL) != SQLITE_OK) {

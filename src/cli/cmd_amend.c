@@ -1,0 +1,244 @@
+/*
+ * cmd_amend.c — `perfledger amend`: correct the stored conditions of runs
+ * without losing what they were.
+ *
+ * One transaction for the whole command: every selected run is read back,
+ * the --set values are applied, normalized and validated as an import
+ * would (core/ledger.h), and each run that changes becomes its next
+ * revision (store: the run moves to the conditions row of its new key, the
+ * old values go to the revisions table). Any run that fails rolls back
+ * everything, so a killed or refused amend leaves the ledger as it was and
+ * can be run again; a run already holding the values is said to be
+ * unchanged. Messages are printed only after the commit.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/ledger_cli.h"
+#include "cli/options.h"
+#include "core/ledger.h"
+
+static const char usage_text[] =
+	"usage: perfledger amend (--run ID... | --where FIELD=VALUE...) --set FIELD=VALUE...\n"
+	"                        --reason TEXT [--by NAME]\n"
+	"\n"
+	"Corrects stored conditions: each selected run gets the --set values (FIELD=\n"
+	"removes a value), normalized and validated as 'import --set' would, and\n"
+	"becomes its next revision. The old values stay in the ledger's trail with the\n"
+	"time, the reason and the author (--by, else $USER); 'perfledger show ID' and\n"
+	"'list --history' print it. Comparisons use the current values. A FIELD is a\n"
+	"condition (see 'perfledger list --help') or an extra condition FORMAT.key;\n"
+	"metrics are measurements and are never amended. --where selects among the\n"
+	"runs that are not retracted; --run takes any run. All runs or none: a value\n"
+	"that a run rejects changes nothing.\n"
+	"\n";
+
+/* The --set values: FIELD=VALUE split, room for argc. */
+struct set_list {
+	struct pl_amend_set *v; /* entries */
+	char **owned;           /* the FIELD copies */
+	size_t n;               /* in use */
+};
+
+static int opt_set(void *vl, const char *arg, const char *cmd)
+{
+	struct set_list *l = vl;
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg) {
+		pl_cli_errorf(cmd, "bad --set '%s': expected FIELD=VALUE (FIELD= removes the value)",
+		              arg);
+		return PL_EXIT_USAGE;
+	}
+	if (!(l->owned[l->n] = strndup(arg, (size_t)(eq - arg)))) {
+		pl_cli_errorf(cmd, "out of memory");
+		return PL_EXIT_USAGE;
+	}
+	l->v[l->n].field = l->owned[l->n];
+	l->v[l->n].value = eq + 1;
+	l->n++;
+	return 0;
+}
+
+/* Writes one value of a change, quoted, or (missing), inert. */
+static void put_value(FILE *f, const char *v)
+{
+	if (!v) {
+		fputs("(missing)", f);
+		return;
+	}
+	fputc('\'', f);
+	pl_cli_put_inert_cut(f, v, PL_CLI_VALUE_MAX);
+	fputc('\'', f);
+}
+
+/* Amends every run of ids inside the open transaction, writing what it did
+ * to msg. Returns 0 or an exit code (printed). */
+static int amend_all(struct pl_store *st, const long long *ids, size_t n,
+                     const struct set_list *sets, long long when, const char *reason,
+                     const char *author, FILE *msg, size_t *changed)
+{
+	struct pl_error err;
+
+	pl_error_init(&err);
+	*changed = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct pl_amend_result res;
+		struct pl_run run;
+		long long shared = 0, first = 0;
+		int found = 0, revision = 0, rc;
+
+		pl_run_init(&run);
+		if (pl_store_get_run(st, ids[i], &run, &found, &err) || !found) {
+			pl_run_release(&run);
+			if (!found && err.code == PL_OK)
+				pl_cli_errorf("amend", "no run with id %lld", ids[i]);
+			else
+				pl_cli_print_error(&err);
+			return PL_EXIT_USAGE;
+		}
+		rc = pl_ledger_amend_run(&run, sets->v, sets->n, &res, &err);
+		pl_run_release(&run);
+		if (rc) {
+			pl_cli_errorf("amend", "run %lld: %s; nothing was amended", ids[i], err.message);
+			return pl_cli_exit_for(rc);
+		}
+		if (res.nchanges == 0) {
+			fprintf(msg, "run %lld: unchanged (it already has these values)\n", ids[i]);
+			pl_ledger_amend_release(&res);
+			continue;
+		}
+		res.run.id = ids[i];
+		rc = pl_store_amend(st, &res.run, res.changes, res.nchanges, when, reason, author,
+		                    &revision, &shared, &first, &err);
+		if (rc) {
+			pl_ledger_amend_release(&res);
+			pl_cli_print_error(&err);
+			return PL_EXIT_USAGE;
+		}
+		fprintf(msg, "run %lld: revision %d:", ids[i], revision);
+		for (size_t c = 0; c < res.nchanges; c++) {
+			fputs(c ? ", " : " ", msg);
+			pl_cli_put_inert(msg, res.changes[c].field);
+			fputc(' ', msg);
+			put_value(msg, res.changes[c].old_value);
+			fputs(" -> ", msg);
+			put_value(msg, res.changes[c].new_value);
+		}
+		fputc('\n', msg);
+		if (shared > 0)
+			fprintf(msg, "run %lld: now has the same conditions as run %lld%s: they pool "
+			             "together in comparisons\n",
+			        ids[i], first,
+			        shared > 1 ? " and other runs" : "");
+		(*changed)++;
+		pl_ledger_amend_release(&res);
+	}
+	return 0;
+}
+
+int cmd_amend(const struct pl_cli *cli, int argc, char **argv)
+{
+	struct pl_ledger_opts o;
+	struct set_list sets = {calloc((size_t)argc + 1, sizeof(*sets.v)),
+	                        calloc((size_t)argc + 1, sizeof(*sets.owned)), 0};
+	struct pl_error err;
+	struct pl_store *st = NULL;
+	long long *ids = NULL, when = 0;
+	size_t n = 0, changed = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *msg = NULL;
+	const char *author;
+	int argi, rc;
+	const struct pl_option options[] = {
+		PL_OPT_CALLBACK_ENTRY("run", 0, "ID", &o, pl_ledger_opt_run,
+		                      "a run to amend (repeatable; 'perfledger list' shows ids)"),
+		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &o.sel, pl_sel_opt_where,
+		                      "amend every run that is not retracted and matches (repeatable, ANDed)"),
+		PL_OPT_CALLBACK_ENTRY("set", 0, "FIELD=VALUE", &sets, opt_set,
+		                      "the corrected value (repeatable); FIELD= removes it"),
+		PL_OPT_STRING_ENTRY("reason", 0, "TEXT", &o.reason, "why (required; kept in the trail)"),
+		PL_OPT_STRING_ENTRY("by", 0, "NAME", &o.by, "who amends (default: $USER)"),
+		PL_OPT_END_ENTRY,
+	};
+	const struct pl_usage usage = {
+		.cmd = "amend",
+		.head = usage_text,
+		.options = options,
+		.width = 20,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_SEE_HELP,
+		.no_operands = 1,
+	};
+
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&err);
+	if (!sets.v || !sets.owned) {
+		pl_cli_errorf("amend", "out of memory");
+		rc = PL_EXIT_USAGE;
+		goto out;
+	}
+	rc = pl_options_parse(&usage, argc, argv, &argi);
+	if (rc != PL_OPTIONS_CONTINUE)
+		goto out;
+	rc = PL_EXIT_USAGE;
+	if (pl_ledger_check_opts(&o, "amend", 1, 0))
+		goto out;
+	if (pl_ledger_check_sets(sets.v, sets.n, &err)) {
+		pl_cli_errorf("amend", "%s", err.message);
+		goto out;
+	}
+	if (!(author = pl_ledger_author(&o, "amend")) ||
+	    pl_cli_source_date_epoch("amend", &when))
+		goto out;
+	if (!(msg = open_memstream(&buf, &len))) {
+		pl_cli_errorf("amend", "out of memory");
+		goto out;
+	}
+	if (!(st = pl_cli_open_store(cli, PL_CLI_STORE_WRITE)))
+		goto out;
+	if (pl_store_begin(st, &err)) {
+		pl_cli_print_error(&err);
+		goto out;
+	}
+	rc = pl_ledger_resolve(st, &o, PL_RETRACTED_HIDE, "amend", &ids, &n);
+	if (rc == 0 && n == 0) {
+		pl_cli_errorf("amend", "no run matches the --where selection (retracted runs are not "
+		                       "selected; see 'perfledger list --retracted')");
+		rc = PL_EXIT_USAGE;
+	}
+	if (rc == 0)
+		rc = amend_all(st, ids, n, &sets, when, o.reason, author, msg, &changed);
+	if (rc) {
+		pl_store_rollback(st, NULL);
+		goto out;
+	}
+	if (pl_store_commit(st, &err)) {
+		pl_cli_print_error(&err);
+		rc = PL_EXIT_USAGE;
+		goto out;
+	}
+	fclose(msg);
+	msg = NULL;
+	fwrite(buf, 1, len, stdout);
+	printf("amended %zu run%s", changed, changed == 1 ? "" : "s");
+	if (n - changed)
+		printf(" (%zu unchanged)", n - changed);
+	putchar('\n');
+	rc = pl_cli_finish(PL_EXIT_OK);
+out:
+	if (msg)
+		fclose(msg);
+	free(buf);
+	free(ids);
+	pl_store_close(st);
+	pl_ledger_opts_release(&o);
+	for (size_t i = 0; sets.owned && i < sets.n; i++)
+		free(sets.owned[i]);
+	free(sets.owned);
+	free(sets.v);
+	return rc;
+}

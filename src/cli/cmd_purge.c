@@ -1,0 +1,139 @@
+/*
+ * cmd_purge.c — `perfledger purge`: the one command that deletes runs.
+ *
+ * Only retracted runs are purged (retract first, with a reason: the
+ * deletion is then never a surprise), each with its rows in revisions,
+ * retractions and accepted_steps, in one transaction; it says what it
+ * deleted. The conditions rows stay (shared, and holding no measurement).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/ledger_cli.h"
+#include "cli/options.h"
+
+static const char usage_text[] =
+	"usage: perfledger purge (--run ID... | --where FIELD=VALUE... | --retracted)\n"
+	"\n"
+	"Deletes retracted runs for good, with their revisions, retractions and\n"
+	"accepted steps, and says what it deleted. Only a retracted run is purged:\n"
+	"retract it first ('perfledger retract --run ID --reason TEXT'). --where\n"
+	"selects among the retracted runs; --retracted purges every one.\n"
+	"\n";
+
+static const char *plural(long long n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+int cmd_purge(const struct pl_cli *cli, int argc, char **argv)
+{
+	struct pl_ledger_opts o;
+	struct pl_purge_counts total = {0, 0, 0};
+	struct pl_error err;
+	struct pl_store *st = NULL;
+	long long *ids = NULL;
+	size_t n = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *msg = NULL;
+	int argi, rc;
+	const struct pl_option options[] = {
+		PL_OPT_CALLBACK_ENTRY("run", 0, "ID", &o, pl_ledger_opt_run,
+		                      "a retracted run to delete (repeatable)"),
+		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &o.sel, pl_sel_opt_where,
+		                      "every retracted run that matches (repeatable, ANDed)"),
+		PL_OPT_FLAG_ENTRY("retracted", 0, &o.retracted, "every retracted run"),
+		PL_OPT_END_ENTRY,
+	};
+	const struct pl_usage usage = {
+		.cmd = "purge",
+		.head = usage_text,
+		.options = options,
+		.width = 20,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_SEE_HELP,
+		.no_operands = 1,
+	};
+
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&err);
+	rc = pl_options_parse(&usage, argc, argv, &argi);
+	if (rc != PL_OPTIONS_CONTINUE)
+		goto out;
+	rc = PL_EXIT_USAGE;
+	if (o.retracted && (o.nrun || o.sel.nfilters)) {
+		pl_cli_errorf("purge", "--retracted purges every retracted run: give it alone");
+		goto out;
+	}
+	if (pl_ledger_check_opts(&o, "purge", 0, 1))
+		goto out;
+	if (!(msg = open_memstream(&buf, &len))) {
+		pl_cli_errorf("purge", "out of memory");
+		goto out;
+	}
+	if (!(st = pl_cli_open_store(cli, PL_CLI_STORE_WRITE)))
+		goto out;
+	if (pl_store_begin(st, &err)) {
+		pl_cli_print_error(&err);
+		goto out;
+	}
+	rc = pl_ledger_resolve(st, &o, PL_RETRACTED_ONLY, "purge", &ids, &n);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		struct pl_purge_counts c = {0, 0, 0};
+		struct pl_run run;
+		int found = 0;
+
+		pl_run_init(&run);
+		if (pl_store_get_run(st, ids[i], &run, &found, &err) ||
+		    pl_store_purge(st, ids[i], &c, &err)) {
+			pl_run_release(&run);
+			if (err.code == PL_EUSAGE || err.code == PL_EEMPTY)
+				pl_cli_errorf("purge", "%s; nothing was purged", err.message);
+			else
+				pl_cli_print_error(&err);
+			rc = PL_EXIT_USAGE;
+			break;
+		}
+		fprintf(msg, "purged run %lld (", ids[i]);
+		pl_cli_put_inert_cut(msg, run.source ? run.source : "", PL_CLI_VALUE_MAX);
+		fprintf(msg, " record %ld, sha256 %.12s): %lld %s, %lld %s, %lld %s\n", run.record,
+		        run.sha256, c.revisions, plural(c.revisions, "revision record", "revision records"),
+		        c.retractions, plural(c.retractions, "retraction", "retractions"), c.accepted,
+		        plural(c.accepted, "accepted step", "accepted steps"));
+		pl_run_release(&run);
+		total.revisions += c.revisions;
+		total.retractions += c.retractions;
+		total.accepted += c.accepted;
+	}
+	if (rc) {
+		pl_store_rollback(st, NULL);
+		goto out;
+	}
+	if (pl_store_commit(st, &err)) {
+		pl_cli_print_error(&err);
+		rc = PL_EXIT_USAGE;
+		goto out;
+	}
+	fclose(msg);
+	msg = NULL;
+	fwrite(buf, 1, len, stdout);
+	if (n == 0)
+		printf("no retracted run matches; nothing purged\n");
+	else
+		printf("purged %zu run%s, %lld %s, %lld %s, %lld %s\n", n, n == 1 ? "" : "s",
+		       total.revisions, plural(total.revisions, "revision record", "revision records"),
+		       total.retractions, plural(total.retractions, "retraction", "retractions"),
+		       total.accepted, plural(total.accepted, "accepted step", "accepted steps"));
+	rc = pl_cli_finish(PL_EXIT_OK);
+out:
+	if (msg)
+		fclose(msg);
+	free(buf);
+	free(ids);
+	pl_store_close(st);
+	pl_ledger_opts_release(&o);
+	return rc;
+}
