@@ -348,4 +348,17 @@ struct pl_merge_stats {
 int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats *ms,
                    struct pl_error *err);
 
+/* reimport (issue 13): a stored run's metrics re-derived from its source
+ * bytes by today's adapters. Sets metric[i] of run run_id to value[i] (in
+ * canonical units) for i < n, recording each as a revisions row of the
+ * given revision (>= 2; the caller picks the run's next one, or the one
+ * pl_store_amend() just made for the same reimport) with field = the
+ * metric's name, the old and new values in their shortest text (NULL =
+ * missing); bumps ledger_generation. Inside the caller's transaction
+ * (PL_EDB otherwise). Returns 0; PL_EEMPTY (no such run); PL_EUSAGE (no
+ * reason or author, revision < 2); PL_EDB; PL_ENOMEM. */
+int pl_store_revise_metrics(struct pl_store *st, long long run_id, int revision, const int *metric,
+                            const double *value, size_t n, long long when, const char *reason,
+                            const char *author, struct pl_error *err);
+
 #endif

@@ -555,3 +555,81 @@ int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long 
 		                         "storing retractions", err);
 	return 0;
 }
+
+/* ---------------------------------------------- reimport: metric changes */
+
+int pl_store_revise_metrics(struct pl_store *st, long long run_id, int revision, const int *metric,
+                            const double *value, size_t n, long long when, const char *reason,
+                            const char *author, struct pl_error *err)
+{
+	sqlite3_stmt *old = NULL, *rev = NULL, *upd = NULL;
+	char at[32];
+	int rc = 0;
+
+	if (pl_store_nest_dead(st) || st->depth == 0 || sqlite3_get_autocommit(st->db))
+		return pl_error_set(err, PL_EDB, "database error: no open transaction (while revising metrics)");
+	if (!reason || !*reason || !author || !*author || revision < 2)
+		return pl_error_set(err, PL_EUSAGE, "a revision needs a number >= 2, a reason and an author");
+	if ((rc = pl_store_time_iso(when, at, sizeof(at), err)))
+		return rc;
+	if (sqlite3_prepare_v2(st->db,
+	                       "INSERT INTO revisions (run_id, revision, field, old_value, new_value, "
+	                       "changed_at, reason, author) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	                       -1, &rev, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "recording a revision");
+	for (size_t i = 0; i < n && !rc; i++) {
+		sqlite3_str *q = sqlite3_str_new(st->db);
+		char was[40] = "", now[40];
+		int had = 0;
+
+		pl_store_append_ident(q, "SELECT ", pl_metric_info[metric[i]].name);
+		sqlite3_str_appendall(q, " FROM runs WHERE id = ?1");
+		if (pl_store_prepare_str(st->db, q, &old) != SQLITE_OK) {
+			rc = pl_store_fail(st, err, "revising metrics");
+			break;
+		}
+		sqlite3_bind_int64(old, 1, run_id);
+		if (sqlite3_step(old) != SQLITE_ROW) {
+			rc = pl_error_set(err, PL_EEMPTY, "no run with id %lld", run_id);
+		} else if (sqlite3_column_type(old, 0) != SQLITE_NULL) {
+			pl_fmt_num(was, sizeof(was), sqlite3_column_double(old, 0));
+			had = 1;
+		}
+		sqlite3_finalize(old);
+		old = NULL;
+		if (rc)
+			break;
+		pl_fmt_num(now, sizeof(now), value[i]);
+		q = sqlite3_str_new(st->db);
+		pl_store_append_ident(q, "UPDATE runs SET ", pl_metric_info[metric[i]].name);
+		sqlite3_str_appendall(q, " = ?1 WHERE id = ?2");
+		if (pl_store_prepare_str(st->db, q, &upd) != SQLITE_OK) {
+			rc = pl_store_fail(st, err, "revising metrics");
+			break;
+		}
+		sqlite3_bind_double(upd, 1, value[i]);
+		sqlite3_bind_int64(upd, 2, run_id);
+		if (sqlite3_step(upd) != SQLITE_DONE)
+			rc = pl_store_fail(st, err, "revising metrics");
+		sqlite3_finalize(upd);
+		upd = NULL;
+		if (rc)
+			break;
+		sqlite3_bind_int64(rev, 1, run_id);
+		sqlite3_bind_int(rev, 2, revision);
+		sqlite3_bind_text(rev, 3, pl_metric_info[metric[i]].name, -1, SQLITE_STATIC);
+		bind_opt(rev, 4, had ? was : NULL);
+		sqlite3_bind_text(rev, 5, now, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(rev, 6, at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(rev, 7, reason, -1, SQLITE_STATIC);
+		sqlite3_bind_text(rev, 8, author, -1, SQLITE_STATIC);
+		if (sqlite3_step(rev) != SQLITE_DONE)
+			rc = pl_store_fail(st, err, "recording a revision");
+		sqlite3_reset(rev);
+	}
+	sqlite3_finalize(rev);
+	if (!rc && n > 0)
+		rc = pl_store_exec_sql(st, "UPDATE ledger_generation SET generation = generation + 1",
+		                       "revising metrics", err);
+	return rc;
+}
