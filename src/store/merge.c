@@ -129,9 +129,9 @@ static int migrated_copy(struct pl_store *st, const char *path, char **copy, str
 /* -------------------------------------------------------------- conflicts */
 
 /* Appends to buf what differs between two key_text values ("FIELD 'a'
- * here, 'b' in 'OTHER'"), field by field: the lines of one that the other
- * lacks, matched by name. */
-static void key_diff(const char *here, const char *there, const char *other, char *buf, size_t n)
+ * here, 'b' in 'OTHER'", with where = "in 'OTHER'"), field by field: the
+ * lines of one that the other lacks, matched by name. */
+static void key_diff(const char *here, const char *there, const char *where, char *buf, size_t n)
 {
 	const char *p;
 	int count = 0;
@@ -167,13 +167,13 @@ static void key_diff(const char *here, const char *there, const char *other, cha
 				size_t alen = eq ? len - nlen - 1 : 0;
 
 				if (pass == 0)
-					snprintf(buf + used, n - used, "%s%.*s '%.*s' here, %s%.*s%s in '%s'",
+					snprintf(buf + used, n - used, "%s%.*s '%.*s' here, %s%.*s%s %s",
 					         count ? "; " : "", (int)nlen, p, (int)alen, aval, named ? "'" : "",
 					         named ? (int)blen : (int)strlen("(missing)"),
-					         named ? bval : "(missing)", named ? "'" : "", other);
+					         named ? bval : "(missing)", named ? "'" : "", where);
 				else
-					snprintf(buf + used, n - used, "%s%.*s (missing) here, '%.*s' in '%s'",
-					         count ? "; " : "", (int)nlen, p, (int)alen, aval, other);
+					snprintf(buf + used, n - used, "%s%.*s (missing) here, '%.*s' %s",
+					         count ? "; " : "", (int)nlen, p, (int)alen, aval, where);
 				count++;
 			}
 			p = eol ? eol + 1 : p + len;
@@ -194,9 +194,10 @@ static int find_conflict(struct pl_store *st, const char *other, struct pl_error
 		"WHERE mc.key_text != oc.key_text OR mr.run_started_at IS NOT r.run_started_at "
 		"ORDER BY mr.id LIMIT 1";
 	sqlite3_stmt *s = NULL;
-	char diff[400] = "";
+	char diff[400] = "", where[300];
 	int rc = 0, step;
 
+	snprintf(where, sizeof(where), "in '%s'", other);
 	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return pl_store_fail(st, err, "comparing the ledgers");
 	step = sqlite3_step(s);
@@ -206,7 +207,7 @@ static int find_conflict(struct pl_store *st, const char *other, struct pl_error
 		const char *ta = (const char *)sqlite3_column_text(s, 6);
 		const char *tb = (const char *)sqlite3_column_text(s, 7);
 
-		key_diff(a ? a : "", b ? b : "", other, diff, sizeof(diff));
+		key_diff(a ? a : "", b ? b : "", where, diff, sizeof(diff));
 		if ((ta || tb) && (!ta || !tb || strcmp(ta, tb) != 0)) {
 			size_t used = strlen(diff);
 			snprintf(diff + used, sizeof(diff) - used, "%srun_started_at '%s' here, '%s' in '%s'",
@@ -631,5 +632,46 @@ int pl_store_revise_metrics(struct pl_store *st, long long run_id, int revision,
 	if (!rc && n > 0)
 		rc = pl_store_exec_sql(st, "UPDATE ledger_generation SET generation = generation + 1",
 		                       "revising metrics", err);
+	return rc;
+}
+
+/* --------------------------- a ledger record of a run stored already */
+
+int pl_store_check_same_run(struct pl_store *st, const struct pl_run *run,
+                            const struct pl_cond_key *key, struct pl_error *err)
+{
+	static const char sql[] =
+		"SELECT r.id, c.key_text, r.run_started_at FROM runs r JOIN conditions c ON "
+		"c.id = r.condition_id WHERE r.source_sha256 = ?1 AND r.record = ?2";
+	const char *started = run->cond[PL_C_RUN_STARTED_AT].set ? run->cond[PL_C_RUN_STARTED_AT].text
+	                                                         : NULL;
+	sqlite3_stmt *s = NULL;
+	char diff[400] = "";
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "looking up a stored run");
+	sqlite3_bind_text(s, 1, run->sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, run->record);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		const char *here = (const char *)sqlite3_column_text(s, 1);
+		const char *t = (const char *)sqlite3_column_text(s, 2);
+
+		if (!here || strcmp(here, key->text) != 0)
+			key_diff(here ? here : "", key->text, "in the file", diff, sizeof(diff));
+		if ((t || started) && (!t || !started || strcmp(t, started) != 0)) {
+			size_t used = strlen(diff);
+			snprintf(diff + used, sizeof(diff) - used, "%srun_started_at '%s' here, '%s' in "
+			         "the file", diff[0] ? "; " : "", t ? t : "(missing)",
+			         started ? started : "(missing)");
+		}
+		if (diff[0])
+			rc = pl_error_set(err, PL_EINVALID,
+			                  "the run of sha256 %.12s..., record %ld is stored (run %lld) with "
+			                  "other conditions: %s; make them agree with 'perfledger amend' "
+			                  "first; nothing was stored",
+			                  run->sha256, run->record, (long long)sqlite3_column_int64(s, 0), diff);
+	}
+	sqlite3_finalize(s);
 	return rc;
 }

@@ -223,4 +223,11 @@ int pl_store_map_condition_ids(const long long *cond_id, size_t n, long long *id
 int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long long run_id,
                             struct pl_error *err);
 
+/* A ledger record (run->provenance_given) whose sha256 and record are
+ * stored already: PL_EINVALID naming every field that differs, with both
+ * values, when the stored run has other conditions (key is run's
+ * condition key) or another run_started_at; else 0. PL_EDB. */
+int pl_store_check_same_run(struct pl_store *st, const struct pl_run *run,
+                            const struct pl_cond_key *key, struct pl_error *err);
+
 #endif
