@@ -209,6 +209,19 @@ static void sleep_us(double us)
 		;
 }
 
+/* PL_LEDGER_KILLS, or 5. */
+static long env_kills(void)
+{
+	const char *s = getenv("PL_LEDGER_KILLS");
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return 5;
+	v = strtol(s, &end, 10);
+	return (*end || v <= 0) ? 5 : v;
+}
+
 static void setup_env(void)
 {
 	setenv("SOURCE_DATE_EPOCH", "1790000000", 1);
@@ -436,7 +449,7 @@ static void test_merge_sigkill(void **state)
 {
 	const char *ref[] = {"--db", TMP "/ref.db", "merge", TMP "/r1.db", TMP "/r2.db", NULL};
 	const char *m[] = {"--db", TMP "/k.db", "merge", TMP "/r1.db", TMP "/r2.db", NULL};
-	long kills = getenv("PL_LEDGER_KILLS") ? atol(getenv("PL_LEDGER_KILLS")) : 5, killed = 0;
+	long kills = env_kills(), killed = 0;
 	struct timespec t0, t1;
 	double full;
 
@@ -480,7 +493,7 @@ static void test_merge_sigkill(void **state)
 static void test_reimport_sigkill(void **state)
 {
 	const char *re[] = {"--db", TMP "/w.db", "reimport", "--by", "ci", NULL};
-	long kills = getenv("PL_LEDGER_KILLS") ? atol(getenv("PL_LEDGER_KILLS")) : 5, killed = 0;
+	long kills = env_kills(), killed = 0;
 	struct timespec t0, t1;
 	double full;
 
