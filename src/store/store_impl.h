@@ -64,6 +64,7 @@ struct pl_store {
 	sqlite3_stmt *fsp_begin;   /* SAVEPOINT pl_file */
 	sqlite3_stmt *fsp_release; /* RELEASE pl_file */
 	sqlite3_stmt *fsp_rollback; /* ROLLBACK TO pl_file */
+	sqlite3_stmt *src_put;     /* INSERT source_chunks (source.c), prepared on first use */
 	struct cond_memo *memo;    /* key -> conditions.id of rows in use; owned */
 	long long stamp_time;      /* the second stamp_text was made for, or -1 */
 	char stamp_text[32];       /* imported_at of that second (ISO 8601 UTC) */
