@@ -52,7 +52,7 @@ int cmd_purge(const struct pl_cli *cli, int argc, char **argv)
 		.cmd = "purge",
 		.head = usage_text,
 		.options = options,
-		.width = 20,
+		.width = 21,
 		.unknown_fmt = "unknown or incomplete option '%s'",
 		.on_error = PL_USAGE_SEE_HELP,
 		.no_operands = 1,

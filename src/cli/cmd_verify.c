@@ -82,38 +82,34 @@ static const struct pl_manifest_run *find_run(const struct pl_manifest_run *v, s
 }
 
 /* Names the runs that changed since the bundle was rendered, from the
- * "runs" (id, revision) of its manifest and of the fresh one: amended,
- * retracted, purged, or new to its selection. A bundle written before
- * revisions existed has none: nothing is said. */
+ * "runs" (id, revision) of its manifest and the database: amended,
+ * retracted or purged since, left the selection, or new to it (the last
+ * two from the fresh render's manifest; fresh NULL when the render failed,
+ * e.g. refused because an amend made the conditions differ). A bundle
+ * written before revisions existed has no "runs": nothing is said. */
 static void name_changed_runs(const struct pl_cli *cli, const char *manifest, const char *fresh)
 {
 	struct pl_manifest_run *was = NULL, *now = NULL;
 	size_t nwas = 0, nnow = 0;
 	struct pl_store *st = NULL;
 	struct pl_error err;
-	char *fm = malloc(strlen(fresh) + 32);
+	char *fm = fresh ? malloc(strlen(fresh) + 32) : NULL;
 	int found_was = 0, found_now = 0;
 
 	pl_error_init(&err);
-	if (!fm)
+	if (fresh && !fm)
 		return;
-	snprintf(fm, strlen(fresh) + 32, "%s/manifest.json", fresh);
-	if (pl_manifest_runs(manifest, &was, &nwas, &found_was, &err) ||
-	    pl_manifest_runs(fm, &now, &nnow, &found_now, &err) || !found_was || !found_now)
+	if (fm)
+		snprintf(fm, strlen(fresh) + 32, "%s/manifest.json", fresh);
+	if (pl_manifest_runs(manifest, &was, &nwas, &found_was, &err) || !found_was ||
+	    (fm && (pl_manifest_runs(fm, &now, &nnow, &found_now, &err) || !found_now)) ||
+	    !(st = pl_cli_open_store(cli, PL_CLI_STORE_READ)))
 		goto out;
 	for (size_t i = 0; i < nwas; i++) {
 		const struct pl_manifest_run *r = find_run(now, nnow, was[i].id);
 		struct pl_run run;
 		int found = 0;
 
-		if (r) {
-			if (r->revision != was[i].revision)
-				printf("run %lld was amended after this bundle: revision %d -> %d\n", was[i].id,
-				       was[i].revision, r->revision);
-			continue;
-		}
-		if (!st && !(st = pl_cli_open_store(cli, PL_CLI_STORE_READ)))
-			goto out;
 		pl_run_init(&run);
 		if (pl_store_get_run(st, was[i].id, &run, &found, &err) == 0) {
 			if (!found)
@@ -121,9 +117,10 @@ static void name_changed_runs(const struct pl_cli *cli, const char *manifest, co
 			else if (run.retracted)
 				printf("run %lld was retracted after this bundle\n", was[i].id);
 			else if (run.revision != was[i].revision)
-				printf("run %lld was amended after this bundle: revision %d -> %d; it has left "
-				       "the bundle's selection\n", was[i].id, was[i].revision, run.revision);
-			else
+				printf("run %lld was amended after this bundle: revision %d -> %d%s\n", was[i].id,
+				       was[i].revision, run.revision,
+				       fm && !r ? "; it has left the bundle's selection" : "");
+			else if (fm && !r)
 				printf("run %lld has left the bundle's selection\n", was[i].id);
 		}
 		pl_run_release(&run);
@@ -235,6 +232,8 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 		return PL_EXIT_USAGE;
 	}
 	rc = pl_cli_render_bundle(cli, spec, lang, epoch, fresh, 1);
+	if (rc == PL_EXIT_REFUSED && !got_signal)
+		name_changed_runs(cli, manifest, NULL); /* an amend may be why */
 	if (rc == PL_EXIT_OK && !got_signal) {
 		if (pl_bundle_compare(dir, fresh, on_diff, NULL, &ndiff, &err)) {
 			pl_cli_print_error(&err);

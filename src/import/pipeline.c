@@ -408,6 +408,33 @@ static int diff_conditions(const struct pl_run *stored, const struct pl_run *now
 	return count;
 }
 
+/* diff_conditions() of a stored run s against now, where an amended run
+ * (migration 009) also matches with the conditions it was imported with:
+ * the file read again gives those, and that is a duplicate, not a
+ * conflict. Returns how many fields differ (0 when either matches), or -1
+ * when the original could not be read (err set). */
+static int differs_from_stored(struct batch *b, const struct pl_run *s, const struct pl_run *now,
+                               char *buf, size_t n, struct pl_error *err)
+{
+	struct pl_run orig;
+	char scratch[700] = "";
+	int count = diff_conditions(s, now, buf, n);
+
+	if (count == 0) /* the common case; else look for revisions (rare) */
+		return count;
+	pl_run_init(&orig);
+	if (pl_store_run_as_imported(b->st, s, &orig, err)) {
+		pl_run_release(&orig);
+		return -1;
+	}
+	if (diff_conditions(&orig, now, scratch, sizeof(scratch)) == 0) {
+		buf[0] = '\0';
+		count = 0;
+	}
+	pl_run_release(&orig);
+	return count;
+}
+
 /* The bytes of a file are stored already. When the conditions it gets now
  * (from --set or a sidecar) differ from the stored runs', calling it a
  * duplicate would silently keep the old values: say what differs instead,
@@ -432,13 +459,18 @@ static int stored_differs(struct batch *b, const char *path, const char *sha,
 		pl_run_list_release(&stored);
 		return -1;
 	}
-	for (size_t i = 0; i < stored.n && !diff[0]; i++) {
+	for (size_t i = 0; i < stored.n && !diff[0] && rc == 0; i++) {
 		const struct pl_run *s = &stored.v[i];
 		if (runs) {
-			for (size_t k = 0; k < runs->n; k++)
-				if (runs->v[k].record == s->record && diff_conditions(s, &runs->v[k], diff,
-				                                                       sizeof(diff)))
+			for (size_t k = 0; k < runs->n && rc == 0; k++) {
+				int d = runs->v[k].record == s->record
+				            ? differs_from_stored(b, s, &runs->v[k], diff, sizeof(diff), err)
+				            : 0;
+				if (d < 0)
+					rc = -2;
+				else if (d)
 					id = s->id;
+			}
 			continue;
 		}
 		/* streamed: the --set values, normalized, against each stored run */
@@ -451,11 +483,22 @@ static int stored_differs(struct batch *b, const char *path, const char *sha,
 			pl_run_set_cond(&now, pl_cond_lookup(b->opts->set[k].key), b->opts->set[k].value,
 			                NULL);
 		pl_normalize_run(&now, NULL);
-		if (diff_conditions(s, &now, diff, sizeof(diff)))
+		switch (differs_from_stored(b, s, &now, diff, sizeof(diff), err)) {
+		case -1:
+			rc = -2;
+			break;
+		case 0:
+			break;
+		default:
 			id = s->id;
+		}
 	}
 	pl_run_release(&now);
 	pl_run_list_release(&stored);
+	if (rc == -2) {
+		set_fatal(b, err);
+		return -1;
+	}
 	if (rc < 0) {
 		pl_error_set(err, PL_ENOMEM, "out of memory");
 		set_fatal(b, err);

@@ -537,77 +537,75 @@ static void runs_grid(const struct pl_run_list *runs, enum pl_table_format fmt, 
 
 void pl_render_json_run_fields(FILE *out, const struct pl_run *run, int *pfirst)
 {
-	{
-		int firstc = 1;
+	int firstc = 1;
 
-		pl_json_write_key(out, pfirst, "id");
-		fprintf(out, "%lld", run->id);
-		if (run->source) {
-			pl_json_write_key(out, pfirst, "source");
-			pl_json_write_string(out, run->source);
-		}
-		if (run->sha256[0]) {
-			pl_json_write_key(out, pfirst, "sha256");
-			pl_json_write_string(out, run->sha256);
-		}
-		pl_json_write_key(out, pfirst, "record");
-		fprintf(out, "%ld", run->record);
-		if (run->adapter) {
-			pl_json_write_key(out, pfirst, "adapter");
-			pl_json_write_string(out, run->adapter);
-		}
-		if (run->format_version) {
-			pl_json_write_key(out, pfirst, "format_version");
-			pl_json_write_string(out, run->format_version);
-		}
-		if (run->imported_at) {
-			pl_json_write_key(out, pfirst, "imported_at");
-			pl_json_write_string(out, run->imported_at);
-		}
-		pl_json_write_key(out, pfirst, "reference_only");
-		fputs(run->checklist_missing ? "true" : "false", out);
-		pl_json_write_key(out, pfirst, "checklist_missing");
-		fputc('[', out);
-		for (int i = 0; i < PL_CHK_COUNT; i++) {
-			if (!(run->checklist_missing & (1u << i)))
-				continue;
-			if (!firstc)
-				fputs(", ", out);
-			firstc = 0;
-			pl_json_write_string(out, pl_checklist_item(i));
-		}
-		fputc(']', out);
-		pl_json_write_key(out, pfirst, "conditions");
+	pl_json_write_key(out, pfirst, "id");
+	fprintf(out, "%lld", run->id);
+	if (run->source) {
+		pl_json_write_key(out, pfirst, "source");
+		pl_json_write_string(out, run->source);
+	}
+	if (run->sha256[0]) {
+		pl_json_write_key(out, pfirst, "sha256");
+		pl_json_write_string(out, run->sha256);
+	}
+	pl_json_write_key(out, pfirst, "record");
+	fprintf(out, "%ld", run->record);
+	if (run->adapter) {
+		pl_json_write_key(out, pfirst, "adapter");
+		pl_json_write_string(out, run->adapter);
+	}
+	if (run->format_version) {
+		pl_json_write_key(out, pfirst, "format_version");
+		pl_json_write_string(out, run->format_version);
+	}
+	if (run->imported_at) {
+		pl_json_write_key(out, pfirst, "imported_at");
+		pl_json_write_string(out, run->imported_at);
+	}
+	pl_json_write_key(out, pfirst, "reference_only");
+	fputs(run->checklist_missing ? "true" : "false", out);
+	pl_json_write_key(out, pfirst, "checklist_missing");
+	fputc('[', out);
+	for (int i = 0; i < PL_CHK_COUNT; i++) {
+		if (!(run->checklist_missing & (1u << i)))
+			continue;
+		if (!firstc)
+			fputs(", ", out);
+		firstc = 0;
+		pl_json_write_string(out, pl_checklist_item(i));
+	}
+	fputc(']', out);
+	pl_json_write_key(out, pfirst, "conditions");
+	fputc('{', out);
+	firstc = 1;
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		if (!run->cond[id].set)
+			continue;
+		pl_json_write_key(out, &firstc, pl_cond_info[id].name);
+		json_cond_value(out, id, &run->cond[id]);
+	}
+	fputc('}', out);
+	if (run->nextra) { /* the extra conditions, text as the file gave them */
+		pl_json_write_key(out, pfirst, "extras");
 		fputc('{', out);
 		firstc = 1;
-		for (int id = 0; id < PL_COND_COUNT; id++) {
-			if (!run->cond[id].set)
-				continue;
-			pl_json_write_key(out, &firstc, pl_cond_info[id].name);
-			json_cond_value(out, id, &run->cond[id]);
-		}
-		fputc('}', out);
-		if (run->nextra) { /* the extra conditions, text as the file gave them */
-			pl_json_write_key(out, pfirst, "extras");
-			fputc('{', out);
-			firstc = 1;
-			for (size_t i = 0; i < run->nextra; i++) {
-				pl_json_write_key(out, &firstc, run->extra[i].name);
-				pl_json_write_string(out, run->extra[i].value);
-			}
-			fputc('}', out);
-		}
-		pl_json_write_key(out, pfirst, "metrics");
-		fputc('{', out);
-		firstc = 1;
-		for (int m = 0; m < PL_METRIC_COUNT; m++) {
-			if (!run->has_metric[m] || isnan(run->metric[m]))
-				continue;
-			pl_json_write_key(out, &firstc, pl_metric_info[m].name);
-			pl_json_write_num(out, run->metric[m]);
+		for (size_t i = 0; i < run->nextra; i++) {
+			pl_json_write_key(out, &firstc, run->extra[i].name);
+			pl_json_write_string(out, run->extra[i].value);
 		}
 		fputc('}', out);
 	}
+	pl_json_write_key(out, pfirst, "metrics");
+	fputc('{', out);
+	firstc = 1;
+	for (int m = 0; m < PL_METRIC_COUNT; m++) {
+		if (!run->has_metric[m] || isnan(run->metric[m]))
+			continue;
+		pl_json_write_key(out, &firstc, pl_metric_info[m].name);
+		pl_json_write_num(out, run->metric[m]);
+	}
+	fputc('}', out);
 }
 
 static void json_runs(FILE *out, const struct pl_run_list *runs)

@@ -124,8 +124,10 @@ struct pl_filter {
 	const char *extra; /* extra condition name when cond is PL_C_NONE, else NULL */
 };
 
-/* Appends to out every stored run matching all filters, ordered by id, with
- * all conditions, extra conditions, metrics and provenance filled (each
+/* Appends to out every stored run matching all filters (retracted runs
+ * only as pl_store_set_retracted_mode() says: by default none), ordered by
+ * id, with all conditions, extra conditions, metrics, provenance, revision
+ * and retracted flag filled (each
  * conditions row's extras are read once, not per run). Returns 0, PL_EUSAGE (a
  * filter value that is not of the field's type), PL_EDB or PL_ENOMEM (out
  * then holds what was read before). */
@@ -140,9 +142,12 @@ int pl_store_query(struct pl_store *st, const struct pl_filter *filters, size_t 
  * run, is put into every set when all the runs share it and left out
  * otherwise, so it cannot serve as an axis here (use pl_store_query()).
  * In a WAL database, a span of 200,000 run ids or more is read by two
- * threads, the upper half on a second read-only connection to the same file
- * (runs are never changed once stored, so both halves read as of the
- * store's snapshot), while a third reads the conditions rows.
+ * threads, the upper half on a second read-only connection to the same file,
+ * while a third reads the conditions rows; imports only add runs (with
+ * higher ids), and when an amend, retraction, restore or purge changed
+ * stored runs between the snapshots (ledger_generation differs) the runs
+ * are read again on the store's connection alone. Retracted runs are left
+ * out unless pl_store_set_retracted_mode() says otherwise.
  * Memory: 8 bytes per run and wanted metric, plus 28 per run.
  * Returns 0 (out->n 0 when nothing matches), PL_EUSAGE (a filter value not
  * of its field's type), PL_EDB or PL_ENOMEM; out is empty on error. */
@@ -151,7 +156,9 @@ int pl_store_query_columns(struct pl_store *st, const struct pl_filter *filters,
                            struct pl_error *err);
 
 /* Appends to out the stored runs read from the bytes with this sha256,
- * ordered by record, filled as by pl_store_query. Returns 0, PL_EDB or
+ * ordered by record, filled as by pl_store_query except revision and
+ * retracted (0: an import's duplicate check reads this once per stored
+ * file and must stay cheap), retracted or not. Returns 0, PL_EDB or
  * PL_ENOMEM. */
 int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run_list *out,
                           struct pl_error *err);
@@ -209,8 +216,9 @@ int pl_store_get_run(struct pl_store *st, long long id, struct pl_run *run, int 
                      struct pl_error *err);
 
 /* Appends to out the revision records of run_id (of every run when run_id
- * is 0), ordered by run, revision, then field. Returns 0, PL_EDB or
- * PL_ENOMEM. */
+ * is 0), ordered by run, revision, then field (in the order of the
+ * condition table, extras last by name, as amend lists its changes).
+ * Returns 0, PL_EDB or PL_ENOMEM. */
 int pl_store_revisions(struct pl_store *st, long long run_id, struct pl_revision_list *out,
                        struct pl_error *err);
 
@@ -219,6 +227,14 @@ int pl_store_revisions(struct pl_store *st, long long run_id, struct pl_revision
  * PL_ENOMEM. */
 int pl_store_retractions(struct pl_store *st, long long run_id, struct pl_retraction_list *out,
                          struct pl_error *err);
+
+/* Copies run (a stored run read back, run->id its id) into out
+ * (initialised by the caller) with the conditions it was imported with:
+ * its revisions undone, newest first (each field back to its old value).
+ * Returns 0, PL_EDB, PL_ENOMEM, or PL_EDB for a stored old value the
+ * field cannot take (the file was edited outside perfledger). */
+int pl_store_run_as_imported(struct pl_store *st, const struct pl_run *run, struct pl_run *out,
+                             struct pl_error *err);
 
 /* The ledger generation: how many amends, retractions, restores and purges
  * changed stored runs so far (table ledger_generation). Returns 0 or PL_EDB. */

@@ -114,6 +114,33 @@ static const struct id_val *find_id(const struct id_val *v, size_t n, long long 
 	return n ? bsearch(&key, v, n, sizeof(*v), id_val_cmp) : NULL;
 }
 
+/* pl_store_annotate_runs() for a few runs: two indexed lookups each
+ * (revisions' primary key, retractions_open), not a scan of the tables. */
+static int annotate_few(struct pl_store *st, struct pl_run_list *list, size_t from,
+                        struct pl_error *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if ((rc = prep(st,
+	               "SELECT coalesce((SELECT max(revision) FROM revisions WHERE run_id = ?1), 1),"
+	               " EXISTS (SELECT 1 FROM retractions WHERE run_id = ?1 AND restored_at IS NULL)",
+	               &s, "reading the ledger trail", err)))
+		return rc;
+	for (size_t i = from; i < list->n && !rc; i++) {
+		sqlite3_bind_int64(s, 1, list->v[i].id);
+		if (sqlite3_step(s) == SQLITE_ROW) {
+			list->v[i].revision = sqlite3_column_int(s, 0);
+			list->v[i].retracted = sqlite3_column_int(s, 1);
+		} else {
+			rc = ledger_fail(st, err, "reading the ledger trail");
+		}
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
 int pl_store_annotate_runs(struct pl_store *st, struct pl_run_list *list, size_t from,
                            struct pl_error *err)
 {
@@ -123,6 +150,8 @@ int pl_store_annotate_runs(struct pl_store *st, struct pl_run_list *list, size_t
 
 	if (from >= list->n)
 		return 0;
+	if (list->n - from <= 64)
+		return annotate_few(st, list, from, err);
 	if ((rc = read_id_vals(st, "SELECT run_id, max(revision) FROM revisions GROUP BY run_id "
 	                           "ORDER BY run_id", &rev, &nrev, err)) ||
 	    (rc = read_id_vals(st, "SELECT run_id, 1 FROM retractions WHERE restored_at IS NULL "
@@ -157,9 +186,32 @@ int pl_store_generation(struct pl_store *st, long long *generation, struct pl_er
 	return rc;
 }
 
+/* Order of a revision field: the condition table's, then extras by name. */
+static int field_rank(const char *field)
+{
+	int id = pl_cond_lookup(field);
+
+	return id == PL_C_NONE ? PL_COND_COUNT : id;
+}
+
+static int revision_cmp(const void *a, const void *b)
+{
+	const struct pl_revision *x = a, *y = b;
+	int rx, ry;
+
+	if (x->run_id != y->run_id)
+		return x->run_id < y->run_id ? -1 : 1;
+	if (x->revision != y->revision)
+		return x->revision < y->revision ? -1 : 1;
+	rx = field_rank(x->field);
+	ry = field_rank(y->field);
+	return rx != ry ? (rx < ry ? -1 : 1) : strcmp(x->field, y->field);
+}
+
 int pl_store_revisions(struct pl_store *st, long long run_id, struct pl_revision_list *out,
                        struct pl_error *err)
 {
+	size_t from = out->n;
 	sqlite3_stmt *s;
 	int rc, step;
 
@@ -186,6 +238,8 @@ int pl_store_revisions(struct pl_store *st, long long run_id, struct pl_revision
 	if (!rc && step != SQLITE_DONE)
 		rc = ledger_fail(st, err, "reading revisions");
 	sqlite3_finalize(s);
+	if (!rc && out->n > from) /* the fields of a revision in the condition table's order */
+		qsort(out->v + from, out->n - from, sizeof(*out->v), revision_cmp);
 	return rc;
 }
 
@@ -217,6 +271,39 @@ int pl_store_retractions(struct pl_store *st, long long run_id, struct pl_retrac
 	if (!rc && step != SQLITE_DONE)
 		rc = ledger_fail(st, err, "reading retractions");
 	sqlite3_finalize(s);
+	return rc;
+}
+
+int pl_store_run_as_imported(struct pl_store *st, const struct pl_run *run, struct pl_run *out,
+                             struct pl_error *err)
+{
+	struct pl_revision_list revs = {0};
+	int rc;
+
+	pl_run_release(out);
+	if (pl_run_copy(out, run))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if ((rc = pl_store_revisions(st, run->id, &revs, err)))
+		return rc;
+	for (size_t i = revs.n; i-- > 0 && rc == 0;) {
+		const struct pl_revision *r = &revs.v[i];
+		int id = pl_cond_lookup(r->field);
+		struct pl_error e;
+
+		pl_error_init(&e);
+		rc = id == PL_C_NONE ? pl_run_set_extra(out, r->field, r->old_value, &e)
+		                     : pl_run_set_cond(out, id, r->old_value, &e);
+		if (rc == PL_ENOMEM)
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		else if (rc)
+			rc = pl_error_set(err, PL_EDB,
+			                  "database '%s': revision %d of run %lld has %s '%.100s', which "
+			                  "this perfledger cannot read (%s)",
+			                  st->path, r->revision, r->run_id, r->field,
+			                  r->old_value ? r->old_value : "", e.message);
+	}
+	pl_revision_list_release(&revs);
+	out->revision = 1;
 	return rc;
 }
 

@@ -167,7 +167,8 @@ int pl_store_find_or_add_conditions(struct pl_store *st, const struct pl_run *ru
 int pl_store_retraction_term(struct pl_store *st, const char **term, struct pl_error *err);
 
 /* Sets revision and retracted of list->v[from..n) from the tables
- * revisions and retractions (two small reads, whatever the run count).
+ * revisions and retractions: two indexed lookups per run for up to 64
+ * runs, else one read of each table whatever the run count.
  * Returns 0, PL_EDB or PL_ENOMEM. */
 int pl_store_annotate_runs(struct pl_store *st, struct pl_run_list *list, size_t from,
                            struct pl_error *err);
