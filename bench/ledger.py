@@ -32,22 +32,31 @@ PY = "/usr/bin/python3"
 TIME = "/usr/bin/time"
 
 
+CPU = {}  # the CPU seconds (user + system) of the last run, by wall seconds
+
+
 def run(argv, stdout=subprocess.DEVNULL):
-    """(seconds, peak RSS in MB, exit code) of argv under /usr/bin/time."""
+    """(wall seconds, peak RSS in MB, exit code) of argv under /usr/bin/time;
+    its CPU seconds (user + system) go to CPU[wall seconds]."""
     with tempfile.NamedTemporaryFile("r", prefix="bench-rss-") as rss:
         t0 = time.monotonic()
-        p = subprocess.run([TIME, "-f", "%M", "-o", rss.name] + argv, stdout=stdout,
+        p = subprocess.run([TIME, "-f", "%U %S %M", "-o", rss.name] + argv, stdout=stdout,
                            stderr=subprocess.PIPE)
         seconds = time.monotonic() - t0
-        lines = [l for l in rss.read().splitlines() if l.strip().isdigit()]
+        lines = [l.split() for l in rss.read().splitlines() if len(l.split()) == 3]
     if p.returncode not in (0,):
         sys.stderr.write(p.stderr.decode("utf-8", "replace")[-2000:])
         sys.exit("failed (exit %d): %s" % (p.returncode, " ".join(argv)))
-    return seconds, (int(lines[-1]) / 1024.0 if lines else 0.0), p.returncode
+    u, s, m = lines[-1] if lines else ("0", "0", "0")
+    CPU[seconds] = float(u) + float(s)
+    return seconds, int(m) / 1024.0, p.returncode
 
 
 def report(name, seconds, rss, extra=""):
-    print("%-44s %8.2f s  %7.1f MB peak RSS%s" % (name, seconds, rss, extra), flush=True)
+    """One line: wall time, CPU time (user + system: on a busy machine the
+    figure that does not depend on the other processes), peak RSS."""
+    print("%-44s %8.2f s wall %8.2f s CPU  %7.1f MB peak RSS%s" %
+          (name, seconds, CPU.get(seconds, 0.0), rss, extra), flush=True)
 
 
 def chunk_sizes(db):
@@ -111,7 +120,7 @@ def main():
                     os.unlink(db + s)
             t, r, _ = run([a.bin, "--db", db, "import", os.path.join(work, name, "descriptors.jsonl")])
             report("import %d runs (one JSONL) into %s" % (a.runs, name.upper()), t, r)
-        t_import_b = t
+        t_import_b, cpu_import_b = t, CPU[t]
         for name, runs_label in (("a", "one %d-line JSONL" % a.runs),):
             n, raw, packed, pages, runs = chunk_sizes(dbs[name])
             per = 1e6 / runs if runs else 0
@@ -136,7 +145,8 @@ def main():
                    (pages if pages is not None else packed) * per / 1e6), flush=True)
             t2, r2, _ = run([a.bin, "--db", fdb, "import", fdir])
             report("no-op re-import of the %d files" % nfiles, t2, r2,
-                   "  (%.2fx the first import)" % (t2 / t if t else 0))
+                   "  (%.2fx the first import; CPU %.2fx)" %
+                   (t2 / t if t else 0, CPU[t2] / CPU[t] if CPU.get(t) else 0))
             zs, zl = zstd_size(fdb)
             if zs:
                 print("zstd -3 vs zlib -6 on 64 one-run files: %d vs %d bytes (%.2fx)" %
@@ -166,7 +176,8 @@ def main():
             ok = False
         t2, r2, _ = run([a.bin, "--db", merged, "merge", dbs["b"]])
         report("no-op merge of B again", t2, r2,
-               "  (%.2fx B's first import of %.2f s)" % (t2 / t_import_b, t_import_b))
+               "  (%.2fx B's first import of %.2f s; CPU %.2fx)" %
+               (t2 / t_import_b, t_import_b, CPU[t2] / cpu_import_b if cpu_import_b else 0))
 
         # round trip on A's export: import, export again, compare
         rt = os.path.join(work, "rt.db")
