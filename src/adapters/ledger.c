@@ -87,6 +87,9 @@ static int ledger_detect(struct pl_adapter_input *in)
 static int bad_type(const char *key, const char *want, const cJSON *got, struct pl_error *err)
 {
 	pl_error_field(err, key);
+	if (cJSON_IsNumber(got))
+		return pl_error_set(err, PL_EINVALID, "'%s' must be %s, got %.17g", key, want,
+		                    got->valuedouble);
 	return pl_error_set(err, PL_EINVALID, "'%s' must be %s, got %s", key, want,
 	                    got ? pl_json_type_name(got) : "nothing");
 }

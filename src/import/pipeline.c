@@ -331,11 +331,16 @@ static int store_file(struct batch *b, struct item *it, size_t *stored, struct p
 static int backfill_source(struct batch *b, struct item *it)
 {
 	struct pl_error err;
+	int kept = 0;
 
 	if (!it->src.z || (b->opts->strict && b->rejected))
 		return 0;
 	pl_error_init(&err);
-	if (pl_store_put_source_chunk(b->st, it->sha, 0, &it->src, &err)) {
+	/* a read first: re-importing stored files writes nothing (and works on
+	 * a database this user may only read) */
+	if (pl_store_has_source(b->st, it->sha, &kept, &err) == 0 && kept)
+		return 0;
+	if (err.code || pl_store_put_source_chunk(b->st, it->sha, 0, &it->src, &err)) {
 		pl_error_at(&err, it->path, 0, 0);
 		set_fatal(b, &err);
 		report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &err);
