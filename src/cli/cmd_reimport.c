@@ -121,6 +121,8 @@ int cmd_reimport(const struct pl_cli *cli, int argc, char **argv)
 	}
 	printf("reimported %zu file%s: %zu of %zu runs changed", stats.files,
 	       stats.files == 1 ? "" : "s", stats.changed, stats.runs);
+	if (stats.unreported)
+		printf(" (%zu of them not listed above)", stats.unreported);
 	if (stats.no_bytes)
 		printf("; %zu file%s without kept bytes left as they are", stats.no_bytes,
 		       stats.no_bytes == 1 ? "" : "s");

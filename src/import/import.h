@@ -134,11 +134,12 @@ struct pl_reimport_opts {
 /* Totals of pl_reimport(). */
 struct pl_reimport_stats {
 	size_t files;    /* files re-derived */
-	size_t runs;     /* stored runs of the files looked at */
+	size_t runs;     /* stored runs of the files re-derived (or tried) */
 	size_t changed;  /* runs that got a new revision */
 	size_t no_bytes; /* files whose bytes are not kept (imported before migration 010) */
 	size_t failed;   /* files that could not be re-derived (on_failure) */
 	size_t vanished; /* stored runs whose record the file no longer yields (kept) */
+	size_t unreported; /* changed runs not passed to on_run (past 1000 in one file) */
 };
 
 /*

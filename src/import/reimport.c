@@ -27,11 +27,13 @@
  */
 #include "import/import.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "adapters/adapters.h"
+#include "core/hash.h"
 #include "core/ledger.h"
 #include "import/import_impl.h"
 
@@ -262,8 +264,9 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 	}
 	if (revision > 0) {
 		*changed = 1;
-		if (o->on_run && keep_report(reports, s->id, revision, res.changes, res.nchanges, metric,
-		                             oldv, had, newv, nmetric))
+		if (o->on_run && reports &&
+		    keep_report(reports, s->id, revision, res.changes, res.nchanges, metric, oldv, had,
+		                newv, nmetric))
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
 out:
@@ -275,94 +278,304 @@ out:
 
 /* ------------------------------------------------------------ one file */
 
+/* Reports held for one file at most: a file whose every run changed says
+ * the first ones by name and counts the rest (stats->unreported). */
+#define REPORTS_MAX 1000
+
+/* Records of a streamed file re-derived at a time. */
+#define WINDOW_RUNS 1024
+
+/* What one file's re-derivation has done so far. */
+struct file_state {
+	const struct pl_reimport_opts *o; /* options */
+	struct pl_reimport_stats *stats;  /* totals */
+	struct pl_store *st;              /* the ledger */
+	const char *sha, *path;           /* the file */
+	struct pl_import_opts io;         /* format = the stored adapter */
+	struct pending_list reports;      /* changes to report after the commit */
+	size_t changed, unreported;       /* runs changed; of them not in reports */
+	size_t runs, vanished;            /* stored runs seen; of them without a record now */
+};
+
+static int by_record(const void *a, const void *b)
+{
+	const struct pl_run *x = *(const struct pl_run *const *)a, *y = *(const struct pl_run *const *)b;
+
+	if (x->record != y->record)
+		return x->record < y->record ? -1 : 1;
+	return x < y ? -1 : x > y; /* the file's order among runs of one record */
+}
+
+/* Re-derives each stored run (in record order) from the first of now's
+ * runs of the same record. Returns 0 or the first error (in ferr). */
+static int redo_pairs(struct file_state *f, const struct pl_run_list *stored,
+                      const struct pl_run_list *now, struct pl_error *ferr)
+{
+	const struct pl_run **v = NULL;
+	size_t k = 0;
+	int rc = 0;
+
+	if (now->n && !(v = malloc(now->n * sizeof(*v))))
+		return pl_error_set(ferr, PL_ENOMEM, "out of memory");
+	for (size_t i = 0; i < now->n; i++)
+		v[i] = &now->v[i];
+	if (now->n)
+		qsort(v, now->n, sizeof(*v), by_record);
+	for (size_t i = 0; i < stored->n && !rc; i++) {
+		const struct pl_run *s = &stored->v[i];
+		int changed = 0;
+
+		f->runs++;
+		while (k < now->n && v[k]->record < s->record)
+			k++;
+		if (k >= now->n || v[k]->record != s->record) {
+			f->vanished++; /* the file no longer yields this record: kept as it is */
+			continue;
+		}
+		rc = redo_run(f->st, f->o, f->reports.n < REPORTS_MAX ? &f->reports : NULL, s, v[k],
+		              &changed, ferr);
+		f->changed += (size_t)changed;
+		if (changed && f->reports.n >= REPORTS_MAX)
+			f->unreported++;
+	}
+	free(v);
+	return rc;
+}
+
+/* The whole file at once (a file the import read whole). */
+static int redo_whole(struct file_state *f, struct pl_error *ferr)
+{
+	struct pl_run_list stored, now;
+	char *buf = NULL, *warnings = NULL;
+	size_t len = 0, refonly = 0;
+	int rc;
+
+	pl_run_list_init(&stored);
+	pl_run_list_init(&now);
+	if (!(rc = pl_store_read_source(f->st, f->sha, &buf, &len, ferr)) &&
+	    !(rc = pl_adapters_parse(f->path, buf, len, f->io.format, &now, ferr)) &&
+	    !(rc = pl_import_prepare(&f->io, f->path, f->sha, NULL, NULL, 0, &now, 0, 0, &refonly,
+	                             &warnings, ferr)) &&
+	    !(rc = pl_store_query_source(f->st, f->sha, &stored, ferr)))
+		rc = redo_pairs(f, &stored, &now, ferr);
+	free(buf);
+	free(warnings);
+	pl_run_list_release(&stored);
+	pl_run_list_release(&now);
+	return rc;
+}
+
+/* A window of a streamed file: its runs now (records ascending) against
+ * the stored runs of the same records. */
+static int redo_window(struct file_state *f, struct pl_run_list *now, struct pl_error *ferr)
+{
+	struct pl_run_list stored;
+	char *warnings = NULL;
+	size_t refonly = 0;
+	int rc;
+
+	if (now->n == 0)
+		return 0;
+	pl_run_list_init(&stored);
+	if (!(rc = pl_import_prepare(&f->io, f->path, f->sha, NULL, NULL, 0, now, 0, 1, &refonly,
+	                             &warnings, ferr)) &&
+	    !(rc = pl_store_query_source_range(f->st, f->sha, now->v[0].record,
+	                                       now->v[now->n - 1].record, 0, &stored, ferr)))
+		rc = redo_pairs(f, &stored, now, ferr);
+	free(warnings);
+	pl_run_list_release(&stored);
+	pl_run_list_release(now);
+	pl_run_list_init(now);
+	return rc;
+}
+
+static int blank_line(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+			return 0;
+	return 1;
+}
+
+/* One line of a streamed file (its lineno, 1-based), as the import reads
+ * it: blank lines are skipped, every other line is the next record. */
+static int stream_line(struct file_state *f, const char *line, size_t n, long lineno,
+                       long *record, struct pl_run_list *now, struct pl_error *ferr)
+{
+	size_t from = now->n;
+	int rc;
+
+	if (blank_line(line, n))
+		return 0;
+	if ((rc = pl_adapters_parse(f->path, line, n, f->io.format, now, ferr))) {
+		if (ferr->line > 0)
+			ferr->line += lineno - 1;
+		return rc;
+	}
+	for (size_t i = from; i < now->n; i++)
+		now->v[i].record = *record;
+	(*record)++;
+	return now->n >= WINDOW_RUNS ? redo_window(f, now, ferr) : 0;
+}
+
+/* A file the import streamed (a large JSONL): chunk by chunk, line by
+ * line, WINDOW_RUNS records at a time, so memory does not grow with the
+ * file; its sha256 is checked at the end (the caller's transaction is
+ * rolled back when it does not match). */
+static int redo_stream(struct file_state *f, long long chunks, struct pl_error *ferr)
+{
+	struct pl_sha256 *h = pl_sha256_new();
+	struct pl_run_list now, rest;
+	char *carry = NULL, hex[65];
+	size_t clen = 0, ccap = 0;
+	long lineno = 0, record = 0;
+	int rc = 0;
+
+	pl_run_list_init(&now);
+	pl_run_list_init(&rest);
+	if (!h)
+		return pl_error_set(ferr, PL_ENOMEM, "out of memory");
+	for (long long seq = 0; seq < chunks && !rc; seq++) {
+		char *buf = NULL;
+		size_t len = 0, start = 0;
+
+		if ((rc = pl_store_read_source_chunk(f->st, f->sha, seq, &buf, &len, ferr)))
+			break;
+		if (pl_sha256_update(h, buf, len)) {
+			free(buf);
+			rc = pl_error_set(ferr, PL_ENOMEM, "out of memory");
+			break;
+		}
+		for (size_t i = 0; i < len && !rc; i++) {
+			if (buf[i] != '\n')
+				continue;
+			lineno++;
+			if (clen) { /* the line began in an earlier chunk */
+				size_t add = i + 1 - start;
+				char *nc = clen + add > ccap ? realloc(carry, ccap = clen + add) : carry;
+				if (!nc) {
+					rc = pl_error_set(ferr, PL_ENOMEM, "out of memory");
+					break;
+				}
+				carry = nc;
+				memcpy(carry + clen, buf + start, add);
+				clen += add;
+				rc = stream_line(f, carry, clen, lineno, &record, &now, ferr);
+				clen = 0;
+			} else {
+				rc = stream_line(f, buf + start, i + 1 - start, lineno, &record, &now, ferr);
+			}
+			start = i + 1;
+		}
+		if (!rc && start < len) { /* a line goes on in the next chunk */
+			size_t add = len - start;
+			char *nc = clen + add > ccap ? realloc(carry, ccap = clen + add) : carry;
+			if (!nc)
+				rc = pl_error_set(ferr, PL_ENOMEM, "out of memory");
+			else {
+				carry = nc;
+				memcpy(carry + clen, buf + start, add);
+				clen += add;
+			}
+		}
+		free(buf);
+	}
+	if (!rc && clen) /* the last line, without a newline */
+		rc = stream_line(f, carry, clen, ++lineno, &record, &now, ferr);
+	if (!rc)
+		rc = redo_window(f, &now, ferr);
+	/* stored runs past the file's last record: kept as they are */
+	if (!rc && !(rc = pl_store_query_source_range(f->st, f->sha, record, LONG_MAX, 0, &rest, ferr))) {
+		f->runs += rest.n;
+		f->vanished += rest.n;
+	}
+	if (!rc && pl_sha256_final(h, hex))
+		rc = pl_error_set(ferr, PL_ENOMEM, "out of memory");
+	if (!rc && strcmp(hex, f->sha) != 0)
+		rc = pl_error_set(ferr, PL_ESCHEMA,
+		                  "the stored source bytes of %s are damaged (they hash to %s)", f->sha,
+		                  hex);
+	pl_sha256_free(h);
+	free(carry);
+	pl_run_list_release(&now);
+	pl_run_list_release(&rest);
+	return rc;
+}
+
 /* Re-derives the runs of the source file sha. Returns 0 (the file was
  * done, or could not be: stats and the callback say which), or a fatal
  * PL_EDB / PL_ENOMEM. */
 static int redo_file(struct pl_store *st, const struct pl_reimport_opts *o, const char *sha,
                      struct pl_reimport_stats *stats, struct pl_error *err)
 {
-	struct pl_import_opts io;
-	struct pending_list reports = {0};
-	struct pl_run_list stored, now;
+	struct file_state f;
+	struct pl_run_list first;
 	struct pl_error ferr;
-	char *buf = NULL, *warnings = NULL;
-	const char *path;
-	size_t len = 0, refonly = 0, nchanged = 0;
-	int rc;
+	long long size = 0, chunks = 0;
+	char *path = NULL, *adapter = NULL;
+	int rc, stream;
 
-	memset(&io, 0, sizeof(io));
-	pl_run_list_init(&stored);
-	pl_run_list_init(&now);
+	memset(&f, 0, sizeof(f));
+	f.o = o;
+	f.stats = stats;
+	f.st = st;
+	f.sha = sha;
+	pl_run_list_init(&first);
 	pl_error_init(&ferr);
-	if ((rc = pl_store_query_source(st, sha, &stored, err)) || stored.n == 0)
+	/* the path and adapter of the file, from its first stored run */
+	if ((rc = pl_store_query_source_range(st, sha, 0, LONG_MAX, 1, &first, err)) == 0 && first.n &&
+	    (!(path = strdup(first.v[0].source ? first.v[0].source : "-")) ||
+	     (first.v[0].adapter && !(adapter = strdup(first.v[0].adapter)))))
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	pl_run_list_release(&first);
+	if (rc || !path)
 		goto out;
-	path = stored.v[0].source ? stored.v[0].source : "-";
-	stats->runs += stored.n;
-	rc = pl_store_read_source(st, sha, &buf, &len, &ferr);
-	if (rc == PL_EEMPTY) {
+	f.path = path;
+	f.io.format = adapter;
+	if ((rc = pl_store_source_size(st, sha, &size, &chunks, err)))
+		goto out;
+	if (chunks == 0) {
 		stats->no_bytes++;
-		rc = 0;
 		goto out;
 	}
-	if (rc) {
-		if (rc == PL_EDB || rc == PL_ENOMEM) {
-			*err = ferr;
-			goto out;
-		}
-		goto failed; /* damaged bytes */
-	}
-	io.format = stored.v[0].adapter;
-	if ((rc = pl_adapters_parse(path, buf, len, io.format, &now, &ferr)) ||
-	    (rc = pl_import_prepare(&io, path, sha, NULL, NULL, 0, &now, 0, 0, &refonly, &warnings,
-	                            &ferr)))
-		goto failed;
+	/* as the import read it: a large JSONL (or standard input spooled) was
+	 * streamed, everything else read whole */
+	stream = size > PL_IMPORT_STREAM_MIN &&
+	         (pl_import_has_suffix(path, ".jsonl") || strcmp(path, "-") == 0);
 	if ((rc = pl_store_begin(st, err)))
 		goto out;
-	for (size_t i = 0; i < stored.n && !rc; i++) {
-		const struct pl_run *s = &stored.v[i], *r = NULL;
-		int changed = 0;
-
-		for (size_t k = 0; k < now.n && !r; k++)
-			if (now.v[k].record == s->record)
-				r = &now.v[k];
-		if (!r) { /* the file no longer yields this record: kept as it is */
-			stats->vanished++;
-			continue;
-		}
-		rc = redo_run(st, o, &reports, s, r, &changed, &ferr);
-		nchanged += (size_t)changed;
-	}
+	rc = stream ? redo_stream(&f, chunks, &ferr) : redo_whole(&f, &ferr);
 	if (rc) {
 		pl_store_rollback(st, NULL);
 		if (rc == PL_EDB || rc == PL_ENOMEM) {
 			*err = ferr;
 			goto out;
 		}
-		goto failed;
+		/* this file's fault (its bytes are damaged, no longer parse, or a
+		 * value no longer validates): nothing of it changed; the others
+		 * go on */
+		stats->failed++;
+		if (!ferr.file[0])
+			pl_error_at(&ferr, path, ferr.line, ferr.column);
+		if (o->on_failure)
+			o->on_failure(o->ctx, path, &ferr);
+		rc = 0;
+		goto out;
 	}
 	if ((rc = pl_store_commit(st, err)))
 		goto out;
 	stats->files++;
-	stats->changed += nchanged;
-	for (size_t i = 0; i < reports.n; i++)
-		o->on_run(o->ctx, path, reports.v[i].id, reports.v[i].revision, reports.v[i].changes,
-		          reports.v[i].n);
-	goto out;
-failed:
-	/* this file's fault (its bytes no longer parse, or a value no longer
-	 * validates): nothing of it changed; the others go on */
-	stats->failed++;
-	if (!ferr.file[0])
-		pl_error_at(&ferr, path, ferr.line, ferr.column);
-	if (o->on_failure)
-		o->on_failure(o->ctx, path, &ferr);
-	rc = 0;
+	stats->runs += f.runs;
+	stats->vanished += f.vanished;
+	stats->changed += f.changed;
+	stats->unreported += f.unreported;
+	for (size_t i = 0; o->on_run && i < f.reports.n; i++)
+		o->on_run(o->ctx, path, f.reports.v[i].id, f.reports.v[i].revision,
+		          f.reports.v[i].changes, f.reports.v[i].n);
 out:
-	pending_release(&reports);
-	free(buf);
-	free(warnings);
-	pl_run_list_release(&stored);
-	pl_run_list_release(&now);
+	pending_release(&f.reports);
+	free(path);
+	free(adapter);
 	return rc;
 }
 

@@ -330,6 +330,26 @@ int pl_store_has_source(struct pl_store *st, const char *sha256, int *found, str
 int pl_store_read_source(struct pl_store *st, const char *sha256, char **out, size_t *len,
                          struct pl_error *err);
 
+/* The size in bytes of the stored source with this sha256 (0 when not
+ * stored) and its number of chunks. Returns 0 or PL_EDB. */
+int pl_store_source_size(struct pl_store *st, const char *sha256, long long *size,
+                         long long *chunks, struct pl_error *err);
+
+/* Chunk seq of the stored source with this sha256, inflated: *out (caller
+ * frees; NUL-terminated after *len bytes). The whole file's sha256 is not
+ * checked here (the caller hashes the chunks in order). Returns 0;
+ * PL_EEMPTY when there is no such chunk; PL_ESCHEMA when it is damaged;
+ * PL_EDB; PL_ENOMEM. */
+int pl_store_read_source_chunk(struct pl_store *st, const char *sha256, long long seq, char **out,
+                               size_t *len, struct pl_error *err);
+
+/* Appends to out the stored runs read from the bytes with this sha256
+ * whose record is in [from, to], ordered by record, at most limit of them
+ * (0: all), filled as by pl_store_query_source(). Returns 0, PL_EDB or
+ * PL_ENOMEM. */
+int pl_store_query_source_range(struct pl_store *st, const char *sha256, long from, long to,
+                                long limit, struct pl_run_list *out, struct pl_error *err);
+
 /* ---------------------------------------------------- merge (issue 13) */
 
 /* What pl_store_merge() brought in. */

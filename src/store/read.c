@@ -635,3 +635,31 @@ int pl_store_get_run(struct pl_store *st, long long id, struct pl_run *run, int 
 	pl_run_list_release(&one);
 	return rc;
 }
+
+int pl_store_query_source_range(struct pl_store *st, const char *sha256, long from, long to,
+                                long limit, struct pl_run_list *out, struct pl_error *err)
+{
+	sqlite3_str *q = sqlite3_str_new(st->db);
+	sqlite3_stmt *s = NULL;
+	long long *cond_id = NULL; /* per run read, its conditions id */
+	size_t start = out->n;
+	int rc = 0, step;
+
+	sqlite3_str_appendall(q, st->select_sql);
+	sqlite3_str_appendall(q, " WHERE runs.source_sha256 = ?1 AND runs.record BETWEEN ?2 AND ?3 "
+	                         "ORDER BY runs.record LIMIT ?4");
+	if ((step = pl_store_prepare_str(st->db, q, &s)) == SQLITE_NOMEM)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (step != SQLITE_OK)
+		return pl_store_fail(st, err, "preparing the lookup of a source");
+	sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, from);
+	sqlite3_bind_int64(s, 3, to);
+	sqlite3_bind_int64(s, 4, limit > 0 ? limit : -1);
+	rc = read_runs(st, s, NULL, out, &cond_id, "reading the runs of a source", err);
+	sqlite3_finalize(s);
+	if (!rc)
+		rc = attach_extras(st, out, start, cond_id, err);
+	free(cond_id);
+	return rc;
+}

@@ -183,3 +183,73 @@ int pl_store_read_source(struct pl_store *st, const char *sha256, char **out, si
 	*len = n;
 	return 0;
 }
+
+int pl_store_source_size(struct pl_store *st, const char *sha256, long long *size,
+                         long long *chunks, struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = 0;
+
+	*size = *chunks = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT coalesce(sum(size), 0), count(*) FROM source_chunks "
+	                               "WHERE sha256 = ?1",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "looking up source bytes");
+	sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		*size = sqlite3_column_int64(s, 0);
+		*chunks = sqlite3_column_int64(s, 1);
+	} else {
+		rc = pl_store_fail(st, err, "looking up source bytes");
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int pl_store_read_source_chunk(struct pl_store *st, const char *sha256, long long seq, char **out,
+                               size_t *len, struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	char *buf = NULL;
+	size_t n = 0;
+	int rc = 0, step;
+
+	*out = NULL;
+	*len = 0;
+	if (sqlite3_prepare_v2(st->db,
+	                       "SELECT size, compression, bytes FROM source_chunks "
+	                       "WHERE sha256 = ?1 AND seq = ?2",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "reading source bytes");
+	sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, seq);
+	step = sqlite3_step(s);
+	if (step == SQLITE_ROW) {
+		const char *comp = (const char *)sqlite3_column_text(s, 1);
+		sqlite3_int64 size = sqlite3_column_int64(s, 0);
+
+		if (size < 0 || !comp || strcmp(comp, "zlib") != 0)
+			rc = pl_error_set(err, PL_ESCHEMA,
+			                  "the stored source bytes of %s are damaged (chunk %lld: "
+			                  "compression 'zlib' expected)",
+			                  sha256, seq);
+		else
+			rc = inflate_chunk(sqlite3_column_blob(s, 2), (size_t)sqlite3_column_bytes(s, 2),
+			                   (size_t)size, &buf, &n, sha256, seq, err);
+	} else if (step == SQLITE_DONE) {
+		rc = pl_error_set(err, PL_EEMPTY, "chunk %lld of the source bytes of %s is not stored",
+		                  seq, sha256);
+	} else {
+		rc = pl_store_fail(st, err, "reading source bytes");
+	}
+	sqlite3_finalize(s);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	if (!buf && !(buf = calloc(1, 1)))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	*out = buf;
+	*len = n;
+	return 0;
+}

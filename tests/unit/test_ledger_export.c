@@ -323,6 +323,63 @@ static void test_import_keeps_bytes(void **state)
 	                                         "WHERE seq = 1)") + (1 << 20) - 1) / (1 << 20));
 }
 
+/* reimport of a streamed JSONL (chunk by chunk, a window of records at a
+ * time) and of a file read whole: exact counts, then nothing left. */
+static void test_reimport_streamed(void **state)
+{
+	struct pl_store *st = NULL;
+	struct pl_error err;
+	struct pl_import_stats istats;
+	struct pl_import_opts opts;
+	struct pl_reimport_opts ro;
+	struct pl_reimport_stats rs;
+	const char *paths[] = {TMP "/big.jsonl", TMP "/small.jsonl"};
+
+	(void)state;
+	setup_env();
+	gen_jsonl(TMP "/big.jsonl", 0, 12000, 100); /* 3 chunks, streamed */
+	gen_jsonl(TMP "/small.jsonl", 0, 3, 200);
+	/* a blank line and a last line without a newline, as the import reads them */
+	sh("printf '\n  \n' >> '%s/big.jsonl' && tail -c +1 '%s/small.jsonl' | head -c -1 >> "
+	   "'%s/big.jsonl'",
+	   TMP, TMP, TMP);
+	memset(&opts, 0, sizeof(opts));
+	pl_error_init(&err);
+	assert_int_equal(pl_store_open(TMP "/rs.db", &st, &err), 0);
+	assert_int_equal(pl_import_paths(st, paths, 2, &opts, NULL, NULL, &istats, &err), 0);
+	assert_int_equal(istats.runs, 12006);
+	pl_store_close(st);
+	/* an older adapter, played: records 0, 5000, 11999 and 12002 of the big
+	 * file (the last its line without a newline) and record 1 of the small */
+	exec_sql(TMP "/rs.db", "UPDATE runs SET output_throughput = NULL WHERE (record IN (0, 5000, "
+	                       "11999, 12002) AND source_path LIKE '%big.jsonl') OR (record = 1 AND "
+	                       "source_path LIKE '%small.jsonl')");
+	memset(&ro, 0, sizeof(ro));
+	ro.when = 1790000000;
+	ro.reason = "reimport with perfledger 0.1";
+	ro.author = "ci";
+	assert_int_equal(pl_store_open(TMP "/rs.db", &st, &err), 0);
+	assert_int_equal(pl_reimport(st, &ro, &rs, &err), 0);
+	assert_int_equal(rs.files, 2);
+	assert_int_equal(rs.runs, 12006);
+	assert_int_equal(rs.changed, 5);
+	assert_int_equal(rs.failed, 0);
+	assert_int_equal(rs.vanished, 0);
+	assert_int_equal(pl_reimport(st, &ro, &rs, &err), 0);
+	assert_int_equal(rs.changed, 0);
+	pl_store_close(st);
+	assert_int_equal(q_int(TMP "/rs.db", "SELECT count(*) FROM revisions WHERE field = "
+	                                     "'output_throughput' AND old_value IS NULL AND reason = "
+	                                     "'reimport with perfledger 0.1'"),
+	                 5);
+	assert_int_equal(q_int(TMP "/rs.db", "SELECT count(*) FROM runs WHERE output_throughput IS NULL"),
+	                 0);
+	/* the metric's value is the file's: record 12002 is small.jsonl's line 3 */
+	assert_int_equal(q_int(TMP "/rs.db", "SELECT output_throughput * 2 FROM runs WHERE record = "
+	                                     "12002"),
+	                 2 * 102 + 1);
+}
+
 /* -------------------------------------------------- the ledger adapter */
 
 static void test_ledger_record(void **state)
@@ -544,6 +601,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_source_roundtrip_exact),
 		cmocka_unit_test(test_import_keeps_bytes),
+		cmocka_unit_test(test_reimport_streamed),
 		cmocka_unit_test(test_ledger_record),
 		cmocka_unit_test(test_merge_exact),
 		cmocka_unit_test(test_merge_sigkill),
