@@ -323,7 +323,7 @@ static int redo_pairs(struct file_state *f, const struct pl_run_list *stored,
 		qsort(v, now->n, sizeof(*v), by_record);
 	for (size_t i = 0; i < stored->n && !rc; i++) {
 		const struct pl_run *s = &stored->v[i];
-		int changed = 0;
+		int changed = 0, full;
 
 		f->runs++;
 		while (k < now->n && v[k]->record < s->record)
@@ -332,10 +332,10 @@ static int redo_pairs(struct file_state *f, const struct pl_run_list *stored,
 			f->vanished++; /* the file no longer yields this record: kept as it is */
 			continue;
 		}
-		rc = redo_run(f->st, f->o, f->reports.n < REPORTS_MAX ? &f->reports : NULL, s, v[k],
-		              &changed, ferr);
+		full = f->reports.n >= REPORTS_MAX;
+		rc = redo_run(f->st, f->o, full ? NULL : &f->reports, s, v[k], &changed, ferr);
 		f->changed += (size_t)changed;
-		if (changed && f->reports.n >= REPORTS_MAX)
+		if (changed && full)
 			f->unreported++;
 	}
 	free(v);
