@@ -323,6 +323,17 @@ static void test_import_keeps_bytes(void **state)
 	                                         "WHERE seq = 1)") + (1 << 20) - 1) / (1 << 20));
 }
 
+static void count_run(void *ctx, const char *path, long long run_id, int revision,
+                      const struct pl_amend_change *changes, size_t n)
+{
+	(void)path;
+	(void)run_id;
+	(void)changes;
+	assert_true(revision == 2 || revision == 3); /* 3: record 0 was revised above */
+	assert_int_equal(n, 1);
+	(*(int *)ctx)++;
+}
+
 /* reimport of a streamed JSONL (chunk by chunk, a window of records at a
  * time) and of a file read whole: exact counts, then nothing left. */
 static void test_reimport_streamed(void **state)
@@ -378,6 +389,22 @@ static void test_reimport_streamed(void **state)
 	assert_int_equal(q_int(TMP "/rs.db", "SELECT output_throughput * 2 FROM runs WHERE record = "
 	                                     "12002"),
 	                 2 * 102 + 1);
+
+	/* 1100 runs of one file change: 1000 are passed to on_run, 100 counted */
+	{
+		int calls = 0;
+
+		exec_sql(TMP "/rs.db", "UPDATE runs SET ttft_p50 = 99 WHERE record < 1100 AND "
+		                       "source_path LIKE '%big.jsonl'");
+		ro.on_run = count_run;
+		ro.ctx = &calls;
+		assert_int_equal(pl_store_open(TMP "/rs.db", &st, &err), 0);
+		assert_int_equal(pl_reimport(st, &ro, &rs, &err), 0);
+		pl_store_close(st);
+		assert_int_equal(rs.changed, 1100);
+		assert_int_equal(calls, 1000);
+		assert_int_equal(rs.unreported, 100);
+	}
 }
 
 /* -------------------------------------------------- the ledger adapter */
