@@ -109,6 +109,7 @@ int pl_inventory_check(const struct pl_adapter_info *info, const char *version, 
                        const char *value, struct pl_run *run, struct pl_error *err);
 
 extern const struct pl_adapter_impl pl_adapter_descriptor;
+extern const struct pl_adapter_impl pl_adapter_ledger;
 extern const struct pl_adapter_impl pl_adapter_vllm_serving;
 extern const struct pl_adapter_impl pl_adapter_sglang;
 extern const struct pl_adapter_impl pl_adapter_llmperf;
@@ -138,5 +139,12 @@ const char *pl_csv_refusal(const char *buf, size_t len);
  * "unknown field 'k'". Used by the descriptor and by sidecar files. */
 int pl_adapter_conditions_from(const cJSON *obj, const char *const *skip, struct pl_run *run,
                                struct pl_error *err);
+
+/* The metrics object of a descriptor (descriptor.c): every key by the
+ * grammar of schema/descriptor.md (canonical names in canonical units,
+ * _ms / _s suffixes, median, p99.9) into run's metrics. Returns 0 or
+ * PL_EINVALID naming the key (unknown metric or unit, not a number, two
+ * keys for one metric). */
+int pl_descriptor_metrics(const cJSON *metrics, struct pl_run *run, struct pl_error *err);
 
 #endif

@@ -21,6 +21,7 @@
 
 static const char *const descriptor_mapping[] = {
 	"<condition name> -> that condition (strings; numbers for counts/rates; \"inf\" allowed)",
+	"metric.<canonical metric name> -> that metric (its canonical unit)",
 	"metric.<family>_<stat> -> <family>_<stat> (s; no suffix = seconds)",
 	"metric.<family>_<stat>_s -> <family>_<stat> (s)",
 	"metric.<family>_<stat>_ms -> <family>_<stat> (s, value / 1000)",
@@ -123,6 +124,13 @@ static int parse_metric_key(const char *key, int *id, int *exp10, struct pl_erro
 	char name[96];
 	size_t n;
 
+	/* every canonical name, in its canonical unit: what `list --format json`
+	 * and `export` print (output_throughput_per_accelerator, ...) reads back */
+	if ((*id = pl_metric_lookup(key)) >= 0) {
+		*exp10 = 0;
+		return 0;
+	}
+
 	for (int f = 0; f < 5; f++) {
 		const char *fam = f < 4 ? time_families[f] : "tokens_per_second";
 		size_t fl = strlen(fam);
@@ -198,7 +206,7 @@ static int metric_key(const char *key, int *id, int *exp10, struct pl_error *err
 	return rc;
 }
 
-static int convert_metrics(const cJSON *metrics, struct pl_run *run, struct pl_error *err)
+int pl_descriptor_metrics(const cJSON *metrics, struct pl_run *run, struct pl_error *err)
 {
 	const char *given[PL_METRIC_COUNT] = {0};
 	const cJSON *m;
@@ -326,7 +334,7 @@ static int descriptor_convert(const cJSON *obj, struct pl_run *run, struct pl_er
 		return pl_error_set(err, PL_EINVALID, "'%s' must be an object, got %s", metric->string,
 		                    pl_json_type_name(metric));
 	}
-	return convert_metrics(metric, run, err);
+	return pl_descriptor_metrics(metric, run, err);
 }
 
 static int descriptor_parse(struct pl_adapter_input *in, struct pl_run_list *out,

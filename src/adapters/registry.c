@@ -39,6 +39,7 @@ static const struct pl_adapter_impl *const impls[] = {
 	&pl_adapter_inference_perf,
 	&pl_adapter_inference_benchmarker,
 	&pl_adapter_evalscope,
+	&pl_adapter_ledger, /* before the descriptor: a list entry has a "metrics" object */
 	&pl_adapter_descriptor,
 };
 #define NIMPLS (sizeof(impls) / sizeof(impls[0]))

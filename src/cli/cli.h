@@ -38,6 +38,9 @@ int cmd_amend(const struct pl_cli *cli, int argc, char **argv);
 int cmd_retract(const struct pl_cli *cli, int argc, char **argv);
 int cmd_restore(const struct pl_cli *cli, int argc, char **argv);
 int cmd_purge(const struct pl_cli *cli, int argc, char **argv);
+int cmd_export(const struct pl_cli *cli, int argc, char **argv);
+int cmd_merge(const struct pl_cli *cli, int argc, char **argv);
+int cmd_reimport(const struct pl_cli *cli, int argc, char **argv);
 
 /* The CLI's one reading of $SOURCE_DATE_EPOCH (util/clock.h's parser): unset or empty is now; else a
  * whole number of seconds 0..253402300799 (up to 9999-12-31T23:59:59Z),

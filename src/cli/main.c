@@ -35,6 +35,9 @@ static const struct command commands[] = {
 	{"retract", cmd_retract, "take runs out of every comparison and report, without deleting"},
 	{"restore", cmd_restore, "put retracted runs back"},
 	{"purge", cmd_purge, "delete retracted runs for good, saying what was deleted"},
+	{"export", cmd_export, "write the ledger as JSONL that 'import' reads back into an equal ledger"},
+	{"merge", cmd_merge, "bring other ledgers' runs, steps and source bytes into this one"},
+	{"reimport", cmd_reimport, "re-derive stored runs from their kept source bytes with today's adapters"},
 	{"migrate", cmd_migrate, "bring the database to this build's schema (reading commands never do)"},
 };
 

@@ -2,6 +2,7 @@
  * model.c — the condition and metric tables and the run's lifecycle.
  */
 #include "core/model.h"
+#include "core/carried.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -140,6 +141,7 @@ void pl_run_release(struct pl_run *run)
 	free(run->reject);
 	for (int f = 0; f < PL_BUILD_COUNT; f++)
 		free(run->build[f]);
+	pl_carried_free(run->carried);
 	pl_run_init(run);
 }
 
@@ -203,6 +205,9 @@ int pl_run_copy(struct pl_run *dst, const struct pl_run *src)
 	for (int f = 0; f < PL_BUILD_COUNT; f++)
 		if (pl_strset(&dst->build[f], src->build[f]))
 			goto oom;
+	dst->provenance_given = src->provenance_given;
+	if (pl_carried_copy(&dst->carried, src->carried))
+		goto oom;
 	return 0;
 oom:
 	pl_run_release(dst);

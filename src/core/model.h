@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+
 #include "core/error.h"
 #include "util/utf8.h" /* pl_utf8_valid_prefix, pl_utf8_decode, pl_cp_is_control */
 
@@ -285,6 +286,8 @@ int pl_run_set_build(struct pl_run *run, int f, const char *text, struct pl_erro
 
 /* The canonical run. Created by adapters, filled by the store on query.
  * Initialise with pl_run_init(), release with pl_run_release(). */
+struct pl_carried; /* core/carried.h */
+
 struct pl_run {
 	long long id;                           /* database id; 0 until stored */
 	struct pl_value cond[PL_COND_COUNT];    /* conditions, by enum pl_cond_id */
@@ -306,6 +309,12 @@ struct pl_run {
 	char *build[PL_BUILD_COUNT]; /* build identity by enum pl_build_field,
 	                           NULL when not known; provenance, not a
 	                           condition; owned */
+	int provenance_given;   /* 1: source, sha256, record, adapter, format_version and
+	                           imported_at were read from a perfledger ledger record
+	                           (`export`, `list --format json`) and are stored as they
+	                           are, not as the importing file's */
+	struct pl_carried *carried; /* accepted steps, revisions and retractions a
+	                           ledger record carries (core/carried.h), or NULL; owned */
 	int revision;           /* the stored run's current revision: 1 as
 	                           imported, +1 per amend (core/ledger.h); set
 	                           by the store's reads, 0 otherwise */

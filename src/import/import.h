@@ -133,4 +133,53 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
                     const struct pl_import_opts *opts, pl_import_cb cb, void *ctx,
                     struct pl_import_stats *stats, struct pl_error *err);
 
+/* ------------------------------------------------ reimport (issue 13) */
+
+struct pl_amend_change; /* core/ledger.h */
+
+/* Options of pl_reimport(). */
+struct pl_reimport_opts {
+	const struct pl_filter *filters; /* --where: the files holding a matching run */
+	size_t nfilters;                 /* entries in filters */
+	long long when;                  /* time of the revisions, s since 1970 */
+	const char *reason;              /* "reimport with perfledger X.Y" */
+	const char *author;              /* --by, else $USER */
+	/* A run changed: its id, the revision made, and each field (condition,
+	 * extra condition or metric) with its old (NULL = missing) and new text.
+	 * May be NULL. */
+	void (*on_run)(void *ctx, const char *path, long long run_id, int revision,
+	               const struct pl_amend_change *changes, size_t n);
+	/* A file could not be re-derived (its bytes are damaged, no longer
+	 * parse, or a value no longer validates): nothing of it changed. May be
+	 * NULL. */
+	void (*on_failure)(void *ctx, const char *path, const struct pl_error *why);
+	void *ctx;                       /* for the callbacks */
+};
+
+/* Totals of pl_reimport(). */
+struct pl_reimport_stats {
+	size_t files;    /* files re-derived */
+	size_t runs;     /* stored runs of the files re-derived (or tried) */
+	size_t changed;  /* runs that got a new revision */
+	size_t no_bytes; /* files whose bytes are not kept (imported before migration 010) */
+	size_t failed;   /* files that could not be re-derived (on_failure) */
+	size_t vanished; /* stored runs whose record the file no longer yields (kept) */
+	size_t unreported; /* changed runs not passed to on_run (past 1000 in one file) */
+};
+
+/*
+ * Re-derives the stored runs of every source file holding a run that the
+ * filters select (retracted runs included) from the kept bytes, with
+ * today's adapters: conditions the file gives now and the run lacks are
+ * added, metrics the file gives now with another value (or missing) are
+ * set; conditions a run has are never changed (they may come from a
+ * sidecar, --set or amend). Each change is a new revision of the run with
+ * o->reason and o->author. One transaction per file. *stats gets the
+ * totals. Returns 0 (files that could not be re-derived are counted and
+ * reported through on_failure), PL_EUSAGE (a filter), or PL_EDB / PL_ENOMEM
+ * (files done before stay done; the command can be run again).
+ */
+int pl_reimport(struct pl_store *st, const struct pl_reimport_opts *o,
+                struct pl_reimport_stats *stats, struct pl_error *err);
+
 #endif

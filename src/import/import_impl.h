@@ -39,6 +39,7 @@ enum item_kind {
 	IT_BEGIN, /* a streamed file starts: path, sha */
 	IT_RUNS,  /* a chunk of the streamed file's runs */
 	IT_END,   /* the streamed file ended: rc, err, totals */
+	IT_SRC,   /* a chunk of the streamed file's bytes, compressed: src, src_seq */
 	IT_FATAL  /* the parser cannot go on (out of memory): err */
 };
 
@@ -55,6 +56,9 @@ struct item {
 	size_t nruns;            /* IT_END: runs of the whole streamed file */
 	size_t refonly;          /* reference-only runs (IT_FILE, IT_END) */
 	char *warnings;          /* the runs' warnings, "\n"-separated, or NULL; owned */
+	struct pl_source_chunk src; /* IT_FILE: the file's bytes compressed (src.z NULL when
+	                               not read or rejected); IT_SRC: one chunk; owned */
+	long long src_seq;       /* IT_SRC: the chunk's number */
 };
 
 /* State of one pl_import_paths call. */

@@ -147,6 +147,7 @@ void pl_import_item_free(struct item *it)
 			pl_cond_key_release(&it->keys[i]);
 	free(it->keys);
 	pl_run_list_release(&it->runs);
+	pl_source_chunk_release(&it->src);
 	free(it);
 }
 
@@ -418,7 +419,33 @@ static int store_file(struct batch *b, struct item *it, size_t *stored, struct p
 
 	if (rc == 0)
 		rc = insert_runs(b, it, stored, err);
+	if (rc == 0 && it->src.z)
+		rc = pl_store_put_source_chunk(b->st, it->sha, 0, &it->src, err);
 	return rc;
+}
+
+/* The bytes of a file whose runs are stored already: kept too when they
+ * are not (a ledger written before migration 010 gets them by importing
+ * the files again). Returns 0 or, after a fatal store error, -1. */
+static int backfill_source(struct batch *b, struct item *it)
+{
+	struct pl_error err;
+	int kept = 0;
+
+	if (!it->src.z || (b->opts->strict && b->rejected) || b->opts->dry_run)
+		return 0; /* a dry run writes nothing */
+	pl_error_init(&err);
+	/* a read first: re-importing stored files writes nothing (and works on
+	 * a database this user may only read) */
+	if (pl_store_has_source(b->st, it->sha, &kept, &err) == 0 && kept)
+		return 0;
+	if (err.code || pl_store_put_source_chunk(b->st, it->sha, 0, &it->src, &err)) {
+		pl_error_at(&err, it->path, 0, 0);
+		set_fatal(b, &err);
+		report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &err);
+		return -1;
+	}
+	return 0;
 }
 
 /* Looks the sha256 up. Returns 1 if stored, 0 if not, -1 on a fatal error. */
@@ -684,6 +711,8 @@ static void consume_file(struct batch *b, struct item *it)
 			}
 		}
 		if (dup) {
+			if (it->rc == 0 && backfill_source(b, it))
+				return;
 			report(b, it->path, PL_IMPORT_DUPLICATE, 0, 0, NULL);
 			after_file(b);
 			return;
@@ -796,6 +825,7 @@ static void consume_begin(struct batch *b, struct item *it)
 		b->stream_state = 4;
 		return;
 	}
+	memcpy(b->stream_sha, it->sha, sizeof(b->stream_sha));
 	b->stream_state = 1;
 }
 
@@ -830,6 +860,23 @@ static void consume_runs(struct batch *b, struct item *it)
 		return;
 	}
 	progress_tick(b, 0);
+}
+
+/* A chunk of the streamed file's bytes: stored inside its savepoint. */
+static void consume_src(struct batch *b, struct item *it)
+{
+	struct pl_error err;
+
+	if (b->stream_state != 1 || b->fatal)
+		return;
+	pl_error_init(&err);
+	if (pl_store_put_source_chunk(b->st, b->stream_sha, it->src_seq, &it->src, &err)) {
+		struct pl_error ignore;
+		pl_error_init(&ignore);
+		pl_store_file_end(b->st, 0, &ignore);
+		set_fatal(b, &err);
+		b->stream_state = 4;
+	}
 }
 
 static void consume_end(struct batch *b, struct item *it)
@@ -919,6 +966,9 @@ static void consume(struct batch *b, struct item *it)
 		case IT_RUNS:
 			consume_runs(b, it);
 			break;
+		case IT_SRC:
+			consume_src(b, it);
+			break;
 		case IT_END:
 			if (b->fatal && b->stream_state == 0)
 				break;
@@ -950,10 +1000,13 @@ static void free_items(struct item *it)
 
 /* ------------------------------------------------------------ the queue */
 
-/* What an item counts against QUEUE_RUNS: its runs, at least 1. */
+/* What an item counts against QUEUE_RUNS: its runs, at least 1, and its
+ * source bytes. */
 static size_t item_weight(const struct item *it)
 {
-	return it->runs.n ? it->runs.n : 1;
+	/* compressed source bytes weigh a run per 16 KiB, so that the queue
+	 * holds at most about 16 MiB of them */
+	return (it->runs.n ? it->runs.n : 1) + it->src.zlen / 16384;
 }
 
 /* Parser side: queues the gathered items (waits while the queue is full).

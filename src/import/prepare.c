@@ -79,7 +79,8 @@ static int prepare_runs(const struct pl_import_opts *opts, const char *path, con
 			}
 			free(was);
 		}
-		memcpy(r->sha256, sha, sizeof(r->sha256));
+		if (!r->provenance_given) /* a ledger record names its own source */
+			memcpy(r->sha256, sha, sizeof(r->sha256));
 		/* the launch flags in engine_args, after the file, the sidecar and
 		 * --set have given what they give: a disagreement is an error */
 		if (rc == 0)

@@ -230,6 +230,10 @@ static void produce_buffer(struct batch *b, const struct src *f, char *buf, size
 	}
 	if (rc == 0)
 		rc = pl_adapters_parse_records(path, buf, len, b->opts->format, &it->runs, &err);
+	/* the bytes are kept with the runs (compressed here, on the parser
+	 * thread); not those of a ledger export, whose runs name their own */
+	if (rc == 0 && !(it->runs.n > 0 && it->runs.v[0].provenance_given))
+		rc = pl_source_compress(buf, len, &it->src, &err);
 	free(buf);
 	if (rc == 0)
 		rc = pl_import_load_sidecar(path, f->side, &side, &sbuf, &slen, &err);
@@ -306,6 +310,57 @@ out:
 	return rc;
 }
 
+/* The bytes of a streamed file on their way to the store: gathered line
+ * by line and handed over as IT_SRC items of PL_SOURCE_CHUNK bytes each
+ * (the last one shorter), compressed here. */
+struct raw {
+	char *buf;     /* bytes not handed over yet */
+	size_t len;    /* in buf */
+	size_t cap;    /* allocated */
+	long long seq; /* number of the next chunk */
+	int off;       /* 1: not kept (a ledger export: its runs name their own sources) */
+};
+
+/* Hands over buf[0..n) as the next chunk. Returns 0, -1 when the writer
+ * stopped, or PL_ENOMEM (err set). */
+static int push_chunk(struct batch *b, struct raw *r, size_t n, struct pl_error *err)
+{
+	struct item *it = pl_import_item_new(IT_SRC, NULL);
+	int rc;
+
+	if (!it)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if ((rc = pl_source_compress(r->buf, n, &it->src, err))) {
+		pl_import_item_free(it);
+		return rc;
+	}
+	it->src_seq = r->seq++;
+	memmove(r->buf, r->buf + n, r->len - n);
+	r->len -= n;
+	return pl_import_push(b, it) ? -1 : 0;
+}
+
+/* Adds line[0..n) to r, handing over every full chunk. Returns as
+ * push_chunk(). */
+static int raw_add(struct batch *b, struct raw *r, const char *line, size_t n,
+                   struct pl_error *err)
+{
+	while (n > 0 && !r->off) {
+		size_t take = PL_SOURCE_CHUNK - r->len < n ? PL_SOURCE_CHUNK - r->len : n;
+		int rc;
+
+		if (!r->buf && !(r->buf = malloc(r->cap = PL_SOURCE_CHUNK)))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		memcpy(r->buf + r->len, line, take);
+		r->len += take;
+		line += take;
+		n -= take;
+		if (r->len == PL_SOURCE_CHUNK && (rc = push_chunk(b, r, r->len, err)))
+			return rc;
+	}
+	return 0;
+}
+
 static int blank_line(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -321,6 +376,7 @@ static int stream_records(struct batch *b, int fd, const char *path, const char 
                           size_t *refonly, char **warnings, struct pl_error *err)
 {
 	struct item *chunk = NULL;
+	struct raw raw = {NULL, 0, 0, 0, 0};
 	char *line = NULL, *side = NULL, *sbuf = NULL, *format = NULL;
 	size_t cap = 0, slen = 0;
 	long lineno = 0, record = 0;
@@ -343,6 +399,8 @@ static int stream_records(struct batch *b, int fd, const char *path, const char 
 		size_t from;
 
 		lineno++;
+		if ((rc = raw_add(b, &raw, line, (size_t)got, err)))
+			break;
 		if (blank_line(line, (size_t)got))
 			continue;
 		if ((record & 255) == 0 && pl_import_stream_skipped(b)) {
@@ -374,10 +432,18 @@ static int stream_records(struct batch *b, int fd, const char *path, const char 
 			rc = 0;
 		}
 		for (size_t i = from; i < chunk->runs.n; i++)
-			chunk->runs.v[i].record = record;
+			if (!chunk->runs.v[i].provenance_given) /* a ledger record keeps its own */
+				chunk->runs.v[i].record = record;
+			else
+				raw.off = 1;
 		record++;
-		if (!format && chunk->runs.n > from && chunk->runs.v[from].adapter &&
-		    !(format = strdup(chunk->runs.v[from].adapter ? chunk->runs.v[from].adapter : ""))) {
+		/* the adapter that read the first record reads the rest (a ledger
+		 * record's adapter is its source's: the ledger adapter read it) */
+		if (!format && chunk->runs.n > from &&
+		    (chunk->runs.v[from].provenance_given || chunk->runs.v[from].adapter) &&
+		    !(format = strdup(chunk->runs.v[from].provenance_given ? "ledger"
+		                      : chunk->runs.v[from].adapter ? chunk->runs.v[from].adapter
+		                                                    : ""))) {
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 			break;
 		}
@@ -409,6 +475,8 @@ static int stream_records(struct batch *b, int fd, const char *path, const char 
 		rc = pl_error_set(err, PL_ESYNTAX, "invalid JSON: the file holds no value");
 	}
 	fclose(f);
+	if (rc == 0 && raw.len > 0 && !raw.off)
+		rc = push_chunk(b, &raw, raw.len, err);
 	if (rc == 0 && chunk) {
 		struct item *last = chunk;
 		chunk = NULL;
@@ -419,6 +487,7 @@ static int stream_records(struct batch *b, int fd, const char *path, const char 
 	}
 out:
 	pl_import_item_free(chunk);
+	free(raw.buf);
 	free(line);
 	free(side);
 	free(sbuf);

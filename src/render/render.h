@@ -67,6 +67,15 @@ int pl_render_condition_table(FILE *out, struct pl_error *err);
 int pl_render_runs(FILE *out, const struct pl_run_list *runs, enum pl_table_format fmt,
                    struct pl_error *err);
 
+struct pl_carried; /* core/carried.h */
+
+/* Writes one line of `perfledger export` for run, with c (may be NULL) its
+ * accepted steps, revisions and retractions (their run_id is not read):
+ * the run as a descriptor with its extras, provenance and those (shape in
+ * src/render/export.c and README "Export, merge and reimport"), ending in
+ * "\n". Returns 0 or PL_EIO (a write failed; the caller names the file). */
+int pl_render_export_run(FILE *out, const struct pl_run *run, const struct pl_carried *c);
+
 /* Writes s as a JSON string literal (with quotes) to out. Invalid UTF-8
  * bytes are replaced by U+FFFD. Returns 0 or PL_EIO. */
 int pl_json_write_string(FILE *out, const char *s);

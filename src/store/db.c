@@ -661,6 +661,7 @@ void pl_store_close(struct pl_store *st)
 	sqlite3_finalize(st->fsp_begin);
 	sqlite3_finalize(st->fsp_release);
 	sqlite3_finalize(st->fsp_rollback);
+	sqlite3_finalize(st->src_put);
 	pl_store_memo_clear(st);
 	free(st->memo);
 	sqlite3_free(st->select_sql);

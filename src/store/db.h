@@ -193,6 +193,16 @@ int pl_store_each_set(struct pl_store *st, const struct pl_filter *filters, size
 int pl_store_query_key_of(struct pl_store *st, long long run_id, struct pl_run_list *out,
                           struct pl_error *err);
 
+/* Calls fn(ctx, run, err) for every stored run matching all filters, in id
+ * order, filled as by pl_store_query() (extras included), one at a time:
+ * memory stays constant whatever the number of runs (the run is the
+ * store's; fn copies what it keeps). A nonzero return of fn stops the
+ * walk and is returned. Returns 0, PL_EUSAGE (a filter value not of its
+ * field's type), PL_EDB, PL_ENOMEM, or fn's code. */
+int pl_store_each_run(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
+                      int (*fn)(void *ctx, const struct pl_run *run, struct pl_error *err),
+                      void *ctx, struct pl_error *err);
+
 /* Number of stored runs. Returns 0 or PL_EDB. */
 int pl_store_count_runs(struct pl_store *st, long long *count, struct pl_error *err);
 
@@ -319,5 +329,113 @@ struct pl_purge_counts {
  * retracted run is purged); PL_EDB; PL_ENOMEM. */
 int pl_store_purge(struct pl_store *st, long long run_id, struct pl_purge_counts *counts,
                    struct pl_error *err);
+
+/* ------------------------------------------ source bytes (issue 13, 010) */
+
+/* A file's bytes are kept in chunks of at most this many bytes. */
+#define PL_SOURCE_CHUNK ((size_t)1 << 20)
+
+/* One compressed chunk of a source file (caller-owned; pl_source_chunk_release). */
+struct pl_source_chunk {
+	unsigned char *z; /* zlib stream (RFC 1950); malloc'd */
+	size_t zlen;      /* bytes in z */
+	size_t size;      /* bytes of the file it holds, uncompressed */
+};
+
+/* Compresses in[0..n) (n at most 2 GiB) with zlib level 6 into *out, which
+ * the caller releases with pl_source_chunk_release(). Needs no store and
+ * is thread-safe (the import compresses on its parser thread). Returns 0,
+ * PL_ENOMEM, or PL_EUSAGE for n too large. */
+int pl_source_compress(const void *in, size_t n, struct pl_source_chunk *out,
+                       struct pl_error *err);
+
+/* Frees c's bytes and zeroes it; NULL is a no-op. */
+void pl_source_chunk_release(struct pl_source_chunk *c);
+
+/* Stores chunk seq (0-based) of the file whose bytes hash to sha256 (64
+ * lowercase hex digits) in source_chunks; a chunk stored already is kept
+ * as it is (same sha256, same bytes: stored once). Inside the caller's
+ * transaction when one is open. Returns 0 or PL_EDB / PL_ENOMEM. */
+int pl_store_put_source_chunk(struct pl_store *st, const char *sha256, long long seq,
+                              const struct pl_source_chunk *c, struct pl_error *err);
+
+/* *found gets 1 if the bytes with this sha256 are stored, else 0. Returns
+ * 0 or PL_EDB. */
+int pl_store_has_source(struct pl_store *st, const char *sha256, int *found, struct pl_error *err);
+
+/* The stored bytes with this sha256, inflated and checked: *out (caller
+ * frees; NUL-terminated after *len bytes). Returns 0; PL_EEMPTY when they
+ * are not stored (a file imported before migration 010); PL_ESCHEMA when
+ * they are damaged (a chunk missing or not inflating, or the bytes not
+ * hashing to sha256); PL_EDB; PL_ENOMEM. */
+int pl_store_read_source(struct pl_store *st, const char *sha256, char **out, size_t *len,
+                         struct pl_error *err);
+
+/* The size in bytes of the stored source with this sha256 (0 when not
+ * stored) and its number of chunks. Returns 0 or PL_EDB. */
+int pl_store_source_size(struct pl_store *st, const char *sha256, long long *size,
+                         long long *chunks, struct pl_error *err);
+
+/* Chunk seq of the stored source with this sha256, inflated: *out (caller
+ * frees; NUL-terminated after *len bytes). The whole file's sha256 is not
+ * checked here (the caller hashes the chunks in order). Returns 0;
+ * PL_EEMPTY when there is no such chunk; PL_ESCHEMA when it is damaged;
+ * PL_EDB; PL_ENOMEM. */
+int pl_store_read_source_chunk(struct pl_store *st, const char *sha256, long long seq, char **out,
+                               size_t *len, struct pl_error *err);
+
+/* Appends to out the stored runs read from the bytes with this sha256
+ * whose record is in [from, to], ordered by record, at most limit of them
+ * (0: all), filled as by pl_store_query_source(). Returns 0, PL_EDB or
+ * PL_ENOMEM. */
+int pl_store_query_source_range(struct pl_store *st, const char *sha256, long from, long to,
+                                long limit, struct pl_run_list *out, struct pl_error *err);
+
+/* ---------------------------------------------------- merge (issue 13) */
+
+/* What pl_store_merge() brought in. */
+struct pl_merge_stats {
+	long long runs;          /* runs stored (not stored before) */
+	long long conditions;    /* new conditions rows */
+	long long steps;         /* accepted steps stored */
+	long long revisions;     /* revision records stored */
+	long long retractions;   /* retraction records stored */
+	long long source_chunks; /* chunks of source bytes stored */
+	int migrated_from;       /* the other ledger's schema version when a copy of it was
+	                            migrated, else 0 */
+};
+
+/*
+ * Brings the runs of the ledger file other into st, in one transaction:
+ * their conditions rows and extra conditions (shared with equal ones
+ * here), the runs themselves with their provenance (imported_at
+ * included), their accepted steps, revisions and retractions (a record
+ * stored already is kept as it is) and the source bytes. A run is the same
+ * in both ledgers when sha256 and record agree; it is stored once, so
+ * merging the same file twice stores nothing the second time. other is
+ * opened read-only and never changed; when its schema is older, a copy
+ * ("<st's path>.merge-PID.tmp") is migrated and merged, and removed.
+ * *ms gets the counts. Returns 0; PL_EINVALID when a run of other was
+ * read from the same bytes as one here but has other conditions (the
+ * message names both runs, every field and both values; nothing is
+ * merged); PL_EUSAGE when other is st's own file; PL_EIO (other missing or
+ * unreadable, the copy failing); PL_ESCHEMA (not a perfledger ledger, or
+ * newer than this program); PL_EDB; PL_ENOMEM. On error nothing is merged.
+ */
+int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats *ms,
+                   struct pl_error *err);
+
+/* reimport (issue 13): a stored run's metrics re-derived from its source
+ * bytes by today's adapters. Sets metric[i] of run run_id to value[i] (in
+ * canonical units) for i < n, recording each as a revisions row of the
+ * given revision (>= 2; the caller picks the run's next one, or the one
+ * pl_store_amend() just made for the same reimport) with field = the
+ * metric's name, the old and new values in their shortest text (NULL =
+ * missing); bumps ledger_generation. Inside the caller's transaction
+ * (PL_EDB otherwise). Returns 0; PL_EEMPTY (no such run); PL_EUSAGE (no
+ * reason or author, revision < 2); PL_EDB; PL_ENOMEM. */
+int pl_store_revise_metrics(struct pl_store *st, long long run_id, int revision, const int *metric,
+                            const double *value, size_t n, long long when, const char *reason,
+                            const char *author, struct pl_error *err);
 
 #endif

@@ -623,6 +623,80 @@ int pl_store_query_key_of(struct pl_store *st, long long run_id, struct pl_run_l
 	return missing_run(st, run_id, err);
 }
 
+/* ------------------------------------------- every run, one at a time */
+
+/* The extra conditions of recently seen conditions rows, for
+ * pl_store_each_run(): direct-mapped on the conditions id, like the
+ * conditions cache. */
+struct extra_slot {
+	long long id;       /* conditions.id held, 0 if empty */
+	struct pl_run vals; /* only extra[] is used */
+};
+
+int pl_store_each_run(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,
+                      int (*fn)(void *ctx, const struct pl_run *run, struct pl_error *err),
+                      void *ctx, struct pl_error *err)
+{
+	sqlite3_stmt *s = st->query_all;
+	struct cond_slot *cache = NULL;
+	struct extra_slot *extras = NULL;
+	struct pl_run run;
+	const char *term = NULL;
+	int any = 0, rc, step;
+
+	if ((rc = pl_store_check_filters(filters, nfilters, err)) ||
+	    (rc = pl_store_retraction_term(st, &term, err)) ||
+	    (rc = pl_store_have_extras(st, &any, err)))
+		return rc;
+	if ((nfilters > 0 || term) && (rc = prepare_filtered(st, filters, nfilters, term, &s, err)))
+		return rc;
+	if (!(cache = calloc(COND_CACHE_SLOTS, sizeof(*cache))) ||
+	    (any && !(extras = calloc(COND_CACHE_SLOTS, sizeof(*extras))))) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
+	pl_run_init(&run);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		long long cid = sqlite3_column_int64(s, QC_CONDITION_ID);
+
+		pl_run_release(&run);
+		if ((rc = read_row(st->path, s, cache, &run, err)))
+			break;
+		if (extras) {
+			struct extra_slot *slot = &extras[(unsigned long long)cid % COND_CACHE_SLOTS];
+
+			if (slot->id != cid) {
+				pl_run_release(&slot->vals);
+				slot->id = 0;
+				if ((rc = pl_store_read_extras(st, &cid, 1, &slot->vals, err)))
+					break;
+				slot->id = cid;
+			}
+			for (size_t e = 0; e < slot->vals.nextra && !rc; e++)
+				if (pl_run_set_extra(&run, slot->vals.extra[e].name, slot->vals.extra[e].value,
+				                     NULL))
+					rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			if (rc)
+				break;
+		}
+		if ((rc = fn(ctx, &run, err)))
+			break;
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = pl_store_fail(st, err, "reading runs");
+	pl_run_release(&run);
+out:
+	cond_cache_free(cache);
+	for (size_t i = 0; extras && i < COND_CACHE_SLOTS; i++)
+		pl_run_release(&extras[i].vals);
+	free(extras);
+	if (s == st->query_all)
+		sqlite3_reset(s);
+	else
+		sqlite3_finalize(s);
+	return rc;
+}
+
 int pl_store_get_run(struct pl_store *st, long long id, struct pl_run *run, int *found,
                      struct pl_error *err)
 {
@@ -718,5 +792,33 @@ int pl_store_each_set(struct pl_store *st, const struct pl_filter *filters, size
 	free(cond_id);
 	cond_cache_free(cache);
 	sqlite3_finalize(s);
+	return rc;
+}
+
+int pl_store_query_source_range(struct pl_store *st, const char *sha256, long from, long to,
+                                long limit, struct pl_run_list *out, struct pl_error *err)
+{
+	sqlite3_str *q = sqlite3_str_new(st->db);
+	sqlite3_stmt *s = NULL;
+	long long *cond_id = NULL; /* per run read, its conditions id */
+	size_t start = out->n;
+	int rc = 0, step;
+
+	sqlite3_str_appendall(q, st->select_sql);
+	sqlite3_str_appendall(q, " WHERE runs.source_sha256 = ?1 AND runs.record BETWEEN ?2 AND ?3 "
+	                         "ORDER BY runs.record LIMIT ?4");
+	if ((step = pl_store_prepare_str(st->db, q, &s)) == SQLITE_NOMEM)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (step != SQLITE_OK)
+		return pl_store_fail(st, err, "preparing the lookup of a source");
+	sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, from);
+	sqlite3_bind_int64(s, 3, to);
+	sqlite3_bind_int64(s, 4, limit > 0 ? limit : -1);
+	rc = read_runs(st, s, NULL, out, &cond_id, "reading the runs of a source", err);
+	sqlite3_finalize(s);
+	if (!rc)
+		rc = attach_extras(st, out, start, cond_id, err);
+	free(cond_id);
 	return rc;
 }

@@ -65,6 +65,7 @@ struct pl_store {
 	sqlite3_stmt *fsp_begin;   /* SAVEPOINT pl_file */
 	sqlite3_stmt *fsp_release; /* RELEASE pl_file */
 	sqlite3_stmt *fsp_rollback; /* ROLLBACK TO pl_file */
+	sqlite3_stmt *src_put;     /* INSERT source_chunks (source.c), prepared on first use */
 	struct cond_memo *memo;    /* key -> conditions.id of rows in use; owned */
 	long long stamp_time;      /* the second stamp_text was made for, or -1 */
 	char stamp_text[32];       /* imported_at of that second (ISO 8601 UTC) */
@@ -229,5 +230,24 @@ int pl_store_read_extras(struct pl_store *st, const long long *ids, size_t nids,
  * PL_ENOMEM. */
 int pl_store_map_condition_ids(const long long *cond_id, size_t n, long long *ids, size_t *nids,
                                size_t *set);
+
+/* ----------------------------------------- helpers defined in merge.c */
+
+/* Stores what run->carried holds (accepted steps, revisions, retractions
+ * of a ledger record) for the run just inserted as run_id, or, when it
+ * was stored already (run_id 0), for the stored run of the same sha256 and
+ * record. Rows stored already are kept as they are (merging or importing
+ * twice adds nothing); ledger_generation is bumped when a revision or
+ * retraction was added. Inside the caller's transaction. Returns 0 or
+ * PL_EDB. */
+int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long long run_id,
+                            struct pl_error *err);
+
+/* A ledger record (run->provenance_given) whose sha256 and record are
+ * stored already: PL_EINVALID naming every field that differs, with both
+ * values, when the stored run has other conditions (key is run's
+ * condition key) or another run_started_at; else 0. PL_EDB. */
+int pl_store_check_same_run(struct pl_store *st, const struct pl_run *run,
+                            const struct pl_cond_key *key, struct pl_error *err);
 
 #endif

@@ -322,9 +322,13 @@ int pl_store_insert_run_bulk(struct pl_store *st, const struct pl_run *run,
 		key = &own;
 	}
 	rc = insert_core(st, run, key, imported_at, &run_id, err);
+	if (!rc && !run_id && run->provenance_given) /* an export's run stored already */
+		rc = pl_store_check_same_run(st, run, key, err);
 	if (key == &own)
 		pl_cond_key_release(&own);
 	if (!rc && run_id)
 		*inserted = 1;
+	if (!rc && run->carried)
+		rc = pl_store_insert_carried(st, run, run_id, err);
 	return rc;
 }

@@ -20,7 +20,8 @@ timestamps are stable:
     ^ PATH TEXT                   file PATH must NOT contain TEXT
 
 In step arguments and expected text, @CORPUS@, @CASES@, @WORK@ and @SRC@ are
-replaced. A case that names @CORPUS@ or @CASES@ (../shared's real files and
+replaced, and @BIN@ by the perfledger binary (for a step that redirects its
+output: $ /bin/sh -c '"$0" list --format json > "$1"' @BIN@ @WORK@/l.json). A case that names @CORPUS@ or @CASES@ (../shared's real files and
 field-fault cases, read in place) is skipped, visibly ("skip"), when that
 folder is absent, as on a user's fresh clone; the run then exits 77 (ctest:
 skipped), or 1 under CI=true, where ../shared must be present.
@@ -93,7 +94,7 @@ def run_case(path, args):
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     env_sub = {"@CORPUS@": args.corpus, "@CASES@": args.cases_dir, "@WORK@": work,
-               "@SRC@": args.source}
+               "@SRC@": args.source, "@BIN@": os.path.abspath(args.bin)}
     steps, flags = parse(path)
     env = dict(os.environ)
     env.update({"PERFLEDGER_DB": os.path.join(work, "test.db"), "PERFLEDGER_BIN": args.bin,

@@ -78,6 +78,8 @@ static const struct {
 	{"inference-benchmarker", "0.2", "inference-benchmarker/results_throughput_1.0.json"},
 	{"evalscope", "1.0-summary", "evalscope/benchmark_summary.json"},
 	{"evalscope", "1.0-percentile", "evalscope/benchmark_percentile.json"},
+	{"ledger", "1", "ledger/export.jsonl"},
+	{"ledger", "1", "ledger/list.json"},
 };
 #define NFIXTURES (sizeof(fixtures) / sizeof(fixtures[0]))
 
@@ -260,12 +262,13 @@ static void test_every_adapter_has_fixtures(void **state)
 		load(fixtures[k].file, &l);
 		assert_true(l.n >= 1);
 		for (size_t r = 0; r < l.n; r++) {
-			const char *fv = l.v[r].format_version ? l.v[r].format_version : "";
-			if (strcmp(l.v[r].adapter, fixtures[k].adapter) != 0 ||
-			    strcmp(fv, fixtures[k].version) != 0)
+			/* a ledger record keeps its source's adapter and version */
+			const char *by = l.v[r].provenance_given ? "ledger" : l.v[r].adapter;
+			const char *fv = l.v[r].provenance_given ? "1"
+			                 : l.v[r].format_version ? l.v[r].format_version : "";
+			if (strcmp(by, fixtures[k].adapter) != 0 || strcmp(fv, fixtures[k].version) != 0)
 				fail_msg("%s run %zu: read by %s version '%s', want %s version '%s'",
-				         fixtures[k].file, r, l.v[r].adapter, fv, fixtures[k].adapter,
-				         fixtures[k].version);
+				         fixtures[k].file, r, by, fv, fixtures[k].adapter, fixtures[k].version);
 		}
 		validate_all(&l); /* every fixture run is a valid run once --set fills the rest */
 		pl_run_list_release(&l);
@@ -307,6 +310,65 @@ static void test_descriptor(void **state)
 	refused("descriptor/run.json", "\"output_throughput\": 320", "\"output_thruput\": 320",
 	        PL_EINVALID,
 	        "unknown metric 'output_thruput' (see schema/descriptor.md for metric names)");
+}
+
+/* ------------------------------------------------------------- ledger */
+
+/* perfledger's own records (issue 13): an export line and a list entry
+ * keep their provenance as written, and carry the run's trail. */
+static void test_ledger(void **state)
+{
+	struct pl_run_list l;
+	(void)state;
+	load("ledger/export.jsonl", &l);
+	assert_int_equal(l.n, 2);
+	expect_origin(&l.v[0], "vllm-serving", NULL, 0); /* the source's adapter, no version */
+	expect_origin(&l.v[1], "descriptor", "1", 7);    /* record 7 of its source, line 2 here */
+	assert_int_equal(l.v[0].provenance_given, 1);
+	assert_string_equal(l.v[0].source, "results/a100.json");
+	assert_string_equal(l.v[0].imported_at, "2026-03-02T00:00:00Z");
+	assert_string_equal(l.v[1].sha256,
+	                    "2222222222222222222222222222222222222222222222222222222222222222");
+	static const struct kt c[] = {
+		{"model", "fixture-model-7b"}, {"engine_version", "0.6.3"},
+		{"accelerator_count", "2"}, {"request_rate", "inf"}, {"streaming", "true"},
+		{"run_started_at", "2026-03-01T12:00:00Z"}, {NULL, NULL},
+	};
+	static const struct kv m[] = {
+		{"ttft_p50", 0.25}, {"output_throughput", 320},
+		{"output_throughput_per_accelerator", 160}, /* a canonical name, canonical unit */
+		{NULL, 0},
+	};
+	expect_conds(&l.v[0], c);
+	expect_metrics(&l.v[0], m);
+	assert_int_equal(nmetrics(&l.v[0]), 3);
+	assert_string_equal(pl_run_extra(&l.v[0], "vllm-serving.best_of"), "4");
+	assert_non_null(l.v[0].carried);
+	assert_null(l.v[1].carried);
+	pl_run_list_release(&l);
+	refused("ledger/export.jsonl", "\"record\": 0", "\"record\": -1", PL_EINVALID,
+	        "'record' must be a whole number >= 0, got -1");
+	refused("ledger/export.jsonl", "\"restored_by\": \"carol\"", "\"x\": 1", PL_EINVALID,
+	        "a restored retraction needs restored_at, restore_reason and restored_by together");
+
+	load("ledger/list.json", &l);
+	assert_int_equal(l.n, 1);
+	expect_origin(&l.v[0], "guidellm", "0.4", 2);
+	static const struct kt c2[] = {
+		{"hardware", "1x NVIDIA L40S 48G"}, {"concurrency", "16"}, {"streaming", "false"},
+		{NULL, NULL},
+	};
+	static const struct kv m2[] = {
+		{"ttft_p95", 0.5}, {"tokens_per_second_p50", 48.5}, {"prefill_tokens_per_second", 9000},
+		{NULL, 0},
+	};
+	expect_conds(&l.v[0], c2);
+	expect_metrics(&l.v[0], m2);
+	assert_int_equal(nmetrics(&l.v[0]), 3);
+	assert_string_equal(pl_run_extra(&l.v[0], "guidellm.profile"), "sweep");
+	pl_run_list_release(&l);
+	refused("ledger/list.json", "\"id\": 41", "\"colour\": 41", PL_EINVALID,
+	        "record 0: unknown field 'colour' in a perfledger list entry");
 }
 
 /* ---------------------------------------------------------------- vLLM */
@@ -1228,6 +1290,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_adapter_has_fixtures),
 		cmocka_unit_test(test_descriptor),
+		cmocka_unit_test(test_ledger),
 		cmocka_unit_test(test_vllm_serving),
 		cmocka_unit_test(test_sglang),
 		cmocka_unit_test(test_llmperf),

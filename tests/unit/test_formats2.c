@@ -531,7 +531,7 @@ static void test_json_fixes(void **state)
 	                  "a shape no adapter reads (known: descriptor, vllm-serving, "
 	                  "sglang-bench-serving, llmperf, aiperf, llama-bench, inferencemax, guidellm, "
 	                  "mlperf, aiperf-csv, genai-perf-analyze, inferencemax-summary-csv, trtllm-bench, "
-	                  "vllm-offline, genai-bench, inference-perf, inference-benchmarker, evalscope; force "
+	                  "vllm-offline, genai-bench, inference-perf, inference-benchmarker, evalscope, ledger; force "
 	                  "one with --format)",
 	                  0, 0, NULL);
 }

@@ -1,0 +1,79 @@
+/*
+ * cmd_merge.c — `perfledger merge OTHER.db...`: other ledgers' runs into
+ * this one (src/store/merge.c), one transaction per ledger, in the order
+ * given; the first refusal stops the command (what was merged before it
+ * stays merged, and running the command again after fixing it merges the
+ * rest: merging is idempotent).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/options.h"
+
+static const char usage_text[] =
+	"usage: perfledger merge OTHER.db...\n"
+	"\n"
+	"Brings the runs of other perfledger ledgers into this one (--db), with their\n"
+	"conditions, extra conditions, provenance, accepted steps, revisions,\n"
+	"retractions and kept source bytes.\n"
+	"A run read from the same bytes (sha256 and record) as one stored here is the\n"
+	"same run and is stored once, so merging a ledger twice changes nothing the\n"
+	"second time. The same bytes stored with other conditions in the two ledgers\n"
+	"are refused (exit 4), naming both runs and both values: make them agree with\n"
+	"'perfledger amend' first. Each OTHER is opened read-only and never changed;\n"
+	"one written by an older perfledger is migrated in a copy. Each OTHER is\n"
+	"merged in one transaction: all of it or nothing.\n"
+	"\n"
+	"Many machines: each CI runner writes its own ledger (--db runner-N.db), and\n"
+	"one job merges them: perfledger --db team.db merge runner-*.db\n"
+	"\n";
+
+int cmd_merge(const struct pl_cli *cli, int argc, char **argv)
+{
+	struct pl_error err;
+	struct pl_store *st = NULL;
+	int argi, rc = PL_EXIT_USAGE;
+	const struct pl_option options[] = {
+		PL_OPT_END_ENTRY,
+	};
+	const struct pl_usage usage = {
+		.cmd = "merge",
+		.head = usage_text,
+		.options = options,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_FULL,
+	};
+
+	pl_error_init(&err);
+	rc = pl_options_parse(&usage, argc, argv, &argi);
+	if (rc != PL_OPTIONS_CONTINUE)
+		return rc;
+	if (argi >= argc) {
+		pl_cli_errorf("merge", "no ledger to merge (usage: perfledger merge OTHER.db...)");
+		return PL_EXIT_USAGE;
+	}
+	st = pl_cli_open_store(cli, PL_CLI_STORE_CREATE);
+	if (!st)
+		return PL_EXIT_USAGE;
+	rc = PL_EXIT_OK;
+	for (int i = argi; i < argc; i++) {
+		struct pl_merge_stats ms;
+
+		if (pl_store_merge(st, argv[i], &ms, &err)) {
+			pl_cli_print_error(&err);
+			rc = pl_cli_exit_for(err.code);
+			break;
+		}
+		fputs("merged '", stdout);
+		pl_cli_put_inert(stdout, argv[i]);
+		printf("': %lld runs, %lld accepted steps, %lld revisions, %lld retractions, %lld "
+		       "source chunks stored",
+		       ms.runs, ms.steps, ms.revisions, ms.retractions, ms.source_chunks);
+		if (ms.migrated_from)
+			printf(" (schema version %d, migrated in a copy)", ms.migrated_from);
+		fputc('\n', stdout);
+	}
+	pl_store_close(st);
+	return rc;
+}

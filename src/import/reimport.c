@@ -1,0 +1,597 @@
+/*
+ * reimport.c — `perfledger reimport`: stored runs re-derived from their
+ * kept source bytes (migration 010) with today's adapters.
+ *
+ * For each source file that holds a selected run (in the order of its first
+ * run), the bytes are read back and checked against their sha256, parsed
+ * by the adapter that read them first, and readied as an import readies
+ * them (pl_import_prepare: normalized, validated; no sidecar, no --set).
+ * Each stored run is then compared with the run of the same record:
+ *
+ *  - a condition or extra condition the file gives now and the stored run
+ *    lacks is added (an adapter that learnt a field);
+ *  - a condition the stored run has is kept, even where the file says
+ *    otherwise: it may come from a sidecar, --set or amend, which the
+ *    bytes do not hold, and a reimport never undoes a person's correction;
+ *  - a metric the file gives now that is missing or has another value is
+ *    set to the new value; a stored metric the file no longer gives stays.
+ *
+ * What changes becomes a new revision of the run (conditions through
+ * pl_store_amend, metrics through pl_store_revise_metrics, one revision
+ * for both), with the reason the caller gives ("reimport with perfledger
+ * X.Y"). Each file is one transaction: a reimport killed half way leaves
+ * every file whole, and running it again finds the files done unchanged.
+ * Runs whose bytes were imported before migration 010, or that came from
+ * a ledger export or merge of such runs, have no bytes: they are counted
+ * and left as they are.
+ */
+#include "import/import.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adapters/adapters.h"
+#include "core/hash.h"
+#include "core/ledger.h"
+#include "import/import_impl.h"
+
+/* ------------------------------------------- the set of source files */
+
+/* Distinct sha256 values in order of first sight: an array and an
+ * open-addressing index into it. */
+struct sha_set {
+	char (*v)[65];  /* the values, in order */
+	size_t n, cap;  /* in use, allocated */
+	size_t *slot;   /* index + 1 into v, 0 empty; nslot a power of two */
+	size_t nslot;
+};
+
+static unsigned long long sha_hash(const char *sha)
+{
+	unsigned long long h = 0;
+
+	for (int i = 0; i < 16; i++)
+		h = h * 16 + (unsigned long long)(sha[i] <= '9' ? sha[i] - '0' : sha[i] - 'a' + 10);
+	return h;
+}
+
+static int sha_grow(struct sha_set *s)
+{
+	size_t nslot = s->nslot ? s->nslot * 2 : 1024;
+	size_t *slot = calloc(nslot, sizeof(*slot));
+
+	if (!slot)
+		return PL_ENOMEM;
+	for (size_t i = 0; i < s->n; i++) {
+		size_t k = (size_t)sha_hash(s->v[i]) & (nslot - 1);
+		while (slot[k])
+			k = (k + 1) & (nslot - 1);
+		slot[k] = i + 1;
+	}
+	free(s->slot);
+	s->slot = slot;
+	s->nslot = nslot;
+	return 0;
+}
+
+static int sha_add(struct sha_set *s, const char *sha)
+{
+	size_t k;
+
+	if ((s->n + 1) * 2 > s->nslot && sha_grow(s))
+		return PL_ENOMEM;
+	k = (size_t)sha_hash(sha) & (s->nslot - 1);
+	while (s->slot[k]) {
+		if (memcmp(s->v[s->slot[k] - 1], sha, 65) == 0)
+			return 0;
+		k = (k + 1) & (s->nslot - 1);
+	}
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		char(*v)[65] = realloc(s->v, cap * sizeof(*v));
+		if (!v)
+			return PL_ENOMEM;
+		s->v = v;
+		s->cap = cap;
+	}
+	memcpy(s->v[s->n], sha, 65);
+	s->slot[k] = ++s->n;
+	return 0;
+}
+
+static int collect(void *ctx, const struct pl_run *run, struct pl_error *err)
+{
+	if (run->sha256[0] && sha_add(ctx, run->sha256))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* --------------------------------------------------------- one stored run */
+
+/* 1 when two stored metric values are the same (NaN equals NaN). */
+static int same_number(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+/* A change made in the open transaction, reported once it is committed. */
+struct pending {
+	long long id;                     /* the run */
+	int revision;                     /* the revision made */
+	struct pl_amend_change *changes;  /* owned: fields and texts */
+	size_t n;                         /* entries */
+};
+
+struct pending_list {
+	struct pending *v; /* entries; owned */
+	size_t n, cap;     /* in use, allocated */
+};
+
+static void pending_release(struct pending_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		for (size_t k = 0; k < l->v[i].n; k++) {
+			free(l->v[i].changes[k].field);
+			free(l->v[i].changes[k].old_value);
+			free(l->v[i].changes[k].new_value);
+		}
+		free(l->v[i].changes);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* Keeps the report of one changed run: its condition changes cond[0..ncond)
+ * and its metric changes. Returns 0 or PL_ENOMEM. */
+static int keep_report(struct pending_list *l, long long id, int revision,
+                       const struct pl_amend_change *cond, size_t ncond, const int *metric,
+                       const double *oldv, const unsigned char *had, const double *newv,
+                       size_t nmetric)
+{
+	struct pending *p;
+	char num[40];
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		struct pending *v = realloc(l->v, cap * sizeof(*v));
+		if (!v)
+			return PL_ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	p = &l->v[l->n];
+	memset(p, 0, sizeof(*p));
+	if (!(p->changes = calloc(ncond + nmetric + 1, sizeof(*p->changes))))
+		return PL_ENOMEM;
+	l->n++;
+	p->id = id;
+	p->revision = revision;
+	for (size_t i = 0; i < ncond; i++, p->n++)
+		if (!(p->changes[i].field = strdup(cond[i].field)) ||
+		    (cond[i].old_value && !(p->changes[i].old_value = strdup(cond[i].old_value))) ||
+		    (cond[i].new_value && !(p->changes[i].new_value = strdup(cond[i].new_value))))
+			return PL_ENOMEM;
+	for (size_t i = 0; i < nmetric; i++, p->n++) {
+		struct pl_amend_change *c = &p->changes[ncond + i];
+		if (!(c->field = strdup(pl_metric_info[metric[i]].name)) ||
+		    (had[i] && !(c->old_value = dup_or_null(pl_fmt_num(num, sizeof(num), oldv[i])))) ||
+		    !(c->new_value = dup_or_null(pl_fmt_num(num, sizeof(num), newv[i]))))
+			return PL_ENOMEM;
+	}
+	return 0;
+}
+
+/* Re-derives stored run s from now (the file's run of the same record).
+ * *changed is set to 1 when a revision was made. */
+static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
+                    struct pending_list *reports, const struct pl_run *stored,
+                    const struct pl_run *now, int *changed, struct pl_error *err)
+{
+	struct pl_amend_set *sets = NULL;
+	struct pl_amend_result res;
+	struct pl_run cand; /* the stored run with its new metrics */
+	const struct pl_run *s = stored;
+	size_t nsets = 0, nmetric = 0;
+	int metric[PL_METRIC_COUNT];
+	double newv[PL_METRIC_COUNT], oldv[PL_METRIC_COUNT];
+	unsigned char had[PL_METRIC_COUNT];
+	int revision = 0, rc = 0;
+
+	memset(&res, 0, sizeof(res));
+	pl_run_init(&cand);
+	*changed = 0;
+	if (!(sets = calloc((size_t)PL_COND_COUNT + now->nextra + 1, sizeof(*sets))))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	for (int id = 0; id < PL_COND_COUNT; id++)
+		if (!s->cond[id].set && now->cond[id].set) {
+			sets[nsets].field = pl_cond_info[id].name;
+			sets[nsets++].value = now->cond[id].text;
+		}
+	for (size_t i = 0; i < now->nextra; i++)
+		if (!pl_run_extra(s, now->extra[i].name)) {
+			sets[nsets].field = now->extra[i].name;
+			sets[nsets++].value = now->extra[i].value;
+		}
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		if (now->has_metric[m] && (!s->has_metric[m] || !same_number(s->metric[m], now->metric[m]))) {
+			metric[nmetric] = m;
+			had[nmetric] = s->has_metric[m];
+			oldv[nmetric] = s->metric[m];
+			newv[nmetric++] = now->metric[m];
+		}
+	if (nsets > 0) {
+		long long shared = 0, first = 0;
+
+		/* the conditions are validated with the new metrics (an old value
+		 * may be what the adapter got wrong) */
+		if (pl_run_copy(&cand, s)) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			goto out;
+		}
+		for (size_t i = 0; i < nmetric; i++)
+			pl_run_set_metric(&cand, metric[i], newv[i]);
+		if ((rc = pl_ledger_amend_run(&cand, sets, nsets, &res, err)))
+			goto out;
+		if (res.nchanges > 0) {
+			res.run.id = s->id;
+			if ((rc = pl_store_amend(st, &res.run, res.changes, res.nchanges, o->when, o->reason,
+			                         o->author, &revision, &shared, &first, err)))
+				goto out;
+		}
+	}
+	if (nmetric > 0) {
+		if (revision == 0) {
+			struct pl_run cur;
+			int found = 0;
+
+			pl_run_init(&cur);
+			rc = pl_store_get_run(st, s->id, &cur, &found, err);
+			revision = (found && cur.revision > 0 ? cur.revision : 1) + 1;
+			pl_run_release(&cur);
+			if (rc)
+				goto out;
+		}
+		if ((rc = pl_store_revise_metrics(st, s->id, revision, metric, newv, nmetric, o->when,
+		                                  o->reason, o->author, err)))
+			goto out;
+	}
+	if (revision > 0) {
+		*changed = 1;
+		if (o->on_run && reports &&
+		    keep_report(reports, s->id, revision, res.changes, res.nchanges, metric, oldv, had,
+		                newv, nmetric))
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+out:
+	pl_run_release(&cand);
+	pl_ledger_amend_release(&res);
+	free(sets);
+	return rc;
+}
+
+/* ------------------------------------------------------------ one file */
+
+/* Reports held for one file at most: a file whose every run changed says
+ * the first ones by name and counts the rest (stats->unreported). */
+#define REPORTS_MAX 1000
+
+/* Records of a streamed file re-derived at a time. */
+#define WINDOW_RUNS 1024
+
+/* What one file's re-derivation has done so far. */
+struct file_state {
+	const struct pl_reimport_opts *o; /* options */
+	struct pl_reimport_stats *stats;  /* totals */
+	struct pl_store *st;              /* the ledger */
+	const char *sha, *path;           /* the file */
+	struct pl_import_opts io;         /* format = the stored adapter */
+	struct pending_list reports;      /* changes to report after the commit */
+	size_t changed, unreported;       /* runs changed; of them not in reports */
+	size_t runs, vanished;            /* stored runs seen; of them without a record now */
+};
+
+static int by_record(const void *a, const void *b)
+{
+	const struct pl_run *x = *(const struct pl_run *const *)a, *y = *(const struct pl_run *const *)b;
+
+	if (x->record != y->record)
+		return x->record < y->record ? -1 : 1;
+	return x < y ? -1 : x > y; /* the file's order among runs of one record */
+}
+
+/* Re-derives each stored run (in record order) from the first of now's
+ * runs of the same record. Returns 0 or the first error (in ferr). */
+static int redo_pairs(struct file_state *f, const struct pl_run_list *stored,
+                      const struct pl_run_list *now, struct pl_error *ferr)
+{
+	const struct pl_run **v = NULL;
+	size_t k = 0;
+	int rc = 0;
+
+	if (now->n && !(v = malloc(now->n * sizeof(*v))))
+		return pl_error_set(ferr, PL_ENOMEM, "out of memory");
+	for (size_t i = 0; i < now->n; i++)
+		v[i] = &now->v[i];
+	if (now->n)
+		qsort(v, now->n, sizeof(*v), by_record);
+	for (size_t i = 0; i < stored->n && !rc; i++) {
+		const struct pl_run *s = &stored->v[i];
+		int changed = 0, full;
+
+		f->runs++;
+		while (k < now->n && v[k]->record < s->record)
+			k++;
+		if (k >= now->n || v[k]->record != s->record) {
+			f->vanished++; /* the file no longer yields this record: kept as it is */
+			continue;
+		}
+		full = f->reports.n >= REPORTS_MAX;
+		rc = redo_run(f->st, f->o, full ? NULL : &f->reports, s, v[k], &changed, ferr);
+		f->changed += (size_t)changed;
+		if (changed && full)
+			f->unreported++;
+	}
+	free(v);
+	return rc;
+}
+
+/* The whole file at once (a file the import read whole). */
+static int redo_whole(struct file_state *f, struct pl_error *ferr)
+{
+	struct pl_run_list stored, now;
+	char *buf = NULL, *warnings = NULL;
+	size_t len = 0, refonly = 0;
+	int rc;
+
+	pl_run_list_init(&stored);
+	pl_run_list_init(&now);
+	if (!(rc = pl_store_read_source(f->st, f->sha, &buf, &len, ferr)) &&
+	    !(rc = pl_adapters_parse(f->path, buf, len, f->io.format, &now, ferr)) &&
+	    !(rc = pl_import_prepare(&f->io, f->path, f->sha, NULL, NULL, 0, &now, 0, 0, &refonly,
+	                             &warnings, ferr)) &&
+	    !(rc = pl_store_query_source(f->st, f->sha, &stored, ferr)))
+		rc = redo_pairs(f, &stored, &now, ferr);
+	free(buf);
+	free(warnings);
+	pl_run_list_release(&stored);
+	pl_run_list_release(&now);
+	return rc;
+}
+
+/* A window of a streamed file: its runs now (records ascending) against
+ * the stored runs of the same records. */
+static int redo_window(struct file_state *f, struct pl_run_list *now, struct pl_error *ferr)
+{
+	struct pl_run_list stored;
+	char *warnings = NULL;
+	size_t refonly = 0;
+	int rc;
+
+	if (now->n == 0)
+		return 0;
+	pl_run_list_init(&stored);
+	if (!(rc = pl_import_prepare(&f->io, f->path, f->sha, NULL, NULL, 0, now, 0, 1, &refonly,
+	                             &warnings, ferr)) &&
+	    !(rc = pl_store_query_source_range(f->st, f->sha, now->v[0].record,
+	                                       now->v[now->n - 1].record, 0, &stored, ferr)))
+		rc = redo_pairs(f, &stored, now, ferr);
+	free(warnings);
+	pl_run_list_release(&stored);
+	pl_run_list_release(now);
+	pl_run_list_init(now);
+	return rc;
+}
+
+static int blank_line(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+			return 0;
+	return 1;
+}
+
+/* One line of a streamed file (its lineno, 1-based), as the import reads
+ * it: blank lines are skipped, every other line is the next record. */
+static int stream_line(struct file_state *f, const char *line, size_t n, long lineno,
+                       long *record, struct pl_run_list *now, struct pl_error *ferr)
+{
+	size_t from = now->n;
+	int rc;
+
+	if (blank_line(line, n))
+		return 0;
+	if ((rc = pl_adapters_parse(f->path, line, n, f->io.format, now, ferr))) {
+		if (ferr->line > 0)
+			ferr->line += lineno - 1;
+		return rc;
+	}
+	for (size_t i = from; i < now->n; i++)
+		now->v[i].record = *record;
+	(*record)++;
+	return now->n >= WINDOW_RUNS ? redo_window(f, now, ferr) : 0;
+}
+
+/* A file the import streamed (a large JSONL): chunk by chunk, line by
+ * line, WINDOW_RUNS records at a time, so memory does not grow with the
+ * file; its sha256 is checked at the end (the caller's transaction is
+ * rolled back when it does not match). */
+static int redo_stream(struct file_state *f, long long chunks, struct pl_error *ferr)
+{
+	struct pl_sha256 *h = pl_sha256_new();
+	struct pl_run_list now, rest;
+	char *carry = NULL, hex[65];
+	size_t clen = 0, ccap = 0;
+	long lineno = 0, record = 0;
+	int rc = 0;
+
+	pl_run_list_init(&now);
+	pl_run_list_init(&rest);
+	if (!h)
+		return pl_error_set(ferr, PL_ENOMEM, "out of memory");
+	for (long long seq = 0; seq < chunks && !rc; seq++) {
+		char *buf = NULL;
+		size_t len = 0, start = 0;
+
+		if ((rc = pl_store_read_source_chunk(f->st, f->sha, seq, &buf, &len, ferr)))
+			break;
+		if (pl_sha256_update(h, buf, len)) {
+			free(buf);
+			rc = pl_error_set(ferr, PL_ENOMEM, "out of memory");
+			break;
+		}
+		for (size_t i = 0; i < len && !rc; i++) {
+			if (buf[i] != '\n')
+				continue;
+			lineno++;
+			if (clen) { /* the line began in an earlier chunk */
+				size_t add = i + 1 - start;
+				char *nc = clen + add > ccap ? realloc(carry, ccap = clen + add) : carry;
+				if (!nc) {
+					rc = pl_error_set(ferr, PL_ENOMEM, "out of memory");
+					break;
+				}
+				carry = nc;
+				memcpy(carry + clen, buf + start, add);
+				clen += add;
+				rc = stream_line(f, carry, clen, lineno, &record, &now, ferr);
+				clen = 0;
+			} else {
+				rc = stream_line(f, buf + start, i + 1 - start, lineno, &record, &now, ferr);
+			}
+			start = i + 1;
+		}
+		if (!rc && start < len) { /* a line goes on in the next chunk */
+			size_t add = len - start;
+			char *nc = clen + add > ccap ? realloc(carry, ccap = clen + add) : carry;
+			if (!nc)
+				rc = pl_error_set(ferr, PL_ENOMEM, "out of memory");
+			else {
+				carry = nc;
+				memcpy(carry + clen, buf + start, add);
+				clen += add;
+			}
+		}
+		free(buf);
+	}
+	if (!rc && clen) /* the last line, without a newline */
+		rc = stream_line(f, carry, clen, ++lineno, &record, &now, ferr);
+	if (!rc)
+		rc = redo_window(f, &now, ferr);
+	/* stored runs past the file's last record: kept as they are */
+	if (!rc && !(rc = pl_store_query_source_range(f->st, f->sha, record, LONG_MAX, 0, &rest, ferr))) {
+		f->runs += rest.n;
+		f->vanished += rest.n;
+	}
+	if (!rc && pl_sha256_final(h, hex))
+		rc = pl_error_set(ferr, PL_ENOMEM, "out of memory");
+	if (!rc && strcmp(hex, f->sha) != 0)
+		rc = pl_error_set(ferr, PL_ESCHEMA,
+		                  "the stored source bytes of %s are damaged (they hash to %s)", f->sha,
+		                  hex);
+	pl_sha256_free(h);
+	free(carry);
+	pl_run_list_release(&now);
+	pl_run_list_release(&rest);
+	return rc;
+}
+
+/* Re-derives the runs of the source file sha. Returns 0 (the file was
+ * done, or could not be: stats and the callback say which), or a fatal
+ * PL_EDB / PL_ENOMEM. */
+static int redo_file(struct pl_store *st, const struct pl_reimport_opts *o, const char *sha,
+                     struct pl_reimport_stats *stats, struct pl_error *err)
+{
+	struct file_state f;
+	struct pl_run_list first;
+	struct pl_error ferr;
+	long long size = 0, chunks = 0;
+	char *path = NULL, *adapter = NULL;
+	int rc, stream;
+
+	memset(&f, 0, sizeof(f));
+	f.o = o;
+	f.stats = stats;
+	f.st = st;
+	f.sha = sha;
+	pl_run_list_init(&first);
+	pl_error_init(&ferr);
+	/* the path and adapter of the file, from its first stored run */
+	if ((rc = pl_store_query_source_range(st, sha, 0, LONG_MAX, 1, &first, err)) == 0 && first.n &&
+	    (!(path = strdup(first.v[0].source ? first.v[0].source : "-")) ||
+	     (first.v[0].adapter && !(adapter = strdup(first.v[0].adapter)))))
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	pl_run_list_release(&first);
+	if (rc || !path)
+		goto out;
+	f.path = path;
+	f.io.format = adapter;
+	if ((rc = pl_store_source_size(st, sha, &size, &chunks, err)))
+		goto out;
+	if (chunks == 0) {
+		stats->no_bytes++;
+		goto out;
+	}
+	/* as the import read it: a large JSONL (or standard input spooled) was
+	 * streamed, everything else read whole */
+	stream = size > PL_IMPORT_STREAM_MIN &&
+	         (pl_import_has_suffix(path, ".jsonl") || strcmp(path, "-") == 0);
+	if ((rc = pl_store_begin(st, err)))
+		goto out;
+	rc = stream ? redo_stream(&f, chunks, &ferr) : redo_whole(&f, &ferr);
+	if (rc) {
+		pl_store_rollback(st, NULL);
+		if (rc == PL_EDB || rc == PL_ENOMEM) {
+			*err = ferr;
+			goto out;
+		}
+		/* this file's fault (its bytes are damaged, no longer parse, or a
+		 * value no longer validates): nothing of it changed; the others
+		 * go on */
+		stats->failed++;
+		if (!ferr.file[0])
+			pl_error_at(&ferr, path, ferr.line, ferr.column);
+		if (o->on_failure)
+			o->on_failure(o->ctx, path, &ferr);
+		rc = 0;
+		goto out;
+	}
+	if ((rc = pl_store_commit(st, err)))
+		goto out;
+	stats->files++;
+	stats->runs += f.runs;
+	stats->vanished += f.vanished;
+	stats->changed += f.changed;
+	stats->unreported += f.unreported;
+	for (size_t i = 0; o->on_run && i < f.reports.n; i++)
+		o->on_run(o->ctx, path, f.reports.v[i].id, f.reports.v[i].revision,
+		          f.reports.v[i].changes, f.reports.v[i].n);
+out:
+	pending_release(&f.reports);
+	free(path);
+	free(adapter);
+	return rc;
+}
+
+int pl_reimport(struct pl_store *st, const struct pl_reimport_opts *o,
+                struct pl_reimport_stats *stats, struct pl_error *err)
+{
+	struct sha_set set;
+	int rc;
+
+	memset(stats, 0, sizeof(*stats));
+	memset(&set, 0, sizeof(set));
+	pl_store_set_retracted_mode(st, PL_RETRACTED_ALL);
+	rc = pl_store_each_run(st, o->filters, o->nfilters, collect, &set, err);
+	for (size_t i = 0; i < set.n && !rc; i++)
+		rc = redo_file(st, o, set.v[i], stats, err);
+	free(set.v);
+	free(set.slot);
+	return rc;
+}

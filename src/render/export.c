@@ -1,0 +1,169 @@
+/*
+ * export.c — one line of `perfledger export`: a stored run as a
+ * descriptor (schema/descriptor.md) that also carries what the ledger
+ * knows about it, so that `import` of the lines recreates the same runs
+ * (adapters/ledger.c reads them). Keys in a fixed order, numbers in their
+ * shortest round-trip form, so the same ledger exports the same bytes:
+ *
+ *   {"descriptor_version": "1", <every known condition, canonical name and
+ *    unit, in PL_CONDITIONS order>, "extras": {...} (when the run has extra
+ *    conditions), "metric": {<every known metric, canonical name and unit>},
+ *    "provenance": {"source_path", "sha256", "record", "adapter",
+ *    "format_version" (when known), "imported_at"},
+ *    "accepted_steps": [{"metric", "reason", "accepted_at"}...],
+ *    "revisions": [{"revision", "field", "old_value", "new_value",
+ *    "changed_at", "reason", "author"}...], "retractions": [{"retracted_at",
+ *    "reason", "author", and when restored "restored_at", "restore_reason",
+ *    "restored_by"}...] (each list when not empty)}
+ *
+ * The conditions are the run's current ones (after its amends); the
+ * revisions say how they came to be.
+ *
+ * Condition values are written as list --format json writes them: numbers
+ * as JSON numbers ("inf" for infinity), booleans as true/false, the rest
+ * as strings.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "core/carried.h"
+#include "render/render.h"
+#include "render/render_impl.h"
+
+static void cond_value(FILE *out, int id, const struct pl_value *v)
+{
+	switch (pl_cond_info[id].type) {
+	case PL_CT_INT:
+	case PL_CT_REAL:
+		pl_json_write_num(out, v->num);
+		break;
+	case PL_CT_BOOL:
+		fputs(v->num != 0 ? "true" : "false", out);
+		break;
+	default:
+		pl_json_write_string(out, v->text);
+		break;
+	}
+}
+
+/* `"key": "value"` with value NULL written as null. */
+static void text_member(FILE *out, int *first, const char *key, const char *v)
+{
+	pl_json_write_key(out, first, key);
+	if (v)
+		pl_json_write_string(out, v);
+	else
+		fputs("null", out);
+}
+
+int pl_render_export_run(FILE *out, const struct pl_run *run, const struct pl_carried *c)
+{
+	size_t nsteps = c ? c->accepted.n : 0;
+	const struct pl_accepted_step *steps = c ? c->accepted.v : NULL;
+
+	int first = 1, inner;
+
+	fputc('{', out);
+	pl_json_write_key(out, &first, "descriptor_version");
+	fputs("\"1\"", out);
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		if (!run->cond[id].set)
+			continue;
+		pl_json_write_key(out, &first, pl_cond_info[id].name);
+		cond_value(out, id, &run->cond[id]);
+	}
+	if (run->nextra) {
+		pl_json_write_key(out, &first, "extras");
+		fputc('{', out);
+		inner = 1;
+		for (size_t i = 0; i < run->nextra; i++) {
+			pl_json_write_key(out, &inner, run->extra[i].name);
+			pl_json_write_string(out, run->extra[i].value);
+		}
+		fputc('}', out);
+	}
+	pl_json_write_key(out, &first, "metric");
+	fputc('{', out);
+	inner = 1;
+	for (int m = 0; m < PL_METRIC_COUNT; m++) {
+		if (!run->has_metric[m] || isnan(run->metric[m]))
+			continue;
+		pl_json_write_key(out, &inner, pl_metric_info[m].name);
+		pl_json_write_num(out, run->metric[m]);
+	}
+	fputc('}', out);
+	pl_json_write_key(out, &first, "provenance");
+	fputc('{', out);
+	inner = 1;
+	pl_json_write_key(out, &inner, "source_path");
+	pl_json_write_string(out, run->source ? run->source : "");
+	pl_json_write_key(out, &inner, "sha256");
+	pl_json_write_string(out, run->sha256);
+	pl_json_write_key(out, &inner, "record");
+	fprintf(out, "%ld", run->record);
+	pl_json_write_key(out, &inner, "adapter");
+	pl_json_write_string(out, run->adapter ? run->adapter : "");
+	if (run->format_version) {
+		pl_json_write_key(out, &inner, "format_version");
+		pl_json_write_string(out, run->format_version);
+	}
+	pl_json_write_key(out, &inner, "imported_at");
+	pl_json_write_string(out, run->imported_at ? run->imported_at : "");
+	fputc('}', out);
+	if (nsteps) {
+		pl_json_write_key(out, &first, "accepted_steps");
+		fputc('[', out);
+		for (size_t i = 0; i < nsteps; i++) {
+			inner = 1;
+			fputs(i ? ", {" : "{", out);
+			pl_json_write_key(out, &inner, "metric");
+			pl_json_write_string(out, pl_metric_info[steps[i].metric].name);
+			pl_json_write_key(out, &inner, "reason");
+			pl_json_write_string(out, steps[i].reason);
+			pl_json_write_key(out, &inner, "accepted_at");
+			pl_json_write_string(out, steps[i].accepted_at);
+			fputc('}', out);
+		}
+		fputc(']', out);
+	}
+	if (c && c->revisions.n) {
+		pl_json_write_key(out, &first, "revisions");
+		fputc('[', out);
+		for (size_t i = 0; i < c->revisions.n; i++) {
+			const struct pl_revision *r = &c->revisions.v[i];
+			inner = 1;
+			fputs(i ? ", {" : "{", out);
+			pl_json_write_key(out, &inner, "revision");
+			fprintf(out, "%d", r->revision);
+			text_member(out, &inner, "field", r->field);
+			text_member(out, &inner, "old_value", r->old_value);
+			text_member(out, &inner, "new_value", r->new_value);
+			text_member(out, &inner, "changed_at", r->changed_at);
+			text_member(out, &inner, "reason", r->reason);
+			text_member(out, &inner, "author", r->author);
+			fputc('}', out);
+		}
+		fputc(']', out);
+	}
+	if (c && c->retractions.n) {
+		pl_json_write_key(out, &first, "retractions");
+		fputc('[', out);
+		for (size_t i = 0; i < c->retractions.n; i++) {
+			const struct pl_retraction *r = &c->retractions.v[i];
+			inner = 1;
+			fputs(i ? ", {" : "{", out);
+			text_member(out, &inner, "retracted_at", r->retracted_at);
+			text_member(out, &inner, "reason", r->reason);
+			text_member(out, &inner, "author", r->author);
+			if (r->restored_at) {
+				text_member(out, &inner, "restored_at", r->restored_at);
+				text_member(out, &inner, "restore_reason", r->restore_reason);
+				text_member(out, &inner, "restored_by", r->restored_by);
+			}
+			fputc('}', out);
+		}
+		fputc(']', out);
+	}
+	fputs("}\n", out);
+	return ferror(out) ? PL_EIO : 0;
+}

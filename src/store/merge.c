@@ -1,0 +1,685 @@
+/*
+ * merge.c — `perfledger merge`: the runs of another ledger file brought
+ * into this one, with their conditions, extra conditions, accepted steps,
+ * revisions, retractions and source bytes, in one transaction (a merge killed half way leaves
+ * nothing of it).
+ *
+ * Runs are unique on (source sha256, record) in every ledger, so a run is
+ * the same run in two ledgers when those agree: it is then stored once,
+ * and merging a ledger twice stores nothing the second time. The same
+ * bytes stored with other conditions (one ledger amended them, or imported
+ * them with another --set) are refused, naming the fields and both values:
+ * nothing is merged until `amend` makes them agree. Source bytes are keyed
+ * by sha256 and stored once.
+ *
+ * The other ledger is attached read-only (SQLite URI mode=ro) and never
+ * changed. One at an older schema version is first copied (VACUUM INTO a
+ * temporary file next to this ledger), the copy migrated and merged, and
+ * removed. Everything is set-based SQL over the two files (a join on the
+ * runs' unique index), so memory stays at SQLite's page cache whatever the
+ * ledgers' size; temporary b-trees go to files during a merge.
+ */
+#include "store/store_impl.h"
+#include "core/carried.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ------------------------------------------------ the other ledger's file */
+
+/* Reads the schema version of the ledger at path, refusing what is not a
+ * perfledger ledger or is newer than this program. */
+static int other_version(const char *path, int *version, struct pl_error *err)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *s = NULL;
+	struct stat sb;
+	int ours = 0, rc = 0;
+
+	if (stat(path, &sb) != 0)
+		return pl_error_set(err, PL_EIO, "cannot open ledger '%s': %s", path, strerror(errno));
+	if (!S_ISREG(sb.st_mode) || sb.st_size == 0)
+		return pl_error_set(err, PL_EIO, "no perfledger database at '%s'", path);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		rc = pl_error_set(err, PL_EIO, "cannot open ledger '%s': %s", path,
+		                  db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return rc;
+	}
+	sqlite3_busy_timeout(db, 30000);
+	if (sqlite3_prepare_v2(db,
+	                       "SELECT (SELECT user_version FROM pragma_user_version), "
+	                       "(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+	                       "('runs', 'conditions'))",
+	                       -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_step(s) != SQLITE_ROW) {
+		rc = pl_error_set(err, PL_ESCHEMA, "'%s' is not a perfledger database (%s)", path,
+		                  sqlite3_errmsg(db));
+	} else {
+		*version = sqlite3_column_int(s, 0);
+		ours = sqlite3_column_int(s, 1) == 2;
+		if (*version <= 0 || !ours)
+			rc = pl_error_set(err, PL_ESCHEMA, "'%s' is not a perfledger database", path);
+		else if (*version > pl_store_schema_version())
+			rc = pl_error_set(err, PL_ESCHEMA,
+			                  "ledger '%s' has schema version %d; this perfledger knows up to %d",
+			                  path, *version, pl_store_schema_version());
+	}
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* A migrated copy of the older ledger at path: VACUUM INTO a new file next
+ * to the target ledger (same file system, space for it checked by SQLite),
+ * then opened through pl_store_open() so the migrations run on the copy.
+ * *copy gets its path (caller unlinks and frees). */
+static int migrated_copy(struct pl_store *st, const char *path, char **copy, struct pl_error *err)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *s = NULL;
+	struct pl_store *c = NULL;
+	char *name;
+	int rc = 0;
+
+	*copy = NULL;
+	name = sqlite3_mprintf("%s.merge-%ld.tmp", st->path, (long)getpid());
+	if (!name)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	unlink(name);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "VACUUM INTO ?1", -1, &s, NULL) != SQLITE_OK) {
+		rc = pl_error_set(err, PL_EIO, "cannot copy ledger '%s': %s", path,
+		                  db ? sqlite3_errmsg(db) : "out of memory");
+	} else {
+		sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			rc = pl_error_set(err, PL_EIO, "cannot copy ledger '%s' to '%s': %s", path, name,
+			                  sqlite3_errmsg(db));
+	}
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	if (!rc && (rc = pl_store_open(name, &c, err)) == 0)
+		pl_store_close(c);
+	else if (rc != PL_EIO) {
+		/* say whose copy it was */
+		char why[sizeof(err->message)];
+		if (err) {
+			snprintf(why, sizeof(why), "%s", err->message);
+			pl_error_set(err, rc, "cannot migrate a copy of ledger '%s' (schema version is "
+			                      "older): %s", path, why);
+		}
+	}
+	if (rc) {
+		unlink(name);
+		sqlite3_free(name);
+		return rc;
+	}
+	*copy = strdup(name);
+	sqlite3_free(name);
+	if (!*copy)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* -------------------------------------------------------------- conflicts */
+
+/* Appends to buf what differs between two key_text values ("FIELD 'a'
+ * here, 'b' in 'OTHER'", with where = "in 'OTHER'"), field by field: the
+ * lines of one that the other lacks, matched by name. */
+static void key_diff(const char *here, const char *there, const char *where, char *buf, size_t n)
+{
+	const char *p;
+	int count = 0;
+
+	/* every name=value line of here that there does not hold */
+	for (int pass = 0; pass < 2; pass++) {
+		const char *a = pass ? there : here, *b = pass ? here : there;
+
+		for (p = a; *p;) {
+			const char *eol = strchr(p, '\n'), *eq, *q;
+			size_t len = eol ? (size_t)(eol - p) : strlen(p), nlen;
+			int found = 0, named = 0;
+			const char *bval = NULL;
+			size_t blen = 0;
+
+			eq = memchr(p, '=', len);
+			nlen = eq ? (size_t)(eq - p) : len;
+			for (q = b; *q;) {
+				const char *e2 = strchr(q, '\n');
+				size_t l2 = e2 ? (size_t)(e2 - q) : strlen(q);
+				if (l2 == len && memcmp(p, q, len) == 0)
+					found = 1;
+				if (l2 > nlen && memcmp(p, q, nlen) == 0 && q[nlen] == '=') {
+					named = 1;
+					bval = q + nlen + 1;
+					blen = l2 - nlen - 1;
+				}
+				q = e2 ? e2 + 1 : q + l2;
+			}
+			if (!found && !(pass && named)) { /* a pair both hold is said once */
+				size_t used = strlen(buf);
+				const char *aval = eq ? eq + 1 : "";
+				size_t alen = eq ? len - nlen - 1 : 0;
+
+				if (pass == 0)
+					snprintf(buf + used, n - used, "%s%.*s '%.*s' here, %s%.*s%s %s",
+					         count ? "; " : "", (int)nlen, p, (int)alen, aval, named ? "'" : "",
+					         named ? (int)blen : (int)strlen("(missing)"),
+					         named ? bval : "(missing)", named ? "'" : "", where);
+				else
+					snprintf(buf + used, n - used, "%s%.*s (missing) here, '%.*s' %s",
+					         count ? "; " : "", (int)nlen, p, (int)alen, aval, where);
+				count++;
+			}
+			p = eol ? eol + 1 : p + len;
+		}
+	}
+}
+
+/* PL_EINVALID naming the first run stored in both ledgers with other
+ * conditions (or another run_started_at); 0 when there is none. */
+static int find_conflict(struct pl_store *st, const char *other, struct pl_error *err)
+{
+	static const char sql[] =
+		"SELECT mr.id, r.id, mr.source_sha256, mr.record, mc.key_text, oc.key_text, "
+		"mr.run_started_at, r.run_started_at "
+		"FROM o.runs r JOIN o.conditions oc ON oc.id = r.condition_id "
+		"JOIN main.runs mr ON mr.source_sha256 = r.source_sha256 AND mr.record = r.record "
+		"JOIN main.conditions mc ON mc.id = mr.condition_id "
+		"WHERE mc.key_text != oc.key_text OR mr.run_started_at IS NOT r.run_started_at "
+		"ORDER BY mr.id LIMIT 1";
+	sqlite3_stmt *s = NULL;
+	char diff[400] = "", where[300];
+	int rc = 0, step;
+
+	snprintf(where, sizeof(where), "in '%s'", other);
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "comparing the ledgers");
+	step = sqlite3_step(s);
+	if (step == SQLITE_ROW) {
+		const char *a = (const char *)sqlite3_column_text(s, 4);
+		const char *b = (const char *)sqlite3_column_text(s, 5);
+		const char *ta = (const char *)sqlite3_column_text(s, 6);
+		const char *tb = (const char *)sqlite3_column_text(s, 7);
+
+		key_diff(a ? a : "", b ? b : "", where, diff, sizeof(diff));
+		if ((ta || tb) && (!ta || !tb || strcmp(ta, tb) != 0)) {
+			size_t used = strlen(diff);
+			snprintf(diff + used, sizeof(diff) - used, "%srun_started_at '%s' here, '%s' in '%s'",
+			         diff[0] ? "; " : "", ta ? ta : "(missing)", tb ? tb : "(missing)", other);
+		}
+		rc = pl_error_set(err, PL_EINVALID,
+		                  "run %lld here and run %lld of '%s' were read from the same bytes "
+		                  "(sha256 %.12s..., record %lld) but have other conditions: %s; make "
+		                  "them agree with 'perfledger amend' first; nothing was merged",
+		                  (long long)sqlite3_column_int64(s, 0),
+		                  (long long)sqlite3_column_int64(s, 1), other,
+		                  (const char *)sqlite3_column_text(s, 2),
+		                  (long long)sqlite3_column_int64(s, 3), diff);
+	} else if (step != SQLITE_DONE) {
+		rc = pl_store_fail(st, err, "comparing the ledgers");
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* ------------------------------------------------------------- the merge */
+
+/* Runs one statement of the merge; *changes (may be NULL) gets the rows
+ * it wrote. */
+static int merge_step(struct pl_store *st, const char *sql, const char *doing, long long *changes,
+                      struct pl_error *err)
+{
+	int rc = pl_store_exec_sql(st, sql, doing, err);
+
+	if (!rc && changes)
+		*changes = sqlite3_changes64(st->db);
+	return rc;
+}
+
+/* Builds the statement that copies the other ledger's runs (every
+ * provenance column, its record identity and build identity, every metric;
+ * the conditions id mapped). */
+static char *runs_sql(struct pl_store *st)
+{
+	sqlite3_str *s = sqlite3_str_new(st->db);
+
+	sqlite3_str_appendall(s, "INSERT INTO main.runs (condition_id, " PROVENANCE_COLS);
+	for (int f = 0; f < PL_BUILD_COUNT; f++)
+		pl_store_append_ident(s, ", ", pl_store_build_cols[f]);
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		pl_store_append_ident(s, ", ", pl_metric_info[m].name);
+	sqlite3_str_appendall(s, ") SELECT m.mid, r.source_path, r.source_sha256, r.record, r.adapter, "
+	                         "r.format_version, r.imported_at, r.run_started_at, r.checklist_missing, "
+	                         "r.record_id");
+	for (int f = 0; f < PL_BUILD_COUNT; f++)
+		pl_store_append_ident(s, ", r.", pl_store_build_cols[f]);
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		pl_store_append_ident(s, ", r.", pl_metric_info[m].name);
+	sqlite3_str_appendall(s, " FROM o.runs r JOIN temp.pl_cmap m ON m.oid = r.condition_id "
+	                         "ORDER BY r.id ON CONFLICT (source_sha256, record) DO NOTHING");
+	return sqlite3_str_finish(s);
+}
+
+/* Builds the statement that copies the conditions rows this ledger lacks. */
+static char *conditions_sql(struct pl_store *st)
+{
+	sqlite3_str *s = sqlite3_str_new(st->db);
+
+	sqlite3_str_appendall(s, "INSERT INTO main.conditions (key_hash, key_text");
+	pl_store_append_condition_columns(s, "");
+	sqlite3_str_appendall(s, ") SELECT oc.key_hash, oc.key_text");
+	pl_store_append_condition_columns(s, "oc.");
+	sqlite3_str_appendall(s, " FROM o.conditions oc WHERE EXISTS (SELECT 1 FROM o.runs r WHERE "
+	                         "r.condition_id = oc.id) AND NOT EXISTS (SELECT 1 FROM "
+	                         "main.conditions mc WHERE mc.key_hash = oc.key_hash AND mc.key_text "
+	                         "= oc.key_text) ORDER BY oc.id");
+	return sqlite3_str_finish(s);
+}
+
+/* The merge proper, inside the transaction, with the other ledger
+ * attached as "o". */
+static int merge_attached(struct pl_store *st, const char *other, struct pl_merge_stats *ms,
+                          struct pl_error *err)
+{
+	char *sql;
+	int rc;
+
+	if ((rc = find_conflict(st, other, err)))
+		return rc;
+	if (!(sql = conditions_sql(st)))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	rc = merge_step(st, sql, "merging conditions", &ms->conditions, err);
+	sqlite3_free(sql);
+	if (rc)
+		return rc;
+	if ((rc = merge_step(st,
+	                     "CREATE TEMP TABLE pl_cmap (oid INTEGER PRIMARY KEY, mid INTEGER NOT NULL);"
+	                     "INSERT INTO temp.pl_cmap SELECT oc.id, mc.id FROM o.conditions oc JOIN "
+	                     "main.conditions mc ON mc.key_hash = oc.key_hash AND mc.key_text = "
+	                     "oc.key_text",
+	                     "merging conditions", NULL, err)) ||
+	    (rc = merge_step(st,
+	                     "INSERT INTO main.condition_extras (condition_id, name, value) SELECT "
+	                     "m.mid, e.name, e.value FROM o.condition_extras e JOIN temp.pl_cmap m ON "
+	                     "m.oid = e.condition_id WHERE true ON CONFLICT DO NOTHING",
+	                     "merging extra conditions", NULL, err)))
+		return rc;
+	if (!(sql = runs_sql(st)))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	rc = merge_step(st, sql, "merging runs", &ms->runs, err);
+	sqlite3_free(sql);
+	if (rc)
+		return rc;
+	if ((rc = merge_step(st,
+	                     "INSERT INTO main.accepted_steps (run_id, metric, reason, accepted_at, "
+	                     "accepted_by, revoked_at, revoked_by) "
+	                     "SELECT mr.id, a.metric, a.reason, a.accepted_at, a.accepted_by, "
+	                     "a.revoked_at, a.revoked_by FROM o.accepted_steps a "
+	                     "JOIN o.runs r ON r.id = a.run_id JOIN main.runs mr ON mr.source_sha256 = "
+	                     "r.source_sha256 AND mr.record = r.record WHERE true ORDER BY a.id "
+	                     "ON CONFLICT (run_id, metric) DO NOTHING",
+	                     "merging accepted steps", &ms->steps, err)) ||
+	    (rc = merge_step(st,
+	                     "INSERT INTO main.revisions (run_id, revision, field, old_value, "
+	                     "new_value, changed_at, reason, author) SELECT mr.id, v.revision, v.field, "
+	                     "v.old_value, v.new_value, v.changed_at, v.reason, v.author FROM "
+	                     "o.revisions v JOIN o.runs r ON r.id = v.run_id JOIN main.runs mr ON "
+	                     "mr.source_sha256 = r.source_sha256 AND mr.record = r.record WHERE true "
+	                     "ORDER BY v.run_id, v.revision, v.field ON CONFLICT DO NOTHING",
+	                     "merging revisions", &ms->revisions, err)) ||
+	    (rc = merge_step(st,
+	                     "INSERT INTO main.retractions (run_id, retracted_at, reason, author, "
+	                     "restored_at, restore_reason, restored_by) SELECT mr.id, t.retracted_at, "
+	                     "t.reason, t.author, t.restored_at, t.restore_reason, t.restored_by FROM "
+	                     "o.retractions t JOIN o.runs r ON r.id = t.run_id JOIN main.runs mr ON "
+	                     "mr.source_sha256 = r.source_sha256 AND mr.record = r.record WHERE NOT "
+	                     "EXISTS (SELECT 1 FROM main.retractions x WHERE x.run_id = mr.id AND "
+	                     "x.retracted_at = t.retracted_at AND x.reason = t.reason AND x.author = "
+	                     "t.author) ORDER BY t.id ON CONFLICT DO NOTHING",
+	                     "merging retractions", &ms->retractions, err)) ||
+	    (rc = merge_step(st,
+	                     "INSERT INTO main.source_chunks (sha256, seq, size, compression, bytes) "
+	                     "SELECT sha256, seq, size, compression, bytes FROM o.source_chunks "
+	                     "WHERE true ON CONFLICT (sha256, seq) DO NOTHING",
+	                     "merging source bytes", &ms->source_chunks, err)))
+		return rc;
+	if (ms->revisions + ms->retractions > 0 &&
+	    (rc = merge_step(st, "UPDATE main.ledger_generation SET generation = generation + 1",
+	                     "merging retractions", NULL, err)))
+		return rc;
+	return merge_step(st, "DROP TABLE temp.pl_cmap", "merging conditions", NULL, err);
+}
+
+/* 1 when a and b are the same file. */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats *ms,
+                   struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	char *copy = NULL, *uri = NULL;
+	int version = 0, rc, attached = 0;
+
+	memset(ms, 0, sizeof(*ms));
+	if (st->readonly || st->depth > 0)
+		return pl_error_set(err, PL_EDB, "database error: merge needs a writable store outside a "
+		                                 "transaction");
+	if (same_file(st->path, other))
+		return pl_error_set(err, PL_EUSAGE, "'%s' is this ledger itself", other);
+	if ((rc = other_version(other, &version, err)))
+		return rc;
+	if (version < pl_store_schema_version()) {
+		if ((rc = migrated_copy(st, other, &copy, err)))
+			return rc;
+		ms->migrated_from = version;
+	}
+	/* a URI (percent-escaping what a URI path cannot hold as such), so
+	 * that the file is opened read-only */
+	{
+		sqlite3_str *u = sqlite3_str_new(st->db);
+
+		sqlite3_str_appendall(u, "file:");
+		for (const char *p = copy ? copy : other; *p; p++) {
+			if (*p == '%' || *p == '?' || *p == '#')
+				sqlite3_str_appendf(u, "%%%02X", (unsigned char)*p);
+			else
+				sqlite3_str_appendchar(u, 1, *p);
+		}
+		sqlite3_str_appendall(u, "?mode=ro");
+		if (!(uri = sqlite3_str_finish(u))) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ?1 AS o", -1, &s, NULL) != SQLITE_OK) {
+		rc = pl_store_fail(st, err, "attaching the other ledger");
+		goto out;
+	}
+	sqlite3_bind_text(s, 1, uri, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		rc = pl_error_set(err, PL_EIO, "cannot open ledger '%s': %s", other,
+		                  sqlite3_errmsg(st->db));
+		goto out;
+	}
+	attached = 1;
+	if ((rc = pl_store_exec_sql(st, "PRAGMA temp_store = FILE", "merging", err)) ||
+	    (rc = pl_store_begin(st, err)))
+		goto out;
+	rc = merge_attached(st, other, ms, err);
+	if (rc)
+		pl_store_rollback(st, NULL);
+	else
+		rc = pl_store_commit(st, err);
+out:
+	sqlite3_finalize(s);
+	if (attached)
+		pl_store_exec_sql(st, "DETACH DATABASE o", "detaching the other ledger", NULL);
+	pl_store_exec_sql(st, "PRAGMA temp_store = MEMORY", "merging", NULL);
+	pl_store_memo_clear(st);
+	sqlite3_free(uri);
+	if (copy) {
+		char side[4096];
+		unlink(copy);
+		snprintf(side, sizeof(side), "%s-wal", copy);
+		unlink(side);
+		snprintf(side, sizeof(side), "%s-shm", copy);
+		unlink(side);
+		free(copy);
+	}
+	return rc;
+}
+
+/* ----------------------------------------- what a ledger record carries */
+
+/* The id of the stored run read from sha256's record, or 0. */
+static int run_by_source(struct pl_store *st, const char *sha, long record, long long *id,
+                         struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = 0, step;
+
+	*id = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE source_sha256 = ?1 AND record = ?2",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "looking up a run");
+	sqlite3_bind_text(s, 1, sha, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, record);
+	step = sqlite3_step(s);
+	if (step == SQLITE_ROW)
+		*id = sqlite3_column_int64(s, 0);
+	else if (step != SQLITE_DONE)
+		rc = pl_store_fail(st, err, "looking up a run");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* Binds text or NULL. */
+static void bind_opt(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long long run_id,
+                            struct pl_error *err)
+{
+	static const char steps_sql[] =
+		"INSERT INTO accepted_steps (run_id, metric, reason, accepted_at) VALUES (?1, ?2, ?3, ?4) "
+		"ON CONFLICT (run_id, metric) DO NOTHING";
+	static const char rev_sql[] =
+		"INSERT INTO revisions (run_id, revision, field, old_value, new_value, changed_at, reason, "
+		"author) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING";
+	static const char ret_sql[] =
+		"INSERT INTO retractions (run_id, retracted_at, reason, author, restored_at, "
+		"restore_reason, restored_by) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE NOT EXISTS (SELECT 1 "
+		"FROM retractions WHERE run_id = ?1 AND retracted_at = ?2 AND reason = ?3 AND author = ?4) "
+		"ON CONFLICT DO NOTHING";
+	const struct pl_carried *c = run->carried;
+	sqlite3_stmt *s = NULL;
+	long long id = run_id, audit = 0;
+	int rc;
+
+	if (pl_carried_empty(c))
+		return 0;
+	if (!id && (rc = run_by_source(st, run->sha256, run->record, &id, err)))
+		return rc;
+	if (!id)
+		return 0; /* not stored (cannot happen after an insert) */
+	if (sqlite3_prepare_v2(st->db, steps_sql, -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "storing accepted steps");
+	for (size_t i = 0; i < c->accepted.n; i++) {
+		const struct pl_accepted_step *a = &c->accepted.v[i];
+
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_text(s, 2, pl_metric_info[a->metric].name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, a->reason, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, a->accepted_at, -1, SQLITE_STATIC);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			rc = pl_store_fail(st, err, "storing accepted steps");
+			sqlite3_finalize(s);
+			return rc;
+		}
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	if (sqlite3_prepare_v2(st->db, rev_sql, -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "storing revisions");
+	for (size_t i = 0; i < c->revisions.n; i++) {
+		const struct pl_revision *r = &c->revisions.v[i];
+
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_int(s, 2, r->revision);
+		sqlite3_bind_text(s, 3, r->field, -1, SQLITE_STATIC);
+		bind_opt(s, 4, r->old_value);
+		bind_opt(s, 5, r->new_value);
+		sqlite3_bind_text(s, 6, r->changed_at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 7, r->reason, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 8, r->author, -1, SQLITE_STATIC);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			rc = pl_store_fail(st, err, "storing revisions");
+			sqlite3_finalize(s);
+			return rc;
+		}
+		audit += sqlite3_changes64(st->db);
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	if (sqlite3_prepare_v2(st->db, ret_sql, -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "storing retractions");
+	for (size_t i = 0; i < c->retractions.n; i++) {
+		const struct pl_retraction *r = &c->retractions.v[i];
+
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_text(s, 2, r->retracted_at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, r->reason, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, r->author, -1, SQLITE_STATIC);
+		bind_opt(s, 5, r->restored_at);
+		bind_opt(s, 6, r->restore_reason);
+		bind_opt(s, 7, r->restored_by);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			rc = pl_store_fail(st, err, "storing retractions");
+			sqlite3_finalize(s);
+			return rc;
+		}
+		audit += sqlite3_changes64(st->db);
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	if (audit)
+		return pl_store_exec_sql(st, "UPDATE ledger_generation SET generation = generation + 1",
+		                         "storing retractions", err);
+	return 0;
+}
+
+/* ---------------------------------------------- reimport: metric changes */
+
+int pl_store_revise_metrics(struct pl_store *st, long long run_id, int revision, const int *metric,
+                            const double *value, size_t n, long long when, const char *reason,
+                            const char *author, struct pl_error *err)
+{
+	sqlite3_stmt *old = NULL, *rev = NULL, *upd = NULL;
+	char at[32];
+	int rc = 0;
+
+	if (pl_store_nest_dead(st) || st->depth == 0 || sqlite3_get_autocommit(st->db))
+		return pl_error_set(err, PL_EDB, "database error: no open transaction (while revising metrics)");
+	if (!reason || !*reason || !author || !*author || revision < 2)
+		return pl_error_set(err, PL_EUSAGE, "a revision needs a number >= 2, a reason and an author");
+	if ((rc = pl_store_time_iso(when, at, sizeof(at), err)))
+		return rc;
+	if (sqlite3_prepare_v2(st->db,
+	                       "INSERT INTO revisions (run_id, revision, field, old_value, new_value, "
+	                       "changed_at, reason, author) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	                       -1, &rev, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "recording a revision");
+	for (size_t i = 0; i < n && !rc; i++) {
+		sqlite3_str *q = sqlite3_str_new(st->db);
+		char was[40] = "", now[40];
+		int had = 0;
+
+		pl_store_append_ident(q, "SELECT ", pl_metric_info[metric[i]].name);
+		sqlite3_str_appendall(q, " FROM runs WHERE id = ?1");
+		if (pl_store_prepare_str(st->db, q, &old) != SQLITE_OK) {
+			rc = pl_store_fail(st, err, "revising metrics");
+			break;
+		}
+		sqlite3_bind_int64(old, 1, run_id);
+		if (sqlite3_step(old) != SQLITE_ROW) {
+			rc = pl_error_set(err, PL_EEMPTY, "no run with id %lld", run_id);
+		} else if (sqlite3_column_type(old, 0) != SQLITE_NULL) {
+			pl_fmt_num(was, sizeof(was), sqlite3_column_double(old, 0));
+			had = 1;
+		}
+		sqlite3_finalize(old);
+		old = NULL;
+		if (rc)
+			break;
+		pl_fmt_num(now, sizeof(now), value[i]);
+		q = sqlite3_str_new(st->db);
+		pl_store_append_ident(q, "UPDATE runs SET ", pl_metric_info[metric[i]].name);
+		sqlite3_str_appendall(q, " = ?1 WHERE id = ?2");
+		if (pl_store_prepare_str(st->db, q, &upd) != SQLITE_OK) {
+			rc = pl_store_fail(st, err, "revising metrics");
+			break;
+		}
+		sqlite3_bind_double(upd, 1, value[i]);
+		sqlite3_bind_int64(upd, 2, run_id);
+		if (sqlite3_step(upd) != SQLITE_DONE)
+			rc = pl_store_fail(st, err, "revising metrics");
+		sqlite3_finalize(upd);
+		upd = NULL;
+		if (rc)
+			break;
+		sqlite3_bind_int64(rev, 1, run_id);
+		sqlite3_bind_int(rev, 2, revision);
+		sqlite3_bind_text(rev, 3, pl_metric_info[metric[i]].name, -1, SQLITE_STATIC);
+		bind_opt(rev, 4, had ? was : NULL);
+		sqlite3_bind_text(rev, 5, now, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(rev, 6, at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(rev, 7, reason, -1, SQLITE_STATIC);
+		sqlite3_bind_text(rev, 8, author, -1, SQLITE_STATIC);
+		if (sqlite3_step(rev) != SQLITE_DONE)
+			rc = pl_store_fail(st, err, "recording a revision");
+		sqlite3_reset(rev);
+	}
+	sqlite3_finalize(rev);
+	if (!rc && n > 0)
+		rc = pl_store_exec_sql(st, "UPDATE ledger_generation SET generation = generation + 1",
+		                       "revising metrics", err);
+	return rc;
+}
+
+/* --------------------------- a ledger record of a run stored already */
+
+int pl_store_check_same_run(struct pl_store *st, const struct pl_run *run,
+                            const struct pl_cond_key *key, struct pl_error *err)
+{
+	static const char sql[] =
+		"SELECT r.id, c.key_text, r.run_started_at FROM runs r JOIN conditions c ON "
+		"c.id = r.condition_id WHERE r.source_sha256 = ?1 AND r.record = ?2";
+	const char *started = run->cond[PL_C_RUN_STARTED_AT].set ? run->cond[PL_C_RUN_STARTED_AT].text
+	                                                         : NULL;
+	sqlite3_stmt *s = NULL;
+	char diff[400] = "";
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "looking up a stored run");
+	sqlite3_bind_text(s, 1, run->sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, run->record);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		const char *here = (const char *)sqlite3_column_text(s, 1);
+		const char *t = (const char *)sqlite3_column_text(s, 2);
+
+		if (!here || strcmp(here, key->text) != 0)
+			key_diff(here ? here : "", key->text, "in the file", diff, sizeof(diff));
+		if ((t || started) && (!t || !started || strcmp(t, started) != 0)) {
+			size_t used = strlen(diff);
+			snprintf(diff + used, sizeof(diff) - used, "%srun_started_at '%s' here, '%s' in "
+			         "the file", diff[0] ? "; " : "", t ? t : "(missing)",
+			         started ? started : "(missing)");
+		}
+		if (diff[0])
+			rc = pl_error_set(err, PL_EINVALID,
+			                  "the run of sha256 %.12s..., record %ld is stored (run %lld) with "
+			                  "other conditions: %s; make them agree with 'perfledger amend' "
+			                  "first; nothing was stored",
+			                  run->sha256, run->record, (long long)sqlite3_column_int64(s, 0), diff);
+	}
+	sqlite3_finalize(s);
+	return rc;
+}

@@ -1,0 +1,255 @@
+/*
+ * source.c — the source bytes of imported files (table source_chunks,
+ * migration 010): compressed with zlib, chunk by chunk, stored once per
+ * sha256, read back and checked against that sha256. The import compresses
+ * on its parser thread (pl_source_compress needs no store) and stores the
+ * chunks from its writer; reimport and merge read them back.
+ *
+ * zlib (RFC 1950 streams, level 6) rather than zstd: it is linked already
+ * (the workbook writer uses it), and on benchmark files its output is
+ * about 10% smaller than zstd's default level 3 (bench/ledger.py, README
+ * "Export, merge and reimport").
+ */
+#include "store/store_impl.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "core/hash.h"
+
+int pl_source_compress(const void *in, size_t n, struct pl_source_chunk *out,
+                       struct pl_error *err)
+{
+	z_stream zs;
+	uLong bound;
+	int wbits = 9, rc;
+
+	memset(out, 0, sizeof(*out));
+	if (n > (size_t)0x7fffffff)
+		return pl_error_set(err, PL_EUSAGE, "a source chunk of %zu bytes is too large", n);
+	/* A window no larger than the input, and hash tables to match: most
+	 * files are small, and zlib's defaults (a 32 KiB window, memLevel 8)
+	 * allocate and clear about 270 KB per stream, which made a 100k-file
+	 * import spend more time in the kernel clearing pages than compressing. */
+	while (wbits < 15 && ((size_t)1 << wbits) < n)
+		wbits++;
+	memset(&zs, 0, sizeof(zs));
+	if (deflateInit2(&zs, 6, Z_DEFLATED, wbits, wbits - 7 < 1 ? 1 : wbits - 7 > 8 ? 8 : wbits - 7,
+	                 Z_DEFAULT_STRATEGY) != Z_OK)
+		return pl_error_set(err, PL_ENOMEM, "out of memory (while compressing source bytes)");
+	bound = deflateBound(&zs, (uLong)n);
+	if (!(out->z = malloc(bound ? bound : 1))) {
+		deflateEnd(&zs);
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	zs.next_in = (Bytef *)(uintptr_t)in;
+	zs.avail_in = (uInt)n;
+	zs.next_out = out->z;
+	zs.avail_out = (uInt)bound;
+	rc = deflate(&zs, Z_FINISH);
+	out->zlen = bound - zs.avail_out;
+	deflateEnd(&zs);
+	if (rc != Z_STREAM_END) {
+		pl_source_chunk_release(out);
+		return pl_error_set(err, PL_ENOMEM, "out of memory (while compressing source bytes)");
+	}
+	out->size = n;
+	return 0;
+}
+
+void pl_source_chunk_release(struct pl_source_chunk *c)
+{
+	if (!c)
+		return;
+	free(c->z);
+	memset(c, 0, sizeof(*c));
+}
+
+int pl_store_put_source_chunk(struct pl_store *st, const char *sha256, long long seq,
+                              const struct pl_source_chunk *c, struct pl_error *err)
+{
+	sqlite3_stmt *s = st->src_put;
+	int rc;
+
+	if (!s && sqlite3_prepare_v3(st->db,
+	                             "INSERT INTO source_chunks (sha256, seq, size, compression, bytes) "
+	                             "VALUES (?1, ?2, ?3, 'zlib', ?4) ON CONFLICT (sha256, seq) DO NOTHING",
+	                             -1, SQLITE_PREPARE_PERSISTENT, &st->src_put, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "storing source bytes");
+	s = st->src_put;
+	sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, seq);
+	sqlite3_bind_int64(s, 3, (sqlite3_int64)c->size);
+	sqlite3_bind_blob64(s, 4, c->z ? (const void *)c->z : (const void *)"", c->zlen,
+	                    SQLITE_STATIC);
+	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : pl_store_fail(st, err, "storing source bytes");
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s); /* the bytes were bound SQLITE_STATIC */
+	return rc;
+}
+
+int pl_store_has_source(struct pl_store *st, const char *sha256, int *found, struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	*found = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM source_chunks WHERE sha256 = ?1 AND seq = 0",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "looking up source bytes");
+	sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*found = 1;
+	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : pl_store_fail(st, err, "looking up source bytes");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* Appends the inflated chunk z[0..zn) of size bytes to *buf (length *len). */
+static int inflate_chunk(const void *z, size_t zn, size_t size, char **buf, size_t *len,
+                         const char *sha256, long long seq, struct pl_error *err)
+{
+	uLongf got = (uLongf)size;
+	char *nb;
+
+	if (size > SIZE_MAX - *len - 1 || !(nb = realloc(*buf, *len + size + 1)))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	*buf = nb;
+	if (uncompress((Bytef *)nb + *len, &got, (const Bytef *)z, (uLong)zn) != Z_OK || got != size)
+		return pl_error_set(err, PL_ESCHEMA,
+		                    "the stored source bytes of %s are damaged (chunk %lld does not "
+		                    "inflate to its %zu bytes)",
+		                    sha256, seq, size);
+	*len += size;
+	nb[*len] = '\0';
+	return 0;
+}
+
+int pl_store_read_source(struct pl_store *st, const char *sha256, char **out, size_t *len,
+                         struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	char *buf = NULL, hex[65];
+	size_t n = 0;
+	long long want = 0;
+	int rc = 0, step;
+
+	*out = NULL;
+	*len = 0;
+	if (sqlite3_prepare_v2(st->db,
+	                       "SELECT seq, size, compression, bytes FROM source_chunks "
+	                       "WHERE sha256 = ?1 ORDER BY seq",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "reading source bytes");
+	sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *comp = (const char *)sqlite3_column_text(s, 2);
+		long long seq = sqlite3_column_int64(s, 0);
+		sqlite3_int64 size = sqlite3_column_int64(s, 1);
+
+		if (seq != want || size < 0 || !comp || strcmp(comp, "zlib") != 0) {
+			rc = pl_error_set(err, PL_ESCHEMA,
+			                  "the stored source bytes of %s are damaged (chunk %lld: "
+			                  "expected chunk %lld, compression 'zlib')",
+			                  sha256, seq, want);
+			break;
+		}
+		if ((rc = inflate_chunk(sqlite3_column_blob(s, 3), (size_t)sqlite3_column_bytes(s, 3),
+		                        (size_t)size, &buf, &n, sha256, seq, err)))
+			break;
+		want++;
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = pl_store_fail(st, err, "reading source bytes");
+	sqlite3_finalize(s);
+	if (!rc && want == 0)
+		rc = pl_error_set(err, PL_EEMPTY, "the source bytes of %s are not stored", sha256);
+	if (!rc && !buf && !(buf = calloc(1, 1)))
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (!rc && pl_sha256_hex(buf, n, hex))
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (!rc && strcmp(hex, sha256) != 0)
+		rc = pl_error_set(err, PL_ESCHEMA,
+		                  "the stored source bytes of %s are damaged (they hash to %s)",
+		                  sha256, hex);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+int pl_store_source_size(struct pl_store *st, const char *sha256, long long *size,
+                         long long *chunks, struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = 0;
+
+	*size = *chunks = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT coalesce(sum(size), 0), count(*) FROM source_chunks "
+	                               "WHERE sha256 = ?1",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "looking up source bytes");
+	sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		*size = sqlite3_column_int64(s, 0);
+		*chunks = sqlite3_column_int64(s, 1);
+	} else {
+		rc = pl_store_fail(st, err, "looking up source bytes");
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int pl_store_read_source_chunk(struct pl_store *st, const char *sha256, long long seq, char **out,
+                               size_t *len, struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	char *buf = NULL;
+	size_t n = 0;
+	int rc = 0, step;
+
+	*out = NULL;
+	*len = 0;
+	if (sqlite3_prepare_v2(st->db,
+	                       "SELECT size, compression, bytes FROM source_chunks "
+	                       "WHERE sha256 = ?1 AND seq = ?2",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "reading source bytes");
+	sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, seq);
+	step = sqlite3_step(s);
+	if (step == SQLITE_ROW) {
+		const char *comp = (const char *)sqlite3_column_text(s, 1);
+		sqlite3_int64 size = sqlite3_column_int64(s, 0);
+
+		if (size < 0 || !comp || strcmp(comp, "zlib") != 0)
+			rc = pl_error_set(err, PL_ESCHEMA,
+			                  "the stored source bytes of %s are damaged (chunk %lld: "
+			                  "compression 'zlib' expected)",
+			                  sha256, seq);
+		else
+			rc = inflate_chunk(sqlite3_column_blob(s, 2), (size_t)sqlite3_column_bytes(s, 2),
+			                   (size_t)size, &buf, &n, sha256, seq, err);
+	} else if (step == SQLITE_DONE) {
+		rc = pl_error_set(err, PL_EEMPTY, "chunk %lld of the source bytes of %s is not stored",
+		                  seq, sha256);
+	} else {
+		rc = pl_store_fail(st, err, "reading source bytes");
+	}
+	sqlite3_finalize(s);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	if (!buf && !(buf = calloc(1, 1)))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	*out = buf;
+	*len = n;
+	return 0;
+}
