@@ -175,7 +175,8 @@ int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run
  * conditions that runs[0..n) (the same bytes as read now; keys[k] is the
  * condition key of runs[k], pl_cond_key_make) give them: *same is 1 when
  * every stored run whose record is that of one of the runs has the same
- * key_text and the same run_started_at text, else 0. It reads three
+ * key_text, as many extra conditions and the same run_started_at text,
+ * else 0. It reads three
  * columns per stored run through one statement prepared once per store, so
  * a re-import of stored files costs an index lookup per file, not a
  * statement prepared and every column read per file (issue 13, item 9).

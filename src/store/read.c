@@ -73,7 +73,9 @@ int pl_store_source_same_keys(struct pl_store *st, const char *sha256, const str
 	*same = 1;
 	if (!st->source_keys &&
 	    sqlite3_prepare_v2(st->db,
-	                       "SELECT runs.record, runs.run_started_at, conditions.key_text "
+	                       "SELECT runs.record, runs.run_started_at, conditions.key_text, "
+	                       "(SELECT count(*) FROM condition_extras e "
+	                       "WHERE e.condition_id = conditions.id) "
 	                       "FROM runs JOIN conditions ON conditions.id = runs.condition_id "
 	                       "WHERE runs.source_sha256 = ?1",
 	                       -1, &st->source_keys, NULL) != SQLITE_OK)
@@ -91,7 +93,10 @@ int pl_store_source_same_keys(struct pl_store *st, const char *sha256, const str
 		if (!run)
 			continue; /* a record the file does not give now: not compared */
 		has_started = pl_cond_key_has(run, PL_C_RUN_STARTED_AT);
+		/* the extras are in key_text too; their count is checked as well,
+		 * so that extra rows the key does not name are not overlooked */
 		if (len != keys[k].len || (len && memcmp(key, keys[k].text, len) != 0) ||
+		    sqlite3_column_int64(st->source_keys, 3) != (sqlite3_int64)run->nextra ||
 		    !started != !has_started ||
 		    (started && strcmp(started, run->cond[PL_C_RUN_STARTED_AT].text) != 0))
 			*same = 0;
