@@ -344,7 +344,8 @@ static int cmd_insert(const char *src, const char *dst)
 			sqlite3_free(p);
 		}
 	}
-	if (sqlite3_open(dst, &out) != SQLITE_OK)
+	if (sqlite3_open_v2(dst, &out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+	                    NULL) != SQLITE_OK) /* as perfledger opens it */
 		die("cannot create", dst);
 	{
 		char *v = sqlite3_mprintf("BEGIN; %s PRAGMA user_version = %d; COMMIT;", schema_sql,
