@@ -176,10 +176,12 @@ int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run
  * condition key of runs[k], pl_cond_key_make) give them: *same is 1 when
  * every stored run whose record is that of one of the runs has the same
  * key_text, as many extra conditions and the same run_started_at text,
- * else 0. It reads three
- * columns per stored run through one statement prepared once per store, so
- * a re-import of stored files costs an index lookup per file, not a
- * statement prepared and every column read per file (issue 13, item 9).
+ * else 0. It reads four columns per stored run through one statement
+ * prepared once per store, so a re-import of stored files costs an index
+ * lookup per file, not a statement prepared and every column read per
+ * file (issue 13, item 9). Retracted and amended runs are compared like
+ * any other: an amended run's key is its current one, so a file that
+ * gives the values it was imported with gets *same 0.
  * *same 0 is not a verdict: a run stored by an older perfledger may spell
  * a value otherwise (a time with an offset), so the caller then compares
  * the values themselves (pl_store_query_source()). Returns 0, PL_EDB or
