@@ -174,7 +174,8 @@ int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run
 /* Whether the runs stored from the bytes with this sha256 have the
  * conditions that runs[0..n) (the same bytes as read now; keys[k] is the
  * condition key of runs[k], pl_cond_key_make) give them: *same is 1 when
- * every stored run whose record is that of one of the runs has the same
+ * every stored run whose record is that of one of the runs (a rejected
+ * one, run->reject set, is not compared; its key may be empty) has the same
  * key_text, as many extra conditions and the same run_started_at text,
  * else 0. It reads four columns per stored run through one statement
  * prepared once per store, so a re-import of stored files costs an index

@@ -90,8 +90,8 @@ int pl_store_source_same_keys(struct pl_store *st, const char *sha256, const str
 		size_t len = (size_t)sqlite3_column_bytes(st->source_keys, 2);
 		int has_started;
 
-		if (!run)
-			continue; /* a record the file does not give now: not compared */
+		if (!run || run->reject)
+			continue; /* a record the file does not give now (or rejects): not compared */
 		has_started = pl_cond_key_has(run, PL_C_RUN_STARTED_AT);
 		/* the extras are in key_text too; their count is checked as well,
 		 * so that extra rows the key does not name are not overlooked */

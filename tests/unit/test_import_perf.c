@@ -355,6 +355,50 @@ static void test_record_lines(void **state)
 	pl_store_close(st);
 }
 
+/* A file with a rejected record (issue 13, item 4) is a duplicate when
+ * imported again: its good records are compared, the rejected one, never
+ * stored, is not; other conditions are still refused. */
+static void test_reimport_partial(void **state)
+{
+	char path[1024], dir[1100], file[1200];
+	static const struct pl_kv set[] = {{"dataset", "x"}};
+	struct pl_import_opts opts;
+	struct pl_store *st;
+	struct outcomes o;
+
+	(void)state;
+	st = open_ok(db_path(path, sizeof(path), "reimport-partial"));
+	snprintf(dir, sizeof(dir), "%s/import-perf-partial", PL_TEST_TMP);
+	mkdir(dir, 0777);
+	snprintf(file, sizeof(file), "%s/p.jsonl", dir);
+	write_file(file,
+	           "{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\", "
+	           "\"hardware\": \"1x A100\", \"metric\": {\"ttft_p50\": 0.1}}\n"
+	           "{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\", "
+	           "\"hardware\": \"1x A100\", \"metric\": {\"ttft_p50\": \"x\"}}\n"
+	           "{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\", "
+	           "\"hardware\": \"1x A100\", \"concurrency\": 4, \"metric\": {\"ttft_p50\": 0.3}}\n");
+	o = import_ok(st, dir, NULL, PL_EINVALID);
+	assert_int_equal(o.stored, 1);
+	assert_int_equal(o.rejected, 1);
+	assert_int_equal(o.last_line, 2);
+	o = import_ok(st, dir, NULL, PL_EINVALID);
+	assert_int_equal(o.stored, 0);
+	assert_int_equal(o.duplicate, 1);
+	assert_int_equal(o.rejected, 1);
+	assert_int_equal(o.last_line, 2);
+	memset(&opts, 0, sizeof(opts));
+	opts.set = set;
+	opts.nset = 1;
+	o = import_ok(st, dir, &opts, PL_EINVALID);
+	assert_int_equal(o.duplicate, 0);
+	assert_int_equal(o.rejected, 2);
+	assert_string_equal(o.last_error,
+	                    "these bytes are stored already (run 1) with other conditions: dataset "
+	                    "stored '(missing)', now 'x'; a stored run is never rewritten");
+	pl_store_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_reimport_many),
 		cmocka_unit_test(test_reimport_legacy_time),
 		cmocka_unit_test(test_record_lines),
+		cmocka_unit_test(test_reimport_partial),
 	};
 
 	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
