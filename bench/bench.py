@@ -3,13 +3,22 @@
 
 usage: bench/run.sh [--files N] [--jsonl N] [--repeat R] [--big-mb MB]
                     [--big-file-mb MB] [--compare-runs N] [--bin PATH]
-                    [--keep DIR]
+                    [--keep DIR] [--duckdb DIR]
 
 Generates the workload with ../shared/bench/gen_descriptors.py into a temp
 dir, warms the page cache, then times (median of R runs, each on a fresh
 database): `cat` of every file (the file-system limit), the Python baseline
 importer (../shared/bench/baseline_import.py) and `perfledger import`, on
-the same files; then the same for the JSONL workload. Peak RSS comes from
+the same files; then the same for the JSONL workload. The figures of issue
+17 come from the same run, in rounds (perfledger, then each floor and the
+anchor, R rounds, medians), so that the machine's load falls on all alike:
+the floors of build-release/pl_bench_floor (bench/floor.c: reading the files,
+and inserting the rows perfledger just stored into a fresh database of the
+same schema, the same pragmas and commits, nothing else) and, for the JSONL,
+DuckDB's `read_json` load of the same file (../shared/bench/duckdb_anchor.cjs;
+skipped without node or DuckDB's Node package, see --duckdb). Then a no-op
+re-import into the database that holds every file already (issue 13,
+item 9). Each target is printed with "met" or "NOT MET". Peak RSS comes from
 /usr/bin/time (Debian package `time`, installed by scripts/deps.sh) around
 each command: a child of this script inherits the script's own high-water
 mark through exec (Linux keeps it in the process's rusage), so wait4() here
@@ -89,7 +98,75 @@ def all_files(root):
     return sorted(out)
 
 
+def floor_bin(binary):
+    """pl_bench_floor beside the perfledger binary (bench/floor.c), or None."""
+    path = os.path.join(os.path.dirname(binary), "pl_bench_floor")
+    return path if os.access(path, os.X_OK) else None
+
+
+def timed_floor(argv):
+    """Runs pl_bench_floor; returns (its own seconds, peak RSS KB, exit code).
+    Its loading of the prebuilt rows is not timed (it prints the seconds of
+    the inserts alone)."""
+    with tempfile.NamedTemporaryFile("w+", prefix="bench-floor-") as out:
+        t, rss, rc = run(argv, stdout=out)
+        out.seek(0)  # the child wrote through the same open file
+        text = out.read().strip()
+    return (float(text) if rc == 0 and text else t), rss, rc
+
+
+def duckdb_dir(args):
+    """The folder whose node_modules holds @duckdb/node-api, or None."""
+    for d in (args.duckdb, os.environ.get("DUCK"), HERE):
+        if d and os.path.isdir(os.path.join(d, "node_modules", "@duckdb", "node-api")):
+            return d
+    return None
+
+
+def duckdb_load(src, tmp, duck):
+    """DuckDB's load of src (../shared/bench/duckdb_anchor.cjs): (its load
+    seconds, peak RSS KB, exit code)."""
+    with tempfile.NamedTemporaryFile("w+", prefix="bench-duck-") as out:
+        env = dict(os.environ, DUCK=duck)
+        t0 = time.monotonic()
+        with tempfile.NamedTemporaryFile("r", prefix="bench-rss-") as rss:
+            p = subprocess.Popen([TIME, "-f", "%M", "-o", rss.name, "node",
+                                  os.path.join(SHARED, "duckdb_anchor.cjs"), src,
+                                  os.path.join(tmp, "duck.db")],
+                                 stdout=out, stderr=subprocess.PIPE, env=env)
+            _, errtext = p.communicate()
+            lines = [l for l in rss.read().splitlines() if l.strip().isdigit()]
+        wall = time.monotonic() - t0
+        out.seek(0)  # the child wrote through the same open file
+        text = out.read().strip()
+    if p.returncode != 0 or not text:
+        sys.stderr.write("duckdb_anchor.cjs: %s\n" % errtext.decode(errors="replace").strip())
+        return wall, 0, p.returncode or 1
+    return json.loads(text)["load_s"], int(lines[-1]) if lines else 0, 0
+
+
+def interleaved(repeat, named):
+    """Runs every (name, fn) of named once per round, round after round, so
+    that the machine's load falls on all of them alike; returns name ->
+    (median seconds, max peak RSS KB). fn returns (seconds, RSS KB, rc)."""
+    times, rss = {n: [] for n, _ in named}, {n: 0 for n, _ in named}
+    for _ in range(repeat):
+        for name, fn in named:
+            t, r, rc = fn()
+            if rc not in (0, 4):
+                sys.exit("benchmark command failed (%s) with exit %d" % (name, rc))
+            times[name].append(t)
+            rss[name] = max(rss[name], r)
+    return {n: (statistics.median(times[n]), rss[n]) for n, _ in named}
+
+
+MB32 = 32 * 1024  # the peak RSS target of issue 17, in KB
+
+
 def workload(label, tmp, args, gen_args, binary):
+    """One workload (files or jsonl): cat, the Python baseline, perfledger's
+    first import, then its no-op re-import and the floors, all in one run.
+    Returns the perfledger database and a dict of the figures."""
     src = os.path.join(tmp, label)
     subprocess.run([PY, os.path.join(SHARED, "gen_descriptors.py")] + gen_args + [src], check=True)
     paths = all_files(src)
@@ -100,13 +177,61 @@ def workload(label, tmp, args, gen_args, binary):
     t_base, rss_base = median_of(args.repeat, lambda: run(
         [PY, os.path.join(SHARED, "baseline_import.py"), fresh(db), src]))
     db = os.path.join(tmp, label + "-pl.db")
-    t_pl, rss_pl = median_of(args.repeat, lambda: run(
-        [binary, "--db", fresh(db), "import", src]))
+    floor = floor_bin(binary)
+    duck = duckdb_dir(args) if label == "jsonl" and shutil.which("node") else None
+    named = [("perfledger", lambda: run([binary, "--db", fresh(db), "import", src]))]
+    if floor:
+        # the rows perfledger stored, inserted again by pl_bench_floor; the
+        # database it reads is the one perfledger's run just wrote
+        named.append(("floor insert", lambda: timed_floor(
+            [floor, "insert", db, os.path.join(tmp, label + "-floor.db")])))
+        named.append(("floor read", lambda: timed_floor([floor, "read", src])))
+    if duck:
+        named.append(("duckdb", lambda: duckdb_load(
+            os.path.join(src, "descriptors.jsonl") if label == "jsonl" else src, tmp, duck)))
+    got = interleaved(args.repeat, named)
+    t_pl, rss_pl = got["perfledger"]
+    # a no-op re-import: every file is stored already (issue 13, item 9)
+    t_re, rss_re = median_of(args.repeat, lambda: run([binary, "--db", db, "import", src]))
     print("%-6s cat %7.2f s | baseline %7.2f s %6.1f MB | perfledger %7.2f s %6.1f MB"
           % (label, t_cat, t_base, rss_base / 1024, t_pl, rss_pl / 1024))
     print("%-6s perfledger is %.2fx faster than the baseline, %.2fx the time of cat"
           % (label, t_base / t_pl, t_pl / t_cat))
-    return db, t_base / t_pl, t_pl / t_cat, rss_pl
+    print("%-6s peak RSS %.1f MB: %s (target <= 32 MB)"
+          % (label, rss_pl / 1024, "met" if rss_pl <= MB32 else "NOT MET"))
+    fig = {"t_pl": t_pl, "rss_pl": rss_pl, "t_re": t_re, "t_cat": t_cat, "t_base": t_base}
+    print("%-6s no-op re-import %.2f s %.1f MB = %.2fx the first import: %s (target <= 1.5x)"
+          % (label, t_re, rss_re / 1024, t_re / t_pl, "met" if t_re <= 1.5 * t_pl else "NOT MET"))
+    if floor:
+        t_ins, _ = got["floor insert"]
+        t_read, _ = got["floor read"]
+        fig.update(t_ins=t_ins, t_read=t_read)
+        print("%-6s floor: reading the files %.2f s + inserting the same rows %.2f s = %.2f s; "
+              "perfledger %.2fx the floor%s"
+              % (label, t_read, t_ins, t_read + t_ins, t_pl / (t_read + t_ins),
+                 (": %s (target <= 1.15x)" % ("met" if t_pl <= 1.15 * (t_read + t_ins)
+                                               else "NOT MET")) if label == "files" else ""))
+    else:
+        print("%-6s floor: no pl_bench_floor beside %s (build the release preset)" % (label, binary))
+    if label == "jsonl":
+        # the same file on standard input, which is read whole: its records'
+        # lines were counted from the start of the input for each record
+        with open(os.path.join(src, "descriptors.jsonl"), "rb") as f:
+            t_in, rss_in, rc = run([binary, "--db", fresh(os.path.join(tmp, "stdin.db")),
+                                    "import", "-"], stdin=f)
+        fig.update(t_stdin=t_in, rss_stdin=rss_in)
+        print("%-6s the same JSONL on standard input (read whole): %.2f s, %.1f MB, exit %d"
+              % (label, t_in, rss_in / 1024, rc))
+        if duck:
+            t_duck, rss_duck = got["duckdb"]
+            fig.update(t_duck=t_duck, rss_duck=rss_duck)
+            print("%-6s DuckDB read_json load %.2f s %.1f MB; perfledger %.2fx DuckDB's time: %s "
+                  "(target <= 1x)" % (label, t_duck, rss_duck / 1024, t_pl / t_duck,
+                                      "met" if t_pl <= t_duck else "NOT MET"))
+        else:
+            print("%-6s DuckDB anchor skipped: no node or no @duckdb/node-api (npm install "
+                  "--prefix bench @duckdb/node-api, or --duckdb DIR)" % label)
+    return db, fig
 
 
 def check_plans(db):
@@ -365,6 +490,8 @@ def main():
     ap.add_argument("--compare-runs", type=int, default=0)
     ap.add_argument("--bin", default=os.path.join(ROOT, "build-release", "perfledger"))
     ap.add_argument("--keep", help="work in this directory and keep it")
+    ap.add_argument("--duckdb", help="folder whose node_modules holds @duckdb/node-api "
+                    "(default: $DUCK, else bench/)")
     args = ap.parse_args()
     if not os.access(TIME, os.X_OK):
         sys.exit("%s is missing: install the Debian package 'time' (scripts/deps.sh does)" % TIME)
@@ -379,7 +506,7 @@ def main():
     try:
         ok = True
         if args.files:
-            db, _, _, _ = workload("files", tmp, args, [str(args.files)], binary)
+            db, _ = workload("files", tmp, args, [str(args.files)], binary)
             ok &= check_plans(db)
         if args.jsonl:
             workload("jsonl", tmp, args, [str(args.jsonl), "--jsonl"], binary)

@@ -177,6 +177,22 @@ static void offset_pos(const struct ctx *c, size_t off, long *line, long *col)
 	*col = (long)(off - line_start) + 1;
 }
 
+/* The line of offset off, counting on from an earlier offset *from whose
+ * line is *line (both start at 0 and 1, and are moved to off): the lines
+ * of a file's records in one pass, not a scan from its start per record,
+ * which made a 1 MB JSONL read whole take 0.25 s and a 50 MB one on
+ * standard input hours. off must not be before *from. */
+static long line_from(const struct ctx *c, size_t off, size_t *from, long *line)
+{
+	if (off > c->len)
+		off = c->len;
+	for (const char *p = c->text + *from, *end = c->text + off;
+	     p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+		(*line)++;
+	*from = off;
+	return *line;
+}
+
 static int err_at(const struct ctx *c, struct pl_error *err, size_t off)
 {
 	long line, col;
@@ -646,7 +662,8 @@ static int has_suffix(const char *s, const char *suffix)
 /* JSONL: one value per non-blank line. */
 static int parse_lines(const struct ctx *c, struct pl_json_doc *doc, struct pl_error *err)
 {
-	size_t off = 0;
+	size_t off = 0, counted = 0;
+	long line = 1;
 
 	while (off < c->len) {
 		const char *nl = memchr(c->text + off, '\n', c->len - off);
@@ -654,7 +671,6 @@ static int parse_lines(const struct ctx *c, struct pl_json_doc *doc, struct pl_e
 		size_t p = skip_ws(c, off, end);
 		if (p < end) {
 			cJSON *v = NULL;
-			long line, col;
 			int rc = parse_at(c, &p, end, "line", &v, err);
 			if (rc)
 				return rc;
@@ -670,8 +686,7 @@ static int parse_lines(const struct ctx *c, struct pl_json_doc *doc, struct pl_e
 			rc = push_root(doc, v, err);
 			if (rc)
 				return rc;
-			offset_pos(c, off, &line, &col);
-			rc = push_record(doc, v, line, err);
+			rc = push_record(doc, v, line_from(c, off, &counted, &line), err);
 			if (rc)
 				return rc;
 		}
@@ -684,7 +699,8 @@ int pl_json_parse_records(const char *path, const char *buf, size_t len,
                           struct pl_json_doc *doc, struct pl_error *err)
 {
 	struct ctx c;
-	size_t off = 0;
+	size_t off = 0, counted = 0;
+	long line = 1;
 	int rc;
 
 	memset(doc, 0, sizeof(*doc));
@@ -707,7 +723,6 @@ int pl_json_parse_records(const char *path, const char *buf, size_t len,
 	for (;;) {
 		cJSON *v = NULL;
 		size_t start = skip_ws(&c, off, c.len);
-		long line, col;
 
 		if (start >= c.len && doc->nroots > 0)
 			break;
@@ -717,7 +732,7 @@ int pl_json_parse_records(const char *path, const char *buf, size_t len,
 		rc = push_root(doc, v, err);
 		if (rc)
 			goto out;
-		offset_pos(&c, start, &line, &col);
+		line_from(&c, start, &counted, &line);
 		if (doc->nroots == 1 && skip_ws(&c, off, c.len) >= c.len && cJSON_IsArray(v)) {
 			const cJSON *el;
 			doc->container = PL_JSON_ARRAY;

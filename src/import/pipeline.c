@@ -545,10 +545,13 @@ static int differs_from_stored(struct batch *b, const struct pl_run *s, const st
  * since a stored run is never rewritten. runs are the file's runs as read
  * now, or NULL for a streamed file (whose runs are not read on a
  * duplicate): then the --set values are compared with every stored run.
+ * keys are the condition keys of runs (or NULL): when the stored runs have
+ * the same keys nothing differs, and no stored run is read back.
  * Returns 0 when nothing differs, 1 with err set (PL_EINVALID) when
  * something does, -1 after a fatal store error. */
 static int stored_differs(struct batch *b, const char *path, const char *sha,
-                          const struct pl_run_list *runs, struct pl_error *err)
+                          const struct pl_run_list *runs, const struct pl_cond_key *keys,
+                          struct pl_error *err)
 {
 	struct pl_run_list stored;
 	struct pl_run now;
@@ -556,6 +559,17 @@ static int stored_differs(struct batch *b, const char *path, const char *sha,
 	long long id = 0;
 	int rc = 0;
 
+	if (runs && keys) {
+		/* the usual case, a file stored with the conditions it gets now:
+		 * decided from the keys (pl_store_source_same_keys) */
+		int same = 0;
+		if (pl_store_source_same_keys(b->st, sha, runs->v, keys, runs->n, &same, err)) {
+			set_fatal(b, err);
+			return -1;
+		}
+		if (same)
+			return 0;
+	}
 	pl_run_list_init(&stored);
 	pl_run_init(&now);
 	if (pl_store_query_source(b->st, sha, &stored, err)) {
@@ -702,7 +716,7 @@ static void consume_file(struct batch *b, struct item *it)
 				b->stats.partial++;
 		}
 		if (dup && it->rc == 0 && it->runs.n > 0) {
-			int d = stored_differs(b, it->path, it->sha, &it->runs, &err);
+			int d = stored_differs(b, it->path, it->sha, &it->runs, it->keys, &err);
 			if (d != 0) {
 				report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0,
 				       d < 0 ? &b->fatal_err : &err);
@@ -789,7 +803,7 @@ static void consume_begin(struct batch *b, struct item *it)
 		return;
 	}
 	if (dup && b->opts->nset > 0) {
-		int d = stored_differs(b, it->path, it->sha, NULL, &err);
+		int d = stored_differs(b, it->path, it->sha, NULL, NULL, &err);
 		if (d < 0) {
 			b->stream_state = 4;
 			return;

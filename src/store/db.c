@@ -650,6 +650,7 @@ void pl_store_close(struct pl_store *st)
 	sqlite3_finalize(st->extra_delete);
 	sqlite3_finalize(st->run_insert);
 	sqlite3_finalize(st->has_sha);
+	sqlite3_finalize(st->source_keys);
 	sqlite3_finalize(st->count);
 	sqlite3_finalize(st->query_all);
 	sqlite3_finalize(st->tx_begin);

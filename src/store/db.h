@@ -203,6 +203,26 @@ int pl_store_each_run(struct pl_store *st, const struct pl_filter *filters, size
                       int (*fn)(void *ctx, const struct pl_run *run, struct pl_error *err),
                       void *ctx, struct pl_error *err);
 
+/* Whether the runs stored from the bytes with this sha256 have the
+ * conditions that runs[0..n) (the same bytes as read now; keys[k] is the
+ * condition key of runs[k], pl_cond_key_make) give them: *same is 1 when
+ * every stored run whose record is that of one of the runs (a rejected
+ * one, run->reject set, is not compared; its key may be empty) has the same
+ * key_text, as many extra conditions and the same run_started_at text,
+ * else 0. It reads four columns per stored run through one statement
+ * prepared once per store, so a re-import of stored files costs an index
+ * lookup per file, not a statement prepared and every column read per
+ * file (issue 13, item 9). Retracted and amended runs are compared like
+ * any other: an amended run's key is its current one, so a file that
+ * gives the values it was imported with gets *same 0.
+ * *same 0 is not a verdict: a run stored by an older perfledger may spell
+ * a value otherwise (a time with an offset), so the caller then compares
+ * the values themselves (pl_store_query_source()). Returns 0, PL_EDB or
+ * PL_ENOMEM. */
+int pl_store_source_same_keys(struct pl_store *st, const char *sha256, const struct pl_run *runs,
+                              const struct pl_cond_key *keys, size_t n, int *same,
+                              struct pl_error *err);
+
 /* Number of stored runs. Returns 0 or PL_EDB. */
 int pl_store_count_runs(struct pl_store *st, long long *count, struct pl_error *err);
 

@@ -47,6 +47,67 @@ int pl_store_has_record(struct pl_store *st, const char *record_id, const char *
 	return rc;
 }
 
+/* The run of runs[0..n) with this record, or NULL: runs of a file come in
+ * record order from 0, so runs[record] is tried first. */
+static const struct pl_run *run_of_record(const struct pl_run *runs, size_t n, long long record,
+                                          size_t *at)
+{
+	if (record >= 0 && (unsigned long long)record < n && runs[record].record == record) {
+		*at = (size_t)record;
+		return &runs[record];
+	}
+	for (size_t k = 0; k < n; k++)
+		if (runs[k].record == record) {
+			*at = k;
+			return &runs[k];
+		}
+	return NULL;
+}
+
+int pl_store_source_same_keys(struct pl_store *st, const char *sha256, const struct pl_run *runs,
+                              const struct pl_cond_key *keys, size_t n, int *same,
+                              struct pl_error *err)
+{
+	int rc = 0, step = SQLITE_DONE;
+
+	*same = 1;
+	if (!st->source_keys &&
+	    sqlite3_prepare_v2(st->db,
+	                       "SELECT runs.record, runs.run_started_at, conditions.key_text, "
+	                       "(SELECT count(*) FROM condition_extras e "
+	                       "WHERE e.condition_id = conditions.id) "
+	                       "FROM runs JOIN conditions ON conditions.id = runs.condition_id "
+	                       "WHERE runs.source_sha256 = ?1",
+	                       -1, &st->source_keys, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "preparing the lookup of a source");
+	sqlite3_bind_text(st->source_keys, 1, sha256, -1, SQLITE_STATIC);
+	while (*same && (step = sqlite3_step(st->source_keys)) == SQLITE_ROW) {
+		size_t k;
+		const struct pl_run *run =
+			run_of_record(runs, n, sqlite3_column_int64(st->source_keys, 0), &k);
+		const char *started = (const char *)sqlite3_column_text(st->source_keys, 1);
+		const void *key = sqlite3_column_blob(st->source_keys, 2);
+		size_t len = (size_t)sqlite3_column_bytes(st->source_keys, 2);
+		int has_started;
+
+		if (!run || run->reject)
+			continue; /* a record the file does not give now (or rejects): not compared */
+		has_started = pl_cond_key_has(run, PL_C_RUN_STARTED_AT);
+		/* the extras are in key_text too; their count is checked as well,
+		 * so that extra rows the key does not name are not overlooked */
+		if (len != keys[k].len || (len && memcmp(key, keys[k].text, len) != 0) ||
+		    sqlite3_column_int64(st->source_keys, 3) != (sqlite3_int64)run->nextra ||
+		    !started != !has_started ||
+		    (started && strcmp(started, run->cond[PL_C_RUN_STARTED_AT].text) != 0))
+			*same = 0;
+	}
+	if (*same && step != SQLITE_DONE)
+		rc = pl_store_fail(st, err, "reading the runs of a source");
+	sqlite3_reset(st->source_keys);
+	sqlite3_clear_bindings(st->source_keys);
+	return rc;
+}
+
 int pl_store_count_runs(struct pl_store *st, long long *count, struct pl_error *err)
 {
 	int rc = sqlite3_step(st->count);

@@ -54,6 +54,9 @@ struct pl_store {
 	sqlite3_stmt *extra_delete; /* DELETE FROM condition_extras WHERE condition_id = ? */
 	sqlite3_stmt *run_insert;  /* INSERT runs ... ON CONFLICT(sha256, record) DO NOTHING */
 	sqlite3_stmt *has_sha;     /* SELECT 1 FROM runs WHERE source_sha256 = ? */
+	sqlite3_stmt *source_keys; /* record, run_started_at, key_text and extras count of
+	                              a sha256's runs; prepared on first use
+	                              (pl_store_source_same_keys) */
 	sqlite3_stmt *count;       /* SELECT count(*) FROM runs */
 	sqlite3_stmt *query_all;   /* select_sql without filters */
 	sqlite3_stmt *tx_begin;    /* BEGIN IMMEDIATE */
