@@ -1,9 +1,9 @@
 # Generates a C file holding the schema migrations as NUL-terminated strings.
 # Usage: cmake -DOUT=file.c "-DIN=a.sql,b.sql" -P embed_schema.cmake
-# The migration number is the NNN_ prefix of each file name; the numbers must
-# rise through IN. A number that no file has (one reserved by a branch not
-# merged yet: 008 while 009 is listed) becomes an empty migration, which only
-# sets user_version; a number out of order fails the build.
+# The migration number is the NNN_ prefix of each file name; IN must list
+# 001, 002, ... with no gap and in order, else the build fails: a database's
+# user_version is the number of migrations applied, so a gap filled later
+# would never be applied to a ledger already past it.
 set(body "/* generated from schema/migrations by cmake/embed_schema.cmake; do not edit */\n#include <stddef.h>\n\n")
 set(list "const char *const pl_schema_migrations[] = {\n")
 string(REPLACE "," ";" IN "${IN}")
@@ -12,15 +12,10 @@ foreach(f IN LISTS IN)
   get_filename_component(name ${f} NAME)
   string(SUBSTRING "${name}" 0 3 num)
   math(EXPR num "${num} + 0")
-  if(num LESS_EQUAL i)
-    message(FATAL_ERROR "migration ${name} is number ${num} but listed after number ${i}")
+  math(EXPR want "${i} + 1")
+  if(NOT num EQUAL want)
+    message(FATAL_ERROR "migration ${name} is number ${num}; the next must be number ${want}")
   endif()
-  math(EXPR last "${num} - 1")
-  while(i LESS last)
-    math(EXPR i "${i} + 1")
-    string(APPEND body "static const char m${i}[] = \"\"; /* number ${i}: reserved, not in this build */\n")
-    string(APPEND list "\tm${i},\n")
-  endwhile()
   math(EXPR i "${i} + 1")
   file(READ ${f} hex HEX)
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," hex "${hex}")
