@@ -176,7 +176,8 @@ static int make_keys(struct item *it, struct pl_error *err)
 		if (r->reject)
 			continue;
 		if (pl_cond_key_make(r, &it->keys[i]) ||
-		    pl_run_record_id(r, &it->keys[i], r->record_id))
+		    (!(r->provenance_given && r->record_id[0]) && /* kept as exported */
+		     pl_run_record_id(r, &it->keys[i], r->record_id)))
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
 	return 0;

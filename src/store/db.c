@@ -306,6 +306,7 @@ static int build_sql(struct pl_store *st, char **cond_ins, char **run_ins, struc
 		pl_store_append_ident(s, ", runs.", pl_metric_info[m].name);
 	for (int f = 0; f < PL_BUILD_COUNT; f++)
 		pl_store_append_ident(s, ", runs.", pl_store_build_cols[f]);
+	sqlite3_str_appendall(s, ", runs.record_id"); /* last: read_row() in read.c */
 	sqlite3_str_appendall(s, " FROM runs JOIN conditions ON conditions.id = runs.condition_id");
 	st->select_sql = sqlite3_str_finish(s);
 

@@ -255,6 +255,12 @@ int pl_store_revoke_step(struct pl_store *st, long long run_id, int metric, cons
 int pl_store_accepted_steps(struct pl_store *st, int metric, struct pl_accepted_list *out,
                             struct pl_error *err);
 
+/* As pl_store_accepted_steps() for every metric, revoked acceptances
+ * included (their revoked_at and revoked_by set), ordered by run id then
+ * metric name: what `export` writes. Returns 0, PL_EDB or PL_ENOMEM. */
+int pl_store_accepted_steps_all(struct pl_store *st, struct pl_accepted_list *out,
+                                struct pl_error *err);
+
 /* ------------------------------------- revisions and retractions (issue 13) */
 
 /* Which runs pl_store_query() and pl_store_query_columns() return. */

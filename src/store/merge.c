@@ -478,8 +478,8 @@ int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long 
                             struct pl_error *err)
 {
 	static const char steps_sql[] =
-		"INSERT INTO accepted_steps (run_id, metric, reason, accepted_at) VALUES (?1, ?2, ?3, ?4) "
-		"ON CONFLICT (run_id, metric) DO NOTHING";
+		"INSERT INTO accepted_steps (run_id, metric, reason, accepted_at, accepted_by, revoked_at, "
+		"revoked_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (run_id, metric) DO NOTHING";
 	static const char rev_sql[] =
 		"INSERT INTO revisions (run_id, revision, field, old_value, new_value, changed_at, reason, "
 		"author) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING";
@@ -508,6 +508,9 @@ int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long 
 		sqlite3_bind_text(s, 2, pl_metric_info[a->metric].name, -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 3, a->reason, -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 4, a->accepted_at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 5, a->accepted_by ? a->accepted_by : "", -1, SQLITE_STATIC);
+		bind_opt(s, 6, a->revoked_at);
+		bind_opt(s, 7, a->revoked_by);
 		if (sqlite3_step(s) != SQLITE_DONE) {
 			rc = pl_store_fail(st, err, "storing accepted steps");
 			sqlite3_finalize(s);

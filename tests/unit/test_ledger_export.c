@@ -626,6 +626,140 @@ static void test_reimport_sigkill(void **state)
 	assert_true(killed > 0); /* some kill landed before the reimport ended */
 }
 
+/* ------------------------------------- everything a run row has, carried */
+
+/* The first column of the first row of sql as text ("(null)" for NULL). */
+static void assert_q_text(const char *db, const char *sql, const char *want)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	const char *v;
+
+	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = (const char *)sqlite3_column_text(st, 0);
+	assert_string_equal(v ? v : "(null)", want);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+}
+
+/* The state of a ledger made by full_ledger(), exact, in db. */
+static void assert_full_ledger(const char *db)
+{
+	static const char *const row1 =
+		"SELECT build_commit || '|' || build_branch || '|' || build_id || '|' || ci_run_url || "
+		"'|' || hex(record_id) FROM runs WHERE record = 0";
+	assert_int_equal(q_int(db, "SELECT count(*) FROM runs"), 3);
+	assert_q_text(db, row1,
+	              "abc123|main|n-7|https://ci.example/run/7|6B8EA7F4347353C8A6B47300F904077F");
+	/* the amended run keeps the identity of its record as first imported */
+	assert_q_text(db, "SELECT hex(record_id) FROM runs WHERE record = 1",
+	              "CF9DF06CA12C9C22FA8B02969B83A2E6");
+	assert_q_text(db, "SELECT concurrency FROM runs r JOIN conditions c ON c.id = r.condition_id "
+	                  "WHERE record = 1", "9.0");
+	assert_q_text(db, "SELECT coalesce(build_commit, '') || '|' || coalesce(build_id, 'none') "
+	                  "FROM runs WHERE record = 1", "abc124|none");
+	assert_int_equal(q_int(db, "SELECT failed FROM runs WHERE record = 1"), 1);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM runs WHERE failed"), 1);
+	assert_q_text(db,
+	              "SELECT group_concat(r.record || ':' || a.metric || ':' || a.reason || ':' || "
+	              "a.accepted_by || ':' || coalesce(a.revoked_at, '-') || ':' || "
+	              "coalesce(a.revoked_by, '-'), ' ') FROM (SELECT * FROM accepted_steps ORDER BY "
+	              "run_id) a JOIN runs r ON r.id = a.run_id",
+	              "0:ttft_p50:ok:ann:-:- 2:ttft_p50:x:bo:2026-09-21T14:13:20Z:cy");
+	assert_q_text(db,
+	              "SELECT r.record || ':' || v.revision || ':' || v.field || ':' || v.old_value || "
+	              "':' || v.new_value || ':' || v.author FROM revisions v JOIN runs r ON r.id = "
+	              "v.run_id", "1:2:concurrency:8:9:dd");
+	assert_q_text(db,
+	              "SELECT r.record || ':' || t.reason || ':' || t.author || ':' || "
+	              "coalesce(t.restored_at, 'open') FROM retractions t JOIN runs r ON r.id = "
+	              "t.run_id", "1:bad:ee:open");
+}
+
+/* A ledger at db with a run with build identity and an acceptance by ann,
+ * a failed run (no request completed) that was amended and retracted, and
+ * a run whose acceptance was revoked. */
+static void full_ledger(const char *db)
+{
+	static const char in[] =
+		"{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\", \"hardware\": \"2x H100\", "
+		"\"accelerator_count\": 2, \"concurrency\": 4, \"commit\": \"abc123\", \"branch\": "
+		"\"main\", \"build_id\": \"n-7\", \"ci_run_url\": \"https://ci.example/run/7\", "
+		"\"metric\": {\"ttft_p50\": 0.25, \"output_throughput\": 100}}\n"
+		"{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\", \"hardware\": \"2x H100\", "
+		"\"accelerator_count\": 2, \"concurrency\": 8, \"commit\": \"abc124\", \"metric\": "
+		"{\"ttft_p50\": 0.5, \"output_throughput\": 0, \"requests_completed\": 0}}\n"
+		"{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\", \"hardware\": \"2x H100\", "
+		"\"accelerator_count\": 2, \"concurrency\": 16, \"metric\": {\"ttft_p50\": 0.75, "
+		"\"output_throughput\": 300}}\n";
+	const char *imp[] = {"--db", db, "import", TMP "/full/in.jsonl", NULL};
+	const char *acc1[] = {"--db", db, "accept", "--run", "1", "--metric", "ttft_p50", "--reason",
+	                      "ok", "--by", "ann", "--force", NULL};
+	const char *acc3[] = {"--db", db, "accept", "--run", "3", "--metric", "ttft_p50", "--reason",
+	                      "x", "--by", "bo", "--force", NULL};
+	const char *rev3[] = {"--db", db, "accept", "--revoke", "--run", "3", "--metric", "ttft_p50",
+	                      "--by", "cy", NULL};
+	const char *amd[] = {"--db", db, "amend", "--run", "2", "--set", "concurrency=9", "--reason",
+	                     "fix", "--by", "dd", NULL};
+	const char *ret[] = {"--db", db, "retract", "--run", "2", "--reason", "bad", "--by", "ee",
+	                     NULL};
+	FILE *f;
+
+	sh("mkdir -p '%s/full'", TMP);
+	f = fopen(TMP "/full/in.jsonl", "wb");
+	assert_non_null(f);
+	fputs(in, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(cli(imp), 0);
+	assert_int_equal(cli(acc1), 0);
+	assert_int_equal(cli(acc3), 0);
+	assert_int_equal(cli(rev3), 0);
+	assert_int_equal(cli(amd), 0);
+	assert_int_equal(cli(ret), 0);
+}
+
+/* export -> import -> export and merge carry build identity, record
+ * identity, failed runs, acceptance authors and revocations, revisions and
+ * retractions: the same rows, the same bytes. */
+static void test_export_roundtrip_full(void **state)
+{
+	const char *imp[] = {"--db", TMP "/full/b.db", "import", TMP "/full/e1.jsonl", NULL};
+	const char *mrg[] = {"--db", TMP "/full/c.db", "merge", TMP "/full/a.db", NULL};
+	size_t len;
+	char *text;
+
+	(void)state;
+	setup_env();
+	full_ledger(TMP "/full/a.db");
+	assert_full_ledger(TMP "/full/a.db");
+	export_to(TMP "/full/a.db", TMP "/full/e1.jsonl");
+	text = read_file(TMP "/full/e1.jsonl", &len);
+	assert_non_null(strstr(text, "\"imported_at\": \"2026-09-21T14:13:20Z\", \"record_id\": "
+	                             "\"6b8ea7f4347353c8a6b47300f904077f\"}, \"commit\": \"abc123\", "
+	                             "\"branch\": \"main\", \"build_id\": \"n-7\", \"ci_run_url\": "
+	                             "\"https://ci.example/run/7\", \"accepted_steps\": [{\"metric\": "
+	                             "\"ttft_p50\", \"reason\": \"ok\", \"accepted_at\": "
+	                             "\"2026-09-21T14:13:20Z\", \"accepted_by\": \"ann\"}]}\n"));
+	assert_non_null(strstr(text, "\"accepted_by\": \"bo\", \"revoked_at\": "
+	                             "\"2026-09-21T14:13:20Z\", \"revoked_by\": \"cy\"}]}\n"));
+	free(text);
+	assert_int_equal(cli(imp), 0);
+	assert_full_ledger(TMP "/full/b.db");
+	export_to(TMP "/full/b.db", TMP "/full/e2.jsonl");
+	assert_same_file(TMP "/full/e1.jsonl", TMP "/full/e2.jsonl");
+	/* merge carries the same */
+	assert_int_equal(cli(mrg), 0);
+	assert_full_ledger(TMP "/full/c.db");
+	export_to(TMP "/full/c.db", TMP "/full/e3.jsonl");
+	assert_same_file(TMP "/full/e1.jsonl", TMP "/full/e3.jsonl");
+	/* merging twice equals merging once */
+	assert_int_equal(cli(mrg), 0);
+	export_to(TMP "/full/c.db", TMP "/full/e4.jsonl");
+	assert_same_file(TMP "/full/e1.jsonl", TMP "/full/e4.jsonl");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -636,6 +770,7 @@ int main(void)
 		cmocka_unit_test(test_merge_exact),
 		cmocka_unit_test(test_merge_sigkill),
 		cmocka_unit_test(test_reimport_sigkill),
+		cmocka_unit_test(test_export_roundtrip_full),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
