@@ -26,7 +26,8 @@ static const char usage_text[] =
 	"are exported too.\n"
 	"'perfledger import FILE' reads it back: the same runs, the same provenance\n"
 	"and trail, and exporting that ledger gives the same bytes. Without --out the\n"
-	"lines go to standard output; with --out FILE they replace FILE whole.\n"
+	"lines go to standard output; with --out FILE they replace FILE whole (a\n"
+	"FIFO or device such as /dev/stdout is written into, never replaced).\n"
 	"\n";
 
 struct export_ctx {

@@ -31,7 +31,10 @@ struct pl_store; /* opaque */
 
 /* Opens (creating if needed) the database at path and migrates it to the
  * current schema. *out receives the handle; close it with pl_store_close().
- * Errors: PL_EIO (cannot open/create: message names the path), PL_ESCHEMA
+ * Errors: PL_EIO (cannot open/create: message names the path; a path that
+ * exists, symlinks followed, and is not a regular file is refused before
+ * SQLite opens it: "no perfledger database at 'x' (it is a character
+ * device, not a regular file)", nothing created beside it), PL_ESCHEMA
  * (user_version newer than this program knows), PL_EDB. */
 int pl_store_open(const char *path, struct pl_store **out, struct pl_error *err);
 

@@ -9,6 +9,7 @@
  *
  *   PL_LEDGER_KILLS (5)  SIGKILLs per command (seed fixed)
  */
+#define _DEFAULT_SOURCE /* mknod, makedev */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -35,6 +37,7 @@
 #include "core/model.h"
 #include "import/import.h"
 #include "store/db.h"
+#include "util/fsutil.h"
 
 #define TMP PL_TEST_TMP "/ledger_export"
 
@@ -760,6 +763,121 @@ static void test_export_roundtrip_full(void **state)
 	assert_same_file(TMP "/full/e1.jsonl", TMP "/full/e4.jsonl");
 }
 
+/* ------------------------- writes onto FIFOs, devices and directories */
+
+static int write_hello(FILE *fp, void *ctx, struct pl_error *err)
+{
+	(void)ctx;
+	(void)err;
+	return fputs("hello\n", fp) < 0 ? PL_EIO : 0;
+}
+
+static void assert_kind(const char *path, mode_t kind)
+{
+	struct stat sb;
+
+	assert_int_equal(lstat(path, &sb), 0);
+	assert_int_equal(sb.st_mode & S_IFMT, kind);
+}
+
+static void assert_absent(const char *path)
+{
+	struct stat sb;
+
+	assert_int_not_equal(lstat(path, &sb), 0);
+}
+
+/* pl_fs_write_atomic onto a FIFO writes into it (a child reads it), onto a
+ * directory is refused naming it; --db on a FIFO is refused before SQLite
+ * opens it (no PATH-journal beside it); as root, a mknod'd character
+ * device (directly and through a symlink) is written into and stays a
+ * device, and a bundle DIR that is one is refused. Never the real
+ * /dev/null. */
+static void test_special_files(void **state)
+{
+	struct pl_error err;
+	size_t len;
+	char *text;
+	pid_t pid;
+	int st;
+
+	(void)state;
+	setup_env();
+	pl_error_init(&err);
+	assert_int_equal(mkfifo(TMP "/fifo", 0600), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) { /* the reader: the FIFO's bytes into got.txt */
+		FILE *in = fopen(TMP "/fifo", "rb"), *out = fopen(TMP "/got.txt", "wb");
+		int c;
+		if (!in || !out)
+			_exit(2);
+		while ((c = fgetc(in)) != EOF)
+			fputc(c, out);
+		_exit(fclose(out) == 0 ? 0 : 3);
+	}
+	assert_int_equal(pl_fs_write_atomic(TMP "/fifo", write_hello, NULL, &err), 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	text = read_file(TMP "/got.txt", &len);
+	assert_string_equal(text, "hello\n");
+	free(text);
+	assert_kind(TMP "/fifo", S_IFIFO);
+	assert_absent(TMP "/fifo.tmp");
+
+	sh("mkdir '%s/dir'", TMP);
+	assert_int_equal(pl_fs_write_atomic(TMP "/dir", write_hello, NULL, &err), PL_EIO);
+	assert_string_equal(err.message, "cannot write '" TMP "/dir': it is a directory");
+	assert_kind(TMP "/dir", S_IFDIR);
+	assert_absent(TMP "/dir.tmp");
+
+	/* --db on a FIFO: refused, for writing and reading commands alike */
+	{
+		const char *imp[] = {"--db", TMP "/fifo", "import", TMP "/in.jsonl", NULL};
+		const char *amd[] = {"--db", TMP "/fifo", "amend", "--run", "1", "--set", "model=x",
+		                     "--reason", "r", "--by", "t", NULL};
+		const char *lst[] = {"--db", TMP "/fifo", "list", NULL};
+		gen_jsonl(TMP "/in.jsonl", 0, 2, 100);
+		assert_int_equal(cli(imp), 2);
+		assert_int_equal(cli(amd), 2);
+		assert_int_equal(cli(lst), 2);
+		assert_kind(TMP "/fifo", S_IFIFO);
+		assert_absent(TMP "/fifo-journal");
+		assert_absent(TMP "/fifo-wal");
+	}
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_special_files: character device part SKIPPED (not root)\n");
+		return;
+	}
+	assert_int_equal(mknod(TMP "/null", S_IFCHR | 0666, makedev(1, 3)), 0);
+	assert_int_equal(symlink("null", TMP "/lnk"), 0);
+	assert_int_equal(pl_fs_write_atomic(TMP "/null", write_hello, NULL, &err), 0);
+	assert_int_equal(pl_fs_write_atomic(TMP "/lnk", write_hello, NULL, &err), 0);
+	assert_kind(TMP "/null", S_IFCHR);
+	assert_kind(TMP "/lnk", S_IFLNK);
+	assert_absent(TMP "/null.tmp");
+	assert_absent(TMP "/lnk.tmp");
+	{
+		const char *imp[] = {"--db", TMP "/ok.db", "import", TMP "/in.jsonl", NULL};
+		const char *exp1[] = {"--db", TMP "/ok.db", "export", "--out", TMP "/lnk", NULL};
+		const char *dbn[] = {"--db", TMP "/null", "import", TMP "/in.jsonl", NULL};
+		const char *dbl[] = {"--db", TMP "/lnk", "import", TMP "/in.jsonl", NULL};
+		const char *site[] = {"--db", TMP "/ok.db", "site", "--out", TMP "/null", NULL};
+		const char *rep[] = {"--db", TMP "/ok.db", "report", "--out", TMP "/lnk", NULL};
+		assert_int_equal(cli(imp), 0);
+		assert_int_equal(cli(exp1), 0);
+		assert_int_equal(cli(dbn), 2);
+		assert_int_equal(cli(dbl), 2);
+		assert_absent(TMP "/null-journal");
+		assert_absent(TMP "/lnk-journal");
+		assert_int_equal(cli(site), 2);
+		assert_int_not_equal(cli(rep), 0);
+		assert_kind(TMP "/null", S_IFCHR);
+		assert_kind(TMP "/lnk", S_IFLNK);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -771,6 +889,7 @@ int main(void)
 		cmocka_unit_test(test_merge_sigkill),
 		cmocka_unit_test(test_reimport_sigkill),
 		cmocka_unit_test(test_export_roundtrip_full),
+		cmocka_unit_test(test_special_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
