@@ -456,7 +456,8 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 
 /* reimport (issue 13): a stored run's metrics re-derived from its source
  * bytes by today's adapters. Sets metric[i] of run run_id to value[i] (in
- * canonical units) for i < n, recording each as a revisions row of the
+ * canonical units; NaN stores NULL: the metric removed) for i < n,
+ * recording each as a revisions row of the
  * given revision (>= 2; the caller picks the run's next one, or the one
  * pl_store_amend() just made for the same reimport) with field = the
  * metric's name, the old and new values in their shortest text (NULL =

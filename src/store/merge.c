@@ -23,6 +23,7 @@
 #include "core/carried.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -591,7 +592,7 @@ int pl_store_revise_metrics(struct pl_store *st, long long run_id, int revision,
 		return pl_store_fail(st, err, "recording a revision");
 	for (size_t i = 0; i < n && !rc; i++) {
 		sqlite3_str *q = sqlite3_str_new(st->db);
-		char was[40] = "", now[40];
+		char was[40] = "", now[40] = "";
 		int had = 0;
 
 		pl_store_append_ident(q, "SELECT ", pl_metric_info[metric[i]].name);
@@ -611,7 +612,8 @@ int pl_store_revise_metrics(struct pl_store *st, long long run_id, int revision,
 		old = NULL;
 		if (rc)
 			break;
-		pl_fmt_num(now, sizeof(now), value[i]);
+		if (!isnan(value[i]))
+			pl_fmt_num(now, sizeof(now), value[i]);
 		q = sqlite3_str_new(st->db);
 		pl_store_append_ident(q, "UPDATE runs SET ", pl_metric_info[metric[i]].name);
 		sqlite3_str_appendall(q, " = ?1 WHERE id = ?2");
@@ -619,7 +621,10 @@ int pl_store_revise_metrics(struct pl_store *st, long long run_id, int revision,
 			rc = pl_store_fail(st, err, "revising metrics");
 			break;
 		}
-		sqlite3_bind_double(upd, 1, value[i]);
+		if (isnan(value[i]))
+			sqlite3_bind_null(upd, 1); /* removed */
+		else
+			sqlite3_bind_double(upd, 1, value[i]);
 		sqlite3_bind_int64(upd, 2, run_id);
 		if (sqlite3_step(upd) != SQLITE_DONE)
 			rc = pl_store_fail(st, err, "revising metrics");
@@ -631,7 +636,10 @@ int pl_store_revise_metrics(struct pl_store *st, long long run_id, int revision,
 		sqlite3_bind_int(rev, 2, revision);
 		sqlite3_bind_text(rev, 3, pl_metric_info[metric[i]].name, -1, SQLITE_STATIC);
 		bind_opt(rev, 4, had ? was : NULL);
-		sqlite3_bind_text(rev, 5, now, -1, SQLITE_TRANSIENT);
+		if (isnan(value[i]))
+			sqlite3_bind_null(rev, 5);
+		else
+			sqlite3_bind_text(rev, 5, now, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(rev, 6, at, -1, SQLITE_STATIC);
 		sqlite3_bind_text(rev, 7, reason, -1, SQLITE_STATIC);
 		sqlite3_bind_text(rev, 8, author, -1, SQLITE_STATIC);
