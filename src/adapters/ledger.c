@@ -166,7 +166,7 @@ static int read_provenance(const cJSON *obj, const char *path_key, struct pl_run
 	if (rid) /* the identity as first imported: the importer keeps it */
 		memcpy(run->record_id, rid, sizeof(run->record_id));
 	run->record = (long)rec->valuedouble;
-	run->provenance_given = 1;
+	run->provenance_given = strcmp(path_key, "source_path") == 0 ? 2 : 1;
 	return 0;
 }
 

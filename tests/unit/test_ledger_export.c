@@ -440,7 +440,7 @@ static void test_ledger_record(void **state)
 	assert_int_equal(pl_adapters_parse("e.jsonl", rec, strlen(rec), NULL, &runs, &err), 0);
 	assert_int_equal(runs.n, 1);
 	r = &runs.v[0];
-	assert_int_equal(r->provenance_given, 1);
+	assert_int_equal(r->provenance_given, 2); /* an export line */
 	assert_string_equal(r->source, "a/b.json");
 	assert_string_equal(r->adapter, "vllm-serving");
 	assert_null(r->format_version);
@@ -761,6 +761,19 @@ static void test_export_roundtrip_full(void **state)
 	assert_int_equal(cli(mrg), 0);
 	export_to(TMP "/full/c.db", TMP "/full/e4.jsonl");
 	assert_same_file(TMP "/full/e1.jsonl", TMP "/full/e4.jsonl");
+
+	/* a run stored before migration 008 has no record identity: the export
+	 * says none, and the copy has none either */
+	exec_sql(TMP "/full/a.db", "UPDATE runs SET record_id = NULL WHERE record = 2");
+	export_to(TMP "/full/a.db", TMP "/full/n1.jsonl");
+	{
+		const char *imp2[] = {"--db", TMP "/full/n.db", "import", TMP "/full/n1.jsonl", NULL};
+		assert_int_equal(cli(imp2), 0);
+	}
+	assert_int_equal(q_int(TMP "/full/n.db", "SELECT count(*) FROM runs WHERE record_id IS NULL"),
+	                 1);
+	export_to(TMP "/full/n.db", TMP "/full/n2.jsonl");
+	assert_same_file(TMP "/full/n1.jsonl", TMP "/full/n2.jsonl");
 }
 
 /* ------------------------- writes onto FIFOs, devices and directories */
