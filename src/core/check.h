@@ -50,7 +50,11 @@
  *             stats.h), so one new night is judged against the distribution
  *             of the last N nights.
  * Accepted steps forgive a regression as above (the acceptance names one of
- * the candidate point's runs).
+ * the candidate point's runs). Failed runs of the candidate point fail the
+ * gate as in the classic check (failed_ids; a point of failed runs only
+ * tests no metric); points of failed runs only are never a baseline point:
+ * previous is the nearest earlier point with a median, window:N the N
+ * nearest such points.
  */
 #ifndef PL_CHECK_H
 #define PL_CHECK_H

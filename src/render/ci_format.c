@@ -224,14 +224,16 @@ int pl_render_check_junit(FILE *out, const struct pl_check *chk, struct pl_error
 
 	series_label(label, sizeof(label), &chk->cmp, chk->axis);
 	snprintf(prefix, sizeof(prefix), "check %s: ", pl_cond_info[chk->axis].name);
-	junit_head(out, "perfledger check", chk->nm, chk->nregressions, 0);
+	/* one failing testcase per failed candidate run, after the metrics */
+	junit_head(out, "perfledger check", chk->nm + chk->n_failed,
+	           chk->nregressions + chk->n_failed, 0);
 	/* the suite name: "check engine_version: BASE -> CAND: LABEL" */
 	fputs("  <testsuite name=\"", out);
 	if ((rc = xml(out, prefix)) || (rc = xml(out, chk->baseline)) || (rc = xml(out, " -> ")) ||
 	    (rc = xml(out, chk->candidate)) || (rc = xml(out, ": ")) || (rc = xml(out, label)))
 		return finish(out, rc, err);
-	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", chk->nm,
-	        chk->nregressions, skipped);
+	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n",
+	        chk->nm + chk->n_failed, chk->nregressions + chk->n_failed, skipped);
 	fputs("    <properties>\n", out);
 	fprintf(out, "      <property name=\"axis\" value=\"%s\"/>\n", pl_cond_info[chk->axis].name);
 	fputs("      <property name=\"baseline\" value=\"", out);
@@ -288,6 +290,16 @@ int pl_render_check_junit(FILE *out, const struct pl_check *chk, struct pl_error
 				fputs("</system-out>\n", out);
 			}
 		}
+		fputs("    </testcase>\n", out);
+	}
+	for (size_t i = 0; i < chk->n_failed; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "run %lld", chk->failed_ids[i]);
+		if ((rc = junit_case_open(out, "perfledger.check.failed_run", name, label)))
+			return finish(out, rc, err);
+		fprintf(out, "      <failure type=\"failed_run\" message=\"failed: candidate run %lld "
+		             "completed no request (or every request failed): the gate fails\"/>\n",
+		        chk->failed_ids[i]);
 		fputs("    </testcase>\n", out);
 	}
 	fputs("  </testsuite>\n</testsuites>\n", out);
@@ -555,6 +567,16 @@ int pl_render_check_github(FILE *out, FILE *summary, const struct pl_check *chk,
 					return finish(out, rc, err);
 			}
 		}
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < chk->n_failed; i++) {
+		char subject[64], line[160];
+		snprintf(subject, sizeof(subject), "failed run %lld", chk->failed_ids[i]);
+		snprintf(line, sizeof(line), "failed: candidate run %lld completed no request (or every "
+		         "request failed): the gate fails", chk->failed_ids[i]);
+		if ((rc = gh_open(out, "error", "check", subject, label)) ||
+		    (rc = pl_gh_write_escaped(out, line, 0)))
+			return finish(out, rc, err);
 		fputc('\n', out);
 	}
 	if ((rc = finish(out, 0, err)))

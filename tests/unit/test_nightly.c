@@ -24,6 +24,8 @@
 #include "core/ci_env.h"
 #include "core/history.h"
 #include "core/normalize.h"
+#include "render/ci_format.h"
+#include "render/regress.h"
 #include "store/db.h"
 
 /* The demo series' relative noise (see the file comment). */
@@ -654,6 +656,89 @@ static void store_build_and_revoke(void **state)
 	remove(path);
 }
 
+/* A run of night `night` that completed no request (finding 1: the
+ * nightly's night 42, "requests_completed": 0, "error_rate": 1). */
+static void add_failed_run(struct pl_run_list *l, long long id, int night, int hour)
+{
+	add_night_run(l, id, night, hour, 0, 0);
+	l->v[l->n - 1].has_metric[PL_M_TTFT_P50] = 0;
+	pl_run_set_metric(&l->v[l->n - 1], PL_M_REQUESTS_COMPLETED, 0);
+	pl_run_set_metric(&l->v[l->n - 1], PL_M_ERROR_RATE, 1);
+}
+
+/* The JUnit text of chk into buf (a memory stream). */
+static void junit_of(const struct pl_check *chk, char *buf, size_t n)
+{
+	FILE *f = fmemopen(buf, n, "w");
+	assert_non_null(f);
+	assert_int_equal(pl_render_check_junit(f, chk, NULL), 0);
+	fclose(f);
+}
+
+/* Findings 1 and 2: 21 nights of 4 runs, then night 21 whose runs failed
+ * (all of them, or 2 of 4). A series check with every baseline kind fails
+ * the gate on the failed runs (failed_ids), never "no samples" or too few;
+ * the window skips a failed-only night; JUnit has one failing testcase per
+ * failed run. */
+static void failed_candidate_fails_series(void **state)
+{
+	static char xml[1 << 16];
+	(void)state;
+	for (int mixed = 0; mixed < 2; mixed++)
+		for (int kind = 0; kind < 3; kind++) {
+			struct pl_run_list runs;
+			struct pl_check_opts o;
+			struct pl_check chk;
+			long long id = 1;
+			pl_run_list_init(&runs);
+			rng_state = 5;
+			for (int night = 0; night < 21; night++)
+				for (int k = 0; k < 4; k++)
+					if (night == 7) /* a failed-only night inside the window */
+						add_failed_run(&runs, id++, night, 1 + k);
+					else
+						add_night_run(&runs, id++, night, 1 + k,
+						              0.06 * (1 + DEMO_NOISE * gauss()), 0);
+			add_failed_run(&runs, 1001, 21, 1);
+			add_failed_run(&runs, 1002, 21, 2);
+			if (mixed) {
+				add_night_run(&runs, 1003, 21, 3, 0.0601, 0);
+				add_night_run(&runs, 1004, 21, 4, 0.0599, 0);
+			}
+			window_opts(&o, PL_G_DAY, 20);
+			if (kind == 1)
+				o.baseline_kind = PL_BASELINE_PREVIOUS;
+			if (kind == 2) { /* --baseline 2026-10-21 --candidate 2026-10-22 */
+				o.baseline_kind = PL_BASELINE_VALUES;
+				o.baselines[0] = "2026-10-21";
+				o.nbaselines = 1;
+				o.baseline = "2026-10-21";
+				o.candidate_latest = 0;
+				o.candidate = "2026-10-22";
+			}
+			assert_int_equal(pl_check_build(&runs, &o, NULL, &chk, NULL), 0);
+			assert_string_equal(chk.candidate, "2026-10-22");
+			assert_int_equal(chk.n_failed, 2);
+			assert_int_equal(chk.failed_ids[0], 1001);
+			assert_int_equal(chk.failed_ids[1], 1002);
+			assert_int_equal(chk.n_cand, mixed ? 2 : 0);
+			assert_int_equal(chk.nm, mixed ? 1 : 0);
+			/* window:20 = the 20 nights with a median before it, night 7 skipped */
+			assert_int_equal(chk.n_base, kind == 0 ? 80 : 4);
+			assert_int_equal(chk.n_base_failed, 0); /* failed-only nights are no baseline point */
+			if (mixed)
+				assert_int_equal(chk.m[0].base_points, kind == 0 ? 20 : 1);
+			assert_int_equal(pl_check_exit_status(&chk), 1);
+			junit_of(&chk, xml, sizeof(xml));
+			assert_non_null(strstr(xml, mixed ? "tests=\"3\" failures=\"2\""
+			                                  : "tests=\"2\" failures=\"2\""));
+			assert_non_null(strstr(xml, "<failure type=\"failed_run\" message=\"failed: "
+			                            "candidate run 1002 completed no request"));
+			pl_check_release(&chk);
+			pl_run_list_release(&runs);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -671,6 +756,7 @@ int main(void)
 		cmocka_unit_test(ci_env_mapping),
 		cmocka_unit_test(build_field_rules),
 		cmocka_unit_test(store_build_and_revoke),
+		cmocka_unit_test(failed_candidate_fails_series),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
