@@ -359,8 +359,9 @@ static int detect(struct pl_history *h, const struct pl_accepted_list *accepted,
 		}
 		s->first_run = p->run_ids[0];
 		s->accepted = pl_accepted_find(accepted, h->metric, p->run_ids, p->n);
-		if (!s->accepted && (s->worse || dir == PL_NO_DIRECTION))
-			h->nfailing++;
+		s->fails = !s->accepted && (s->worse || dir == PL_NO_DIRECTION) &&
+		           fabs(s->rel_change) > PL_HISTORY_THRESHOLD;
+		h->nfailing += s->fails;
 	}
 	h->nsteps = nidx;
 	rc = 0;

@@ -134,6 +134,10 @@ struct pl_history_step {
 	int worse;             /* the change is in the metric's bad direction */
 	int better;            /* the change is in the metric's good direction */
 	long long first_run;   /* earliest run of point index */
+	int fails;             /* fails --fail-on-step: not accepted, worse (any
+	                          direction for a metric without one), and
+	                          |rel_change| beyond the 5% threshold of check
+	                          (a smaller step is noise-level: never a failure) */
 	const struct pl_accepted_step *accepted; /* covering acceptance, or NULL;
 	                          points into the list given to pl_history_build() */
 };
@@ -157,9 +161,8 @@ struct pl_history {
 	size_t skipped_no_value;          /* runs left out: --by field missing */
 	size_t skipped_no_metric;         /* runs left out: metric missing */
 	size_t nfailed;                   /* failed runs, in their points' failed_ids */
-	size_t nfailing;                  /* steps that fail --fail-on-step: not accepted,
-	                                     and worse (any step for a metric without
-	                                     direction); plus 1 when latest_verdict is
+	size_t nfailing;                  /* steps that fail --fail-on-step (step.fails);
+	                                     plus 1 when latest_verdict is
 	                                     PL_V_REGRESSION */
 	/* The latest point judged against the PL_HISTORY_WINDOW_DEFAULT points
 	 * before it (check --baseline window:N --candidate latest, same method:

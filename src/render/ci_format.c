@@ -385,13 +385,11 @@ static int put_gh(FILE *out, const char *s, int property)
 	return pl_gh_write_escaped(out, s, property);
 }
 
-/* 1 if step s fails --fail-on-step (history.h: not accepted, worse; any
- * step for a metric without direction). */
+/* 1 if step s fails --fail-on-step (history.h: step.fails). */
 static int step_fails(const struct pl_history *h, const struct pl_history_step *s)
 {
-	if (s->accepted)
-		return 0;
-	return pl_metric_info[h->metric].direction == PL_NO_DIRECTION ? 1 : s->worse;
+	(void)h;
+	return s->fails;
 }
 
 int pl_render_history_junit(FILE *out, const struct pl_history *hs, size_t nh,

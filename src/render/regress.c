@@ -760,6 +760,8 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 			fprintf(out, "; accepted at run %lld: ", s->accepted->run_id);
 			if ((rc = pl_render_write_input(out, s->accepted->reason, fmt)))
 				return finish(out, rc, err);
+		} else if (!s->fails && (s->worse || mi->direction == PL_NO_DIRECTION)) {
+			fputs("; within the 5% threshold: does not fail", out);
 		}
 		fputc('\n', out);
 	}

@@ -252,8 +252,7 @@ static void sparkline(FILE *f, const struct pl_history *h, const double *xs)
 		           "stroke-dasharray=\"2,2\"/>",
 		        x, x, SPARK_H,
 		        s->accepted ? "#2e7d32"
-		        : (s->worse || pl_metric_info[h->metric].direction == PL_NO_DIRECTION)
-		            ? "#c62828"
+		        : s->fails ? "#c62828"
 		            : "#777");
 	}
 	fputs("</svg>", f);
@@ -312,7 +311,7 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 	for (size_t k = 0; k < h->nsteps; k++) {
 		const struct pl_history_step *s = &h->steps[k];
 		double x = X((xs[s->index - 1] + xs[s->index]) / 2);
-		int bad = !s->accepted && (s->worse || mi->direction == PL_NO_DIRECTION);
+		int bad = s->fails;
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\" "
 		           "stroke-dasharray=\"4,3\"/>\n",
 		        x, CH_T, x, CH_T + ph, s->accepted ? "#2e7d32" : bad ? "#c62828" : "#777");

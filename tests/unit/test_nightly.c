@@ -739,6 +739,41 @@ static void failed_candidate_fails_series(void **state)
 		}
 }
 
+/* Finding 7: a step smaller than the 5% threshold never fails
+ * --fail-on-step: a -0.07% step of a throughput-like series (here TTFT
+ * 0.06 -> 0.06004, +0.07%, noiseless), and a noiseless linear ramp whose
+ * fit puts a +2.5% step in it. A +12% step still fails. */
+static void small_step_never_fails(void **state)
+{
+	(void)state;
+	for (int c = 0; c < 3; c++) {
+		struct pl_run_list runs;
+		struct pl_history h;
+		pl_run_list_init(&runs);
+		for (int i = 0; i < 20; i++) {
+			double v = c == 0   ? (i < 10 ? 0.06 : 0.06004)
+			           : c == 1 ? 0.06 * (1 + 0.005 * i)
+			                    : (i < 10 ? 0.06 : 0.0672);
+			add_night_run(&runs, i + 1, i, 2, v, 0);
+		}
+		assert_int_equal(pl_history_build_grouped(&runs, PL_G_DAY, PL_M_TTFT_P50, NULL, NULL,
+		                                          &h, NULL),
+		                 0);
+		assert_true(h.nsteps >= 1);
+		for (size_t k = 0; k < h.nsteps; k++) {
+			assert_true(h.steps[k].worse);
+			assert_int_equal(h.steps[k].fails, fabs(h.steps[k].rel_change) > 0.05);
+		}
+		if (c == 0) {
+			assert_int_equal(h.nsteps, 1);
+			assert_true(fabs(h.steps[0].rel_change - 0.04 / 60) < 1e-9);
+		}
+		assert_int_equal(h.nfailing, c == 2 ? 1 : 0);
+		pl_history_release(&h);
+		pl_run_list_release(&runs);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -757,6 +792,7 @@ int main(void)
 		cmocka_unit_test(build_field_rules),
 		cmocka_unit_test(store_build_and_revoke),
 		cmocka_unit_test(failed_candidate_fails_series),
+		cmocka_unit_test(small_step_never_fails),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
