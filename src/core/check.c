@@ -350,8 +350,8 @@ static int series_metric(const struct pl_run_list *runs, const struct id_index *
 				which[nw++] = i - 1;
 		break;
 	case PL_BASELINE_WINDOW: {
-		size_t from = c;
-		for (size_t k = 0; from > 0 && k < opts->window; from--)
+		size_t from = c, floor_ = pl_history_window_floor(h, c);
+		for (size_t k = 0; from > floor_ && k < opts->window; from--)
 			if (h->points[from - 1].n > 0)
 				k++;
 		for (size_t i = from; i < c; i++)
@@ -402,9 +402,9 @@ static int series_metric(const struct pl_run_list *runs, const struct id_index *
 		if (!no) {
 			cm->verdict = PL_V_TOO_FEW;
 			cm->change.n_new = nn;
-			cm->change.method = PL_TEST_PREDICTION;
+			cm->change.method = PL_TEST_WINDOW;
 		} else {
-			if ((rc = pl_stats_compare_prediction(old, no, new_, nn, dir, opts->alpha,
+			if ((rc = pl_stats_compare_window(old, no, new_, nn, dir, opts->alpha,
 			                                      opts->threshold, &cm->change, err)))
 				return rc;
 			cm->verdict = pl_verdict_of(&cm->change, dir, accepted, m, cp->run_ids, cp->n,

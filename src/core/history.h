@@ -166,8 +166,8 @@ struct pl_history {
 	                                     PL_V_REGRESSION */
 	/* The latest point judged against the PL_HISTORY_WINDOW_DEFAULT points
 	 * before it (check --baseline window:N --candidate latest, same method:
-	 * pl_stats_compare_prediction over the point medians, at PL_CHECK_ALPHA
-	 * and PL_CHECK_THRESHOLD_DEFAULT), so that a regression fails on its first
+	 * pl_stats_compare_window over the point medians, not past an accepted
+	 * step, at PL_CHECK_ALPHA and PL_CHECK_THRESHOLD_DEFAULT), so that a regression fails on its first
 	 * night, before step detection (two points at least after a step) can
 	 * see it. The window ends before the trailing points (up to 3) that are
 	 * regressions against the points before them, so the second bad night is
@@ -178,6 +178,14 @@ struct pl_history {
 	struct pl_change latest;          /* the test (valid unless PL_V_TOO_FEW) */
 	const struct pl_accepted_step *latest_accepted; /* for PL_V_ACCEPTED */
 };
+
+/*
+ * The first point a window judging point `at` may hold: the first point
+ * after the latest accepted step before `at` (an accepted step is the new
+ * normal: the robust window must not judge the nights after it against the
+ * level before it), else 0. h's steps must be detected. O(steps).
+ */
+size_t pl_history_window_floor(const struct pl_history *h, size_t at);
 
 /*
  * Builds the history of metric over runs (as selected by the caller),

@@ -305,8 +305,9 @@ static int check_json(FILE *out, const struct pl_check *chk)
 		}
 		pl_json_write_key(out, &f2, "test");
 		pl_json_write_string(out, cm->change.method == PL_TEST_PREDICTION ? "prediction"
-		                                                                    : "mann-whitney");
-		if (cm->change.method == PL_TEST_PREDICTION && cm->verdict != PL_V_TOO_FEW) {
+		                          : cm->change.method == PL_TEST_WINDOW   ? "robust-window"
+		                                                                  : "mann-whitney");
+		if (cm->change.method != PL_TEST_MANN_WHITNEY && cm->verdict != PL_V_TOO_FEW) {
 			pl_json_write_key(out, &f2, "bound_low");
 			pl_json_write_num(out, cm->change.bound_low);
 			pl_json_write_key(out, &f2, "bound_high");
@@ -436,13 +437,14 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 	if (chk->series && chk->baseline_kind == PL_BASELINE_WINDOW)
 		fprintf(out,
 		        "test: the candidate point's median against the two-sided %s prediction "
-		        "interval of the last %zu point medians (Student t); a regression is "
-		        "outside it and worse by more than %s%%\n\n",
+		        "interval of the last %zu point medians (their median +- t 1.4826 MAD, "
+		        "robust to outlier nights); a regression is outside it and worse by "
+		        "more than %s%%\n\n",
 		        pl_fmt_num(al, sizeof(al), 1.0 - chk->alpha), chk->window, thr);
 	else {
 		int pred = 0;
 		for (size_t i = 0; i < chk->nm; i++)
-			pred |= chk->m[i].change.method == PL_TEST_PREDICTION;
+			pred |= chk->m[i].change.method != PL_TEST_MANN_WHITNEY;
 		fprintf(out,
 		        "test: two-sided Mann-Whitney U at alpha %s%s; a regression is significant and "
 		        "worse by more than %s%%\n\n",
@@ -638,6 +640,10 @@ static int history_json(FILE *out, const struct pl_history *h)
 			pl_json_write_num(out, h->latest.old_mean);
 			pl_json_write_key(out, &f2, "window_sd");
 			pl_json_write_num(out, h->latest.old_sd);
+			pl_json_write_key(out, &f2, "window_median");
+			pl_json_write_num(out, h->latest.old_center);
+			pl_json_write_key(out, &f2, "window_sigma");
+			pl_json_write_num(out, h->latest.old_scale);
 			pl_json_write_key(out, &f2, "bound_low");
 			pl_json_write_num(out, h->latest.bound_low);
 			pl_json_write_key(out, &f2, "bound_high");

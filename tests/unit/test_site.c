@@ -216,7 +216,7 @@ static void site_files(void **state)
 	assert_non_null(strstr(csv, "series,label,metric,unit,points,latest,latest_at,verdict,steps,"
 	                            "failing_steps\r\n"));
 	assert_non_null(strstr(csv, ",\"m / <script>alert(1)</script> \"\"x\"\" & y / vllm 2.0 / "
-	                            "c=8\",ttft_p50,s,12,0.131,2026-03-12T02:00:00Z,regression,1,1\r\n"));
+	                            "c=8\",ttft_p50,s,12,0.131,2026-03-12T02:00:00Z,regression,1,2\r\n"));
 	assert_non_null(strstr(csv, ",m / 1x L4 / vllm 2.0 / c=8,ttft_p50,s,2,0.21,"
 	                            "2026-03-02T02:00:00Z,too few points,0,0\r\n"));
 	assert_null(strstr(csv, "A10"));
