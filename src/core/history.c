@@ -458,14 +458,19 @@ static int judge_latest(struct pl_history *h, const struct pl_accepted_list *acc
 	int rc = 0, judged;
 
 	h->latest_verdict = PL_V_TOO_FEW;
+	if (np > 0 && h->points[np - 1].nfailed) {
+		h->latest_failed = h->points[np - 1].nfailed; /* fails the gate (history.h) */
+		h->nfailing++;
+	}
+	for (size_t i = 0; i < np; i++)
+		h->nmedians += h->points[i].n > 0;
+	while (np > 0 && h->points[np - 1].n == 0)
+		np--; /* the latest point with a median: failed-only points are marks */
+	h->latest_point = np ? np - 1 : 0;
 	if (np < 2)
 		return 0;
 	if (!(y = malloc(PL_HISTORY_WINDOW_DEFAULT * sizeof(*y))))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	while (np > 0 && h->points[np - 1].n == 0)
-		np--; /* the latest point with a median: failed-only points are marks */
-	if (np < 2)
-		goto done;
 	end = np - 1;
 	for (size_t k = 0; k < PL_HISTORY_TRAILING_MAX && end > 0; k++) {
 		struct pl_change c;

@@ -163,7 +163,8 @@ struct pl_history {
 	size_t nfailed;                   /* failed runs, in their points' failed_ids */
 	size_t nfailing;                  /* steps that fail --fail-on-step (step.fails);
 	                                     plus 1 when latest_verdict is
-	                                     PL_V_REGRESSION */
+	                                     PL_V_REGRESSION, plus 1 when the last
+	                                     point has failed runs (latest_failed) */
 	/* The latest point judged against the PL_HISTORY_WINDOW_DEFAULT points
 	 * before it (check --baseline window:N --candidate latest, same method:
 	 * pl_stats_compare_window over the point medians, not past an accepted
@@ -175,6 +176,14 @@ struct pl_history {
 	 * window's size. */
 	enum pl_verdict latest_verdict;   /* PL_V_TOO_FEW with fewer than
 	                                     PL_STATS_PREDICTION_MIN earlier points */
+	size_t latest_point;              /* the point latest_verdict judges: the last
+	                                     point with a median (a later point of
+	                                     failed runs only is a mark, not judged) */
+	size_t nmedians;                  /* points with a median (step detection's n) */
+	size_t latest_failed;             /* failed runs of the last point: each night
+	                                     with one fails --fail-on-step (+1 in
+	                                     nfailing), as a failed candidate run
+	                                     fails check */
 	struct pl_change latest;          /* the test (valid unless PL_V_TOO_FEW) */
 	const struct pl_accepted_step *latest_accepted; /* for PL_V_ACCEPTED */
 };

@@ -352,8 +352,8 @@ static int latest_line(FILE *out, const struct pl_history *h,
 	char buf[400], a[32], lo[32], hi[32], ch[64], p[32];
 	int rc;
 
-	snprintf(buf, sizeof(buf), "latest point %zu (%s ", h->npoints - 1, by_name(h));
-	if ((rc = put(out, buf, arg)) || (rc = put(out, h->points[h->npoints - 1].value.text, arg)))
+	snprintf(buf, sizeof(buf), "latest point %zu (%s ", h->latest_point, by_name(h));
+	if ((rc = put(out, buf, arg)) || (rc = put(out, h->points[h->latest_point].value.text, arg)))
 		return rc;
 	snprintf(buf, sizeof(buf),
 	         "): %s %s against the %zu points before it (95%% prediction interval [%s, %s]): "
@@ -372,6 +372,27 @@ static int latest_line(FILE *out, const struct pl_history *h,
 			return rc;
 	}
 	return 0;
+}
+
+/* "last point 41 (day 2026-11-11): failed runs 165, 166 (no request
+ * completed): the gate fails" — a last point with failed runs. */
+static int failed_line(FILE *out, const struct pl_history *h,
+                       int (*put)(FILE *, const char *, int), int arg)
+{
+	const struct pl_history_point *p = &h->points[h->npoints - 1];
+	char buf[96];
+	int rc;
+
+	snprintf(buf, sizeof(buf), "last point %zu (%s ", h->npoints - 1, by_name(h));
+	if ((rc = put(out, buf, arg)) || (rc = put(out, p->value.text, arg)) ||
+	    (rc = put(out, p->nfailed == 1 ? "): failed run " : "): failed runs ", arg)))
+		return rc;
+	for (size_t k = 0; k < p->nfailed; k++) {
+		snprintf(buf, sizeof(buf), "%s%lld", k ? ", " : "", p->failed_ids[k]);
+		if ((rc = put(out, buf, arg)))
+			return rc;
+	}
+	return put(out, " (no request completed): the gate fails", arg);
 }
 
 static int put_xml(FILE *out, const char *s, int unused)
@@ -420,6 +441,15 @@ int pl_render_history_junit(FILE *out, const struct pl_history *hs, size_t nh,
 				return finish(out, rc, err);
 			fputs("\">", out);
 			if ((rc = step_line(out, h, s, put_xml, 0)))
+				return finish(out, rc, err);
+			fputs("</failure>\n", out);
+		}
+		if (h->latest_failed) {
+			fputs("      <failure type=\"failed_run\" message=\"", out);
+			if ((rc = failed_line(out, h, put_xml, 0)))
+				return finish(out, rc, err);
+			fputs("\">", out);
+			if ((rc = failed_line(out, h, put_xml, 0)))
 				return finish(out, rc, err);
 			fputs("</failure>\n", out);
 		}
@@ -608,6 +638,13 @@ int pl_render_history_github(FILE *out, FILE *summary, const struct pl_history *
 			         fails ? "step" : s->accepted ? "accepted step" : "step (better)");
 			if ((rc = gh_open(out, fails ? "error" : "notice", "history", subject, label)) ||
 			    (rc = step_line(out, h, s, put_gh, 0)))
+				return finish(out, rc, err);
+			fputc('\n', out);
+		}
+		if (h->latest_failed) {
+			snprintf(subject, sizeof(subject), "%s failed runs", metric);
+			if ((rc = gh_open(out, "error", "history", subject, label)) ||
+			    (rc = failed_line(out, h, put_gh, 0)))
 				return finish(out, rc, err);
 			fputc('\n', out);
 		}

@@ -830,6 +830,34 @@ static void outlier_in_window(void **state)
 	assert_int_equal(classic, OUTLIER_MEAN_SD);
 }
 
+/* Finding 14: the last night failed (every run): history judges the last
+ * point with a median (latest_point 20, not 21), counts 21 point medians,
+ * and the failed night fails --fail-on-step (latest_failed, nfailing). */
+static void history_failed_last_point(void **state)
+{
+	struct pl_run_list runs;
+	struct pl_history h;
+	(void)state;
+	pl_run_list_init(&runs);
+	rng_state = 8;
+	nightly(&runs, 21, 1000, 0);
+	add_failed_run(&runs, 100, 21, 2);
+	add_failed_run(&runs, 101, 21, 3);
+	assert_int_equal(pl_history_build_grouped(&runs, PL_G_DAY, PL_M_TTFT_P50, NULL, NULL, &h,
+	                                          NULL),
+	                 0);
+	assert_int_equal(h.npoints, 22);
+	assert_int_equal(h.nmedians, 21);
+	assert_int_equal(h.latest_point, 20);
+	assert_int_equal(h.latest.n_old, 20);
+	assert_int_equal(h.latest_failed, 2);
+	assert_int_equal(h.nsteps, 0);
+	assert_int_equal(h.nfailing, 1 + (h.latest_verdict == PL_V_REGRESSION));
+	assert_int_equal(h.latest_verdict, PL_V_NO_CHANGE);
+	pl_history_release(&h);
+	pl_run_list_release(&runs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -850,6 +878,7 @@ int main(void)
 		cmocka_unit_test(failed_candidate_fails_series),
 		cmocka_unit_test(small_step_never_fails),
 		cmocka_unit_test(outlier_in_window),
+		cmocka_unit_test(history_failed_last_point),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
