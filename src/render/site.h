@@ -32,9 +32,11 @@
  * pl_history_build() by run_started_at (one point per run_started_at
  * value; steps as `history` finds them, accepted steps marked). The x axis
  * of the charts is proportional to time. Verdicts of a series and metric:
- *   regression      a failing step (not accepted, worse; any step for a
- *                   metric without a direction) — `history --fail-on-step`
- *                   would exit 1
+ *   failed          the last point has failed runs (pl_run_failed): drawn
+ *                   as a red cross, as every failed run is; the latest value
+ *                   is then the last point with a median
+ *   regression      a failing step (step.fails), or the latest point a
+ *                   regression — `history --fail-on-step` would exit 1
  *   accepted        the latest step is accepted
  *   improvement     the latest step is better
  *   stable          steps were searched and none fails
