@@ -48,6 +48,7 @@ struct site {
 	size_t nseries;       /* series with at least one row */
 	size_t nrows;         /* index rows (series x metric) */
 	size_t nregressions;  /* rows with the verdict regression */
+	size_t nfailedrows;   /* rows with the verdict failed */
 	size_t nundated;      /* series left out: no run with run_started_at */
 };
 
@@ -623,6 +624,8 @@ static int index_row(struct site *S, const char *page, const char *label,
 	S->nrows++;
 	if (!strcmp(verdict, "regression"))
 		S->nregressions++;
+	if (!strcmp(verdict, "failed"))
+		S->nfailedrows++;
 	return 0;
 }
 
@@ -726,9 +729,9 @@ static int page_points(FILE *f, const struct pl_history *hs, size_t nh)
 
 	if (!at)
 		return PL_ENOMEM;
-	fputs("<h2>Points</h2>\n<div class=\"wrap\"><table>\n<thead><tr><th>run_started_at</th>"
-	      "<th>n</th>",
-	      f);
+	fprintf(f, "<h2>Points</h2>\n<div class=\"wrap\"><table>\n<thead><tr><th>%s</th>"
+	           "<th>n</th>",
+	        nh && hs[0].group != PL_G_RUN ? pl_group_name(hs[0].group) : "run_started_at");
 	for (size_t k = 0; k < nh; k++)
 		if (hs[k].npoints)
 			fprintf(f, "<th>%s (%s)</th>", pl_metric_info[hs[k].metric].name,
@@ -1109,8 +1112,8 @@ static int add_series(void *v, struct pl_run_list *runs, struct pl_error *err)
 		int hr;
 
 		pl_error_init(&e);
-		hr = pl_history_build(runs, PL_C_RUN_STARTED_AT, S->metrics[k], NULL, S->o->accepted,
-		                      &sr.h[k], &e);
+		hr = pl_history_build_grouped(runs, S->o->group, S->metrics[k], NULL, S->o->accepted,
+		                              &sr.h[k], &e);
 		if (hr == PL_ENOMEM) {
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 		} else if (hr || sr.h[k].nmedians == 0) {
@@ -1254,8 +1257,12 @@ static int render(const char *dir, void *v, struct pl_error *err)
 		goto out;
 	}
 	page_head(S.html, "perfledger: all series");
-	fputs("<h1>All series</h1>\n<p>Every condition key (series) and metric, ordered by key, "
-	      "over run_started_at. Verdicts: <b>failed</b> the last point has failed runs (no "
+	fprintf(S.html, "<h1>All series</h1>\n<p>Every condition key (series) and metric, ordered "
+	        "by key, over %s. Verdicts:",
+	        S.o->group == PL_G_RUN ? "run_started_at" : S.o->group == PL_G_DAY ? "days (the runs of "
+	        "a UTC day are a point)" : S.o->group == PL_G_BUILD ? "builds (the runs of a build_id "
+	        "are a point)" : "commits (the runs of a commit are a point)");
+	fputs(" <b>failed</b> the last point has failed runs (no "
 	      "request completed; a red cross); <b>regression</b> a step that is not accepted and "
 	      "goes the worse way by more than 5%, or the latest point a regression against the "
 	      "points before it (<code>history --fail-on-step</code> fails); <b>accepted</b> the "
@@ -1265,7 +1272,8 @@ static int render(const char *dir, void *v, struct pl_error *err)
 	      "<div class=\"controls\"><input id=\"q\" type=\"search\" "
 	      "placeholder=\"filter: model, hardware, metric, verdict…\" aria-label=\"filter\">"
 	      "<select id=\"v\" aria-label=\"verdict\"><option value=\"\">any verdict</option>"
-	      "<option>failed</option><option>regression</option><option>accepted</option><option>improvement</option>"
+	      "<option>failed</option><option>regression</option><option>accepted</option>"
+	      "<option>improvement</option>"
 	      "<option>stable</option><option>too few points</option></select></div>\n"
 	      "<p id=\"count\"></p>\n<div class=\"wrap\"><table id=\"series\">\n<thead><tr>"
 	      "<th>series</th><th>metric</th><th>trend</th><th>latest</th><th>at</th>"
@@ -1284,6 +1292,8 @@ static int render(const char *dir, void *v, struct pl_error *err)
 	}
 	fprintf(S.html, "</tbody></table></div>\n<p>%zu series, %zu rows, %zu with a regression",
 	        S.nseries, S.nrows, S.nregressions);
+	if (S.nfailedrows) /* only when there are some: other sites' bytes unchanged */
+		fprintf(S.html, ", %zu with failed runs", S.nfailedrows);
 	if (S.nundated)
 		fprintf(S.html, "; %zu series left out (no run with run_started_at and one of the metrics)",
 		        S.nundated);
@@ -1305,5 +1315,7 @@ int pl_site_write(const char *dir, const struct pl_site_opts *opts, pl_site_walk
 {
 	struct job J = {opts, walk, ctx};
 
+	if (!pl_group_is_time(opts->group))
+		return pl_error_set(err, PL_EUSAGE, "a site groups points by run, day, build or commit");
 	return pl_bundle_publish(dir, render, &J, err);
 }

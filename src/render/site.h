@@ -63,6 +63,9 @@ struct pl_site_opts {
 	long long epoch;           /* SOURCE_DATE_EPOCH (or now): the "generated" time */
 	const char *tool_version;  /* perfledger version, for the footer and manifest */
 	const char *selection;     /* the --where filters as text ("" for all); input text */
+	int group;                 /* enum pl_group of the points: PL_G_RUN (0, every
+	                              run_started_at a point), PL_G_DAY, PL_G_BUILD or
+	                              PL_G_COMMIT, as history --group-by */
 };
 
 /* Adds one series to a site being rendered: runs are the runs of one
