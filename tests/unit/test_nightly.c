@@ -858,6 +858,41 @@ static void history_failed_last_point(void **state)
 	pl_run_list_release(&runs);
 }
 
+/* The robust window does not reach back past an accepted step: 24 nights,
+ * +16% from night 20 on, the step accepted at its first run (21). Night 23
+ * is judged against nights 20-22 only (3 points) and passes; unaccepted, its
+ * window of 20 holds 17 nights of the old level: a regression (and the
+ * unaccepted step fails too: nfailing 2). */
+static void window_stops_at_accepted_step(void **state)
+{
+	struct pl_accepted_step step = {21, PL_M_TTFT_P50, "new scheduler", "2026-11-01T00:00:00Z", ""};
+	struct pl_accepted_list acc = {&step, 1, 1};
+	(void)state;
+	for (int accepted = 0; accepted < 2; accepted++) {
+		struct pl_run_list runs;
+		struct pl_check_opts o;
+		struct pl_check chk;
+		struct pl_history h;
+		pl_run_list_init(&runs);
+		rng_state = 16;
+		nightly(&runs, 24, 20, 0.16);
+		window_opts(&o, PL_G_DAY, 20);
+		assert_int_equal(pl_check_build(&runs, &o, accepted ? &acc : NULL, &chk, NULL), 0);
+		assert_int_equal(chk.m[0].base_points, accepted ? 3 : 20);
+		assert_int_equal(chk.m[0].verdict == PL_V_REGRESSION, !accepted);
+		pl_check_release(&chk);
+		assert_int_equal(pl_history_build_grouped(&runs, PL_G_DAY, PL_M_TTFT_P50, NULL,
+		                                          accepted ? &acc : NULL, &h, NULL),
+		                 0);
+		assert_int_equal(h.nsteps, 1);
+		assert_int_equal(h.steps[0].index, 20);
+		assert_int_equal(h.latest.n_old, accepted ? 3 : 20);
+		assert_int_equal(h.nfailing, accepted ? 0 : 2);
+		pl_history_release(&h);
+		pl_run_list_release(&runs);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -879,6 +914,7 @@ int main(void)
 		cmocka_unit_test(small_step_never_fails),
 		cmocka_unit_test(outlier_in_window),
 		cmocka_unit_test(history_failed_last_point),
+		cmocka_unit_test(window_stops_at_accepted_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
