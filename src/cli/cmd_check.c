@@ -42,11 +42,12 @@ static const char usage_text[] =
 	"'history --group-by G' (run, day, build, commit, engine_version or\n"
 	"driver_version; default run, or the --axis field). --candidate latest is the\n"
 	"last point. --baseline previous is the point before it (its runs, as above);\n"
-	"window:N the medians of the N points before it: the candidate's median is\n"
-	"judged against their two-sided (1 - alpha) prediction interval, mean +- t s\n"
-	"sqrt(1 + 1/N) (Conbench's lookback z-score, Bencher's t-test threshold), so\n"
-	"one new night is judged against the last N nights; VALUE,VALUE pools the\n"
-	"runs of those points.\n"
+	"window:N the medians of the N points before it (not past an accepted step):\n"
+	"the candidate's median is judged against their two-sided (1 - alpha)\n"
+	"prediction interval, median +- t 1.4826 MAD sqrt(1 + pi/(2N)) (a robust\n"
+	"control chart: one outlier night does not widen it), so one new night is\n"
+	"judged against the last N nights; VALUE,VALUE pools the runs of those points.\n"
+	"Failed runs of the candidate point fail the gate.\n"
 	"\n";
 
 static const char usage_tail[] =

@@ -105,7 +105,8 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 		                    "also write DIR/history.gp, .dat, .svg and .png (gnuplot)"),
 		PL_OPT_FLAG_ENTRY("fail-on-step", 0, &fail_on_step,
 		                  "exit 1 if a step is not accepted and goes the worse way\n"
-		                  "(any step, for a metric without a direction)"),
+		                  "(either way, for a metric without a direction) by more\n"
+		                  "than 5%, or the latest point is a regression"),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {

@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/history.h"
 #include "cli/options.h"
 #include "render/site.h"
 
 static const char usage_text[] =
 	"usage: perfledger site --out DIR [--where FIELD=VALUE]... [--metric NAME]...\n"
+	"                       [--group-by run|day|build|commit]\n"
 	"\n"
 	"Writes a static, offline web site of every series (condition key) and metric\n"
 	"over run_started_at, as 'asv publish' does: DIR/index.html lists every series\n"
@@ -54,7 +56,7 @@ int cmd_site(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	struct walk w;
-	const char *out_dir = NULL;
+	const char *out_dir = NULL, *group = NULL;
 	char where[1024] = "";
 	int argi, rc;
 	const struct pl_option options[] = {
@@ -65,6 +67,9 @@ int cmd_site(const struct pl_cli *cli, int argc, char **argv)
 		PL_OPT_CALLBACK_ENTRY("metric", 0, "NAME[,NAME]", &sel, pl_sel_opt_metric,
 		                      "metrics to show (default: ttft_p50, tpot_p50,\n"
 		                      "output_throughput)"),
+		PL_OPT_STRING_ENTRY("group-by", 0, "G", &group,
+		                    "points of each series as in history: run (default),\n"
+		                    "day, build or commit"),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
@@ -87,6 +92,10 @@ int cmd_site(const struct pl_cli *cli, int argc, char **argv)
 	rc = PL_EXIT_USAGE;
 	if (!out_dir || !*out_dir) {
 		pl_cli_errorf("site", "--out DIR is required (e.g. --out perf-site)");
+		goto out;
+	}
+	if (group && ((opts.group = pl_group_lookup(group)) < 0 || !pl_group_is_time(opts.group))) {
+		pl_cli_errorf("site", "bad --group-by '%s': expected run, day, build or commit", group);
 		goto out;
 	}
 	if (pl_cli_source_date_epoch("site", &opts.epoch))

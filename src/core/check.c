@@ -304,11 +304,15 @@ static void count_verdict(struct pl_check *out)
 }
 
 /* One metric of a series check: h is its history. which[] is scratch of
- * h->npoints entries, old/new_ of runs->n doubles. */
+ * h->npoints entries, old/new_ of runs->n doubles. The first call names the
+ * sides (candidate label, run ids, failed runs); *skip is set when the
+ * candidate point has no run with a value (every run failed): the metric is
+ * then not tested. */
 static int series_metric(const struct pl_run_list *runs, const struct id_index *ix,
                          const struct pl_check_opts *opts, const struct pl_history *h,
                          const struct pl_accepted_list *accepted, struct pl_check *out,
-                         size_t *which, double *old, double *new_, struct pl_error *err)
+                         size_t *which, double *old, double *new_, int *skip,
+                         struct pl_error *err)
 {
 	struct pl_check_metric *cm = &out->m[out->nm];
 	size_t c = h->npoints, nw = 0, no = 0, nn = 0;
@@ -336,15 +340,25 @@ static int series_metric(const struct pl_run_list *runs, const struct id_index *
 	cp = &h->points[c];
 	cm->cand_point = c;
 	point_values(runs, ix, cp, m, new_, &nn);
+	/* failed-only points (no median) are failure marks, never a baseline:
+	 * previous is the nearest point before with a median, window:N the N
+	 * nearest such points */
 	switch (opts->baseline_kind) {
 	case PL_BASELINE_PREVIOUS:
-		if (c > 0)
-			which[nw++] = c - 1;
+		for (size_t i = c; i > 0 && nw == 0; i--)
+			if (h->points[i - 1].n > 0)
+				which[nw++] = i - 1;
 		break;
-	case PL_BASELINE_WINDOW:
-		for (size_t i = c > opts->window ? c - opts->window : 0; i < c; i++)
-			which[nw++] = i;
+	case PL_BASELINE_WINDOW: {
+		size_t from = c, floor_ = pl_history_window_floor(h, c);
+		for (size_t k = 0; from > floor_ && k < opts->window; from--)
+			if (h->points[from - 1].n > 0)
+				k++;
+		for (size_t i = from; i < c; i++)
+			if (h->points[i].n > 0)
+				which[nw++] = i;
 		break;
+	}
 	default:
 		for (size_t i = 0; i < h->npoints; i++)
 			for (size_t k = 0; k < opts->nbaselines; k++)
@@ -355,6 +369,27 @@ static int series_metric(const struct pl_run_list *runs, const struct id_index *
 		break;
 	}
 	cm->base_points = nw;
+	if (!out->cand_ids) { /* the first metric names the sides */
+		size_t nbf = 0;
+		for (size_t w = 0; w < nw; w++)
+			nbf += h->points[which[w]].nfailed;
+		out->n_base_failed = nbf;
+		if (cp->nfailed) { /* each fails the gate (check.h) */
+			if (!(out->failed_ids = malloc(cp->nfailed * sizeof(long long))))
+				return pl_error_set(err, PL_ENOMEM, "out of memory");
+			memcpy(out->failed_ids, cp->failed_ids, cp->nfailed * sizeof(long long));
+			out->n_failed = cp->nfailed;
+			qsort(out->failed_ids, out->n_failed, sizeof(long long), cmp_ll);
+		}
+		if (pl_strset(&out->candidate, cp->value.text) ||
+		    collect_ids(h, which, nw, &out->base_ids, &out->n_base) ||
+		    collect_ids(h, &c, 1, &out->cand_ids, &out->n_cand))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	if (cp->n == 0) { /* every candidate run failed: the metric is not tested */
+		*skip = 1;
+		return 0;
+	}
 	if (opts->baseline_kind == PL_BASELINE_WINDOW) {
 		enum pl_direction dir = pl_metric_info[m].direction;
 		for (size_t w = 0; w < nw; w++)
@@ -367,9 +402,9 @@ static int series_metric(const struct pl_run_list *runs, const struct id_index *
 		if (!no) {
 			cm->verdict = PL_V_TOO_FEW;
 			cm->change.n_new = nn;
-			cm->change.method = PL_TEST_PREDICTION;
+			cm->change.method = PL_TEST_WINDOW;
 		} else {
-			if ((rc = pl_stats_compare_prediction(old, no, new_, nn, dir, opts->alpha,
+			if ((rc = pl_stats_compare_window(old, no, new_, nn, dir, opts->alpha,
 			                                      opts->threshold, &cm->change, err)))
 				return rc;
 			cm->verdict = pl_verdict_of(&cm->change, dir, accepted, m, cp->run_ids, cp->n,
@@ -380,12 +415,6 @@ static int series_metric(const struct pl_run_list *runs, const struct id_index *
 			point_values(runs, ix, &h->points[which[w]], m, old, &no);
 		if ((rc = judge_sets(old, no, new_, nn, m, out, accepted, cp->run_ids, cp->n, cm, err)))
 			return rc;
-	}
-	if (out->nm == 0) { /* the first metric names the sides */
-		if (pl_strset(&out->candidate, cp->value.text) ||
-		    collect_ids(h, which, nw, &out->base_ids, &out->n_base) ||
-		    collect_ids(h, &c, 1, &out->cand_ids, &out->n_cand))
-			return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -401,7 +430,7 @@ static int check_series(const struct pl_run_list *runs, const struct pl_check_op
 	const int *metrics;
 	double *old = NULL, *new_ = NULL;
 	char text[64];
-	int rc = 0;
+	int rc = 0, skip = 0;
 
 	if (opts->group < 0 || opts->group >= PL_G_COUNT)
 		return pl_error_set(err, PL_EUSAGE, "unknown --group-by");
@@ -477,13 +506,18 @@ static int check_series(const struct pl_run_list *runs, const struct pl_check_op
 			continue;
 		}
 		if (!rc)
-			rc = series_metric(runs, ix, opts, &h, accepted, out, which, old, new_, err);
+			rc = series_metric(runs, ix, opts, &h, accepted, out, which, old, new_, &skip,
+			                   err);
 		pl_history_release(&h);
 		if (rc)
 			goto done;
+		if (skip) {
+			skip = 0;
+			continue;
+		}
 		count_verdict(out);
 	}
-	if (out->nm == 0)
+	if (out->nm == 0 && !out->n_failed)
 		rc = pl_error_set(err, PL_EEMPTY,
 		                  "no headline metric has values in the series; name one with --metric");
 done:

@@ -44,13 +44,19 @@
  *   VALUES    the runs of the points with those labels, pooled (U test as
  *             above, with the prediction fallback);
  *   PREVIOUS  the runs of the point just before the candidate (same test);
- *   WINDOW    the medians of the N points before the candidate: the
- *             candidate point's median against their prediction interval
- *             (Conbench's lookback z-score / Bencher's t_test threshold; see
+ *   WINDOW    the medians of the N points before the candidate (not past
+ *             the latest accepted step before it, pl_history_window_floor):
+ *             the candidate point's median against their robust prediction
+ *             interval (median +- t 1.4826 MAD, pl_stats_compare_window in
  *             stats.h), so one new night is judged against the distribution
- *             of the last N nights.
+ *             of the last N nights and one outlier night among them does
+ *             not widen it.
  * Accepted steps forgive a regression as above (the acceptance names one of
- * the candidate point's runs).
+ * the candidate point's runs). Failed runs of the candidate point fail the
+ * gate as in the classic check (failed_ids; a point of failed runs only
+ * tests no metric); points of failed runs only are never a baseline point:
+ * previous is the nearest earlier point with a median, window:N the N
+ * nearest such points.
  */
 #ifndef PL_CHECK_H
 #define PL_CHECK_H

@@ -359,8 +359,9 @@ static int detect(struct pl_history *h, const struct pl_accepted_list *accepted,
 		}
 		s->first_run = p->run_ids[0];
 		s->accepted = pl_accepted_find(accepted, h->metric, p->run_ids, p->n);
-		if (!s->accepted && (s->worse || dir == PL_NO_DIRECTION))
-			h->nfailing++;
+		s->fails = !s->accepted && (s->worse || dir == PL_NO_DIRECTION) &&
+		           fabs(s->rel_change) > PL_HISTORY_THRESHOLD;
+		h->nfailing += s->fails;
 	}
 	h->nsteps = nidx;
 	rc = 0;
@@ -410,25 +411,35 @@ static int same_point(const struct pl_run_list *runs, const struct item *a, cons
 	}
 }
 
+size_t pl_history_window_floor(const struct pl_history *h, size_t at)
+{
+	size_t from = 0;
+
+	for (size_t k = 0; k < h->nsteps; k++)
+		if (h->steps[k].accepted && h->steps[k].index < at && h->steps[k].index > from)
+			from = h->steps[k].index;
+	return from;
+}
+
 /* Point `at` against the (up to) PL_HISTORY_WINDOW_DEFAULT point medians
  * before index `end` (end <= at): *c gets the test; returns 0 or an error. *judged
  * is 0 when fewer than PL_STATS_PREDICTION_MIN points are there. */
 static int judge_point(const struct pl_history *h, size_t at, size_t end, double *y,
                        struct pl_change *c, int *judged, struct pl_error *err)
 {
-	size_t w = 0;
+	size_t w = 0, from = pl_history_window_floor(h, at);
 
 	/* the medians before end, latest last; failed-only points have none */
-	for (size_t i = end; i > 0 && w < PL_HISTORY_WINDOW_DEFAULT; i--)
+	for (size_t i = end; i > from && w < PL_HISTORY_WINDOW_DEFAULT; i--)
 		if (h->points[i - 1].n > 0)
 			w++;
 	*judged = w >= PL_STATS_PREDICTION_MIN && h->points[at].n > 0;
 	if (!*judged)
 		return 0;
-	for (size_t i = end, k = w; i > 0 && k > 0; i--)
+	for (size_t i = end, k = w; i > from && k > 0; i--)
 		if (h->points[i - 1].n > 0)
 			y[--k] = h->points[i - 1].s.median;
-	return pl_stats_compare_prediction(y, w, &h->points[at].s.median, 1,
+	return pl_stats_compare_window(y, w, &h->points[at].s.median, 1,
 	                                   pl_metric_info[h->metric].direction, PL_HISTORY_ALPHA,
 	                                   PL_HISTORY_THRESHOLD, c, err);
 }
@@ -447,14 +458,19 @@ static int judge_latest(struct pl_history *h, const struct pl_accepted_list *acc
 	int rc = 0, judged;
 
 	h->latest_verdict = PL_V_TOO_FEW;
+	if (np > 0 && h->points[np - 1].nfailed) {
+		h->latest_failed = h->points[np - 1].nfailed; /* fails the gate (history.h) */
+		h->nfailing++;
+	}
+	for (size_t i = 0; i < np; i++)
+		h->nmedians += h->points[i].n > 0;
+	while (np > 0 && h->points[np - 1].n == 0)
+		np--; /* the latest point with a median: failed-only points are marks */
+	h->latest_point = np ? np - 1 : 0;
 	if (np < 2)
 		return 0;
 	if (!(y = malloc(PL_HISTORY_WINDOW_DEFAULT * sizeof(*y))))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	while (np > 0 && h->points[np - 1].n == 0)
-		np--; /* the latest point with a median: failed-only points are marks */
-	if (np < 2)
-		goto done;
 	end = np - 1;
 	for (size_t k = 0; k < PL_HISTORY_TRAILING_MAX && end > 0; k++) {
 		struct pl_change c;

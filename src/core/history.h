@@ -134,6 +134,10 @@ struct pl_history_step {
 	int worse;             /* the change is in the metric's bad direction */
 	int better;            /* the change is in the metric's good direction */
 	long long first_run;   /* earliest run of point index */
+	int fails;             /* fails --fail-on-step: not accepted, worse (any
+	                          direction for a metric without one), and
+	                          |rel_change| beyond the 5% threshold of check
+	                          (a smaller step is noise-level: never a failure) */
 	const struct pl_accepted_step *accepted; /* covering acceptance, or NULL;
 	                          points into the list given to pl_history_build() */
 };
@@ -157,14 +161,14 @@ struct pl_history {
 	size_t skipped_no_value;          /* runs left out: --by field missing */
 	size_t skipped_no_metric;         /* runs left out: metric missing */
 	size_t nfailed;                   /* failed runs, in their points' failed_ids */
-	size_t nfailing;                  /* steps that fail --fail-on-step: not accepted,
-	                                     and worse (any step for a metric without
-	                                     direction); plus 1 when latest_verdict is
-	                                     PL_V_REGRESSION */
+	size_t nfailing;                  /* steps that fail --fail-on-step (step.fails);
+	                                     plus 1 when latest_verdict is
+	                                     PL_V_REGRESSION, plus 1 when the last
+	                                     point has failed runs (latest_failed) */
 	/* The latest point judged against the PL_HISTORY_WINDOW_DEFAULT points
 	 * before it (check --baseline window:N --candidate latest, same method:
-	 * pl_stats_compare_prediction over the point medians, at PL_CHECK_ALPHA
-	 * and PL_CHECK_THRESHOLD_DEFAULT), so that a regression fails on its first
+	 * pl_stats_compare_window over the point medians, not past an accepted
+	 * step, at PL_CHECK_ALPHA and PL_CHECK_THRESHOLD_DEFAULT), so that a regression fails on its first
 	 * night, before step detection (two points at least after a step) can
 	 * see it. The window ends before the trailing points (up to 3) that are
 	 * regressions against the points before them, so the second bad night is
@@ -172,9 +176,25 @@ struct pl_history {
 	 * window's size. */
 	enum pl_verdict latest_verdict;   /* PL_V_TOO_FEW with fewer than
 	                                     PL_STATS_PREDICTION_MIN earlier points */
+	size_t latest_point;              /* the point latest_verdict judges: the last
+	                                     point with a median (a later point of
+	                                     failed runs only is a mark, not judged) */
+	size_t nmedians;                  /* points with a median (step detection's n) */
+	size_t latest_failed;             /* failed runs of the last point: each night
+	                                     with one fails --fail-on-step (+1 in
+	                                     nfailing), as a failed candidate run
+	                                     fails check */
 	struct pl_change latest;          /* the test (valid unless PL_V_TOO_FEW) */
 	const struct pl_accepted_step *latest_accepted; /* for PL_V_ACCEPTED */
 };
+
+/*
+ * The first point a window judging point `at` may hold: the first point
+ * after the latest accepted step before `at` (an accepted step is the new
+ * normal: the robust window must not judge the nights after it against the
+ * level before it), else 0. h's steps must be detected. O(steps).
+ */
+size_t pl_history_window_floor(const struct pl_history *h, size_t at);
 
 /*
  * Builds the history of metric over runs (as selected by the caller),

@@ -523,6 +523,59 @@ int pl_stats_compare_prediction(const double *old, size_t n_old, const double *n
 	return 0;
 }
 
+/* pi, for the robust scale (C11 has no M_PI) */
+#define PL_PI 3.14159265358979323846
+/* Asymptotic efficiency of 1.4826 MAD relative to s for normal data
+ * (Rousseeuw & Croux 1993, table 1: 36.75%). */
+#define PL_MAD_EFFICIENCY 0.3675
+
+int pl_stats_compare_window(const double *old, size_t n_old, const double *new_, size_t n_new,
+                            enum pl_direction dir, double alpha, double threshold,
+                            struct pl_change *out, struct pl_error *err)
+{
+	struct pl_change c;
+	double *dev, mad, sum = 0.0, scale, eps, d;
+	int rc;
+
+	if ((rc = pl_stats_compare_prediction(old, n_old, new_, n_new, dir, alpha, threshold, &c,
+	                                      err)))
+		return rc;
+	c.method = PL_TEST_WINDOW;
+	c.old_center = c.old_median;
+	if (!(dev = malloc(n_old * sizeof(*dev))))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	for (size_t i = 0; i < n_old; i++) {
+		dev[i] = fabs(old[i] - c.old_center);
+		sum += dev[i];
+	}
+	rc = median_of(dev, n_old, &mad, err);
+	free(dev);
+	if (rc)
+		return rc;
+	c.old_scale = mad > 0 ? 1.4826 * mad : sqrt(PL_PI / 2.0) * sum / (double)n_old;
+	c.worse = c.better = 0;
+	c.p_value = 1.0;
+	c.bound_low = c.bound_high = c.old_center;
+	if (c.decidable) {
+		/* the MAD's 36.75% efficiency: the sd's n - 1 degrees of freedom */
+		double nu = fmax(1.0, PL_MAD_EFFICIENCY * (double)(n_old - 1)), half;
+		scale = c.old_scale * sqrt(1.0 + PL_PI / (2.0 * (double)n_old));
+		half = gsl_cdf_tdist_Qinv(alpha / 2.0, nu) * scale;
+		c.bound_low = c.old_center - half;
+		c.bound_high = c.old_center + half;
+		d = c.new_median - c.old_center;
+		eps = 1e-12 * fabs(c.old_center);
+		if (scale > eps)
+			c.p_value = fmin(1.0, 2.0 * gsl_cdf_tdist_Q(fabs(d) / scale, nu));
+		else
+			c.p_value = fabs(d) <= eps ? 1.0 : 0.0;
+	}
+	c.significant = c.decidable && c.p_value < alpha;
+	judge(&c, dir, threshold);
+	*out = c;
+	return 0;
+}
+
 /* --------------------------------------------------------- step detection */
 
 int pl_stats_noise_sigma(const double *y, size_t n, double *sigma, struct pl_error *err)

@@ -224,14 +224,16 @@ int pl_render_check_junit(FILE *out, const struct pl_check *chk, struct pl_error
 
 	series_label(label, sizeof(label), &chk->cmp, chk->axis);
 	snprintf(prefix, sizeof(prefix), "check %s: ", pl_cond_info[chk->axis].name);
-	junit_head(out, "perfledger check", chk->nm, chk->nregressions, 0);
+	/* one failing testcase per failed candidate run, after the metrics */
+	junit_head(out, "perfledger check", chk->nm + chk->n_failed,
+	           chk->nregressions + chk->n_failed, 0);
 	/* the suite name: "check engine_version: BASE -> CAND: LABEL" */
 	fputs("  <testsuite name=\"", out);
 	if ((rc = xml(out, prefix)) || (rc = xml(out, chk->baseline)) || (rc = xml(out, " -> ")) ||
 	    (rc = xml(out, chk->candidate)) || (rc = xml(out, ": ")) || (rc = xml(out, label)))
 		return finish(out, rc, err);
-	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", chk->nm,
-	        chk->nregressions, skipped);
+	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n",
+	        chk->nm + chk->n_failed, chk->nregressions + chk->n_failed, skipped);
 	fputs("    <properties>\n", out);
 	fprintf(out, "      <property name=\"axis\" value=\"%s\"/>\n", pl_cond_info[chk->axis].name);
 	fputs("      <property name=\"baseline\" value=\"", out);
@@ -290,6 +292,16 @@ int pl_render_check_junit(FILE *out, const struct pl_check *chk, struct pl_error
 		}
 		fputs("    </testcase>\n", out);
 	}
+	for (size_t i = 0; i < chk->n_failed; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "run %lld", chk->failed_ids[i]);
+		if ((rc = junit_case_open(out, "perfledger.check.failed_run", name, label)))
+			return finish(out, rc, err);
+		fprintf(out, "      <failure type=\"failed_run\" message=\"failed: candidate run %lld "
+		             "completed no request (or every request failed): the gate fails\"/>\n",
+		        chk->failed_ids[i]);
+		fputs("    </testcase>\n", out);
+	}
 	fputs("  </testsuite>\n</testsuites>\n", out);
 	return finish(out, 0, err);
 }
@@ -340,8 +352,8 @@ static int latest_line(FILE *out, const struct pl_history *h,
 	char buf[400], a[32], lo[32], hi[32], ch[64], p[32];
 	int rc;
 
-	snprintf(buf, sizeof(buf), "latest point %zu (%s ", h->npoints - 1, by_name(h));
-	if ((rc = put(out, buf, arg)) || (rc = put(out, h->points[h->npoints - 1].value.text, arg)))
+	snprintf(buf, sizeof(buf), "latest point %zu (%s ", h->latest_point, by_name(h));
+	if ((rc = put(out, buf, arg)) || (rc = put(out, h->points[h->latest_point].value.text, arg)))
 		return rc;
 	snprintf(buf, sizeof(buf),
 	         "): %s %s against the %zu points before it (95%% prediction interval [%s, %s]): "
@@ -362,6 +374,27 @@ static int latest_line(FILE *out, const struct pl_history *h,
 	return 0;
 }
 
+/* "last point 41 (day 2026-11-11): failed runs 165, 166 (no request
+ * completed): the gate fails" — a last point with failed runs. */
+static int failed_line(FILE *out, const struct pl_history *h,
+                       int (*put)(FILE *, const char *, int), int arg)
+{
+	const struct pl_history_point *p = &h->points[h->npoints - 1];
+	char buf[96];
+	int rc;
+
+	snprintf(buf, sizeof(buf), "last point %zu (%s ", h->npoints - 1, by_name(h));
+	if ((rc = put(out, buf, arg)) || (rc = put(out, p->value.text, arg)) ||
+	    (rc = put(out, p->nfailed == 1 ? "): failed run " : "): failed runs ", arg)))
+		return rc;
+	for (size_t k = 0; k < p->nfailed; k++) {
+		snprintf(buf, sizeof(buf), "%s%lld", k ? ", " : "", p->failed_ids[k]);
+		if ((rc = put(out, buf, arg)))
+			return rc;
+	}
+	return put(out, " (no request completed): the gate fails", arg);
+}
+
 static int put_xml(FILE *out, const char *s, int unused)
 {
 	(void)unused;
@@ -373,13 +406,11 @@ static int put_gh(FILE *out, const char *s, int property)
 	return pl_gh_write_escaped(out, s, property);
 }
 
-/* 1 if step s fails --fail-on-step (history.h: not accepted, worse; any
- * step for a metric without direction). */
+/* 1 if step s fails --fail-on-step (history.h: step.fails). */
 static int step_fails(const struct pl_history *h, const struct pl_history_step *s)
 {
-	if (s->accepted)
-		return 0;
-	return pl_metric_info[h->metric].direction == PL_NO_DIRECTION ? 1 : s->worse;
+	(void)h;
+	return s->fails;
 }
 
 int pl_render_history_junit(FILE *out, const struct pl_history *hs, size_t nh,
@@ -410,6 +441,15 @@ int pl_render_history_junit(FILE *out, const struct pl_history *hs, size_t nh,
 				return finish(out, rc, err);
 			fputs("\">", out);
 			if ((rc = step_line(out, h, s, put_xml, 0)))
+				return finish(out, rc, err);
+			fputs("</failure>\n", out);
+		}
+		if (h->latest_failed) {
+			fputs("      <failure type=\"failed_run\" message=\"", out);
+			if ((rc = failed_line(out, h, put_xml, 0)))
+				return finish(out, rc, err);
+			fputs("\">", out);
+			if ((rc = failed_line(out, h, put_xml, 0)))
 				return finish(out, rc, err);
 			fputs("</failure>\n", out);
 		}
@@ -557,6 +597,16 @@ int pl_render_check_github(FILE *out, FILE *summary, const struct pl_check *chk,
 		}
 		fputc('\n', out);
 	}
+	for (size_t i = 0; i < chk->n_failed; i++) {
+		char subject[64], line[160];
+		snprintf(subject, sizeof(subject), "failed run %lld", chk->failed_ids[i]);
+		snprintf(line, sizeof(line), "failed: candidate run %lld completed no request (or every "
+		         "request failed): the gate fails", chk->failed_ids[i]);
+		if ((rc = gh_open(out, "error", "check", subject, label)) ||
+		    (rc = pl_gh_write_escaped(out, line, 0)))
+			return finish(out, rc, err);
+		fputc('\n', out);
+	}
 	if ((rc = finish(out, 0, err)))
 		return rc;
 	if (summary) {
@@ -588,6 +638,13 @@ int pl_render_history_github(FILE *out, FILE *summary, const struct pl_history *
 			         fails ? "step" : s->accepted ? "accepted step" : "step (better)");
 			if ((rc = gh_open(out, fails ? "error" : "notice", "history", subject, label)) ||
 			    (rc = step_line(out, h, s, put_gh, 0)))
+				return finish(out, rc, err);
+			fputc('\n', out);
+		}
+		if (h->latest_failed) {
+			snprintf(subject, sizeof(subject), "%s failed runs", metric);
+			if ((rc = gh_open(out, "error", "history", subject, label)) ||
+			    (rc = failed_line(out, h, put_gh, 0)))
 				return finish(out, rc, err);
 			fputc('\n', out);
 		}

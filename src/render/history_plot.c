@@ -108,8 +108,11 @@ static int write_dat(FILE *fp, void *ctx, struct pl_error *err)
 	fputs("# block 0, points: x (index, or days after the first point)\tmedian\tci_low\tci_high\tlevel\tlabel\ttick\n"
 	      "# (ci_low = ci_high = median when a point has too few runs for a 95% interval)\n",
 	      fp);
+	double level = NAN; /* a failed-only point carries its segment's level on */
 	for (size_t i = 0; i < h->npoints; i++) {
 		const struct pl_history_point *p = &h->points[i];
+		if (!isnan(p->level))
+			level = p->level;
 		dat_num(fp, point_x(h, i));
 		fputc('\t', fp);
 		dat_num(fp, p->s.median);
@@ -118,7 +121,7 @@ static int write_dat(FILE *fp, void *ctx, struct pl_error *err)
 		fputc('\t', fp);
 		dat_num(fp, p->s.ci_valid ? p->s.ci_high : p->s.median);
 		fputc('\t', fp);
-		dat_num(fp, p->level);
+		dat_num(fp, isnan(p->level) ? level : p->level);
 		fputc('\t', fp);
 		dat_string(fp, p->value.text);
 		/* the axis names at most about 12 points, so 30 nights stay legible */

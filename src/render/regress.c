@@ -305,8 +305,9 @@ static int check_json(FILE *out, const struct pl_check *chk)
 		}
 		pl_json_write_key(out, &f2, "test");
 		pl_json_write_string(out, cm->change.method == PL_TEST_PREDICTION ? "prediction"
-		                                                                    : "mann-whitney");
-		if (cm->change.method == PL_TEST_PREDICTION && cm->verdict != PL_V_TOO_FEW) {
+		                          : cm->change.method == PL_TEST_WINDOW   ? "robust-window"
+		                                                                  : "mann-whitney");
+		if (cm->change.method != PL_TEST_MANN_WHITNEY && cm->verdict != PL_V_TOO_FEW) {
 			pl_json_write_key(out, &f2, "bound_low");
 			pl_json_write_num(out, cm->change.bound_low);
 			pl_json_write_key(out, &f2, "bound_high");
@@ -436,13 +437,14 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 	if (chk->series && chk->baseline_kind == PL_BASELINE_WINDOW)
 		fprintf(out,
 		        "test: the candidate point's median against the two-sided %s prediction "
-		        "interval of the last %zu point medians (Student t); a regression is "
-		        "outside it and worse by more than %s%%\n\n",
+		        "interval of the last %zu point medians (their median +- t 1.4826 MAD, "
+		        "robust to outlier nights); a regression is outside it and worse by "
+		        "more than %s%%\n\n",
 		        pl_fmt_num(al, sizeof(al), 1.0 - chk->alpha), chk->window, thr);
 	else {
 		int pred = 0;
 		for (size_t i = 0; i < chk->nm; i++)
-			pred |= chk->m[i].change.method == PL_TEST_PREDICTION;
+			pred |= chk->m[i].change.method != PL_TEST_MANN_WHITNEY;
 		fprintf(out,
 		        "test: two-sided Mann-Whitney U at alpha %s%s; a regression is significant and "
 		        "worse by more than %s%%\n\n",
@@ -630,6 +632,8 @@ static int history_json(FILE *out, const struct pl_history *h)
 		pl_json_write_key(out, &f2, "verdict");
 		pl_json_write_string(out, pl_verdict_name(h->latest_verdict));
 		if (h->latest_verdict != PL_V_TOO_FEW) {
+			pl_json_write_key(out, &f2, "point");
+			fprintf(out, "%zu", h->latest_point);
 			pl_json_write_key(out, &f2, "window");
 			fprintf(out, "%zu", h->latest.n_old);
 			pl_json_write_key(out, &f2, "median");
@@ -638,6 +642,10 @@ static int history_json(FILE *out, const struct pl_history *h)
 			pl_json_write_num(out, h->latest.old_mean);
 			pl_json_write_key(out, &f2, "window_sd");
 			pl_json_write_num(out, h->latest.old_sd);
+			pl_json_write_key(out, &f2, "window_median");
+			pl_json_write_num(out, h->latest.old_center);
+			pl_json_write_key(out, &f2, "window_sigma");
+			pl_json_write_num(out, h->latest.old_scale);
 			pl_json_write_key(out, &f2, "bound_low");
 			pl_json_write_num(out, h->latest.bound_low);
 			pl_json_write_key(out, &f2, "bound_high");
@@ -649,6 +657,10 @@ static int history_json(FILE *out, const struct pl_history *h)
 		}
 		pl_json_write_key(out, &f2, "accepted");
 		jaccepted(out, h->latest_accepted);
+		if (h->latest_failed) { /* the last point's failed runs: they fail the gate */
+			pl_json_write_key(out, &f2, "last_point_failed_run_ids");
+			jids(out, h->points[h->npoints - 1].failed_ids, h->points[h->npoints - 1].nfailed);
+		}
 		fputc('}', out);
 	}
 	pl_json_write_key(out, &first, "caveats");
@@ -742,7 +754,7 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 		fprintf(out,
 		        "%ssteps: penalised L1 piecewise-constant fit over the %zu point medians "
 		        "(penalty %s sigma ln n, noise sigma %s %s)\n",
-		        bullet, h->npoints, pl_fmt_num(a, sizeof(a), PL_STATS_STEP_PENALTY_DEFAULT),
+		        bullet, h->nmedians, pl_fmt_num(a, sizeof(a), PL_STATS_STEP_PENALTY_DEFAULT),
 		        pl_fmt_sig4(b, sizeof(b), h->sigma), pl_unit_label(mi->unit));
 	else
 		fprintf(out, "%ssteps: not searched: %zu point%s, at least %d needed\n", bullet,
@@ -760,6 +772,8 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 			fprintf(out, "; accepted at run %lld: ", s->accepted->run_id);
 			if ((rc = pl_render_write_input(out, s->accepted->reason, fmt)))
 				return finish(out, rc, err);
+		} else if (!s->fails && (s->worse || mi->direction == PL_NO_DIRECTION)) {
+			fputs("; within the 5% threshold: does not fail", out);
 		}
 		fputc('\n', out);
 	}
@@ -783,7 +797,7 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 		fprintf(out,
 		        "%slatest point %zu: %s %s against the %zu points before it (95%% prediction "
 		        "interval [%s, %s]): %s, p = %s: %s",
-		        bullet, h->npoints - 1, pl_fmt_sig4(a, sizeof(a), h->latest.new_median),
+		        bullet, h->latest_point, pl_fmt_sig4(a, sizeof(a), h->latest.new_median),
 		        pl_unit_label(mi->unit), h->latest.n_old,
 		        pl_fmt_sig4(lo, sizeof(lo), h->latest.bound_low),
 		        pl_fmt_sig4(hi, sizeof(hi), h->latest.bound_high),
@@ -796,11 +810,22 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 		}
 		fputc('\n', out);
 	}
+	if (h->latest_failed) {
+		const struct pl_history_point *lp = &h->points[h->npoints - 1];
+		fprintf(out, "%sfailed: last point %zu (%s ", bullet, h->npoints - 1, by);
+		if ((rc = pl_render_write_input(out, lp->value.text, fmt)))
+			return finish(out, rc, err);
+		fprintf(out, "): failed run%s", lp->nfailed == 1 ? "" : "s");
+		for (size_t k = 0; k < lp->nfailed; k++)
+			fprintf(out, "%s%lld", k ? ", " : " ", lp->failed_ids[k]);
+		fputs(" (no request completed): the gate fails\n", out);
+	}
 	if (fmt == PL_FMT_MARKDOWN)
 		fputc('\n', out);
-	fprintf(out, "result: %zu step%s, %zu failing (not accepted, %s)%s\n", h->nsteps,
+	fprintf(out, "result: %zu step%s, %zu failing (not accepted, %s)%s%s\n", h->nsteps,
 	        h->nsteps == 1 ? "" : "s", h->nfailing,
 	        mi->direction == PL_NO_DIRECTION ? "any direction" : "worse",
-	        h->latest_verdict == PL_V_REGRESSION ? ", the latest point a regression" : "");
+	        h->latest_verdict == PL_V_REGRESSION ? ", the latest point a regression" : "",
+	        h->latest_failed ? ", the last point with failed runs" : "");
 	return finish(out, 0, err);
 }

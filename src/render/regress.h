@@ -29,11 +29,17 @@
  *             "steps": [{"index", "value", "before", "after", "change_pct",
  *                        "direction", "first_run", "accepted": null | {...}}],
  *             "failing_steps", "skipped_no_value", "skipped_no_metric",
- *             "latest": {"verdict", ["window", "median", "window_mean", "window_sd",
- *                        "bound_low", "bound_high", "change_pct", "p_value"] (unless
- *                        "too few samples"), "accepted"},
+ *             "latest": {"verdict", ["point", "window", "median", "window_mean",
+ *                        "window_sd", "window_median", "window_sigma" (the robust
+ *                        interval's centre and sigma), "bound_low", "bound_high",
+ *                        "change_pct", "p_value"] (unless "too few samples"),
+ *                        "accepted", ["last_point_failed_run_ids"] (the last
+ *                        point's failed runs, when it has some)},
  *             "caveats": [...]}
- *             With several --metric, history writes a JSON array of these.
+ *             The shape follows the command line, never the data: one
+ *             --metric NAME gives this object; a list (--metric A,B or
+ *             --metric A --metric B) gives a JSON array of these, in order
+ *             (kept as it was: scripts read the single object).
  *   SUMMARY = "n", "median", "min", "max", "ci_low", "ci_high", "ci_level",
  *             "ci_valid" (ci_low/ci_high are null when the interval is not
  *             valid: fewer than 6 samples at 95%).

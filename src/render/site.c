@@ -48,6 +48,7 @@ struct site {
 	size_t nseries;       /* series with at least one row */
 	size_t nrows;         /* index rows (series x metric) */
 	size_t nregressions;  /* rows with the verdict regression */
+	size_t nfailedrows;   /* rows with the verdict failed */
 	size_t nundated;      /* series left out: no run with run_started_at */
 };
 
@@ -89,6 +90,8 @@ static const char *verdict_of(const struct pl_history *h)
 {
 	const struct pl_history_step *last = h->nsteps ? &h->steps[h->nsteps - 1] : NULL;
 
+	if (h->latest_failed) /* the last point has failed runs: they fail the gate */
+		return "failed";
 	if (h->nfailing) /* a failing step, or the latest point a regression */
 		return "regression";
 	if (h->latest_verdict == PL_V_ACCEPTED || (last && last->accepted))
@@ -235,16 +238,23 @@ static void sparkline(FILE *f, const struct pl_history *h, const double *xs)
 	           "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"trend\">"
 	           "<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"1.5\" points=\"",
 	        SPARK_W, SPARK_H, SPARK_W, SPARK_H);
-	for (size_t i = 0; i < h->npoints; i += stride) {
+	for (size_t i = 0, any = 0; i < h->npoints; i += stride) {
 		size_t k = i + stride >= h->npoints ? h->npoints - 1 : i; /* always the last one */
 		double x = 2 + xs[k] * (SPARK_W - 4);
 		double y = SPARK_H - 2 - (h->points[k].s.median - lo) / (hi - lo) * (SPARK_H - 4);
 		char bx[32], by[32];
-		fprintf(f, "%s%s,%s", i ? " " : "", c1(bx, x), c1(by, y));
+		if (h->points[k].n > 0) /* a point of failed runs only has no median: a mark */
+			fprintf(f, "%s%s,%s", any++ ? " " : "", c1(bx, x), c1(by, y));
 		if (k == h->npoints - 1)
 			break;
 	}
 	fputs("\"/>", f);
+	for (size_t k = 0; k < h->npoints; k++)
+		if (h->points[k].nfailed) { /* a red cross at the bottom: failed runs */
+			double x = 2 + xs[k] * (SPARK_W - 4);
+			fprintf(f, "<path d=\"M%.1f %d l4 -4 m-4 0 l4 4\" stroke=\"#c62828\" "
+			           "stroke-width=\"1.5\"/>", x - 2, SPARK_H - 1);
+		}
 	for (size_t k = 0; k < h->nsteps; k++) {
 		const struct pl_history_step *s = &h->steps[k];
 		double x = 2 + (xs[s->index - 1] + xs[s->index]) / 2 * (SPARK_W - 4);
@@ -252,8 +262,7 @@ static void sparkline(FILE *f, const struct pl_history *h, const double *xs)
 		           "stroke-dasharray=\"2,2\"/>",
 		        x, x, SPARK_H,
 		        s->accepted ? "#2e7d32"
-		        : (s->worse || pl_metric_info[h->metric].direction == PL_NO_DIRECTION)
-		            ? "#c62828"
+		        : s->fails ? "#c62828"
 		            : "#777");
 	}
 	fputs("</svg>", f);
@@ -265,6 +274,8 @@ static void sparkline(FILE *f, const struct pl_history *h, const double *xs)
 #define CH_R 16
 #define CH_T 16
 #define CH_B 34  /* bottom margin: x labels */
+#define STEP_ROWS 3      /* rows of step labels at the top of a chart */
+#define STEP_CHAR_W 6.6  /* width of a character of an 11 px label, estimated (px) */
 
 /* The chart of one metric's history (see the file comment of site.h). Input
  * text never enters it: the labels are numbers and days we print. Returns 0. */
@@ -308,18 +319,35 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 			        CH_W - CH_R, CH_H - 12, fmt_day(b, sizeof(b), t1));
 		}
 	}
-	/* steps */
-	for (size_t k = 0; k < h->nsteps; k++) {
-		const struct pl_history_step *s = &h->steps[k];
-		double x = X((xs[s->index - 1] + xs[s->index]) / 2);
-		int bad = !s->accepted && (s->worse || mi->direction == PL_NO_DIRECTION);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\" "
-		           "stroke-dasharray=\"4,3\"/>\n",
-		        x, CH_T, x, CH_T + ph, s->accepted ? "#2e7d32" : bad ? "#c62828" : "#777");
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"%s\">%s%s</text>\n",
-		        x + 3, CH_T + 12, s->accepted ? "#2e7d32" : bad ? "#c62828" : "#555",
-		        fmt_change(a, sizeof(a), s->rel_change, mi->direction),
-		        s->accepted ? " (accepted)" : "");
+	/* steps; each label right of its line, or left of it where it would
+	 * leave the plot, in the first of STEP_ROWS rows where it overlaps no
+	 * earlier label (width estimated at STEP_CHAR_W px a character) */
+	{
+		double row_end[STEP_ROWS];
+		for (int r = 0; r < STEP_ROWS; r++)
+			row_end[r] = -1e9;
+		for (size_t k = 0; k < h->nsteps; k++) {
+			const struct pl_history_step *s = &h->steps[k];
+			double x = X((xs[s->index - 1] + xs[s->index]) / 2), w, left;
+			int bad = s->fails, r = 0, end;
+			char text[96];
+			snprintf(text, sizeof(text), "%s%s",
+			         fmt_change(a, sizeof(a), s->rel_change, mi->direction),
+			         s->accepted ? " (accepted)" : "");
+			w = STEP_CHAR_W * (double)strlen(text);
+			end = x + 3 + w > CH_W - CH_R;
+			left = end ? x - 3 - w : x + 3;
+			while (r < STEP_ROWS - 1 && left < row_end[r] + 4)
+				r++;
+			row_end[r] = left + w;
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\" "
+			           "stroke-dasharray=\"4,3\"/>\n",
+			        x, CH_T, x, CH_T + ph, s->accepted ? "#2e7d32" : bad ? "#c62828" : "#777");
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"%s\"%s>%s</text>\n",
+			        end ? x - 3 : x + 3, CH_T + 12 + 13 * r,
+			        s->accepted ? "#2e7d32" : bad ? "#c62828" : "#555",
+			        end ? " text-anchor=\"end\"" : "", text);
+		}
 	}
 	/* intervals */
 	for (size_t i = 0; i < h->npoints; i++) {
@@ -332,13 +360,13 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 	}
 	/* fitted level as a step line */
 	fputs("<path fill=\"none\" stroke=\"#e08a00\" stroke-width=\"1.5\" d=\"", f);
-	for (size_t i = 0; i < h->npoints; i++) {
+	for (size_t i = 0, started = 0; i < h->npoints; i++) {
 		double lv = h->points[i].level;
-		if (!isfinite(lv))
+		if (!isfinite(lv)) /* a failed-only point: the segment runs on */
 			continue;
 		char bx[32], by[32];
-		if (i == 0)
-			fprintf(f, "M%s %s", c1(bx, X(xs[0])), c1(by, Y(lv)));
+		if (!started++)
+			fprintf(f, "M%s %s", c1(bx, X(xs[i])), c1(by, Y(lv)));
 		else
 			fprintf(f, " H%s V%s", c1(bx, X((xs[i - 1] + xs[i]) / 2)), c1(by, Y(lv)));
 	}
@@ -347,19 +375,36 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 	fputs("\"/>\n", f);
 	/* medians */
 	fputs("<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"1\" points=\"", f);
-	for (size_t i = 0; i < h->npoints; i++) {
+	for (size_t i = 0, any = 0; i < h->npoints; i++) {
 		char bx[32], by[32];
-		fprintf(f, "%s%s,%s", i ? " " : "", c1(bx, X(xs[i])), c1(by, Y(h->points[i].s.median)));
+		if (h->points[i].n > 0) /* failed-only points have no median */
+			fprintf(f, "%s%s,%s", any++ ? " " : "", c1(bx, X(xs[i])),
+			        c1(by, Y(h->points[i].s.median)));
 	}
 	fputs("\"/>\n", f);
 	/* the points as dots (their values are in the table below the chart) */
 	fputs("<g fill=\"#1f5fa8\">", f);
 	for (size_t i = 0; i < h->npoints; i++) {
 		char bx[32], by[32];
-		fprintf(f, "<circle cx=\"%s\" cy=\"%s\" r=\"2.5\"/>", c1(bx, X(xs[i])),
-		        c1(by, Y(h->points[i].s.median)));
+		if (h->points[i].n > 0)
+			fprintf(f, "<circle cx=\"%s\" cy=\"%s\" r=\"2.5\"/>", c1(bx, X(xs[i])),
+			        c1(by, Y(h->points[i].s.median)));
 	}
-	fputs("</g>\n</svg>\n", f);
+	fputs("</g>\n", f);
+	/* failed runs: a red cross on the bottom edge and "N failed" above it */
+	for (size_t i = 0; i < h->npoints; i++) {
+		double x = X(xs[i]), y = CH_T + ph - 6;
+		if (!h->points[i].nfailed)
+			continue;
+		fprintf(f, "<g><title>%zu failed run%s (no request completed)</title>"
+		           "<path d=\"M%.1f %.1f l8 -8 m-8 0 l8 8\" stroke=\"#c62828\" "
+		           "stroke-width=\"2\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+		           "fill=\"#c62828\" text-anchor=\"%s\">%zu failed</text></g>\n",
+		        h->points[i].nfailed, h->points[i].nfailed == 1 ? "" : "s", x - 4, y + 4,
+		        x, y - 8, x > CH_W - CH_R - 40 ? "end" : x < CH_L + 40 ? "start" : "middle",
+		        h->points[i].nfailed);
+	}
+	fputs("</svg>\n", f);
 #undef X
 #undef Y
 	return 0;
@@ -376,7 +421,7 @@ static const char css[] =
 	"th{background:#f3f3f3;position:sticky;top:0}"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums}"
 	".wrap{overflow-x:auto}"
-	".v-regression{color:#b71c1c;font-weight:600}.v-accepted{color:#2e7d32}"
+	".v-regression,.v-failed{color:#b71c1c;font-weight:600}.v-accepted{color:#2e7d32}"
 	".v-improvement{color:#1565c0}.v-stable{color:#555}"
 	".controls{display:flex;flex-wrap:wrap;gap:8px;margin:8px 0}"
 	".controls input{flex:1 1 240px;padding:6px;font-size:14px}"
@@ -459,7 +504,10 @@ static int index_row(struct site *S, const char *page, const char *label,
                      const struct pl_history *h, const double *xs)
 {
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
-	const struct pl_history_point *last = &h->points[h->npoints - 1];
+	/* the latest value is the last point with a median; a last point of
+	 * failed runs is named as failed */
+	const struct pl_history_point *last = &h->points[h->latest_point];
+	const struct pl_history_point *end = &h->points[h->npoints - 1];
 	const char *verdict = verdict_of(h);
 	FILE *f = S->html;
 	char a[32], ch[64];
@@ -472,9 +520,21 @@ static int index_row(struct site *S, const char *page, const char *label,
 		return rc;
 	fprintf(f, "</a></td><td>%s (%s)</td><td>", mi->name, pl_unit_label(mi->unit));
 	sparkline(f, h, xs);
-	fprintf(f, "</td><td class=\"num\">%s</td><td>", pl_fmt_sig4(a, sizeof(a), last->s.median));
-	if ((rc = html(f, last->value.text)))
-		return rc;
+	if (end->nfailed) {
+		fprintf(f, "</td><td class=\"num v-failed\">%zu failed</td><td>", end->nfailed);
+		if ((rc = html(f, end->value.text)))
+			return rc;
+		if (last->n > 0 && last != end) {
+			fprintf(f, "<br>last value %s at ", pl_fmt_sig4(a, sizeof(a), last->s.median));
+			if ((rc = html(f, last->value.text)))
+				return rc;
+		}
+	} else {
+		fprintf(f, "</td><td class=\"num\">%s</td><td>",
+		        pl_fmt_sig4(a, sizeof(a), last->s.median));
+		if ((rc = html(f, last->value.text)))
+			return rc;
+	}
 	fprintf(f, "</td><td class=\"num\">%zu</td><td class=\"v-%s\">%s</td><td>", h->npoints,
 	        strcmp(verdict, "too few points") ? verdict : "stable", verdict);
 	for (size_t k = 0; k < h->nsteps; k++)
@@ -514,6 +574,15 @@ static int index_row(struct site *S, const char *page, const char *label,
 		pl_json_write_num(f, last->s.median);
 		pl_json_write_key(f, &first, "latest_at");
 		pl_json_write_string(f, last->value.text);
+		if (end->nfailed) { /* the last point's failed runs */
+			pl_json_write_key(f, &first, "failed_at");
+			pl_json_write_string(f, end->value.text);
+			pl_json_write_key(f, &first, "failed_run_ids");
+			fputc('[', f);
+			for (size_t k = 0; k < end->nfailed; k++)
+				fprintf(f, "%s%lld", k ? ", " : "", end->failed_ids[k]);
+			fputc(']', f);
+		}
 		pl_json_write_key(f, &first, "verdict");
 		pl_json_write_string(f, verdict);
 		pl_json_write_key(f, &first, "steps");
@@ -555,6 +624,8 @@ static int index_row(struct site *S, const char *page, const char *label,
 	S->nrows++;
 	if (!strcmp(verdict, "regression"))
 		S->nregressions++;
+	if (!strcmp(verdict, "failed"))
+		S->nfailedrows++;
 	return 0;
 }
 
@@ -574,14 +645,17 @@ static int page_metric(FILE *f, const struct pl_history *h, const double *xs)
 	if (h->detected)
 		fprintf(f, "<p>Steps: penalised L1 piecewise-constant fit over the %zu point medians "
 		           "(penalty %s sigma ln n, noise sigma %s %s).</p>\n",
-		        h->npoints, pl_fmt_num(a, sizeof(a), PL_STATS_STEP_PENALTY_DEFAULT),
+		        h->nmedians, pl_fmt_num(a, sizeof(a), PL_STATS_STEP_PENALTY_DEFAULT),
 		        pl_fmt_sig4(b, sizeof(b), h->sigma), pl_unit_label(mi->unit));
 	else
 		fprintf(f, "<p>Steps: not searched: %zu point%s, at least %d needed.</p>\n", h->npoints,
 		        h->npoints == 1 ? "" : "s", 2 * PL_STATS_STEP_MIN_SEGMENT);
 	if (h->latest_verdict != PL_V_TOO_FEW) {
 		char lo[32], hi[32], p[32];
-		fprintf(f, "<p>Latest point: %s %s against the %zu points before it (95%% prediction "
+		fprintf(f, "<p>Latest point (");
+		if ((rc = html(f, h->points[h->latest_point].value.text)))
+			return rc;
+		fprintf(f, "): %s %s against the %zu points before it (95%% prediction "
 		           "interval [%s, %s]): %s, p = %s: <b>%s</b>",
 		        pl_fmt_sig4(a, sizeof(a), h->latest.new_median), pl_unit_label(mi->unit),
 		        h->latest.n_old, pl_fmt_sig4(lo, sizeof(lo), h->latest.bound_low),
@@ -596,6 +670,17 @@ static int page_metric(FILE *f, const struct pl_history *h, const double *xs)
 			fputc(')', f);
 		}
 		fputs(".</p>\n", f);
+	}
+	if (h->latest_failed) {
+		const struct pl_history_point *e = &h->points[h->npoints - 1];
+		fputs("<p class=\"v-failed\">Failed: last point (", f);
+		if ((rc = html(f, e->value.text)))
+			return rc;
+		fprintf(f, "): run%s", e->nfailed == 1 ? "" : "s");
+		for (size_t k = 0; k < e->nfailed; k++)
+			fprintf(f, "%s<a href=\"#run-%lld\">%lld</a>", k ? ", " : " ", e->failed_ids[k],
+			        e->failed_ids[k]);
+		fputs(" completed no request: the gate fails.</p>\n", f);
 	}
 	if (h->nsteps) {
 		fputs("<ul>\n", f);
@@ -644,9 +729,9 @@ static int page_points(FILE *f, const struct pl_history *hs, size_t nh)
 
 	if (!at)
 		return PL_ENOMEM;
-	fputs("<h2>Points</h2>\n<div class=\"wrap\"><table>\n<thead><tr><th>run_started_at</th>"
-	      "<th>n</th>",
-	      f);
+	fprintf(f, "<h2>Points</h2>\n<div class=\"wrap\"><table>\n<thead><tr><th>%s</th>"
+	           "<th>n</th>",
+	        nh && hs[0].group != PL_G_RUN ? pl_group_name(hs[0].group) : "run_started_at");
 	for (size_t k = 0; k < nh; k++)
 		if (hs[k].npoints)
 			fprintf(f, "<th>%s (%s)</th>", pl_metric_info[hs[k].metric].name,
@@ -675,7 +760,9 @@ static int page_points(FILE *f, const struct pl_history *hs, size_t nh)
 				continue;
 			}
 			p = &hs[k].points[at[k]++];
-			if (p->s.ci_valid)
+			if (p->n == 0)
+				fprintf(f, "<td class=\"num v-failed\">failed</td>");
+			else if (p->s.ci_valid)
 				fprintf(f, "<td class=\"num\">%s [%s, %s]</td>",
 				        pl_fmt_sig4(a, sizeof(a), p->s.median),
 				        pl_fmt_sig4(b, sizeof(b), p->s.ci_low),
@@ -687,6 +774,10 @@ static int page_points(FILE *f, const struct pl_history *hs, size_t nh)
 		for (size_t r = 0; r < first->n; r++)
 			fprintf(f, "%s<a href=\"#run-%lld\">%lld</a>", r ? " " : "", first->run_ids[r],
 			        first->run_ids[r]);
+		for (size_t r = 0; r < first->nfailed; r++)
+			fprintf(f, "%s<a href=\"#run-%lld\">%lld</a> <span class=\"v-failed\">failed"
+			           "</span>", r || first->n ? " " : "", first->failed_ids[r],
+			        first->failed_ids[r]);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table></div>\n<p>A 95% interval of a median is shown where a point has "
@@ -1021,11 +1112,13 @@ static int add_series(void *v, struct pl_run_list *runs, struct pl_error *err)
 		int hr;
 
 		pl_error_init(&e);
-		hr = pl_history_build(runs, PL_C_RUN_STARTED_AT, S->metrics[k], NULL, S->o->accepted,
-		                      &sr.h[k], &e);
+		hr = pl_history_build_grouped(runs, S->o->group, S->metrics[k], NULL, S->o->accepted,
+		                              &sr.h[k], &e);
 		if (hr == PL_ENOMEM) {
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-		} else if (hr) { /* no dated run with this metric (or, never here, a refusal) */
+		} else if (hr || sr.h[k].nmedians == 0) {
+			/* no dated run with this metric (or, never here, a refusal); failed
+			 * runs alone give a metric no row */
 			pl_history_release(&sr.h[k]);
 			memset(&sr.h[k], 0, sizeof(sr.h[k]));
 			sr.h[k].metric = S->metrics[k];
@@ -1164,16 +1257,23 @@ static int render(const char *dir, void *v, struct pl_error *err)
 		goto out;
 	}
 	page_head(S.html, "perfledger: all series");
-	fputs("<h1>All series</h1>\n<p>Every condition key (series) and metric, ordered by key, "
-	      "over run_started_at. Verdicts: <b>regression</b> a step that is not accepted and "
-	      "goes the worse way (<code>history --fail-on-step</code> fails); <b>accepted</b> the "
+	fprintf(S.html, "<h1>All series</h1>\n<p>Every condition key (series) and metric, ordered "
+	        "by key, over %s. Verdicts:",
+	        S.o->group == PL_G_RUN ? "run_started_at" : S.o->group == PL_G_DAY ? "days (the runs of "
+	        "a UTC day are a point)" : S.o->group == PL_G_BUILD ? "builds (the runs of a build_id "
+	        "are a point)" : "commits (the runs of a commit are a point)");
+	fputs(" <b>failed</b> the last point has failed runs (no "
+	      "request completed; a red cross); <b>regression</b> a step that is not accepted and "
+	      "goes the worse way by more than 5%, or the latest point a regression against the "
+	      "points before it (<code>history --fail-on-step</code> fails); <b>accepted</b> the "
 	      "latest step is accepted; <b>improvement</b> the latest step is better; "
 	      "<b>stable</b> no failing step; <b>too few points</b> fewer than 4 points. "
 	      "Data: <a href=\"index.json\">index.json</a>, <a href=\"index.csv\">index.csv</a>.</p>\n"
 	      "<div class=\"controls\"><input id=\"q\" type=\"search\" "
 	      "placeholder=\"filter: model, hardware, metric, verdict…\" aria-label=\"filter\">"
 	      "<select id=\"v\" aria-label=\"verdict\"><option value=\"\">any verdict</option>"
-	      "<option>regression</option><option>accepted</option><option>improvement</option>"
+	      "<option>failed</option><option>regression</option><option>accepted</option>"
+	      "<option>improvement</option>"
 	      "<option>stable</option><option>too few points</option></select></div>\n"
 	      "<p id=\"count\"></p>\n<div class=\"wrap\"><table id=\"series\">\n<thead><tr>"
 	      "<th>series</th><th>metric</th><th>trend</th><th>latest</th><th>at</th>"
@@ -1192,6 +1292,8 @@ static int render(const char *dir, void *v, struct pl_error *err)
 	}
 	fprintf(S.html, "</tbody></table></div>\n<p>%zu series, %zu rows, %zu with a regression",
 	        S.nseries, S.nrows, S.nregressions);
+	if (S.nfailedrows) /* only when there are some: other sites' bytes unchanged */
+		fprintf(S.html, ", %zu with failed runs", S.nfailedrows);
 	if (S.nundated)
 		fprintf(S.html, "; %zu series left out (no run with run_started_at and one of the metrics)",
 		        S.nundated);
@@ -1213,5 +1315,7 @@ int pl_site_write(const char *dir, const struct pl_site_opts *opts, pl_site_walk
 {
 	struct job J = {opts, walk, ctx};
 
+	if (!pl_group_is_time(opts->group))
+		return pl_error_set(err, PL_EUSAGE, "a site groups points by run, day, build or commit");
 	return pl_bundle_publish(dir, render, &J, err);
 }

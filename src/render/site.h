@@ -32,9 +32,11 @@
  * pl_history_build() by run_started_at (one point per run_started_at
  * value; steps as `history` finds them, accepted steps marked). The x axis
  * of the charts is proportional to time. Verdicts of a series and metric:
- *   regression      a failing step (not accepted, worse; any step for a
- *                   metric without a direction) — `history --fail-on-step`
- *                   would exit 1
+ *   failed          the last point has failed runs (pl_run_failed): drawn
+ *                   as a red cross, as every failed run is; the latest value
+ *                   is then the last point with a median
+ *   regression      a failing step (step.fails), or the latest point a
+ *                   regression — `history --fail-on-step` would exit 1
  *   accepted        the latest step is accepted
  *   improvement     the latest step is better
  *   stable          steps were searched and none fails
@@ -61,6 +63,9 @@ struct pl_site_opts {
 	long long epoch;           /* SOURCE_DATE_EPOCH (or now): the "generated" time */
 	const char *tool_version;  /* perfledger version, for the footer and manifest */
 	const char *selection;     /* the --where filters as text ("" for all); input text */
+	int group;                 /* enum pl_group of the points: PL_G_RUN (0, every
+	                              run_started_at a point), PL_G_DAY, PL_G_BUILD or
+	                              PL_G_COMMIT, as history --group-by */
 };
 
 /* Adds one series to a site being rendered: runs are the runs of one

@@ -216,7 +216,7 @@ static void site_files(void **state)
 	assert_non_null(strstr(csv, "series,label,metric,unit,points,latest,latest_at,verdict,steps,"
 	                            "failing_steps\r\n"));
 	assert_non_null(strstr(csv, ",\"m / <script>alert(1)</script> \"\"x\"\" & y / vllm 2.0 / "
-	                            "c=8\",ttft_p50,s,12,0.131,2026-03-12T02:00:00Z,regression,1,1\r\n"));
+	                            "c=8\",ttft_p50,s,12,0.131,2026-03-12T02:00:00Z,regression,1,2\r\n"));
 	assert_non_null(strstr(csv, ",m / 1x L4 / vllm 2.0 / c=8,ttft_p50,s,2,0.21,"
 	                            "2026-03-02T02:00:00Z,too few points,0,0\r\n"));
 	assert_null(strstr(csv, "A10"));
@@ -280,12 +280,78 @@ static void site_files(void **state)
 	pl_run_list_release(&c);
 }
 
+/* Finding 8: a series whose last night failed (every run) and whose steps
+ * lie close together near the right edge. The failed night is a failure
+ * mark, never "nan" or a point at y 0 off the plot; the latest value is the
+ * last night with a median; step labels neither overlap nor leave the plot. */
+static void site_failed_and_labels(void **state)
+{
+	struct pl_run_list a = {0};
+	struct walk w = {{&a, NULL, NULL}, 1};
+	struct pl_site_opts o;
+	struct pl_error err;
+	char when[32], name[64], *html, *json, *page, *href, *p;
+	(void)state;
+	for (int i = 0; i < 16; i++) { /* +25% on nights 12-13, back on 14-15 */
+		snprintf(when, sizeof(when), "2026-03-%02dT02:00:00Z", i + 1);
+		add_run(&a, i + 1, "1x H100", "2.0", when,
+		        (i == 12 || i == 13 ? 0.125 : 0.100) + 0.0005 * (i % 3));
+	}
+	snprintf(when, sizeof(when), "2026-03-17T02:00:00Z");
+	add_run(&a, 17, "1x H100", "2.0", when, 0);
+	a.v[16].has_metric[PL_M_TTFT_P50] = 0;
+	pl_run_set_metric(&a.v[16], PL_M_REQUESTS_COMPLETED, 0);
+	memset(&o, 0, sizeof(o));
+	o.epoch = 1790000000;
+	o.tool_version = "test";
+	o.selection = "";
+	pl_error_init(&err);
+	assert_int_equal(pl_site_write(TMP "-failed", &o, walk, &w, &err), 0);
+	html = slurp(TMP "-failed", "index.html");
+	json = slurp(TMP "-failed", "index.json");
+	assert_non_null(html);
+	assert_non_null(json);
+	assert_null(strstr(html, "nan"));
+	assert_non_null(strstr(html, "<tr data-verdict=\"failed\">"));
+	assert_non_null(strstr(html, "<td class=\"num v-failed\">1 failed</td><td>2026-03-17T02:00:00Z"
+	                             "<br>last value 0.1000 at 2026-03-16T02:00:00Z</td>"));
+	assert_null(strstr(json, "\"latest\": null"));
+	assert_null(strstr(html, "tpot_p50")); /* failed runs alone make no row */
+	assert_non_null(strstr(json, "\"latest\": 0.1, \"latest_at\": \"2026-03-16T02:00:00Z\", "
+	                             "\"failed_at\": \"2026-03-17T02:00:00Z\", \"failed_run_ids\": [17]"));
+	/* the sparkline: a red cross at the bottom right, no point there */
+	assert_non_null(strstr(html, "<path d=\"M116.0 27 l4 -4 m-4 0 l4 4\" stroke=\"#c62828\""));
+	href = strstr(html, "<td class=\"series\"><a href=\"") + strlen("<td class=\"series\"><a href=\"");
+	snprintf(name, sizeof(name), "%.*s", (int)(strchr(href, '#') - href), href);
+	page = slurp(TMP "-failed", name);
+	assert_non_null(page);
+	assert_null(strstr(page, "nan"));
+	assert_null(strstr(page, ",0.0 ")); /* no median drawn at y 0 */
+	assert_non_null(strstr(page, "<td class=\"num v-failed\">failed</td>"));
+	assert_non_null(strstr(page, "<title>1 failed run (no request completed)</title>"));
+	assert_non_null(strstr(page, "Failed: last point (2026-03-17T02:00:00Z): run <a "
+	                             "href=\"#run-17\">17</a> completed no request"));
+	/* the two step labels: the second on the next row, anchored at its end
+	 * when it would pass the right edge (x + 3 + width > 704) */
+	p = strstr(page, "<text x=\"");
+	assert_non_null(strstr(page, "<text x=\"528.7\" y=\"28\" font-size=\"11\" fill=\"#c62828\">"
+	                             "+24.6% worse</text>"));
+	assert_non_null(strstr(page, "<text x=\"607.9\" y=\"41\" font-size=\"11\" fill=\"#555\">"
+	                             "-19.8% better</text>"));
+	(void)p;
+	free(page);
+	free(html);
+	free(json);
+	pl_run_list_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(gh_escaping),
 		cmocka_unit_test(check_junit_and_github),
 		cmocka_unit_test(site_files),
+		cmocka_unit_test(site_failed_and_labels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
