@@ -865,7 +865,8 @@ static void history_failed_last_point(void **state)
  * unaccepted step fails too: nfailing 2). */
 static void window_stops_at_accepted_step(void **state)
 {
-	struct pl_accepted_step step = {21, PL_M_TTFT_P50, "new scheduler", "2026-11-01T00:00:00Z", ""};
+	struct pl_accepted_step step = {.run_id = 21, .metric = PL_M_TTFT_P50, .reason = "new scheduler",
+	                                 .accepted_at = "2026-11-01T00:00:00Z", .accepted_by = ""};
 	struct pl_accepted_list acc = {&step, 1, 1};
 	(void)state;
 	for (int accepted = 0; accepted < 2; accepted++) {
