@@ -410,6 +410,45 @@ static void test_reimport_streamed(void **state)
 	}
 }
 
+/* Finding 3: a file whose required conditions came from --set (or a
+ * sidecar) is re-derived with the stored conditions where its bytes lack
+ * them, read whole and streamed; before, both were "missing required
+ * conditions", exit 4. */
+static void test_reimport_set_conditions(void **state)
+{
+	const char *imp[] = {"--db", TMP "/sc.db", "import", "--set", "precision=bf16",
+	                     "--set", "engine=sglang", "--set", "hardware=1x H100",
+	                     TMP "/small.jsonl", TMP "/big.jsonl", NULL};
+	const char *re[] = {"--db", TMP "/sc.db", "reimport", "--by", "ci", NULL};
+
+	(void)state;
+	setup_env();
+	gen_jsonl(TMP "/small.jsonl", 0, 1, 100); /* one run: read whole */
+	gen_jsonl(TMP "/big.jsonl", 100, 12000, 100); /* streamed */
+	/* the bytes without precision, engine and hardware */
+	sh("cd '%s' && for f in small big; do sed -e 's/\"precision\": \"bf16\", \"engine\": "
+	   "\"vllm\", //' -e 's/\"hardware\": \"1x H100\", //' $f.jsonl > t && mv t $f.jsonl; "
+	   "done && ! grep -q '\"engine\"' small.jsonl big.jsonl",
+	   TMP);
+	assert_int_equal(cli(imp), 0);
+	assert_int_equal(q_int(TMP "/sc.db", "SELECT count(*) FROM runs"), 12001);
+	exec_sql(TMP "/sc.db", "UPDATE runs SET output_throughput = NULL WHERE record IN (0, 7000)");
+	assert_int_equal(cli(re), 0);
+	assert_int_equal(q_int(TMP "/sc.db", "SELECT count(*) FROM runs WHERE output_throughput IS NULL"),
+	                 0);
+	assert_int_equal(q_int(TMP "/sc.db", "SELECT count(*) FROM runs r JOIN conditions c ON c.id = "
+	                                     "r.condition_id WHERE c.engine = 'sglang' AND "
+	                                     "c.precision = 'bfloat16' AND c.hardware = '1x H100'"),
+	                 12001);
+	/* only the metrics changed: the stored conditions are not revised */
+	assert_int_equal(q_int(TMP "/sc.db", "SELECT count(*) FROM revisions"), 3);
+	assert_int_equal(q_int(TMP "/sc.db", "SELECT count(*) FROM revisions WHERE field = "
+	                                     "'output_throughput'"),
+	                 3);
+	assert_int_equal(cli(re), 0);
+	assert_int_equal(q_int(TMP "/sc.db", "SELECT count(*) FROM revisions"), 3);
+}
+
 /* -------------------------------------------------- the ledger adapter */
 
 static void test_ledger_record(void **state)
@@ -632,6 +671,7 @@ int main(void)
 		cmocka_unit_test(test_source_roundtrip_exact),
 		cmocka_unit_test(test_import_keeps_bytes),
 		cmocka_unit_test(test_reimport_streamed),
+		cmocka_unit_test(test_reimport_set_conditions),
 		cmocka_unit_test(test_ledger_record),
 		cmocka_unit_test(test_merge_exact),
 		cmocka_unit_test(test_merge_sigkill),
