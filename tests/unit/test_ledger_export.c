@@ -569,6 +569,121 @@ static void test_merge_exact(void **state)
 	assert_int_equal(q_int(TMP "/m.db", "SELECT generation FROM ledger_generation"), 1);
 }
 
+/* Runs the CLI (args after PL_BIN, shell-quoted by the caller) with its
+ * standard error to TMP/err; returns that text (caller frees) and the
+ * exit status in *status. */
+static char *cli_err(int *status, const char *args)
+{
+	char cmd[2048];
+	int st;
+	size_t n;
+	char *text;
+
+	snprintf(cmd, sizeof(cmd), "'%s' %s >/dev/null 2>'%s/err'", PL_BIN, args, TMP);
+	st = system(cmd);
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	text = read_file(TMP "/err", &n);
+	if (n && text[n - 1] == '\n')
+		text[n - 1] = '\0';
+	return text;
+}
+
+/* Finding 4: after this ledger amends a merged run, merging the runner's
+ * ledger again (it has new runs) is no conflict: its run is this ledger's
+ * at revision 1. Runs that do conflict are all counted, the first named. */
+static void test_merge_after_amend(void **state)
+{
+	const char *imp1[] = {"--db", TMP "/run.db", "import", TMP "/a.jsonl", NULL};
+	const char *imp2[] = {"--db", TMP "/run.db", "import", TMP "/b.jsonl", NULL};
+	const char *m[] = {"--db", TMP "/team.db", "merge", TMP "/run.db", NULL};
+	const char *am[] = {"--db", TMP "/team.db", "amend", "--run", "1", "--set",
+	                    "engine_version=0.7.0", "--reason", "x", "--by", "me", NULL};
+	char *e, want[1024];
+	long long nconds;
+	int status;
+
+	(void)state;
+	setup_env();
+	gen_jsonl(TMP "/a.jsonl", 0, 5, 100);
+	gen_jsonl(TMP "/b.jsonl", 5, 2, 100);
+	assert_int_equal(cli(imp1), 0);
+	assert_int_equal(cli(m), 0);
+	assert_int_equal(cli(am), 0);
+	assert_int_equal(cli(imp2), 0);
+	nconds = q_int(TMP "/team.db", "SELECT count(*) FROM conditions");
+	assert_int_equal(cli(m), 0); /* before: "engine_version '0.7.0' here, '0.6.0' ...", exit 4 */
+	assert_int_equal(q_int(TMP "/team.db", "SELECT count(*) FROM runs"), 7);
+	/* the amended run keeps its correction; the conditions of the two new
+	 * runs are stored, not those of the amended run's revision 1 */
+	assert_int_equal(q_int(TMP "/team.db", "SELECT count(*) FROM runs r JOIN conditions c ON "
+	                                       "c.id = r.condition_id WHERE r.id = 1 AND "
+	                                       "c.engine_version = '0.7.0'"),
+	                 1);
+	assert_int_equal(q_int(TMP "/team.db", "SELECT count(*) FROM conditions"), nconds + 2);
+	/* the runner corrects runs 1, 2 and 3 otherwise: 3 conflicts, 1 named */
+	for (int id = 1; id <= 3; id++) {
+		char run[8];
+		const char *a[] = {"--db", TMP "/run.db", "amend", "--run", run, "--set",
+		                   "engine_version=0.9.9", "--reason", "y", "--by", "r", NULL};
+		snprintf(run, sizeof(run), "%d", id);
+		assert_int_equal(cli(a), 0);
+	}
+	e = cli_err(&status, "--db '" TMP "/team.db' merge '" TMP "/run.db'");
+	assert_int_equal(status, 4);
+	snprintf(want, sizeof(want),
+	         "perfledger: run 1 here and run 1 of '%s/run.db' were read from the same bytes "
+	         "(sha256 %.12s..., record 0) but have other conditions: engine_version '0.7.0' here, "
+	         "'0.9.9' in '%s/run.db'; so do 2 more runs here (2, 3); make them agree with "
+	         "'perfledger amend' first; nothing was merged",
+	         TMP, "", TMP);
+	/* the sha256 is the file's: compare around it */
+	{
+		const char *sha = strstr(e, "(sha256 ");
+		assert_non_null(sha);
+		assert_memory_equal(e, want, (size_t)(sha - e) + 8);
+		assert_string_equal(sha + 8 + 12, strstr(want, "(sha256 ") + 8);
+	}
+	free(e);
+	assert_int_equal(q_int(TMP "/team.db", "SELECT count(*) FROM revisions"), 1);
+}
+
+/* Finding 5: a ledger of an older perfledger that did not derive a value
+ * this one derives from the same bytes is no conflict; a value the other
+ * ledger has and this one lacks still is. */
+static void test_merge_other_lacks_value(void **state)
+{
+	const char *imp[] = {"--db", TMP "/new.db", "import", TMP "/a.jsonl", NULL};
+	const char *m[] = {"--db", TMP "/new.db", "merge", TMP "/old.db", NULL};
+	char *e;
+	int status;
+
+	(void)state;
+	setup_env();
+	gen_jsonl(TMP "/a.jsonl", 0, 4, 100);
+	gen_jsonl(TMP "/b.jsonl", 4, 2, 100);
+	assert_int_equal(cli(imp), 0);
+	sh("cp '%s/new.db' '%s/old.db' && '%s' --db '%s/old.db' import '%s/b.jsonl' >/dev/null 2>&1",
+	   TMP, TMP, PL_BIN, TMP, TMP);
+	/* an older adapter, played: max_output_tokens not derived */
+	exec_sql(TMP "/old.db", "UPDATE conditions SET max_output_tokens = NULL, key_text = "
+	                        "replace(key_text, 'max_output_tokens=256' || char(10), '')");
+	assert_int_equal(cli(m), 0);
+	assert_int_equal(q_int(TMP "/new.db", "SELECT count(*) FROM runs"), 6);
+	assert_int_equal(q_int(TMP "/new.db", "SELECT count(*) FROM runs r JOIN conditions c ON c.id "
+	                                      "= r.condition_id WHERE c.max_output_tokens = 256"),
+	                 4);
+	/* the other ledger holds a value this one lacks: a conflict */
+	exec_sql(TMP "/old.db", "UPDATE conditions SET key_text = key_text || 'dataset=zzz' || "
+	                        "char(10) WHERE id = (SELECT condition_id FROM runs WHERE id = 2)");
+	e = cli_err(&status, "--db '" TMP "/new.db' merge '" TMP "/old.db'");
+	assert_int_equal(status, 4);
+	assert_non_null(strstr(e, "but have other conditions: max_output_tokens '256' here, (missing) in '" TMP
+	                          "/old.db'; dataset (missing) here, 'zzz' in '" TMP "/old.db'; make "
+	                          "them agree"));
+	assert_non_null(strstr(e, "perfledger: run 2 here and run 2 of '" TMP "/old.db'"));
+	free(e);
+}
+
 /* SIGKILL at random moments of a merge: integrity ok, all of a ledger or
  * none of it, and merging again gives the uninterrupted result. */
 static void test_merge_sigkill(void **state)
@@ -674,6 +789,8 @@ int main(void)
 		cmocka_unit_test(test_reimport_set_conditions),
 		cmocka_unit_test(test_ledger_record),
 		cmocka_unit_test(test_merge_exact),
+		cmocka_unit_test(test_merge_after_amend),
+		cmocka_unit_test(test_merge_other_lacks_value),
 		cmocka_unit_test(test_merge_sigkill),
 		cmocka_unit_test(test_reimport_sigkill),
 	};
