@@ -19,14 +19,18 @@
  * The other ledger is attached read-only (SQLite URI mode=ro) and never
  * changed. One at an older schema version is first copied (VACUUM INTO a
  * temporary file next to this ledger), the copy migrated and merged, and
- * removed. Everything is set-based SQL over the two files (a join on the
+ * removed; copies left by merges killed before removing theirs (their PID
+ * no longer runs) are removed by the next merge into this ledger. Everything is set-based SQL over the two files (a join on the
  * runs' unique index), so memory stays at SQLite's page cache whatever the
  * ledgers' size; temporary b-trees go to files during a merge.
  */
 #include "store/store_impl.h"
 #include "core/carried.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +132,48 @@ static int migrated_copy(struct pl_store *st, const char *path, char **copy, str
 	if (!*copy)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	return 0;
+}
+
+/* Removes what a merge killed while it held a migrated copy left beside
+ * this ledger: "<ledger>.merge-PID.tmp" (and its -wal, -shm, -journal)
+ * whose PID is no running process. A copy of a merge still running
+ * (kill(PID, 0) finds it, or is not allowed to signal it) is left alone.
+ * Best effort: what cannot be read or removed stays. */
+static void remove_dead_copies(const char *ledger)
+{
+	const char *slash = strrchr(ledger, '/');
+	const char *base = slash ? slash + 1 : ledger;
+	size_t blen = strlen(base);
+	char *dir = slash ? strndup(ledger, (size_t)(slash - ledger) + (slash == ledger)) : strdup(".");
+	DIR *d;
+	struct dirent *e;
+
+	if (!dir || !(d = opendir(dir))) {
+		free(dir);
+		return;
+	}
+	while ((e = readdir(d))) {
+		const char *p = e->d_name, *t;
+		char *end;
+		long pid;
+
+		if (strncmp(p, base, blen) != 0 || strncmp(p + blen, ".merge-", 7) != 0)
+			continue;
+		t = p + blen + 7;
+		if (*t < '0' || *t > '9')
+			continue;
+		errno = 0;
+		pid = strtol(t, &end, 10);
+		if (errno || pid <= 0 || strncmp(end, ".tmp", 4) != 0 ||
+		    (end[4] && strcmp(end + 4, "-wal") && strcmp(end + 4, "-shm") &&
+		     strcmp(end + 4, "-journal")))
+			continue;
+		if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		unlinkat(dirfd(d), p, 0);
+	}
+	closedir(d);
+	free(dir);
 }
 
 /* -------------------------------------------------------------- conflicts */
@@ -594,6 +640,7 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 		return pl_error_set(err, PL_EUSAGE, "'%s' is this ledger itself", other);
 	if ((rc = other_version(other, &version, err)))
 		return rc;
+	remove_dead_copies(st->path);
 	if (version < pl_store_schema_version()) {
 		if ((rc = migrated_copy(st, other, &copy, err)))
 			return rc;

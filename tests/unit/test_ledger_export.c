@@ -684,6 +684,38 @@ static void test_merge_other_lacks_value(void **state)
 	free(e);
 }
 
+/* Finding 11: a merge killed while it held a migrated copy of an older
+ * ledger left "<ledger>.merge-PID.tmp" (and -wal, -shm) behind for good;
+ * the next merge removes those of PIDs no longer running, and leaves a
+ * running merge's copy alone. */
+static void test_merge_removes_dead_copies(void **state)
+{
+	const char *imp[] = {"--db", TMP "/o.db", "import", TMP "/a.jsonl", NULL};
+	const char *m[] = {"--db", TMP "/t.db", "merge", TMP "/o.db", NULL};
+	pid_t dead = fork();
+	char live[64];
+
+	(void)state;
+	assert_true(dead >= 0);
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(wait_cli(dead), 0); /* reaped: no process has this PID now */
+	setup_env();
+	gen_jsonl(TMP "/a.jsonl", 0, 3, 100);
+	assert_int_equal(cli(imp), 0);
+	sh("cd '%s' && for s in '' -wal -shm -journal; do echo x > t.db.merge-%ld.tmp$s; done && "
+	   "echo x > t.db.merge-%ld.tmp && echo x > t.db.merge-%ld.tmp.keep && "
+	   "echo x > u.db.merge-%ld.tmp",
+	   TMP, (long)dead, (long)getpid(), (long)dead, (long)dead);
+	assert_int_equal(cli(m), 0);
+	snprintf(live, sizeof(live), "t.db.merge-%ld.tmp", (long)getpid());
+	/* what is left: the live PID's copy, and names that are not a copy's */
+	sh("cd '%s' && test $(ls -1 | grep -c merge-) = 3 && test -e %s && "
+	   "test -e t.db.merge-%ld.tmp.keep && test -e u.db.merge-%ld.tmp",
+	   TMP, live, (long)dead, (long)dead);
+	assert_int_equal(q_int(TMP "/t.db", "SELECT count(*) FROM runs"), 3);
+}
+
 /* SIGKILL at random moments of a merge: integrity ok, all of a ledger or
  * none of it, and merging again gives the uninterrupted result. */
 static void test_merge_sigkill(void **state)
@@ -791,6 +823,7 @@ int main(void)
 		cmocka_unit_test(test_merge_exact),
 		cmocka_unit_test(test_merge_after_amend),
 		cmocka_unit_test(test_merge_other_lacks_value),
+		cmocka_unit_test(test_merge_removes_dead_copies),
 		cmocka_unit_test(test_merge_sigkill),
 		cmocka_unit_test(test_reimport_sigkill),
 	};
