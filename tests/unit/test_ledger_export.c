@@ -85,6 +85,8 @@ static void assert_same_file(const char *a, const char *b)
 	free(y);
 }
 
+static char *cli_err(int *status, const char *args);
+
 /* Runs PL_BIN with args (NULL-terminated) to completion; returns its exit
  * status. Output to /dev/null. */
 static pid_t spawn_cli(const char *const *args)
@@ -447,6 +449,37 @@ static void test_reimport_set_conditions(void **state)
 	                 3);
 	assert_int_equal(cli(re), 0);
 	assert_int_equal(q_int(TMP "/sc.db", "SELECT count(*) FROM revisions"), 3);
+}
+
+/* Finding 15: the export of an empty ledger (0 bytes) imports as 0 runs,
+ * exit 0, as an empty JSON array, blank lines (streamed) and a CSV of a
+ * header alone do; before, all but the CSV were refused, exit 4. */
+static void test_empty_export_roundtrip(void **state)
+{
+	const char *mk[] = {"--db", TMP "/e.db", "import", TMP "/none.json", NULL};
+	const char *ex[] = {"--db", TMP "/e.db", "export", "--out", TMP "/e.jsonl", NULL};
+	const char *files[] = {TMP "/e.jsonl", TMP "/arr.json", TMP "/blank.jsonl", TMP "/h.csv"};
+	char *e;
+	int status;
+
+	(void)state;
+	setup_env();
+	sh("cd '%s' && echo '[]' > none.json && echo ' [ ] ' > arr.json && "
+	   "head -c 1200000 /dev/zero | tr '\\0' '\\n' > blank.jsonl && "
+	   "head -1 '%s/tests/fixtures/inferencemax-summary-csv/summary.csv' > h.csv",
+	   TMP, PL_SOURCE_DIR);
+	assert_int_equal(cli(mk), 0);
+	assert_int_equal(cli(ex), 0);
+	sh("test ! -s '%s/e.jsonl'", TMP);
+	for (size_t i = 0; i < 4; i++) {
+		char args[512];
+		snprintf(args, sizeof(args), "--db '%s/f.db' import '%s'", TMP, files[i]);
+		e = cli_err(&status, args);
+		assert_int_equal(status, 0);
+		assert_string_equal(e, "");
+		free(e);
+	}
+	assert_int_equal(q_int(TMP "/f.db", "SELECT count(*) FROM runs"), 0);
 }
 
 /* -------------------------------------------------- the ledger adapter */
@@ -819,6 +852,7 @@ int main(void)
 		cmocka_unit_test(test_import_keeps_bytes),
 		cmocka_unit_test(test_reimport_streamed),
 		cmocka_unit_test(test_reimport_set_conditions),
+		cmocka_unit_test(test_empty_export_roundtrip),
 		cmocka_unit_test(test_ledger_record),
 		cmocka_unit_test(test_merge_exact),
 		cmocka_unit_test(test_merge_after_amend),
