@@ -29,10 +29,11 @@ static const char usage_text[] =
 	"becomes its next revision. The old values stay in the ledger's trail with the\n"
 	"time, the reason and the author (--by, else $USER); 'perfledger show ID' and\n"
 	"'list --history' print it. Comparisons use the current values. A FIELD is a\n"
-	"condition (see 'perfledger list --help') or an extra condition FORMAT.key;\n"
-	"metrics are measurements and are never amended. --where selects among the\n"
-	"runs that are not retracted; --run takes any run. All runs or none: a value\n"
-	"that a run rejects changes nothing.\n"
+	"condition (see 'perfledger list --help'), an extra condition FORMAT.key or\n"
+	"build identity (commit, branch, build_id, ci_run_url); metrics are\n"
+	"measurements and are never amended. --where selects among the runs that are\n"
+	"not retracted; --run takes any run. All runs or none: a value that a run\n"
+	"rejects changes nothing.\n"
 	"\n";
 
 /* The --set values: FIELD=VALUE split, room for argc. */

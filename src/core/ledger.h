@@ -86,13 +86,14 @@ struct pl_amend_change {
 struct pl_amend_result {
 	struct pl_run run;               /* the run with its new conditions */
 	struct pl_amend_change *changes; /* in the order of the condition table, then
-	                                    extras by name; owned */
+	                                    build identity, then extras by name; owned */
 	size_t nchanges;                 /* 0: the values are already so */
 };
 
 /* Checks the --set list before anything is read: each field a condition
- * (exact canonical name; extras contain a '.'), a value of its type, UTF-8,
- * and no field given twice. Metrics are refused: "'ttft_p50' is a metric:
+ * (exact canonical name; extras contain a '.') or a build identity field
+ * (commit, branch, build_id, ci_run_url: checked as import --set checks
+ * them), a value of its type, UTF-8, and no field given twice. Metrics are refused: "'ttft_p50' is a metric:
  * amend corrects conditions only (a measurement is never rewritten)".
  * Returns 0 or PL_EUSAGE with err->field the field. */
 int pl_ledger_check_sets(const struct pl_amend_set *sets, size_t nsets, struct pl_error *err);
@@ -101,8 +102,9 @@ int pl_ledger_check_sets(const struct pl_amend_set *sets, size_t nsets, struct p
  * out->run, then what an import does after --set: the launch flags of
  * engine_args (pl_engine_args_apply), normalization and validation (so a
  * required field cannot be removed and a value must be of its type), and
- * the checklist bits; then lists in out->changes every condition and extra
- * whose canonical text differs from run's. Returns 0 (out filled; release
+ * the checklist bits; then lists in out->changes every condition, build
+ * identity field and extra whose canonical text differs from run's (a
+ * build field given empty is removed). Returns 0 (out filled; release
  * with pl_ledger_amend_release), PL_ENOMEM, or PL_EINVALID / PL_EUSAGE with
  * err naming the field and the value. */
 int pl_ledger_amend_run(const struct pl_run *run, const struct pl_amend_set *sets, size_t nsets,
