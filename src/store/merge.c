@@ -336,8 +336,12 @@ static int kv_put(struct kv *k, const char *field, const char *value)
 			break;
 		}
 	if (val) {
-		if ((line = malloc(nlen + strlen(val) + 2)))
-			sprintf(line, "%s=%s", name, val);
+		size_t vlen = strlen(val);
+		if ((line = malloc(nlen + vlen + 2))) {
+			memcpy(line, name, nlen);
+			line[nlen] = '=';
+			memcpy(line + nlen + 1, val, vlen + 1);
+		}
 		rc = kv_append(k, line);
 	}
 out:
