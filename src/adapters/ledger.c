@@ -24,16 +24,19 @@
 static const char *const ledger_mapping[] = {
 	"export: <condition name> -> that condition; metric.<name> -> that metric (canonical unit)",
 	"export: extras.<FORMAT.key> -> that extra condition (text)",
-	"export: provenance.{source_path,sha256,record,adapter,format_version,imported_at} -> the "
-	"run's provenance, kept as given",
-	"export: accepted_steps[].{metric,reason,accepted_at} -> accepted steps of the run",
+	"export: provenance.{source_path,sha256,record,adapter,format_version,imported_at,"
+	"record_id} -> the run's provenance, kept as given",
+	"export: commit, branch, build_id, ci_run_url -> the run's build identity",
+	"export: accepted_steps[].{metric,reason,accepted_at,accepted_by,revoked_at,revoked_by} -> "
+	"accepted steps of the run, revoked ones too",
 	"export: revisions[].{revision,field,old_value,new_value,changed_at,reason,author} -> "
 	"the run's revision records",
 	"export: retractions[].{retracted_at,reason,author,restored_at,restore_reason,restored_by} "
 	"-> the run's retractions",
 	"list --format json: conditions.<name>, metrics.<name>, extras.<FORMAT.key>, "
-	"source, sha256, record, adapter, format_version, imported_at -> the same",
-	"list --format json: id, reference_only, checklist_missing -> derived again, not read",
+	"source, sha256, record, adapter, format_version, imported_at, "
+	"build.{commit,branch,build_id,ci_run_url} -> the same",
+	"list --format json: id, reference_only, failed, checklist_missing -> derived again, not read",
 	NULL,
 };
 
@@ -44,10 +47,12 @@ static const struct pl_field ledger_fields[] = {
 	{"extras.<FORMAT.key>", PL_FATE_CONDITION, "that extra condition"},
 	{"provenance.*, source, sha256, record, adapter, format_version, imported_at",
 	 PL_FATE_DERIVED, "the run's provenance, kept as given"},
-	{"accepted_steps[]", PL_FATE_DERIVED, "accepted steps of the run"},
+	{"{commit,branch,build_id,ci_run_url}, build.*", PL_FATE_DERIVED,
+	 "build identity of the run"},
+	{"accepted_steps[]", PL_FATE_DERIVED, "accepted steps of the run, revoked ones too"},
 	{"revisions[]", PL_FATE_DERIVED, "revision records of the run (amend)"},
 	{"retractions[]", PL_FATE_DERIVED, "retractions of the run (retract, restore)"},
-	{"id, reference_only, checklist_missing, perfledger_version", PL_FATE_IGNORED,
+	{"id, reference_only, failed, checklist_missing, perfledger_version", PL_FATE_IGNORED,
 	 "derived again on import"},
 	{NULL, 0, NULL},
 };
@@ -109,14 +114,20 @@ static int get_text(const cJSON *obj, const char *key, int optional, const char 
 	return 0;
 }
 
-static int is_sha256(const char *s)
+/* 1 when s is exactly len lowercase hex digits. */
+static int is_hex(const char *s, size_t len)
 {
 	size_t n = 0;
 
 	for (; s[n]; n++)
 		if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
 			return 0;
-	return n == 64;
+	return n == len;
+}
+
+static int is_sha256(const char *s)
+{
+	return is_hex(s, 64);
 }
 
 /* The provenance members of obj (the "provenance" object of an export
@@ -124,7 +135,7 @@ static int is_sha256(const char *s)
 static int read_provenance(const cJSON *obj, const char *path_key, struct pl_run *run,
                            struct pl_error *err)
 {
-	const char *path, *sha, *adapter, *fv, *at;
+	const char *path, *sha, *adapter, *fv, *at, *rid = NULL;
 	const cJSON *rec = pl_json_get(obj, "record");
 	int rc;
 
@@ -133,6 +144,13 @@ static int read_provenance(const cJSON *obj, const char *path_key, struct pl_run
 	    (rc = get_text(obj, "format_version", 1, &fv, err)) ||
 	    (rc = get_text(obj, "imported_at", 0, &at, err)))
 		return rc;
+	if (strcmp(path_key, "source_path") == 0 && (rc = get_text(obj, "record_id", 1, &rid, err)))
+		return rc;
+	if (rid && !is_hex(rid, 32)) {
+		pl_error_field(err, "record_id");
+		return pl_error_set(err, PL_EINVALID,
+		                    "'record_id' must be 32 lowercase hex digits, got \"%.80s\"", rid);
+	}
 	if (!is_sha256(sha)) {
 		pl_error_field(err, "sha256");
 		return pl_error_set(err, PL_EINVALID,
@@ -145,8 +163,10 @@ static int read_provenance(const cJSON *obj, const char *path_key, struct pl_run
 	    pl_strset(&run->format_version, fv) || pl_strset(&run->imported_at, at))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	memcpy(run->sha256, sha, sizeof(run->sha256));
+	if (rid) /* the identity as first imported: the importer keeps it */
+		memcpy(run->record_id, rid, sizeof(run->record_id));
 	run->record = (long)rec->valuedouble;
-	run->provenance_given = 1;
+	run->provenance_given = strcmp(path_key, "source_path") == 0 ? 2 : 1;
 	return 0;
 }
 
@@ -172,6 +192,36 @@ static int read_extras(const cJSON *extras, struct pl_run *run, struct pl_error 
 	return 0;
 }
 
+/* The "build" object of a list entry: {commit, branch, build_id,
+ * ci_run_url}, each a string, checked as a descriptor's. */
+static int read_build(const cJSON *build, struct pl_run *run, struct pl_error *err)
+{
+	const cJSON *e;
+
+	if (!build || cJSON_IsNull(build))
+		return 0;
+	if (!cJSON_IsObject(build))
+		return bad_type("build", "an object", build, err);
+	cJSON_ArrayForEach(e, build)
+	{
+		int f = pl_build_lookup(e->string), rc;
+
+		if (f < 0) {
+			pl_error_field(err, e->string);
+			return pl_error_set(err, PL_EINVALID,
+			                    "unknown build field '%.80s' (expected commit, branch, build_id "
+			                    "or ci_run_url)", e->string);
+		}
+		if (!cJSON_IsString(e) || !e->valuestring)
+			return bad_type(e->string, "a string", e, err);
+		if ((rc = pl_run_set_build(run, f, e->valuestring, err))) {
+			pl_error_field(err, e->string);
+			return rc;
+		}
+	}
+	return 0;
+}
+
 /* run's carried record, made on first use. */
 static struct pl_carried *carried(struct pl_run *run)
 {
@@ -190,21 +240,31 @@ static int read_accepted(const cJSON *steps, struct pl_run *run, struct pl_error
 		return bad_type("accepted_steps", "an array", steps, err);
 	cJSON_ArrayForEach(s, steps)
 	{
-		const char *metric, *reason, *at;
+		const char *metric, *reason, *at, *by, *rat, *rby;
 		int id, rc;
 
 		if (!cJSON_IsObject(s))
 			return bad_type("accepted_steps", "an array of objects", s, err);
 		if ((rc = get_text(s, "metric", 0, &metric, err)) ||
 		    (rc = get_text(s, "reason", 0, &reason, err)) ||
-		    (rc = get_text(s, "accepted_at", 0, &at, err)))
+		    (rc = get_text(s, "accepted_at", 0, &at, err)) ||
+		    (rc = get_text(s, "accepted_by", 1, &by, err)) ||
+		    (rc = get_text(s, "revoked_at", 1, &rat, err)) ||
+		    (rc = get_text(s, "revoked_by", 1, &rby, err)))
 			return rc;
+		if (!rat != !rby) {
+			pl_error_field(err, "revoked_at");
+			return pl_error_set(err, PL_EINVALID,
+			                    "a revoked acceptance needs revoked_at and revoked_by together");
+		}
 		if ((id = pl_metric_lookup(metric)) < 0) {
 			pl_error_field(err, "metric");
 			return pl_error_set(err, PL_EINVALID, "accepted step of unknown metric '%.80s'",
 			                    metric);
 		}
-		if (!carried(run) || pl_accepted_list_push(&run->carried->accepted, 0, id, reason, at, ""))
+		if (!carried(run) ||
+		    pl_accepted_list_push(&run->carried->accepted, 0, id, reason, at, by) ||
+		    (rat && pl_accepted_list_revoke_last(&run->carried->accepted, rat, rby)))
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
 	return 0;
@@ -298,7 +358,7 @@ static int ledger_convert(const cJSON *obj, struct pl_run *run, struct pl_error 
 	static const char *const list_keys[] = {"id", "source", "sha256", "record", "adapter",
 	                                        "format_version", "imported_at", "reference_only",
 	                                        "checklist_missing", "conditions", "metrics",
-	                                        "extras", NULL};
+	                                        "extras", "build", "failed", NULL};
 	const cJSON *metric;
 	int rc;
 
@@ -332,7 +392,8 @@ static int ledger_convert(const cJSON *obj, struct pl_run *run, struct pl_error 
 			}
 		}
 		if ((rc = pl_adapter_conditions_from(pl_json_get(obj, "conditions"), NULL, run, err)) ||
-		    (rc = read_provenance(obj, "source", run, err)))
+		    (rc = read_provenance(obj, "source", run, err)) ||
+		    (rc = read_build(pl_json_get(obj, "build"), run, err)))
 			return rc;
 		metric = pl_json_get(obj, "metrics");
 	}

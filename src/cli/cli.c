@@ -12,6 +12,7 @@
 
 #include "core/normalize.h"
 #include "render/render.h"
+#include "util/file.h"
 
 const char pl_exit_help[] =
 	"Exit codes:\n"
@@ -101,6 +102,11 @@ struct pl_store *pl_cli_open_store(const struct pl_cli *cli, int mode)
 	pl_error_init(&err);
 	/* Commands that write to an existing database must not create an empty
 	 * one at a mistyped path either. */
+	if (mode == PL_CLI_STORE_WRITE && stat(cli->db_path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		pl_cli_errorf(NULL, "no perfledger database at '%s' (it is %s, not a regular file)",
+		              cli->db_path, pl_file_kind(sb.st_mode));
+		return NULL;
+	}
 	if (mode == PL_CLI_STORE_WRITE && (stat(cli->db_path, &sb) != 0 || sb.st_size == 0)) {
 		pl_cli_errorf(NULL, "no perfledger database at '%s' (import creates one)", cli->db_path);
 		return NULL;

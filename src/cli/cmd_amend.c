@@ -11,6 +11,7 @@
  * can be run again; a run already holding the values is said to be
  * unchanged. Messages are printed only after the commit.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +32,11 @@ static const char usage_text[] =
 	"'list --history' print it. Comparisons use the current values. A FIELD is a\n"
 	"condition (see 'perfledger list --help'), an extra condition FORMAT.key or\n"
 	"build identity (commit, branch, build_id, ci_run_url); metrics are\n"
-	"measurements and are never amended. --where selects among the runs that are\n"
-	"not retracted; --run takes any run. All runs or none: a value that a run\n"
-	"rejects changes nothing.\n"
+	"measurements and are never amended, except that a new accelerator_count (or\n"
+	"hardware) re-derives the per-accelerator throughputs that were derived from\n"
+	"the old count, in the same revision (a value the file gave is kept, and\n"
+	"said). --where selects among the runs that are not retracted; --run takes\n"
+	"any run. All runs or none: a value that a run rejects changes nothing.\n"
 	"\n";
 
 /* The --set values: FIELD=VALUE split, room for argc. */
@@ -114,6 +117,21 @@ static int amend_all(struct pl_store *st, const long long *ids, size_t n,
 		res.run.id = ids[i];
 		rc = pl_store_amend(st, &res.run, res.changes, res.nchanges, when, reason, author,
 		                    &revision, &shared, &first, &err);
+		if (!rc) { /* re-derived per-accelerator metrics: part of this revision */
+			int mid[2];
+			double val[2];
+			size_t k = 0;
+
+			for (size_t m = 0; m < res.nmetrics; m++) {
+				if (res.metrics[m].kept)
+					continue;
+				mid[k] = res.metrics[m].metric;
+				val[k++] = res.metrics[m].new_value;
+			}
+			if (k)
+				rc = pl_store_revise_metrics(st, ids[i], revision, mid, val, k, when, reason,
+				                             author, &err);
+		}
 		if (rc) {
 			pl_ledger_amend_release(&res);
 			pl_cli_print_error(&err);
@@ -128,7 +146,33 @@ static int amend_all(struct pl_store *st, const long long *ids, size_t n,
 			fputs(" -> ", msg);
 			put_value(msg, res.changes[c].new_value);
 		}
+		for (size_t m = 0; m < res.nmetrics; m++) {
+			char a[40], b[40];
+
+			if (res.metrics[m].kept)
+				continue;
+			fprintf(msg, ", %s ", pl_metric_info[res.metrics[m].metric].name);
+			if (isnan(res.metrics[m].old_value))
+				fputs("(missing)", msg);
+			else
+				fprintf(msg, "'%s'", pl_fmt_num(a, sizeof(a), res.metrics[m].old_value));
+			fputs(" -> ", msg);
+			if (isnan(res.metrics[m].new_value))
+				fputs("(missing)", msg);
+			else
+				fprintf(msg, "'%s'", pl_fmt_num(b, sizeof(b), res.metrics[m].new_value));
+		}
 		fputc('\n', msg);
+		for (size_t m = 0; m < res.nmetrics; m++) {
+			char a[40];
+
+			if (!res.metrics[m].kept)
+				continue;
+			fprintf(msg, "run %lld: %s kept at '%s': the file gave it (it is not the throughput "
+			             "divided by the old accelerator_count)\n",
+			        ids[i], pl_metric_info[res.metrics[m].metric].name,
+			        pl_fmt_num(a, sizeof(a), res.metrics[m].old_value));
+		}
 		if (shared > 0)
 			fprintf(msg, "run %lld: now has the same conditions as run %lld%s: they pool "
 			             "together in comparisons\n",

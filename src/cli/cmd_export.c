@@ -20,11 +20,14 @@ static const char usage_text[] =
 	"Writes every stored run (or those --where selects, as in 'list') as JSONL,\n"
 	"one descriptor per line: every condition (extra conditions under \"extras\"),\n"
 	"every metric in canonical names and units, the provenance (source path,\n"
-	"sha256, record, adapter, format version, import time), and the run's accepted\n"
-	"steps, revisions (amend) and retractions; retracted runs are exported too.\n"
+	"sha256, record, adapter, format version, import time, record identity), the\n"
+	"build identity (commit, branch, build_id, ci_run_url), and the run's accepted\n"
+	"steps (author, revocation), revisions (amend) and retractions; retracted runs\n"
+	"are exported too.\n"
 	"'perfledger import FILE' reads it back: the same runs, the same provenance\n"
 	"and trail, and exporting that ledger gives the same bytes. Without --out the\n"
-	"lines go to standard output; with --out FILE they replace FILE whole.\n"
+	"lines go to standard output; with --out FILE they replace FILE whole (a\n"
+	"FIFO or device such as /dev/stdout is written into, never replaced).\n"
 	"\n";
 
 struct export_ctx {
@@ -115,7 +118,7 @@ int cmd_export(const struct pl_cli *cli, int argc, char **argv)
 	ctx.filters = sel.filters;
 	ctx.nfilters = sel.nfilters;
 	pl_store_set_retracted_mode(st, PL_RETRACTED_ALL); /* retracted runs too, marked */
-	if (pl_store_accepted_steps(st, PL_M_NONE, &ctx.all.accepted, &err) ||
+	if (pl_store_accepted_steps_all(st, &ctx.all.accepted, &err) ||
 	    pl_store_revisions(st, 0, &ctx.all.revisions, &err) ||
 	    pl_store_retractions(st, 0, &ctx.all.retractions, &err) ||
 	    (out ? pl_fs_write_atomic(out, write_all, &ctx, &err) : write_all(stdout, &ctx, &err))) {

@@ -29,6 +29,8 @@ int pl_accepted_list_push(struct pl_accepted_list *list, long long run_id, int m
 	e->reason = strdup(reason ? reason : "");
 	e->accepted_at = strdup(accepted_at ? accepted_at : "");
 	e->accepted_by = strdup(accepted_by ? accepted_by : "");
+	e->revoked_at = NULL;
+	e->revoked_by = NULL;
 	if (!e->reason || !e->accepted_at || !e->accepted_by) {
 		free(e->reason);
 		free(e->accepted_at);
@@ -36,6 +38,29 @@ int pl_accepted_list_push(struct pl_accepted_list *list, long long run_id, int m
 		return PL_ENOMEM;
 	}
 	list->n++;
+	return 0;
+}
+
+int pl_accepted_list_revoke_last(struct pl_accepted_list *list, const char *revoked_at,
+                                 const char *revoked_by)
+{
+	struct pl_accepted_step *e;
+	char *at, *by;
+
+	if (!list->n)
+		return PL_EUSAGE;
+	e = &list->v[list->n - 1];
+	at = strdup(revoked_at ? revoked_at : "");
+	by = strdup(revoked_by ? revoked_by : "");
+	if (!at || !by) {
+		free(at);
+		free(by);
+		return PL_ENOMEM;
+	}
+	free(e->revoked_at);
+	free(e->revoked_by);
+	e->revoked_at = at;
+	e->revoked_by = by;
 	return 0;
 }
 
@@ -47,6 +72,8 @@ void pl_accepted_list_release(struct pl_accepted_list *list)
 		free(list->v[i].reason);
 		free(list->v[i].accepted_at);
 		free(list->v[i].accepted_by);
+		free(list->v[i].revoked_at);
+		free(list->v[i].revoked_by);
 	}
 	free(list->v);
 	memset(list, 0, sizeof(*list));
@@ -58,7 +85,7 @@ const struct pl_accepted_step *pl_accepted_find(const struct pl_accepted_list *l
 	if (!list)
 		return NULL;
 	for (size_t i = 0; i < list->n; i++) {
-		if (list->v[i].metric != metric)
+		if (list->v[i].metric != metric || list->v[i].revoked_at)
 			continue;
 		for (size_t k = 0; k < n; k++)
 			if (ids[k] == list->v[i].run_id)

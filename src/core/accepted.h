@@ -17,6 +17,9 @@ struct pl_accepted_step {
 	char *accepted_at; /* ISO 8601 UTC; owned */
 	char *accepted_by; /* who accepted it (accept --by, else $USER); "" for
 	                      acceptances stored before it was recorded; owned */
+	char *revoked_at;  /* ISO 8601 UTC of its revocation (accept --revoke), NULL
+	                      while active; owned */
+	char *revoked_by;  /* who revoked it, NULL while active; owned */
 };
 
 /* A growable list of accepted steps. Initialise with {0}. */
@@ -32,10 +35,17 @@ int pl_accepted_list_push(struct pl_accepted_list *list, long long run_id, int m
                           const char *reason, const char *accepted_at,
                           const char *accepted_by);
 
+/* Marks the last entry of list as revoked at revoked_at by revoked_by
+ * (copies; NULL texts are stored as ""). Returns 0; PL_ENOMEM (the entry is
+ * unchanged then); PL_EUSAGE when the list is empty. */
+int pl_accepted_list_revoke_last(struct pl_accepted_list *list, const char *revoked_at,
+                                 const char *revoked_by);
+
 /* Frees every entry and the array; the list is empty afterwards. NULL ok. */
 void pl_accepted_list_release(struct pl_accepted_list *list);
 
-/* The first accepted step of metric whose run is one of ids[0..n), or NULL.
+/* The first active (not revoked) accepted step of metric whose run is one of
+ * ids[0..n), or NULL.
  * list may be NULL. The pointer is valid while the list is. */
 const struct pl_accepted_step *pl_accepted_find(const struct pl_accepted_list *list, int metric,
                                                 const long long *ids, size_t n);

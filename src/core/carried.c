@@ -33,7 +33,9 @@ int pl_carried_copy(struct pl_carried **dst, const struct pl_carried *src)
 	for (size_t i = 0; i < src->accepted.n; i++) {
 		const struct pl_accepted_step *a = &src->accepted.v[i];
 		if (pl_accepted_list_push(&c->accepted, a->run_id, a->metric, a->reason, a->accepted_at,
-		                          a->accepted_by))
+		                          a->accepted_by) ||
+		    (a->revoked_at && pl_accepted_list_revoke_last(&c->accepted, a->revoked_at,
+		                                                   a->revoked_by)))
 			goto oom;
 	}
 	for (size_t i = 0; i < src->revisions.n; i++)

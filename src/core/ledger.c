@@ -5,6 +5,7 @@
  */
 #include "core/ledger.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,6 +250,52 @@ static int list_changes(const struct pl_run *a, const struct pl_run *b,
 	return 0;
 }
 
+/* The accelerator count derive_per_accelerator() (validate.c) divides by,
+ * or NaN when it derives nothing. */
+static double accel_count(const struct pl_run *run)
+{
+	const struct pl_value *ac = &run->cond[PL_C_ACCELERATOR_COUNT];
+
+	return ac->set && ac->num >= 1 && !isinf(ac->num) ? ac->num : NAN;
+}
+
+/* r is old amended (metrics as stored): re-derive the per-accelerator
+ * throughputs of a changed accelerator count into r and list them in out
+ * (see pl_ledger_amend_run). */
+static void per_accelerator(const struct pl_run *old, struct pl_run *r,
+                            struct pl_amend_result *out)
+{
+	static const int pairs[2][2] = {
+		{PL_M_OUTPUT_THROUGHPUT, PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR},
+		{PL_M_TOTAL_TOKEN_THROUGHPUT, PL_M_TOTAL_TOKEN_THROUGHPUT_PER_ACCELERATOR},
+	};
+	double oc = accel_count(old), nc = accel_count(r);
+
+	if ((isnan(oc) && isnan(nc)) || oc == nc)
+		return;
+	for (int i = 0; i < 2; i++) {
+		int tp = pairs[i][0], pa = pairs[i][1];
+		int had = old->has_metric[pa] && !isnan(old->metric[pa]);
+		double was = had ? old->metric[pa] : NAN, want;
+		struct pl_amend_metric *m = &out->metrics[out->nmetrics];
+
+		if (!old->has_metric[tp] || isnan(old->metric[tp]))
+			continue; /* nothing to derive from: a given value stays */
+		want = isnan(nc) ? NAN : old->metric[tp] / nc;
+		if (had && (isnan(oc) || was != old->metric[tp] / oc)) {
+			*m = (struct pl_amend_metric){pa, was, was, 1}; /* the file gave it */
+			out->nmetrics++;
+			continue;
+		}
+		if ((!had && isnan(want)) || (had && was == want))
+			continue;
+		r->metric[pa] = want;
+		r->has_metric[pa] = !isnan(want);
+		*m = (struct pl_amend_metric){pa, was, want, 0};
+		out->nmetrics++;
+	}
+}
+
 int pl_ledger_amend_run(const struct pl_run *run, const struct pl_amend_set *sets, size_t nsets,
                         struct pl_amend_result *out, struct pl_error *err)
 {
@@ -286,6 +333,7 @@ int pl_ledger_amend_run(const struct pl_run *run, const struct pl_amend_set *set
 		goto fail;
 	memcpy(r->metric, run->metric, sizeof(r->metric));
 	memcpy(r->has_metric, run->has_metric, sizeof(r->has_metric));
+	per_accelerator(run, r, out);
 	pl_run_update_checklist(r);
 	if (list_changes(run, r, out)) {
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");

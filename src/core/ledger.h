@@ -82,12 +82,29 @@ struct pl_amend_change {
 	char *new_value; /* owned, NULL = missing */
 };
 
+/* A per-accelerator throughput (output_throughput_per_accelerator,
+ * total_token_throughput_per_accelerator) when an amend changes
+ * accelerator_count (directly, or through hardware). */
+struct pl_amend_metric {
+	int metric;       /* enum pl_metric_id */
+	double old_value; /* as stored, tokens/s; NaN = missing */
+	double new_value; /* throughput / new count (NaN = removed: no count now);
+	                     old_value when kept */
+	int kept;         /* 1: the file gave it (it differs from throughput / old
+	                     count), so it is kept as stored and not changed */
+};
+
 /* The outcome of pl_ledger_amend_run(). */
 struct pl_amend_result {
-	struct pl_run run;               /* the run with its new conditions */
+	struct pl_run run;               /* the run with its new conditions (and
+	                                    re-derived per-accelerator metrics) */
 	struct pl_amend_change *changes; /* in the order of the condition table, then
 	                                    build identity, then extras by name; owned */
 	size_t nchanges;                 /* 0: the values are already so */
+	struct pl_amend_metric metrics[2]; /* per-accelerator metrics re-derived
+	                                    (kept 0) or kept as the file gave them
+	                                    (kept 1), in metric order */
+	size_t nmetrics;                 /* entries in metrics */
 };
 
 /* Checks the --set list before anything is read: each field a condition
@@ -104,7 +121,12 @@ int pl_ledger_check_sets(const struct pl_amend_set *sets, size_t nsets, struct p
  * required field cannot be removed and a value must be of its type), and
  * the checklist bits; then lists in out->changes every condition, build
  * identity field and extra whose canonical text differs from run's (a
- * build field given empty is removed). Returns 0 (out filled; release
+ * build field given empty is removed). Metrics are measurements and stay
+ * as stored, except the per-accelerator throughputs an import derives from
+ * accelerator_count (core/validate.c): when the count changes, a stored
+ * value equal to throughput / old count (derived) becomes throughput / new
+ * count (missing when the count is removed; derived when there was none),
+ * and one that differs (the file gave it) is kept; out->metrics lists both. Returns 0 (out filled; release
  * with pl_ledger_amend_release), PL_ENOMEM, or PL_EINVALID / PL_EUSAGE with
  * err naming the field and the value. */
 int pl_ledger_amend_run(const struct pl_run *run, const struct pl_amend_set *sets, size_t nsets,

@@ -312,7 +312,10 @@ struct pl_run {
 	int provenance_given;   /* 1: source, sha256, record, adapter, format_version and
 	                           imported_at were read from a perfledger ledger record
 	                           (`export`, `list --format json`) and are stored as they
-	                           are, not as the importing file's */
+	                           are, not as the importing file's; 2: read from an
+	                           `export` line, whose record_id is kept as given and
+	                           absent means none (stored NULL, as in a ledger older
+	                           than migration 008) */
 	struct pl_carried *carried; /* accepted steps, revisions and retractions a
 	                           ledger record carries (core/carried.h), or NULL; owned */
 	int revision;           /* the stored run's current revision: 1 as

@@ -175,8 +175,9 @@ static int make_keys(struct item *it, struct pl_error *err)
 		struct pl_run *r = &it->runs.v[i];
 		if (r->reject)
 			continue;
+		/* an export line's record identity is kept as given (none included) */
 		if (pl_cond_key_make(r, &it->keys[i]) ||
-		    pl_run_record_id(r, &it->keys[i], r->record_id))
+		    (r->provenance_given != 2 && pl_run_record_id(r, &it->keys[i], r->record_id)))
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
 	return 0;

@@ -9,8 +9,12 @@
  *    unit, in PL_CONDITIONS order>, "extras": {...} (when the run has extra
  *    conditions), "metric": {<every known metric, canonical name and unit>},
  *    "provenance": {"source_path", "sha256", "record", "adapter",
- *    "format_version" (when known), "imported_at"},
- *    "accepted_steps": [{"metric", "reason", "accepted_at"}...],
+ *    "format_version" (when known), "imported_at", "record_id" (the record
+ *    identity as first imported, when stored: an amended run keeps it)},
+ *    "commit", "branch", "build_id", "ci_run_url" (the run's build identity,
+ *    each when known, as a descriptor gives them),
+ *    "accepted_steps": [{"metric", "reason", "accepted_at", "accepted_by",
+ *    and when revoked "revoked_at", "revoked_by"}...],
  *    "revisions": [{"revision", "field", "old_value", "new_value",
  *    "changed_at", "reason", "author"}...], "retractions": [{"retracted_at",
  *    "reason", "author", and when restored "restored_at", "restore_reason",
@@ -109,7 +113,17 @@ int pl_render_export_run(FILE *out, const struct pl_run *run, const struct pl_ca
 	}
 	pl_json_write_key(out, &inner, "imported_at");
 	pl_json_write_string(out, run->imported_at ? run->imported_at : "");
+	if (run->record_id[0]) {
+		pl_json_write_key(out, &inner, "record_id");
+		pl_json_write_string(out, run->record_id);
+	}
 	fputc('}', out);
+	for (int f = 0; f < PL_BUILD_COUNT; f++) {
+		if (!run->build[f])
+			continue;
+		pl_json_write_key(out, &first, pl_build_name(f));
+		pl_json_write_string(out, run->build[f]);
+	}
 	if (nsteps) {
 		pl_json_write_key(out, &first, "accepted_steps");
 		fputc('[', out);
@@ -122,6 +136,11 @@ int pl_render_export_run(FILE *out, const struct pl_run *run, const struct pl_ca
 			pl_json_write_string(out, steps[i].reason);
 			pl_json_write_key(out, &inner, "accepted_at");
 			pl_json_write_string(out, steps[i].accepted_at);
+			text_member(out, &inner, "accepted_by", steps[i].accepted_by);
+			if (steps[i].revoked_at) {
+				text_member(out, &inner, "revoked_at", steps[i].revoked_at);
+				text_member(out, &inner, "revoked_by", steps[i].revoked_by);
+			}
 			fputc('}', out);
 		}
 		fputc(']', out);

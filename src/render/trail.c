@@ -229,6 +229,14 @@ static int text_show(FILE *out, const struct pl_run *run, const struct event *ev
 	if (!rc)
 		rc = pl_render_write_input(out, run->imported_at, PL_FMT_TEXT);
 	fputc('\n', out);
+	for (int f = 0; f < PL_BUILD_COUNT; f++) { /* build identity, when known */
+		if (!run->build[f])
+			continue;
+		text_name(out, pl_build_name(f), w);
+		if (!rc)
+			rc = pl_render_write_input(out, run->build[f], PL_FMT_TEXT);
+		fputc('\n', out);
+	}
 	text_name(out, "reference_only", w);
 	if (!run->checklist_missing) {
 		fputs("no\n", out);

@@ -15,6 +15,7 @@
 #include "store/store_impl.h"
 
 #include "core/hash.h"
+#include "util/file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -306,6 +307,7 @@ static int build_sql(struct pl_store *st, char **cond_ins, char **run_ins, struc
 		pl_store_append_ident(s, ", runs.", pl_metric_info[m].name);
 	for (int f = 0; f < PL_BUILD_COUNT; f++)
 		pl_store_append_ident(s, ", runs.", pl_store_build_cols[f]);
+	sqlite3_str_appendall(s, ", runs.record_id"); /* last: read_row() in read.c */
 	sqlite3_str_appendall(s, " FROM runs JOIN conditions ON conditions.id = runs.condition_id");
 	st->select_sql = sqlite3_str_finish(s);
 
@@ -469,6 +471,22 @@ static int check_readable_file(const char *path, struct pl_error *err)
 	return 0;
 }
 
+/* Before a read-write open: a path that exists (symlinks followed) must be
+ * a regular file. SQLite would otherwise open a character device or FIFO,
+ * block on it or write "PATH-journal" beside it (/dev/null-journal). */
+static int check_writable_file(const char *path, struct pl_error *err)
+{
+	struct stat sb;
+
+	if (!*path || strcmp(path, ":memory:") == 0 || stat(path, &sb) != 0)
+		return 0; /* a temporary or in-memory database, or a new file */
+	if (!S_ISREG(sb.st_mode))
+		return pl_error_set(err, PL_EIO,
+		                    "no perfledger database at '%s' (it is %s, not a regular file)", path,
+		                    pl_file_kind(sb.st_mode));
+	return 0;
+}
+
 /* Refuses, before anything in the file changes, a database that is not
  * perfledger's or is newer than this program (PL_ESCHEMA). Ours is either
  * new (user_version 0, no tables) or has a known user_version and the runs
@@ -552,7 +570,7 @@ static int open_store(const char *path, int readonly, struct pl_store **out, str
 	*out = NULL;
 	if (!path)
 		return pl_error_set(err, PL_EUSAGE, "no database path given");
-	if (readonly && (rc = check_readable_file(path, err)))
+	if ((rc = readonly ? check_readable_file(path, err) : check_writable_file(path, err)))
 		return rc;
 	st = calloc(1, sizeof(*st));
 	if (!st || !(st->path = strdup(path))) {

@@ -31,7 +31,10 @@ struct pl_store; /* opaque */
 
 /* Opens (creating if needed) the database at path and migrates it to the
  * current schema. *out receives the handle; close it with pl_store_close().
- * Errors: PL_EIO (cannot open/create: message names the path), PL_ESCHEMA
+ * Errors: PL_EIO (cannot open/create: message names the path; a path that
+ * exists, symlinks followed, and is not a regular file is refused before
+ * SQLite opens it: "no perfledger database at 'x' (it is a character
+ * device, not a regular file)", nothing created beside it), PL_ESCHEMA
  * (user_version newer than this program knows), PL_EDB. */
 int pl_store_open(const char *path, struct pl_store **out, struct pl_error *err);
 
@@ -255,6 +258,12 @@ int pl_store_revoke_step(struct pl_store *st, long long run_id, int metric, cons
 int pl_store_accepted_steps(struct pl_store *st, int metric, struct pl_accepted_list *out,
                             struct pl_error *err);
 
+/* As pl_store_accepted_steps() for every metric, revoked acceptances
+ * included (their revoked_at and revoked_by set), ordered by run id then
+ * metric name: what `export` writes. Returns 0, PL_EDB or PL_ENOMEM. */
+int pl_store_accepted_steps_all(struct pl_store *st, struct pl_accepted_list *out,
+                                struct pl_error *err);
+
 /* ------------------------------------- revisions and retractions (issue 13) */
 
 /* Which runs pl_store_query() and pl_store_query_columns() return. */
@@ -447,7 +456,8 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 
 /* reimport (issue 13): a stored run's metrics re-derived from its source
  * bytes by today's adapters. Sets metric[i] of run run_id to value[i] (in
- * canonical units) for i < n, recording each as a revisions row of the
+ * canonical units; NaN stores NULL: the metric removed) for i < n,
+ * recording each as a revisions row of the
  * given revision (>= 2; the caller picks the run's next one, or the one
  * pl_store_amend() just made for the same reimport) with field = the
  * metric's name, the old and new values in their shortest text (NULL =

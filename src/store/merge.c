@@ -30,6 +30,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -743,8 +744,8 @@ int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long 
                             struct pl_error *err)
 {
 	static const char steps_sql[] =
-		"INSERT INTO accepted_steps (run_id, metric, reason, accepted_at) VALUES (?1, ?2, ?3, ?4) "
-		"ON CONFLICT (run_id, metric) DO NOTHING";
+		"INSERT INTO accepted_steps (run_id, metric, reason, accepted_at, accepted_by, revoked_at, "
+		"revoked_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (run_id, metric) DO NOTHING";
 	static const char rev_sql[] =
 		"INSERT INTO revisions (run_id, revision, field, old_value, new_value, changed_at, reason, "
 		"author) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING";
@@ -773,6 +774,9 @@ int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long 
 		sqlite3_bind_text(s, 2, pl_metric_info[a->metric].name, -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 3, a->reason, -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 4, a->accepted_at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 5, a->accepted_by ? a->accepted_by : "", -1, SQLITE_STATIC);
+		bind_opt(s, 6, a->revoked_at);
+		bind_opt(s, 7, a->revoked_by);
 		if (sqlite3_step(s) != SQLITE_DONE) {
 			rc = pl_store_fail(st, err, "storing accepted steps");
 			sqlite3_finalize(s);
@@ -853,7 +857,7 @@ int pl_store_revise_metrics(struct pl_store *st, long long run_id, int revision,
 		return pl_store_fail(st, err, "recording a revision");
 	for (size_t i = 0; i < n && !rc; i++) {
 		sqlite3_str *q = sqlite3_str_new(st->db);
-		char was[40] = "", now[40];
+		char was[40] = "", now[40] = "";
 		int had = 0;
 
 		pl_store_append_ident(q, "SELECT ", pl_metric_info[metric[i]].name);
@@ -873,7 +877,8 @@ int pl_store_revise_metrics(struct pl_store *st, long long run_id, int revision,
 		old = NULL;
 		if (rc)
 			break;
-		pl_fmt_num(now, sizeof(now), value[i]);
+		if (!isnan(value[i]))
+			pl_fmt_num(now, sizeof(now), value[i]);
 		q = sqlite3_str_new(st->db);
 		pl_store_append_ident(q, "UPDATE runs SET ", pl_metric_info[metric[i]].name);
 		sqlite3_str_appendall(q, " = ?1 WHERE id = ?2");
@@ -881,7 +886,10 @@ int pl_store_revise_metrics(struct pl_store *st, long long run_id, int revision,
 			rc = pl_store_fail(st, err, "revising metrics");
 			break;
 		}
-		sqlite3_bind_double(upd, 1, value[i]);
+		if (isnan(value[i]))
+			sqlite3_bind_null(upd, 1); /* removed */
+		else
+			sqlite3_bind_double(upd, 1, value[i]);
 		sqlite3_bind_int64(upd, 2, run_id);
 		if (sqlite3_step(upd) != SQLITE_DONE)
 			rc = pl_store_fail(st, err, "revising metrics");
@@ -893,7 +901,10 @@ int pl_store_revise_metrics(struct pl_store *st, long long run_id, int revision,
 		sqlite3_bind_int(rev, 2, revision);
 		sqlite3_bind_text(rev, 3, pl_metric_info[metric[i]].name, -1, SQLITE_STATIC);
 		bind_opt(rev, 4, had ? was : NULL);
-		sqlite3_bind_text(rev, 5, now, -1, SQLITE_TRANSIENT);
+		if (isnan(value[i]))
+			sqlite3_bind_null(rev, 5);
+		else
+			sqlite3_bind_text(rev, 5, now, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(rev, 6, at, -1, SQLITE_STATIC);
 		sqlite3_bind_text(rev, 7, reason, -1, SQLITE_STATIC);
 		sqlite3_bind_text(rev, 8, author, -1, SQLITE_STATIC);

@@ -345,6 +345,19 @@ static int read_row(const char *path, sqlite3_stmt *s, struct cond_slot *cache,
 		if (sqlite3_column_type(s, col) != SQLITE_NULL &&
 		    pl_strset(&run->build[f], (const char *)sqlite3_column_text(s, col)))
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
+	run->record_id[0] = '\0'; /* record identity (migration 008): 16 bytes, or NULL */
+	if (sqlite3_column_type(s, col) == SQLITE_BLOB && sqlite3_column_bytes(s, col) == 16) {
+		static const char hexd[] = "0123456789abcdef";
+		const unsigned char *b = sqlite3_column_blob(s, col);
+
+		if (!b)
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		for (int i = 0; i < 16; i++) {
+			run->record_id[2 * i] = hexd[b[i] >> 4];
+			run->record_id[2 * i + 1] = hexd[b[i] & 15];
+		}
+		run->record_id[32] = '\0';
+	}
 	return 0;
 }
 

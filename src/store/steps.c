@@ -144,12 +144,14 @@ fail:
 	return rc;
 }
 
-int pl_store_accepted_steps(struct pl_store *st, int metric, struct pl_accepted_list *out,
-                            struct pl_error *err)
+/* The rows of pl_store_accepted_steps() (revoked ones too when all). */
+static int read_steps(struct pl_store *st, int metric, int all, struct pl_accepted_list *out,
+                      struct pl_error *err)
 {
 	static const char sql[] =
-		"SELECT run_id, metric, reason, accepted_at, accepted_by FROM accepted_steps"
-		" WHERE (?1 IS NULL OR metric = ?1) AND revoked_at IS NULL ORDER BY run_id, metric";
+		"SELECT run_id, metric, reason, accepted_at, accepted_by, revoked_at, revoked_by"
+		" FROM accepted_steps WHERE (?1 IS NULL OR metric = ?1) AND (?2 OR revoked_at IS NULL)"
+		" ORDER BY run_id, metric";
 	sqlite3_stmt *s = NULL;
 	int rc = 0, step;
 
@@ -157,8 +159,10 @@ int pl_store_accepted_steps(struct pl_store *st, int metric, struct pl_accepted_
 		return accept_fail(st, err, "reading accepted steps");
 	if (metric >= 0 && metric < PL_METRIC_COUNT)
 		sqlite3_bind_text(s, 1, pl_metric_info[metric].name, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 2, all);
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(s, 1);
+		const char *revoked = (const char *)sqlite3_column_text(s, 5);
 		int m = name ? pl_metric_lookup(name) : PL_M_NONE;
 
 		if (m == PL_M_NONE)
@@ -166,7 +170,9 @@ int pl_store_accepted_steps(struct pl_store *st, int metric, struct pl_accepted_
 		if (pl_accepted_list_push(out, sqlite3_column_int64(s, 0), m,
 		                          (const char *)sqlite3_column_text(s, 2),
 		                          (const char *)sqlite3_column_text(s, 3),
-		                          (const char *)sqlite3_column_text(s, 4))) {
+		                          (const char *)sqlite3_column_text(s, 4)) ||
+		    (revoked && pl_accepted_list_revoke_last(out, revoked,
+		                                             (const char *)sqlite3_column_text(s, 6)))) {
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 			break;
 		}
@@ -175,4 +181,16 @@ int pl_store_accepted_steps(struct pl_store *st, int metric, struct pl_accepted_
 		rc = accept_fail(st, err, "reading accepted steps");
 	sqlite3_finalize(s);
 	return rc;
+}
+
+int pl_store_accepted_steps(struct pl_store *st, int metric, struct pl_accepted_list *out,
+                            struct pl_error *err)
+{
+	return read_steps(st, metric, 0, out, err);
+}
+
+int pl_store_accepted_steps_all(struct pl_store *st, struct pl_accepted_list *out,
+                                struct pl_error *err)
+{
+	return read_steps(st, PL_M_NONE, 1, out, err);
 }

@@ -86,14 +86,47 @@ FILE *pl_fs_create_fresh(const char *tmp, struct pl_error *err)
 	return fp;
 }
 
+/* Writes fn's output straight into path, an existing FIFO, character
+ * device or socket: opened O_WRONLY without O_CREAT or O_TRUNC, nothing
+ * renamed over it (rename() would replace /dev/null with a regular file). */
+static int write_into(const char *path, int (*fn)(FILE *fp, void *ctx, struct pl_error *err),
+                      void *ctx, struct pl_error *err)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY), rc;
+	FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
+
+	if (!fp) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return pl_error_set(err, PL_EIO, "cannot write '%s': %s", path, strerror(e));
+	}
+	errno = 0;
+	rc = fn(fp, ctx, err);
+	if (rc == PL_EIO)
+		pl_error_set(err, PL_EIO, "cannot write '%s': %s", path,
+		             errno ? strerror(errno) : "write error");
+	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
+		rc = pl_error_set(err, PL_EIO, "cannot write '%s': %s", path, strerror(errno));
+	if (fclose(fp) != 0 && rc == 0)
+		rc = pl_error_set(err, PL_EIO, "cannot write '%s': %s", path, strerror(errno));
+	return rc;
+}
+
 int pl_fs_write_atomic(const char *path, int (*fn)(FILE *fp, void *ctx, struct pl_error *err),
                        void *ctx, struct pl_error *err)
 {
-	char *tmp = pl_fs_tmp_name(path);
+	char *tmp;
 	FILE *fp;
+	struct stat sb;
 	int rc;
 
-	if (!tmp)
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) { /* symlinks followed */
+		if (S_ISDIR(sb.st_mode))
+			return pl_error_set(err, PL_EIO, "cannot write '%s': it is a directory", path);
+		return write_into(path, fn, ctx, err);
+	}
+	if (!(tmp = pl_fs_tmp_name(path)))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	if (!(fp = pl_fs_create_fresh(tmp, err))) {
 		free(tmp);

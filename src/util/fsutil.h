@@ -33,8 +33,14 @@ FILE *pl_fs_create_fresh(const char *tmp, struct pl_error *err);
  * renamed over path. fn returns 0 or a PL_E* code with err set; a bare
  * PL_EIO from fn is reworded "cannot write 'TMP': <errno text>". On any
  * failure the temporary file is removed and path is left as it was.
+ * When path exists (symlinks followed) and is a FIFO, character device or
+ * socket (/dev/stdout, /dev/null, a pipe), fn writes straight into it
+ * (opened O_WRONLY, no O_CREAT, no O_TRUNC, no temporary file, no rename:
+ * replacing it would swap a device for a regular file); a directory is
+ * refused: PL_EIO "cannot write 'PATH': it is a directory".
  * Returns 0, or PL_ENOMEM / PL_EIO ("cannot write 'TMP': ...", "cannot
- * rename 'TMP' to 'PATH': ...") or fn's code, with err set. */
+ * rename 'TMP' to 'PATH': ...", "cannot write 'PATH': ...") or fn's code,
+ * with err set. */
 int pl_fs_write_atomic(const char *path, int (*fn)(FILE *fp, void *ctx, struct pl_error *err),
                        void *ctx, struct pl_error *err);
 

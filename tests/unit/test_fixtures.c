@@ -324,7 +324,7 @@ static void test_ledger(void **state)
 	assert_int_equal(l.n, 2);
 	expect_origin(&l.v[0], "vllm-serving", NULL, 0); /* the source's adapter, no version */
 	expect_origin(&l.v[1], "descriptor", "1", 7);    /* record 7 of its source, line 2 here */
-	assert_int_equal(l.v[0].provenance_given, 1);
+	assert_int_equal(l.v[0].provenance_given, 2); /* an export line */
 	assert_string_equal(l.v[0].source, "results/a100.json");
 	assert_string_equal(l.v[0].imported_at, "2026-03-02T00:00:00Z");
 	assert_string_equal(l.v[1].sha256,

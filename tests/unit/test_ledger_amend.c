@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -663,6 +664,132 @@ static void test_amend_killed(void **state)
 	assert_int_equal(raw_int(path, "SELECT generation FROM ledger_generation"), 7 * nruns);
 }
 
+/* ------------------------------------- per-accelerator metrics re-derived */
+
+/* An amend of accelerator_count re-derives a per-accelerator throughput
+ * that was derived from the old count (throughput / old count), derives one
+ * that was missing, removes a derived one with the count, and keeps one the
+ * file gave (listed as kept); through the CLI the changes are part of the
+ * amend's revision (one revision, a revisions row per metric) and the kept
+ * value is said. Input of the bug: output_throughput_per_accelerator stayed
+ * at 50 (100 / 2) after accelerator_count 2 -> 4. */
+static void test_amend_per_accelerator(void **state)
+{
+	const struct pl_amend_set four[] = {{"hardware", "4x NVIDIA A100 80G"},
+	                                    {"accelerator_count", "4"}};
+	const struct pl_amend_set none[] = {{"hardware", "a100 box"}, {"accelerator_count", ""}};
+	struct pl_run run;
+	struct pl_amend_result res;
+	struct pl_error err;
+	char path[1024];
+	struct pl_store *st;
+	long long id1, id2;
+
+	(void)state;
+	pl_error_init(&err);
+	make_run(&run, 1, "2x NVIDIA A100 80G");
+	pl_run_set_metric(&run, PL_M_OUTPUT_THROUGHPUT, 100);
+	pl_run_set_metric(&run, PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR, 50);  /* derived */
+	pl_run_set_metric(&run, PL_M_TOTAL_TOKEN_THROUGHPUT, 300);          /* none derived */
+	assert_int_equal(pl_ledger_amend_run(&run, four, 2, &res, &err), 0);
+	assert_int_equal(res.nchanges, 2);
+	assert_int_equal(res.nmetrics, 2);
+	assert_int_equal(res.metrics[0].metric, PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR);
+	assert_true(res.metrics[0].old_value == 50 && res.metrics[0].new_value == 25);
+	assert_int_equal(res.metrics[0].kept, 0);
+	assert_int_equal(res.metrics[1].metric, PL_M_TOTAL_TOKEN_THROUGHPUT_PER_ACCELERATOR);
+	assert_true(isnan(res.metrics[1].old_value) && res.metrics[1].new_value == 75);
+	assert_true(res.run.metric[PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR] == 25);
+	assert_true(res.run.has_metric[PL_M_TOTAL_TOKEN_THROUGHPUT_PER_ACCELERATOR] &&
+	            res.run.metric[PL_M_TOTAL_TOKEN_THROUGHPUT_PER_ACCELERATOR] == 75);
+	pl_ledger_amend_release(&res);
+
+	/* the count removed: a derived value goes with it */
+	assert_int_equal(pl_ledger_amend_run(&run, none, 2, &res, &err), 0);
+	assert_int_equal(res.nmetrics, 1);
+	assert_true(res.metrics[0].old_value == 50 && isnan(res.metrics[0].new_value));
+	assert_int_equal(res.run.has_metric[PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR], 0);
+	pl_ledger_amend_release(&res);
+
+	/* the file gave 60 (not 100 / 2): kept, said */
+	pl_run_set_metric(&run, PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR, 60);
+	assert_int_equal(pl_ledger_amend_run(&run, four, 2, &res, &err), 0);
+	assert_int_equal(res.nmetrics, 2);
+	assert_int_equal(res.metrics[0].kept, 1);
+	assert_true(res.metrics[0].old_value == 60 && res.metrics[0].new_value == 60);
+	assert_true(res.run.metric[PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR] == 60);
+	assert_int_equal(res.metrics[1].kept, 0);
+	pl_ledger_amend_release(&res);
+
+	/* the count unchanged: nothing about metrics */
+	{
+		const struct pl_amend_set m[] = {{"model", "x"}};
+		assert_int_equal(pl_ledger_amend_run(&run, m, 1, &res, &err), 0);
+		assert_int_equal(res.nmetrics, 0);
+		pl_ledger_amend_release(&res);
+	}
+	pl_run_release(&run);
+
+	/* through the CLI: one revision with the metric rows, the kept value said */
+	db_path(path, sizeof(path), "peracc");
+	st = open_ok(path);
+	{
+		struct pl_run a, b;
+		int ins = 0;
+		make_run(&a, 11, "2x NVIDIA A100 80G");
+		pl_run_set_metric(&a, PL_M_OUTPUT_THROUGHPUT, 100);
+		pl_run_set_metric(&a, PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR, 50);
+		assert_int_equal(pl_store_insert_run(st, &a, &ins, &err), 0);
+		id1 = a.id;
+		make_run(&b, 12, "2x NVIDIA A100 80G");
+		pl_run_set_metric(&b, PL_M_OUTPUT_THROUGHPUT, 100);
+		pl_run_set_metric(&b, PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR, 60);
+		assert_int_equal(pl_store_insert_run(st, &b, &ins, &err), 0);
+		id2 = b.id;
+		pl_run_release(&a);
+		pl_run_release(&b);
+	}
+	pl_store_close(st);
+	{
+		char out[1200], cmd[4096], got[2048];
+		FILE *p;
+		size_t n;
+		snprintf(out, sizeof(out), "%s.out", path);
+		snprintf(cmd, sizeof(cmd),
+		         "SOURCE_DATE_EPOCH=1767225600 '%s' --db '%s' amend --run %lld --run %lld "
+		         "--set 'hardware=4x NVIDIA A100 80G' --set accelerator_count=4 --reason four "
+		         "--by alice > '%s' 2>&1",
+		         PL_BIN, path, id1, id2, out);
+		assert_int_equal(system(cmd), 0);
+		p = fopen(out, "rb");
+		assert_non_null(p);
+		n = fread(got, 1, sizeof(got) - 1, p);
+		fclose(p);
+		got[n] = '\0';
+		assert_string_equal(got,
+		                    "run 1: revision 2: hardware '2x NVIDIA A100 80G' -> '4x NVIDIA A100 "
+		                    "80G', accelerator_count '2' -> '4', output_throughput_per_accelerator "
+		                    "'50' -> '25'\n"
+		                    "run 2: revision 2: hardware '2x NVIDIA A100 80G' -> '4x NVIDIA A100 "
+		                    "80G', accelerator_count '2' -> '4'\n"
+		                    "run 2: output_throughput_per_accelerator kept at '60': the file gave "
+		                    "it (it is not the throughput divided by the old accelerator_count)\n"
+		                    "run 2: now has the same conditions as run 1: they pool together in "
+		                    "comparisons\n"
+		                    "amended 2 runs\n");
+	}
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM revisions WHERE run_id = 1"), 3);
+	assert_string_equal(raw_text(path, "SELECT group_concat(revision || ':' || old_value || '>' || "
+	                                   "new_value, ' ') FROM revisions WHERE run_id = 1 AND field "
+	                                   "= 'output_throughput_per_accelerator'"),
+	                    "2:50>25");
+	assert_string_equal(raw_text(path, "SELECT output_throughput_per_accelerator FROM runs "
+	                                   "WHERE id = 1"), "25.0");
+	assert_string_equal(raw_text(path, "SELECT output_throughput_per_accelerator FROM runs "
+	                                   "WHERE id = 2"), "60.0");
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM revisions WHERE run_id = 2"), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -673,6 +800,7 @@ int main(void)
 		cmocka_unit_test(test_store_retract_restore_purge),
 		cmocka_unit_test(test_columns_torn_snapshot),
 		cmocka_unit_test(test_amend_killed),
+		cmocka_unit_test(test_amend_per_accelerator),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

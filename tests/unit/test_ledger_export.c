@@ -9,6 +9,7 @@
  *
  *   PL_LEDGER_KILLS (5)  SIGKILLs per command (seed fixed)
  */
+#define _DEFAULT_SOURCE /* mknod, makedev */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -35,6 +37,7 @@
 #include "core/model.h"
 #include "import/import.h"
 #include "store/db.h"
+#include "util/fsutil.h"
 
 #define TMP PL_TEST_TMP "/ledger_export"
 
@@ -509,7 +512,7 @@ static void test_ledger_record(void **state)
 	assert_int_equal(pl_adapters_parse("e.jsonl", rec, strlen(rec), NULL, &runs, &err), 0);
 	assert_int_equal(runs.n, 1);
 	r = &runs.v[0];
-	assert_int_equal(r->provenance_given, 1);
+	assert_int_equal(r->provenance_given, 2); /* an export line */
 	assert_string_equal(r->source, "a/b.json");
 	assert_string_equal(r->adapter, "vllm-serving");
 	assert_null(r->format_version);
@@ -845,6 +848,268 @@ static void test_reimport_sigkill(void **state)
 	assert_true(killed > 0); /* some kill landed before the reimport ended */
 }
 
+/* ------------------------------------- everything a run row has, carried */
+
+/* The first column of the first row of sql as text ("(null)" for NULL). */
+static void assert_q_text(const char *db, const char *sql, const char *want)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	const char *v;
+
+	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = (const char *)sqlite3_column_text(st, 0);
+	assert_string_equal(v ? v : "(null)", want);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+}
+
+/* The state of a ledger made by full_ledger(), exact, in db. */
+static void assert_full_ledger(const char *db)
+{
+	static const char *const row1 =
+		"SELECT build_commit || '|' || build_branch || '|' || build_id || '|' || ci_run_url || "
+		"'|' || hex(record_id) FROM runs WHERE record = 0";
+	assert_int_equal(q_int(db, "SELECT count(*) FROM runs"), 3);
+	assert_q_text(db, row1,
+	              "abc123|main|n-7|https://ci.example/run/7|6B8EA7F4347353C8A6B47300F904077F");
+	/* the amended run keeps the identity of its record as first imported */
+	assert_q_text(db, "SELECT hex(record_id) FROM runs WHERE record = 1",
+	              "CF9DF06CA12C9C22FA8B02969B83A2E6");
+	assert_q_text(db, "SELECT concurrency FROM runs r JOIN conditions c ON c.id = r.condition_id "
+	                  "WHERE record = 1", "9.0");
+	assert_q_text(db, "SELECT coalesce(build_commit, '') || '|' || coalesce(build_id, 'none') "
+	                  "FROM runs WHERE record = 1", "abc124|none");
+	assert_int_equal(q_int(db, "SELECT failed FROM runs WHERE record = 1"), 1);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM runs WHERE failed"), 1);
+	assert_q_text(db,
+	              "SELECT group_concat(r.record || ':' || a.metric || ':' || a.reason || ':' || "
+	              "a.accepted_by || ':' || coalesce(a.revoked_at, '-') || ':' || "
+	              "coalesce(a.revoked_by, '-'), ' ') FROM (SELECT * FROM accepted_steps ORDER BY "
+	              "run_id) a JOIN runs r ON r.id = a.run_id",
+	              "0:ttft_p50:ok:ann:-:- 2:ttft_p50:x:bo:2026-09-21T14:13:20Z:cy");
+	assert_q_text(db,
+	              "SELECT r.record || ':' || v.revision || ':' || v.field || ':' || v.old_value || "
+	              "':' || v.new_value || ':' || v.author FROM revisions v JOIN runs r ON r.id = "
+	              "v.run_id", "1:2:concurrency:8:9:dd");
+	assert_q_text(db,
+	              "SELECT r.record || ':' || t.reason || ':' || t.author || ':' || "
+	              "coalesce(t.restored_at, 'open') FROM retractions t JOIN runs r ON r.id = "
+	              "t.run_id", "1:bad:ee:open");
+}
+
+/* A ledger at db with a run with build identity and an acceptance by ann,
+ * a failed run (no request completed) that was amended and retracted, and
+ * a run whose acceptance was revoked. */
+static void full_ledger(const char *db)
+{
+	static const char in[] =
+		"{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\", \"hardware\": \"2x H100\", "
+		"\"accelerator_count\": 2, \"concurrency\": 4, \"commit\": \"abc123\", \"branch\": "
+		"\"main\", \"build_id\": \"n-7\", \"ci_run_url\": \"https://ci.example/run/7\", "
+		"\"metric\": {\"ttft_p50\": 0.25, \"output_throughput\": 100}}\n"
+		"{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\", \"hardware\": \"2x H100\", "
+		"\"accelerator_count\": 2, \"concurrency\": 8, \"commit\": \"abc124\", \"metric\": "
+		"{\"ttft_p50\": 0.5, \"output_throughput\": 0, \"requests_completed\": 0}}\n"
+		"{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"vllm\", \"hardware\": \"2x H100\", "
+		"\"accelerator_count\": 2, \"concurrency\": 16, \"metric\": {\"ttft_p50\": 0.75, "
+		"\"output_throughput\": 300}}\n";
+	const char *imp[] = {"--db", db, "import", TMP "/full/in.jsonl", NULL};
+	const char *acc1[] = {"--db", db, "accept", "--run", "1", "--metric", "ttft_p50", "--reason",
+	                      "ok", "--by", "ann", "--force", NULL};
+	const char *acc3[] = {"--db", db, "accept", "--run", "3", "--metric", "ttft_p50", "--reason",
+	                      "x", "--by", "bo", "--force", NULL};
+	const char *rev3[] = {"--db", db, "accept", "--revoke", "--run", "3", "--metric", "ttft_p50",
+	                      "--by", "cy", NULL};
+	const char *amd[] = {"--db", db, "amend", "--run", "2", "--set", "concurrency=9", "--reason",
+	                     "fix", "--by", "dd", NULL};
+	const char *ret[] = {"--db", db, "retract", "--run", "2", "--reason", "bad", "--by", "ee",
+	                     NULL};
+	FILE *f;
+
+	sh("mkdir -p '%s/full'", TMP);
+	f = fopen(TMP "/full/in.jsonl", "wb");
+	assert_non_null(f);
+	fputs(in, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(cli(imp), 0);
+	assert_int_equal(cli(acc1), 0);
+	assert_int_equal(cli(acc3), 0);
+	assert_int_equal(cli(rev3), 0);
+	assert_int_equal(cli(amd), 0);
+	assert_int_equal(cli(ret), 0);
+}
+
+/* export -> import -> export and merge carry build identity, record
+ * identity, failed runs, acceptance authors and revocations, revisions and
+ * retractions: the same rows, the same bytes. */
+static void test_export_roundtrip_full(void **state)
+{
+	const char *imp[] = {"--db", TMP "/full/b.db", "import", TMP "/full/e1.jsonl", NULL};
+	const char *mrg[] = {"--db", TMP "/full/c.db", "merge", TMP "/full/a.db", NULL};
+	size_t len;
+	char *text;
+
+	(void)state;
+	setup_env();
+	full_ledger(TMP "/full/a.db");
+	assert_full_ledger(TMP "/full/a.db");
+	export_to(TMP "/full/a.db", TMP "/full/e1.jsonl");
+	text = read_file(TMP "/full/e1.jsonl", &len);
+	assert_non_null(strstr(text, "\"imported_at\": \"2026-09-21T14:13:20Z\", \"record_id\": "
+	                             "\"6b8ea7f4347353c8a6b47300f904077f\"}, \"commit\": \"abc123\", "
+	                             "\"branch\": \"main\", \"build_id\": \"n-7\", \"ci_run_url\": "
+	                             "\"https://ci.example/run/7\", \"accepted_steps\": [{\"metric\": "
+	                             "\"ttft_p50\", \"reason\": \"ok\", \"accepted_at\": "
+	                             "\"2026-09-21T14:13:20Z\", \"accepted_by\": \"ann\"}]}\n"));
+	assert_non_null(strstr(text, "\"accepted_by\": \"bo\", \"revoked_at\": "
+	                             "\"2026-09-21T14:13:20Z\", \"revoked_by\": \"cy\"}]}\n"));
+	free(text);
+	assert_int_equal(cli(imp), 0);
+	assert_full_ledger(TMP "/full/b.db");
+	export_to(TMP "/full/b.db", TMP "/full/e2.jsonl");
+	assert_same_file(TMP "/full/e1.jsonl", TMP "/full/e2.jsonl");
+	/* merge carries the same */
+	assert_int_equal(cli(mrg), 0);
+	assert_full_ledger(TMP "/full/c.db");
+	export_to(TMP "/full/c.db", TMP "/full/e3.jsonl");
+	assert_same_file(TMP "/full/e1.jsonl", TMP "/full/e3.jsonl");
+	/* merging twice equals merging once */
+	assert_int_equal(cli(mrg), 0);
+	export_to(TMP "/full/c.db", TMP "/full/e4.jsonl");
+	assert_same_file(TMP "/full/e1.jsonl", TMP "/full/e4.jsonl");
+
+	/* a run stored before migration 008 has no record identity: the export
+	 * says none, and the copy has none either */
+	exec_sql(TMP "/full/a.db", "UPDATE runs SET record_id = NULL WHERE record = 2");
+	export_to(TMP "/full/a.db", TMP "/full/n1.jsonl");
+	{
+		const char *imp2[] = {"--db", TMP "/full/n.db", "import", TMP "/full/n1.jsonl", NULL};
+		assert_int_equal(cli(imp2), 0);
+	}
+	assert_int_equal(q_int(TMP "/full/n.db", "SELECT count(*) FROM runs WHERE record_id IS NULL"),
+	                 1);
+	export_to(TMP "/full/n.db", TMP "/full/n2.jsonl");
+	assert_same_file(TMP "/full/n1.jsonl", TMP "/full/n2.jsonl");
+}
+
+/* ------------------------- writes onto FIFOs, devices and directories */
+
+static int write_hello(FILE *fp, void *ctx, struct pl_error *err)
+{
+	(void)ctx;
+	(void)err;
+	return fputs("hello\n", fp) < 0 ? PL_EIO : 0;
+}
+
+static void assert_kind(const char *path, mode_t kind)
+{
+	struct stat sb;
+
+	assert_int_equal(lstat(path, &sb), 0);
+	assert_int_equal(sb.st_mode & S_IFMT, kind);
+}
+
+static void assert_absent(const char *path)
+{
+	struct stat sb;
+
+	assert_int_not_equal(lstat(path, &sb), 0);
+}
+
+/* pl_fs_write_atomic onto a FIFO writes into it (a child reads it), onto a
+ * directory is refused naming it; --db on a FIFO is refused before SQLite
+ * opens it (no PATH-journal beside it); as root, a mknod'd character
+ * device (directly and through a symlink) is written into and stays a
+ * device, and a bundle DIR that is one is refused. Never the real
+ * /dev/null. */
+static void test_special_files(void **state)
+{
+	struct pl_error err;
+	size_t len;
+	char *text;
+	pid_t pid;
+	int st;
+
+	(void)state;
+	setup_env();
+	pl_error_init(&err);
+	assert_int_equal(mkfifo(TMP "/fifo", 0600), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) { /* the reader: the FIFO's bytes into got.txt */
+		FILE *in = fopen(TMP "/fifo", "rb"), *out = fopen(TMP "/got.txt", "wb");
+		int c;
+		if (!in || !out)
+			_exit(2);
+		while ((c = fgetc(in)) != EOF)
+			fputc(c, out);
+		_exit(fclose(out) == 0 ? 0 : 3);
+	}
+	assert_int_equal(pl_fs_write_atomic(TMP "/fifo", write_hello, NULL, &err), 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	text = read_file(TMP "/got.txt", &len);
+	assert_string_equal(text, "hello\n");
+	free(text);
+	assert_kind(TMP "/fifo", S_IFIFO);
+	assert_absent(TMP "/fifo.tmp");
+
+	sh("mkdir '%s/dir'", TMP);
+	assert_int_equal(pl_fs_write_atomic(TMP "/dir", write_hello, NULL, &err), PL_EIO);
+	assert_string_equal(err.message, "cannot write '" TMP "/dir': it is a directory");
+	assert_kind(TMP "/dir", S_IFDIR);
+	assert_absent(TMP "/dir.tmp");
+
+	/* --db on a FIFO: refused, for writing and reading commands alike */
+	{
+		const char *imp[] = {"--db", TMP "/fifo", "import", TMP "/in.jsonl", NULL};
+		const char *amd[] = {"--db", TMP "/fifo", "amend", "--run", "1", "--set", "model=x",
+		                     "--reason", "r", "--by", "t", NULL};
+		const char *lst[] = {"--db", TMP "/fifo", "list", NULL};
+		gen_jsonl(TMP "/in.jsonl", 0, 2, 100);
+		assert_int_equal(cli(imp), 2);
+		assert_int_equal(cli(amd), 2);
+		assert_int_equal(cli(lst), 2);
+		assert_kind(TMP "/fifo", S_IFIFO);
+		assert_absent(TMP "/fifo-journal");
+		assert_absent(TMP "/fifo-wal");
+	}
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_special_files: character device part SKIPPED (not root)\n");
+		return;
+	}
+	assert_int_equal(mknod(TMP "/null", S_IFCHR | 0666, makedev(1, 3)), 0);
+	assert_int_equal(symlink("null", TMP "/lnk"), 0);
+	assert_int_equal(pl_fs_write_atomic(TMP "/null", write_hello, NULL, &err), 0);
+	assert_int_equal(pl_fs_write_atomic(TMP "/lnk", write_hello, NULL, &err), 0);
+	assert_kind(TMP "/null", S_IFCHR);
+	assert_kind(TMP "/lnk", S_IFLNK);
+	assert_absent(TMP "/null.tmp");
+	assert_absent(TMP "/lnk.tmp");
+	{
+		const char *imp[] = {"--db", TMP "/ok.db", "import", TMP "/in.jsonl", NULL};
+		const char *exp1[] = {"--db", TMP "/ok.db", "export", "--out", TMP "/lnk", NULL};
+		const char *dbn[] = {"--db", TMP "/null", "import", TMP "/in.jsonl", NULL};
+		const char *dbl[] = {"--db", TMP "/lnk", "import", TMP "/in.jsonl", NULL};
+		const char *site[] = {"--db", TMP "/ok.db", "site", "--out", TMP "/null", NULL};
+		const char *rep[] = {"--db", TMP "/ok.db", "report", "--out", TMP "/lnk", NULL};
+		assert_int_equal(cli(imp), 0);
+		assert_int_equal(cli(exp1), 0);
+		assert_int_equal(cli(dbn), 2);
+		assert_int_equal(cli(dbl), 2);
+		assert_absent(TMP "/null-journal");
+		assert_absent(TMP "/lnk-journal");
+		assert_int_equal(cli(site), 2);
+		assert_int_not_equal(cli(rep), 0);
+		assert_kind(TMP "/null", S_IFCHR);
+		assert_kind(TMP "/lnk", S_IFLNK);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -860,6 +1125,8 @@ int main(void)
 		cmocka_unit_test(test_merge_removes_dead_copies),
 		cmocka_unit_test(test_merge_sigkill),
 		cmocka_unit_test(test_reimport_sigkill),
+		cmocka_unit_test(test_export_roundtrip_full),
+		cmocka_unit_test(test_special_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
