@@ -145,7 +145,8 @@ int pl_ledger_check_sets(const struct pl_amend_set *sets, size_t nsets, struct p
 		if (id == PL_C_NONE && !is_extra(f) && pl_build_lookup(f) < 0)
 			return pl_error_set(err, PL_EUSAGE,
 			                    "unknown condition '%s' in --set (the names are in "
-			                    "schema/descriptor.md; an extra condition is FORMAT.key)", f);
+			                    "schema/descriptor.md; an extra condition is FORMAT.key; "
+			                    "build identity: commit, branch, build_id, ci_run_url)", f);
 		for (size_t k = 0; k < i; k++)
 			if (strcmp(sets[k].field, f) == 0)
 				return pl_error_set(err, PL_EUSAGE, "--set %s is given twice", f);

@@ -155,7 +155,8 @@ static void test_check_sets(void **state)
 	pl_error_init(&err);
 	assert_int_equal(pl_ledger_check_sets(unknown, 1, &err), PL_EUSAGE);
 	assert_string_equal(err.message, "unknown condition 'modle' in --set (the names are in "
-	                                 "schema/descriptor.md; an extra condition is FORMAT.key)");
+	                                 "schema/descriptor.md; an extra condition is FORMAT.key; "
+	                                 "build identity: commit, branch, build_id, ci_run_url)");
 	pl_error_init(&err);
 	assert_int_equal(pl_ledger_check_sets(twice, 2, &err), PL_EUSAGE);
 	assert_string_equal(err.message, "--set model is given twice");
