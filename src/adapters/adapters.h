@@ -101,6 +101,10 @@ const struct pl_adapter_info *pl_adapters_list(size_t *count);
  * JSON type, a version given as a number, an unknown unit suffix or metric,
  * NaN, a duplicate key; err->field and where possible line/column set),
  * PL_ENOMEM. On error nothing is appended to out (the file is atomic).
+ * A file that holds no record — empty, only white space (after a UTF-8
+ * byte order mark), or an empty JSON array "[]" — appends nothing and
+ * returns 0, as a CSV of a header alone does: the export of an empty
+ * ledger imports as 0 runs.
  */
 int pl_adapters_parse(const char *path, const char *buf, size_t len, const char *format,
                       struct pl_run_list *out, struct pl_error *err);

@@ -358,6 +358,33 @@ int pl_adapters_parse_records(const char *path, const char *buf, size_t len, con
 	return parse_file(path, buf, len, format, 1, out, err);
 }
 
+/* 1 when buf holds no record: nothing but a UTF-8 byte order mark and
+ * white space, or an empty JSON array ("[]", white space around and in
+ * it) — what `export` of an empty ledger writes, a CSV of a header alone
+ * aside, the other forms of "no runs". */
+static int holds_nothing(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+		i = 3;
+	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
+		i++;
+	if (i < len && buf[i] == '[') {
+		for (i++; i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' ||
+		                      buf[i] == '\n');
+		     i++)
+			;
+		if (i >= len || buf[i] != ']')
+			return 0;
+		for (i++; i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' ||
+		                      buf[i] == '\n');
+		     i++)
+			;
+	}
+	return i >= len;
+}
+
 static int parse_file(const char *path, const char *buf, size_t len, const char *format,
                       int keep, struct pl_run_list *out, struct pl_error *err)
 {
@@ -369,6 +396,8 @@ static int parse_file(const char *path, const char *buf, size_t len, const char 
 	if (format && !(impl = by_name(format)))
 		return pl_error_set(err, PL_EUSAGE, "unknown format '%s' (known: %s)", format,
 		                    known_formats());
+	if (holds_nothing(buf, len))
+		return 0; /* no runs, like a CSV of a header alone */
 	rc = impl ? 0 : detect(&in, &impl, err);
 	if (rc == 0) {
 		rc = impl->parse(&in, &tmp, err);

@@ -461,7 +461,8 @@ int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel,
 	if (rc == PL_EMISMATCH) {
 		rc = pl_cli_print_refusal(cmd, cmp);
 	} else if (rc == PL_EEMPTY) {
-		pl_cli_errorf(cmd, "no runs match the selection");
+		/* the core says why when runs matched (every one failed) */
+		pl_cli_errorf(cmd, "%s", err.message[0] ? err.message : "no runs match the selection");
 		rc = PL_EXIT_USAGE;
 	} else if (rc) {
 		pl_cli_print_error(&err);

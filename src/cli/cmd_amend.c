@@ -30,13 +30,13 @@ static const char usage_text[] =
 	"becomes its next revision. The old values stay in the ledger's trail with the\n"
 	"time, the reason and the author (--by, else $USER); 'perfledger show ID' and\n"
 	"'list --history' print it. Comparisons use the current values. A FIELD is a\n"
-	"condition (see 'perfledger list --help') or an extra condition FORMAT.key;\n"
-	"metrics are measurements and are never amended, except that a new\n"
-	"accelerator_count (or hardware) re-derives the per-accelerator throughputs\n"
-	"that were derived from the old count, in the same revision (a value the file\n"
-	"gave is kept, and said). --where selects among the\n"
-	"runs that are not retracted; --run takes any run. All runs or none: a value\n"
-	"that a run rejects changes nothing.\n"
+	"condition (see 'perfledger list --help'), an extra condition FORMAT.key or\n"
+	"build identity (commit, branch, build_id, ci_run_url); metrics are\n"
+	"measurements and are never amended, except that a new accelerator_count (or\n"
+	"hardware) re-derives the per-accelerator throughputs that were derived from\n"
+	"the old count, in the same revision (a value the file gave is kept, and\n"
+	"said). --where selects among the runs that are not retracted; --run takes\n"
+	"any run. All runs or none: a value that a run rejects changes nothing.\n"
 	"\n";
 
 /* The --set values: FIELD=VALUE split, room for argc. */

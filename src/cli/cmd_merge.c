@@ -67,9 +67,12 @@ int cmd_merge(const struct pl_cli *cli, int argc, char **argv)
 		}
 		fputs("merged '", stdout);
 		pl_cli_put_inert(stdout, argv[i]);
-		printf("': %lld runs, %lld accepted steps, %lld revisions, %lld retractions, %lld "
-		       "source chunks stored",
-		       ms.runs, ms.steps, ms.revisions, ms.retractions, ms.source_chunks);
+		printf("': %lld run%s, %lld accepted step%s, %lld revision%s, %lld retraction%s, "
+		       "%lld source chunk%s stored",
+		       ms.runs, ms.runs == 1 ? "" : "s", ms.steps, ms.steps == 1 ? "" : "s",
+		       ms.revisions, ms.revisions == 1 ? "" : "s", ms.retractions,
+		       ms.retractions == 1 ? "" : "s", ms.source_chunks,
+		       ms.source_chunks == 1 ? "" : "s");
 		if (ms.migrated_from)
 			printf(" (schema version %d, migrated in a copy)", ms.migrated_from);
 		fputc('\n', stdout);

@@ -36,7 +36,9 @@ static const char usage_text[] =
 	"recorded in the bundle, and compares every file byte for byte. Prints one\n"
 	"line per file that differs, is missing or is unexpected, and names both\n"
 	"gnuplot versions when the bundle's charts were drawn by another gnuplot.\n"
-	"Exit 0 when the bundle is reproduced exactly, 1 when any file differs.\n";
+	"Exit 0 when the bundle is reproduced exactly, 1 when any file differs, 3\n"
+	"when the re-render is refused (runs amended since no longer match; they are\n"
+	"named), 2 on a usage or I/O error.\n";
 
 static void on_diff(void *ctx, const char *name, const char *what)
 {

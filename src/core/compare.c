@@ -1096,12 +1096,20 @@ int pl_compare_build_columns(const struct pl_run_columns *runs, const struct pl_
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
 	if (nfailed && ok.n == 0) {
+		char ids[200] = "";
+
+		/* every run failed: name them (the first 20), as the caveat does */
+		for (size_t i = 0; i < runs->n && i < 20; i++) {
+			size_t len = strlen(ids);
+			snprintf(ids + len, sizeof(ids) - len, "%s%lld", i ? ", " : "", runs->id[i]);
+		}
 		pl_run_columns_release(&ok);
 		pl_comparison_release(out);
 		return pl_error_set(err, PL_EEMPTY,
-		                    "every matching run failed (%zu: no request completed); failed "
-		                    "runs are never compared ('perfledger list' shows them)",
-		                    nfailed);
+		                    "every selected run failed (no request completed): run%s %s%s; "
+		                    "failed runs are never compared ('perfledger list' shows them)",
+		                    nfailed > 1 ? "s" : "", ids,
+		                    nfailed > 20 ? " and more" : "");
 	}
 	{
 		/* build on the runs that did not fail, keeping the caveat */

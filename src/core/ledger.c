@@ -142,10 +142,11 @@ int pl_ledger_check_sets(const struct pl_amend_set *sets, size_t nsets, struct p
 			return pl_error_set(err, PL_EUSAGE,
 			                    "'%s' is a metric: amend corrects conditions only (a "
 			                    "measurement is never rewritten)", f);
-		if (id == PL_C_NONE && !is_extra(f))
+		if (id == PL_C_NONE && !is_extra(f) && pl_build_lookup(f) < 0)
 			return pl_error_set(err, PL_EUSAGE,
 			                    "unknown condition '%s' in --set (the names are in "
-			                    "schema/descriptor.md; an extra condition is FORMAT.key)", f);
+			                    "schema/descriptor.md; an extra condition is FORMAT.key; "
+			                    "build identity: commit, branch, build_id, ci_run_url)", f);
 		for (size_t k = 0; k < i; k++)
 			if (strcmp(sets[k].field, f) == 0)
 				return pl_error_set(err, PL_EUSAGE, "--set %s is given twice", f);
@@ -156,14 +157,15 @@ int pl_ledger_check_sets(const struct pl_amend_set *sets, size_t nsets, struct p
 				                    "--set %s: the value is not UTF-8 (byte 0x%02X at offset %zu)",
 				                    f, (unsigned)(unsigned char)v[bad], bad);
 		}
-		if (id != PL_C_NONE && v && *v) {
+		if ((id != PL_C_NONE || pl_build_lookup(f) >= 0) && v && *v) {
 			struct pl_run scratch;
 			struct pl_error e;
 			int rc;
 
 			pl_run_init(&scratch);
 			pl_error_init(&e);
-			rc = pl_run_set_cond(&scratch, id, v, &e);
+			rc = id != PL_C_NONE ? pl_run_set_cond(&scratch, id, v, &e)
+			                     : pl_run_set_build(&scratch, pl_build_lookup(f), v, &e);
 			pl_run_release(&scratch);
 			if (rc == PL_ENOMEM)
 				return pl_error_set(err, PL_ENOMEM, "out of memory");
@@ -207,7 +209,8 @@ static int differ(const char *a, const char *b)
 	return strcmp(a, b) != 0;
 }
 
-/* Lists the conditions and extras whose text differs between a and b. */
+/* Lists the conditions, build identity fields and extras whose text
+ * differs between a and b. */
 static int list_changes(const struct pl_run *a, const struct pl_run *b,
                         struct pl_amend_result *out)
 {
@@ -220,6 +223,10 @@ static int list_changes(const struct pl_run *a, const struct pl_run *b,
 		if (differ(was, now) && add_change(out, pl_cond_info[c].name, was, now))
 			return PL_ENOMEM;
 	}
+	for (int f = 0; f < PL_BUILD_COUNT; f++)
+		if (differ(a->build[f], b->build[f]) &&
+		    add_change(out, pl_build_name(f), a->build[f], b->build[f]))
+			return PL_ENOMEM;
 	/* both extra arrays are sorted by name: merge them */
 	while (i < a->nextra || j < b->nextra) {
 		int cmp = i == a->nextra ? 1 : j == b->nextra ? -1
@@ -301,9 +308,17 @@ int pl_ledger_amend_run(const struct pl_run *run, const struct pl_amend_set *set
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	for (size_t k = 0; k < nsets; k++) {
 		const char *v = sets[k].value && *sets[k].value ? sets[k].value : NULL;
-		int id = pl_cond_lookup(sets[k].field);
+		int id = pl_cond_lookup(sets[k].field), f = pl_build_lookup(sets[k].field);
 
-		if (id == PL_C_NONE)
+		if (id == PL_C_NONE && f >= 0) { /* build identity: checked as import --set does */
+			rc = 0;
+			if (v)
+				rc = pl_run_set_build(r, f, v, err);
+			else {
+				free(r->build[f]);
+				r->build[f] = NULL;
+			}
+		} else if (id == PL_C_NONE)
 			rc = pl_run_set_extra(r, sets[k].field, v, err);
 		else
 			rc = pl_run_set_cond(r, id, v, err);

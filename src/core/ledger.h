@@ -99,7 +99,7 @@ struct pl_amend_result {
 	struct pl_run run;               /* the run with its new conditions (and
 	                                    re-derived per-accelerator metrics) */
 	struct pl_amend_change *changes; /* in the order of the condition table, then
-	                                    extras by name; owned */
+	                                    build identity, then extras by name; owned */
 	size_t nchanges;                 /* 0: the values are already so */
 	struct pl_amend_metric metrics[2]; /* per-accelerator metrics re-derived
 	                                    (kept 0) or kept as the file gave them
@@ -108,8 +108,9 @@ struct pl_amend_result {
 };
 
 /* Checks the --set list before anything is read: each field a condition
- * (exact canonical name; extras contain a '.'), a value of its type, UTF-8,
- * and no field given twice. Metrics are refused: "'ttft_p50' is a metric:
+ * (exact canonical name; extras contain a '.') or a build identity field
+ * (commit, branch, build_id, ci_run_url: checked as import --set checks
+ * them), a value of its type, UTF-8, and no field given twice. Metrics are refused: "'ttft_p50' is a metric:
  * amend corrects conditions only (a measurement is never rewritten)".
  * Returns 0 or PL_EUSAGE with err->field the field. */
 int pl_ledger_check_sets(const struct pl_amend_set *sets, size_t nsets, struct pl_error *err);
@@ -118,8 +119,9 @@ int pl_ledger_check_sets(const struct pl_amend_set *sets, size_t nsets, struct p
  * out->run, then what an import does after --set: the launch flags of
  * engine_args (pl_engine_args_apply), normalization and validation (so a
  * required field cannot be removed and a value must be of its type), and
- * the checklist bits; then lists in out->changes every condition and extra
- * whose canonical text differs from run's. Metrics are measurements and stay
+ * the checklist bits; then lists in out->changes every condition, build
+ * identity field and extra whose canonical text differs from run's (a
+ * build field given empty is removed). Metrics are measurements and stay
  * as stored, except the per-accelerator throughputs an import derives from
  * accelerator_count (core/validate.c): when the count changes, a stored
  * value equal to throughput / old count (derived) becomes throughput / new

@@ -933,7 +933,9 @@ static void consume_end(struct batch *b, struct item *it)
 	}
 	if (b->stream_bad)
 		b->stats.partial++;
-	if (it->nruns == 0) { /* every record was rejected, and reported */
+	/* every record was rejected, and reported (a streamed file of blank
+	 * lines alone holds no record: 0 runs stored, as from an empty file) */
+	if (it->nruns == 0 && (state != 1 || b->stream_bad)) {
 		count_file_rejected(b);
 		after_file(b);
 		return;

@@ -471,10 +471,8 @@ static int stream_records(struct batch *b, int fd, const char *path, const char 
 		pl_error_at(err, path, 0, 0);
 		rc = pl_error_set(err, PL_EIO, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
 	}
-	if (rc == 0 && record == 0) {
-		pl_error_at(err, path, 0, 0);
-		rc = pl_error_set(err, PL_ESYNTAX, "invalid JSON: the file holds no value");
-	}
+	/* record == 0: blank lines alone hold no run, as an empty file (no
+	 * error: pl_adapters_parse() says so for a file read whole) */
 	fclose(f);
 	if (rc == 0 && raw.len > 0 && !raw.off)
 		rc = push_chunk(b, &raw, raw.len, err);

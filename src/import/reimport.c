@@ -4,8 +4,10 @@
  *
  * For each source file that holds a selected run (in the order of its first
  * run), the bytes are read back and checked against their sha256, parsed
- * by the adapter that read them first, and readied as an import readies
- * them (pl_import_prepare: normalized, validated; no sidecar, no --set).
+ * by the adapter that read them first, given the stored run's conditions
+ * where the bytes lack them (those of a sidecar, --set or amend), and
+ * readied as an import readies them (pl_import_prepare: normalized,
+ * validated).
  * Each stored run is then compared with the run of the same record:
  *
  *  - a condition or extra condition the file gives now and the stored run
@@ -332,6 +334,11 @@ static int redo_pairs(struct file_state *f, const struct pl_run_list *stored,
 			f->vanished++; /* the file no longer yields this record: kept as it is */
 			continue;
 		}
+		if (v[k]->reject) { /* the record no longer validates: the file fails whole */
+			*ferr = *v[k]->reject;
+			rc = ferr->code ? ferr->code : PL_EINVALID;
+			break;
+		}
 		full = f->reports.n >= REPORTS_MAX;
 		rc = redo_run(f->st, f->o, full ? NULL : &f->reports, s, v[k], &changed, ferr);
 		f->changed += (size_t)changed;
@@ -340,6 +347,38 @@ static int redo_pairs(struct file_state *f, const struct pl_run_list *stored,
 	}
 	free(v);
 	return rc;
+}
+
+/* Gives each of now's runs the conditions its bytes lack from the stored
+ * run of the same record (stored ordered by record): a condition that came
+ * from a sidecar, --set or amend is a stored condition, and without it a
+ * run of bytes that do not name, say, the engine would no longer validate.
+ * Returns 0, or PL_ENOMEM / PL_EINVALID from pl_run_set_cond (err set). */
+static int fill_from_stored(struct pl_run_list *now, const struct pl_run_list *stored,
+                            struct pl_error *err)
+{
+	for (size_t i = 0; i < now->n; i++) {
+		struct pl_run *r = &now->v[i];
+		size_t lo = 0, hi = stored->n;
+
+		while (lo < hi) { /* the first stored run of r's record */
+			size_t mid = lo + (hi - lo) / 2;
+			if (stored->v[mid].record < r->record)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo >= stored->n || stored->v[lo].record != r->record)
+			continue;
+		for (int id = 0; id < PL_COND_COUNT; id++) {
+			int rc;
+			if (r->cond[id].set || !stored->v[lo].cond[id].set)
+				continue;
+			if ((rc = pl_run_set_cond(r, id, stored->v[lo].cond[id].text, err)))
+				return rc;
+		}
+	}
+	return 0;
 }
 
 /* The whole file at once (a file the import read whole). */
@@ -354,9 +393,10 @@ static int redo_whole(struct file_state *f, struct pl_error *ferr)
 	pl_run_list_init(&now);
 	if (!(rc = pl_store_read_source(f->st, f->sha, &buf, &len, ferr)) &&
 	    !(rc = pl_adapters_parse(f->path, buf, len, f->io.format, &now, ferr)) &&
+	    !(rc = pl_store_query_source(f->st, f->sha, &stored, ferr)) &&
+	    !(rc = fill_from_stored(&now, &stored, ferr)) &&
 	    !(rc = pl_import_prepare(&f->io, f->path, f->sha, NULL, NULL, 0, &now, 0, 0, &refonly,
-	                             &warnings, ferr)) &&
-	    !(rc = pl_store_query_source(f->st, f->sha, &stored, ferr)))
+	                             &warnings, ferr)))
 		rc = redo_pairs(f, &stored, &now, ferr);
 	free(buf);
 	free(warnings);
@@ -377,10 +417,11 @@ static int redo_window(struct file_state *f, struct pl_run_list *now, struct pl_
 	if (now->n == 0)
 		return 0;
 	pl_run_list_init(&stored);
-	if (!(rc = pl_import_prepare(&f->io, f->path, f->sha, NULL, NULL, 0, now, 0, 1, &refonly,
-	                             &warnings, ferr)) &&
-	    !(rc = pl_store_query_source_range(f->st, f->sha, now->v[0].record,
-	                                       now->v[now->n - 1].record, 0, &stored, ferr)))
+	if (!(rc = pl_store_query_source_range(f->st, f->sha, now->v[0].record,
+	                                       now->v[now->n - 1].record, 0, &stored, ferr)) &&
+	    !(rc = fill_from_stored(now, &stored, ferr)) &&
+	    !(rc = pl_import_prepare(&f->io, f->path, f->sha, NULL, NULL, 0, now, 0, 1, &refonly,
+	                             &warnings, ferr)))
 		rc = redo_pairs(f, &stored, now, ferr);
 	free(warnings);
 	pl_run_list_release(&stored);

@@ -177,7 +177,8 @@ static int text_show(FILE *out, const struct pl_run *run, const struct event *ev
 	for (size_t i = 0; i < run->nextra; i++)
 		if ((int)pl_text_width(run->extra[i].name) > w && pl_text_width(run->extra[i].name) < 60)
 			w = (int)pl_text_width(run->extra[i].name);
-	fprintf(out, "run %lld  revision %d%s\nconditions:\n", run->id, run->revision,
+	fprintf(out, "run %lld  revision %d%s%s\nconditions:\n", run->id, run->revision,
+	        pl_run_failed(run) ? "  failed (no request completed; never pooled)" : "",
 	        run->retracted ? "  retracted" : "");
 	for (int i = 0; i < PL_COND_COUNT && !rc; i++) {
 		if (!run->cond[i].set)

@@ -319,8 +319,8 @@ int pl_store_generation(struct pl_store *st, long long *generation, struct pl_er
 /* Stores amended (a run read by pl_store_get_run() and changed by
  * pl_ledger_amend_run(); amended->id names it) as the next revision of its
  * run: the run points at the conditions row of its new key (found, or
- * created with its extras; the old row is kept), its run_started_at and
- * checklist bits are updated, and each of changes[0..nchanges) becomes one
+ * created with its extras; the old row is kept), its run_started_at,
+ * build identity and checklist bits are updated, and each of changes[0..nchanges) becomes one
  * revisions row. *revision gets the revision made; *shared gets how many
  * other stored runs already had exactly the new conditions (the amend put
  * it in their pool), *shared_first the smallest id among them (0 if none).

@@ -388,6 +388,32 @@ static int no_run(long long run_id, struct pl_error *err)
 	return pl_error_set(err, PL_EEMPTY, "no run with id %lld", run_id);
 }
 
+/* Writes the build identity of amended (commit, branch, build_id,
+ * ci_run_url: an amend may correct them) to its runs row. */
+static int amend_build(struct pl_store *st, const struct pl_run *amended, struct pl_error *err)
+{
+	sqlite3_str *q = sqlite3_str_new(st->db);
+	sqlite3_stmt *s = NULL;
+	int rc = 0;
+
+	sqlite3_str_appendall(q, "UPDATE runs SET ");
+	for (int f = 0; f < PL_BUILD_COUNT; f++) {
+		pl_store_append_ident(q, f ? ", " : "", pl_store_build_cols[f]);
+		sqlite3_str_appendf(q, " = ?%d", f + 1);
+	}
+	sqlite3_str_appendf(q, " WHERE id = ?%d", PL_BUILD_COUNT + 1);
+	if (pl_store_prepare_str(st->db, q, &s) != SQLITE_OK)
+		return ledger_fail(st, err, "amending a run");
+	for (int f = 0; f < PL_BUILD_COUNT; f++)
+		if (amended->build[f])
+			sqlite3_bind_text(s, f + 1, amended->build[f], -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, PL_BUILD_COUNT + 1, amended->id);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		rc = ledger_fail(st, err, "amending a run");
+	sqlite3_finalize(s);
+	return rc;
+}
+
 int pl_store_amend(struct pl_store *st, const struct pl_run *amended,
                    const struct pl_amend_change *changes, size_t nchanges, long long when,
                    const char *reason, const char *author, int *revision, long long *shared,
@@ -447,7 +473,7 @@ int pl_store_amend(struct pl_store *st, const struct pl_run *amended,
 		rc = ledger_fail(st, err, "amending a run");
 	sqlite3_finalize(s);
 	s = NULL;
-	if (rc)
+	if (rc || (rc = amend_build(st, amended, err)))
 		goto out;
 	if ((rc = prep(st, "INSERT INTO revisions (run_id, revision, field, old_value, new_value,"
 	                   " changed_at, reason, author) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",

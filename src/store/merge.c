@@ -8,22 +8,30 @@
  * the same run in two ledgers when those agree: it is then stored once,
  * and merging a ledger twice stores nothing the second time. The same
  * bytes stored with other conditions (one ledger amended them, or imported
- * them with another --set) are refused, naming the fields and both values:
- * nothing is merged until `amend` makes them agree. Source bytes are keyed
+ * them with another --set) are refused, naming the fields and both values
+ * of the first such run and counting the others: nothing is merged until
+ * `amend` makes them agree. Not a conflict: the other ledger's run is this
+ * ledger's run at a revision of its trail (this ledger amended it after a
+ * merge), or lacks values this ledger holds (an older perfledger did not
+ * derive them); the run here stays as it is. Source bytes are keyed
  * by sha256 and stored once.
  *
  * The other ledger is attached read-only (SQLite URI mode=ro) and never
  * changed. One at an older schema version is first copied (VACUUM INTO a
  * temporary file next to this ledger), the copy migrated and merged, and
- * removed. Everything is set-based SQL over the two files (a join on the
+ * removed; copies left by merges killed before removing theirs (their PID
+ * no longer runs) are removed by the next merge into this ledger. Everything is set-based SQL over the two files (a join on the
  * runs' unique index), so memory stays at SQLite's page cache whatever the
  * ledgers' size; temporary b-trees go to files during a merge.
  */
 #include "store/store_impl.h"
 #include "core/carried.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +135,48 @@ static int migrated_copy(struct pl_store *st, const char *path, char **copy, str
 	return 0;
 }
 
+/* Removes what a merge killed while it held a migrated copy left beside
+ * this ledger: "<ledger>.merge-PID.tmp" (and its -wal, -shm, -journal)
+ * whose PID is no running process. A copy of a merge still running
+ * (kill(PID, 0) finds it, or is not allowed to signal it) is left alone.
+ * Best effort: what cannot be read or removed stays. */
+static void remove_dead_copies(const char *ledger)
+{
+	const char *slash = strrchr(ledger, '/');
+	const char *base = slash ? slash + 1 : ledger;
+	size_t blen = strlen(base);
+	char *dir = slash ? strndup(ledger, (size_t)(slash - ledger) + (slash == ledger)) : strdup(".");
+	DIR *d;
+	struct dirent *e;
+
+	if (!dir || !(d = opendir(dir))) {
+		free(dir);
+		return;
+	}
+	while ((e = readdir(d))) {
+		const char *p = e->d_name, *t;
+		char *end;
+		long pid;
+
+		if (strncmp(p, base, blen) != 0 || strncmp(p + blen, ".merge-", 7) != 0)
+			continue;
+		t = p + blen + 7;
+		if (*t < '0' || *t > '9')
+			continue;
+		errno = 0;
+		pid = strtol(t, &end, 10);
+		if (errno || pid <= 0 || strncmp(end, ".tmp", 4) != 0 ||
+		    (end[4] && strcmp(end + 4, "-wal") && strcmp(end + 4, "-shm") &&
+		     strcmp(end + 4, "-journal")))
+			continue;
+		if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		unlinkat(dirfd(d), p, 0);
+	}
+	closedir(d);
+	free(dir);
+}
+
 /* -------------------------------------------------------------- conflicts */
 
 /* Appends to buf what differs between two key_text values ("FIELD 'a'
@@ -182,8 +232,200 @@ static void key_diff(const char *here, const char *there, const char *where, cha
 	}
 }
 
+/* The lines of a key_text ("name=value", escaped as condkey.c escapes
+ * them), one version of a run's conditions. */
+struct kv {
+	char **line; /* owned lines */
+	size_t n, cap;
+};
+
+static void kv_release(struct kv *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		free(k->line[i]);
+	free(k->line);
+	memset(k, 0, sizeof(*k));
+}
+
+static int kv_append(struct kv *k, char *line)
+{
+	if (!line)
+		return PL_ENOMEM;
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? 2 * k->cap : 32;
+		char **v = realloc(k->line, cap * sizeof(*v));
+		if (!v) {
+			free(line);
+			return PL_ENOMEM;
+		}
+		k->line = v;
+		k->cap = cap;
+	}
+	k->line[k->n++] = line;
+	return 0;
+}
+
+static int kv_put(struct kv *k, const char *field, const char *value);
+
+/* Splits text into lines; started (may be NULL) is added as the line
+ * "run_started_at=..." (a per-run condition, outside key_text). */
+static int kv_parse(struct kv *k, const char *text, const char *started)
+{
+	for (const char *p = text; p && *p;) {
+		size_t len = strcspn(p, "\n");
+		char *l = malloc(len + 1);
+		if (l) {
+			memcpy(l, p, len);
+			l[len] = '\0';
+		}
+		if (kv_append(k, l))
+			return PL_ENOMEM;
+		p += len + (p[len] == '\n');
+	}
+	return started ? kv_put(k, "run_started_at", started) : 0;
+}
+
+/* Length of the name of an escaped line: up to its first unescaped '='. */
+static size_t name_len(const char *line)
+{
+	size_t i = 0;
+
+	for (; line[i] && line[i] != '='; i++)
+		if (line[i] == '\\' && line[i + 1])
+			i++;
+	return i;
+}
+
+/* text escaped as condkey.c's kb_escaped() does (eq: '=' too), heap. */
+static char *escaped(const char *text, int eq)
+{
+	size_t n = 0;
+	char *out, *o;
+
+	for (const char *p = text; *p; p++)
+		n += (*p == '\\' || *p == '\n' || (eq && *p == '=')) ? 2 : 1;
+	if (!(o = out = malloc(n + 1)))
+		return NULL;
+	for (const char *p = text; *p; p++) {
+		if (*p == '\\' || *p == '\n' || (eq && *p == '=')) {
+			*o++ = '\\';
+			*o++ = *p == '\n' ? 'n' : *p;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Sets field (plain text) to value (plain text; NULL removes it). */
+static int kv_put(struct kv *k, const char *field, const char *value)
+{
+	char *name = escaped(field, 1), *val = value ? escaped(value, 0) : NULL, *line = NULL;
+	size_t nlen;
+	int rc = 0;
+
+	if (!name || (value && !val)) {
+		rc = PL_ENOMEM;
+		goto out;
+	}
+	nlen = strlen(name);
+	for (size_t i = 0; i < k->n; i++)
+		if (name_len(k->line[i]) == nlen && memcmp(k->line[i], name, nlen) == 0) {
+			free(k->line[i]);
+			k->line[i] = k->line[--k->n];
+			break;
+		}
+	if (val) {
+		size_t vlen = strlen(val);
+		if ((line = malloc(nlen + vlen + 2))) {
+			memcpy(line, name, nlen);
+			line[nlen] = '=';
+			memcpy(line + nlen + 1, val, vlen + 1);
+		}
+		rc = kv_append(k, line);
+	}
+out:
+	free(name);
+	free(val);
+	return rc;
+}
+
+/* 1 when every line of o is a line of v: o holds each value v holds or
+ * lacks it (a field a newer perfledger derives that an older one did not). */
+static int kv_covers(const struct kv *v, const struct kv *o)
+{
+	for (size_t i = 0; i < o->n; i++) {
+		size_t j = 0;
+		while (j < v->n && strcmp(v->line[j], o->line[i]) != 0)
+			j++;
+		if (j == v->n)
+			return 0;
+	}
+	return 1;
+}
+
+/* *same = 1 when the other ledger's run (conditions key_text there,
+ * run_started_at tthere) is this ledger's run mid at some revision of its
+ * trail, today's included (it was merged or imported before an amend
+ * here), where it may lack values this ledger holds (a ledger of an older
+ * perfledger that did not derive them): the same run, already here. */
+static int same_at_some_revision(struct pl_store *st, long long mid, const char *here,
+                                 const char *there, const char *thire, const char *tthere,
+                                 int *same, struct pl_error *err)
+{
+	struct kv v = {0}, o = {0};
+	sqlite3_stmt *s = NULL;
+	int rc = 0, step, last = -1;
+
+	*same = 0;
+	if (kv_parse(&v, here, thire) || kv_parse(&o, there, tthere)) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((*same = kv_covers(&v, &o)))
+		goto out;
+	if (sqlite3_prepare_v2(st->db,
+	                       "SELECT revision, field, old_value FROM main.revisions WHERE run_id = ?1 "
+	                       "ORDER BY revision DESC",
+	                       -1, &s, NULL) != SQLITE_OK) {
+		rc = pl_store_fail(st, err, "comparing the ledgers");
+		goto out;
+	}
+	sqlite3_bind_int64(s, 1, mid);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		int revision = sqlite3_column_int(s, 0);
+		const char *old = (const char *)sqlite3_column_text(s, 2);
+
+		/* the run as it was before the last revision undone */
+		if (last >= 0 && revision != last && (*same = kv_covers(&v, &o)))
+			goto out;
+		last = revision;
+		if (kv_put(&v, (const char *)sqlite3_column_text(s, 1), old)) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (step != SQLITE_DONE)
+		rc = pl_store_fail(st, err, "comparing the ledgers");
+	else if (last >= 0)
+		*same = kv_covers(&v, &o);
+out:
+	sqlite3_finalize(s);
+	kv_release(&v);
+	kv_release(&o);
+	return rc;
+}
+
+/* Run ids of further conflicts named in the message; the rest counted. */
+#define CONFLICTS_NAMED 10
+
 /* PL_EINVALID naming the first run stored in both ledgers with other
- * conditions (or another run_started_at); 0 when there is none. */
+ * conditions (or another run_started_at), with the ids of the next ones
+ * and how many there are in all; 0 when there is none. A run of the other
+ * ledger that is this ledger's run at a revision of its trail, or that
+ * only lacks values this ledger has, is no conflict
+ * (same_at_some_revision()). */
 static int find_conflict(struct pl_store *st, const char *other, struct pl_error *err)
 {
 	static const char sql[] =
@@ -193,40 +435,59 @@ static int find_conflict(struct pl_store *st, const char *other, struct pl_error
 		"JOIN main.runs mr ON mr.source_sha256 = r.source_sha256 AND mr.record = r.record "
 		"JOIN main.conditions mc ON mc.id = mr.condition_id "
 		"WHERE mc.key_text != oc.key_text OR mr.run_started_at IS NOT r.run_started_at "
-		"ORDER BY mr.id LIMIT 1";
+		"ORDER BY mr.id";
 	sqlite3_stmt *s = NULL;
-	char diff[400] = "", where[300];
+	char diff[400] = "", where[300], first[1200] = "", more[200] = "";
+	long long count = 0;
 	int rc = 0, step;
 
 	snprintf(where, sizeof(where), "in '%s'", other);
 	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return pl_store_fail(st, err, "comparing the ledgers");
-	step = sqlite3_step(s);
-	if (step == SQLITE_ROW) {
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		long long mid = sqlite3_column_int64(s, 0);
 		const char *a = (const char *)sqlite3_column_text(s, 4);
 		const char *b = (const char *)sqlite3_column_text(s, 5);
 		const char *ta = (const char *)sqlite3_column_text(s, 6);
 		const char *tb = (const char *)sqlite3_column_text(s, 7);
+		int same = 0;
 
+		if ((rc = same_at_some_revision(st, mid, a ? a : "", b ? b : "", ta, tb, &same, err)))
+			break;
+		if (same)
+			continue;
+		if (count++ > 0) {
+			size_t used = strlen(more);
+			if (count <= CONFLICTS_NAMED + 1)
+				snprintf(more + used, sizeof(more) - used, "%s%lld", count > 2 ? ", " : "", mid);
+			continue;
+		}
 		key_diff(a ? a : "", b ? b : "", where, diff, sizeof(diff));
 		if ((ta || tb) && (!ta || !tb || strcmp(ta, tb) != 0)) {
 			size_t used = strlen(diff);
 			snprintf(diff + used, sizeof(diff) - used, "%srun_started_at '%s' here, '%s' in '%s'",
 			         diff[0] ? "; " : "", ta ? ta : "(missing)", tb ? tb : "(missing)", other);
 		}
-		rc = pl_error_set(err, PL_EINVALID,
-		                  "run %lld here and run %lld of '%s' were read from the same bytes "
-		                  "(sha256 %.12s..., record %lld) but have other conditions: %s; make "
-		                  "them agree with 'perfledger amend' first; nothing was merged",
-		                  (long long)sqlite3_column_int64(s, 0),
-		                  (long long)sqlite3_column_int64(s, 1), other,
-		                  (const char *)sqlite3_column_text(s, 2),
-		                  (long long)sqlite3_column_int64(s, 3), diff);
-	} else if (step != SQLITE_DONE) {
-		rc = pl_store_fail(st, err, "comparing the ledgers");
+		snprintf(first, sizeof(first),
+		         "run %lld here and run %lld of '%s' were read from the same bytes "
+		         "(sha256 %.12s..., record %lld) but have other conditions: %s",
+		         mid, (long long)sqlite3_column_int64(s, 1), other,
+		         (const char *)sqlite3_column_text(s, 2), (long long)sqlite3_column_int64(s, 3),
+		         diff);
 	}
+	if (!rc && step != SQLITE_DONE)
+		rc = pl_store_fail(st, err, "comparing the ledgers");
 	sqlite3_finalize(s);
-	return rc;
+	if (rc || count == 0)
+		return rc;
+	if (count == 1)
+		return pl_error_set(err, PL_EINVALID,
+		                    "%s; make them agree with 'perfledger amend' first; nothing was merged",
+		                    first);
+	return pl_error_set(err, PL_EINVALID,
+	                    "%s; so do %lld more runs here (%s%s); make them agree with 'perfledger "
+	                    "amend' first; nothing was merged",
+	                    first, count - 1, more, count - 1 > CONFLICTS_NAMED ? ", ..." : "");
 }
 
 /* ------------------------------------------------------------- the merge */
@@ -267,7 +528,8 @@ static char *runs_sql(struct pl_store *st)
 	return sqlite3_str_finish(s);
 }
 
-/* Builds the statement that copies the conditions rows this ledger lacks. */
+/* Builds the statement that copies the conditions rows this ledger lacks,
+ * of the runs it lacks (a run here already keeps its own conditions). */
 static char *conditions_sql(struct pl_store *st)
 {
 	sqlite3_str *s = sqlite3_str_new(st->db);
@@ -277,7 +539,9 @@ static char *conditions_sql(struct pl_store *st)
 	sqlite3_str_appendall(s, ") SELECT oc.key_hash, oc.key_text");
 	pl_store_append_condition_columns(s, "oc.");
 	sqlite3_str_appendall(s, " FROM o.conditions oc WHERE EXISTS (SELECT 1 FROM o.runs r WHERE "
-	                         "r.condition_id = oc.id) AND NOT EXISTS (SELECT 1 FROM "
+	                         "r.condition_id = oc.id AND NOT EXISTS (SELECT 1 FROM main.runs mr "
+	                         "WHERE mr.source_sha256 = r.source_sha256 AND mr.record = r.record)) "
+	                         "AND NOT EXISTS (SELECT 1 FROM "
 	                         "main.conditions mc WHERE mc.key_hash = oc.key_hash AND mc.key_text "
 	                         "= oc.key_text) ORDER BY oc.id");
 	return sqlite3_str_finish(s);
@@ -381,6 +645,7 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 		return pl_error_set(err, PL_EUSAGE, "'%s' is this ledger itself", other);
 	if ((rc = other_version(other, &version, err)))
 		return rc;
+	remove_dead_copies(st->path);
 	if (version < pl_store_schema_version()) {
 		if ((rc = migrated_copy(st, other, &copy, err)))
 			return rc;

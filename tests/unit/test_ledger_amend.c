@@ -155,7 +155,8 @@ static void test_check_sets(void **state)
 	pl_error_init(&err);
 	assert_int_equal(pl_ledger_check_sets(unknown, 1, &err), PL_EUSAGE);
 	assert_string_equal(err.message, "unknown condition 'modle' in --set (the names are in "
-	                                 "schema/descriptor.md; an extra condition is FORMAT.key)");
+	                                 "schema/descriptor.md; an extra condition is FORMAT.key; "
+	                                 "build identity: commit, branch, build_id, ci_run_url)");
 	pl_error_init(&err);
 	assert_int_equal(pl_ledger_check_sets(twice, 2, &err), PL_EUSAGE);
 	assert_string_equal(err.message, "--set model is given twice");
@@ -347,6 +348,67 @@ static void test_store_amend(void **state)
 }
 
 /* The ids of the columns query (every metric wanted). */
+/* Finding 16: build identity (commit, branch, build_id, ci_run_url) is
+ * correctable as import --set sets it: checked, stored on the run, each
+ * change in the trail; before, "unknown condition 'commit'". */
+static void test_amend_build_identity(void **state)
+{
+	char path[1024];
+	struct pl_store *st;
+	struct pl_revision_list revs = {0};
+	struct pl_run run;
+	struct pl_error err;
+	const struct pl_amend_set build[] = {{"commit", "deadbeef"},
+	                                     {"ci_run_url", "https://ci.example/run/7"}};
+	const struct pl_amend_set drop[] = {{"commit", ""}, {"branch", "main"}};
+	const struct pl_amend_set badurl[] = {{"ci_run_url", "ftp://x"}};
+	long long a, shared = -1, first = -1;
+	int revision = 0, found = 0;
+
+	(void)state;
+	pl_error_init(&err);
+	assert_int_equal(pl_ledger_check_sets(build, 2, &err), 0);
+	assert_int_equal(pl_ledger_check_sets(badurl, 1, &err), PL_EUSAGE);
+	assert_string_equal(err.message, "--set ci_run_url=ftp://x: ci_run_url: expected an http:// "
+	                                 "or https:// URL, got 'ftp://x'");
+	st = open_ok(db_path(path, sizeof(path), "amend_build"));
+	a = insert(st, 1, "2x NVIDIA A100 80G");
+	assert_int_equal(amend(st, a, build, 2, "the CI gave the wrong sha", &revision, &shared,
+	                       &first), 0);
+	assert_int_equal(revision, 2);
+	assert_string_equal(raw_text(path, "SELECT build_commit || ' ' || ci_run_url FROM runs"),
+	                    "deadbeef https://ci.example/run/7");
+	assert_int_equal(amend(st, a, drop, 2, "no commit", &revision, &shared, &first), 0);
+	assert_int_equal(revision, 3);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM runs WHERE build_commit IS NULL AND "
+	                               "build_branch = 'main'"),
+	                 1);
+	/* the conditions did not change: the run keeps its conditions row */
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM conditions"), 1);
+	assert_int_equal(pl_store_revisions(st, a, &revs, &err), 0);
+	assert_int_equal(revs.n, 4);
+	assert_int_equal(revs.v[0].revision, 2);
+	assert_string_equal(revs.v[0].field, "ci_run_url");
+	assert_null(revs.v[0].old_value);
+	assert_string_equal(revs.v[0].new_value, "https://ci.example/run/7");
+	assert_string_equal(revs.v[1].field, "commit");
+	assert_string_equal(revs.v[1].new_value, "deadbeef");
+	assert_int_equal(revs.v[2].revision, 3);
+	assert_string_equal(revs.v[2].field, "branch");
+	assert_string_equal(revs.v[2].new_value, "main");
+	assert_string_equal(revs.v[3].field, "commit");
+	assert_string_equal(revs.v[3].old_value, "deadbeef");
+	assert_null(revs.v[3].new_value);
+	pl_revision_list_release(&revs);
+	pl_run_init(&run);
+	assert_int_equal(pl_store_get_run(st, a, &run, &found, &err), 0);
+	assert_null(run.build[PL_B_COMMIT]);
+	assert_string_equal(run.build[PL_B_BRANCH], "main");
+	assert_string_equal(run.build[PL_B_CI_RUN_URL], "https://ci.example/run/7");
+	pl_run_release(&run);
+	pl_store_close(st);
+}
+
 static size_t columns_ids(struct pl_store *st, long long *ids, size_t max)
 {
 	unsigned char want[PL_METRIC_COUNT];
@@ -735,6 +797,7 @@ int main(void)
 		cmocka_unit_test(test_check_sets),
 		cmocka_unit_test(test_amend_run_changes),
 		cmocka_unit_test(test_store_amend),
+		cmocka_unit_test(test_amend_build_identity),
 		cmocka_unit_test(test_store_retract_restore_purge),
 		cmocka_unit_test(test_columns_torn_snapshot),
 		cmocka_unit_test(test_amend_killed),

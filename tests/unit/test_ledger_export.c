@@ -88,6 +88,8 @@ static void assert_same_file(const char *a, const char *b)
 	free(y);
 }
 
+static char *cli_err(int *status, const char *args);
+
 /* Runs PL_BIN with args (NULL-terminated) to completion; returns its exit
  * status. Output to /dev/null. */
 static pid_t spawn_cli(const char *const *args)
@@ -413,6 +415,76 @@ static void test_reimport_streamed(void **state)
 	}
 }
 
+/* Finding 3: a file whose required conditions came from --set (or a
+ * sidecar) is re-derived with the stored conditions where its bytes lack
+ * them, read whole and streamed; before, both were "missing required
+ * conditions", exit 4. */
+static void test_reimport_set_conditions(void **state)
+{
+	const char *imp[] = {"--db", TMP "/sc.db", "import", "--set", "precision=bf16",
+	                     "--set", "engine=sglang", "--set", "hardware=1x H100",
+	                     TMP "/small.jsonl", TMP "/big.jsonl", NULL};
+	const char *re[] = {"--db", TMP "/sc.db", "reimport", "--by", "ci", NULL};
+
+	(void)state;
+	setup_env();
+	gen_jsonl(TMP "/small.jsonl", 0, 1, 100); /* one run: read whole */
+	gen_jsonl(TMP "/big.jsonl", 100, 12000, 100); /* streamed */
+	/* the bytes without precision, engine and hardware */
+	sh("cd '%s' && for f in small big; do sed -e 's/\"precision\": \"bf16\", \"engine\": "
+	   "\"vllm\", //' -e 's/\"hardware\": \"1x H100\", //' $f.jsonl > t && mv t $f.jsonl; "
+	   "done && ! grep -q '\"engine\"' small.jsonl big.jsonl",
+	   TMP);
+	assert_int_equal(cli(imp), 0);
+	assert_int_equal(q_int(TMP "/sc.db", "SELECT count(*) FROM runs"), 12001);
+	exec_sql(TMP "/sc.db", "UPDATE runs SET output_throughput = NULL WHERE record IN (0, 7000)");
+	assert_int_equal(cli(re), 0);
+	assert_int_equal(q_int(TMP "/sc.db", "SELECT count(*) FROM runs WHERE output_throughput IS NULL"),
+	                 0);
+	assert_int_equal(q_int(TMP "/sc.db", "SELECT count(*) FROM runs r JOIN conditions c ON c.id = "
+	                                     "r.condition_id WHERE c.engine = 'sglang' AND "
+	                                     "c.precision = 'bfloat16' AND c.hardware = '1x H100'"),
+	                 12001);
+	/* only the metrics changed: the stored conditions are not revised */
+	assert_int_equal(q_int(TMP "/sc.db", "SELECT count(*) FROM revisions"), 3);
+	assert_int_equal(q_int(TMP "/sc.db", "SELECT count(*) FROM revisions WHERE field = "
+	                                     "'output_throughput'"),
+	                 3);
+	assert_int_equal(cli(re), 0);
+	assert_int_equal(q_int(TMP "/sc.db", "SELECT count(*) FROM revisions"), 3);
+}
+
+/* Finding 15: the export of an empty ledger (0 bytes) imports as 0 runs,
+ * exit 0, as an empty JSON array, blank lines (streamed) and a CSV of a
+ * header alone do; before, all but the CSV were refused, exit 4. */
+static void test_empty_export_roundtrip(void **state)
+{
+	const char *mk[] = {"--db", TMP "/e.db", "import", TMP "/none.json", NULL};
+	const char *ex[] = {"--db", TMP "/e.db", "export", "--out", TMP "/e.jsonl", NULL};
+	const char *files[] = {TMP "/e.jsonl", TMP "/arr.json", TMP "/blank.jsonl", TMP "/h.csv"};
+	char *e;
+	int status;
+
+	(void)state;
+	setup_env();
+	sh("cd '%s' && echo '[]' > none.json && echo ' [ ] ' > arr.json && "
+	   "head -c 1200000 /dev/zero | tr '\\0' '\\n' > blank.jsonl && "
+	   "head -1 '%s/tests/fixtures/inferencemax-summary-csv/summary.csv' > h.csv",
+	   TMP, PL_SOURCE_DIR);
+	assert_int_equal(cli(mk), 0);
+	assert_int_equal(cli(ex), 0);
+	sh("test ! -s '%s/e.jsonl'", TMP);
+	for (size_t i = 0; i < 4; i++) {
+		char args[512];
+		snprintf(args, sizeof(args), "--db '%s/f.db' import '%s'", TMP, files[i]);
+		e = cli_err(&status, args);
+		assert_int_equal(status, 0);
+		assert_string_equal(e, "");
+		free(e);
+	}
+	assert_int_equal(q_int(TMP "/f.db", "SELECT count(*) FROM runs"), 0);
+}
+
 /* -------------------------------------------------- the ledger adapter */
 
 static void test_ledger_record(void **state)
@@ -531,6 +603,153 @@ static void test_merge_exact(void **state)
 	export_to(TMP "/m.db", TMP "/twice.jsonl");
 	assert_same_file(TMP "/once.jsonl", TMP "/twice.jsonl");
 	assert_int_equal(q_int(TMP "/m.db", "SELECT generation FROM ledger_generation"), 1);
+}
+
+/* Runs the CLI (args after PL_BIN, shell-quoted by the caller) with its
+ * standard error to TMP/err; returns that text (caller frees) and the
+ * exit status in *status. */
+static char *cli_err(int *status, const char *args)
+{
+	char cmd[2048];
+	int st;
+	size_t n;
+	char *text;
+
+	snprintf(cmd, sizeof(cmd), "'%s' %s >/dev/null 2>'%s/err'", PL_BIN, args, TMP);
+	st = system(cmd);
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	text = read_file(TMP "/err", &n);
+	if (n && text[n - 1] == '\n')
+		text[n - 1] = '\0';
+	return text;
+}
+
+/* Finding 4: after this ledger amends a merged run, merging the runner's
+ * ledger again (it has new runs) is no conflict: its run is this ledger's
+ * at revision 1. Runs that do conflict are all counted, the first named. */
+static void test_merge_after_amend(void **state)
+{
+	const char *imp1[] = {"--db", TMP "/run.db", "import", TMP "/a.jsonl", NULL};
+	const char *imp2[] = {"--db", TMP "/run.db", "import", TMP "/b.jsonl", NULL};
+	const char *m[] = {"--db", TMP "/team.db", "merge", TMP "/run.db", NULL};
+	const char *am[] = {"--db", TMP "/team.db", "amend", "--run", "1", "--set",
+	                    "engine_version=0.7.0", "--reason", "x", "--by", "me", NULL};
+	char *e, want[1024];
+	long long nconds;
+	int status;
+
+	(void)state;
+	setup_env();
+	gen_jsonl(TMP "/a.jsonl", 0, 5, 100);
+	gen_jsonl(TMP "/b.jsonl", 5, 2, 100);
+	assert_int_equal(cli(imp1), 0);
+	assert_int_equal(cli(m), 0);
+	assert_int_equal(cli(am), 0);
+	assert_int_equal(cli(imp2), 0);
+	nconds = q_int(TMP "/team.db", "SELECT count(*) FROM conditions");
+	assert_int_equal(cli(m), 0); /* before: "engine_version '0.7.0' here, '0.6.0' ...", exit 4 */
+	assert_int_equal(q_int(TMP "/team.db", "SELECT count(*) FROM runs"), 7);
+	/* the amended run keeps its correction; the conditions of the two new
+	 * runs are stored, not those of the amended run's revision 1 */
+	assert_int_equal(q_int(TMP "/team.db", "SELECT count(*) FROM runs r JOIN conditions c ON "
+	                                       "c.id = r.condition_id WHERE r.id = 1 AND "
+	                                       "c.engine_version = '0.7.0'"),
+	                 1);
+	assert_int_equal(q_int(TMP "/team.db", "SELECT count(*) FROM conditions"), nconds + 2);
+	/* the runner corrects runs 1, 2 and 3 otherwise: 3 conflicts, 1 named */
+	for (int id = 1; id <= 3; id++) {
+		char run[8];
+		const char *a[] = {"--db", TMP "/run.db", "amend", "--run", run, "--set",
+		                   "engine_version=0.9.9", "--reason", "y", "--by", "r", NULL};
+		snprintf(run, sizeof(run), "%d", id);
+		assert_int_equal(cli(a), 0);
+	}
+	e = cli_err(&status, "--db '" TMP "/team.db' merge '" TMP "/run.db'");
+	assert_int_equal(status, 4);
+	snprintf(want, sizeof(want),
+	         "perfledger: run 1 here and run 1 of '%s/run.db' were read from the same bytes "
+	         "(sha256 %.12s..., record 0) but have other conditions: engine_version '0.7.0' here, "
+	         "'0.9.9' in '%s/run.db'; so do 2 more runs here (2, 3); make them agree with "
+	         "'perfledger amend' first; nothing was merged",
+	         TMP, "", TMP);
+	/* the sha256 is the file's: compare around it */
+	{
+		const char *sha = strstr(e, "(sha256 ");
+		assert_non_null(sha);
+		assert_memory_equal(e, want, (size_t)(sha - e) + 8);
+		assert_string_equal(sha + 8 + 12, strstr(want, "(sha256 ") + 8);
+	}
+	free(e);
+	assert_int_equal(q_int(TMP "/team.db", "SELECT count(*) FROM revisions"), 1);
+}
+
+/* Finding 5: a ledger of an older perfledger that did not derive a value
+ * this one derives from the same bytes is no conflict; a value the other
+ * ledger has and this one lacks still is. */
+static void test_merge_other_lacks_value(void **state)
+{
+	const char *imp[] = {"--db", TMP "/new.db", "import", TMP "/a.jsonl", NULL};
+	const char *m[] = {"--db", TMP "/new.db", "merge", TMP "/old.db", NULL};
+	char *e;
+	int status;
+
+	(void)state;
+	setup_env();
+	gen_jsonl(TMP "/a.jsonl", 0, 4, 100);
+	gen_jsonl(TMP "/b.jsonl", 4, 2, 100);
+	assert_int_equal(cli(imp), 0);
+	sh("cp '%s/new.db' '%s/old.db' && '%s' --db '%s/old.db' import '%s/b.jsonl' >/dev/null 2>&1",
+	   TMP, TMP, PL_BIN, TMP, TMP);
+	/* an older adapter, played: max_output_tokens not derived */
+	exec_sql(TMP "/old.db", "UPDATE conditions SET max_output_tokens = NULL, key_text = "
+	                        "replace(key_text, 'max_output_tokens=256' || char(10), '')");
+	assert_int_equal(cli(m), 0);
+	assert_int_equal(q_int(TMP "/new.db", "SELECT count(*) FROM runs"), 6);
+	assert_int_equal(q_int(TMP "/new.db", "SELECT count(*) FROM runs r JOIN conditions c ON c.id "
+	                                      "= r.condition_id WHERE c.max_output_tokens = 256"),
+	                 4);
+	/* the other ledger holds a value this one lacks: a conflict */
+	exec_sql(TMP "/old.db", "UPDATE conditions SET key_text = key_text || 'dataset=zzz' || "
+	                        "char(10) WHERE id = (SELECT condition_id FROM runs WHERE id = 2)");
+	e = cli_err(&status, "--db '" TMP "/new.db' merge '" TMP "/old.db'");
+	assert_int_equal(status, 4);
+	assert_non_null(strstr(e, "but have other conditions: max_output_tokens '256' here, (missing) in '" TMP
+	                          "/old.db'; dataset (missing) here, 'zzz' in '" TMP "/old.db'; make "
+	                          "them agree"));
+	assert_non_null(strstr(e, "perfledger: run 2 here and run 2 of '" TMP "/old.db'"));
+	free(e);
+}
+
+/* Finding 11: a merge killed while it held a migrated copy of an older
+ * ledger left "<ledger>.merge-PID.tmp" (and -wal, -shm) behind for good;
+ * the next merge removes those of PIDs no longer running, and leaves a
+ * running merge's copy alone. */
+static void test_merge_removes_dead_copies(void **state)
+{
+	const char *imp[] = {"--db", TMP "/o.db", "import", TMP "/a.jsonl", NULL};
+	const char *m[] = {"--db", TMP "/t.db", "merge", TMP "/o.db", NULL};
+	pid_t dead = fork();
+	char live[64];
+
+	(void)state;
+	assert_true(dead >= 0);
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(wait_cli(dead), 0); /* reaped: no process has this PID now */
+	setup_env();
+	gen_jsonl(TMP "/a.jsonl", 0, 3, 100);
+	assert_int_equal(cli(imp), 0);
+	sh("cd '%s' && for s in '' -wal -shm -journal; do echo x > t.db.merge-%ld.tmp$s; done && "
+	   "echo x > t.db.merge-%ld.tmp && echo x > t.db.merge-%ld.tmp.keep && "
+	   "echo x > u.db.merge-%ld.tmp",
+	   TMP, (long)dead, (long)getpid(), (long)dead, (long)dead);
+	assert_int_equal(cli(m), 0);
+	snprintf(live, sizeof(live), "t.db.merge-%ld.tmp", (long)getpid());
+	/* what is left: the live PID's copy, and names that are not a copy's */
+	sh("cd '%s' && test $(ls -1 | grep -c merge-) = 3 && test -e %s && "
+	   "test -e t.db.merge-%ld.tmp.keep && test -e u.db.merge-%ld.tmp",
+	   TMP, live, (long)dead, (long)dead);
+	assert_int_equal(q_int(TMP "/t.db", "SELECT count(*) FROM runs"), 3);
 }
 
 /* SIGKILL at random moments of a merge: integrity ok, all of a ledger or
@@ -897,8 +1116,13 @@ int main(void)
 		cmocka_unit_test(test_source_roundtrip_exact),
 		cmocka_unit_test(test_import_keeps_bytes),
 		cmocka_unit_test(test_reimport_streamed),
+		cmocka_unit_test(test_reimport_set_conditions),
+		cmocka_unit_test(test_empty_export_roundtrip),
 		cmocka_unit_test(test_ledger_record),
 		cmocka_unit_test(test_merge_exact),
+		cmocka_unit_test(test_merge_after_amend),
+		cmocka_unit_test(test_merge_other_lacks_value),
+		cmocka_unit_test(test_merge_removes_dead_copies),
 		cmocka_unit_test(test_merge_sigkill),
 		cmocka_unit_test(test_reimport_sigkill),
 		cmocka_unit_test(test_export_roundtrip_full),

@@ -456,7 +456,7 @@ static void test_compare_leaves_failed_out(void **state)
 	pl_run_list_release(&l);
 	add_run(&l, 7, "0.9.2", "2026-11-01T02:00:00Z", 0, 1);
 	assert_int_equal(pl_compare_build(&l, &o, &cmp, &err), PL_EEMPTY);
-	assert_string_equal(err.message, "every matching run failed (1: no request completed); "
+	assert_string_equal(err.message, "every selected run failed (no request completed): run 7; "
 	                                 "failed runs are never compared ('perfledger list' shows them)");
 	pl_comparison_release(&cmp);
 	pl_run_list_release(&l);

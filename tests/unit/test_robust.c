@@ -985,11 +985,10 @@ static void test_fuzz_empty_csv(void **state)
 			struct pl_run_list l = {0};
 			struct pl_error err;
 			pl_error_init(&err);
+			/* no runs and no error, as a CSV of a header alone (finding 15) */
 			assert_int_equal(pl_adapters_parse("empty.csv", inputs[i], strlen(inputs[i]),
 			                                   formats[f], &l, &err),
-			                 PL_EINVALID);
-			assert_string_equal(err.message, "the file holds no runs (an empty CSV)");
-			assert_string_equal(err.file, "empty.csv");
+			                 0);
 			assert_int_equal(l.n, 0);
 			pl_run_list_release(&l);
 		}
