@@ -12,7 +12,9 @@
  *       synchronous NORMAL, 8 MiB page cache, checkpoints every 10000
  *       pages, foreign keys on), BEGIN IMMEDIATE and a commit every 4096
  *       runs, a conditions row (and its extra conditions) inserted before
- *       the first run that uses it, and the four selection indexes built
+ *       the first run that uses it, the kept source bytes (source_chunks
+ *       rows, compressed as perfledger stored them: each file's chunk after
+ *       its run), and the four selection indexes built
  *       once at the end (perfledger defers them in an empty database,
  *       migration 006). No parsing, no hashing, no validation, no lookups:
  *       what storing these rows in this schema costs at least.
@@ -292,13 +294,14 @@ static int is_deferred(const char *name)
 static int cmd_insert(const char *src, const char *dst)
 {
 	sqlite3 *in, *out;
-	sqlite3_stmt *s, *ins_cond, *ins_extra, *ins_run;
-	struct rows cond, extra, runs;
+	sqlite3_stmt *s, *ins_cond, *ins_extra, *ins_run, *ins_src = NULL;
+	struct rows cond, extra, runs, chunks;
+	int have_src = 0;
 	sqlite3_str *schema, *indexes;
 	char *schema_sql, *index_sql;
 	unsigned char *done;
 	long long maxcond = 0;
-	long pc = -1, pe = -1, pr = -1;
+	long pc = -1, pe = -1, pr = -1, ps = -1;
 	size_t e = 0, tx = 0;
 	int version;
 	double t0;
@@ -308,6 +311,15 @@ static int cmd_insert(const char *src, const char *dst)
 	load(in, "conditions", "id", "id", &cond);
 	load(in, "condition_extras", "condition_id, name", "condition_id", &extra);
 	load(in, "runs", "id", "condition_id", &runs);
+	/* the kept source bytes (migration 010): rows an import stores too */
+	if (sqlite3_prepare_v2(in, "SELECT 1 FROM sqlite_master WHERE name = 'source_chunks'", -1, &s,
+	                       NULL) == SQLITE_OK &&
+	    sqlite3_step(s) == SQLITE_ROW)
+		have_src = 1;
+	sqlite3_finalize(s);
+	memset(&chunks, 0, sizeof(chunks));
+	if (have_src)
+		load(in, "source_chunks", "rowid", "seq", &chunks);
 	/* the schema as SRC has it, the deferred indexes apart */
 	schema = sqlite3_str_new(in);
 	indexes = sqlite3_str_new(in);
@@ -362,7 +374,8 @@ static int cmd_insert(const char *src, const char *dst)
 	sqlite3_wal_autocheckpoint(out, 10000);
 	if (sqlite3_prepare_v2(out, cond.insert_sql, -1, &ins_cond, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(out, extra.insert_sql, -1, &ins_extra, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(out, runs.insert_sql, -1, &ins_run, NULL) != SQLITE_OK)
+	    sqlite3_prepare_v2(out, runs.insert_sql, -1, &ins_run, NULL) != SQLITE_OK ||
+	    (have_src && sqlite3_prepare_v2(out, chunks.insert_sql, -1, &ins_src, NULL) != SQLITE_OK))
 		die("preparing the inserts", sqlite3_errmsg(out));
 	exec(out, "BEGIN IMMEDIATE");
 	for (size_t i = 0, c = 0; i < runs.n; i++) {
@@ -384,12 +397,23 @@ static int cmd_insert(const char *src, const char *dst)
 			done[cid] = 1;
 		}
 		insert_row(out, ins_run, &runs, i, &pr);
+		/* a file's chunk follows its runs; one-run files: one chunk per run */
+		if (have_src && i < chunks.n)
+			insert_row(out, ins_src, &chunks, i, &ps);
+		if (++tx == COMMIT_RUNS) {
+			exec(out, "COMMIT; BEGIN IMMEDIATE");
+			tx = 0;
+		}
+	}
+	for (size_t i = runs.n; have_src && i < chunks.n; i++) {
+		insert_row(out, ins_src, &chunks, i, &ps); /* chunks beyond one per run */
 		if (++tx == COMMIT_RUNS) {
 			exec(out, "COMMIT; BEGIN IMMEDIATE");
 			tx = 0;
 		}
 	}
 	exec(out, "COMMIT");
+	sqlite3_finalize(ins_src);
 	sqlite3_finalize(ins_cond);
 	sqlite3_finalize(ins_extra);
 	sqlite3_finalize(ins_run);
@@ -403,14 +427,15 @@ static int cmd_insert(const char *src, const char *dst)
 	if (sqlite3_close(out) != SQLITE_OK)
 		die("closing", dst);
 	printf("%.4f\n", now() - t0);
-	fprintf(stderr, "inserted %zu conditions rows, %zu extras, %zu runs\n", cond.n, extra.n,
-	        runs.n);
+	fprintf(stderr, "inserted %zu conditions rows, %zu extras, %zu runs, %zu source chunks\n",
+	        cond.n, extra.n, runs.n, chunks.n);
 	sqlite3_free(schema_sql);
 	sqlite3_free(index_sql);
 	free(done);
 	free_rows(&cond);
 	free_rows(&extra);
 	free_rows(&runs);
+	free_rows(&chunks);
 	return 0;
 }
 
