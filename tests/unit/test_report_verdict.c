@@ -476,6 +476,7 @@ static void test_open_loop_charts(void **state)
 	/* nine rows: the conditions that differ between them are collapsed */
 	md = bundle_file(dir, "report.html");
 	assert_non_null(strstr(md, "<details><summary>Conditions that differ between rows</summary>"));
+	free(md);
 	free(lat);
 	free(par);
 	free(cost);
