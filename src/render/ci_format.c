@@ -16,6 +16,7 @@
 
 #include "render/regress.h"
 #include "render/render_impl.h"
+#include "util/utf8.h"
 
 /* ------------------------------------------------------------- pieces */
 
@@ -98,9 +99,43 @@ static void series_label(char *buf, size_t n, const struct pl_comparison *cmp, i
 
 /* --------------------------------------------------------------- JUnit */
 
+/* 1 for a Unicode noncharacter: U+FDD0..U+FDEF and the last two code
+ * points of every plane (U+FFFE, U+FFFF, U+1FFFE, ...). XML 1.0 (section
+ * 2.2, Char) excludes U+FFFE and U+FFFF, and a JUnit reader built on expat
+ * rejects the whole report for one of them. */
+static int noncharacter(unsigned long cp)
+{
+	return (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE;
+}
+
+/* s as XML character data or attribute text: noncharacters become U+FFFD,
+ * the rest is escaped as HTML text (which already makes controls inert). */
 static int xml(FILE *out, const char *s)
 {
-	return pl_html_write_text(out, s);
+	size_t n = s ? strlen(s) : 0, len = 0;
+	char *copy;
+	int rc;
+
+	if (!(copy = malloc(n + 1))) /* a replacement is never longer than what it replaces */
+		return PL_ENOMEM;
+	for (size_t i = 0; i < n;) {
+		unsigned long cp;
+		size_t k = pl_utf8_decode(s + i, n - i, &cp);
+		if (k > 0 && noncharacter(cp)) {
+			memcpy(copy + len, "\xEF\xBF\xBD", 3);
+			len += 3;
+		} else {
+			if (k == 0)
+				k = 1;
+			memcpy(copy + len, s + i, k);
+			len += k;
+		}
+		i += k;
+	}
+	copy[len] = 0;
+	rc = pl_html_write_text(out, copy);
+	free(copy);
+	return rc;
 }
 
 static void junit_head(FILE *out, const char *suites, size_t tests, size_t failures,

@@ -1055,7 +1055,8 @@ static int write_series_files(struct site *S, struct series *sr, const struct pl
 			        pl_unit_label(pl_metric_info[h->metric].unit), i);
 			rc = pl_csv_write_field(f, p->value.text);
 			fprintf(f, ",%zu,", p->n);
-			pl_json_write_num(f, p->s.median);
+			if (!isnan(p->s.median)) /* a point of failed runs only: an empty cell */
+				pl_json_write_num(f, p->s.median);
 			fputc(',', f);
 			if (p->s.ci_valid)
 				pl_json_write_num(f, p->s.ci_low);
@@ -1063,7 +1064,8 @@ static int write_series_files(struct site *S, struct series *sr, const struct pl
 			if (p->s.ci_valid)
 				pl_json_write_num(f, p->s.ci_high);
 			fputc(',', f);
-			pl_json_write_num(f, p->level);
+			if (!isnan(p->level))
+				pl_json_write_num(f, p->level);
 			fputc(',', f);
 			if (st)
 				pl_json_write_num(f, 100.0 * st->rel_change);

@@ -632,7 +632,7 @@ char *pl_svg_bars(const struct pl_svg_bars *c)
 	free(nlines);
 	return finish(f, &buf);
 fail:
-	for (size_t i = 0; lines && i < c->n; i++)
+	for (size_t i = 0; lines && nlines && i < c->n; i++)
 		for (size_t k = 0; k < nlines[i]; k++)
 			free(lines[i][k]);
 	free(lines);

@@ -84,7 +84,7 @@ static void add_run(struct pl_run_list *l, long long id, const char *hw, const c
 	pl_run_set_metric(r, PL_M_TTFT_P50, ttft);
 }
 
-static char *render_check(int junit, FILE *summary_unused)
+static char *render_check(int junit, const char *hw)
 {
 	struct pl_run_list runs = {0};
 	struct pl_check_opts o;
@@ -93,12 +93,11 @@ static char *render_check(int junit, FILE *summary_unused)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
-	(void)summary_unused;
 
 	/* 5 runs at 0.100-0.104 s, 5 at 0.120-0.124 s (medians 0.102, 0.122: +19.6%):
 	 * a regression, p = 0.0079 (every candidate above every baseline run) */
 	for (int i = 0; i < 10; i++)
-		add_run(&runs, i + 1, "1x H100", i < 5 ? "1.0" : "1.1", NULL,
+		add_run(&runs, i + 1, hw, i < 5 ? "1.0" : "1.1", NULL,
 		        (i < 5 ? 0.100 : 0.120) + 0.001 * (i % 5));
 	memset(&o, 0, sizeof(o));
 	o.axis = PL_C_ENGINE_VERSION;
@@ -128,7 +127,7 @@ static void check_junit_and_github(void **state)
 	char *s;
 	(void)state;
 
-	s = render_check(1, NULL);
+	s = render_check(1, "1x H100");
 	assert_non_null(strstr(s, "<testsuites name=\"perfledger check\" tests=\"1\" failures=\"1\" "
 	                          "errors=\"0\">\n"));
 	assert_non_null(strstr(s, "skipped=\"0\">\n"));
@@ -137,10 +136,27 @@ static void check_junit_and_github(void **state)
 	                          "message=\"regression: ttft_p50 +19.6% worse (0.1020 -&gt; 0.1220 s), "
 	                          "p = 0.0079, n = 5 and 5\">"));
 	free(s);
-	s = render_check(0, NULL);
+	s = render_check(0, "1x H100");
 	assert_string_equal(s, "::error title=perfledger check ttft_p50 regression [m / 1x H100 / "
 	                       "vllm / c=8]::regression: ttft_p50 +19.6%25 worse (0.1020 -> 0.1220 "
 	                       "s), p = 0.0079, n = 5 and 5\n");
+	free(s);
+}
+
+/* Unicode noncharacters in a condition (U+FFFE, U+1FFFF, U+FDD0) pass
+ * import, but XML 1.0 excludes U+FFFE and U+FFFF and expat rejects the
+ * whole JUnit report for one: each becomes U+FFFD; markup is escaped. */
+static void junit_noncharacters(void **state)
+{
+	char *s;
+	(void)state;
+
+	s = render_check(1, "1x H100 \xEF\xBF\xBE\xF0\x9F\xBF\xBF\xEF\xB7\x90<x>");
+	assert_non_null(strstr(s, "name=\"ttft_p50 [m / 1x H100 \xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
+	                          "&lt;x&gt; / vllm / c=8]\">"));
+	assert_null(strstr(s, "\xEF\xBF\xBE"));
+	assert_null(strstr(s, "\xF0\x9F\xBF\xBF"));
+	assert_null(strstr(s, "\xEF\xB7\x90"));
 	free(s);
 }
 
@@ -350,6 +366,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(gh_escaping),
 		cmocka_unit_test(check_junit_and_github),
+		cmocka_unit_test(junit_noncharacters),
 		cmocka_unit_test(site_files),
 		cmocka_unit_test(site_failed_and_labels),
 	};
