@@ -287,12 +287,23 @@ int pl_store_run_as_imported(struct pl_store *st, const struct pl_run *run, stru
 		return rc;
 	for (size_t i = revs.n; i-- > 0 && rc == 0;) {
 		const struct pl_revision *r = &revs.v[i];
-		int id = pl_cond_lookup(r->field);
+		int id = pl_cond_lookup(r->field), bf = pl_build_lookup(r->field);
 		struct pl_error e;
 
 		pl_error_init(&e);
-		rc = id == PL_C_NONE ? pl_run_set_extra(out, r->field, r->old_value, &e)
-		                     : pl_run_set_cond(out, id, r->old_value, &e);
+		if (id == PL_C_NONE && pl_metric_lookup(r->field) >= 0)
+			continue; /* a metric amend or reimport re-derived: not a condition */
+		if (id == PL_C_NONE && bf >= 0) { /* build identity, undone as it was */
+			if (!r->old_value) {
+				free(out->build[bf]);
+				out->build[bf] = NULL;
+				continue;
+			}
+			rc = pl_run_set_build(out, bf, r->old_value, &e);
+		} else {
+			rc = id == PL_C_NONE ? pl_run_set_extra(out, r->field, r->old_value, &e)
+			                     : pl_run_set_cond(out, id, r->old_value, &e);
+		}
 		if (rc == PL_ENOMEM)
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 		else if (rc)
@@ -589,6 +600,11 @@ int pl_store_purge(struct pl_store *st, long long run_id, struct pl_purge_counts
 	                   &counts->retractions, "purging a run", err)) ||
 	    (rc = exec_run(st, "DELETE FROM accepted_steps WHERE run_id = ?1", run_id,
 	                   &counts->accepted, "purging a run", err)) ||
+	    /* the file's kept bytes go with its last run (else merge spreads them) */
+	    (rc = exec_run(st, "DELETE FROM source_chunks WHERE sha256 = (SELECT source_sha256 FROM "
+	                       "runs WHERE id = ?1) AND NOT EXISTS (SELECT 1 FROM runs r WHERE "
+	                       "r.source_sha256 = source_chunks.sha256 AND r.id != ?1)",
+	                   run_id, NULL, "purging a run", err)) ||
 	    (rc = exec_run(st, "DELETE FROM runs WHERE id = ?1", run_id, &gone, "purging a run", err)))
 		return rc;
 	if (gone != 1)

@@ -523,7 +523,11 @@ static char *runs_sql(struct pl_store *st)
 		pl_store_append_ident(s, ", r.", pl_store_build_cols[f]);
 	for (int m = 0; m < PL_METRIC_COUNT; m++)
 		pl_store_append_ident(s, ", r.", pl_metric_info[m].name);
+	/* a record stored here already from other bytes is not stored again, as
+	 * import does not (it would be pooled twice) */
 	sqlite3_str_appendall(s, " FROM o.runs r JOIN temp.pl_cmap m ON m.oid = r.condition_id "
+	                         "WHERE r.record_id IS NULL OR NOT EXISTS (SELECT 1 FROM main.runs x "
+	                         "WHERE x.record_id = r.record_id) "
 	                         "ORDER BY r.id ON CONFLICT (source_sha256, record) DO NOTHING");
 	return sqlite3_str_finish(s);
 }
@@ -575,6 +579,15 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 	                     "m.oid = e.condition_id WHERE true ON CONFLICT DO NOTHING",
 	                     "merging extra conditions", NULL, err)))
 		return rc;
+	/* the runs this merge stores are those above the largest id now: only
+	 * they take the other ledger's revisions (a run here keeps its own
+	 * trail: the other's revisions of it may describe changes, to build
+	 * identity or metrics, that its values here do not have) */
+	if ((rc = merge_step(st,
+	                     "CREATE TEMP TABLE pl_before AS SELECT coalesce(max(id), 0) AS id FROM "
+	                     "main.runs",
+	                     "merging runs", NULL, err)))
+		return rc;
 	if (!(sql = runs_sql(st)))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	rc = merge_step(st, sql, "merging runs", &ms->runs, err);
@@ -595,7 +608,8 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 	                     "new_value, changed_at, reason, author) SELECT mr.id, v.revision, v.field, "
 	                     "v.old_value, v.new_value, v.changed_at, v.reason, v.author FROM "
 	                     "o.revisions v JOIN o.runs r ON r.id = v.run_id JOIN main.runs mr ON "
-	                     "mr.source_sha256 = r.source_sha256 AND mr.record = r.record WHERE true "
+	                     "mr.source_sha256 = r.source_sha256 AND mr.record = r.record WHERE mr.id > "
+	                     "(SELECT id FROM temp.pl_before) "
 	                     "ORDER BY v.run_id, v.revision, v.field ON CONFLICT DO NOTHING",
 	                     "merging revisions", &ms->revisions, err)) ||
 	    (rc = merge_step(st,
@@ -610,15 +624,17 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 	                     "merging retractions", &ms->retractions, err)) ||
 	    (rc = merge_step(st,
 	                     "INSERT INTO main.source_chunks (sha256, seq, size, compression, bytes) "
-	                     "SELECT sha256, seq, size, compression, bytes FROM o.source_chunks "
-	                     "WHERE true ON CONFLICT (sha256, seq) DO NOTHING",
+	                     "SELECT c.sha256, c.seq, c.size, c.compression, c.bytes FROM "
+	                     "o.source_chunks c WHERE EXISTS (SELECT 1 FROM main.runs x WHERE "
+	                     "x.source_sha256 = c.sha256) ON CONFLICT (sha256, seq) DO NOTHING",
 	                     "merging source bytes", &ms->source_chunks, err)))
 		return rc;
 	if (ms->revisions + ms->retractions > 0 &&
 	    (rc = merge_step(st, "UPDATE main.ledger_generation SET generation = generation + 1",
 	                     "merging retractions", NULL, err)))
 		return rc;
-	return merge_step(st, "DROP TABLE temp.pl_cmap", "merging conditions", NULL, err);
+	return merge_step(st, "DROP TABLE temp.pl_cmap; DROP TABLE temp.pl_before",
+	                  "merging conditions", NULL, err);
 }
 
 /* 1 when a and b are the same file. */
