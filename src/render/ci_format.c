@@ -31,20 +31,6 @@ static int finish(FILE *out, int rc, struct pl_error *err)
 	return 0;
 }
 
-/* "+10.0% worse" for a relative change of a metric with direction dir (as
- * regress.c prints it). */
-static char *fmt_change(char *buf, size_t n, double rel, enum pl_direction dir)
-{
-	char d[24];
-	const char *word = "";
-
-	pl_fmt_delta(d, sizeof(d), 100.0 * rel);
-	if (rel != 0 && dir != PL_NO_DIRECTION)
-		word = ((rel > 0) == (dir == PL_LOWER_IS_BETTER)) ? " worse" : " better";
-	snprintf(buf, n, "%s%s", d, word);
-	return buf;
-}
-
 int pl_gh_write_escaped(FILE *out, const char *s, int property)
 {
 	char *clean = pl_text_sanitize(s);
@@ -245,7 +231,7 @@ static void metric_line(char *buf, size_t n, const struct pl_check_metric *cm)
 	char ch[64], a[32], b[32], p[32];
 
 	snprintf(buf, n, "%s %s (%s -> %s %s), p = %s, n = %zu and %zu", mi->name,
-	         fmt_change(ch, sizeof(ch), cm->change.rel_change, mi->direction),
+	         pl_fmt_change(ch, sizeof(ch), cm->change.rel_change, mi->direction),
 	         pl_fmt_sig4(a, sizeof(a), cm->base.median), pl_fmt_sig4(b, sizeof(b), cm->cand.median),
 	         pl_unit_label(mi->unit), pl_fmt_num(p, sizeof(p), pl_round_sig(cm->change.p_value, 2)),
 	         cm->base.n, cm->cand.n);
@@ -365,7 +351,7 @@ static int step_line(FILE *out, const struct pl_history *h, const struct pl_hist
 		return rc;
 	snprintf(buf, sizeof(buf), "): %s -> %s %s (%s), first run after: %lld",
 	         pl_fmt_sig4(a, sizeof(a), s->before), pl_fmt_sig4(b, sizeof(b), s->after),
-	         pl_unit_label(mi->unit), fmt_change(ch, sizeof(ch), s->rel_change, mi->direction),
+	         pl_unit_label(mi->unit), pl_fmt_change(ch, sizeof(ch), s->rel_change, mi->direction),
 	         s->first_run);
 	if ((rc = put(out, buf, arg)))
 		return rc;
@@ -396,7 +382,7 @@ static int latest_line(FILE *out, const struct pl_history *h,
 	         pl_fmt_sig4(a, sizeof(a), h->latest.new_median), pl_unit_label(mi->unit),
 	         h->latest.n_old, pl_fmt_sig4(lo, sizeof(lo), h->latest.bound_low),
 	         pl_fmt_sig4(hi, sizeof(hi), h->latest.bound_high),
-	         fmt_change(ch, sizeof(ch), h->latest.rel_change, mi->direction),
+	         pl_fmt_change(ch, sizeof(ch), h->latest.rel_change, mi->direction),
 	         pl_fmt_num(p, sizeof(p), pl_round_sig(h->latest.p_value, 2)),
 	         pl_verdict_name(h->latest_verdict));
 	if ((rc = put(out, buf, arg)))

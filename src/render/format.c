@@ -115,6 +115,18 @@ char *pl_fmt_delta(char *buf, size_t n, double pct)
 	return buf;
 }
 
+char *pl_fmt_change(char *buf, size_t n, double rel, enum pl_direction dir)
+{
+	char d[24];
+	const char *word = "";
+
+	pl_fmt_delta(d, sizeof(d), 100.0 * rel);
+	if (rel != 0 && dir != PL_NO_DIRECTION)
+		word = ((rel > 0) == (dir == PL_LOWER_IS_BETTER)) ? " worse" : " better";
+	snprintf(buf, n, "%s%s", d, word);
+	return buf;
+}
+
 /* ------------------------------------------------------------ JSON values */
 
 void pl_json_write_num(FILE *out, double v)

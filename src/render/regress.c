@@ -66,19 +66,6 @@ static const char *direction_key(enum pl_direction d)
 	                                  : "none";
 }
 
-/* "+10.0% worse" for a relative change of a metric with direction dir. */
-static char *fmt_change(char *buf, size_t n, double rel, enum pl_direction dir)
-{
-	char d[24];
-	const char *word = "";
-
-	pl_fmt_delta(d, sizeof(d), 100.0 * rel);
-	if (rel != 0 && dir != PL_NO_DIRECTION)
-		word = ((rel > 0) == (dir == PL_LOWER_IS_BETTER)) ? " worse" : " better";
-	snprintf(buf, n, "%s%s", d, word);
-	return buf;
-}
-
 /* "0.06213 [0.06151, 0.06270]" or "0.06213 [n < 6]". */
 static char *fmt_summary(char *buf, size_t n, const struct pl_sample_summary *s)
 {
@@ -373,7 +360,7 @@ static int check_lines(FILE *out, const struct pl_check *chk, enum pl_verdict v,
 		}
 		fprintf(out, "%s%s: %s %s (%s -> %s %s), p = %s, n = %zu and %zu", bullet,
 		        pl_verdict_name(v), mi->name,
-		        fmt_change(ch, sizeof(ch), cm->change.rel_change, mi->direction),
+		        pl_fmt_change(ch, sizeof(ch), cm->change.rel_change, mi->direction),
 		        pl_fmt_sig4(a, sizeof(a), cm->base.median),
 		        pl_fmt_sig4(b, sizeof(b), cm->cand.median), pl_unit_label(mi->unit),
 		        fmt_p(p, sizeof(p), cm->change.p_value), cm->base.n, cm->cand.n);
@@ -486,7 +473,7 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 		pl_grid_put(&g, fmt_summary(buf, sizeof(buf), &cm->base), 0, 0);
 		pl_grid_put(&g, fmt_summary(buf, sizeof(buf), &cm->cand), 0, 0);
 		if (cm->base.n && cm->cand.n) {
-			pl_grid_put(&g, fmt_change(buf, sizeof(buf), cm->change.rel_change, mi->direction), 0, 1);
+			pl_grid_put(&g, pl_fmt_change(buf, sizeof(buf), cm->change.rel_change, mi->direction), 0, 1);
 			pl_grid_put(&g, fmt_p(buf, sizeof(buf), cm->change.p_value), 0, 1);
 		} else {
 			pl_grid_put(&g, "-", 0, 1);
@@ -726,7 +713,7 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 		pl_grid_put(&g, fmt_summary(buf, sizeof(buf), &p->s), 0, 0);
 		pl_grid_put(&g, p->n ? pl_fmt_sig4(a, sizeof(a), p->level) : "-", 0, 1);
 		if (s) {
-			fmt_change(b, sizeof(b), s->rel_change, mi->direction);
+			pl_fmt_change(b, sizeof(b), s->rel_change, mi->direction);
 			snprintf(buf, sizeof(buf), "%s%s", b, s->accepted ? " (accepted)" : "");
 			pl_grid_put(&g, buf, 0, 0);
 		} else {
@@ -767,7 +754,7 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 			return finish(out, rc, err);
 		fprintf(out, "): %s -> %s %s (%s), first run after: %lld", pl_fmt_sig4(a, sizeof(a), s->before),
 		        pl_fmt_sig4(b, sizeof(b), s->after), pl_unit_label(mi->unit),
-		        fmt_change(ch, sizeof(ch), s->rel_change, mi->direction), s->first_run);
+		        pl_fmt_change(ch, sizeof(ch), s->rel_change, mi->direction), s->first_run);
 		if (s->accepted) {
 			fprintf(out, "; accepted at run %lld: ", s->accepted->run_id);
 			if ((rc = pl_render_write_input(out, s->accepted->reason, fmt)))
@@ -801,7 +788,7 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 		        pl_unit_label(mi->unit), h->latest.n_old,
 		        pl_fmt_sig4(lo, sizeof(lo), h->latest.bound_low),
 		        pl_fmt_sig4(hi, sizeof(hi), h->latest.bound_high),
-		        fmt_change(ch, sizeof(ch), h->latest.rel_change, mi->direction),
+		        pl_fmt_change(ch, sizeof(ch), h->latest.rel_change, mi->direction),
 		        fmt_p(p, sizeof(p), h->latest.p_value), pl_verdict_name(h->latest_verdict));
 		if (h->latest_accepted) {
 			fprintf(out, " at run %lld: ", h->latest_accepted->run_id);

@@ -55,6 +55,12 @@ char *pl_fmt_sig4(char *buf, size_t n, double v);
 /* A delta in percent, one decimal, always signed: "+12.3%", "-4.0%". */
 char *pl_fmt_delta(char *buf, size_t n, double pct);
 
+/* A relative change rel (0.1 = +10%) of a metric with direction dir as
+ * history, check, the CI formats and the site print it: "+10.0% worse",
+ * "-4.0% better", "+2.0%" (no direction, or no change). Writes at most n
+ * bytes into buf (24 are enough) and returns buf. */
+char *pl_fmt_change(char *buf, size_t n, double rel, enum pl_direction dir);
+
 /* Writes s (NULL = "", text from an input file) inline in a line of text
  * or Markdown output: escaped as a Markdown cell, or cleaned for the
  * terminal as pl_text_sanitize() does. Returns 0, PL_EIO or PL_ENOMEM. */

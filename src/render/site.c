@@ -103,19 +103,6 @@ static const char *verdict_of(const struct pl_history *h)
 	return "stable";
 }
 
-/* "+10.0% worse" for a relative change of a metric with direction dir. */
-static char *fmt_change(char *buf, size_t n, double rel, enum pl_direction dir)
-{
-	char d[24];
-	const char *word = "";
-
-	pl_fmt_delta(d, sizeof(d), 100.0 * rel);
-	if (rel != 0 && dir != PL_NO_DIRECTION)
-		word = ((rel > 0) == (dir == PL_LOWER_IS_BETTER)) ? " worse" : " better";
-	snprintf(buf, n, "%s%s", d, word);
-	return buf;
-}
-
 /* The short label of a series from one of its runs: "model / hardware /
  * engine version / c=8 / in=2048 out=256". Raw input text. */
 static void series_label(char *buf, size_t n, const struct pl_run *r)
@@ -332,7 +319,7 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 			int bad = s->fails, r = 0, end;
 			char text[96];
 			snprintf(text, sizeof(text), "%s%s",
-			         fmt_change(a, sizeof(a), s->rel_change, mi->direction),
+			         pl_fmt_change(a, sizeof(a), s->rel_change, mi->direction),
 			         s->accepted ? " (accepted)" : "");
 			w = STEP_CHAR_W * (double)strlen(text);
 			end = x + 3 + w > CH_W - CH_R;
@@ -539,7 +526,7 @@ static int index_row(struct site *S, const char *page, const char *label,
 	        strcmp(verdict, "too few points") ? verdict : "stable", verdict);
 	for (size_t k = 0; k < h->nsteps; k++)
 		fprintf(f, "%s%s", k ? "<br>" : "",
-		        fmt_change(ch, sizeof(ch), h->steps[k].rel_change, mi->direction));
+		        pl_fmt_change(ch, sizeof(ch), h->steps[k].rel_change, mi->direction));
 	fputs("</td><td>", f);
 	for (size_t k = 0, any = 0; k < h->nsteps; k++) {
 		if (!h->steps[k].accepted)
@@ -660,7 +647,7 @@ static int page_metric(FILE *f, const struct pl_history *h, const double *xs)
 		        pl_fmt_sig4(a, sizeof(a), h->latest.new_median), pl_unit_label(mi->unit),
 		        h->latest.n_old, pl_fmt_sig4(lo, sizeof(lo), h->latest.bound_low),
 		        pl_fmt_sig4(hi, sizeof(hi), h->latest.bound_high),
-		        fmt_change(ch, sizeof(ch), h->latest.rel_change, mi->direction),
+		        pl_fmt_change(ch, sizeof(ch), h->latest.rel_change, mi->direction),
 		        pl_fmt_num(p, sizeof(p), pl_round_sig(h->latest.p_value, 2)),
 		        pl_verdict_name(h->latest_verdict));
 		if (h->latest_accepted) {
@@ -691,7 +678,7 @@ static int page_metric(FILE *f, const struct pl_history *h, const double *xs)
 				return rc;
 			fprintf(f, ": %s &rarr; %s %s (%s), first run after: %lld", pl_fmt_sig4(a, sizeof(a), s->before),
 			        pl_fmt_sig4(b, sizeof(b), s->after), pl_unit_label(mi->unit),
-			        fmt_change(ch, sizeof(ch), s->rel_change, mi->direction), s->first_run);
+			        pl_fmt_change(ch, sizeof(ch), s->rel_change, mi->direction), s->first_run);
 			if (s->accepted) {
 				fprintf(f, "; accepted at run %lld: ", s->accepted->run_id);
 				if ((rc = html(f, s->accepted->reason)) || (rc = accepted_by(f, s->accepted)))
