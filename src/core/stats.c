@@ -399,16 +399,14 @@ double pl_stats_mann_whitney_min_p(size_t na, size_t nb)
 
 /* ------------------------------------------------------------- comparison */
 
-int pl_stats_compare(const double *old, size_t n_old, const double *new_, size_t n_new,
-                     enum pl_direction dir, double alpha, double threshold,
-                     struct pl_change *out, struct pl_error *err)
+/* The argument checks the comparisons share; what names the caller. */
+static int check_compare_args(const char *what, const double *old, size_t n_old,
+                              const double *new_, size_t n_new, enum pl_direction dir,
+                              double alpha, double threshold, const void *out,
+                              struct pl_error *err)
 {
-	struct pl_change c;
-	double bad, good;
-	int rc;
-
 	if (!old || !new_ || !out)
-		return pl_error_set(err, PL_EUSAGE, "pl_stats_compare: NULL argument");
+		return pl_error_set(err, PL_EUSAGE, "%s: NULL argument", what);
 	if (!(alpha > 0.0 && alpha < 1.0))
 		return pl_error_set(err, PL_EUSAGE, "alpha must be between 0 and 1, got %g", alpha);
 	if (!(threshold >= 0.0) || !isfinite(threshold))
@@ -417,38 +415,20 @@ int pl_stats_compare(const double *old, size_t n_old, const double *new_, size_t
 	if (dir != PL_LOWER_IS_BETTER && dir != PL_HIGHER_IS_BETTER && dir != PL_NO_DIRECTION)
 		return pl_error_set(err, PL_EUSAGE, "unknown metric direction %d", (int)dir);
 	if (n_old == 0 || n_new == 0)
-		return pl_error_set(err, PL_EEMPTY, "nothing to compare: %zu old and %zu new samples",
-		                    n_old, n_new);
-
-	memset(&c, 0, sizeof(c));
-	c.n_old = n_old;
-	c.n_new = n_new;
-	rc = pl_stats_mann_whitney(old, n_old, new_, n_new, NULL, &c.p_value, err);
-	if (!rc)
-		rc = median_of(old, n_old, &c.old_median, err);
-	if (!rc)
-		rc = median_of(new_, n_new, &c.new_median, err);
-	if (rc)
-		return rc;
-
-	if (c.old_median != 0.0)
-		c.rel_change = (c.new_median - c.old_median) / fabs(c.old_median);
-	else if (c.new_median == 0.0)
-		c.rel_change = 0.0;
-	else
-		c.rel_change = c.new_median > 0.0 ? INFINITY : -INFINITY;
-
-	c.decidable = pl_stats_mann_whitney_min_p(n_old, n_new) <= alpha;
-	c.significant = c.decidable && c.p_value < alpha;
-	if (c.significant && dir != PL_NO_DIRECTION) {
-		/* bad / good: the change measured so that positive is that way */
-		bad = dir == PL_LOWER_IS_BETTER ? c.rel_change : -c.rel_change;
-		good = -bad;
-		c.worse = bad > threshold;
-		c.better = good > threshold;
-	}
-	*out = c;
+		return pl_error_set(err, PL_EEMPTY, "nothing to compare: %zu old and %zu new %s",
+		                    n_old, n_new,
+		                    strcmp(what, "pl_stats_compare") == 0 ? "samples" : "values");
 	return 0;
+}
+
+/* (new - old) / |old|; 0 when both are 0, +-inf when only old is. */
+static double rel_change_of(double old_median, double new_median)
+{
+	if (old_median != 0.0)
+		return (new_median - old_median) / fabs(old_median);
+	if (new_median == 0.0)
+		return 0.0;
+	return new_median > 0.0 ? INFINITY : -INFINITY;
 }
 
 /* worse / better of c by the threshold and the metric's direction. */
@@ -461,26 +441,63 @@ static void judge(struct pl_change *c, enum pl_direction dir, double threshold)
 	}
 }
 
+/* The two-sided (1 - alpha) t interval center +- t(nu) scale into c's
+ * bounds, and the p-value of c->new_median against it. Equal values summed
+ * in floating point leave a residue of rounding in a scale: below 1e-12 of
+ * the level it counts as 0 (p 1 at the center, else 0). */
+static void t_interval(struct pl_change *c, double center, double scale, double nu, double alpha)
+{
+	double half = gsl_cdf_tdist_Qinv(alpha / 2.0, nu) * scale;
+	double d = c->new_median - center, eps = 1e-12 * fabs(center);
+
+	c->bound_low = center - half;
+	c->bound_high = center + half;
+	if (scale > eps)
+		c->p_value = fmin(1.0, 2.0 * gsl_cdf_tdist_Q(fabs(d) / scale, nu));
+	else
+		c->p_value = fabs(d) <= eps ? 1.0 : 0.0;
+}
+
+int pl_stats_compare(const double *old, size_t n_old, const double *new_, size_t n_new,
+                     enum pl_direction dir, double alpha, double threshold,
+                     struct pl_change *out, struct pl_error *err)
+{
+	struct pl_change c;
+	int rc;
+
+	if ((rc = check_compare_args("pl_stats_compare", old, n_old, new_, n_new, dir, alpha,
+	                             threshold, out, err)))
+		return rc;
+	memset(&c, 0, sizeof(c));
+	c.n_old = n_old;
+	c.n_new = n_new;
+	rc = pl_stats_mann_whitney(old, n_old, new_, n_new, NULL, &c.p_value, err);
+	if (!rc)
+		rc = median_of(old, n_old, &c.old_median, err);
+	if (!rc)
+		rc = median_of(new_, n_new, &c.new_median, err);
+	if (rc)
+		return rc;
+
+	c.rel_change = rel_change_of(c.old_median, c.new_median);
+	c.decidable = pl_stats_mann_whitney_min_p(n_old, n_new) <= alpha;
+	c.significant = c.decidable && c.p_value < alpha;
+	judge(&c, dir, threshold);
+	*out = c;
+	return 0;
+}
+
 int pl_stats_compare_prediction(const double *old, size_t n_old, const double *new_,
                                 size_t n_new, enum pl_direction dir, double alpha,
                                 double threshold, struct pl_change *out, struct pl_error *err)
 {
 	struct pl_change c;
-	double sum = 0.0, ss = 0.0, scale, half;
+	double sum = 0.0, ss = 0.0;
 	int rc;
 
-	if (!old || !new_ || !out)
-		return pl_error_set(err, PL_EUSAGE, "pl_stats_compare_prediction: NULL argument");
-	if (!(alpha > 0.0 && alpha < 1.0))
-		return pl_error_set(err, PL_EUSAGE, "alpha must be between 0 and 1, got %g", alpha);
-	if (!(threshold >= 0.0) || !isfinite(threshold))
-		return pl_error_set(err, PL_EUSAGE, "threshold must be a finite fraction >= 0, got %g",
-		                    threshold);
-	if (dir != PL_LOWER_IS_BETTER && dir != PL_HIGHER_IS_BETTER && dir != PL_NO_DIRECTION)
-		return pl_error_set(err, PL_EUSAGE, "unknown metric direction %d", (int)dir);
-	if (n_old == 0 || n_new == 0)
-		return pl_error_set(err, PL_EEMPTY, "nothing to compare: %zu old and %zu new values",
-		                    n_old, n_new);
+	if ((rc = check_compare_args("pl_stats_compare_prediction", old, n_old, new_, n_new, dir,
+	                             alpha, threshold, out, err)))
+		return rc;
 	memset(&c, 0, sizeof(c));
 	c.method = PL_TEST_PREDICTION;
 	c.n_old = n_old;
@@ -497,26 +514,10 @@ int pl_stats_compare_prediction(const double *old, size_t n_old, const double *n
 	c.decidable = n_old >= PL_STATS_PREDICTION_MIN;
 	c.p_value = 1.0;
 	c.bound_low = c.bound_high = c.old_mean;
-	if (c.decidable) {
-		double nu = (double)(n_old - 1), d = c.new_median - c.old_mean;
-		scale = c.old_sd * sqrt(1.0 + 1.0 / (double)n_old);
-		half = gsl_cdf_tdist_Qinv(alpha / 2.0, nu) * scale;
-		c.bound_low = c.old_mean - half;
-		c.bound_high = c.old_mean + half;
-		/* equal old values summed in floating point leave a residue of
-		 * rounding in the mean and s: below 1e-12 of the level, constant */
-		double eps = 1e-12 * fabs(c.old_mean);
-		if (scale > eps)
-			c.p_value = fmin(1.0, 2.0 * gsl_cdf_tdist_Q(fabs(d) / scale, nu));
-		else
-			c.p_value = fabs(d) <= eps ? 1.0 : 0.0;
-	}
-	if (c.old_median != 0.0)
-		c.rel_change = (c.new_median - c.old_median) / fabs(c.old_median);
-	else if (c.new_median == 0.0)
-		c.rel_change = 0.0;
-	else
-		c.rel_change = c.new_median > 0.0 ? INFINITY : -INFINITY;
+	if (c.decidable)
+		t_interval(&c, c.old_mean, c.old_sd * sqrt(1.0 + 1.0 / (double)n_old),
+		           (double)(n_old - 1), alpha);
+	c.rel_change = rel_change_of(c.old_median, c.new_median);
 	c.significant = c.decidable && c.p_value < alpha;
 	judge(&c, dir, threshold);
 	*out = c;
@@ -534,7 +535,7 @@ int pl_stats_compare_window(const double *old, size_t n_old, const double *new_,
                             struct pl_change *out, struct pl_error *err)
 {
 	struct pl_change c;
-	double *dev, mad, sum = 0.0, scale, eps, d;
+	double *dev, mad, sum = 0.0;
 	int rc;
 
 	if ((rc = pl_stats_compare_prediction(old, n_old, new_, n_new, dir, alpha, threshold, &c,
@@ -556,20 +557,9 @@ int pl_stats_compare_window(const double *old, size_t n_old, const double *new_,
 	c.worse = c.better = 0;
 	c.p_value = 1.0;
 	c.bound_low = c.bound_high = c.old_center;
-	if (c.decidable) {
-		/* the MAD's 36.75% efficiency: the sd's n - 1 degrees of freedom */
-		double nu = fmax(1.0, PL_MAD_EFFICIENCY * (double)(n_old - 1)), half;
-		scale = c.old_scale * sqrt(1.0 + PL_PI / (2.0 * (double)n_old));
-		half = gsl_cdf_tdist_Qinv(alpha / 2.0, nu) * scale;
-		c.bound_low = c.old_center - half;
-		c.bound_high = c.old_center + half;
-		d = c.new_median - c.old_center;
-		eps = 1e-12 * fabs(c.old_center);
-		if (scale > eps)
-			c.p_value = fmin(1.0, 2.0 * gsl_cdf_tdist_Q(fabs(d) / scale, nu));
-		else
-			c.p_value = fabs(d) <= eps ? 1.0 : 0.0;
-	}
+	if (c.decidable) /* the MAD's 36.75% efficiency: of the sd's n - 1 degrees of freedom */
+		t_interval(&c, c.old_center, c.old_scale * sqrt(1.0 + PL_PI / (2.0 * (double)n_old)),
+		           fmax(1.0, PL_MAD_EFFICIENCY * (double)(n_old - 1)), alpha);
 	c.significant = c.decidable && c.p_value < alpha;
 	judge(&c, dir, threshold);
 	*out = c;
