@@ -3,11 +3,13 @@
  * names every mismatched condition.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "render/render.h"
+#include "render/words.h"
 
 static const char usage_text[] =
 	"usage: perfledger compare --axis FIELD[,FIELD...] [--where FIELD=VALUE]...\n"
@@ -109,8 +111,11 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 	}
 	/* CSV has no place for sentences: its caveats go to stderr, so that
 	 * a comparison piped into a spreadsheet still warns its reader */
-	for (size_t i = 0; fmt == PL_FMT_CSV && i < cmp.ncaveats; i++)
-		pl_cli_errorf("compare", "caveat: %s", cmp.caveats[i]);
+	for (size_t i = 0; fmt == PL_FMT_CSV && i < cmp.caveats.n; i++) {
+		char *t = pl_words_msg(&cmp.caveats.v[i], PL_LANG_EN);
+		pl_cli_errorf("compare", "caveat: %s", t ? t : "(out of memory)");
+		free(t);
+	}
 	rc = PL_EXIT_OK;
 out:
 	pl_store_close(st);

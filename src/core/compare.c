@@ -122,17 +122,10 @@ static void free_strings(char **v, size_t n)
 	free(v);
 }
 
+/* A caveat still worded here (PL_MSG_TEXT; to become a code). */
 static int add_caveat(struct pl_comparison *cmp, const char *text)
 {
-	char **v = realloc(cmp->caveats, (cmp->ncaveats + 1) * sizeof(*v));
-	if (!v)
-		return PL_ENOMEM;
-	cmp->caveats = v;
-	v[cmp->ncaveats] = strdup(text);
-	if (!v[cmp->ncaveats])
-		return PL_ENOMEM;
-	cmp->ncaveats++;
-	return 0;
+	return pl_msgs_push_text(&cmp->caveats, text);
 }
 
 /* Groups of equal values of one field: value order; values that order
@@ -1113,23 +1106,13 @@ int pl_compare_build_columns(const struct pl_run_columns *runs, const struct pl_
 	}
 	{
 		/* build on the runs that did not fail, keeping the caveat */
-		char **cav = out->caveats;
-		size_t ncav = out->ncaveats;
-		out->caveats = NULL;
-		out->ncaveats = 0;
+		struct pl_msgs cav = out->caveats;
+		memset(&out->caveats, 0, sizeof(out->caveats));
 		rc = build_columns(nfailed ? &ok : runs, opts, out, err);
-		if (ncav) {
-			char **all = realloc(out->caveats, (out->ncaveats + ncav) * sizeof(*all));
-			if (!all) {
-				free_strings(cav, ncav);
-				pl_run_columns_release(&ok);
-				return pl_error_set(err, PL_ENOMEM, "out of memory");
-			}
-			memcpy(all + out->ncaveats, cav, ncav * sizeof(*all));
-			out->caveats = all;
-			out->ncaveats += ncav;
-			free(cav);
-		}
+		for (size_t i = 0; i < cav.n; i++)
+			if (pl_msgs_push(&out->caveats, &cav.v[i]) && rc == 0)
+				rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		pl_msgs_release(&cav);
 	}
 	out->nfailed = nfailed;
 	pl_run_columns_release(&ok);
@@ -1212,7 +1195,7 @@ void pl_comparison_release(struct pl_comparison *cmp)
 		free(cmp->rows[r].run_ids);
 	}
 	free(cmp->rows);
-	free_strings(cmp->caveats, cmp->ncaveats);
+	pl_msgs_release(&cmp->caveats);
 	for (size_t i = 0; i < cmp->nmismatches; i++) {
 		free_strings(cmp->mismatches[i].values, cmp->mismatches[i].nvalues);
 		free(cmp->mismatches[i].extra);

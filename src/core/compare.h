@@ -35,6 +35,7 @@
 
 #include "core/error.h"
 #include "core/model.h"
+#include "core/msg.h"
 
 /* Extra conditions one --allow-mismatch list may name. */
 #define PL_ALLOW_EXTRA_MAX 16
@@ -104,9 +105,10 @@ struct pl_comparison {
 	size_t nshared_extra;             /* entries in shared_extra */
 	struct pl_compare_row *rows;      /* ordered rows */
 	size_t nrows;
-	char **caveats;                   /* human sentences, one per allowed mismatch
-	                                     or reference-only row */
-	size_t ncaveats;
+	struct pl_msgs caveats;           /* one message per allowed mismatch,
+	                                     reference-only row or left-out run
+	                                     (core/msg.h; worded by
+	                                     render/words.h) */
 	struct pl_mismatch *mismatches;   /* filled when refused */
 	size_t nmismatches;
 	size_t nruns;                     /* runs considered */

@@ -17,6 +17,7 @@
 
 #include "render/bundle_impl.h"
 #include "render/i18n.h"
+#include "render/words.h"
 #include "render/render.h"
 #include "render/render_impl.h"
 #include "render/template.h"
@@ -118,9 +119,9 @@ static int ctx_header(struct bundle *b)
 		rc |= pl_tpl_set_bool(it, "key", 1); /* extras are compared */
 	}
 	rc |= pl_tpl_set_list(c, "caveats");
-	for (size_t i = 0; i < b->cmp->ncaveats; i++) {
+	for (size_t i = 0; i < b->cmp->caveats.n; i++) {
 		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "caveats");
-		char *cav = pl_i18n_caveat(b->cmp->caveats[i], b->w->lang); /* zh-CN: i18n.h */
+		char *cav = pl_i18n_msg(&b->cmp->caveats.v[i], b->w->lang); /* i18n.h */
 		rc |= it && cav ? pl_tpl_set(it, "text", cav) : PL_ENOMEM;
 		free(cav);
 	}
@@ -503,13 +504,21 @@ static int ctx_caveats(struct bundle *b)
 	const struct pl_comparison *cmp = b->cmp;
 	unsigned *miss;
 	unsigned char *done;
+	char **cavs; /* the caveats worded in English (PL_MSG_TEXT today) */
 	char label[1024], line[1024], x[32], y[32];
 	int rc = 0;
 
 	rc |= pl_tpl_set_list(c, "caveat_boxes");
 	miss = calloc(cmp->nrows ? cmp->nrows : 1, sizeof(*miss));
-	done = calloc(cmp->nrows + cmp->ncaveats + 1, 1);
-	if (!miss || !done) {
+	done = calloc(cmp->nrows + cmp->caveats.n + 1, 1);
+	cavs = calloc(cmp->caveats.n + 1, sizeof(*cavs));
+	for (size_t i = 0; cavs && i < cmp->caveats.n; i++)
+		if (!(cavs[i] = pl_words_msg(&cmp->caveats.v[i], PL_LANG_EN)))
+			rc = PL_ENOMEM;
+	if (!miss || !done || !cavs || rc) {
+		for (size_t i = 0; cavs && i < cmp->caveats.n; i++)
+			free(cavs[i]);
+		free(cavs);
 		free(miss);
 		free(done);
 		return PL_ENOMEM;
@@ -551,9 +560,9 @@ static int ctx_caveats(struct bundle *b)
 		}
 		rc |= pl_tpl_set_bool(box, "has_applies", 1);
 	}
-	for (size_t i = 0; i < cmp->ncaveats && rc == 0; i++) {
+	for (size_t i = 0; i < cmp->caveats.n && rc == 0; i++) {
 		const char *rest, *rest2;
-		long row = caveat_row(cmp, cmp->caveats[i], &rest);
+		long row = caveat_row(cmp, cavs[i], &rest);
 		struct pl_tpl_ctx *box;
 		if (done[cmp->nrows + i])
 			continue;
@@ -565,8 +574,8 @@ static int ctx_caveats(struct bundle *b)
 		rc |= pl_tpl_set(box, "text", rest);
 		rc |= pl_tpl_set_bool(box, "has_applies", row >= 0);
 		rc |= pl_tpl_set_list(box, "applies");
-		for (size_t j = i; j < cmp->ncaveats; j++) {
-			long row2 = caveat_row(cmp, cmp->caveats[j], &rest2);
+		for (size_t j = i; j < cmp->caveats.n; j++) {
+			long row2 = caveat_row(cmp, cavs[j], &rest2);
 			struct pl_tpl_ctx *e;
 			if (done[cmp->nrows + j] || strcmp(rest, rest2) != 0 || (row < 0) != (row2 < 0))
 				continue;
@@ -580,6 +589,9 @@ static int ctx_caveats(struct bundle *b)
 			        : PL_ENOMEM;
 		}
 	}
+	for (size_t i = 0; i < cmp->caveats.n; i++)
+		free(cavs[i]);
+	free(cavs);
 	free(miss);
 	free(done);
 	return rc ? PL_ENOMEM : 0;

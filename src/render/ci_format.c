@@ -17,6 +17,7 @@
 #include "render/regress.h"
 #include "render/render_impl.h"
 #include "util/utf8.h"
+#include "render/words.h"
 
 /* ------------------------------------------------------------- pieces */
 
@@ -157,9 +158,14 @@ static int junit_props(FILE *out, const struct pl_comparison *cmp)
 			return rc;
 		fputs("\"/>\n", out);
 	}
-	for (size_t i = 0; i < cmp->ncaveats; i++) {
+	for (size_t i = 0; i < cmp->caveats.n; i++) {
+		char *t = pl_words_msg(&cmp->caveats.v[i], PL_LANG_EN);
+		if (!t)
+			return PL_ENOMEM;
 		fprintf(out, "      <property name=\"caveat.%zu\" value=\"", i + 1);
-		if ((rc = xml(out, cmp->caveats[i])))
+		rc = xml(out, t);
+		free(t);
+		if (rc)
 			return rc;
 		fputs("\"/>\n", out);
 	}

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/model.h"
+#include "render/words.h"
 #include "util/buf.h"
 
 static const char *const checklist_zh[PL_CHK_COUNT] = {
@@ -164,4 +165,18 @@ char *pl_i18n_caveat(const char *text, const char *lang)
 		}
 	}
 	return pl_buf_detach(&o, NULL);
+}
+
+char *pl_i18n_msg(const struct pl_msg *m, const char *lang)
+{
+	char *en, *zh;
+
+	if (m->code != PL_MSG_TEXT)
+		return pl_words_msg(m, pl_words_lang(lang));
+	en = pl_words_msg(m, PL_LANG_EN);
+	if (!en || !pl_i18n_zh(lang))
+		return en;
+	zh = pl_i18n_caveat(en, lang);
+	free(en);
+	return zh;
 }

@@ -13,6 +13,8 @@
 #ifndef PL_I18N_H
 #define PL_I18N_H
 
+#include "core/msg.h"
+
 /* 1 if lang is "zh-CN". */
 int pl_i18n_zh(const char *lang);
 
@@ -24,5 +26,11 @@ const char *pl_i18n_checklist_item(int k, const char *lang);
  * frame in Chinese, the names and values it holds unchanged; otherwise a
  * copy. Caller frees with free(); NULL on out of memory. */
 char *pl_i18n_caveat(const char *text, const char *lang);
+
+/* Message m (a caveat, a note) worded in lang: its code's template in
+ * the language's table (render/words.h); a PL_MSG_TEXT message (a
+ * sentence the core still words in English) is rebuilt for zh-CN by
+ * pl_i18n_caveat(). Caller frees with free(); NULL on out of memory. */
+char *pl_i18n_msg(const struct pl_msg *m, const char *lang);
 
 #endif

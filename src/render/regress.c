@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "render/render_impl.h"
+#include "render/words.h"
 
 /* ------------------------------------------------------------- pieces */
 
@@ -43,9 +44,14 @@ static int put_caveats(FILE *out, const struct pl_comparison *cmp, enum pl_table
 {
 	int rc;
 
-	for (size_t i = 0; i < cmp->ncaveats; i++) {
+	for (size_t i = 0; i < cmp->caveats.n; i++) {
+		char *t = pl_words_msg(&cmp->caveats.v[i], PL_LANG_EN);
+		if (!t)
+			return PL_ENOMEM;
 		fputs(fmt == PL_FMT_MARKDOWN ? "- caveat: " : "caveat: ", out);
-		if ((rc = pl_render_write_input(out, cmp->caveats[i], fmt)))
+		rc = pl_render_write_input(out, t, fmt);
+		free(t);
+		if (rc)
 			return rc;
 		fputc('\n', out);
 	}
@@ -138,10 +144,12 @@ static void jshared(FILE *out, const struct pl_comparison *cmp)
 static void jcaveats(FILE *out, const struct pl_comparison *cmp)
 {
 	fputc('[', out);
-	for (size_t i = 0; i < cmp->ncaveats; i++) {
+	for (size_t i = 0; i < cmp->caveats.n; i++) {
+		char *t = pl_words_msg(&cmp->caveats.v[i], PL_LANG_EN);
 		if (i)
 			fputs(", ", out);
-		pl_json_write_string(out, cmp->caveats[i]);
+		pl_json_write_string(out, t ? t : "");
+		free(t);
 	}
 	fputc(']', out);
 }

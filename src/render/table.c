@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "render/render_impl.h"
+#include "render/words.h"
 
 #define REF_FOOTNOTE "includes reference-only runs (publication checklist items missing)"
 
@@ -222,19 +223,25 @@ static int write_caveats(FILE *out, const struct pl_comparison *cmp, const struc
 	if (fmt == PL_FMT_MARKDOWN) {
 		if (l->any_ref)
 			fputs("\n\\* " REF_FOOTNOTE "\n", out);
-		if (cmp->ncaveats > 0)
+		if (cmp->caveats.n > 0)
 			fputc('\n', out);
-		for (size_t i = 0; i < cmp->ncaveats; i++) {
+		for (size_t i = 0; i < cmp->caveats.n; i++) {
+			char *t = pl_words_msg(&cmp->caveats.v[i], PL_LANG_EN);
+			if (!t)
+				return PL_ENOMEM;
 			fputs("- caveat: ", out);
-			pl_markdown_write_cell(out, cmp->caveats[i]);
+			pl_markdown_write_cell(out, t);
 			fputc('\n', out);
+			free(t);
 		}
 		return 0;
 	}
 	if (l->any_ref)
 		fputs("* " REF_FOOTNOTE "\n", out);
-	for (size_t i = 0; i < cmp->ncaveats; i++) {
-		char *s = pl_text_sanitize(cmp->caveats[i]);
+	for (size_t i = 0; i < cmp->caveats.n; i++) {
+		char *t = pl_words_msg(&cmp->caveats.v[i], PL_LANG_EN);
+		char *s = t ? pl_text_sanitize(t) : NULL;
+		free(t);
 		if (!s)
 			return PL_ENOMEM;
 		fprintf(out, "caveat: %s\n", s);
@@ -353,10 +360,12 @@ static void json_comparison(FILE *out, const struct pl_comparison *cmp)
 		fputs("}}", out);
 	}
 	fputs(cmp->nrows ? "\n  ],\n  \"caveats\": [" : "],\n  \"caveats\": [", out);
-	for (size_t i = 0; i < cmp->ncaveats; i++) {
+	for (size_t i = 0; i < cmp->caveats.n; i++) {
+		char *t = pl_words_msg(&cmp->caveats.v[i], PL_LANG_EN);
 		if (i > 0)
 			fputs(", ", out);
-		pl_json_write_string(out, cmp->caveats[i]);
+		pl_json_write_string(out, t ? t : "");
+		free(t);
 	}
 	fputs("]\n}\n", out);
 }

@@ -556,12 +556,12 @@ static int sheet_caveats(struct sheet *sh, const struct pl_comparison *cmp, cons
 {
 	int rc = put_head(sh, 0, 0, TR(f, "caveat", "注意事项"), f->header);
 
-	for (size_t i = 0; i < cmp->ncaveats; i++) {
-		char *t = pl_i18n_caveat(cmp->caveats[i], f->zh ? "zh-CN" : "en");
+	for (size_t i = 0; i < cmp->caveats.n; i++) {
+		char *t = pl_i18n_msg(&cmp->caveats.v[i], f->zh ? "zh-CN" : "en");
 		rc |= t ? put_str(sh, (lxw_row_t)(i + 1), 0, t, NULL) : PL_ENOMEM;
 		free(t);
 	}
-	finish_sheet(sh, (lxw_row_t)cmp->ncaveats);
+	finish_sheet(sh, (lxw_row_t)cmp->caveats.n);
 	return rc ? PL_ENOMEM : 0;
 }
 
@@ -812,7 +812,7 @@ static int write_workbook(const char *path, const struct pl_comparison *cmp,
 	struct sheet *sheets = NULL;
 	lxw_workbook *wb = NULL;
 	lxw_error lerr;
-	size_t nsheets = cmp->ncaveats ? 4 : 3;
+	size_t nsheets = cmp->caveats.n ? 4 : 3;
 	char *tmp = pl_fs_tmp_name(path);
 	FILE *probe;
 	int rc = 0;

@@ -63,10 +63,11 @@ FIXTURE_UNUSED static void fixture_comparison(struct pl_comparison *cmp)
 {
 	static struct pl_compare_row rows[3];
 	static long long ids0[] = {1, 2, 3}, ids1[] = {4}, ids2[] = {5};
-	static char *caveats[] = {
+	static char *cav_text[] = {
 		(char *)"1x NVIDIA H100 80G: 1 of 1 runs is reference-only",
 		(char *)"driver_version differs \x1b[31m(allowed)",
 	};
+	static struct pl_msg caveats[2];
 	static const int metrics[] = {PL_M_TTFT_P50, PL_M_TTFT_P95, PL_M_TPOT_P50, PL_M_ITL_P50,
 	                              PL_M_OUTPUT_THROUGHPUT, PL_M_ERROR_RATE};
 
@@ -131,8 +132,14 @@ FIXTURE_UNUSED static void fixture_comparison(struct pl_comparison *cmp)
 
 	cmp->rows = rows;
 	cmp->nrows = 3;
-	cmp->caveats = caveats;
-	cmp->ncaveats = 2;
+	for (int k = 0; k < 2; k++) { /* PL_MSG_TEXT "{1}" with a static text */
+		caveats[k].code = PL_MSG_TEXT;
+		caveats[k].nargs = 1;
+		caveats[k].args[0].kind = PL_MA_TEXT;
+		caveats[k].args[0].s = cav_text[k];
+	}
+	cmp->caveats.v = caveats;
+	cmp->caveats.n = 2;
 	cmp->nruns = 5;
 }
 

@@ -28,6 +28,7 @@
 #include "core/validate.h"
 
 #include "shared_fixture.h"
+#include "caveat_text.h"
 
 struct exp_metric {
 	const char *name;
@@ -736,7 +737,7 @@ static void test_vllm_case_completions_vs_chat(void **state)
 	/* allowed by name, it is a caveat */
 	o.allow_mismatch[PL_C_API_BACKEND] = 1;
 	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
-	assert_string_equal(c.caveats[0], "conditions differ in api_backend: openai vs openai-chat "
+	assert_string_equal(cav_en(&c, 0), "conditions differ in api_backend: openai vs openai-chat "
 	                                  "(allowed by --allow-mismatch)");
 	pl_comparison_release(&c);
 	pl_run_list_release(&l);

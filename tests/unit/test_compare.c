@@ -12,6 +12,7 @@
 #include "core/compare.h"
 #include "core/normalize.h"
 #include "core/stats.h"
+#include "caveat_text.h"
 
 static struct pl_run *add(struct pl_run_list *l, long long id, const char *hw, const char *drv,
                           const char *prec, const char *conc, double ttft, double thr)
@@ -98,8 +99,8 @@ static void rows_medians_and_deltas(void **state)
 	assert_string_equal(c.shared[PL_C_PRECISION].text, "bfloat16");
 	assert_false(c.shared[PL_C_HARDWARE].set);
 	/* every run lacks checklist items -> a caveat per row */
-	assert_int_equal(c.ncaveats, 2);
-	assert_string_equal(c.caveats[0],
+	assert_int_equal(c.caveats.n, 2);
+	assert_string_equal(cav_en(&c, 0),
 	                    "1x NVIDIA H100 80G: 1 of 1 run is reference-only (missing: weights "
 	                    "source, engine launch parameters, driver and CUDA versions, "
 	                    "input/output lengths, warm-up, TPOT, p95 latency)");
@@ -149,7 +150,7 @@ static void refusal_lists_every_field(void **state)
 	o.allow_mismatch[PL_C_CONCURRENCY] = 1;
 	o.allow_mismatch[PL_C_DATASET] = 1;
 	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
-	assert_string_equal(c.caveats[0],
+	assert_string_equal(cav_en(&c, 0),
 	                    "conditions differ in precision: bfloat16 vs fp8 (allowed by "
 	                    "--allow-mismatch)");
 	pl_comparison_release(&c);
@@ -226,8 +227,8 @@ static void extras_shared_refused_allowed(void **state)
 	o.allow_extra[0] = "descriptor.x_pool";
 	o.nallow_extra = 1;
 	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
-	assert_int_equal(c.ncaveats, 3); /* + one reference-only caveat per row (2) */
-	assert_string_equal(c.caveats[0], "conditions differ in descriptor.x_pool: a vs b vs "
+	assert_int_equal(c.caveats.n, 3); /* + one reference-only caveat per row (2) */
+	assert_string_equal(cav_en(&c, 0), "conditions differ in descriptor.x_pool: a vs b vs "
 	                                  "(missing) (allowed by --allow-mismatch)");
 	assert_int_equal(c.nshared_extra, 1);
 	assert_string_equal(c.shared_extra[0].name, "vllm-serving.label");
@@ -338,9 +339,9 @@ static void equal_versions_in_run_order(void **state)
 /* The first caveat of c that starts with prefix, or NULL. */
 static const char *find_caveat(const struct pl_comparison *c, const char *prefix)
 {
-	for (size_t i = 0; i < c->ncaveats; i++)
-		if (strncmp(c->caveats[i], prefix, strlen(prefix)) == 0)
-			return c->caveats[i];
+	for (size_t i = 0; i < c->caveats.n; i++)
+		if (strncmp(cav_en(c, i), prefix, strlen(prefix)) == 0)
+			return cav_en(c, i);
 	return NULL;
 }
 

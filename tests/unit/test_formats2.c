@@ -29,6 +29,7 @@
 #include "core/validate.h"
 
 #include "corpus_fixture.h"
+#include "caveat_text.h"
 
 #include <sys/stat.h>
 
@@ -579,7 +580,7 @@ static void test_rule_errors(void **state)
 	pl_comparison_release(&cmp);
 	opts.allow_errors = 1;
 	assert_int_equal(pl_compare_build(&l, &opts, &cmp, &err), 0);
-	assert_string_equal(cmp.caveats[0],
+	assert_string_equal(cav_en(&cmp, 0),
 	                    "runs with and without errors compared (allowed by --allow-mismatch "
 	                    "error_rate): error_rate 0 (run 1), 0.65 (run 2), (missing) (run 3)");
 	pl_comparison_release(&cmp);

@@ -31,6 +31,7 @@
 #include "import/import.h"
 #include "render/regress.h"
 #include "store/db.h"
+#include "caveat_text.h"
 
 #define TMP PL_TEST_TMP "/ledger_import"
 
@@ -448,8 +449,8 @@ static void test_compare_leaves_failed_out(void **state)
 	assert_int_equal(cmp.nrows, 2);
 	assert_int_equal(cmp.rows[0].n, 2); /* 0.30 and 0.50, not the failed run */
 	assert_true(fabs(cmp.rows[0].metric[PL_M_TTFT_P50] - 0.40) < 1e-12);
-	assert_int_equal(cmp.ncaveats, 1);
-	assert_string_equal(cmp.caveats[0],
+	assert_int_equal(cmp.caveats.n, 1);
+	assert_string_equal(cav_en(&cmp, 0),
 	                    "failed runs left out (no request completed; never pooled): run 3");
 	pl_comparison_release(&cmp);
 	/* every run failed: nothing to compare */
@@ -487,7 +488,7 @@ static void test_history_failed_point(void **state)
 	assert_true(isnan(h.points[2].level));
 	assert_int_equal(h.points[3].n, 1);
 	assert_true(h.points[3].s.median == 0.29);
-	assert_int_equal(h.cmp.ncaveats, 0); /* drawn, not a caveat */
+	assert_int_equal(h.cmp.caveats.n, 0); /* drawn, not a caveat */
 	pl_history_release(&h);
 	pl_run_list_release(&l);
 }

@@ -473,7 +473,7 @@ static void test_no_caveats_and_bad_path(void **state)
 	(void)state;
 	pl_error_init(&err);
 	fixture_comparison(&cmp);
-	cmp.ncaveats = 0;
+	cmp.caveats.n = 0;
 	assert_int_equal(pl_xlsx_write(XLSX_DIR "/nocav.xlsx", &cmp, NULL, EPOCH, &err), 0);
 	list = fx_popen_read("unzip -Z1 '" XLSX_DIR "/nocav.xlsx'");
 	assert_non_null(strstr(list, "xl/worksheets/sheet3.xml"));
