@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 
 #include "core/normalize.h"
+#include "render/refusal.h"
 #include "render/render.h"
+#include "render/words.h"
 #include "util/file.h"
 
 const char pl_exit_help[] =
@@ -369,45 +371,49 @@ void pl_sel_release(struct pl_selection *sel)
 	sel->nfilters = 0;
 }
 
-/* Writes s to f with control characters (ESC, newlines, ...) shown as '?',
- * so a value from an input file cannot drive the terminal. */
+/* Writes m worded in English and a newline to stderr; an allocation
+ * failure writes "(out of memory)". */
+static void put_msg_line(const char *indent, const struct pl_msg *m)
+{
+	char *t = m->oom ? NULL : pl_words_msg(m, PL_LANG_EN);
+
+	fputs(indent, stderr);
+	pl_cli_put_inert(stderr, t ? t : "(out of memory)");
+	fputc('\n', stderr);
+	free(t);
+}
+
+/* The refusal of cmp on stderr, worded through the word table
+ * (render/refusal.h): the axis, then each differing field (at most
+ * PL_CLI_LIST_MAX) with its values (at most PL_CLI_LIST_MAX, each cut to
+ * PL_CLI_VALUE_MAX characters) and the runs holding each, then the hint.
+ * Control characters of input values are shown as '?'. */
 int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 {
-	char axis[256] = "";
+	const char *axis[PL_COND_COUNT];
+	struct pl_msg m;
 
-	for (size_t k = 0; k < cmp->naxis; k++) {
-		size_t len = strlen(axis);
-		snprintf(axis + len, sizeof(axis) - len, "%s%s", k ? "," : "",
-		         pl_cond_info[cmp->axis[k]].name);
-	}
-	fprintf(stderr, "perfledger: %s: comparison refused: conditions differ off the axis '%s':\n",
-	        cmd, axis);
+	for (size_t k = 0; k < cmp->naxis; k++)
+		axis[k] = pl_cond_info[cmp->axis[k]].name;
+	pl_msg_init(&m, PL_MSG_REFUSAL_HEAD);
+	pl_msg_list(&m, axis, cmp->naxis);
+	fprintf(stderr, "perfledger: %s: ", cmd);
+	put_msg_line("", &m);
+	pl_msg_release(&m);
 	for (size_t i = 0; i < cmp->nmismatches && i < PL_CLI_LIST_MAX; i++) {
-		const struct pl_mismatch *m = &cmp->mismatches[i];
-		fputs("  ", stderr);
-		pl_cli_put_inert(stderr, m->cond >= 0 ? pl_cond_info[m->cond].name
-		                         : m->extra   ? m->extra
-		                                      : "error_rate");
-		if (m->within) {
-			fputs(" (within ", stderr);
-			pl_cli_put_inert(stderr, m->within);
-			fputc(')', stderr);
-		}
-		fputc(':', stderr);
-		for (size_t k = 0; k < m->nvalues && k < PL_CLI_LIST_MAX; k++) {
-			fputs(k ? " vs '" : " '", stderr);
-			pl_cli_put_inert_cut(stderr, m->values[k], PL_CLI_VALUE_MAX);
-			fputc('\'', stderr);
-		}
-		if (m->nvalues > PL_CLI_LIST_MAX)
-			fprintf(stderr, " and %zu more", m->nvalues - PL_CLI_LIST_MAX);
-		fputc('\n', stderr);
+		if (pl_refusal_field_msg(&m, &cmp->mismatches[i], PL_CLI_LIST_MAX, PL_CLI_VALUE_MAX))
+			m.oom = 1;
+		put_msg_line("  ", &m);
+		pl_msg_release(&m);
 	}
-	if (cmp->nmismatches > PL_CLI_LIST_MAX)
-		fprintf(stderr, "  and %zu more differing fields\n", cmp->nmismatches - PL_CLI_LIST_MAX);
-	fprintf(stderr, "hint: narrow the selection with --where FIELD=VALUE, put the field on the "
-	                "axis, or accept the difference with --allow-mismatch FIELD (printed as a "
-	                "caveat)\n");
+	if (cmp->nmismatches > PL_CLI_LIST_MAX) {
+		pl_msg_init(&m, PL_MSG_REFUSAL_MORE_FIELDS);
+		pl_msg_int(&m, (long long)(cmp->nmismatches - PL_CLI_LIST_MAX));
+		put_msg_line("  ", &m);
+		pl_msg_release(&m);
+	}
+	pl_msg_init(&m, PL_MSG_REFUSAL_HINT);
+	put_msg_line("", &m);
 	return PL_EXIT_REFUSED;
 }
 

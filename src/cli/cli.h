@@ -178,8 +178,9 @@ void pl_sel_release(struct pl_selection *sel);
 int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel, const char *cmd,
                             struct pl_run_list *runs, struct pl_comparison *cmp);
 
-/* Prints the refusal of cmp (PL_EMISMATCH from pl_compare_build): every
- * mismatched field with its values, and a hint. Returns PL_EXIT_REFUSED.
+/* Prints the refusal of cmp (PL_EMISMATCH from pl_compare_build) on
+ * stderr, worded through the word table: every mismatched field with its
+ * values and the runs holding each (render/refusal.h), and a hint. Returns PL_EXIT_REFUSED.
  * Used by pl_cli_build_comparison(), check and history. */
 int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp);
 

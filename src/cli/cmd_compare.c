@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "render/refusal.h"
 #include "render/render.h"
 #include "render/words.h"
 
@@ -72,7 +73,8 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 		                      "and without errors)"),
 		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, pl_cli_opt_format,
 		                      "text (default), markdown, csv or json (csv: the\n"
-		                      "caveats go to stderr)"),
+		                      "caveats go to stderr; json: a refusal is also\n"
+		                      "written to stdout as JSON)"),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
@@ -102,6 +104,11 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 	if (!st)
 		goto out;
 	rc = pl_cli_build_comparison(st, &sel, "compare", NULL, &cmp);
+	if (rc == PL_EXIT_REFUSED && fmt == PL_FMT_JSON && pl_render_refusal_json(stdout, &cmp, &err)) {
+		/* the refusal as data too, for a script reading stdout */
+		pl_cli_print_error(&err);
+		goto out;
+	}
 	if (rc)
 		goto out;
 	if (pl_render_comparison(stdout, &cmp, fmt, &err)) {

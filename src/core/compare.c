@@ -17,6 +17,7 @@
 
 #include "core/normalize.h"
 #include "core/stats.h"
+#include "util/alloc.h"
 
 static const int default_metrics[] = {
 	PL_M_TTFT_P50, PL_M_TTFT_P95,          PL_M_TPOT_P50,         PL_M_TPOT_P95,
@@ -122,12 +123,6 @@ static void free_strings(char **v, size_t n)
 	free(v);
 }
 
-/* A caveat still worded here (PL_MSG_TEXT; to become a code). */
-static int add_caveat(struct pl_comparison *cmp, const char *text)
-{
-	return pl_msgs_push_text(&cmp->caveats, text);
-}
-
 /* Groups of equal values of one field: value order; values that order
  * equal but are written differently (versions "1.0" and "1.00") in the
  * order the runs first bring them, as a stable sort of the runs would. */
@@ -223,12 +218,13 @@ static void append(char *buf, size_t n, const char *s)
  * requested and measured values, unless the field is allowed to differ
  * (then a caveat). Returns 0 or PL_ENOMEM. */
 static int check_workload(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
-                          struct pl_comparison *cmp, char *msg, size_t msgsize)
+                          struct pl_comparison *cmp)
 {
 	static const int conds[3] = {PL_C_INPUT_TOKENS, PL_C_MAX_OUTPUT_TOKENS, PL_C_REQUEST_RATE};
 	static const int means[3] = {PL_M_INPUT_TOKENS_MEAN, PL_M_OUTPUT_TOKENS_MEAN,
 	                             PL_M_REQUEST_THROUGHPUT};
-	static const char *const what[3] = {"measured mean", "measured mean", "req/s achieved"};
+	static const enum pl_msg_code what[3] = {PL_MSG_W_MEASURED_MEAN, PL_MSG_W_MEASURED_MEAN,
+	                                         PL_MSG_W_REQS_ACHIEVED};
 
 	for (int k = 0; k < 3; k++) {
 		if (!runs->metric[means[k]])
@@ -236,7 +232,8 @@ static int check_workload(const struct pl_run_columns *runs, const struct pl_com
 		for (size_t i = 0; i < runs->n; i++) {
 			const struct pl_value *c = run_cond(runs, i, conds[k]);
 			double want, got = runs->metric[means[k]][i];
-			char a[40], b[40], line[300];
+			char b[40];
+			struct pl_mismatch *m;
 
 			if (!c->set || isnan(got))
 				continue;
@@ -244,91 +241,114 @@ static int check_workload(const struct pl_run_columns *runs, const struct pl_com
 			if (!(want > 0) || isinf(want) || fabs(got - want) <= 0.1 * want ||
 			    (conds[k] == PL_C_REQUEST_RATE && got > want))
 				continue;
-			snprintf(a, sizeof(a), "%s requested", c->text);
-			snprintf(line, sizeof(line), "%s %s (run %lld)",
-			         pl_fmt_num(b, sizeof(b), pl_round_sig(got, 6)), what[k], runs->id[i]);
 			if (opts->allow_mismatch[conds[k]]) {
-				char cav[500];
-				snprintf(cav, sizeof(cav),
-				         "run %lld did not run the requested workload: %s %s vs %s "
-				         "(more than 10%% apart; allowed by --allow-mismatch)",
-				         runs->id[i], pl_cond_info[conds[k]].name, a, line);
-				if (add_caveat(cmp, cav))
+				struct pl_msg cav;
+				pl_msg_init(&cav, PL_MSG_CAV_WORKLOAD_ALLOWED);
+				pl_msg_int(&cav, runs->id[i]);
+				pl_msg_field(&cav, pl_cond_info[conds[k]].name);
+				pl_msg_text(&cav, c->text);
+				pl_msg_num(&cav, pl_round_sig(got, 6));
+				pl_msg_code_arg(&cav, what[k]);
+				if (pl_msgs_push(&cmp->caveats, &cav))
 					return PL_ENOMEM;
 				continue;
 			}
-			struct pl_mismatch *m = realloc(cmp->mismatches, (cmp->nmismatches + 1) * sizeof(*m));
-			if (!m)
+			if (PL_ALLOC_GROW(cmp->mismatches, cmp->nmismatches + 1, cmp->cap_mismatches))
 				return PL_ENOMEM;
-			cmp->mismatches = m;
-			m += cmp->nmismatches;
+			m = &cmp->mismatches[cmp->nmismatches++];
+			memset(m, 0, sizeof(*m));
 			m->cond = conds[k];
-			m->extra = NULL;
-			m->within = NULL;
+			m->measured = (int)what[k];
 			m->nvalues = 2;
-			m->values = calloc(2, sizeof(char *));
-			if (!m->values)
+			if (!(m->values = calloc(2, sizeof(char *))) ||
+			    !(m->runs = calloc(2, sizeof(*m->runs))) ||
+			    !(m->nruns = calloc(2, sizeof(*m->nruns))) ||
+			    !(m->runs[1] = malloc(sizeof(**m->runs))))
 				return PL_ENOMEM;
-			cmp->nmismatches++;
-			m->values[0] = strdup(a);
-			m->values[1] = strdup(line);
+			m->runs[1][0] = runs->id[i];
+			m->nruns[1] = 1;
+			m->values[0] = strdup(c->text);
+			m->values[1] = strdup(pl_fmt_num(b, sizeof(b), pl_round_sig(got, 6)));
 			if (!m->values[0] || !m->values[1])
 				return PL_ENOMEM;
-			append(msg, msgsize, cmp->nmismatches > 1 ? "; " : "");
-			{
-				char full[400];
-				snprintf(full, sizeof(full), "%s: %s vs %s", pl_cond_info[conds[k]].name, a,
-				         m->values[1]);
-				append(msg, msgsize, full);
-			}
 		}
 	}
 	return 0;
 }
 
-/* Adds a mismatch (values are taken over) and its text to msg. */
+static int cmp_id(const void *a, const void *b);
+
+/* Adds a mismatch (values are taken over: on failure too). */
 static int push_mismatch(struct pl_comparison *cmp, int cond, char **values, size_t nvalues)
 {
-	struct pl_mismatch *m = realloc(cmp->mismatches, (cmp->nmismatches + 1) * sizeof(*m));
+	struct pl_mismatch *m;
 
-	if (!m)
+	if (PL_ALLOC_GROW(cmp->mismatches, cmp->nmismatches + 1, cmp->cap_mismatches)) {
+		free_strings(values, nvalues);
 		return PL_ENOMEM;
-	cmp->mismatches = m;
-	m[cmp->nmismatches].cond = cond;
-	m[cmp->nmismatches].extra = NULL;
-	m[cmp->nmismatches].within = NULL;
-	m[cmp->nmismatches].values = values;
-	m[cmp->nmismatches].nvalues = nvalues;
-	cmp->nmismatches++;
+	}
+	m = &cmp->mismatches[cmp->nmismatches++];
+	memset(m, 0, sizeof(*m));
+	m->cond = cond;
+	m->values = values;
+	m->nvalues = nvalues;
 	return 0;
 }
 
-/* Appends to buf the ids of runs pos[0..count) (positions in runs, in run
- * order) as ranges: "run 3", "runs 1-109", "runs 1-3, 7, 9-12"; a long list
- * ends in ", ...". */
-static void id_ranges(const struct pl_run_columns *runs, const size_t *pos, size_t count,
-                      char *buf, size_t n)
+/* Fills m->runs: for each of m's first PL_MISMATCH_RUN_VALUES values, the
+ * runs (ids ascending) whose value of the field (condition id, or the
+ * extra condition named extra when id is PL_C_NONE) is that text
+ * ("(missing)": none), among the runs whose condition set has a nonzero
+ * mask entry (mask NULL: every run). Returns 0 or PL_ENOMEM. */
+static int attach_runs(const struct pl_run_columns *runs, struct pl_mismatch *m, int id,
+                       const char *extra, const unsigned char *mask)
 {
-	size_t ranges = 0;
+	size_t nv = m->nvalues < PL_MISMATCH_RUN_VALUES ? m->nvalues : PL_MISMATCH_RUN_VALUES;
+	size_t *setidx = malloc((runs->nsets ? runs->nsets : 1) * sizeof(*setidx));
 
-	append(buf, n, count == 1 ? "run " : "runs ");
-	for (size_t i = 0; i < count;) {
-		long long start = runs->id[pos[i]], prev = start;
-		char part[64];
-
-		for (i++; i < count && runs->id[pos[i]] == prev + 1; i++)
-			prev = runs->id[pos[i]];
-		if (ranges == 8) {
-			append(buf, n, ", ...");
-			return;
-		}
-		if (start == prev)
-			snprintf(part, sizeof(part), "%s%lld", ranges ? ", " : "", start);
-		else
-			snprintf(part, sizeof(part), "%s%lld-%lld", ranges ? ", " : "", start, prev);
-		append(buf, n, part);
-		ranges++;
+	if (!setidx || !(m->runs = calloc(m->nvalues, sizeof(*m->runs))) ||
+	    !(m->nruns = calloc(m->nvalues, sizeof(*m->nruns)))) {
+		free(setidx);
+		return PL_ENOMEM;
 	}
+	for (size_t s = 0; s < runs->nsets; s++) {
+		const char *t = NULL;
+
+		setidx[s] = SIZE_MAX;
+		if (mask && !mask[s])
+			continue;
+		if (id != PL_C_NONE)
+			t = runs->sets[s].cond[id].set ? runs->sets[s].cond[id].text : NULL;
+		else
+			t = pl_run_extra(&runs->sets[s], extra);
+		for (size_t k = 0; k < nv && setidx[s] == SIZE_MAX; k++)
+			if (strcmp(t ? t : "(missing)", m->values[k]) == 0)
+				setidx[s] = k;
+	}
+	for (size_t i = 0; i < runs->n; i++)
+		if (setidx[runs->set[i]] != SIZE_MAX)
+			m->nruns[setidx[runs->set[i]]]++;
+	for (size_t k = 0; k < nv; k++) {
+		if (m->nruns[k] && !(m->runs[k] = malloc(m->nruns[k] * sizeof(**m->runs)))) {
+			free(setidx);
+			return PL_ENOMEM;
+		}
+		m->nruns[k] = 0;
+	}
+	for (size_t i = 0; i < runs->n; i++) {
+		size_t k = setidx[runs->set[i]];
+		if (k != SIZE_MAX)
+			m->runs[k][m->nruns[k]++] = runs->id[i];
+	}
+	for (size_t k = 0; k < nv; k++) {
+		int sorted = 1;
+		for (size_t j = 1; j < m->nruns[k] && sorted; j++)
+			sorted = m->runs[k][j - 1] <= m->runs[k][j];
+		if (!sorted)
+			qsort(m->runs[k], m->nruns[k], sizeof(**m->runs), cmp_id);
+	}
+	free(setidx);
+	return 0;
 }
 
 /* Error rates ascending, missing (NaN) last. */
@@ -342,21 +362,37 @@ static int rate_order(const void *ctx, size_t a, size_t b)
 	return rate[a] < rate[b] ? -1 : rate[a] > rate[b];
 }
 
+/* The distinct error rates of runs, ascending, missing (NaN) last. */
+struct rate_groups {
+	double *rate;    /* n rates */
+	long long **ids; /* per rate: the ids of the runs with it, in run order; owned */
+	size_t *nids;    /* entries of ids[k] */
+	size_t n;        /* distinct rates */
+};
+
+static void rate_groups_release(struct rate_groups *r)
+{
+	for (size_t k = 0; r->ids && k < r->n; k++)
+		free(r->ids[k]);
+	free(r->ids);
+	free(r->nids);
+	free(r->rate);
+	memset(r, 0, sizeof(*r));
+}
+
 /* The distinct error rates of runs (ascending, missing last), each with the
- * runs that have it: "0 (runs 1-109)", "0.005 (runs 110-111)",
- * "(missing) (run 112)". Rates are grouped by hashing (a million runs may
- * bring many distinct rates), then each group's runs listed in run order.
- * Caller frees each string and the array. */
-static int group_error_rates(const struct pl_run_columns *runs, char ***out, size_t *nout)
+ * runs that have it. Rates are grouped by hashing (a million runs may bring
+ * many distinct rates), then each group's runs listed in run order. Release
+ * *out with rate_groups_release(). */
+static int group_error_rates(const struct pl_run_columns *runs, struct rate_groups *out)
 {
 	size_t n = runs->n, nslots = 16, ngroups = 0;
 	size_t *slot = NULL, *group = malloc(n * sizeof(*group)), *order = NULL, *tmp = NULL;
 	size_t *start = NULL, *pos = NULL;
 	double *rate = malloc(n * sizeof(*rate)); /* per group */
-	char **vals = NULL;
-	size_t nv = 0;
 	int rc = PL_ENOMEM;
 
+	memset(out, 0, sizeof(*out));
 	while (nslots < 2 * n)
 		nslots *= 2;
 	if (!group || !rate || !(slot = calloc(nslots, sizeof(*slot))))
@@ -382,8 +418,11 @@ static int group_error_rates(const struct pl_run_columns *runs, char ***out, siz
 	}
 	if (!(order = malloc(ngroups * sizeof(*order))) || !(tmp = malloc(ngroups * sizeof(*tmp))) ||
 	    !(start = calloc(ngroups + 1, sizeof(*start))) || !(pos = malloc(n * sizeof(*pos))) ||
-	    !(vals = calloc(ngroups, sizeof(*vals))))
+	    !(out->rate = malloc(ngroups * sizeof(*out->rate))) ||
+	    !(out->ids = calloc(ngroups, sizeof(*out->ids))) ||
+	    !(out->nids = calloc(ngroups, sizeof(*out->nids))))
 		goto oom;
+	out->n = ngroups;
 	for (size_t k = 0; k < ngroups; k++)
 		order[k] = k;
 	pl_compare_sort_indices(order, tmp, ngroups, rate_order, rate);
@@ -394,24 +433,20 @@ static int group_error_rates(const struct pl_run_columns *runs, char ***out, siz
 	memcpy(tmp, start, ngroups * sizeof(*tmp));
 	for (size_t i = 0; i < n; i++)
 		pos[tmp[group[i]]++] = i;
-	for (nv = 0; nv < ngroups; nv++) {
-		size_t k = order[nv];
-		char line[400] = "", num[40];
+	for (size_t g = 0; g < ngroups; g++) {
+		size_t k = order[g], cnt = start[k + 1] - start[k];
 
-		append(line, sizeof(line),
-		       isnan(rate[k]) ? "(missing)" : pl_fmt_num(num, sizeof(num), rate[k]));
-		append(line, sizeof(line), " (");
-		id_ranges(runs, pos + start[k], start[k + 1] - start[k], line, sizeof(line));
-		append(line, sizeof(line), ")");
-		if (!(vals[nv] = strdup(line)))
+		out->rate[g] = rate[k];
+		if (!(out->ids[g] = malloc(cnt * sizeof(**out->ids))))
 			goto oom;
+		for (size_t j = 0; j < cnt; j++)
+			out->ids[g][j] = runs->id[pos[start[k] + j]];
+		out->nids[g] = cnt;
 	}
-	*out = vals;
-	*nout = nv;
-	vals = NULL;
 	rc = 0;
 oom:
-	free_strings(vals, nv);
+	if (rc)
+		rate_groups_release(out);
 	free(slot);
 	free(group);
 	free(rate);
@@ -425,14 +460,14 @@ oom:
 /* The errors rule: a run with errors (error_rate > 0) is never compared
  * with one without (error_rate 0), and a run whose error rate is unknown
  * (missing) is neither: missing is not 0. Unless opts->allow_errors, mixed
- * runs refuse the comparison with each error rate and its runs
- * ("0.65 (run 3)"); when allowed, the same list becomes a caveat. Returns 0 or PL_ENOMEM. */
+ * runs refuse the comparison with each error rate and its runs; when
+ * allowed, the same list becomes a caveat. Returns 0 or PL_ENOMEM. */
 static int check_errors(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
-                        struct pl_comparison *cmp, char *msg, size_t msgsize)
+                        struct pl_comparison *cmp)
 {
 	int seen[3] = {0, 0, 0}; /* unknown, none, some */
+	struct rate_groups g;
 	char **vals;
-	size_t nvals;
 	int rc;
 
 	for (size_t i = 0; i < runs->n; i++) {
@@ -441,28 +476,61 @@ static int check_errors(const struct pl_run_columns *runs, const struct pl_compa
 	}
 	if (seen[0] + seen[1] + seen[2] < 2)
 		return 0;
-	if ((rc = group_error_rates(runs, &vals, &nvals)))
+	if ((rc = group_error_rates(runs, &g)))
 		return rc;
 	if (opts->allow_errors) {
-		char cav[900] = "runs with and without errors compared (allowed by --allow-mismatch "
-		                "error_rate): error_rate";
-		for (size_t i = 0; i < nvals; i++) {
-			append(cav, sizeof(cav), i ? ", " : " ");
-			append(cav, sizeof(cav), vals[i]);
+		struct pl_msg cav, *sub = calloc(g.n, sizeof(*sub));
+
+		if (!sub) {
+			rate_groups_release(&g);
+			return PL_ENOMEM;
 		}
-		free_strings(vals, nvals);
-		return add_caveat(cmp, cav);
+		for (size_t k = 0; k < g.n; k++) {
+			pl_msg_init(&sub[k], isnan(g.rate[k]) ? PL_MSG_ERR_RATE_MISSING_RUNS
+			                                       : PL_MSG_ERR_RATE_RUNS);
+			if (!isnan(g.rate[k]))
+				pl_msg_num(&sub[k], g.rate[k]);
+			pl_msg_runs(&sub[k], g.ids[k], g.nids[k]);
+		}
+		pl_msg_init(&cav, PL_MSG_CAV_ERRORS_ALLOWED);
+		pl_msg_msgs(&cav, sub, g.n);
+		for (size_t k = 0; k < g.n; k++)
+			pl_msg_release(&sub[k]);
+		free(sub);
+		rate_groups_release(&g);
+		return pl_msgs_push(&cmp->caveats, &cav);
 	}
-	if (push_mismatch(cmp, PL_C_NONE, vals, nvals)) {
-		free_strings(vals, nvals);
+	if (!(vals = calloc(g.n, sizeof(*vals)))) {
+		rate_groups_release(&g);
 		return PL_ENOMEM;
 	}
-	append(msg, msgsize, cmp->nmismatches > 1 ? "; " : "");
-	append(msg, msgsize, "error_rate (runs with errors vs runs without or unknown):");
-	for (size_t i = 0; i < nvals; i++) {
-		append(msg, msgsize, i ? " vs " : " ");
-		append(msg, msgsize, vals[i]);
+	for (size_t k = 0; k < g.n; k++) {
+		char num[40];
+		if (!(vals[k] = strdup(isnan(g.rate[k]) ? "(missing)"
+		                                        : pl_fmt_num(num, sizeof(num), g.rate[k])))) {
+			free_strings(vals, g.n);
+			rate_groups_release(&g);
+			return PL_ENOMEM;
+		}
 	}
+	if (push_mismatch(cmp, PL_C_NONE, vals, g.n)) {
+		rate_groups_release(&g);
+		return PL_ENOMEM;
+	}
+	{
+		struct pl_mismatch *m = &cmp->mismatches[cmp->nmismatches - 1];
+		if (!(m->runs = calloc(g.n, sizeof(*m->runs))) ||
+		    !(m->nruns = calloc(g.n, sizeof(*m->nruns)))) {
+			rate_groups_release(&g);
+			return PL_ENOMEM;
+		}
+		for (size_t k = 0; k < g.n && k < PL_MISMATCH_RUN_VALUES; k++) {
+			m->runs[k] = g.ids[k]; /* taken over */
+			m->nruns[k] = g.nids[k];
+			g.ids[k] = NULL;
+		}
+	}
+	rate_groups_release(&g);
 	return 0;
 }
 
@@ -486,14 +554,8 @@ static int explain_loops(const struct pl_run_columns *runs, struct pl_comparison
 		if (m->cond != PL_C_CONCURRENCY)
 			continue;
 		for (size_t k = 0; k < m->nvalues; k++)
-			if (strcmp(m->values[k], "(missing)") == 0) {
-				char *t = strdup("(missing: an open-loop run at a request_rate; open- and "
-				                 "closed-loop runs do not compare)");
-				if (!t)
-					return PL_ENOMEM;
-				free(m->values[k]);
-				m->values[k] = t;
-			}
+			if (strcmp(m->values[k], "(missing)") == 0)
+				m->open_loop = k + 1;
 	}
 	return 0;
 }
@@ -563,42 +625,34 @@ out:
 	return rc;
 }
 
-/* Adds a refused difference or, when allowed, its caveat. name is the
- * field's name, within (may be NULL) the row it differs in; vals are taken
- * over. */
-static int refuse_or_caveat(struct pl_comparison *cmp, int cond, const char *extra,
-                            const char *within, int allowed, char **vals, size_t nvals,
-                            char *msg, size_t msgsize)
+/* Adds a refused difference, with the runs holding each value (among the
+ * runs whose set has a nonzero mask entry; NULL: all), or, when allowed,
+ * its caveat. The field is condition cond or, when cond is PL_C_NONE, the
+ * extra condition extra; within (may be NULL) the row it differs in; vals
+ * are taken over. */
+static int refuse_or_caveat(const struct pl_run_columns *runs, struct pl_comparison *cmp, int cond,
+                            const char *extra, const char *within, const unsigned char *mask,
+                            int allowed, char **vals, size_t nvals)
 {
-	char line[700];
+	const char *name = cond >= 0 ? pl_cond_info[cond].name : extra;
+	struct pl_mismatch *m;
 
-	if (within)
-		snprintf(line, sizeof(line), "%s (within %s):", cond >= 0 ? pl_cond_info[cond].name : extra,
-		         within);
-	else
-		snprintf(line, sizeof(line), "%s:", cond >= 0 ? pl_cond_info[cond].name : extra);
-	for (size_t k = 0; k < nvals; k++) {
-		append(line, sizeof(line), k ? " vs " : " ");
-		append(line, sizeof(line), vals[k]);
-	}
 	if (allowed) {
-		char cav[800];
-		snprintf(cav, sizeof(cav), "conditions differ in %s (allowed by --allow-mismatch)", line);
+		struct pl_msg cav;
+		pl_msg_init(&cav, within ? PL_MSG_CAV_DIFFER_WITHIN_ALLOWED : PL_MSG_CAV_DIFFER_ALLOWED);
+		pl_msg_field(&cav, name);
+		if (within)
+			pl_msg_text(&cav, within);
+		pl_msg_list(&cav, (const char *const *)vals, nvals);
 		free_strings(vals, nvals);
-		return add_caveat(cmp, cav);
+		return pl_msgs_push(&cmp->caveats, &cav);
 	}
-	if (push_mismatch(cmp, cond, vals, nvals)) {
-		free_strings(vals, nvals);
+	if (push_mismatch(cmp, cond, vals, nvals))
 		return PL_ENOMEM;
-	}
-	{
-		struct pl_mismatch *m = &cmp->mismatches[cmp->nmismatches - 1];
-		if ((extra && !(m->extra = strdup(extra))) || (within && !(m->within = strdup(within))))
-			return PL_ENOMEM;
-	}
-	append(msg, msgsize, cmp->nmismatches > 1 ? "; " : "");
-	append(msg, msgsize, line);
-	return 0;
+	m = &cmp->mismatches[cmp->nmismatches - 1];
+	if ((extra && !(m->extra = strdup(extra))) || (within && !(m->within = strdup(within))))
+		return PL_ENOMEM;
+	return attach_runs(runs, m, cond, extra, mask);
 }
 
 /* A field that travels with an axis field (parallelism with hardware, ...)
@@ -607,7 +661,7 @@ static int refuse_or_caveat(struct pl_comparison *cmp, int cond, const char *ext
  * is checked per row (runs grouped by the axis fields); the first row where
  * it has more than one value is named. Returns 0 or PL_ENOMEM. */
 static int check_travellers(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
-                            struct pl_comparison *cmp, char *msg, size_t msgsize)
+                            struct pl_comparison *cmp)
 {
 	struct set_groups g;
 	int axis_is[PL_COND_COUNT] = {0};
@@ -630,17 +684,22 @@ static int check_travellers(const struct pl_run_columns *runs, const struct pl_c
 			continue;
 		{
 			const char **vals = malloc(runs->nsets * sizeof(*vals));
+			unsigned char *mask = calloc(runs->nsets ? runs->nsets : 1, 1);
 			char within[400] = "", **dv;
 			size_t nv = 0, ndv;
 			const struct pl_run *rep = &runs->sets[g.rep[bad]];
 
-			if (!vals) {
+			if (!vals || !mask) {
+				free(vals);
+				free(mask);
 				rc = PL_ENOMEM;
 				break;
 			}
 			for (size_t i = 0; i < runs->nsets; i++)
-				if (g.group[i] == bad)
+				if (g.group[i] == bad) {
 					vals[nv++] = runs->sets[i].cond[id].set ? runs->sets[i].cond[id].text : NULL;
+					mask[i] = 1;
+				}
 			for (size_t k = 0; k < cmp->naxis; k++) {
 				const struct pl_value *v = &rep->cond[cmp->axis[k]];
 				append(within, sizeof(within), k ? ", " : "");
@@ -651,8 +710,9 @@ static int check_travellers(const struct pl_run_columns *runs, const struct pl_c
 			rc = distinct_texts(vals, nv, id, &dv, &ndv);
 			free(vals);
 			if (!rc)
-				rc = refuse_or_caveat(cmp, id, NULL, within, opts->allow_mismatch[id], dv, ndv,
-				                      msg, msgsize);
+				rc = refuse_or_caveat(runs, cmp, id, NULL, within, mask, opts->allow_mismatch[id],
+				                      dv, ndv);
+			free(mask);
 		}
 	}
 	pl_compare_groups_release(&g);
@@ -693,7 +753,7 @@ static int add_shared_extra(struct pl_comparison *cmp, const char *name, const c
  * Those every run has with one value go to cmp->shared_extra, in name
  * order. Returns 0 or PL_ENOMEM. */
 static int check_extras(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
-                        struct pl_comparison *cmp, char *msg, size_t msgsize)
+                        struct pl_comparison *cmp)
 {
 	const char **names = NULL, **vals = NULL;
 	size_t nnames = 0, cap = 0;
@@ -746,8 +806,8 @@ static int check_extras(const struct pl_run_columns *runs, const struct pl_compa
 		}
 		rc = distinct_texts(vals, runs->nsets, -1, &dv, &ndv);
 		if (!rc)
-			rc = refuse_or_caveat(cmp, PL_C_NONE, names[j], NULL, extra_allowed(opts, names[j]),
-			                      dv, ndv, msg, msgsize);
+			rc = refuse_or_caveat(runs, cmp, PL_C_NONE, names[j], NULL, NULL,
+			                      extra_allowed(opts, names[j]), dv, ndv);
 	}
 	free(vals);
 	free(names);
@@ -758,7 +818,6 @@ static int check_extras(const struct pl_run_columns *runs, const struct pl_compa
 static int check_conditions(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
                             struct pl_comparison *cmp, struct pl_error *err)
 {
-	char msg[sizeof(err->message)] = "";
 	const struct pl_run *first = &runs->sets[runs->set[0]];
 
 	for (int id = 0; id < PL_COND_COUNT; id++) {
@@ -776,14 +835,12 @@ static int check_conditions(const struct pl_run_columns *runs, const struct pl_c
 		char **vals;
 		size_t nvals;
 		if (distinct_values(runs, id, &vals, &nvals) ||
-		    refuse_or_caveat(cmp, id, NULL, NULL, opts->allow_mismatch[id], vals, nvals, msg,
-		                     sizeof(msg)))
+		    refuse_or_caveat(runs, cmp, id, NULL, NULL, NULL, opts->allow_mismatch[id], vals,
+		                     nvals))
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
-	if (check_travellers(runs, opts, cmp, msg, sizeof(msg)) ||
-	    check_extras(runs, opts, cmp, msg, sizeof(msg)) ||
-	    check_workload(runs, opts, cmp, msg, sizeof(msg)) ||
-	    check_errors(runs, opts, cmp, msg, sizeof(msg)) || explain_loops(runs, cmp))
+	if (check_travellers(runs, opts, cmp) || check_extras(runs, opts, cmp) ||
+	    check_workload(runs, opts, cmp) || check_errors(runs, opts, cmp) || explain_loops(runs, cmp))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	if (cmp->nmismatches) {
 		char axis[256] = "";
@@ -791,10 +848,10 @@ static int check_conditions(const struct pl_run_columns *runs, const struct pl_c
 			append(axis, sizeof(axis), k ? "," : "");
 			append(axis, sizeof(axis), pl_cond_info[cmp->axis[k]].name);
 		}
+		/* the fields are data (cmp->mismatches), worded by render */
 		return pl_error_set(err, PL_EMISMATCH,
-		                    "comparison refused: %zu condition%s off the axis '%s': %s",
-		                    cmp->nmismatches, cmp->nmismatches > 1 ? "s differ" : " differs", axis,
-		                    msg);
+		                    "comparison refused: %zu condition%s off the axis '%s'",
+		                    cmp->nmismatches, cmp->nmismatches > 1 ? "s differ" : " differs", axis);
 	}
 	return 0;
 }
@@ -914,17 +971,21 @@ static int build_row(const struct pl_run_columns *runs, const size_t *pos, size_
 		}
 	}
 	if (row->reference_only) {
-		char label[512], cav[1024], items[400] = "";
+		char label[512];
+		struct pl_msg cav, items[PL_CHK_COUNT];
+		size_t nitems = 0;
+
 		for (int i = 0; i < PL_CHK_COUNT; i++)
-			if (missing & (1u << i)) {
-				append(items, sizeof(items), items[0] ? ", " : "");
-				append(items, sizeof(items), pl_checklist_item(i));
-			}
+			if (missing & (1u << i))
+				pl_msg_init(&items[nitems++], (enum pl_msg_code)(PL_MSG_W_CHK_WEIGHTS_SOURCE + i));
 		row_label(cmp, row, label, sizeof(label));
-		snprintf(cav, sizeof(cav),
-		         "%s: %zu of %zu run%s reference-only (missing: %s)", label,
-		         row->reference_only, n, n > 1 ? "s are" : " is", items);
-		if (add_caveat(cmp, cav))
+		pl_msg_init(&cav, PL_MSG_CAV_REFERENCE_ONLY);
+		pl_msg_text(&cav, label);
+		pl_msg_int(&cav, (long long)row->reference_only);
+		pl_msg_int(&cav, (long long)n);
+		pl_msg_msgs(&cav, items, nitems);
+		pl_msg_int(&cav, (long long)cmp->nrows); /* this row's index: build_rows fills in order */
+		if (pl_msgs_push(&cmp->caveats, &cav))
 			return PL_ENOMEM;
 	}
 	return 0;
@@ -1025,7 +1086,7 @@ static int column_failed(const struct pl_run_columns *runs, size_t i)
 static int drop_failed(const struct pl_run_columns *in, struct pl_run_columns *out,
                        size_t *nfailed, int quiet, struct pl_comparison *cmp)
 {
-	char cav[400];
+	long long named_ids[20];
 	size_t k = 0, named = 0;
 
 	pl_run_columns_init(out);
@@ -1045,14 +1106,11 @@ static int drop_failed(const struct pl_run_columns *in, struct pl_run_columns *o
 	for (int m = 0; m < PL_METRIC_COUNT; m++)
 		if (in->metric[m] && !(out->metric[m] = malloc((in->n ? in->n : 1) * sizeof(double))))
 			return PL_ENOMEM;
-	snprintf(cav, sizeof(cav), "failed runs left out (no request completed; never pooled):");
 	for (size_t i = 0; i < in->n; i++) {
 		if (column_failed(in, i)) {
-			if (named++ < 20) {
-				size_t len = strlen(cav);
-				snprintf(cav + len, sizeof(cav) - len, "%s run %lld", named > 1 ? "," : "",
-				         in->id[i]);
-			}
+			if (named < 20)
+				named_ids[named] = in->id[i];
+			named++;
 			(*nfailed)++;
 			continue;
 		}
@@ -1065,11 +1123,15 @@ static int drop_failed(const struct pl_run_columns *in, struct pl_run_columns *o
 		k++;
 	}
 	out->n = k;
-	if (named > 20) {
-		size_t len = strlen(cav);
-		snprintf(cav + len, sizeof(cav) - len, " and %zu more", named - 20);
+	if (*nfailed && !quiet) {
+		struct pl_msg cav;
+		pl_msg_init(&cav, named > 20 ? PL_MSG_CAV_FAILED_LEFT_OUT_MORE : PL_MSG_CAV_FAILED_LEFT_OUT);
+		pl_msg_runs(&cav, named_ids, named > 20 ? 20 : named);
+		if (named > 20)
+			pl_msg_int(&cav, (long long)(named - 20));
+		return pl_msgs_push(&cmp->caveats, &cav);
 	}
-	return *nfailed && !quiet ? add_caveat(cmp, cav) : 0;
+	return 0;
 }
 
 static int build_columns(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
@@ -1197,6 +1259,10 @@ void pl_comparison_release(struct pl_comparison *cmp)
 	free(cmp->rows);
 	pl_msgs_release(&cmp->caveats);
 	for (size_t i = 0; i < cmp->nmismatches; i++) {
+		for (size_t k = 0; cmp->mismatches[i].runs && k < cmp->mismatches[i].nvalues; k++)
+			free(cmp->mismatches[i].runs[k]);
+		free(cmp->mismatches[i].runs);
+		free(cmp->mismatches[i].nruns);
 		free_strings(cmp->mismatches[i].values, cmp->mismatches[i].nvalues);
 		free(cmp->mismatches[i].extra);
 		free(cmp->mismatches[i].within);

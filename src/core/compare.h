@@ -56,16 +56,34 @@ struct pl_compare_opts {
 	                                     caveat (history draws them itself) */
 };
 
-/* One mismatched field of a refused comparison. */
+/* The values of a mismatch that carry the runs holding them (the rest,
+ * past it, are listed without runs). */
+#define PL_MISMATCH_RUN_VALUES 20
+
+/* One mismatched field of a refused comparison: data, worded by
+ * render/refusal.c (render.h: pl_refusal_*) through the word tables. */
 struct pl_mismatch {
 	int cond;       /* enum pl_cond_id, or PL_C_NONE for the errors rule
-	                   (values are "run N: <error_rate>") and for an extra
-	                   condition (then extra is set) */
+	                   (values are the error rates, "(missing)" for
+	                   unknown) and for an extra condition (then extra is set) */
 	char *extra;    /* the extra condition's name ("FORMAT.key"), or NULL; owned */
 	char *within;   /* for a field that travels with the axis and differs
-	                   inside one row: that row's label ("B200"), else NULL; owned */
+	                   inside one row: that row's axis fields and values
+	                   ("hardware B200"), else NULL; owned */
 	char **values;  /* distinct values, canonical text, "(missing)" for missing */
 	size_t nvalues; /* >= 2 */
+	long long **runs; /* per value (the first PL_MISMATCH_RUN_VALUES): the ids
+	                     of the runs holding it, ascending; NULL (nruns 0)
+	                     where the value names its run itself (the workload
+	                     rule) or lies past them; owned */
+	size_t *nruns;    /* entries of runs[k]; nvalues entries, or NULL */
+	int measured;     /* the workload rule: values[0] is the requested value,
+	                     values[1] what run runs[1][0] measured, and this the
+	                     word for what that is (PL_MSG_W_MEASURED_MEAN or
+	                     PL_MSG_W_REQS_ACHIEVED); 0 for any other rule */
+	size_t open_loop; /* 1 + the index of the "(missing)" concurrency that is
+	                     an open-loop run's (worded PL_MSG_W_OPEN_LOOP_MISSING),
+	                     or 0 */
 };
 
 /* One row: the runs sharing one set of axis values. */
@@ -111,6 +129,7 @@ struct pl_comparison {
 	                                     render/words.h) */
 	struct pl_mismatch *mismatches;   /* filled when refused */
 	size_t nmismatches;
+	size_t cap_mismatches;            /* allocated entries of mismatches */
 	size_t nruns;                     /* runs considered */
 	size_t nfailed;                   /* failed runs (pl_run_failed) left out:
 	                                     never pooled; named in a caveat */
@@ -141,8 +160,9 @@ int pl_compare_parse_axis_named(struct pl_compare_opts *opts, const char *list, 
  * pooled: they are left out before anything else, named in a caveat
  * (unless opts->failed_quiet) and counted in out->nfailed.
  * Returns 0; PL_EEMPTY if there are no runs, or every run failed; PL_EMISMATCH if conditions
- * differ (out->mismatches lists every field, err->message names them in one
- * line); PL_ENOMEM. On any return, release *out with pl_comparison_release().
+ * differ (out->mismatches lists every field with its values and the runs
+ * holding each; err->message only counts them: render.h's pl_refusal_*
+ * word the fields); PL_ENOMEM. On any return, release *out with pl_comparison_release().
  * Cost: O(sets log sets + runs) plus a median per row and metric, so a
  * million runs of a few thousand condition sets take well under a second.
  */

@@ -44,6 +44,9 @@ static void arg_release(struct pl_msg_arg *a)
 	for (size_t k = 0; k < a->nv; k++)
 		free(a->v[k]);
 	free(a->v);
+	for (size_t k = 0; k < a->nsub; k++)
+		pl_msg_release(&a->sub[k]);
+	free(a->sub);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -164,6 +167,29 @@ int pl_msg_list(struct pl_msg *m, const char *const *v, size_t nv)
 	return 0;
 }
 
+int pl_msg_msgs(struct pl_msg *m, const struct pl_msg *sub, size_t nsub)
+{
+	struct pl_msg_arg *a = next_arg(m, PL_MA_MSGS);
+
+	if (!a)
+		return PL_ENOMEM;
+	if (nsub == 0)
+		return 0;
+	if (!(a->sub = calloc(nsub, sizeof(*a->sub)))) {
+		m->oom = 1;
+		return PL_ENOMEM;
+	}
+	for (size_t k = 0; k < nsub; k++) {
+		if (pl_msg_copy(&a->sub[k], &sub[k])) {
+			a->nsub = k;
+			m->oom = 1;
+			return PL_ENOMEM;
+		}
+	}
+	a->nsub = nsub;
+	return 0;
+}
+
 int pl_msg_copy(struct pl_msg *dst, const struct pl_msg *src)
 {
 	pl_msg_init(dst, src->code);
@@ -177,6 +203,7 @@ int pl_msg_copy(struct pl_msg *dst, const struct pl_msg *src)
 		case PL_MA_NUM: pl_msg_num(dst, a->d); break;
 		case PL_MA_RUNS: pl_msg_runs(dst, a->ids, a->nids); break;
 		case PL_MA_LIST: pl_msg_list(dst, (const char *const *)a->v, a->nv); break;
+		case PL_MA_MSGS: pl_msg_msgs(dst, a->sub, a->nsub); break;
 		}
 	}
 	dst->oom |= src->oom;
@@ -199,7 +226,7 @@ int pl_msg_equal(const struct pl_msg *a, const struct pl_msg *b)
 	for (unsigned k = 0; k < a->nargs; k++) {
 		const struct pl_msg_arg *x = &a->args[k], *y = &b->args[k];
 		if (x->kind != y->kind || x->i != y->i || !str_eq(x->s, y->s) || x->nids != y->nids ||
-		    x->nv != y->nv)
+		    x->nv != y->nv || x->nsub != y->nsub)
 			return 0;
 		/* numbers compare by bits, so NaN equals NaN and -0 is not 0 */
 		if (x->kind == PL_MA_NUM && memcmp(&x->d, &y->d, sizeof(x->d)) != 0)
@@ -208,6 +235,9 @@ int pl_msg_equal(const struct pl_msg *a, const struct pl_msg *b)
 			return 0;
 		for (size_t j = 0; j < x->nv; j++)
 			if (!str_eq(x->v[j], y->v[j]))
+				return 0;
+		for (size_t j = 0; j < x->nsub; j++)
+			if (!pl_msg_equal(&x->sub[j], &y->sub[j]))
 				return 0;
 	}
 	return 1;

@@ -29,7 +29,62 @@
 	/* a plain text carried unchanged (a sentence not yet a code: its \
 	 * wording is the same in every language, so the zh-CN \
 	 * English-sentence test fails on it) */ \
-	X(TEXT, "{1} TEXT the sentence")
+	X(TEXT, "{1} TEXT the sentence") \
+	/* words: codes with no arguments, worded with pl_word() or as a \
+	 * CODE / MSGS argument. The publication checklist items, in \
+	 * PL_CHK_* bit order (PL_MSG_W_CHK_WEIGHTS_SOURCE + k is bit k) */ \
+	X(W_CHK_WEIGHTS_SOURCE, "") \
+	X(W_CHK_ENGINE_VERSION, "") \
+	X(W_CHK_ENGINE_ARGS, "") \
+	X(W_CHK_DRIVER, "") \
+	X(W_CHK_LENGTHS, "") \
+	X(W_CHK_CONCURRENCY, "") \
+	X(W_CHK_WARMUP, "") \
+	X(W_CHK_TTFT, "") \
+	X(W_CHK_TPOT, "") \
+	X(W_CHK_THROUGHPUT, "") \
+	X(W_CHK_P95, "") \
+	/* what the workload rule measured (CAV_WORKLOAD_ALLOWED's {5}) */ \
+	X(W_MEASURED_MEAN, "") \
+	X(W_REQS_ACHIEVED, "") \
+	/* a refused concurrency value missing because the run is open-loop */ \
+	X(W_OPEN_LOOP_MISSING, "") \
+	/* comparison caveats (core/compare.c) */ \
+	X(CAV_REFERENCE_ONLY, "{1} TEXT the row's label; {2} INT its reference-only runs; " \
+	  "{3} INT its runs; {4} MSGS the checklist items they lack (W_CHK_* words); " \
+	  "{5} INT the row's index in the comparison (not printed)") \
+	X(CAV_WORKLOAD_ALLOWED, "{1} INT the run; {2} FIELD the condition; {3} TEXT its " \
+	  "requested value; {4} NUM what the run measured; {5} CODE what that is " \
+	  "(W_MEASURED_MEAN or W_REQS_ACHIEVED)") \
+	X(CAV_DIFFER_ALLOWED, "{1} FIELD the condition or extra condition; {2} LIST its " \
+	  "distinct values") \
+	X(CAV_DIFFER_WITHIN_ALLOWED, "{1} FIELD the condition travelling with the axis; " \
+	  "{2} TEXT the row it differs in (axis fields and values); {3} LIST its distinct values") \
+	X(CAV_ERRORS_ALLOWED, "{1} MSGS the error rates with their runs (ERR_RATE_RUNS, " \
+	  "ERR_RATE_MISSING_RUNS)") \
+	X(ERR_RATE_RUNS, "{1} NUM an error rate; {2} RUNS the runs with it") \
+	X(ERR_RATE_MISSING_RUNS, "{1} RUNS the runs whose error rate is missing") \
+	X(CAV_FAILED_LEFT_OUT, "{1} RUNS the failed runs left out (at most 20)") \
+	X(CAV_FAILED_LEFT_OUT_MORE, "{1} RUNS the first 20 failed runs left out; {2} INT " \
+	  "how many more") \
+	/* a refused comparison (render/refusal.c words struct pl_mismatch) */ \
+	X(REFUSAL_HEAD, "{1} LIST the axis fields") \
+	X(REFUSAL_FIELD, "{1} FIELD the differing field; {2} MSGS its values (REFUSAL_VALUE*)") \
+	X(REFUSAL_FIELD_MORE, "{1} FIELD the differing field; {2} MSGS its first values; " \
+	  "{3} INT how many more values") \
+	X(REFUSAL_FIELD_WITHIN, "{1} FIELD the differing field; {2} TEXT the row it differs in; " \
+	  "{3} MSGS its values") \
+	X(REFUSAL_FIELD_WITHIN_MORE, "{1} FIELD the differing field; {2} TEXT the row; " \
+	  "{3} MSGS its first values; {4} INT how many more values") \
+	X(REFUSAL_VALUE, "{1} TEXT a value; {2} RUNS the runs that hold it") \
+	X(REFUSAL_VALUE_REQUESTED, "{1} TEXT the value the workload rule's condition requested") \
+	X(REFUSAL_VALUE_MEASURED, "{1} TEXT what a run measured; {2} CODE what that is " \
+	  "(W_MEASURED_MEAN or W_REQS_ACHIEVED); {3} RUNS the run") \
+	X(REFUSAL_VALUE_ALONE, "{1} TEXT a value (its run named inside it, or none known)") \
+	X(REFUSAL_VALUE_WORD, "{1} CODE a value that is a word (W_OPEN_LOOP_MISSING); " \
+	  "{2} RUNS the runs that hold it") \
+	X(REFUSAL_MORE_FIELDS, "{1} INT how many more differing fields") \
+	X(REFUSAL_HINT, "")
 
 enum pl_msg_code {
 	PL_MSG_NONE = 0, /* no message (an unset struct pl_msg) */
@@ -57,7 +112,13 @@ enum pl_msg_kind {
 	                   list separator (", " / "、") */
 	PL_MA_CODE,     /* i: another code with no arguments (a word such as
 	                   a flag), worded in the same language */
+	PL_MA_MSGS,     /* sub/nsub: several messages (each a code with its
+	                   own arguments: a value with its runs, a word),
+	                   each worded in the same language and joined like
+	                   a LIST */
 };
+
+struct pl_msg;
 
 /* One argument. Only the members of its kind are set. */
 struct pl_msg_arg {
@@ -69,6 +130,8 @@ struct pl_msg_arg {
 	size_t nids;           /* entries in ids */
 	char **v;              /* PL_MA_LIST; owned, each owned */
 	size_t nv;             /* entries in v */
+	struct pl_msg *sub;    /* PL_MA_MSGS; owned, each owned */
+	size_t nsub;           /* entries in sub */
 };
 
 /* The most arguments a message carries. */
@@ -108,6 +171,9 @@ int pl_msg_field(struct pl_msg *m, const char *name);
 int pl_msg_runs(struct pl_msg *m, const long long *ids, size_t nids);
 int pl_msg_list(struct pl_msg *m, const char *const *v, size_t nv);
 int pl_msg_code_arg(struct pl_msg *m, enum pl_msg_code word);
+/* Appends a PL_MA_MSGS argument holding deep copies of sub[0..nsub);
+ * a sub-message's oom flag makes the adder fail. Same returns. */
+int pl_msg_msgs(struct pl_msg *m, const struct pl_msg *sub, size_t nsub);
 
 /* Deep copy of src into *dst (dst initialised here). Returns 0 or
  * PL_ENOMEM (dst then released). */

@@ -475,22 +475,14 @@ static unsigned row_missing(const struct bundle *b, size_t r)
 	return m;
 }
 
-/* A caveat of the comparison about one row ("LABEL: text"): the row's
- * index, or -1; *rest points after "LABEL: ". */
-static long caveat_row(const struct pl_comparison *cmp, const char *cav, const char **rest)
+/* The row a caveat of the comparison is about: a reference-only caveat
+ * carries its row's index ({5} of PL_MSG_CAV_REFERENCE_ONLY); -1 for the
+ * others. */
+static long caveat_row(const struct pl_comparison *cmp, const struct pl_msg *m)
 {
-	char label[1024];
-
-	for (size_t r = 0; r < cmp->nrows; r++) {
-		size_t n;
-		pl_compare_row_label(cmp, r, label, sizeof(label));
-		n = strlen(label);
-		if (strncmp(cav, label, n) == 0 && cav[n] == ':' && cav[n + 1] == ' ') {
-			*rest = cav + n + 2;
-			return (long)r;
-		}
-	}
-	*rest = cav;
+	if (m->code == PL_MSG_CAV_REFERENCE_ONLY && m->nargs >= 5 && m->args[4].kind == PL_MA_INT &&
+	    m->args[4].i >= 0 && (unsigned long long)m->args[4].i < cmp->nrows)
+		return (long)m->args[4].i;
 	return -1;
 }
 
@@ -504,7 +496,7 @@ static int ctx_caveats(struct bundle *b)
 	const struct pl_comparison *cmp = b->cmp;
 	unsigned *miss;
 	unsigned char *done;
-	char **cavs; /* the caveats worded in English (PL_MSG_TEXT today) */
+	char **cavs; /* the caveats worded in the report's language */
 	char label[1024], line[1024], x[32], y[32];
 	int rc = 0;
 
@@ -513,7 +505,7 @@ static int ctx_caveats(struct bundle *b)
 	done = calloc(cmp->nrows + cmp->caveats.n + 1, 1);
 	cavs = calloc(cmp->caveats.n + 1, sizeof(*cavs));
 	for (size_t i = 0; cavs && i < cmp->caveats.n; i++)
-		if (!(cavs[i] = pl_words_msg(&cmp->caveats.v[i], PL_LANG_EN)))
+		if (!(cavs[i] = pl_i18n_msg(&cmp->caveats.v[i], b->w->lang)))
 			rc = PL_ENOMEM;
 	if (!miss || !done || !cavs || rc) {
 		for (size_t i = 0; cavs && i < cmp->caveats.n; i++)
@@ -561,13 +553,13 @@ static int ctx_caveats(struct bundle *b)
 		rc |= pl_tpl_set_bool(box, "has_applies", 1);
 	}
 	for (size_t i = 0; i < cmp->caveats.n && rc == 0; i++) {
-		const char *rest, *rest2;
-		long row = caveat_row(cmp, cavs[i], &rest);
+		const char *rest = cavs[i];
+		long row = caveat_row(cmp, &cmp->caveats.v[i]);
 		struct pl_tpl_ctx *box;
 		if (done[cmp->nrows + i])
 			continue;
-		if (row >= 0 && miss[row] && strstr(rest, " reference-only (missing: "))
-			continue; /* said above, in the report's language */
+		if (row >= 0 && miss[row])
+			continue; /* said above, grouped by what the runs lack */
 		box = pl_tpl_add_item(c, "caveat_boxes");
 		if (!box)
 			break;
@@ -575,9 +567,9 @@ static int ctx_caveats(struct bundle *b)
 		rc |= pl_tpl_set_bool(box, "has_applies", row >= 0);
 		rc |= pl_tpl_set_list(box, "applies");
 		for (size_t j = i; j < cmp->caveats.n; j++) {
-			long row2 = caveat_row(cmp, cavs[j], &rest2);
+			long row2 = caveat_row(cmp, &cmp->caveats.v[j]);
 			struct pl_tpl_ctx *e;
-			if (done[cmp->nrows + j] || strcmp(rest, rest2) != 0 || (row < 0) != (row2 < 0))
+			if (done[cmp->nrows + j] || strcmp(rest, cavs[j]) != 0 || (row < 0) != (row2 < 0))
 				continue;
 			done[cmp->nrows + j] = 1;
 			if (row2 < 0)

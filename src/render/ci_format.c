@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/refusal.h"
 #include "render/regress.h"
 #include "render/render_impl.h"
 #include "util/utf8.h"
@@ -510,30 +511,23 @@ int pl_render_history_junit(FILE *out, const struct pl_history *hs, size_t nh,
 	return finish(out, 0, err);
 }
 
-/* Writes the mismatches of cmp as "FIELD: 'a' vs 'b'; ..." through put. */
+/* Writes the mismatches of cmp as "FIELD: 'a' (run 1) vs 'b' (run 2); ..."
+ * (render/refusal.h) through put. */
 static int mismatch_text(FILE *out, const struct pl_comparison *cmp,
                          int (*put)(FILE *, const char *, int), int arg)
 {
 	int rc;
 
 	for (size_t i = 0; i < cmp->nmismatches; i++) {
-		const struct pl_mismatch *m = &cmp->mismatches[i];
-		if (i && (rc = put(out, "; ", arg)))
+		char *line = pl_refusal_field_line(&cmp->mismatches[i], 0, 0, PL_LANG_EN);
+		if (!line)
+			return PL_ENOMEM;
+		rc = i ? put(out, "; ", arg) : 0;
+		if (!rc)
+			rc = put(out, line, arg);
+		free(line);
+		if (rc)
 			return rc;
-		if ((rc = put(out, m->cond >= 0 ? pl_cond_info[m->cond].name
-		                   : m->extra   ? m->extra
-		                                : "error_rate",
-		              arg)))
-			return rc;
-		if (m->within && ((rc = put(out, " (within ", arg)) || (rc = put(out, m->within, arg)) ||
-		                  (rc = put(out, ")", arg))))
-			return rc;
-		if ((rc = put(out, ":", arg)))
-			return rc;
-		for (size_t k = 0; k < m->nvalues; k++)
-			if ((rc = put(out, k ? " vs '" : " '", arg)) || (rc = put(out, m->values[k], arg)) ||
-			    (rc = put(out, "'", arg)))
-				return rc;
 	}
 	return 0;
 }
@@ -717,9 +711,7 @@ int pl_render_refusal_github(FILE *out, FILE *summary, const char *cmd,
 		for (size_t i = 0; i < cmp->nmismatches; i++) {
 			const struct pl_mismatch *m = &cmp->mismatches[i];
 			fputs(i ? ", " : "", summary);
-			if ((rc = pl_markdown_write_cell(summary, m->cond >= 0 ? pl_cond_info[m->cond].name
-			                                          : m->extra   ? m->extra
-			                                                       : "error_rate")))
+			if ((rc = pl_markdown_write_cell(summary, pl_refusal_field_name(m))))
 				return finish(summary, rc, err);
 		}
 		fputs("\n\nresult: refused (exit 3)\n", summary);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/model.h"
 #include "render/render_impl.h"
 
 extern const char *const pl_words_en[PL_MSG_COUNT];
@@ -72,11 +73,48 @@ static const struct pl_msg_arg *arg_at(const struct pl_msg *m, unsigned long k)
 	return k >= 1 && k <= m->nargs ? &m->args[k - 1] : NULL;
 }
 
+static void fill(struct pl_buf *o, const char *t, const struct pl_msg *m, enum pl_lang lang);
+
+/* Appends the ids of a as ranges of consecutive ids: "1-109, 112"; past 8
+ * ranges the list ends in ", ..." (sep: the language's). */
+static void add_ranges(struct pl_buf *o, const struct pl_msg_arg *a, const char *sep)
+{
+	size_t ranges = 0;
+
+	for (size_t i = 0; i < a->nids;) {
+		long long start = a->ids[i], prev = start;
+
+		for (i++; i < a->nids && a->ids[i] == prev + 1; i++)
+			prev = a->ids[i];
+		if (ranges == 8) {
+			pl_buf_adds(o, sep);
+			pl_buf_adds(o, "...");
+			return;
+		}
+		if (ranges)
+			pl_buf_adds(o, sep);
+		if (start == prev)
+			pl_buf_addf(o, "%lld", start);
+		else
+			pl_buf_addf(o, "%lld-%lld", start, prev);
+		ranges++;
+	}
+}
+
+/* Appends argument a; spec[0..nspec) is what follows ':' (a NUM's
+ * conversion, or "r" for RUNS as ranges); join (NULL: the language's
+ * separator) what a {N/SEP} names, with every entry of a RUNS. */
 static void add_arg(struct pl_buf *o, const struct pl_msg_arg *a, const char *spec, size_t nspec,
-                    enum pl_lang lang)
+                    const char *join, size_t njoin, enum pl_lang lang)
 {
 	char tmp[64];
+	const char *sep = lang_words[lang].sep;
+	size_t nsep = strlen(sep);
 
+	if (join) {
+		sep = join;
+		nsep = njoin;
+	}
 	switch (a->kind) {
 	case PL_MA_TEXT:
 	case PL_MA_FIELD:
@@ -86,7 +124,9 @@ static void add_arg(struct pl_buf *o, const struct pl_msg_arg *a, const char *sp
 		pl_buf_addf(o, "%lld", a->i);
 		break;
 	case PL_MA_NUM:
-		if (nspec) { /* "[.P]C", checked by spec_ok() */
+		if (nspec == 1 && spec[0] == 'n') {
+			pl_fmt_num(tmp, sizeof(tmp), a->d);
+		} else if (nspec) { /* "[.P]C", checked by spec_ok() */
 			int prec = spec[0] == '.' ? (int)strtol(spec + 1, NULL, 10) : -1;
 			num_c(tmp, sizeof(tmp), spec[nspec - 1], prec, a->d);
 		} else {
@@ -95,9 +135,16 @@ static void add_arg(struct pl_buf *o, const struct pl_msg_arg *a, const char *sp
 		pl_buf_adds(o, tmp);
 		break;
 	case PL_MA_RUNS:
-		for (size_t k = 0; k < a->nids && k < 10; k++)
-			pl_buf_addf(o, "%s%lld", k ? lang_words[lang].sep : "", a->ids[k]);
-		if (a->nids > 10) {
+		if (nspec) { /* "r" */
+			add_ranges(o, a, lang_words[lang].sep);
+			break;
+		}
+		for (size_t k = 0; k < a->nids && (join || k < 10); k++) {
+			if (k)
+				pl_buf_add(o, sep, nsep);
+			pl_buf_addf(o, "%lld", a->ids[k]);
+		}
+		if (!join && a->nids > 10) {
 			pl_buf_adds(o, lang_words[lang].more_pre);
 			pl_buf_addf(o, "%zu", a->nids - 10);
 			pl_buf_adds(o, lang_words[lang].more_post);
@@ -106,22 +153,48 @@ static void add_arg(struct pl_buf *o, const struct pl_msg_arg *a, const char *sp
 	case PL_MA_LIST:
 		for (size_t k = 0; k < a->nv; k++) {
 			if (k)
-				pl_buf_adds(o, lang_words[lang].sep);
+				pl_buf_add(o, sep, nsep);
 			pl_buf_adds(o, a->v[k] ? a->v[k] : "");
 		}
 		break;
 	case PL_MA_CODE: /* a word: a code with no arguments */
 		pl_buf_adds(o, pl_word((enum pl_msg_code)a->i, lang));
 		break;
+	case PL_MA_MSGS:
+		for (size_t k = 0; k < a->nsub; k++) {
+			const char *t = pl_words_template(a->sub[k].code, lang);
+			if (k)
+				pl_buf_add(o, sep, nsep);
+			if (t)
+				fill(o, t, &a->sub[k], lang);
+			else
+				pl_buf_addf(o, "{?%s}", pl_msg_code_name(a->sub[k].code));
+		}
+		break;
+	}
+}
+
+/* The count {N|one|many} looks at: an INT's value, the entries of a
+ * RUNS, LIST or MSGS; -1 for other kinds. */
+static long long plural_count(const struct pl_msg_arg *a)
+{
+	switch (a->kind) {
+	case PL_MA_INT: return a->i;
+	case PL_MA_RUNS: return (long long)a->nids;
+	case PL_MA_LIST: return (long long)a->nv;
+	case PL_MA_MSGS: return (long long)a->nsub;
+	default: return -1;
 	}
 }
 
 /* 1 if spec[0..n) is a NUM conversion the filler accepts: "C" or ".PC",
- * P one or two digits, C one of f, g, e. */
+ * P one or two digits, C one of f, g, e; or "n". */
 static int spec_ok(const char *spec, size_t n)
 {
 	char c;
 
+	if (n == 1 && spec[0] == 'n')
+		return 1;
 	if (n == 0 || n > 4)
 		return 0;
 	c = spec[n - 1];
@@ -157,15 +230,20 @@ static void fill(struct pl_buf *o, const char *t, const struct pl_msg *m, enum p
 		k = strtoul(t + 1, &end, 10);
 		a = end > t + 1 ? arg_at(m, k) : NULL;
 		if (a && *end == '}') {
-			add_arg(o, a, NULL, 0, lang);
+			add_arg(o, a, NULL, 0, NULL, 0, lang);
 		} else if (a && *end == ':' && a->kind == PL_MA_NUM &&
 		           spec_ok(end + 1, (size_t)(close - end - 1))) {
-			add_arg(o, a, end + 1, (size_t)(close - end - 1), lang);
-		} else if (a && *end == '|' && a->kind == PL_MA_INT) {
+			add_arg(o, a, end + 1, (size_t)(close - end - 1), NULL, 0, lang);
+		} else if (a && *end == ':' && a->kind == PL_MA_RUNS && close - end == 2 && end[1] == 'r') {
+			add_arg(o, a, end + 1, 1, NULL, 0, lang);
+		} else if (a && *end == '/' &&
+		           (a->kind == PL_MA_LIST || a->kind == PL_MA_RUNS || a->kind == PL_MA_MSGS)) {
+			add_arg(o, a, NULL, 0, end + 1, (size_t)(close - end - 1), lang);
+		} else if (a && *end == '|' && plural_count(a) >= 0) {
 			const char *one = end + 1, *bar = memchr(one, '|', (size_t)(close - one));
 			if (!bar)
 				goto bad;
-			if (a->i == 1)
+			if (plural_count(a) == 1)
 				pl_buf_add(o, one, (size_t)(bar - one));
 			else
 				pl_buf_add(o, bar + 1, (size_t)(close - bar - 1));

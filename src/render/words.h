@@ -10,10 +10,18 @@
  *                TEXT and FIELD as they are, INT as a decimal, NUM with 4
  *                significant digits in the C locale, RUNS as "3, 5, 7"
  *                (past 10 ids: "and K more" in the language), LIST joined
- *                by the language's separator, CODE worded in the language
+ *                by the language's separator, CODE worded in the language,
+ *                MSGS each worded in the language, joined like LIST
  *   {N:SPEC}     a NUM with a printf conversion SPEC of [0-9.]* then one
  *                of f, g, e ({2:.1f}); always in the C locale
- *   {N|one|many} "one" when INT argument N is 1, else "many"
+ *   {N:n}        a NUM as pl_fmt_num() prints it (whole numbers whole,
+ *                else the shortest text that reads back)
+ *   {N:r}        RUNS as ranges of consecutive ids ("1-109, 112"; past 8
+ *                ranges the list ends in ", ...")
+ *   {N/SEP}      LIST, RUNS or MSGS joined by SEP (any text but '}'),
+ *                every entry (RUNS: no "and K more")
+ *   {N|one|many} "one" when INT argument N is 1 (RUNS, LIST, MSGS: when
+ *                it holds one entry), else "many"
  *   {{ and }}    a literal brace
  */
 #ifndef PL_RENDER_WORDS_H

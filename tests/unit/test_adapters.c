@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "refusal_text.h"
 #include "adapters/adapters.h"
 #include "adapters/jsonread.h"
 #include "core/compare.h"
@@ -693,10 +694,11 @@ static void test_vllm_case_ramp_up(void **state)
 	pl_error_init(&e);
 	assert_int_equal(pl_compare_parse_axis(&o, "hardware", &e), 0);
 	assert_int_equal(pl_compare_build(&l, &o, &c, &e), PL_EMISMATCH);
-	assert_string_equal(e.message,
-	                    "comparison refused: 4 conditions differ off the axis 'hardware': "
-	                    "request_rate: inf vs (missing); ramp_up_strategy: linear vs (missing); "
-	                    "ramp_up_start_rps: 1 vs (missing); ramp_up_end_rps: 20 vs (missing)");
+	assert_string_equal(refusal_en(&e, &c),
+	                    "comparison refused: 4 conditions differ off the axis 'hardware': request_rate: "
+	                    "'inf' (run 1) vs '(missing)' (run 2); ramp_up_strategy: 'linear' (run 2) vs "
+	                    "'(missing)' (run 1); ramp_up_start_rps: '1' (run 2) vs '(missing)' (run 1); "
+	                    "ramp_up_end_rps: '20' (run 2) vs '(missing)' (run 1)");
 	pl_comparison_release(&c);
 	pl_run_list_release(&l);
 }
@@ -730,9 +732,9 @@ static void test_vllm_case_completions_vs_chat(void **state)
 	assert_int_equal(pl_compare_build(&l, &o, &c, &e), PL_EMISMATCH);
 	assert_int_equal(c.nmismatches, 1);
 	assert_int_equal(c.mismatches[0].cond, PL_C_API_BACKEND);
-	assert_string_equal(e.message,
+	assert_string_equal(refusal_en(&e, &c),
 	                    "comparison refused: 1 condition differs off the axis 'engine_version': "
-	                    "api_backend: openai vs openai-chat");
+	                    "api_backend: 'openai' (run 1) vs 'openai-chat' (run 2)");
 	pl_comparison_release(&c);
 	/* allowed by name, it is a caveat */
 	o.allow_mismatch[PL_C_API_BACKEND] = 1;
@@ -827,9 +829,9 @@ static void test_vllm_short_output_refused(void **state)
 	pl_error_init(&err);
 	assert_int_equal(pl_compare_parse_axis(&o, "hardware", &err), 0);
 	assert_int_equal(pl_compare_build(&l, &o, &c, &err), PL_EMISMATCH);
-	assert_string_equal(err.message,
+	assert_string_equal(refusal_en(&err, &c),
 	                    "comparison refused: 1 condition differs off the axis 'hardware': "
-	                    "max_output_tokens: 256 requested vs 98.7 measured mean (run 2)");
+	                    "max_output_tokens: '256 requested' vs '98.7 measured mean (run 2)'");
 	pl_comparison_release(&c);
 	pl_run_list_release(&l);
 }

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "refusal_text.h"
 #include "adapters/adapters.h"
 #include "core/compare.h"
 #include "core/error.h"
@@ -571,10 +572,9 @@ static void test_rule_errors(void **state)
 	pl_error_init(&err);
 	assert_int_equal(pl_compare_parse_axis(&opts, "hardware", &err), 0);
 	assert_int_equal(pl_compare_build(&l, &opts, &cmp, &err), PL_EMISMATCH);
-	assert_string_equal(err.message,
-	                    "comparison refused: 1 condition differs off the axis 'hardware': "
-	                    "error_rate (runs with errors vs runs without or unknown): 0 (run 1) vs "
-	                    "0.65 (run 2) vs (missing) (run 3)");
+	assert_string_equal(refusal_en(&err, &cmp),
+	                    "comparison refused: 1 condition differs off the axis 'hardware': error_rate: "
+	                    "'0' (run 1) vs '0.65' (run 2) vs '(missing)' (run 3)");
 	assert_int_equal(cmp.mismatches[0].cond, PL_C_NONE);
 	assert_int_equal(cmp.mismatches[0].nvalues, 3);
 	pl_comparison_release(&cmp);
@@ -611,9 +611,13 @@ static void test_rule_open_closed_loop(void **state)
 	assert_int_equal(cmp.nmismatches, 2);
 	assert_int_equal(cmp.mismatches[0].cond, PL_C_CONCURRENCY);
 	assert_string_equal(cmp.mismatches[0].values[0], "8");
-	assert_string_equal(cmp.mismatches[0].values[1],
-	                    "(missing: an open-loop run at a request_rate; open- and closed-loop runs "
-	                    "do not compare)");
+	assert_string_equal(cmp.mismatches[0].values[1], "(missing)");
+	assert_int_equal(cmp.mismatches[0].open_loop, 2); /* values[1] is the open-loop run's */
+	assert_string_equal(refusal_en(&err, &cmp),
+	                    "comparison refused: 2 conditions differ off the axis 'hardware': "
+	                    "concurrency: '8' (run 1) vs '(missing: an open-loop run at a request_rate; "
+	                    "open- and closed-loop runs do not compare)' (run 2); request_rate: '4' "
+	                    "(run 2) vs '(missing)' (run 1)");
 	assert_int_equal(cmp.mismatches[1].cond, PL_C_REQUEST_RATE);
 	pl_comparison_release(&cmp);
 	pl_run_list_release(&l);

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "core/model.h"
 #include "render/i18n.h"
 #include "render/svg.h"
 
@@ -132,37 +133,73 @@ static void test_bars(void **state)
 	free(svg);
 }
 
-static void check_caveat(const char *en, const char *lang, const char *want)
+/* m worded in en and zh-CN is want_en and want_zh; m is released. */
+static void check_caveat(struct pl_msg *m, const char *want_en, const char *want_zh)
 {
-	char *got = pl_i18n_caveat(en, lang);
+	char *en = pl_i18n_msg(m, "en"), *zh = pl_i18n_msg(m, "zh-CN");
 
-	assert_non_null(got);
-	assert_string_equal(got, want);
-	free(got);
+	assert_non_null(en);
+	assert_non_null(zh);
+	assert_string_equal(en, want_en);
+	assert_string_equal(zh, want_zh);
+	free(en);
+	free(zh);
+	pl_msg_release(m);
 }
 
+/* A reference-only caveat: row label, a of n runs, the checklist bits. */
+static void ref_only(struct pl_msg *m, const char *label, int a, int n, const int *bits, size_t nb)
+{
+	struct pl_msg items[PL_CHK_COUNT];
+
+	for (size_t k = 0; k < nb; k++)
+		pl_msg_init(&items[k], (enum pl_msg_code)(PL_MSG_W_CHK_WEIGHTS_SOURCE + bits[k]));
+	pl_msg_init(m, PL_MSG_CAV_REFERENCE_ONLY);
+	pl_msg_text(m, label);
+	pl_msg_int(m, a);
+	pl_msg_int(m, n);
+	pl_msg_msgs(m, items, nb);
+	pl_msg_int(m, 0);
+}
+
+/* The caveats' codes in both languages: the zh-CN frames the English-text
+ * matching this table replaced gave, byte for byte. */
 static void test_caveats_zh(void **state)
 {
+	struct pl_msg m;
+	static const int engine_warmup[] = {1, 6}, driver_ttft[] = {3, 7};
+	const char *const vals[] = {"550.54", "560.1"};
+
 	(void)state;
-	check_caveat("2x A100 / 16: 1 of 3 runs are reference-only (missing: engine version, warm-up)",
-	             "zh-CN", "2x A100 / 16：3 次运行中有 1 次仅供参考（缺少：引擎版本、预热）");
-	/* a row label with ": " in it keeps it; the frame is found from the end */
-	check_caveat("a: b: 1 of 1 run is reference-only (missing: driver and CUDA versions, TTFT)",
-	             "zh-CN", "a: b：1 次运行中有 1 次仅供参考（缺少：驱动与 CUDA 版本、TTFT）");
-	check_caveat("conditions differ in driver_version: 550.54 vs 560.1 (allowed by --allow-mismatch)",
-	             "zh-CN", "条件不同：driver_version: 550.54 vs 560.1（经 --allow-mismatch 允许）");
-	check_caveat("run 7 did not run the requested workload: input_tokens 512 requested vs 300 "
+	ref_only(&m, "2x A100 / 16", 1, 3, engine_warmup, 2);
+	check_caveat(&m, "2x A100 / 16: 1 of 3 runs are reference-only (missing: engine version, warm-up)",
+	             "2x A100 / 16：3 次运行中有 1 次仅供参考（缺少：引擎版本、预热）");
+	/* a row label with ": " in it is a label like any other */
+	ref_only(&m, "a: b", 1, 1, driver_ttft, 2);
+	check_caveat(&m, "a: b: 1 of 1 run is reference-only (missing: driver and CUDA versions, TTFT)",
+	             "a: b：1 次运行中有 1 次仅供参考（缺少：驱动与 CUDA 版本、TTFT）");
+	pl_msg_init(&m, PL_MSG_CAV_DIFFER_ALLOWED);
+	pl_msg_field(&m, "driver_version");
+	pl_msg_list(&m, vals, 2);
+	check_caveat(&m, "conditions differ in driver_version: 550.54 vs 560.1 (allowed by --allow-mismatch)",
+	             "条件不同：driver_version: 550.54 vs 560.1（经 --allow-mismatch 允许）");
+	pl_msg_init(&m, PL_MSG_CAV_WORKLOAD_ALLOWED);
+	pl_msg_int(&m, 7);
+	pl_msg_field(&m, "input_tokens");
+	pl_msg_text(&m, "512");
+	pl_msg_num(&m, 300);
+	pl_msg_code_arg(&m, PL_MSG_W_MEASURED_MEAN);
+	check_caveat(&m,
+	             "run 7 did not run the requested workload: input_tokens 512 requested vs 300 "
 	             "measured mean (run 7) (more than 10% apart; allowed by --allow-mismatch)",
-	             "zh-CN",
 	             "运行 7 未按要求的负载运行：input_tokens 512 要求，实际 300 实测均值 (运行 7)"
 	             "（相差超过 10%；经 --allow-mismatch 允许）");
-	/* English stays English; an unknown text is kept as it is */
-	check_caveat("a: 1 of 1 run is reference-only (missing: TTFT)", "en",
-	             "a: 1 of 1 run is reference-only (missing: TTFT)");
-	check_caveat("something new", "zh-CN", "something new");
 	assert_string_equal(pl_i18n_checklist_item(1, "zh-CN"), "引擎版本");
 	assert_string_equal(pl_i18n_checklist_item(1, "en"), "engine version");
 	assert_string_equal(pl_i18n_checklist_item(99, "zh-CN"), "?");
+	/* the English checklist words are the core's, one for one */
+	for (int k = 0; k < PL_CHK_COUNT; k++)
+		assert_string_equal(pl_i18n_checklist_item(k, "en"), pl_checklist_item(k));
 }
 
 int main(void)

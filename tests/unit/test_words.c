@@ -45,7 +45,7 @@ static unsigned contract_nargs(const char *contract)
 
 static const char *const kind_names[] = {
 	[PL_MA_TEXT] = "TEXT", [PL_MA_INT] = "INT",   [PL_MA_NUM] = "NUM",  [PL_MA_FIELD] = "FIELD",
-	[PL_MA_RUNS] = "RUNS", [PL_MA_LIST] = "LIST", [PL_MA_CODE] = "CODE",
+	[PL_MA_RUNS] = "RUNS", [PL_MA_LIST] = "LIST", [PL_MA_CODE] = "CODE",  [PL_MA_MSGS] = "MSGS",
 };
 
 /* Builds a message of code whose arguments follow its contract. */
@@ -73,6 +73,13 @@ static void sample(struct pl_msg *m, enum pl_msg_code code)
 			case PL_MA_RUNS: pl_msg_runs(m, ids, 2); break;
 			case PL_MA_LIST: pl_msg_list(m, items, 2); break;
 			case PL_MA_CODE: pl_msg_code_arg(m, PL_MSG_TEXT); break;
+			case PL_MA_MSGS: {
+				struct pl_msg sub[2];
+				pl_msg_init(&sub[0], PL_MSG_W_CHK_TTFT);
+				pl_msg_init(&sub[1], PL_MSG_W_CHK_TPOT);
+				pl_msg_msgs(m, sub, 2);
+				break;
+			}
 			}
 		}
 		if (!found) {

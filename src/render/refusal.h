@@ -1,0 +1,42 @@
+/*
+ * render/refusal.h — a refused comparison worded: the mismatches of a
+ * struct pl_comparison (core/compare.h, data: field, values, the runs
+ * holding each value) through the word tables of render/words.h, as lines
+ * for the command line and the CI formats, and as JSON.
+ */
+#ifndef PL_RENDER_REFUSAL_H
+#define PL_RENDER_REFUSAL_H
+
+#include <stdio.h>
+
+#include "core/compare.h"
+#include "core/msg.h"
+#include "render/words.h"
+#include "util/error.h"
+
+/* The name a mismatch is listed under: its condition's, its extra
+ * condition's ("FORMAT.key"), or "error_rate" for the errors rule. Static
+ * storage or m's own. */
+const char *pl_refusal_field_name(const struct pl_mismatch *m);
+
+/* Builds into *out (initialised here) the message of one differing field:
+ * "FIELD[ (within ROW)]: 'a' (run 1) vs 'b' (runs 2, 3)", at most
+ * max_values values (0: all) then "and K more"; each value cut to
+ * max_chars characters with control characters shown as '?' (0: as they
+ * are). Returns 0 or PL_ENOMEM (out released). */
+int pl_refusal_field_msg(struct pl_msg *out, const struct pl_mismatch *m, size_t max_values,
+                         size_t max_chars);
+
+/* pl_refusal_field_msg() worded in lang, as a new string (free()); NULL
+ * on out of memory. */
+char *pl_refusal_field_line(const struct pl_mismatch *m, size_t max_values, size_t max_chars,
+                            enum pl_lang lang);
+
+/* Writes the refusal of cmp as a JSON object (--format json):
+ * {"refused": true, "axis": [...], "message": "...", "mismatches": [{"field",
+ * "within", "values": [{"value", "runs", "more_runs"}], "more_values"}],
+ * "more_mismatches"}; at most 20 fields, 20 values per field and 10 run ids
+ * per value, the rest counted. Returns 0 or PL_EIO (err set). */
+int pl_render_refusal_json(FILE *out, const struct pl_comparison *cmp, struct pl_error *err);
+
+#endif
