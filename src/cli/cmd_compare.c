@@ -25,7 +25,8 @@ static const char usage_text[] =
 	"'perfledger list --help'). Every other condition, and every extra condition\n"
 	"a file recorded (FORMAT.key), must be equal in all selected runs, else the\n"
 	"comparison is refused (exit 3) and each mismatched field is listed with its\n"
-	"values. Missing is not equal to known. Runs with errors (error_rate > 0) are\n"
+	"values and the runs holding each (--format json: also as JSON on stdout).\n"
+	"Missing is not equal to known. Runs with errors (error_rate > 0) are\n"
 	"not compared with runs without (0) or of unknown error rate unless\n"
 	"--allow-mismatch error_rate is given (then a caveat).\n"
 	"Runs with the same axis values form one row: n runs, each metric their median\n"
@@ -73,8 +74,7 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 		                      "and without errors)"),
 		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, pl_cli_opt_format,
 		                      "text (default), markdown, csv or json (csv: the\n"
-		                      "caveats go to stderr; json: a refusal is also\n"
-		                      "written to stdout as JSON)"),
+		                      "caveats go to stderr)"),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
