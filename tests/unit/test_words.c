@@ -225,6 +225,146 @@ static void test_copy_equal_list(void **state)
 	assert_int_equal(pl_words_lang(NULL), PL_LANG_EN);
 }
 
+/* The English left in text: the first token of three or more lowercase
+ * ASCII letters (a word of an English frame), skipping options (--where),
+ * names and units holding '_', '/', '.' or a digit (error_rate, req/s,
+ * p95) and upper-case names (TTFT, FIELD). NULL when there is none. */
+static const char *english_word(const char *text, char *word, size_t n)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *start = p;
+		int other = 0;
+		size_t len;
+
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '-' || *p == '_')) {
+			p++;
+			continue;
+		}
+		while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		       *p == '-' || *p == '_' || *p == '/' || *p == '.') {
+			/* lower case, or a hyphen inside a word (open-loop) */
+			if ((*p < 'a' || *p > 'z') && !(*p == '-' && p > start))
+				other = 1;
+			p++;
+		}
+		len = (size_t)(p - start);
+		if (!other && len >= 3) {
+			snprintf(word, n, "%.*s", (int)len, start);
+			return word;
+		}
+	}
+	return NULL;
+}
+
+/* Every code but TEXT (a sentence carried as it is) words in zh-CN with no
+ * English frame left: the only Latin text in a Chinese message is names,
+ * options, units and the message's own arguments. This covers every
+ * caveat, note and refusal line the core and the command line hand out. */
+static void test_zh_no_english(void **state)
+{
+	char word[64];
+
+	(void)state;
+	for (int c = PL_MSG_NONE + 1; c < PL_MSG_COUNT; c++) {
+		struct pl_msg m;
+		char *zh, *en;
+		const char *w;
+
+		if (c == PL_MSG_TEXT)
+			continue;
+		sample(&m, (enum pl_msg_code)c);
+		zh = pl_words_msg(&m, PL_LANG_ZH);
+		en = pl_words_msg(&m, PL_LANG_EN);
+		assert_non_null(zh);
+		assert_non_null(en);
+		if ((w = english_word(zh, word, sizeof(word)))) {
+			print_error("code %s: zh-CN '%s' holds the English word '%s'\n",
+			            pl_msg_code_name((enum pl_msg_code)c), zh, w);
+			fail();
+		}
+		/* and the English table is English: a zh-CN row was not pasted in */
+		for (const unsigned char *q = (const unsigned char *)en; *q; q++)
+			if (*q >= 0xE3 && *q <= 0xE9 && strcmp(zh, en) != 0) {
+				print_error("code %s: English '%s' holds CJK text\n",
+				            pl_msg_code_name((enum pl_msg_code)c), en);
+				fail();
+			}
+		free(zh);
+		free(en);
+		pl_msg_release(&m);
+	}
+	/* the check itself: an English frame is found, names are not */
+	assert_string_equal(english_word("条件不同 allowed by", word, sizeof(word)), "allowed");
+	assert_null(english_word("--allow-mismatch error_rate req/s TTFT p95 x ab", word, sizeof(word)));
+}
+
+/* Values with their runs: past 10 ids "and K more" (10 ids exactly: none),
+ * ranges for the error-rate caveat, {N/SEP} joins every entry. */
+static void test_runs_lists(void **state)
+{
+	long long ids[12];
+	struct pl_msg m, sub[2];
+	char *s;
+
+	(void)state;
+	for (int k = 0; k < 12; k++)
+		ids[k] = k + 1;
+	pl_msg_init(&m, PL_MSG_REFUSAL_VALUE);
+	pl_msg_text(&m, "a");
+	pl_msg_runs(&m, ids, 10);
+	s = pl_words_msg(&m, PL_LANG_EN);
+	assert_string_equal(s, "'a' (runs 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)");
+	free(s);
+	pl_msg_release(&m);
+	pl_msg_init(&m, PL_MSG_REFUSAL_VALUE);
+	pl_msg_text(&m, "a");
+	pl_msg_runs(&m, ids, 11);
+	s = pl_words_msg(&m, PL_LANG_EN);
+	assert_string_equal(s, "'a' (runs 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 1 more)");
+	free(s);
+	s = pl_words_msg(&m, PL_LANG_ZH);
+	assert_string_equal(s, "'a'（运行 1、2、3、4、5、6、7、8、9、10 等另 1 个）");
+	free(s);
+	pl_msg_release(&m);
+	pl_msg_init(&m, PL_MSG_REFUSAL_VALUE);
+	pl_msg_text(&m, "b");
+	pl_msg_runs(&m, ids + 11, 1);
+	s = pl_words_msg(&m, PL_LANG_EN);
+	assert_string_equal(s, "'b' (run 12)");
+	free(s);
+	pl_msg_release(&m);
+	/* ranges: 1-3, 5, then 8 ranges at most */
+	{
+		const long long r[] = {1, 2, 3, 5, 7, 9, 11, 13, 15, 17, 19};
+		pl_msg_init(&sub[0], PL_MSG_ERR_RATE_RUNS);
+		pl_msg_num(&sub[0], 0);
+		pl_msg_runs(&sub[0], r, 4);
+		pl_msg_init(&sub[1], PL_MSG_ERR_RATE_MISSING_RUNS);
+		pl_msg_runs(&sub[1], r, 11);
+		pl_msg_init(&m, PL_MSG_CAV_ERRORS_ALLOWED);
+		pl_msg_msgs(&m, sub, 2);
+		s = pl_words_msg(&m, PL_LANG_EN);
+		assert_string_equal(s, "runs with and without errors compared (allowed by --allow-mismatch "
+		                       "error_rate): error_rate 0 (runs 1-3, 5), (missing) (runs 1-3, 5, "
+		                       "7, 9, 11, 13, 15, 17, ...)");
+		free(s);
+		pl_msg_release(&m);
+		pl_msg_release(&sub[0]);
+		pl_msg_release(&sub[1]);
+	}
+	pl_msg_init(&m, PL_MSG_CAV_FAILED_LEFT_OUT_MORE);
+	pl_msg_runs(&m, ids, 12);
+	pl_msg_int(&m, 3);
+	s = pl_words_msg(&m, PL_LANG_EN);
+	assert_string_equal(s, "failed runs left out (no request completed; never pooled): run 1, run "
+	                       "2, run 3, run 4, run 5, run 6, run 7, run 8, run 9, run 10, run 11, run "
+	                       "12 and 3 more");
+	free(s);
+	pl_msg_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +372,8 @@ int main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_missing_argument),
 		cmocka_unit_test(test_copy_equal_list),
+		cmocka_unit_test(test_zh_no_english),
+		cmocka_unit_test(test_runs_lists),
 	};
 	setlocale(LC_ALL, "");
 	return cmocka_run_group_tests(tests, NULL, NULL);
