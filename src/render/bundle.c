@@ -7,11 +7,12 @@
  * groups (derived figures, labelled as such), the publication checklist per
  * run, the runs with their sources and hashes, and the charts. Words that
  * the C code must produce (chart titles, how an SLO figure was found) come
- * from the small table below, in English and Simplified Chinese; everything
- * else a reader sees is in the templates. Nothing here reads the clock: the
+ * from the word tables (render/words_{en,zh}.c, the W_BUNDLE_* codes),
+ * gathered into a struct words by words_fill(); everything else a reader
+ * sees is in the templates. Nothing here reads the clock: the
  * one timestamp is opts->epoch.
  *
- * This file holds the language tables and pl_bundle_write, which decides
+ * This file holds words_fill() and pl_bundle_write, which decides
  * the order in which the files are written; the context, the charts, the
  * manifest, the directory (a temporary sibling swapped in, under a lock)
  * and verify are in bundle_context.c, bundle_charts.c, bundle_manifest.c,
@@ -28,125 +29,100 @@
 #include "render/render.h"
 #include "render/render_impl.h"
 #include "render/template.h"
+#include "render/words.h"
 #include "render/xlsx.h"
 
-
-static const struct words words_en = {
-	"en",
-	"Output throughput vs concurrency", "concurrency (log2)", "output throughput (tok/s)",
-	"Interactivity vs throughput per accelerator (labels: concurrency; rings: Pareto front)",
-	"output throughput per accelerator (tok/s)",
-	"interactivity = 1 / TPOT p50 (tok/s per request)", "Pareto front",
-	" (not shown: no accelerator count)",
-	" (not shown: no point has both throughput per accelerator and TPOT p50)",
-	"measured at concurrency %s",
-	"interpolated between concurrency %s and %s (at %s)",
-	"no measured concurrency meets the SLO",
-	"no SLO given",
-	"from the runs", "from the definition's price table", "unknown", "runs disagree",
-	"%s in / %s out per 1M tokens",
-	{"weights source", "engine version", "launch parameters", "driver/CUDA", "input/output lengths",
-	 "concurrency", "warm-up", "TTFT", "TPOT", "throughput", "p95"},
-	"Output throughput vs request rate", "request rate (req/s, log2)",
-	"measured at request rate %s req/s",
-	"interpolated between request rate %s and %s req/s (at %s)",
-	"no measured request rate meets the SLO",
-	"concurrency", "request rate (req/s)",
-	"concurrency", "request rate",
-	"lower bound", "single point", "interpolated", "reference-only",
-	"lower bound: the SLO figure rests on one usable point",
-	"lower bound: the highest %s measured (%s) still meets the SLO",
-	"%s of %s points lack the throughput, the load or a metric the SLO limits: not used",
-	"no accelerator count: no figure per accelerator",
-	"no price in the definition or the runs: no cost",
-	"the runs' prices disagree: no cost",
-	"price %s from the definition replaces %s stored with the runs",
-	"price %s from the definition (the runs store the same)",
-	"from the definition's price table, replacing the runs' price",
-	"reference-only: the runs lack %s",
-	"%s of %s runs",
-	"%s %s/h", "%s %s in / %s out per 1M tokens",
-	"The definition's price for '%s' names the hardware of no row of this selection: not used.",
-	", ",
-	"The costs use the prices stored with the runs, which name no currency; a definition names it with \"currency\" (and its \"prices\" win over the runs').",
-	"The sweep chart is not drawn: it needs concurrency or request_rate on the axis.",
-	"%s: %s points not drawn in the sweep chart (load infinite, i.e. all requests at once, or unknown)",
-	"c=%s",
-	"%s vs output throughput per offer (labels: concurrency; dashed: SLO limit)",
-	"output throughput (tok/s)",
-	"SLO: %s ≤ %s s",
-	"Cost per 1M output tokens at the SLO, lowest first", "cost per 1M output tokens at the SLO",
-	"no price", "no point meets the SLO",
-	"%s (%s), median of each row's runs",
-	", lower is better", ", higher is better",
-	"seconds", "tokens/s",
-	"r=%s",
-	"%s vs output throughput per offer (labels: request rate in req/s; dashed: SLO limit)",
-	"Interactivity vs throughput per accelerator (labels: request rate in req/s; rings: Pareto front)",
-	"%s (%s)", "currency not named",
-};
-
-static const struct words words_zh = {
-	"zh-CN",
-	"输出吞吐量与并发数", "并发数（log2）", "输出吞吐量（tok/s）",
-	"交互性与单卡吞吐量（标注：并发数；圆环：帕累托前沿）", "单卡输出吞吐量（tok/s）",
-	"交互性 = 1 / TPOT p50（每请求 tok/s）", "帕累托前沿",
-	"（未显示：无加速器数量）", "（未显示：没有同时具备单卡吞吐量与 TPOT p50 的点）",
-	"在并发数 %s 实测",
-	"在并发数 %s 与 %s 之间插值（约 %s）",
-	"没有任何实测并发数满足 SLO",
-	"未给出 SLO",
-	"来自运行记录", "来自报告定义的价格表", "未知", "运行记录之间不一致",
-	"每百万 token：输入 %s / 输出 %s",
-	{"权重来源", "引擎版本", "启动参数", "驱动/CUDA", "输入/输出长度",
-	 "并发数", "预热", "TTFT", "TPOT", "吞吐量", "p95"},
-	"输出吞吐量与请求速率", "请求速率（req/s，log2）",
-	"在请求速率 %s req/s 实测",
-	"在请求速率 %s 与 %s req/s 之间插值（约 %s）",
-	"没有任何实测请求速率满足 SLO",
-	"并发数", "请求速率（req/s）",
-	"并发数", "请求速率",
-	"下限", "单点", "插值", "仅供参考",
-	"下限：SLO 数值仅基于一个可用测量点",
-	"下限：实测的最高%s（%s）仍满足 SLO",
-	"%s / %s 个测量点缺少吞吐量、负载或 SLO 所限指标：未使用",
-	"无加速器数量：无单卡数值",
-	"报告定义和运行记录中均无价格：无成本",
-	"运行记录之间价格不一致：无成本",
-	"报告定义中的价格 %s 取代运行记录中的 %s",
-	"价格 %s 来自报告定义（运行记录中的价格相同）",
-	"来自报告定义的价格表，取代运行记录中的价格",
-	"仅供参考：运行记录缺少%s",
-	"%s / %s 次运行",
-	"%s %s/小时", "每百万 token：输入 %s %s / 输出 %s",
-	"报告定义中“%s”的价格不对应本次选择中任何一行的硬件：未使用。",
-	"、",
-	"成本使用运行记录中保存的价格，其中未注明货币；报告定义可用 \"currency\" 注明（其 \"prices\" 优先于运行记录中的价格）。",
-	"未绘制吞吐量扫描图：轴上需要有 concurrency 或 request_rate。",
-	"%s：%s 个测量点未在扫描图中绘制（负载为无穷大即一次性发出全部请求，或未知）",
-	"c=%s",
-	"各方案的 %s 与输出吞吐量（标注：并发数；虚线：SLO 上限）",
-	"输出吞吐量（tok/s）",
-	"SLO：%s ≤ %s 秒",
-	"满足 SLO 时每百万输出 token 的成本（由低到高）", "满足 SLO 时每百万输出 token 的成本",
-	"无价格", "没有任何点满足 SLO",
-	"%s（%s），各行运行记录的中位数",
-	"，越低越好", "，越高越好",
-	"秒", "tok/s",
-	"r=%s",
-	"各方案的 %s 与输出吞吐量（标注：请求速率 req/s；虚线：SLO 上限）",
-	"交互性与单卡吞吐量（标注：请求速率 req/s；圆环：帕累托前沿）",
-	"%s（%s）", "未注明货币",
-};
 
 int pl_bundle_lang_ok(const char *lang)
 {
 	return lang && (strcmp(lang, "en") == 0 || strcmp(lang, "zh-CN") == 0);
 }
 
-static const struct words *words_for(const char *lang)
+/* Fills w with the words of lang ("zh-CN", else English) from the word
+ * tables (render/words_{en,zh}.c), where every translated word lives. */
+static void words_fill(struct words *w, const char *lang)
 {
-	return lang && strcmp(lang, "zh-CN") == 0 ? &words_zh : &words_en;
+	enum pl_lang l = pl_words_lang(lang);
+
+	w->lang = l == PL_LANG_ZH ? "zh-CN" : "en";
+	w->sweep_title = pl_word(PL_MSG_W_BUNDLE_SWEEP_TITLE, l);
+	w->sweep_x = pl_word(PL_MSG_W_BUNDLE_SWEEP_X, l);
+	w->sweep_y = pl_word(PL_MSG_W_BUNDLE_SWEEP_Y, l);
+	w->pareto_title = pl_word(PL_MSG_W_BUNDLE_PARETO_TITLE, l);
+	w->pareto_x = pl_word(PL_MSG_W_BUNDLE_PARETO_X, l);
+	w->pareto_y = pl_word(PL_MSG_W_BUNDLE_PARETO_Y, l);
+	w->pareto_mark = pl_word(PL_MSG_W_BUNDLE_PARETO_MARK, l);
+	w->pareto_no_acc = pl_word(PL_MSG_W_BUNDLE_PARETO_NO_ACC, l);
+	w->pareto_no_tpot = pl_word(PL_MSG_W_BUNDLE_PARETO_NO_TPOT, l);
+	w->measured = pl_word(PL_MSG_W_BUNDLE_MEASURED, l);
+	w->interpolated = pl_word(PL_MSG_W_BUNDLE_INTERPOLATED, l);
+	w->none = pl_word(PL_MSG_W_BUNDLE_NONE, l);
+	w->no_slo = pl_word(PL_MSG_W_BUNDLE_NO_SLO, l);
+	w->price_runs = pl_word(PL_MSG_W_BUNDLE_PRICE_RUNS, l);
+	w->price_table = pl_word(PL_MSG_W_BUNDLE_PRICE_TABLE, l);
+	w->price_none = pl_word(PL_MSG_W_BUNDLE_PRICE_NONE, l);
+	w->price_conflict = pl_word(PL_MSG_W_BUNDLE_PRICE_CONFLICT, l);
+	w->price_tokens = pl_word(PL_MSG_W_BUNDLE_PRICE_TOKENS, l);
+	w->checklist[0] = pl_word(PL_MSG_W_BUNDLE_CHK_WEIGHTS_SOURCE, l);
+	w->checklist[1] = pl_word(PL_MSG_W_BUNDLE_CHK_ENGINE_VERSION, l);
+	w->checklist[2] = pl_word(PL_MSG_W_BUNDLE_CHK_ENGINE_ARGS, l);
+	w->checklist[3] = pl_word(PL_MSG_W_BUNDLE_CHK_DRIVER, l);
+	w->checklist[4] = pl_word(PL_MSG_W_BUNDLE_CHK_LENGTHS, l);
+	w->checklist[5] = pl_word(PL_MSG_W_BUNDLE_CHK_CONCURRENCY, l);
+	w->checklist[6] = pl_word(PL_MSG_W_BUNDLE_CHK_WARMUP, l);
+	w->checklist[7] = pl_word(PL_MSG_W_BUNDLE_CHK_TTFT, l);
+	w->checklist[8] = pl_word(PL_MSG_W_BUNDLE_CHK_TPOT, l);
+	w->checklist[9] = pl_word(PL_MSG_W_BUNDLE_CHK_THROUGHPUT, l);
+	w->checklist[10] = pl_word(PL_MSG_W_BUNDLE_CHK_P95, l);
+	w->sweep_title_rate = pl_word(PL_MSG_W_BUNDLE_SWEEP_TITLE_RATE, l);
+	w->sweep_x_rate = pl_word(PL_MSG_W_BUNDLE_SWEEP_X_RATE, l);
+	w->measured_rate = pl_word(PL_MSG_W_BUNDLE_MEASURED_RATE, l);
+	w->interpolated_rate = pl_word(PL_MSG_W_BUNDLE_INTERPOLATED_RATE, l);
+	w->none_rate = pl_word(PL_MSG_W_BUNDLE_NONE_RATE, l);
+	w->load_concurrency = pl_word(PL_MSG_W_BUNDLE_LOAD_CONCURRENCY, l);
+	w->load_rate = pl_word(PL_MSG_W_BUNDLE_LOAD_RATE, l);
+	w->load_word_concurrency = pl_word(PL_MSG_W_BUNDLE_LOAD_WORD_CONCURRENCY, l);
+	w->load_word_rate = pl_word(PL_MSG_W_BUNDLE_LOAD_WORD_RATE, l);
+	w->flag_lower_bound = pl_word(PL_MSG_W_BUNDLE_FLAG_LOWER_BOUND, l);
+	w->flag_single = pl_word(PL_MSG_W_BUNDLE_FLAG_SINGLE, l);
+	w->flag_interpolated = pl_word(PL_MSG_W_BUNDLE_FLAG_INTERPOLATED, l);
+	w->flag_reference = pl_word(PL_MSG_W_BUNDLE_FLAG_REFERENCE, l);
+	w->note_lower_bound_one = pl_word(PL_MSG_W_BUNDLE_NOTE_LOWER_BOUND_ONE, l);
+	w->note_lower_bound_top = pl_word(PL_MSG_W_BUNDLE_NOTE_LOWER_BOUND_TOP, l);
+	w->note_skipped = pl_word(PL_MSG_W_BUNDLE_NOTE_SKIPPED, l);
+	w->note_no_acc = pl_word(PL_MSG_W_BUNDLE_NOTE_NO_ACC, l);
+	w->note_no_price = pl_word(PL_MSG_W_BUNDLE_NOTE_NO_PRICE, l);
+	w->note_price_conflict = pl_word(PL_MSG_W_BUNDLE_NOTE_PRICE_CONFLICT, l);
+	w->note_price_override = pl_word(PL_MSG_W_BUNDLE_NOTE_PRICE_OVERRIDE, l);
+	w->note_price_same = pl_word(PL_MSG_W_BUNDLE_NOTE_PRICE_SAME, l);
+	w->price_override = pl_word(PL_MSG_W_BUNDLE_PRICE_OVERRIDE, l);
+	w->ref_caveat = pl_word(PL_MSG_W_BUNDLE_REF_CAVEAT, l);
+	w->ref_rows = pl_word(PL_MSG_W_BUNDLE_REF_ROWS, l);
+	w->per_hour = pl_word(PL_MSG_W_BUNDLE_PER_HOUR, l);
+	w->per_mtok = pl_word(PL_MSG_W_BUNDLE_PER_MTOK, l);
+	w->price_unused = pl_word(PL_MSG_W_BUNDLE_PRICE_UNUSED, l);
+	w->list_sep = pl_word(PL_MSG_W_BUNDLE_LIST_SEP, l);
+	w->no_currency = pl_word(PL_MSG_W_BUNDLE_NO_CURRENCY, l);
+	w->sweep_not_drawn = pl_word(PL_MSG_W_BUNDLE_SWEEP_NOT_DRAWN, l);
+	w->sweep_points_not_drawn = pl_word(PL_MSG_W_BUNDLE_SWEEP_POINTS_NOT_DRAWN, l);
+	w->point_label = pl_word(PL_MSG_W_BUNDLE_POINT_LABEL, l);
+	w->latency_title = pl_word(PL_MSG_W_BUNDLE_LATENCY_TITLE, l);
+	w->latency_x = pl_word(PL_MSG_W_BUNDLE_LATENCY_X, l);
+	w->slo_line = pl_word(PL_MSG_W_BUNDLE_SLO_LINE, l);
+	w->cost_title = pl_word(PL_MSG_W_BUNDLE_COST_TITLE, l);
+	w->cost_x = pl_word(PL_MSG_W_BUNDLE_COST_X, l);
+	w->cost_no_price = pl_word(PL_MSG_W_BUNDLE_COST_NO_PRICE, l);
+	w->cost_no_slo = pl_word(PL_MSG_W_BUNDLE_COST_NO_SLO, l);
+	w->bars_title = pl_word(PL_MSG_W_BUNDLE_BARS_TITLE, l);
+	w->better_lower = pl_word(PL_MSG_W_BUNDLE_BETTER_LOWER, l);
+	w->better_higher = pl_word(PL_MSG_W_BUNDLE_BETTER_HIGHER, l);
+	w->unit_s = pl_word(PL_MSG_W_BUNDLE_UNIT_S, l);
+	w->unit_toks = pl_word(PL_MSG_W_BUNDLE_UNIT_TOKS, l);
+	w->point_label_rate = pl_word(PL_MSG_W_BUNDLE_POINT_LABEL_RATE, l);
+	w->latency_title_rate = pl_word(PL_MSG_W_BUNDLE_LATENCY_TITLE_RATE, l);
+	w->pareto_title_rate = pl_word(PL_MSG_W_BUNDLE_PARETO_TITLE_RATE, l);
+	w->with_currency = pl_word(PL_MSG_W_BUNDLE_WITH_CURRENCY, l);
+	w->currency_unnamed = pl_word(PL_MSG_W_BUNDLE_CURRENCY_UNNAMED, l);
 }
 
 /* ------------------------------------------------------------- writing */
@@ -283,7 +259,7 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 	const struct pl_procurement *proc = rj->proc;
 	const struct pl_bundle_opts *opts = rj->opts;
 	struct bundle b;
-	struct words rate_words;
+	struct words lang_words, rate_words;
 	struct pl_chart *charts = NULL;
 	size_t ncharts = 0;
 	struct pl_error plot_err;
@@ -295,7 +271,8 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 	b.runs = runs;
 	b.proc = proc;
 	b.o = opts;
-	b.w = words_for(opts->lang);
+	words_fill(&lang_words, opts->lang);
+	b.w = &lang_words;
 	if (proc && proc->load == PL_C_REQUEST_RATE) {
 		/* an open-loop sweep: its load is the request rate, and the
 		 * sweep chart and the SLO texts say so */

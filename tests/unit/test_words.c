@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/msg.h"
+#include "core/model.h"
 #include "render/words.h"
 
 /* The kind letter of argument k in a contract "{1} TEXT ...; {2} INT ...",
@@ -228,14 +229,16 @@ static void test_copy_equal_list(void **state)
 /* The English left in text: the first token of three or more lowercase
  * ASCII letters (a word of an English frame), skipping options (--where),
  * names and units holding '_', '/', '.' or a digit (error_rate, req/s,
- * p95) and upper-case names (TTFT, FIELD). NULL when there is none. */
+ * p95), upper-case names (TTFT, FIELD), quoted names ("currency"),
+ * condition names (concurrency) and the loanword "token". NULL
+ * when there is none. */
 static const char *english_word(const char *text, char *word, size_t n)
 {
 	const char *p = text;
 
 	while (*p) {
 		const char *start = p;
-		int other = 0;
+		int other = p > text && (p[-1] == '"' || p[-1] == '\''); /* a quoted name */
 		size_t len;
 
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '-' || *p == '_')) {
@@ -250,9 +253,11 @@ static const char *english_word(const char *text, char *word, size_t n)
 			p++;
 		}
 		len = (size_t)(p - start);
-		if (!other && len >= 3) {
+		/* "token" is the Chinese technical term as well */
+		if (!other && len >= 3 && !(len == 5 && strncmp(start, "token", 5) == 0)) {
 			snprintf(word, n, "%.*s", (int)len, start);
-			return word;
+			if (pl_cond_lookup(word) == PL_C_NONE) /* a condition's name is a name */
+				return word;
 		}
 	}
 	return NULL;
