@@ -33,6 +33,7 @@
 #include "render/i18n.h"
 #include "render/render_impl.h"
 #include "render/spec.h"
+#include "render/words.h"
 #include "util/buf.h"
 #include "util/file.h"
 
@@ -60,8 +61,9 @@ struct formats {
 	int zh;              /* 1: the words of the sheets in Chinese (names stay as they are) */
 };
 
-/* en or zh by f->zh: the sheets' own words. */
-#define TR(f, en_text, zh_text) ((f)->zh ? (zh_text) : (en_text))
+/* A word of the sheets (a W_XLSX_* code of the word tables) in the
+ * workbook's language. */
+#define TR(f, code) pl_word(PL_MSG_##code, (f)->zh ? PL_LANG_ZH : PL_LANG_EN)
 
 static void note_width(struct sheet *sh, lxw_col_t col, size_t w)
 {
@@ -303,7 +305,7 @@ static int sheet_comparison(struct sheet *sh, const struct pl_comparison *cmp,
 	for (size_t i = 0; i < nids; i++)
 		rc |= put_head(sh, 0, col++, pl_cond_info[ids[i]].name, f->header);
 	rc |= put_head(sh, 0, col++, "n", f->header);
-	rc |= put_head(sh, 0, col++, TR(f, "reference-only runs", "仅供参考的运行数"), f->header);
+	rc |= put_head(sh, 0, col++, TR(f, W_XLSX_REFERENCE_ONLY_RUNS), f->header);
 	for (size_t i = 0; i < nm; i++) {
 		metric_header(buf, sizeof(buf), metrics[i]);
 		rc |= put_head(sh, 0, col++, buf, f->header);
@@ -439,13 +441,12 @@ static int sheet_runs(struct sheet *sh, const struct pl_comparison *cmp,
 				has_cond[id] |= runs->v[i].cond[id].set;
 		}
 	{
-		static const char *const fixed[] = {"id",      "source",         "sha256",
-		                                    "record",  "adapter",        "reference_only",
-		                                    "checklist missing"};
-		static const char *const fixed_zh[] = {"id",     "来源文件", "sha256",      "记录",
-		                                       "适配器", "仅供参考", "清单缺少项"};
+		static const enum pl_msg_code fixed[] = {
+			PL_MSG_W_XLSX_RUNS_ID,     PL_MSG_W_XLSX_RUNS_SOURCE_FILE,        PL_MSG_W_XLSX_RUNS_SHA256,
+			PL_MSG_W_XLSX_RUNS_RECORD, PL_MSG_W_XLSX_RUNS_ADAPTER,            PL_MSG_W_XLSX_RUNS_REFERENCE_ONLY_COL,
+			PL_MSG_W_XLSX_RUNS_CHECKLIST_MISSING};
 		for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-			rc |= put_head(sh, 0, col++, f->zh ? fixed_zh[i] : fixed[i], f->header);
+			rc |= put_head(sh, 0, col++, pl_word(fixed[i], f->zh ? PL_LANG_ZH : PL_LANG_EN), f->header);
 	}
 	for (int id = 0; id < PL_COND_COUNT; id++)
 		if ((pl_cond_info[id].flags & PL_CF_KEY) && has_cond[id])
@@ -481,7 +482,7 @@ static int sheet_runs(struct sheet *sh, const struct pl_comparison *cmp,
 			if (!(run->checklist_missing & (1u << k)) || len >= sizeof(missing))
 				continue;
 			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
-			                        len ? TR(f, ", ", "、") : "",
+			                        len ? TR(f, W_XLSX_LIST_SEP) : "",
 			                        pl_i18n_checklist_item(k, f->zh ? "zh-CN" : "en"));
 		}
 		if (missing[0])
@@ -508,9 +509,9 @@ static int sheet_conditions(struct sheet *sh, const struct pl_comparison *cmp,
 	lxw_row_t xr = 0;
 	int rc = 0;
 
-	rc |= put_head(sh, 0, 0, TR(f, "field", "字段"), f->header);
-	rc |= put_head(sh, 0, 1, TR(f, "value", "值"), f->header);
-	rc |= put_head(sh, 0, 2, TR(f, "status", "状态"), f->header);
+	rc |= put_head(sh, 0, 0, TR(f, W_XLSX_FIELD), f->header);
+	rc |= put_head(sh, 0, 1, TR(f, W_XLSX_VALUE), f->header);
+	rc |= put_head(sh, 0, 2, TR(f, W_XLSX_STATUS), f->header);
 	for (int id = 0; id < PL_COND_COUNT; id++) {
 		int in_rows = 0;
 		for (size_t r = 0; r < cmp->nrows; r++)
@@ -533,20 +534,20 @@ static int sheet_conditions(struct sheet *sh, const struct pl_comparison *cmp,
 			rc |= put_str(sh, xr, 0, pl_cond_info[id].name, NULL);
 			if (cmp->nrows)
 				rc |= put_str(sh, xr, 1, joined.data, NULL);
-			rc |= put_str(sh, xr, 2, TR(f, "varies with axis", "随比较轴变化"), NULL);
+			rc |= put_str(sh, xr, 2, TR(f, W_XLSX_VARIES_WITH_AXIS), NULL);
 			pl_buf_release(&joined);
 		} else if (cmp->shared[id].set) {
 			xr++;
 			rc |= put_str(sh, xr, 0, pl_cond_info[id].name, NULL);
 			rc |= put_cond(sh, xr, 1, id, &cmp->shared[id]);
-			rc |= put_str(sh, xr, 2, TR(f, "shared", "共同条件"), NULL);
+			rc |= put_str(sh, xr, 2, TR(f, W_XLSX_SHARED), NULL);
 		}
 	}
 	for (size_t i = 0; i < cmp->nshared_extra; i++) { /* "vllm-serving.label": input text */
 		xr++;
 		rc |= put_str(sh, xr, 0, cmp->shared_extra[i].name, NULL);
 		rc |= put_str(sh, xr, 1, cmp->shared_extra[i].value, NULL);
-		rc |= put_str(sh, xr, 2, TR(f, "shared (extra)", "共同条件（额外字段）"), NULL);
+		rc |= put_str(sh, xr, 2, TR(f, W_XLSX_SHARED_EXTRA), NULL);
 	}
 	finish_sheet(sh, xr);
 	return rc ? PL_ENOMEM : 0;
@@ -554,7 +555,7 @@ static int sheet_conditions(struct sheet *sh, const struct pl_comparison *cmp,
 
 static int sheet_caveats(struct sheet *sh, const struct pl_comparison *cmp, const struct formats *f)
 {
-	int rc = put_head(sh, 0, 0, TR(f, "caveat", "注意事项"), f->header);
+	int rc = put_head(sh, 0, 0, TR(f, W_XLSX_CAVEAT), f->header);
 
 	for (size_t i = 0; i < cmp->caveats.n; i++) {
 		char *t = pl_i18n_msg(&cmp->caveats.v[i], f->zh ? "zh-CN" : "en");
@@ -949,7 +950,7 @@ static lxw_format *top_format(lxw_workbook *wb, const char *num, int wrap)
 static void with_currency(char *buf, size_t n, const struct formats *f, const char *words,
                           const char *cur, int derived)
 {
-	const char *c = cur && *cur ? cur : TR(f, "currency not named", "未注明货币");
+	const char *c = cur && *cur ? cur : TR(f, W_XLSX_CURRENCY_NOT_NAMED);
 
 	if (f->zh)
 		snprintf(buf, n, "%s（%s%s）", words, c, derived ? "，推导值" : "");
@@ -997,18 +998,18 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	}
 
 	with_currency(h[V_COST], sizeof(h[V_COST]), f,
-	              TR(f, "cost per 1M output tokens at SLO", "SLO 下每百万输出 token 成本"), cur, 1);
-	with_currency(h[V_PRICE], sizeof(h[V_PRICE]), f, TR(f, "price per hour", "每小时价格"), cur, 0);
+	              TR(f, W_XLSX_COST_PER_1M_OUTPUT_TOKENS_AT_SLO), cur, 1);
+	with_currency(h[V_PRICE], sizeof(h[V_PRICE]), f, TR(f, W_XLSX_PRICE_PER_HOUR), cur, 0);
 	with_currency(h[V_PRICE_ACC], sizeof(h[V_PRICE_ACC]), f,
-	              TR(f, "price per accelerator-hour", "每加速器小时价格"), cur, 0);
+	              TR(f, W_XLSX_PRICE_PER_ACCELERATOR_HOUR), cur, 0);
 	with_currency(h[V_API_IN], sizeof(h[V_API_IN]), f,
-	              TR(f, "API price per 1M input tokens", "API 每百万输入 token 价格"), cur, 0);
+	              TR(f, W_XLSX_API_PRICE_PER_1M_INPUT_TOKENS), cur, 0);
 	with_currency(h[V_API_OUT], sizeof(h[V_API_OUT]), f,
-	              TR(f, "API price per 1M output tokens", "API 每百万输出 token 价格"), cur, 0);
+	              TR(f, W_XLSX_API_PRICE_PER_1M_OUTPUT_TOKENS), cur, 0);
 	with_currency(ph_cost, sizeof(ph_cost), f,
-	              TR(f, "cost per 1M output tokens", "每百万输出 token 成本"), cur, 1);
+	              TR(f, W_XLSX_COST_PER_1M_OUTPUT_TOKENS), cur, 1);
 	snprintf(ph_load, sizeof(ph_load), "%s",
-	         rate ? TR(f, "request rate (req/s)", "请求速率（req/s）") : TR(f, "concurrency", "并发数"));
+	         rate ? TR(f, W_XLSX_REQUEST_RATE_REQ_S) : TR(f, W_XLSX_CONCURRENCY));
 	for (size_t i = 0; i < V_COLS; i++)
 		rc |= put_head(sh, 0, (lxw_col_t)i, (zh ? head_zh : head)[i] ? (zh ? head_zh : head)[i] : h[i],
 		               f->header);
@@ -1051,18 +1052,7 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	/* the formulas run on over the empty cells to their right; they do
 	 * not widen column A (which would push the table off the page) */
 	worksheet_write_string(sh->ws, pr - 1, 0,
-	              TR(f,
-	                 "cost per 1M output tokens = price_per_hour / (output_throughput * 3600) * 1e6; "
-	                 "for a cloud API billed per token = price_per_million_output_tokens + "
-	                 "price_per_million_input_tokens * input_tokens / max_output_tokens; "
-	                 "SLO throughput interpolated linearly between neighbouring loads "
-	                 "(concurrency, or request rate in an open-loop sweep); "
-	                 "goodput only where the input file reports it",
-	                 "每百万输出 token 成本 = price_per_hour / (output_throughput * 3600) * 1e6；"
-	                 "按 token 计费的云 API = price_per_million_output_tokens + "
-	                 "price_per_million_input_tokens * input_tokens / max_output_tokens；"
-	                 "满足 SLO 的吞吐量在相邻负载（并发数，或开环扫描中的请求速率）之间线性插值；"
-	                 "goodput 仅在输入文件报告时给出"),
+	              TR(f, W_XLSX_COST_FORMULA),
 	              NULL);
 	for (size_t i = 0; i < sizeof(phead) / sizeof(phead[0]); i++)
 		rc |= put_head(sh, pr, (lxw_col_t)i,
@@ -1087,11 +1077,11 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 			put_nan_dash(sh, pr, 5, pt->interactivity, t_rate);
 			put_nan_dash(sh, pr, 6, pt->cost_per_mtok, t_sec);
 			rc |= put_str(sh, pr, 7,
-			              pt->meets_slo == 1   ? TR(f, "yes", "是")
-			              : pt->meets_slo == 0 ? TR(f, "no", "否")
+			              pt->meets_slo == 1   ? TR(f, W_XLSX_YES)
+			              : pt->meets_slo == 0 ? TR(f, W_XLSX_NO)
 			                                   : "-",
 			              t_text);
-			rc |= put_str(sh, pr, 8, pt->pareto ? TR(f, "yes", "是") : "", t_text);
+			rc |= put_str(sh, pr, 8, pt->pareto ? TR(f, W_XLSX_YES) : "", t_text);
 		}
 		if (sc && gr->npoints > 0) {
 			lxw_chart_series *se = chart_add_series(sc, NULL, NULL);
@@ -1120,8 +1110,8 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		worksheet_insert_chart(sh->ws, pr + 2, 0, bar);
 	}
 	if (sc) {
-		chart_title_set_name(sc, rate ? TR(f, "Output throughput vs request rate", "输出吞吐量与请求速率")
-		                              : TR(f, "Output throughput vs concurrency", "输出吞吐量与并发数"));
+		chart_title_set_name(sc, rate ? TR(f, W_XLSX_OUTPUT_THROUGHPUT_VS_REQUEST_RATE)
+		                              : TR(f, W_XLSX_OUTPUT_THROUGHPUT_VS_CONCURRENCY));
 		chart_axis_set_name(sc->x_axis, ph_load);
 		chart_axis_set_name(sc->y_axis, zh ? "输出吞吐量（tok/s）" : "output throughput (tok/s)");
 		chart_axis_set_log_base(sc->x_axis, 2);
@@ -1139,9 +1129,9 @@ static int sheet_checklist(struct sheet *sh, const struct pl_comparison *cmp,
 	lxw_row_t r = 0;
 	int rc = 0;
 
-	rc |= put_head(sh, 0, 0, TR(f, "run id", "运行 id"), f->header);
-	rc |= put_head(sh, 0, 1, TR(f, "source", "来源文件"), f->header);
-	rc |= put_head(sh, 0, 2, TR(f, "reference-only", "仅供参考"), f->header);
+	rc |= put_head(sh, 0, 0, TR(f, W_XLSX_RUN_ID), f->header);
+	rc |= put_head(sh, 0, 1, TR(f, W_XLSX_SOURCE), f->header);
+	rc |= put_head(sh, 0, 2, TR(f, W_XLSX_REFERENCE_ONLY), f->header);
 	for (int k = 0; k < PL_CHK_COUNT; k++)
 		rc |= put_head(sh, 0, (lxw_col_t)(3 + k), pl_i18n_checklist_item(k, f->zh ? "zh-CN" : "en"),
 		               f->header);
@@ -1155,8 +1145,8 @@ static int sheet_checklist(struct sheet *sh, const struct pl_comparison *cmp,
 		worksheet_write_boolean(sh->ws, r, 2, run->checklist_missing != 0, NULL);
 		for (int k = 0; k < PL_CHK_COUNT; k++)
 			rc |= put_str(sh, r, (lxw_col_t)(3 + k),
-			              run->checklist_missing & (1u << k) ? TR(f, "missing", "缺少")
-			                                                 : TR(f, "yes", "有"),
+			              run->checklist_missing & (1u << k) ? TR(f, W_XLSX_MISSING)
+			                                                 : TR(f, W_XLSX_PRESENT),
 			              NULL);
 	}
 	finish_sheet(sh, r);

@@ -230,7 +230,8 @@ static void test_copy_equal_list(void **state)
  * ASCII letters (a word of an English frame), skipping options (--where),
  * names and units holding '_', '/', '.' or a digit (error_rate, req/s,
  * p95), upper-case names (TTFT, FIELD), quoted names ("currency"),
- * condition names (concurrency) and the loanword "token". NULL
+ * condition names (concurrency) and the loanwords "token" and
+ * "goodput". NULL
  * when there is none. */
 static const char *english_word(const char *text, char *word, size_t n)
 {
@@ -253,8 +254,9 @@ static const char *english_word(const char *text, char *word, size_t n)
 			p++;
 		}
 		len = (size_t)(p - start);
-		/* "token" is the Chinese technical term as well */
-		if (!other && len >= 3 && !(len == 5 && strncmp(start, "token", 5) == 0)) {
+		/* "token" and "goodput" are the Chinese technical terms as well */
+		if (!other && len >= 3 && !(len == 5 && strncmp(start, "token", 5) == 0) &&
+		    !(len == 7 && strncmp(start, "goodput", 7) == 0)) {
 			snprintf(word, n, "%.*s", (int)len, start);
 			if (pl_cond_lookup(word) == PL_C_NONE) /* a condition's name is a name */
 				return word;
