@@ -201,7 +201,17 @@
 	X(W_XLSX_RUNS_RECORD, "") \
 	X(W_XLSX_RUNS_ADAPTER, "") \
 	X(W_XLSX_RUNS_REFERENCE_ONLY_COL, "") \
-	X(W_XLSX_RUNS_CHECKLIST_MISSING, "")
+	X(W_XLSX_RUNS_CHECKLIST_MISSING, "") \
+	/* the gnuplot charts (render/plot.c) */ \
+	X(W_PLOT_TTFT, "") \
+	X(W_PLOT_TPOT, "") \
+	X(W_PLOT_ITL, "") \
+	X(W_PLOT_THROUGHPUT, "") \
+	X(W_PLOT_UNIT_S, "") \
+	X(W_PLOT_UNIT_TOKS, "") \
+	X(W_PLOT_AXIS_S, "") \
+	X(W_PLOT_AXIS_TOKS, "") \
+	X(PLOT_TITLE, "{1} TEXT the chart's metrics; {2} CODE its unit (W_PLOT_UNIT_*)")
 
 enum pl_msg_code {
 	PL_MSG_NONE = 0, /* no message (an unset struct pl_msg) */

@@ -24,6 +24,7 @@
 
 #include "core/model.h"
 #include "render/render_impl.h"
+#include "render/words.h"
 #include "util/spawn.h"
 
 
@@ -34,21 +35,19 @@
  * metrics drawn: "TTFT p50 / p95 (s)" with both, "TTFT p50 (s)" with one. */
 struct chart_def {
 	const char *name;      /* base file name */
-	const char *family;    /* title start, e.g. "TTFT" */
-	const char *family_zh; /* the same in Chinese */
+	enum pl_msg_code family; /* title start, a word ("TTFT") */
 	int seconds;           /* 1: seconds, 0: tokens/s */
 	int metrics[2];        /* candidate metrics, PL_M_NONE for none */
 };
 
 static const struct chart_def chart_defs[] = {
-	{"ttft", "TTFT", "TTFT", 1, {PL_M_TTFT_P50, PL_M_TTFT_P95}},
-	{"tpot", "TPOT", "TPOT", 1, {PL_M_TPOT_P50, PL_M_TPOT_P95}},
-	{"throughput", "Output throughput", "输出吞吐量", 0,
-	 {PL_M_OUTPUT_THROUGHPUT, PL_M_NONE}},
+	{"ttft", PL_MSG_W_PLOT_TTFT, 1, {PL_M_TTFT_P50, PL_M_TTFT_P95}},
+	{"tpot", PL_MSG_W_PLOT_TPOT, 1, {PL_M_TPOT_P50, PL_M_TPOT_P95}},
+	{"throughput", PL_MSG_W_PLOT_THROUGHPUT, 0, {PL_M_OUTPUT_THROUGHPUT, PL_M_NONE}},
 };
 
 /* The ITL fallback of the "tpot" chart when no row has a TPOT. */
-static const struct chart_def itl_def = {"tpot", "ITL", "ITL", 1, {PL_M_ITL_P50, PL_M_ITL_P95}};
+static const struct chart_def itl_def = {"tpot", PL_MSG_W_PLOT_ITL, 1, {PL_M_ITL_P50, PL_M_ITL_P95}};
 
 /* A chart being written: its definition and the metrics present. */
 struct chart_job {
@@ -74,13 +73,21 @@ static void job_title(struct chart_job *job)
 		if (k > 0 && (size_t)k < sizeof(stats) - len)
 			len += (size_t)k;
 	}
-	if (job->zh)
-		snprintf(job->title, sizeof(job->title), "%s%s（%s）",
-		         job->def->family_zh, stats,
-		         job->def->seconds ? "秒" : "tok/s");
-	else
-		snprintf(job->title, sizeof(job->title), "%s%s (%s)", job->def->family, stats,
-		         job->def->seconds ? "s" : "tok/s");
+	{
+		enum pl_lang l = job->zh ? PL_LANG_ZH : PL_LANG_EN;
+		char head[96];
+		struct pl_msg m;
+		char *t;
+
+		snprintf(head, sizeof(head), "%s%s", pl_word(job->def->family, l), stats);
+		pl_msg_init(&m, PL_MSG_PLOT_TITLE);
+		pl_msg_text(&m, head);
+		pl_msg_code_arg(&m, job->def->seconds ? PL_MSG_W_PLOT_UNIT_S : PL_MSG_W_PLOT_UNIT_TOKS);
+		t = pl_words_msg(&m, l);
+		snprintf(job->title, sizeof(job->title), "%s", t ? t : head);
+		free(t);
+		pl_msg_release(&m);
+	}
 }
 
 static int metric_present(const struct pl_comparison *cmp, int m)
@@ -167,8 +174,8 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 {
 	const struct chart_job *job = ctx;
 	const char *name = job->def->name;
-	const char *ylabel = job->def->seconds ? (job->zh ? "秒" : "seconds")
-	                                       : (job->zh ? "tok/s" : "tokens/s");
+	const char *ylabel = pl_word(job->def->seconds ? PL_MSG_W_PLOT_AXIS_S : PL_MSG_W_PLOT_AXIS_TOKS,
+	                             job->zh ? PL_LANG_ZH : PL_LANG_EN);
 	/* tick labels turn further as rows get more: more rows, narrower slots */
 	int rot = job->cmp->nrows <= 6 ? -20 : job->cmp->nrows <= 12 ? -45 : -90;
 

@@ -169,4 +169,14 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_W_XLSX_RUNS_ADAPTER] = "adapter",
 	[PL_MSG_W_XLSX_RUNS_REFERENCE_ONLY_COL] = "reference_only",
 	[PL_MSG_W_XLSX_RUNS_CHECKLIST_MISSING] = "checklist missing",
+	/* the gnuplot charts (render/plot.c) */
+	[PL_MSG_W_PLOT_TTFT] = "TTFT",
+	[PL_MSG_W_PLOT_TPOT] = "TPOT",
+	[PL_MSG_W_PLOT_ITL] = "ITL",
+	[PL_MSG_W_PLOT_THROUGHPUT] = "Output throughput",
+	[PL_MSG_W_PLOT_UNIT_S] = "s",
+	[PL_MSG_W_PLOT_UNIT_TOKS] = "tok/s",
+	[PL_MSG_W_PLOT_AXIS_S] = "seconds",
+	[PL_MSG_W_PLOT_AXIS_TOKS] = "tokens/s",
+	[PL_MSG_PLOT_TITLE] = "{1} ({2})",
 };

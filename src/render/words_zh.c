@@ -165,4 +165,14 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_W_XLSX_RUNS_ADAPTER] = "适配器",
 	[PL_MSG_W_XLSX_RUNS_REFERENCE_ONLY_COL] = "仅供参考",
 	[PL_MSG_W_XLSX_RUNS_CHECKLIST_MISSING] = "清单缺少项",
+	/* the gnuplot charts (render/plot.c) */
+	[PL_MSG_W_PLOT_TTFT] = "TTFT",
+	[PL_MSG_W_PLOT_TPOT] = "TPOT",
+	[PL_MSG_W_PLOT_ITL] = "ITL",
+	[PL_MSG_W_PLOT_THROUGHPUT] = "输出吞吐量",
+	[PL_MSG_W_PLOT_UNIT_S] = "秒",
+	[PL_MSG_W_PLOT_UNIT_TOKS] = "tok/s",
+	[PL_MSG_W_PLOT_AXIS_S] = "秒",
+	[PL_MSG_W_PLOT_AXIS_TOKS] = "tok/s",
+	[PL_MSG_PLOT_TITLE] = "{1}（{2}）",
 };
