@@ -352,18 +352,6 @@ int pl_cli_opt_format(void *fmt, const char *arg, const char *cmd)
 	return 0;
 }
 
-int pl_cli_opt_format_tmj(void *fmt, const char *arg, const char *cmd)
-{
-	struct pl_error err;
-
-	pl_error_init(&err);
-	if (pl_table_format_parse(arg, fmt, &err) || *(enum pl_table_format *)fmt == PL_FMT_CSV) {
-		pl_cli_errorf(cmd, "bad --format '%s': expected text, markdown or json", arg);
-		return PL_EXIT_USAGE;
-	}
-	return 0;
-}
-
 void pl_sel_release(struct pl_selection *sel)
 {
 	for (size_t i = 0; i < sel->nfilters; i++)

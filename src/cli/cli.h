@@ -161,10 +161,6 @@ int pl_sel_opt_axis(void *sel, const char *arg, const char *cmd);
  * returns PL_EXIT_USAGE. */
 int pl_cli_opt_format(void *fmt, const char *arg, const char *cmd);
 
-/* The same for the commands without CSV (check, history): text, markdown
- * or json; anything else is "bad --format 'X': expected ...". */
-int pl_cli_opt_format_tmj(void *fmt, const char *arg, const char *cmd);
-
 /* Frees the owned values. */
 void pl_sel_release(struct pl_selection *sel);
 

@@ -8,23 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *pl_ci_name(enum pl_ci ci)
-{
-	switch (ci) {
-	case PL_CI_GITHUB:
-		return "GitHub Actions";
-	case PL_CI_GITLAB:
-		return "GitLab CI";
-	case PL_CI_BUILDKITE:
-		return "Buildkite";
-	case PL_CI_JENKINS:
-		return "Jenkins";
-	case PL_CI_NONE:
-		break;
-	}
-	return "none";
-}
-
 /* The value of name, or NULL when unset or empty. */
 static const char *val(pl_getenv_fn get, void *ctx, const char *name)
 {

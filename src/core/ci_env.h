@@ -48,9 +48,6 @@ enum pl_ci {
 	PL_CI_JENKINS
 };
 
-/* Name of a CI ("GitHub Actions", "GitLab CI", "Buildkite", "Jenkins",
- * "none"). */
-const char *pl_ci_name(enum pl_ci ci);
 
 /*
  * Detects the CI from the environment (get, ctx) and fills out[f] for each
