@@ -103,6 +103,13 @@ int pl_adapter_reject_record(struct pl_run *run, const char *path, struct pl_err
 int pl_inventory_walk(const struct pl_adapter_info *info, const char *version, const cJSON *obj,
                       const char *prefix, struct pl_run *run, struct pl_error *err);
 
+/* Replaces the marker lines the walk and the check leave in run->warnings
+ * (one per key the inventory of format does not know) by one summary line
+ * naming how many keys became extra conditions and how many unplaced
+ * measurements, and which (at most 8 of each by name). Called by the
+ * registry on every run an adapter made. Returns 0 or PL_ENOMEM. */
+int pl_inventory_summarize(const char *format, struct pl_run *run);
+
 /* The same for one key of a text or CSV format (a line key, a column, a
  * row name) whose value is text. */
 int pl_inventory_check(const struct pl_adapter_info *info, const char *version, const char *key,
