@@ -201,12 +201,6 @@ int pl_store_annotate_runs(struct pl_store *st, struct pl_run_list *list, size_t
 int pl_store_read_measures(struct pl_store *st, struct pl_run_list *list, size_t from,
                            struct pl_error *err);
 
-/* Stores (inserts or replaces by name) the unplaced measurements of run
- * as those of stored run run_id, in the open transaction. Returns 0 or
- * PL_EDB. */
-int pl_store_write_measures(struct pl_store *st, long long run_id, const struct pl_run *run,
-                            struct pl_error *err);
-
 /* ------------------------------------------ helpers defined in read.c */
 
 /* 1 if filter f selects on the conditions row (a condition of `conditions`

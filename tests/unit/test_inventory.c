@@ -74,7 +74,7 @@ static void check_file(const char *path, struct tally *t)
 		while (w && *w) {
 			const char *nl = strchr(w, '\n');
 			size_t n = nl ? (size_t)(nl - w) : strlen(w);
-			if (memmem(w, n, "field inventory: kept as", 24)) {
+			if (memmem(w, n, "field inventory: ", 17) && memmem(w, n, " kept as ", 9)) {
 				printf("unknown key: %s (record %ld): %.*s\n", path, l.v[i].record, (int)n, w);
 				t->unknown++;
 			}
