@@ -9,8 +9,9 @@
  * Formats read: pl_adapters_list() (the descriptor of schema/descriptor.md,
  * and one adapter per tool format). Each adapter lists, per format version,
  * every key of its source and that key's fate (struct pl_field); a key no
- * inventory knows is kept on the run as the extra condition "FORMAT.key"
- * with a warning, never dropped (schema/formats.md is generated from these
+ * inventory knows is never dropped: the rule of pl_inventory_classify()
+ * keeps it as an unplaced measurement or as the extra condition
+ * "FORMAT.key", and one warning line per run says which (schema/formats.md is generated from these
  * tables by `perfledger formats --markdown`). Sidecar files are read by the
  * importer, never by an adapter; their bodies are parsed here
  * (pl_adapters_parse_conditions).
@@ -144,8 +145,13 @@ const struct pl_adapter_info *pl_adapters_list(size_t *count);
  * is left for the caller. Metrics are in canonical units; conditions are NOT
  * yet normalized or validated (the import pipeline does that after applying
  * --set and sidecar values). A key of the file that the format's inventory
- * does not list is kept as an extra condition with a warning in
- * run->warnings. No other file (no sidecar) is opened.
+ * does not list is kept as an unplaced measurement or an extra condition
+ * (pl_inventory_classify), summed up in one line of run->warnings. A
+ * record from which the format read no latency and no throughput (and
+ * that is not a failed run, pl_run_failed) is PL_EINVALID naming the
+ * format and the result keys seen (the descriptor and ledger formats
+ * excepted: a person or perfledger wrote their metrics). No other file (no
+ * sidecar) is opened.
  * Errors: PL_ESYNTAX (err->line/column set, computed from the byte offset),
  * PL_EFORMAT (no adapter recognises it), PL_EINVALID (a field has the wrong
  * JSON type, a version given as a number, an unknown unit suffix or metric,

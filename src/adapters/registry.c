@@ -475,10 +475,10 @@ static int parse_file(const char *path, const char *buf, size_t len, const char 
 	pl_json_doc_release(&in.doc);
 	for (size_t i = 0; rc == 0 && i < tmp.n; i++) {
 		struct pl_run *r = &tmp.v[i];
-		if (r->reject)
-			continue;
 		if (pl_inventory_summarize(impl->info->name, r))
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		else if (r->reject)
+			continue;
 		else if (impl != &pl_adapter_ledger && impl != &pl_adapter_descriptor && !measured(r))
 			rc = refuse_unmeasured(impl, in.path, r, tmp.n > 1, err);
 	}
