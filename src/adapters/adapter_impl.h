@@ -87,13 +87,16 @@ int pl_adapter_reject_record(struct pl_run *run, const char *path, struct pl_err
  * The field inventory walk (inventory.c). Every member of obj (path
  * prefix + key; nested objects by dotted path, elements of arrays of
  * objects as "key[].member") is looked up in the fields of version ver of
- * info's inventory. A key that no entry matches is kept on run as the
+ * info's inventory. A key that no entry matches and that the rule
+ * (pl_inventory_classify) makes a measurement is kept as the unplaced
+ * measurement "<format>.<path>" (a number, or its JSON text); JSON null is
+ * missing. Any other such key is kept on run as the
  * extra condition "<format>.<path>" (its value as text: the string, or the
  * JSON text of anything else; inside arrays of objects every element's
  * value as "[i]=JSON", "; " between them, so positions and types stay
  * apart; at most PL_EXTRA_VALUE_MAX bytes, a longer value cut and ended by
  * "... #" and 16 hex digits of its sha256, so distinct values stay
- * distinct), with a warning naming it. A matched key covers its whole
+ * distinct), with a marker line for pl_inventory_summarize(). A matched key covers its whole
  * subtree. version NULL or unknown: the first version of the inventory.
  * Returns 0, PL_ENOMEM or PL_EINVALID (a value that is not UTF-8, or more
  * than PL_EXTRAS_MAX unknown keys: the file is not in this format).
@@ -102,6 +105,13 @@ int pl_adapter_reject_record(struct pl_run *run, const char *path, struct pl_err
 #define PL_EXTRAS_MAX 1024
 int pl_inventory_walk(const struct pl_adapter_info *info, const char *version, const cJSON *obj,
                       const char *prefix, struct pl_run *run, struct pl_error *err);
+
+/* Replaces the marker lines the walk and the check leave in run->warnings
+ * (one per key the inventory of format does not know) by one summary line
+ * naming how many keys became extra conditions and how many unplaced
+ * measurements, and which (at most 8 of each by name). Called by the
+ * registry on every run an adapter made. Returns 0 or PL_ENOMEM. */
+int pl_inventory_summarize(const char *format, struct pl_run *run);
 
 /* The same for one key of a text or CSV format (a line key, a column, a
  * row name) whose value is text. */

@@ -9,8 +9,9 @@
  * Formats read: pl_adapters_list() (the descriptor of schema/descriptor.md,
  * and one adapter per tool format). Each adapter lists, per format version,
  * every key of its source and that key's fate (struct pl_field); a key no
- * inventory knows is kept on the run as the extra condition "FORMAT.key"
- * with a warning, never dropped (schema/formats.md is generated from these
+ * inventory knows is never dropped: the rule of pl_inventory_classify()
+ * keeps it as an unplaced measurement or as the extra condition
+ * "FORMAT.key", and one warning line per run says which (schema/formats.md is generated from these
  * tables by `perfledger formats --markdown`). Sidecar files are read by the
  * importer, never by an adapter; their bodies are parsed here
  * (pl_adapters_parse_conditions).
@@ -48,6 +49,30 @@ struct pl_field {
 	const char *to;    /* canonical name(s) and unit, what is derived, or why ignored */
 };
 
+/* Where a key sits in a file (a section its inventory names): the second
+ * step of the rule for keys an inventory does not know (after the
+ * inventory itself, before the key's shape; schema/formats.md). */
+enum pl_place {
+	PL_PLACE_NONE,   /* the section does not say (the key's shape decides) */
+	PL_PLACE_CONFIG, /* configuration: an unknown key here is an extra condition */
+	PL_PLACE_RESULT, /* results: an unknown key here is an unplaced measurement */
+};
+
+/* One section of a format: key is a pattern (as in struct pl_field) of a
+ * member whose whole subtree has that place, e.g. "input_config" or
+ * "benchmarks[].config"; a pattern may also name a family of keys at one
+ * level ("spec_decode_*"). */
+struct pl_section {
+	const char *key;    /* pattern; NULL ends a table */
+	enum pl_place place; /* what an unknown key under it is */
+};
+
+/* What the rule makes of a key no inventory entry matches. */
+enum pl_key_class {
+	PL_KEY_CONDITION, /* an extra condition "<format>.<path>" (the safe side) */
+	PL_KEY_MEASURE,   /* an unplaced measurement: stored, shown, never a condition */
+};
+
 /* The fields of one format version an adapter reads. */
 struct pl_format_version {
 	const char *version;            /* as stored in format_version, or a label; NULL ends */
@@ -55,6 +80,8 @@ struct pl_format_version {
 	const struct pl_field *fields;  /* NULL-terminated table */
 	const struct pl_field *common;  /* a second table shared by several versions, or NULL */
 	int closed;                     /* 1: the adapter itself rejects unknown keys (no walk) */
+	const struct pl_section *sections; /* the file's sections and their places,
+	                                   NULL-terminated, or NULL (shape alone) */
 };
 
 /* Static description of an adapter, for `perfledger formats` and docs. */
@@ -81,6 +108,30 @@ void pl_adapters_init(void);
  * "records". */
 const char *pl_fate_name(enum pl_fate fate);
 
+/* Name of a place: "configuration", "result", "-". */
+const char *pl_place_name(enum pl_place place);
+
+/*
+ * The rule for a key that no entry of the inventory of version (NULL: the
+ * first) of info matches (schema/formats.md, "Keys an inventory does not
+ * know"): first its place (the first section of the version whose pattern
+ * matches path or a prefix of it ending before a '.' or "[]."): a
+ * configuration section makes it a condition, a result section a
+ * measurement; then its shape: a number whose name has a result word
+ * (rate, ratio, acceptance, accept, accuracy, correct, latency, throughput,
+ * time, duration; count, tokens or length only beside a statistic word
+ * such as total, mean, p99 or per) or a unit suffix (_ms, _s,
+ * _us, _ns, "(ns)", "(ms)", "(s)", "(%)") and no setting word (max, min,
+ * limit, target, budget, slo, seed, timeout, warmup; request_rate and
+ * counts of gpus, nodes, workers, turns, conversations, prompts ...; a unit
+ * suffix outweighs max and min), or an array of numbers, is a measurement;
+ * anything else is a condition. kind: 'n' a number, 'a' an array of
+ * numbers only, 's' anything else. *place gets the place found (may be
+ * NULL). Returns an enum pl_key_class.
+ */
+int pl_inventory_classify(const struct pl_adapter_info *info, const char *version,
+                          const char *path, int kind, enum pl_place *place);
+
 /* The adapters, in detection order; *count receives their number. */
 const struct pl_adapter_info *pl_adapters_list(size_t *count);
 
@@ -94,8 +145,13 @@ const struct pl_adapter_info *pl_adapters_list(size_t *count);
  * is left for the caller. Metrics are in canonical units; conditions are NOT
  * yet normalized or validated (the import pipeline does that after applying
  * --set and sidecar values). A key of the file that the format's inventory
- * does not list is kept as an extra condition with a warning in
- * run->warnings. No other file (no sidecar) is opened.
+ * does not list is kept as an unplaced measurement or an extra condition
+ * (pl_inventory_classify), summed up in one line of run->warnings. A
+ * record from which the format read no latency and no throughput (and
+ * that is not a failed run, pl_run_failed) is PL_EINVALID naming the
+ * format and the result keys seen (the descriptor and ledger formats
+ * excepted: a person or perfledger wrote their metrics). No other file (no
+ * sidecar) is opened.
  * Errors: PL_ESYNTAX (err->line/column set, computed from the byte offset),
  * PL_EFORMAT (no adapter recognises it), PL_EINVALID (a field has the wrong
  * JSON type, a version given as a number, an unknown unit suffix or metric,

@@ -120,10 +120,18 @@ static const struct pl_field aiperf_fields[] = {
 	{NULL, 0, NULL},
 };
 
+/* Where unknown keys sit: input_config is the command's configuration. */
+static const struct pl_section aiperf_sections[] = {
+	{"input_config", PL_PLACE_CONFIG},
+	{NULL, 0},
+};
+
 static const struct pl_format_version aiperf_inventory[] = {
-	{.version = "1.1", .note = "AIPerf 0.8 profile_export_aiperf.json (schema_version 1.1)", .fields = aiperf_fields},
+	{.version = "1.1", .note = "AIPerf 0.8 profile_export_aiperf.json (schema_version 1.1)", .fields = aiperf_fields,
+	 .sections = aiperf_sections},
 	{.version = "", .note = "older AIPerf and GenAI-Perf profile_export_genai_perf.json (no schema_version)",
-	 .fields = aiperf_fields},
+	 .fields = aiperf_fields,
+	 .sections = aiperf_sections},
 	{.version = NULL},
 };
 

@@ -190,15 +190,28 @@ static const struct pl_field guidellm_05[] = {
 	{NULL, 0, NULL},
 };
 
+/* Where unknown keys sit: a benchmark's config and the report's args are
+ * configuration, its metrics results. */
+static const struct pl_section guidellm_sections[] = {
+	{"benchmarks[].config", PL_PLACE_CONFIG},
+	{"{args,config}", PL_PLACE_CONFIG},
+	{"benchmarks[].metrics", PL_PLACE_RESULT},
+	{NULL, 0},
+};
+
 static const struct pl_format_version guidellm_inventory[] = {
 	{.version = "0.2", .note = "GuideLLM 0.2.x / 0.3 reports (no metadata block), JSON or YAML",
-	 .fields = guidellm_02, .common = guidellm_common},
+	 .fields = guidellm_02, .common = guidellm_common,
+	 .sections = guidellm_sections},
 	{.version = "0.4", .note = "GuideLLM 0.4 benchmarks.json (no metadata block; top-level args)",
-	 .fields = guidellm_05, .common = guidellm_common},
+	 .fields = guidellm_05, .common = guidellm_common,
+	 .sections = guidellm_sections},
 	{.version = "1", .note = "GuideLLM 0.5-0.7 benchmarks.json (metadata.version 1)", .fields = guidellm_05,
-	 .common = guidellm_common},
+	 .common = guidellm_common,
+	 .sections = guidellm_sections},
 	{.version = "2", .note = "GuideLLM 0.8 report (metadata.version 2; config.spec)",
-	 .fields = guidellm_05, .common = guidellm_common},
+	 .fields = guidellm_05, .common = guidellm_common,
+	 .sections = guidellm_sections},
 	{.version = NULL},
 };
 

@@ -76,6 +76,8 @@ static const struct pl_field ix_fields[] = {
 	{"metrics.{output_token_throughput,total_token_throughput,request_throughput}", PL_FATE_METRIC,
 	 "together_runner: the same canonical names"},
 	{"gpu.n_gpus", PL_FATE_CONDITION, "together_runner: accelerator_count"},
+	{"request_metrics.{,latency.}{ttft,tpot,itl,e2el}.{mean,median,std,p90,p95,p99,p99.9}",
+	 PL_FATE_METRIC, "agentic, nested: <f>_<stat> (s); other request_metrics keys are results"},
 	{"gpu.mean_power_per_gpu_w", PL_FATE_METRIC, "together_runner: power_watts (W)"},
 	{"ts", PL_FATE_CONDITION, "together_runner: run_started_at (UTC timestamps only)"},
 	{"ep", PL_FATE_CONDITION, "expert_parallel_size"},
@@ -100,9 +102,16 @@ static const struct pl_field ix_fields[] = {
 	{NULL, 0, NULL},
 };
 
+/* Where unknown keys sit: an agentic result's request_metrics (and a
+ * together_runner's metrics) are results. */
+static const struct pl_section ix_sections[] = {
+	{"{request_metrics,metrics}", PL_PLACE_RESULT},
+	{NULL, 0},
+};
+
 static const struct pl_format_version ix_inventory[] = {
 	{.version = "", .note = "agg, agentic and together_runner result objects (2026); the files carry no version",
-	 .fields = ix_fields},
+	 .fields = ix_fields, .sections = ix_sections},
 	{.version = NULL},
 };
 
@@ -138,6 +147,35 @@ static int latencies(const cJSON *obj, int exp10, const char *suffix, struct pl_
 			if ((rc = pl_json_metric(obj, key, pl_metric_lookup(name), exp10, run, err)))
 				return rc;
 		}
+	return 0;
+}
+
+/* The nested agentic layout: request_metrics.<f>.<stat> or
+ * request_metrics.latency.<f>.<stat> (f ttft, tpot, itl, e2el; seconds,
+ * as the flat agentic keys) -> <f>_<stat>. */
+static int nested_latencies(const cJSON *rm, struct pl_run *run, struct pl_error *err)
+{
+	static const char *const fam[] = {"ttft", "tpot", "itl", "e2el", NULL};
+	static const char *const st_in[] = {"mean", "median", "std", "p90", "p95", "p99", "p99.9", NULL};
+	static const char *const st_out[] = {"mean", "p50", "std", "p90", "p95", "p99", "p99_9"};
+	const cJSON *base[2] = {rm, pl_json_get(rm, "latency")};
+
+	for (int b = 0; b < 2; b++) {
+		if (!cJSON_IsObject(base[b]))
+			continue;
+		for (int f = 0; fam[f]; f++) {
+			const cJSON *o = pl_json_get(base[b], fam[f]);
+			if (!cJSON_IsObject(o))
+				continue;
+			for (int s = 0; st_in[s]; s++) {
+				char name[64];
+				int rc;
+				snprintf(name, sizeof(name), "%s_%s", fam[f], st_out[s]);
+				if ((rc = pl_json_metric(o, st_in[s], pl_metric_lookup(name), 0, run, err)))
+					return rc;
+			}
+		}
+	}
 	return 0;
 }
 
@@ -262,6 +300,7 @@ static int ix_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err
 			return rc;
 	}
 	if ((rc = latencies(obj, 0, "", run, err)) ||
+	    (rc = nested_latencies(pl_json_get(obj, "request_metrics"), run, err)) ||
 	    (rc = pl_json_metric(obj, "median_intvty", PL_M_TPS_P50, 0, run, err)) ||
 	    (rc = pl_json_metric(obj, "mean_intvty", PL_M_TPS_MEAN, 0, run, err)) ||
 	    (rc = pl_json_metric(obj, "output_tput_per_gpu", PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR, 0, run, err)) ||

@@ -5,9 +5,13 @@
  * Each adapter lists, per format version, every key it knows and its fate
  * (struct pl_field in adapters.h). After an adapter converted a record,
  * the walk looks up every key of the record in that list; a key no entry
- * matches is kept on the run as the extra condition "<format>.<path>"
- * with its value as text, and the run gets a warning naming it, which the
- * import prints. An entry of fate "extra" names a condition that no
+ * matches is classified by the one rule of schema/formats.md ("Keys an
+ * inventory does not know", pl_inventory_classify: its place in the
+ * file's sections, then its shape): an unplaced measurement (kept on the
+ * run, never a condition) or the extra condition "<format>.<path>" with
+ * its value as text (the safe side). The run gets one marker line per key
+ * in its warnings, which pl_inventory_summarize() turns into one summary
+ * line per run for the import to print. An entry of fate "extra" names a condition that no
  * canonical field holds yet: it is kept the same way, without a warning;
  * so is a key whose entry promises a canonical condition that the adapter
  * left unset (promised_but_missing).
@@ -40,6 +44,19 @@ const char *pl_fate_name(enum pl_fate fate)
 		return "records";
 	}
 	return "?";
+}
+
+const char *pl_place_name(enum pl_place place)
+{
+	switch (place) {
+	case PL_PLACE_CONFIG:
+		return "configuration";
+	case PL_PLACE_RESULT:
+		return "result";
+	case PL_PLACE_NONE:
+		break;
+	}
+	return "-";
 }
 
 /* Whether s[0..n) matches the pattern p (NUL-terminated). */
@@ -105,6 +122,119 @@ static const struct pl_field *known(const struct pl_format_version *v, const cha
 	return NULL;
 }
 
+/* The place of path: the first section whose pattern matches path or a
+ * prefix of it that ends before a '.' (so "benchmarks[].config" covers
+ * "benchmarks[].config.backend.stream"). */
+static enum pl_place place_of(const struct pl_format_version *v, const char *path)
+{
+	size_t n = strlen(path);
+
+	for (const struct pl_section *sec = v ? v->sections : NULL; sec && sec->key; sec++)
+		for (size_t k = 1; k <= n; k++)
+			if ((k == n || path[k] == '.') && match(sec->key, path, k))
+				return sec->place;
+	return PL_PLACE_NONE;
+}
+
+/* 1 if word (NUL-terminated) is one of list. */
+static int in_list(const char *word, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(word, *list) == 0)
+			return 1;
+	return 0;
+}
+
+/* The shape step of the rule for a number: 1 when the key's words say it
+ * is a measured result (see pl_inventory_classify). */
+static int measured_name(const char *path)
+{
+	static const char *const result[] = {
+		"rate", "rates", "ratio", "acceptance", "accept", "accepted", "accuracy", "correct",
+		"latency", "latencies", "throughput", "duration", "time", "elapsed", "goodput", "tps",
+		"ttft", "tpot", "itl", "e2el", NULL};
+	/* words of a count or a length: a result only beside a statistic
+	 * ("total_output_tokens"), a setting alone ("input_tokens") */
+	static const char *const weak[] = {"count", "counts", "tokens", "length", NULL};
+	static const char *const stat[] = {"total", "mean", "avg", "average", "median", "std",
+	                                   "stddev", "stdev", "sum", "generated", "per", "p25",
+	                                   "p50", "p75", "p90", "p95", "p99", "p999", "min", "max",
+	                                   NULL};
+	static const char *const setting[] = {"limit", "target", "budget", "slo",   "seed",
+	                                      "timeout", "warmup", "threshold", "cap", NULL};
+	static const char *const counted[] = {
+		"gpu", "gpus", "device", "devices", "node", "nodes", "worker", "workers", "replica",
+		"replicas", "thread", "threads", "cpu", "cpus", "process", "processes", "instance",
+		"instances", "conversation", "conversations", "turn", "turns", "prompt", "prompts",
+		"user", "users", "client", "clients", "shard", "shards", "expert", "experts", "batch",
+		"layer", "layers", NULL};
+	static const char *const unit[] = {"_ms", "_s", "_us", "_ns", "(ns)", "(ms)", "(us)",
+	                                   "(s)", "(%)", NULL};
+	const char *leaf = path, *p;
+	char low[256], word[64];
+	size_t n = 0, wl = 0, nwords = 0;
+	int has_result = 0, has_unit = 0, veto = 0, counts = 0, first_minmax = 0, has_weak = 0,
+	    has_stat = 0;
+
+	for (p = path; *p; p++) /* the last member: the key itself */
+		if (*p == '.')
+			leaf = p + 1;
+	for (p = leaf; *p && n + 1 < sizeof(low); p++)
+		low[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+	low[n] = '\0';
+	for (const char *const *u = unit; *u; u++) {
+		size_t ul = strlen(*u);
+		if (n > ul && strcmp(low + n - ul, *u) == 0)
+			has_unit = 1;
+	}
+	if (strstr(low, "request_rate") || strstr(low, "arrival_rate"))
+		return 0; /* how fast requests were sent: a setting */
+	for (size_t i = 0; i <= n; i++) {
+		int alnum = i < n && ((low[i] >= 'a' && low[i] <= 'z') || (low[i] >= '0' && low[i] <= '9'));
+		if (alnum) {
+			if (wl + 1 < sizeof(word))
+				word[wl++] = low[i];
+			continue;
+		}
+		if (wl == 0)
+			continue;
+		word[wl] = '\0';
+		wl = 0;
+		if (in_list(word, result))
+			has_result = 1;
+		if (in_list(word, weak))
+			has_weak = 1;
+		if (in_list(word, stat))
+			has_stat = 1;
+		if (in_list(word, setting))
+			veto = 1;
+		if (in_list(word, counted))
+			counts = 1;
+		if (nwords++ == 0 && (strcmp(word, "max") == 0 || strcmp(word, "min") == 0))
+			first_minmax = 1;
+	}
+	if (veto || counts || (first_minmax && !has_unit))
+		return 0;
+	return has_result || has_unit || (has_weak && has_stat);
+}
+
+int pl_inventory_classify(const struct pl_adapter_info *info, const char *version,
+                          const char *path, int kind, enum pl_place *place)
+{
+	const struct pl_format_version *v = info ? version_of(info, version) : NULL;
+	enum pl_place pl = place_of(v, path);
+
+	if (place)
+		*place = pl;
+	if (pl == PL_PLACE_CONFIG)
+		return PL_KEY_CONDITION;
+	if (pl == PL_PLACE_RESULT)
+		return PL_KEY_MEASURE;
+	if (kind == 'a' || (kind == 'n' && measured_name(path)))
+		return PL_KEY_MEASURE;
+	return PL_KEY_CONDITION;
+}
+
 /* 1 when f promises a canonical condition (fate condition, and its target
  * starts with a condition name) that the adapter did not set on run: the
  * value would be lost, so the walk keeps it as an extra instead. This
@@ -167,10 +297,15 @@ static void extra_name(char *name, size_t size, const struct pl_adapter_info *in
 	         path, pl_hash64(path, n));
 }
 
-static void warn_kept(const struct pl_adapter_info *info, const char *path, const char *name,
+/* The marker line of a key the rule classified (cls), which
+ * pl_inventory_summarize() gathers into the run's one summary line. A
+ * key of the name of a canonical condition keeps its own warning. */
+#define MARK "\x1f"
+static void warn_kept(const struct pl_adapter_info *info, const char *path, int cls,
                       struct pl_run *run)
 {
-	if (pl_cond_lookup(path) != PL_C_NONE && !pl_cond_per_run(pl_cond_lookup(path))) {
+	if (cls == PL_KEY_CONDITION && pl_cond_lookup(path) != PL_C_NONE &&
+	    !pl_cond_per_run(pl_cond_lookup(path))) {
 		/* the import reads it as that condition (pl_normalize_named_extras) */
 		pl_run_warn(run,
 		            "the key '%s' is not in the %s field inventory: read as the condition of "
@@ -178,9 +313,96 @@ static void warn_kept(const struct pl_adapter_info *info, const char *path, cons
 		            path, info->name);
 		return;
 	}
-	pl_run_warn(run,
-	            "the key '%s' is not in the %s field inventory: kept as the extra condition '%s'",
-	            path, info->name, name);
+	pl_run_warn(run, MARK "%c%s", cls == PL_KEY_MEASURE ? 'M' : 'C', path);
+}
+
+/* Appends to b the keys of the marker lines of kind k in w, ", " between
+ * them, at most 8 and "and N more". Returns how many there are. */
+static size_t list_marked(struct pl_buf *b, const char *w, char k)
+{
+	size_t count = 0;
+
+	for (const char *p = w; p && *p;) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (len > 2 && p[0] == MARK[0] && p[1] == k) {
+			if (count < 8) {
+				if (count)
+					pl_buf_adds(b, ", ");
+				pl_buf_add(b, p + 2, len - 2);
+			}
+			count++;
+		}
+		p = e ? e + 1 : p + len;
+	}
+	if (count > 8) {
+		char more[40];
+		snprintf(more, sizeof(more), " and %zu more", count - 8);
+		pl_buf_adds(b, more);
+	}
+	return count;
+}
+
+int pl_inventory_summarize(const char *format, struct pl_run *run)
+{
+	struct pl_buf rest, cond, meas;
+	size_t nc, nm;
+	const char *w = run->warnings;
+	char head[200];
+	int rc = 0;
+
+	if (!w || !strstr(w, MARK))
+		return 0;
+	pl_buf_init(&rest);
+	pl_buf_init(&cond);
+	pl_buf_init(&meas);
+	nc = list_marked(&cond, w, 'C');
+	nm = list_marked(&meas, w, 'M');
+	for (const char *p = w; *p;) { /* the other warnings, as they were */
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (!(len > 0 && p[0] == MARK[0])) {
+			if (rest.len)
+				pl_buf_addc(&rest, '\n');
+			pl_buf_add(&rest, p, len);
+		}
+		p = e ? e + 1 : p + len;
+	}
+	if (rest.len)
+		pl_buf_addc(&rest, '\n');
+	snprintf(head, sizeof(head), "%zu key%s not in the %s field inventory: ", nc + nm,
+	         nc + nm == 1 ? "" : "s", format);
+	pl_buf_adds(&rest, head);
+	if (nc) {
+		snprintf(head, sizeof(head), "%zu kept as extra condition%s (", nc, nc == 1 ? "" : "s");
+		pl_buf_adds(&rest, head);
+		pl_buf_add(&rest, cond.data, cond.len);
+		pl_buf_adds(&rest, ")");
+	}
+	if (nm) {
+		snprintf(head, sizeof(head), "%s%zu kept as unplaced measurement%s (", nc ? "; " : "", nm,
+		         nm == 1 ? "" : "s");
+		pl_buf_adds(&rest, head);
+		pl_buf_add(&rest, meas.data, meas.len);
+		pl_buf_adds(&rest, ")");
+	}
+	if (rest.oom || cond.oom || meas.oom) {
+		rc = PL_ENOMEM;
+	} else {
+		char *nw = malloc(rest.len + 1);
+		if (!nw) {
+			rc = PL_ENOMEM;
+		} else {
+			memcpy(nw, rest.data, rest.len);
+			nw[rest.len] = '\0';
+			free(run->warnings);
+			run->warnings = nw;
+		}
+	}
+	pl_buf_release(&rest);
+	pl_buf_release(&cond);
+	pl_buf_release(&meas);
+	return rc;
 }
 
 /* Sets extra name to text (capped), counting against PL_EXTRAS_MAX. */
@@ -201,17 +423,73 @@ static int set_extra(const struct pl_adapter_info *info, struct pl_run *run, con
 	return 0;
 }
 
-/* Keeps key = value of a text or CSV format as an extra condition, with a
- * warning unless quiet; a key met again with another value appends
- * "; value". */
-static int keep_text(const struct pl_adapter_info *info, const char *key, const char *value,
-                     int quiet, struct pl_run *run, struct pl_error *err)
+/* Keeps key = value of a text or CSV format that the rule makes a
+ * measurement: a number as that number, other text as its JSON string; a
+ * key met again with another value appends "; value" to the text. */
+static int keep_text_measure(const char *name, const char *value, struct pl_run *run,
+                             struct pl_error *err)
+{
+	const struct pl_measure *had = pl_run_measure(run, name);
+	cJSON *str;
+	char *json;
+	double v;
+	int rc;
+
+	if (!had && pl_parse_num(value, 0, &v) == 0)
+		return pl_run_set_measure(run, name, v, NULL, err);
+	if (had) {
+		char num[40];
+		struct pl_buf b;
+		cJSON *prev = had->json ? cJSON_Parse(had->json) : NULL;
+		pl_buf_init(&b);
+		if (!had->json)
+			pl_buf_adds(&b, pl_fmt_num(num, sizeof(num), had->num));
+		else
+			pl_buf_adds(&b, cJSON_IsString(prev) ? prev->valuestring : had->json);
+		cJSON_Delete(prev);
+		if (strcmp(b.data ? b.data : "", value) == 0) {
+			pl_buf_release(&b);
+			return 0;
+		}
+		pl_buf_adds(&b, "; ");
+		pl_buf_adds(&b, value);
+		str = b.oom ? NULL : cJSON_CreateString(b.data);
+		pl_buf_release(&b);
+	} else {
+		str = cJSON_CreateString(value);
+	}
+	json = str ? cJSON_PrintUnformatted(str) : NULL;
+	cJSON_Delete(str);
+	if (!json)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	rc = pl_run_set_measure(run, name, 0, json, err);
+	cJSON_free(json);
+	return rc;
+}
+
+/* Keeps key = value of a text or CSV format as the rule says: an extra
+ * condition, or an unplaced measurement; marked for the summary unless
+ * quiet (the inventory names it as an extra); an extra met again with
+ * another value appends "; value". */
+static int keep_text(const struct pl_adapter_info *info, const char *version, const char *key,
+                     const char *value, int quiet, struct pl_run *run, struct pl_error *err)
 {
 	char name[320];
 	const char *had;
-	int rc;
+	double v;
+	int rc, seen;
 
 	extra_name(name, sizeof(name), info, key);
+	if (!quiet && pl_inventory_classify(info, version, key,
+	                                    pl_parse_num(value, 0, &v) == 0 ? 'n' : 's',
+	                                    NULL) == PL_KEY_MEASURE) {
+		seen = pl_run_measure(run, name) != NULL;
+		if ((rc = keep_text_measure(name, value, run, err)))
+			return rc;
+		if (!seen)
+			warn_kept(info, key, PL_KEY_MEASURE, run);
+		return 0;
+	}
 	had = pl_run_extra(run, name);
 	if (had && strcmp(had, value) == 0)
 		return 0;
@@ -230,7 +508,7 @@ static int keep_text(const struct pl_adapter_info *info, const char *key, const 
 	if ((rc = set_extra(info, run, name, value, strlen(value), err)))
 		return rc;
 	if (!quiet)
-		warn_kept(info, key, name, run);
+		warn_kept(info, key, PL_KEY_CONDITION, run);
 	return 0;
 }
 
@@ -247,7 +525,7 @@ int pl_inventory_check(const struct pl_adapter_info *info, const char *version, 
 		return 0;
 	if (f && (!value || !value[0]))
 		return 0; /* an empty cell holds nothing */
-	return keep_text(info, key, value ? value : "", f != NULL, run, err);
+	return keep_text(info, version, key, value ? value : "", f != NULL, run, err);
 }
 
 /* One extra condition being collected by a walk: its whole text (every
@@ -256,7 +534,25 @@ struct acc {
 	char *path;  /* the key's path (for the warning); owned */
 	struct pl_buf text; /* its value(s), "; "-separated */
 	int quiet;   /* 1: the inventory names it (fate extra), no warning */
+	const cJSON *item; /* its value when met once outside arrays, else NULL */
+	int kind;    /* 'n' numbers only, 'a' arrays of numbers only, 's' anything else */
 };
+
+/* The kind of item for the rule: 'n' a number, 'a' a non-empty array of
+ * numbers only, 's' anything else. */
+static int kind_of(const cJSON *item)
+{
+	const cJSON *e;
+
+	if (cJSON_IsNumber(item))
+		return 'n';
+	if (!cJSON_IsArray(item) || !item->child)
+		return 's';
+	cJSON_ArrayForEach(e, item)
+	if (!cJSON_IsNumber(e))
+		return 's';
+	return 'a';
+}
 
 struct walk_ctx {
 	const struct pl_adapter_info *info;
@@ -272,9 +568,10 @@ struct walk_ctx {
  * "idx=JSON" after "; ", so that elements keep their positions, a missing
  * member stays missing and "1; 2" in one element is not two elements. */
 static int collect(struct walk_ctx *c, const char *path, const char *idx, const char *value,
-                   int quiet)
+                   int quiet, const cJSON *item)
 {
 	struct acc *a = NULL;
+	int kind = item ? kind_of(item) : 's';
 
 	for (size_t i = c->nacc; i-- > 0;)
 		if (strcmp(c->acc[i].path, path) == 0) {
@@ -301,7 +598,13 @@ static int collect(struct walk_ctx *c, const char *path, const char *idx, const 
 		if (!(a->path = strdup(path)))
 			return pl_error_set(c->err, PL_ENOMEM, "out of memory");
 		a->quiet = quiet;
+		a->kind = kind;
+		a->item = *idx ? NULL : item;
 		c->nacc++;
+	} else {
+		a->item = NULL; /* met again: the joined text is its value */
+		if (a->kind != kind)
+			a->kind = 's';
 	}
 	if (a->text.len)
 		pl_buf_adds(&a->text, "; ");
@@ -344,12 +647,14 @@ static int walk(struct walk_ctx *c, const cJSON *obj, char *path, size_t plen, s
 		if (n + 4 >= cap) { /* a path too long for the buffer: kept whole, hashed */
 			if (!(text = item_text(it, idx, &owned)))
 				return pl_error_set(c->err, PL_ENOMEM, "out of memory");
-			rc = collect(c, "(a key path too long to name)", idx, text, 0);
+			rc = collect(c, "(a key path too long to name)", idx, text, 0, NULL);
 			cJSON_free(owned);
 			if (rc)
 				return rc;
 			continue;
 		}
+		if (cJSON_IsNull(it))
+			continue; /* JSON null is a missing value, never the text "null" */
 		memcpy(path + plen, it->string, kl + 1);
 		f = known(c->v, path, n);
 		if (f && ((f->fate != PL_FATE_EXTRA && !promised_but_missing(f, c->run)) ||
@@ -372,10 +677,12 @@ static int walk(struct walk_ctx *c, const cJSON *obj, char *path, size_t plen, s
 				if (k < 0 || (size_t)k >= icap - ilen)
 					rc = pl_error_set(c->err, PL_EINVALID,
 					                  "arrays nested too deep under '%.100s'", path);
+				else if (cJSON_IsNull(el))
+					rc = 0; /* a missing element */
 				else if (cJSON_IsObject(el))
 					rc = walk(c, el, path, n + 3, cap, idx, ilen + (size_t)k, icap);
 				else if ((text = item_text(el, idx, &owned)) != NULL)
-					rc = collect(c, path, idx, text, 0); /* a non-object element */
+					rc = collect(c, path, idx, text, 0, el); /* a non-object element */
 				else
 					rc = pl_error_set(c->err, PL_ENOMEM, "out of memory");
 				cJSON_free(owned);
@@ -388,7 +695,7 @@ static int walk(struct walk_ctx *c, const cJSON *obj, char *path, size_t plen, s
 			/* a scalar, an array of scalars, an empty object, or a known
 			 * condition without a canonical field (kept whole, quietly) */
 			if ((text = item_text(it, idx, &owned)) != NULL)
-				rc = collect(c, path, idx, text, f != NULL);
+				rc = collect(c, path, idx, text, f != NULL, it);
 			else
 				rc = pl_error_set(c->err, PL_ENOMEM, "out of memory");
 			cJSON_free(owned);
@@ -398,6 +705,33 @@ static int walk(struct walk_ctx *c, const cJSON *obj, char *path, size_t plen, s
 			return rc;
 	}
 	return 0;
+}
+
+/* Keeps the collected key a as the unplaced measurement name: a number
+ * met once as that number, any other value met once as its JSON text, a
+ * key met in several elements of arrays as the JSON string of its joined
+ * text ("[0]=1; [1]=2"). Returns 0, PL_ENOMEM or PL_EINVALID. */
+static int keep_measure(struct pl_run *run, const char *name, const struct acc *a,
+                        struct pl_error *err)
+{
+	char *json = NULL;
+	int rc;
+
+	if (a->item && cJSON_IsNumber(a->item))
+		return pl_run_set_measure(run, name, a->item->valuedouble, NULL, err);
+	if (a->item) {
+		json = cJSON_PrintUnformatted(a->item);
+	} else {
+		cJSON *str = cJSON_CreateString(a->text.data ? a->text.data : "");
+		if (str)
+			json = cJSON_PrintUnformatted(str);
+		cJSON_Delete(str);
+	}
+	if (!json)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	rc = pl_run_set_measure(run, name, 0, json, err);
+	cJSON_free(json);
+	return rc;
 }
 
 int pl_inventory_walk(const struct pl_adapter_info *info, const char *version, const cJSON *obj,
@@ -421,9 +755,14 @@ int pl_inventory_walk(const struct pl_adapter_info *info, const char *version, c
 
 		if (!rc) {
 			extra_name(name, sizeof(name), info, a->path);
-			rc = set_extra(info, run, name, a->text.data, a->text.len, err);
+			if (!a->quiet &&
+			    pl_inventory_classify(info, version, a->path, a->kind, NULL) == PL_KEY_MEASURE)
+				rc = keep_measure(run, name, a, err);
+			else
+				rc = set_extra(info, run, name, a->text.data, a->text.len, err);
 			if (!rc && !a->quiet)
-				warn_kept(info, a->path, name, run);
+				warn_kept(info, a->path,
+				          pl_run_measure(run, name) ? PL_KEY_MEASURE : PL_KEY_CONDITION, run);
 		}
 		free(a->path);
 		pl_buf_release(&a->text);

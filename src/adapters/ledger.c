@@ -24,6 +24,8 @@
 static const char *const ledger_mapping[] = {
 	"export: <condition name> -> that condition; metric.<name> -> that metric (canonical unit)",
 	"export: extras.<FORMAT.key> -> that extra condition (text)",
+	"export and list --format json: measurements.<FORMAT.path> -> that unplaced measurement "
+	"(a number, or any other JSON value as its text)",
 	"export: provenance.{source_path,sha256,record,adapter,format_version,imported_at,"
 	"record_id} -> the run's provenance, kept as given",
 	"export: commit, branch, build_id, ci_run_url -> the run's build identity",
@@ -45,6 +47,7 @@ static const struct pl_field ledger_fields[] = {
 	{"conditions.<condition name>", PL_FATE_CONDITION, "that condition (list entries)"},
 	{"{metric,metrics}.<metric name>", PL_FATE_METRIC, "that metric, canonical unit"},
 	{"extras.<FORMAT.key>", PL_FATE_CONDITION, "that extra condition"},
+	{"measurements.<FORMAT.path>", PL_FATE_METRIC, "that unplaced measurement, as stored"},
 	{"provenance.*, source, sha256, record, adapter, format_version, imported_at",
 	 PL_FATE_DERIVED, "the run's provenance, kept as given"},
 	{"{commit,branch,build_id,ci_run_url}, build.*", PL_FATE_DERIVED,
@@ -185,6 +188,36 @@ static int read_extras(const cJSON *extras, struct pl_run *run, struct pl_error 
 		if (!cJSON_IsString(e) || !e->valuestring)
 			return bad_type(e->string, "a string (extra conditions are text)", e, err);
 		if ((rc = pl_run_set_extra(run, e->string, e->valuestring, err))) {
+			pl_error_field(err, e->string);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* The "measurements" object of an export line or list entry: each member
+ * an unplaced measurement, a number as that number, any other value as
+ * its JSON text (as `export` wrote it). */
+static int read_measures(const cJSON *ms, struct pl_run *run, struct pl_error *err)
+{
+	const cJSON *e;
+
+	if (!ms || cJSON_IsNull(ms))
+		return 0;
+	if (!cJSON_IsObject(ms))
+		return bad_type("measurements", "an object", ms, err);
+	cJSON_ArrayForEach(e, ms)
+	{
+		char *json = NULL;
+		int rc;
+
+		if (cJSON_IsNull(e))
+			continue; /* missing */
+		if (!cJSON_IsNumber(e) && !(json = cJSON_PrintUnformatted(e)))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		rc = pl_run_set_measure(run, e->string, json ? 0 : e->valuedouble, json, err);
+		cJSON_free(json);
+		if (rc) {
 			pl_error_field(err, e->string);
 			return rc;
 		}
@@ -352,13 +385,14 @@ static int read_retractions(const cJSON *list, struct pl_run *run, struct pl_err
 
 static int ledger_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err)
 {
-	static const char *const export_keys[] = {"metric", "extras", "provenance", "accepted_steps",
+	static const char *const export_keys[] = {"metric", "extras", "measurements", "provenance",
+	                                          "accepted_steps",
 	                                          "revisions", "retractions", "descriptor_version",
 	                                          NULL};
 	static const char *const list_keys[] = {"id", "source", "sha256", "record", "adapter",
 	                                        "format_version", "imported_at", "reference_only",
 	                                        "checklist_missing", "conditions", "metrics",
-	                                        "extras", "build", "failed", NULL};
+	                                        "extras", "measurements", "build", "failed", NULL};
 	const cJSON *metric;
 	int rc;
 
@@ -397,7 +431,8 @@ static int ledger_convert(const cJSON *obj, struct pl_run *run, struct pl_error 
 			return rc;
 		metric = pl_json_get(obj, "metrics");
 	}
-	if ((rc = read_extras(pl_json_get(obj, "extras"), run, err)))
+	if ((rc = read_extras(pl_json_get(obj, "extras"), run, err)) ||
+	    (rc = read_measures(pl_json_get(obj, "measurements"), run, err)))
 		return rc;
 	if (!metric || cJSON_IsNull(metric))
 		return 0; /* validation says "no metric" */

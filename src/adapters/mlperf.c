@@ -43,7 +43,7 @@ static const char *const mlperf_mapping[] = {
 	"MLPerf Interactive is Server with tighter limits; Offline: not stored (printed, but no "
 	"latency constraint applies)",
 	"Server: Min/Max/Mean latency (ns), 50.00/90.00/95.00/99.00/99.90 percentile latency -> e2el_min/max/mean/p50/p90/p95/p99/p99_9 (ns / 1e9 = s)",
-	"Server: ... First Token latency (ns) -> ttft_*; ... Time to Output Token (ns) -> tpot_*; 97.00 percentiles ignored",
+	"Server: ... First Token latency (ns) -> ttft_*; ... Time to (or per) Output Token (ns) -> tpot_*; 97.00 percentiles ignored",
 	"Offline latencies -> not stored (time since the test started, every sample issued at t=0)",
 	"Result is: INVALID -> rejected naming the unsatisfied constraints; Mode other than PerformanceOnly -> rejected",
 	"(constant) -> benchmark_tool = mlperf-loadgen; no request counts: error_rate missing",
@@ -81,8 +81,10 @@ static const struct pl_field mlperf_fields[] = {
 	{"{50.00,90.00,95.00,99.00,99.90} percentile latency (ns)", PL_FATE_METRIC, "e2el_<pNN> (s; not Offline)"},
 	{"{Min,Max,Mean} First Token latency (ns)", PL_FATE_METRIC, "ttft_min / max / mean (s)"},
 	{"{50.00,90.00,95.00,99.00,99.90} percentile first token latency (ns)", PL_FATE_METRIC, "ttft_<pNN> (s)"},
-	{"{Min,Max,Mean} Time to Output Token (ns)", PL_FATE_METRIC, "tpot_min / max / mean (s)"},
-	{"{50.00,90.00,95.00,99.00,99.90} percentile time to output token (ns)", PL_FATE_METRIC, "tpot_<pNN> (s)"},
+	{"{Min,Max,Mean} Time {to,per} Output Token (ns)", PL_FATE_METRIC,
+	 "tpot_min / max / mean (s); \"per\" is the later LoadGen's spelling"},
+	{"{50.00,90.00,95.00,99.00,99.90} percentile time {to,per} output token (ns)", PL_FATE_METRIC,
+	 "tpot_<pNN> (s)"},
 	{"97.00 percentile *", PL_FATE_IGNORED, "a percentile without a canonical slot"},
 	{"* satisfied", PL_FATE_DERIVED, "a NO is named when the result is INVALID"},
 	{NULL, 0, NULL},
@@ -162,8 +164,9 @@ static int latency_metric(const char *key)
 			fam = "e2el";
 		else if (strcmp(rest, "first token latency (ns)") == 0)
 			fam = "ttft";
-		else if (strcmp(rest, "time to output token (ns)") == 0)
-			fam = "tpot";
+		else if (strcmp(rest, "time to output token (ns)") == 0 ||
+		         strcmp(rest, "time per output token (ns)") == 0)
+			fam = "tpot"; /* LoadGen renamed it (mlcommons/inference #2360): both spellings */
 		if (!fam)
 			return -1;
 		snprintf(name, sizeof(name), "%s_%s", fam, stats[s].stat);

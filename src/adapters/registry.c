@@ -340,6 +340,74 @@ static int detect(struct pl_adapter_input *in, const struct pl_adapter_impl **im
 	return 0;
 }
 
+/* 1 if run has a latency (TTFT, TPOT, ITL, E2EL) or a throughput metric,
+ * or is a failed run (pl_run_failed: there is nothing to measure). */
+static int measured(const struct pl_run *run)
+{
+	static const int throughput[] = {PL_M_OUTPUT_THROUGHPUT, PL_M_TOTAL_TOKEN_THROUGHPUT,
+	                                 PL_M_REQUEST_THROUGHPUT, PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR,
+	                                 PL_M_TOTAL_TOKEN_THROUGHPUT_PER_ACCELERATOR, PL_M_PREFILL_TPS};
+
+	if (pl_run_failed(run))
+		return 1;
+	for (int m = 0; m <= PL_M_TPS_P999; m++) /* the distributions: latencies, decode speed */
+		if (run->has_metric[m])
+			return 1;
+	for (size_t i = 0; i < sizeof(throughput) / sizeof(throughput[0]); i++)
+		if (run->has_metric[throughput[i]])
+			return 1;
+	return 0;
+}
+
+/* Refuses run (PL_EINVALID): the format read no latency or throughput
+ * from it, naming the layout and the result keys it saw (its metrics and
+ * its unplaced measurements, at most 12). Of a multi-record file only the
+ * record is rejected. Returns 0 (the record is rejected) or the error. */
+static int refuse_unmeasured(const struct pl_adapter_impl *impl, const char *path,
+                             struct pl_run *run, int several, struct pl_error *err)
+{
+	char seen[600];
+	size_t n = 0, shown = 0, total = 0;
+	struct pl_error e;
+
+	seen[0] = '\0';
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		if (run->has_metric[m]) {
+			if (shown < 12 && n + strlen(pl_metric_info[m].name) + 3 < sizeof(seen)) {
+				n += (size_t)snprintf(seen + n, sizeof(seen) - n, "%s%s", shown ? ", " : "",
+				                      pl_metric_info[m].name);
+				shown++;
+			}
+			total++;
+		}
+	for (size_t i = 0; i < run->nmeasure; i++) {
+		const char *k = strchr(run->measure[i].name, '.') + 1;
+		if (shown < 12 && n + strlen(k) + 3 < sizeof(seen)) {
+			n += (size_t)snprintf(seen + n, sizeof(seen) - n, "%s%s", shown ? ", " : "", k);
+			shown++;
+		}
+		total++;
+	}
+	if (total > shown && n + 24 < sizeof(seen))
+		snprintf(seen + n, sizeof(seen) - n, " and %zu more", total - shown);
+	pl_error_init(&e);
+	pl_error_at(&e, path, 0, 0);
+	pl_error_set(&e, PL_EINVALID,
+	             "no TTFT/TPOT/ITL/E2EL/throughput found in this %s%s%s file; result keys "
+	             "seen: %s",
+	             impl->info->name, run->format_version ? " " : "",
+	             run->format_version ? run->format_version : "", total ? seen : "none");
+	if (several) {
+		pl_error_prefix_record(&e, run->record);
+		if (pl_run_reject(run, &e))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		return 0;
+	}
+	if (err)
+		*err = e;
+	return PL_EINVALID;
+}
+
 /* pl_adapters_parse() and pl_adapters_parse_records(): keep is 1 to keep
  * the rejected records of a multi-record file (run->reject set), 0 to
  * reject the file on the first of them. */
@@ -405,6 +473,15 @@ static int parse_file(const char *path, const char *buf, size_t len, const char 
 			pl_error_at(err, in.path, err->line, err->column);
 	}
 	pl_json_doc_release(&in.doc);
+	for (size_t i = 0; rc == 0 && i < tmp.n; i++) {
+		struct pl_run *r = &tmp.v[i];
+		if (pl_inventory_summarize(impl->info->name, r))
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		else if (r->reject)
+			continue;
+		else if (impl != &pl_adapter_ledger && impl != &pl_adapter_descriptor && !measured(r))
+			rc = refuse_unmeasured(impl, in.path, r, tmp.n > 1, err);
+	}
 	for (size_t i = 0; rc == 0 && !keep && i < tmp.n; i++)
 		if (tmp.v[i].reject) {
 			if (err)

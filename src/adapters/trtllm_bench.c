@@ -130,11 +130,19 @@ static const struct pl_field trtllm_fields[] = {
 	{NULL, 0, NULL},
 };
 
+/* Where unknown keys sit: the engine, world and dataset blocks are the
+ * configuration, performance and streaming_metrics the results. */
+static const struct pl_section trtllm_sections[] = {
+	{"{engine,machine,world_info,dataset}", PL_PLACE_CONFIG},
+	{"{performance,streaming_metrics}", PL_PLACE_RESULT},
+	{NULL, 0},
+};
+
 static const struct pl_format_version trtllm_inventory[] = {
 	{.version = "",
 	 .note = "trtllm-bench latency --report_json of TensorRT-LLM 1.2.0 (the throughput report "
 	         "has the same layout); the files carry no format version",
-	 .fields = trtllm_fields},
+	 .fields = trtllm_fields, .sections = trtllm_sections},
 	{.version = NULL},
 };
 

@@ -109,9 +109,16 @@ static const struct pl_field vllm_fields[] = {
 	{NULL, 0, NULL},
 };
 
+/* Where unknown keys sit: vLLM writes a result of speculative decoding as
+ * spec_decode_* (acceptance rate and length, drafts, per-position rates). */
+static const struct pl_section vllm_sections[] = {
+	{"spec_decode_*", PL_PLACE_RESULT},
+	{NULL, 0},
+};
+
 static const struct pl_format_version vllm_inventory[] = {
 	{.version = "", .note = "benchmark_serving.py --save-result and vllm bench serve / sweep (to 0.25.1); the files carry no version",
-	 .fields = vllm_fields},
+	 .fields = vllm_fields, .sections = vllm_sections},
 	{.version = NULL},
 };
 

@@ -59,9 +59,47 @@ static const char md_preamble[] =
 	"Keys are paths: nested objects joined by `.`, `[]` after an array whose\n"
 	"elements are objects; in patterns `*` is any run of characters and\n"
 	"`{a,b}` an alternative. A key covers its whole subtree. A key that no\n"
-	"entry matches is never dropped silently: the import keeps it as the extra\n"
-	"condition `FORMAT.key` (its value as text, at most 256 bytes) and warns\n"
-	"naming it. A key whose entry names a canonical condition that the adapter\n"
+	"entry matches is never dropped silently: the rule below keeps it, and the\n"
+	"import says in one line per run how many keys it kept as what, and which.\n"
+	"\n"
+	"### Keys an inventory does not know\n"
+	"\n"
+	"One rule, applied by every format through its inventory, in this order:\n"
+	"\n"
+	"1. **The inventory decides first**: a key it lists has the fate it lists,\n"
+	"   whatever its name looks like (a named workload setting is a condition).\n"
+	"2. **Then the key's place**: each format names its sections (below, per\n"
+	"   version). Under a *configuration* section (a tool's args, config or\n"
+	"   input blocks) an unknown key is an extra condition; under a *result*\n"
+	"   section (results, metrics) it is an unplaced measurement.\n"
+	"3. **Then its shape**: a number whose name has a result word (rate,\n"
+	"   ratio, acceptance, accept, accuracy, correct, latency, throughput,\n"
+	"   time, duration, goodput; count, tokens or length only beside a\n"
+	"   statistic word such as total, mean, p99 or per) or a unit suffix\n"
+	"   (`_ms`, `_s`, `_us`, `_ns`, `(ns)`, `(ms)`, `(s)`, `(%)`), and no\n"
+	"   setting word (limit, target, budget, slo, seed, timeout, warmup,\n"
+	"   threshold, cap; a leading max or min without a unit suffix;\n"
+	"   request_rate, arrival_rate; counts of gpus, nodes, workers, turns,\n"
+	"   conversations, prompts, users ...), or an array of numbers, is an\n"
+	"   unplaced measurement.\n"
+	"4. **Anything else is an extra condition** (the safe side: runs that\n"
+	"   differ in it never pool).\n"
+	"\n"
+	"An *unplaced measurement* `FORMAT.path` (the key path as the file wrote\n"
+	"it) is stored per run, a number as that number and anything else as its\n"
+	"JSON text; `show`, `list --format json` and `export` show it, `merge`\n"
+	"and `reimport` keep it, and it is never part of the condition key nor a\n"
+	"reason to refuse a comparison. An *extra condition* `FORMAT.key` keeps\n"
+	"its value as text (at most 256 bytes). JSON `null` is a missing value in\n"
+	"every format, never the text `null`. A file or record from which a\n"
+	"format reads no latency (TTFT, TPOT, ITL, E2EL) and no throughput is\n"
+	"refused (exit 4) naming the format and the result keys it saw, unless it\n"
+	"is a failed run (no request completed, or every request failed).\n"
+	"`reimport` moves an extra condition that this rule now classifies as a\n"
+	"measurement out of the condition key, as a revision of the run whose\n"
+	"reason ends \"classified as a measurement\".\n"
+	"\n"
+	"A key whose entry names a canonical condition that the adapter\n"
 	"left unset for that run (a mapping recorded here but not done, or not\n"
 	"applicable to the run) is kept the same way, without a warning.\n"
 	"For CSV and text formats the keys are the columns, the row\n"
@@ -89,6 +127,15 @@ static void print_text(const struct pl_adapter_info *a, int inventory)
 		for (int i = 0; i < 2; i++)
 			for (const struct pl_field *f = t[i]; f && f->key; f++)
 				printf("    %s: %s — %s\n", f->key, pl_fate_name(f->fate), f->to);
+		if (!v->closed) {
+			printf("  unknown keys of format version %s:\n", version_label(v));
+			for (const struct pl_section *s = v->sections; s && s->key; s++)
+				printf("    under %s: %s (%s)\n", s->key, pl_place_name(s->place),
+				       s->place == PL_PLACE_CONFIG ? "extra conditions"
+				                                   : "unplaced measurements");
+			printf("    elsewhere: by shape (a measurement-shaped number or an array of "
+			       "numbers: an unplaced measurement; anything else: an extra condition)\n");
+		}
 	}
 }
 
@@ -145,6 +192,15 @@ static void print_markdown(const struct pl_adapter_info *a, size_t n)
 					md_text(f->to);
 					fputs(" |\n", stdout);
 				}
+			if (v->sections && v->sections->key) {
+				fputs("\nSections (where an unknown key sits): ", stdout);
+				for (const struct pl_section *s = v->sections; s && s->key; s++) {
+					fputs(s == v->sections ? "`" : "; `", stdout);
+					md_code(s->key);
+					printf("` %s", pl_place_name(s->place));
+				}
+				fputs(".\n", stdout);
+			}
 		}
 	}
 }

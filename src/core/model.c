@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "core/error.h"
+#include "util/alloc.h"
 
 #define PL_COND_ROW_(id, nm, ty, fl, tw, tw2, desc) [PL_C_##id] = {nm, ty, fl, PL_C_##tw, PL_C_##tw2, desc},
 const struct pl_cond_info pl_cond_info[PL_COND_COUNT] = {PL_CONDITIONS(PL_COND_ROW_)};
@@ -138,6 +139,11 @@ void pl_run_release(struct pl_run *run)
 		free(run->extra[i].value);
 	}
 	free(run->extra);
+	for (size_t i = 0; i < run->nmeasure; i++) {
+		free(run->measure[i].name);
+		free(run->measure[i].json);
+	}
+	free(run->measure);
 	free(run->reject);
 	for (int f = 0; f < PL_BUILD_COUNT; f++)
 		free(run->build[f]);
@@ -201,6 +207,10 @@ int pl_run_copy(struct pl_run *dst, const struct pl_run *src)
 		goto oom;
 	for (size_t i = 0; i < src->nextra; i++)
 		if (pl_run_set_extra(dst, src->extra[i].name, src->extra[i].value, NULL))
+			goto oom;
+	for (size_t i = 0; i < src->nmeasure; i++)
+		if (pl_run_set_measure(dst, src->measure[i].name, src->measure[i].num,
+		                       src->measure[i].json, NULL))
 			goto oom;
 	for (int f = 0; f < PL_BUILD_COUNT; f++)
 		if (pl_strset(&dst->build[f], src->build[f]))
@@ -433,6 +443,103 @@ int pl_run_set_extra(struct pl_run *run, const char *name, const char *value,
 	run->extra[at].value = v;
 	run->nextra++;
 	return 0;
+}
+
+/* Index of measurement name in run->measure, or where it would be
+ * inserted (*found 0). */
+static size_t measure_find(const struct pl_run *run, const char *name, int *found)
+{
+	size_t lo = 0, hi = run->nmeasure;
+
+	*found = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(run->measure[mid].name, name);
+		if (c == 0) {
+			*found = 1;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int pl_run_set_measure(struct pl_run *run, const char *name, double num, const char *json,
+                       struct pl_error *err)
+{
+	int found;
+	size_t at;
+	char *n = NULL, *j = NULL;
+
+	if (!name || !strchr(name, '.') || name[0] == '.')
+		return pl_error_set(err, PL_EINVALID, "measurement '%s' must be named FORMAT.key",
+		                    name ? name : "(null)");
+	if (pl_utf8_valid_prefix(name, strlen(name)) != strlen(name) ||
+	    (json && pl_utf8_valid_prefix(json, strlen(json)) != strlen(json)))
+		return pl_error_set(err, PL_EINVALID, "measurement '%s' is not UTF-8 text", name);
+	if (!json && !isfinite(num))
+		return pl_error_set(err, PL_EINVALID, "measurement '%s' is not a finite number", name);
+	if (json && !(j = strdup(json)))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	at = measure_find(run, name, &found);
+	if (found) {
+		free(run->measure[at].json);
+	} else {
+		if (PL_ALLOC_GROW(run->measure, run->nmeasure + 1, run->measure_cap) ||
+		    !(n = strdup(name))) {
+			free(j);
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		}
+		memmove(&run->measure[at + 1], &run->measure[at],
+		        (run->nmeasure - at) * sizeof(*run->measure));
+		run->measure[at].name = n;
+		run->nmeasure++;
+	}
+	run->measure[at].is_num = j == NULL;
+	run->measure[at].num = j ? 0 : num;
+	run->measure[at].json = j;
+	return 0;
+}
+
+const struct pl_measure *pl_run_measure(const struct pl_run *run, const char *name)
+{
+	int found;
+	size_t at = measure_find(run, name, &found);
+
+	return found ? &run->measure[at] : NULL;
+}
+
+int pl_run_set_measure_text(struct pl_run *run, const char *name, const char *text,
+                            struct pl_error *err)
+{
+	double v;
+	int rc;
+
+	if (pl_parse_num(text, 0, &v) == 0)
+		return pl_run_set_measure(run, name, v, NULL, err);
+	if (text[0] == '[' || text[0] == '{' || text[0] == '"')
+		return pl_run_set_measure(run, name, 0, text, err);
+	{
+		/* a JSON string of the text */
+		size_t n = strlen(text);
+		char *q = malloc(2 * n + 3), *w = q;
+		if (!q)
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		*w++ = '"';
+		for (const char *c = text; *c; c++) {
+			if (*c == '"' || *c == '\\')
+				*w++ = '\\';
+			*w++ = (unsigned char)*c < 0x20 ? ' ' : *c;
+		}
+		*w++ = '"';
+		*w = '\0';
+		rc = pl_run_set_measure(run, name, 0, q, err);
+		free(q);
+	}
+	return rc;
 }
 
 const char *pl_run_extra(const struct pl_run *run, const char *name)

@@ -256,6 +256,18 @@ struct pl_extra {
 	char *value; /* the value as text (a JSON value's text for non-strings); owned */
 };
 
+/* An unplaced measurement: a result value a source file records that no
+ * canonical metric holds (schema/formats.md, "Keys an inventory does not
+ * know"), e.g. "vllm-serving.spec_decode_acceptance_rate". Kept per run,
+ * shown and exported, never part of the condition key and never a reason
+ * to refuse a comparison. */
+struct pl_measure {
+	char *name;  /* "FORMAT.path", the key path as the file wrote it; owned */
+	int is_num;  /* 1: the value is the number num (json is NULL) */
+	double num;  /* the number when is_num */
+	char *json;  /* otherwise the value's JSON text (an array, ...); owned */
+};
+
 /* Build identity of a run (issue 14): which build of the software under test
  * it measured and where that build ran. Provenance, not a condition: runs
  * that differ only in these pool together (they are not in the condition
@@ -306,6 +318,10 @@ struct pl_run {
 	struct pl_extra *extra; /* extra conditions, sorted by name (strcmp),
 	                           names unique; owned */
 	size_t nextra;          /* entries in extra */
+	struct pl_measure *measure; /* unplaced measurements, sorted by name
+	                           (strcmp), names unique; owned */
+	size_t nmeasure;        /* entries in measure */
+	size_t measure_cap;     /* allocated entries of measure */
 	char *build[PL_BUILD_COUNT]; /* build identity by enum pl_build_field,
 	                           NULL when not known; provenance, not a
 	                           condition; owned */
@@ -363,6 +379,24 @@ int pl_run_set_extra(struct pl_run *run, const char *name, const char *value,
 
 /* The value of extra condition name, or NULL when the run has none. */
 const char *pl_run_extra(const struct pl_run *run, const char *name);
+
+/* Sets the unplaced measurement name (must contain a '.') to the number
+ * num (json NULL) or to the JSON text json (an array, a string, ...), both
+ * copied; an existing entry of that name is replaced. The array stays
+ * sorted by name. Returns 0, PL_ENOMEM, or PL_EINVALID (name without a
+ * '.', not UTF-8, or a non-finite number). */
+int pl_run_set_measure(struct pl_run *run, const char *name, double num, const char *json,
+                       struct pl_error *err);
+
+/* The unplaced measurement name of run, or NULL. */
+const struct pl_measure *pl_run_measure(const struct pl_run *run, const char *name);
+
+/* Sets the unplaced measurement name from a value as text: a number in
+ * the C locale is stored as that number, anything else as its JSON text
+ * when it parses as a JSON array or object, else as a JSON string. Returns
+ * as pl_run_set_measure(). */
+int pl_run_set_measure_text(struct pl_run *run, const char *name, const char *text,
+                            struct pl_error *err);
 
 /* 1 if a and b hold the same extra conditions with equal values. */
 int pl_run_extras_equal(const struct pl_run *a, const struct pl_run *b);

@@ -16,7 +16,13 @@
  *    otherwise: it may come from a sidecar, --set or amend, which the
  *    bytes do not hold, and a reimport never undoes a person's correction;
  *  - a metric the file gives now that is missing or has another value is
- *    set to the new value; a stored metric the file no longer gives stays.
+ *    set to the new value; a stored metric the file no longer gives stays;
+ *  - an extra condition the file now gives as an unplaced measurement (the
+ *    rule of schema/formats.md classifies it so) leaves the condition key
+ *    and is kept as that measurement, a revision of its own with the
+ *    reason "<reason>: classified as a measurement" (the old value stays in
+ *    the trail: nothing is lost); a measurement the file gives that the
+ *    stored run lacks is stored.
  *
  * What changes becomes a new revision of the run (conditions through
  * pl_store_amend, metrics through pl_store_revise_metrics, one revision
@@ -31,6 +37,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,7 +204,9 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
                     const struct pl_run *now, int *changed, struct pl_error *err)
 {
 	struct pl_amend_set *sets = NULL;
-	struct pl_amend_result res;
+	struct pl_amend_result res, moved; /* the amend of the conditions; the move */
+	struct pl_run newm;                /* measurements the stored run lacks */
+	size_t nmove = 0;
 	struct pl_run cand; /* the stored run with its new metrics */
 	const struct pl_run *s = stored;
 	size_t nsets = 0, nmetric = 0;
@@ -207,10 +216,62 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 	int revision = 0, rc = 0;
 
 	memset(&res, 0, sizeof(res));
+	memset(&moved, 0, sizeof(moved));
 	pl_run_init(&cand);
+	pl_run_init(&newm);
 	*changed = 0;
-	if (!(sets = calloc((size_t)PL_COND_COUNT + now->nextra + 1, sizeof(*sets))))
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	/* extras that the rule now classifies as measurements: moved first, as
+	 * a revision of their own */
+	for (size_t i = 0; i < s->nextra && !rc; i++) {
+		const char *name = s->extra[i].name;
+		const struct pl_measure *m = pl_run_measure(now, name);
+		if (m && !pl_run_extra(now, name))
+			nmove++;
+	}
+	for (size_t i = 0; i < now->nmeasure && !rc; i++) {
+		const struct pl_measure *m = &now->measure[i];
+		if (!pl_run_measure(s, m->name) &&
+		    pl_run_set_measure(&newm, m->name, m->num, m->json, NULL))
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	if (!rc && newm.nmeasure)
+		rc = pl_store_write_measures(st, s->id, &newm, err);
+	if (rc)
+		goto out;
+	if (nmove > 0) {
+		struct pl_amend_set *mv = calloc(nmove, sizeof(*mv));
+		char *why = NULL;
+		size_t k = 0, wl = strlen(o->reason ? o->reason : "") + 40;
+		long long shared = 0, first = 0;
+
+		if (!mv || !(why = malloc(wl))) {
+			free(mv);
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			goto out;
+		}
+		snprintf(why, wl, "%s: classified as a measurement", o->reason ? o->reason : "reimport");
+		for (size_t i = 0; i < s->nextra; i++)
+			if (pl_run_measure(now, s->extra[i].name) && !pl_run_extra(now, s->extra[i].name)) {
+				mv[k].field = s->extra[i].name;
+				mv[k++].value = NULL;
+			}
+		rc = pl_ledger_amend_run(s, mv, k, &moved, err);
+		if (!rc && moved.nchanges > 0) {
+			moved.run.id = s->id;
+			rc = pl_store_amend(st, &moved.run, moved.changes, moved.nchanges, o->when, why,
+			                    o->author, &revision, &shared, &first, err);
+			if (!rc)
+				s = &moved.run; /* what follows starts from the moved run */
+		}
+		free(mv);
+		free(why);
+		if (rc)
+			goto out;
+	}
+	if (!(sets = calloc((size_t)PL_COND_COUNT + now->nextra + 1, sizeof(*sets)))) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
 	for (int id = 0; id < PL_COND_COUNT; id++)
 		if (!s->cond[id].set && now->cond[id].set) {
 			sets[nsets].field = pl_cond_info[id].name;
@@ -265,15 +326,28 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 			goto out;
 	}
 	if (revision > 0) {
+		struct pl_amend_change *all = NULL;
+		size_t nall = moved.nchanges + res.nchanges;
+
 		*changed = 1;
-		if (o->on_run && reports &&
-		    keep_report(reports, s->id, revision, res.changes, res.nchanges, metric, oldv, had,
-		                newv, nmetric))
+		if (nall && !(all = calloc(nall, sizeof(*all)))) {
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			goto out;
+		}
+		for (size_t i = 0; i < moved.nchanges; i++)
+			all[i] = moved.changes[i];
+		for (size_t i = 0; i < res.nchanges; i++)
+			all[moved.nchanges + i] = res.changes[i];
+		if (o->on_run && reports &&
+		    keep_report(reports, s->id, revision, all, nall, metric, oldv, had, newv, nmetric))
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		free(all);
 	}
 out:
 	pl_run_release(&cand);
+	pl_run_release(&newm);
 	pl_ledger_amend_release(&res);
+	pl_ledger_amend_release(&moved);
 	free(sets);
 	return rc;
 }

@@ -8,6 +8,8 @@
  *   {"descriptor_version": "1", <every known condition, canonical name and
  *    unit, in PL_CONDITIONS order>, "extras": {...} (when the run has extra
  *    conditions), "metric": {<every known metric, canonical name and unit>},
+ *    "measurements": {<"FORMAT.path": number or JSON value>} (when the run
+ *    has unplaced measurements),
  *    "provenance": {"source_path", "sha256", "record", "adapter",
  *    "format_version" (when known), "imported_at", "record_id" (the record
  *    identity as first imported, when stored: an amended run keeps it)},
@@ -60,6 +62,24 @@ static void text_member(FILE *out, int *first, const char *key, const char *v)
 		fputs("null", out);
 }
 
+void pl_json_write_measures(FILE *out, int *first, const struct pl_run *run)
+{
+	int inner = 1;
+
+	if (!run->nmeasure)
+		return;
+	pl_json_write_key(out, first, "measurements");
+	fputc('{', out);
+	for (size_t i = 0; i < run->nmeasure; i++) {
+		pl_json_write_key(out, &inner, run->measure[i].name);
+		if (run->measure[i].json)
+			fputs(run->measure[i].json, out);
+		else
+			pl_json_write_num(out, run->measure[i].num);
+	}
+	fputc('}', out);
+}
+
 int pl_render_export_run(FILE *out, const struct pl_run *run, const struct pl_carried *c)
 {
 	size_t nsteps = c ? c->accepted.n : 0;
@@ -96,6 +116,7 @@ int pl_render_export_run(FILE *out, const struct pl_run *run, const struct pl_ca
 		pl_json_write_num(out, run->metric[m]);
 	}
 	fputc('}', out);
+	pl_json_write_measures(out, &first, run);
 	pl_json_write_key(out, &first, "provenance");
 	fputc('{', out);
 	inner = 1;

@@ -101,6 +101,12 @@ void pl_json_write_num(FILE *out, double v);
 /* Writes `"name": ` preceded by ", " unless *first (which it then clears). */
 void pl_json_write_key(FILE *out, int *first, const char *name);
 
+/* Writes `"measurements": {"FORMAT.path": value, ...}` (the run's
+ * unplaced measurements by name, a number in its shortest round-trip form,
+ * anything else as its stored JSON text) preceded by ", " unless *first;
+ * nothing when the run has none. export.c. */
+void pl_json_write_measures(FILE *out, int *first, const struct pl_run *run);
+
 /* Writes the members of run's `list --format json` object (id, source,
  * sha256, ..., conditions, extras, metrics; no braces), the first preceded
  * by ", " unless *first (which it then clears). */

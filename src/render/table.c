@@ -644,6 +644,7 @@ void pl_render_json_run_fields(FILE *out, const struct pl_run *run, int *pfirst)
 		pl_json_write_num(out, run->metric[m]);
 	}
 	fputc('}', out);
+	pl_json_write_measures(out, pfirst, run);
 }
 
 static void json_runs(FILE *out, const struct pl_run_list *runs)

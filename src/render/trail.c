@@ -177,6 +177,9 @@ static int text_show(FILE *out, const struct pl_run *run, const struct event *ev
 	for (size_t i = 0; i < run->nextra; i++)
 		if ((int)pl_text_width(run->extra[i].name) > w && pl_text_width(run->extra[i].name) < 60)
 			w = (int)pl_text_width(run->extra[i].name);
+	for (size_t i = 0; i < run->nmeasure; i++)
+		if ((int)pl_text_width(run->measure[i].name) > w && pl_text_width(run->measure[i].name) < 60)
+			w = (int)pl_text_width(run->measure[i].name);
 	fprintf(out, "run %lld  revision %d%s%s\nconditions:\n", run->id, run->revision,
 	        pl_run_failed(run) ? "  failed (no request completed; never pooled)" : "",
 	        run->retracted ? "  retracted" : "");
@@ -205,6 +208,20 @@ static int text_show(FILE *out, const struct pl_run *run, const struct event *ev
 		text_name(out, pl_metric_info[m].name, w);
 		fprintf(out, "%s %s\n", pl_fmt_num(num, sizeof(num), run->metric[m]),
 		        pl_unit_label(pl_metric_info[m].unit));
+	}
+	if (run->nmeasure) /* result values no canonical metric holds: never conditions */
+		fputs("unplaced measurements:\n", out);
+	for (size_t i = 0; i < run->nmeasure && !rc; i++) {
+		const struct pl_measure *me = &run->measure[i];
+		int nw = (int)pl_text_width(me->name);
+		fputs("  ", out);
+		rc = pl_render_write_input(out, me->name, PL_FMT_TEXT);
+		fprintf(out, "%*s  ", w > nw ? w - nw : 0, "");
+		if (!rc)
+			rc = pl_render_write_input(out, me->json ? me->json
+			                                         : pl_fmt_num(num, sizeof(num), me->num),
+			                           PL_FMT_TEXT);
+		fputc('\n', out);
 	}
 	fputs("provenance:\n", out);
 	text_name(out, "source", w);

@@ -326,6 +326,13 @@ int pl_store_generation(struct pl_store *st, long long *generation, struct pl_er
  * it in their pool), *shared_first the smallest id among them (0 if none).
  * Returns 0; PL_EEMPTY (no such run); PL_EUSAGE (nchanges 0, no reason or
  * author, a time that cannot be written); PL_EDB; PL_ENOMEM. */
+/* Stores (inserts or replaces by name) the unplaced measurements of run
+ * as those of stored run run_id, in the open transaction (the import does it for a new run; reimport
+ * for a measurement it moves out of the conditions or newly read). Returns 0 or
+ * PL_EDB. */
+int pl_store_write_measures(struct pl_store *st, long long run_id, const struct pl_run *run,
+                            struct pl_error *err);
+
 int pl_store_amend(struct pl_store *st, const struct pl_run *amended,
                    const struct pl_amend_change *changes, size_t nchanges, long long when,
                    const char *reason, const char *author, int *revision, long long *shared,

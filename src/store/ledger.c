@@ -141,6 +141,74 @@ static int annotate_few(struct pl_store *st, struct pl_run_list *list, size_t fr
 	return rc;
 }
 
+int pl_store_read_measures(struct pl_store *st, struct pl_run_list *list, size_t from,
+                           struct pl_error *err)
+{
+	sqlite3_stmt *s;
+	int any = 0, rc;
+
+	if (from >= list->n)
+		return 0;
+	if ((rc = pl_store_query_int(st, "SELECT EXISTS (SELECT 1 FROM run_measurements)",
+	                             "reading unplaced measurements", &any, err)) ||
+	    !any)
+		return rc;
+	if ((rc = prep(st, "SELECT name, value, json FROM run_measurements WHERE run_id = ?1 "
+	                   "ORDER BY name",
+	               &s, "reading unplaced measurements", err)))
+		return rc;
+	for (size_t i = from; i < list->n && !rc; i++) {
+		int step;
+		sqlite3_bind_int64(s, 1, list->v[i].id);
+		while ((step = sqlite3_step(s)) == SQLITE_ROW && !rc) {
+			const char *name = (const char *)sqlite3_column_text(s, 0);
+			const char *json = (const char *)sqlite3_column_text(s, 2);
+			if (!name || pl_run_set_measure(&list->v[i], name, sqlite3_column_double(s, 1), json,
+			                                NULL))
+				rc = pl_error_set(err, PL_EDB,
+				                  "database error: run %lld has an unreadable measurement",
+				                  list->v[i].id);
+		}
+		if (!rc && step != SQLITE_DONE)
+			rc = ledger_fail(st, err, "reading unplaced measurements");
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int pl_store_write_measures(struct pl_store *st, long long run_id, const struct pl_run *run,
+                            struct pl_error *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (run->nmeasure == 0)
+		return 0;
+	if ((rc = prep(st, "INSERT INTO run_measurements (run_id, name, value, json) "
+	                   "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (run_id, name) DO UPDATE SET "
+	                   "value = excluded.value, json = excluded.json",
+	               &s, "storing unplaced measurements", err)))
+		return rc;
+	for (size_t i = 0; i < run->nmeasure && !rc; i++) {
+		const struct pl_measure *m = &run->measure[i];
+		sqlite3_bind_int64(s, 1, run_id);
+		sqlite3_bind_text(s, 2, m->name, -1, SQLITE_STATIC);
+		if (m->json) {
+			sqlite3_bind_null(s, 3);
+			sqlite3_bind_text(s, 4, m->json, -1, SQLITE_STATIC);
+		} else {
+			sqlite3_bind_double(s, 3, m->num);
+			sqlite3_bind_null(s, 4);
+		}
+		if (sqlite3_step(s) != SQLITE_DONE)
+			rc = ledger_fail(st, err, "storing unplaced measurements");
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
 int pl_store_annotate_runs(struct pl_store *st, struct pl_run_list *list, size_t from,
                            struct pl_error *err)
 {
@@ -150,6 +218,8 @@ int pl_store_annotate_runs(struct pl_store *st, struct pl_run_list *list, size_t
 
 	if (from >= list->n)
 		return 0;
+	if ((rc = pl_store_read_measures(st, list, from, err)))
+		return rc;
 	if (list->n - from <= 64)
 		return annotate_few(st, list, from, err);
 	if ((rc = read_id_vals(st, "SELECT run_id, max(revision) FROM revisions GROUP BY run_id "
@@ -594,7 +664,9 @@ int pl_store_purge(struct pl_store *st, long long run_id, struct pl_purge_counts
 		return pl_error_set(err, PL_EUSAGE,
 		                    "run %lld is not retracted: only a retracted run is purged "
 		                    "(perfledger retract --run %lld --reason TEXT first)", run_id, run_id);
-	if ((rc = exec_run(st, "DELETE FROM revisions WHERE run_id = ?1", run_id,
+	if ((rc = exec_run(st, "DELETE FROM run_measurements WHERE run_id = ?1", run_id, NULL,
+	                   "purging a run", err)) ||
+	    (rc = exec_run(st, "DELETE FROM revisions WHERE run_id = ?1", run_id,
 	                   &counts->revisions, "purging a run", err)) ||
 	    (rc = exec_run(st, "DELETE FROM retractions WHERE run_id = ?1", run_id,
 	                   &counts->retractions, "purging a run", err)) ||

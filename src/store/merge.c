@@ -613,6 +613,14 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 	                     "ORDER BY v.run_id, v.revision, v.field ON CONFLICT DO NOTHING",
 	                     "merging revisions", &ms->revisions, err)) ||
 	    (rc = merge_step(st,
+	                     "INSERT INTO main.run_measurements (run_id, name, value, json) SELECT "
+	                     "mr.id, m.name, m.value, m.json FROM o.run_measurements m JOIN o.runs r "
+	                     "ON r.id = m.run_id JOIN main.runs mr ON mr.source_sha256 = "
+	                     "r.source_sha256 AND mr.record = r.record WHERE mr.id > "
+	                     "(SELECT id FROM temp.pl_before) ORDER BY m.run_id, m.name "
+	                     "ON CONFLICT DO NOTHING",
+	                     "merging unplaced measurements", NULL, err)) ||
+	    (rc = merge_step(st,
 	                     "INSERT INTO main.retractions (run_id, retracted_at, reason, author, "
 	                     "restored_at, restore_reason, restored_by) SELECT mr.id, t.retracted_at, "
 	                     "t.reason, t.author, t.restored_at, t.restore_reason, t.restored_by FROM "

@@ -628,6 +628,8 @@ int pl_store_query_source(struct pl_store *st, const char *sha256, struct pl_run
 	sqlite3_finalize(s);
 	if (!rc)
 		rc = attach_extras(st, out, from, cond_id, err);
+	if (!rc)
+		rc = pl_store_read_measures(st, out, from, err);
 	free(cond_id);
 	return rc;
 }
@@ -716,11 +718,13 @@ int pl_store_each_run(struct pl_store *st, const struct pl_filter *filters, size
 	struct extra_slot *extras = NULL;
 	struct pl_run run;
 	const char *term = NULL;
-	int any = 0, rc, step;
+	int any = 0, measures = 0, rc, step;
 
 	if ((rc = pl_store_check_filters(filters, nfilters, err)) ||
 	    (rc = pl_store_retraction_term(st, &term, err)) ||
-	    (rc = pl_store_have_extras(st, &any, err)))
+	    (rc = pl_store_have_extras(st, &any, err)) ||
+	    (rc = pl_store_query_int(st, "SELECT EXISTS (SELECT 1 FROM run_measurements)",
+	                             "reading unplaced measurements", &measures, err)))
 		return rc;
 	if ((nfilters > 0 || term) && (rc = prepare_filtered(st, filters, nfilters, term, &s, err)))
 		return rc;
@@ -751,6 +755,11 @@ int pl_store_each_run(struct pl_store *st, const struct pl_filter *filters, size
 				                     NULL))
 					rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 			if (rc)
+				break;
+		}
+		if (measures) { /* one indexed lookup per run, when any run has some */
+			struct pl_run_list one = {&run, 1, 1};
+			if ((rc = pl_store_read_measures(st, &one, 0, err)))
 				break;
 		}
 		if ((rc = fn(ctx, &run, err)))
@@ -893,6 +902,8 @@ int pl_store_query_source_range(struct pl_store *st, const char *sha256, long fr
 	sqlite3_finalize(s);
 	if (!rc)
 		rc = attach_extras(st, out, start, cond_id, err);
+	if (!rc)
+		rc = pl_store_read_measures(st, out, start, err);
 	free(cond_id);
 	return rc;
 }

@@ -194,6 +194,13 @@ int pl_store_retraction_term(struct pl_store *st, const char **term, struct pl_e
 int pl_store_annotate_runs(struct pl_store *st, struct pl_run_list *list, size_t from,
                            struct pl_error *err);
 
+/* Gives the runs list->v[from..n) their unplaced measurements (table
+ * run_measurements, migration 012; nothing read when the table is empty).
+ * Called by pl_store_annotate_runs() and by the reads that do not
+ * annotate. Returns 0, PL_EDB or PL_ENOMEM. */
+int pl_store_read_measures(struct pl_store *st, struct pl_run_list *list, size_t from,
+                           struct pl_error *err);
+
 /* ------------------------------------------ helpers defined in read.c */
 
 /* 1 if filter f selects on the conditions row (a condition of `conditions`

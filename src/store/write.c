@@ -238,7 +238,7 @@ static int insert_core(struct pl_store *st, const struct pl_run *run, const stru
 		return rc;
 	}
 	memo_put(st, key, cond_id);
-	return 0;
+	return pl_store_write_measures(st, *run_id, run, err);
 }
 
 int pl_store_insert_run(struct pl_store *st, struct pl_run *run, int *inserted, struct pl_error *err)

@@ -1219,11 +1219,15 @@ static void test_forced_format(void **state)
 	assert_int_equal(pl_adapters_parse("s.json", seed, strlen(seed), "descriptor", &l, &err), 0);
 	assert_int_equal(l.n, 1);
 	pl_run_list_release(&l);
-	/* forced vllm-serving on a descriptor: no vLLM keys, no metrics at all */
+	/* forced vllm-serving on a descriptor: no vLLM keys, no metrics at all,
+	 * so no run (the descriptor's metrics are unplaced measurements to it) */
 	pl_error_init(&err);
-	assert_int_equal(pl_adapters_parse("s.json", seed, strlen(seed), "vllm-serving", &l, &err), 0);
-	assert_int_equal(l.v[0].cond[PL_C_PRECISION].set, 0);
-	pl_run_list_release(&l);
+	assert_int_equal(pl_adapters_parse("s.json", seed, strlen(seed), "vllm-serving", &l, &err),
+	                 PL_EINVALID);
+	assert_string_equal(err.message, "no TTFT/TPOT/ITL/E2EL/throughput found in this vllm-serving "
+	                                 "file; result keys seen: metric.error_rate, "
+	                                 "metric.tokens_per_second_p50, metric.ttft_p50");
+	assert_int_equal(l.n, 0);
 	snprintf(want, sizeof(want),
 	         "no input format recognises this file (known: %s; force one with --format)",
 	         known_list());

@@ -417,9 +417,7 @@ static void test_vllm_serving(void **state)
 	expect_extra(&l.v[0], "vllm-serving.fixture_unknown_key", "kept");
 	expect_extra(&l.v[0], "vllm-serving.tokenizer_id", "fixture/model-1b");
 	assert_int_equal(l.v[0].nextra, 2);
-	expect_warnings(&l.v[0], "the key 'fixture_unknown_key' is not in the vllm-serving field "
-	                         "inventory: kept as the extra condition "
-	                         "'vllm-serving.fixture_unknown_key'");
+	expect_warnings(&l.v[0], "1 key not in the vllm-serving field inventory: 1 kept as extra condition (fixture_unknown_key)");
 	validate_all(&l);
 	static const struct kv means[] = {
 		{"input_tokens_mean", 100}, /* total_input_tokens / completed = 800 / 8 */
@@ -480,11 +478,13 @@ static void test_sglang(void **state)
 	expect_metrics(&l.v[1], m1);
 	expect_extra(&l.v[1], "sglang-bench-serving.random_input_len", "400");
 	expect_extra(&l.v[1], "sglang-bench-serving.random_output_len", "200");
-	expect_extra(&l.v[1], "sglang-bench-serving.fixture_unknown_key", "[1,2]"); /* JSON text */
-	assert_int_equal(l.v[1].nextra, 3);
-	expect_warnings(&l.v[1], "the key 'fixture_unknown_key' is not in the sglang-bench-serving "
-	                         "field inventory: kept as the extra condition "
-	                         "'sglang-bench-serving.fixture_unknown_key'");
+	/* an array of numbers is an unplaced measurement, kept as its JSON text */
+	expect_extra(&l.v[1], "sglang-bench-serving.fixture_unknown_key", NULL);
+	assert_string_equal(pl_run_measure(&l.v[1], "sglang-bench-serving.fixture_unknown_key")->json,
+	                    "[1,2]");
+	assert_int_equal(l.v[1].nextra, 2);
+	expect_warnings(&l.v[1], "1 key not in the sglang-bench-serving field inventory: 1 kept as "
+	                         "unplaced measurement (fixture_unknown_key)");
 	validate_all(&l);
 	static const struct kv means0[] = {
 		{"input_tokens_mean", 400},  /* 4000 / 10 */
@@ -540,8 +540,7 @@ static void test_llmperf(void **state)
 	assert_int_equal(nmetrics(&l.v[0]), 19);
 	expect_extra(&l.v[0], "llmperf.fixture_unknown_key", "7"); /* a number, as JSON text */
 	assert_int_equal(l.v[0].nextra, 1);
-	expect_warnings(&l.v[0], "the key 'fixture_unknown_key' is not in the llmperf field "
-	                         "inventory: kept as the extra condition 'llmperf.fixture_unknown_key'");
+	expect_warnings(&l.v[0], "1 key not in the llmperf field inventory: 1 kept as extra condition (fixture_unknown_key)");
 	pl_run_list_release(&l);
 	refused("llmperf/llmperf_summary.json", "\"2023-08-31\"", "\"2024-05-01\"", PL_EFORMAT,
 	        "an llmperf-shaped summary of version '2024-05-01' is not read (llmperf 2023-08-31 "
@@ -623,8 +622,7 @@ static void test_aiperf(void **state)
 	assert_int_equal(nmetrics(&l.v[0]), 27);
 	expect_extra(&l.v[0], "aiperf.fixture_unknown_key.a", "1"); /* nested: by dotted path */
 	expect_extra(&l.v[0], "aiperf.input_config.endpoint.type", "chat");
-	expect_warnings(&l.v[0], "the key 'fixture_unknown_key.a' is not in the aiperf field "
-	                         "inventory: kept as the extra condition 'aiperf.fixture_unknown_key.a'");
+	expect_warnings(&l.v[0], "1 key not in the aiperf field inventory: 1 kept as extra condition (fixture_unknown_key.a)");
 	pl_run_list_release(&l);
 	refused("aiperf/profile_export_aiperf.json", "\"time_to_first_token\": {\"unit\": \"ms\"",
 	        "\"time_to_first_token\": {\"unit\": \"fortnights\"", PL_EINVALID,
@@ -765,8 +763,7 @@ static void test_llama_bench_jsonl(void **state)
 	expect_warnings(&l.v[0], NULL);
 	expect_extra(&l.v[1], "llama-bench.fixture_unknown_key", "kept");
 	assert_int_equal(l.v[1].nextra, 14); /* 11 quiet extras, type_k, type_v, the unknown key */
-	expect_warnings(&l.v[1], "the key 'fixture_unknown_key' is not in the llama-bench field "
-	                         "inventory: kept as the extra condition 'llama-bench.fixture_unknown_key'");
+	expect_warnings(&l.v[1], "1 key not in the llama-bench field inventory: 1 kept as extra condition (fixture_unknown_key)");
 	pl_run_list_release(&l);
 }
 
@@ -815,11 +812,11 @@ static void test_inferencemax(void **state)
 	expect_extra(&l.v[0], "inferencemax.dp_attention", "false");
 	expect_extra(&l.v[0], "inferencemax.disagg", "false");
 	expect_extra(&l.v[0], "inferencemax.is_multinode", "false");
-	expect_extra(&l.v[0], "inferencemax.fixture_unknown_key", "null"); /* null kept as JSON text */
-	assert_int_equal(l.v[0].nextra, 4);
-	expect_warnings(&l.v[0], "the key 'fixture_unknown_key' is not in the inferencemax field "
-	                         "inventory: kept as the extra condition "
-	                         "'inferencemax.fixture_unknown_key'");
+	/* JSON null is a missing value, never the text "null" */
+	expect_extra(&l.v[0], "inferencemax.fixture_unknown_key", NULL);
+	assert_null(pl_run_measure(&l.v[0], "inferencemax.fixture_unknown_key"));
+	assert_int_equal(l.v[0].nextra, 3);
+	expect_warnings(&l.v[0], NULL);
 	pl_run_list_release(&l);
 	failed_edited("inferencemax/agg_result.json", "\"num_requests_successful\": 95",
 	              "\"num_requests_successful\": 0", 0, 100);
@@ -920,9 +917,7 @@ static void test_guidellm_02_json(void **state)
 	assert_int_equal(nmetrics(&l.v[0]), 25);
 	expect_extra(&l.v[0], "guidellm.benchmarks[].fixture_unknown_key", "kept");
 	assert_int_equal(l.v[0].nextra, 1);
-	expect_warnings(&l.v[0], "the key 'benchmarks[].fixture_unknown_key' is not in the guidellm "
-	                         "field inventory: kept as the extra condition "
-	                         "'guidellm.benchmarks[].fixture_unknown_key'");
+	expect_warnings(&l.v[0], "1 key not in the guidellm field inventory: 1 kept as extra condition (benchmarks[].fixture_unknown_key)");
 	pl_run_list_release(&l);
 }
 
@@ -1098,8 +1093,7 @@ static void test_mlperf_server(void **state)
 	assert_int_equal(nmetrics(&l.v[0]), 26);
 	expect_extra(&l.v[0], "mlperf.fixture_unknown_param", "7");
 	assert_int_equal(l.v[0].nextra, 1);
-	expect_warnings(&l.v[0], "the key 'fixture_unknown_param' is not in the mlperf field "
-	                         "inventory: kept as the extra condition 'mlperf.fixture_unknown_param'");
+	expect_warnings(&l.v[0], "1 key not in the mlperf field inventory: 1 kept as extra condition (fixture_unknown_param)");
 	pl_run_list_release(&l);
 	refused("mlperf/server_summary.txt", "Result is : VALID", "Result is : INVALID",
 	        PL_EINVALID,
@@ -1223,9 +1217,7 @@ static void test_aiperf_csv(void **state)
 	             "1.00,1.00,1.00,,,,,,1.00,,,,1.00,0.00");
 	expect_extra(&l.v[0], "aiperf-csv.localhost:9400", NULL);
 	assert_int_equal(l.v[0].nextra, 1);
-	expect_warnings(&l.v[0], "the key 'Fixture Unknown Metric (ms)' is not in the aiperf-csv "
-	                         "field inventory: kept as the extra condition "
-	                         "'aiperf-csv.Fixture Unknown Metric (ms)'");
+	expect_warnings(&l.v[0], "1 key not in the aiperf-csv field inventory: 1 kept as extra condition (Fixture Unknown Metric (ms))");
 	pl_run_list_release(&l);
 	refused("aiperf-csv/profile_export_aiperf.csv", "Request Latency (sec)",
 	        "Request Latency (min)", PL_EINVALID, "unknown unit 'min' in 'Request Latency (min)'");
@@ -1269,7 +1261,8 @@ static void test_genai_perf_analyze(void **state)
 	expect_warnings(&l.v[0], NULL);
 	pl_run_list_release(&l);
 	/* a column in a unit the adapter does not read is never converted: it is
-	 * an unknown column, kept as an extra with a warning, and e2el_p99 is missing */
+	 * an unknown column, kept as it was written (a latency: an unplaced
+	 * measurement, never a condition) with a warning, and e2el_p99 is missing */
 	struct pl_error err;
 	assert_int_equal(parse_mutated("genai-perf-analyze/analyze_export_genai_perf.csv",
 	                               "p99 Request Latency (ms)", "p99 Request Latency (min)", &l,
@@ -1277,11 +1270,12 @@ static void test_genai_perf_analyze(void **state)
 	assert_int_equal(l.n, 2);
 	static const struct kv m2[] = {{"e2el_p99", MISSING}, {"ttft_p99", 0.15}, {NULL, 0}};
 	expect_metrics(&l.v[0], m2);
-	expect_extra(&l.v[0], "genai-perf-analyze.p99 Request Latency (min)", "2500.00");
-	expect_extra(&l.v[1], "genai-perf-analyze.p99 Request Latency (min)", "6000.00");
-	expect_warnings(&l.v[1], "the key 'p99 Request Latency (min)' is not in the "
-	                         "genai-perf-analyze field inventory: kept as the extra condition "
-	                         "'genai-perf-analyze.p99 Request Latency (min)'");
+	expect_extra(&l.v[0], "genai-perf-analyze.p99 Request Latency (min)", NULL);
+	assert_true(pl_run_measure(&l.v[0], "genai-perf-analyze.p99 Request Latency (min)")->is_num);
+	assert_true(pl_run_measure(&l.v[0], "genai-perf-analyze.p99 Request Latency (min)")->num == 2500);
+	assert_true(pl_run_measure(&l.v[1], "genai-perf-analyze.p99 Request Latency (min)")->num == 6000);
+	expect_warnings(&l.v[1], "1 key not in the genai-perf-analyze field inventory: 1 kept as "
+	                         "unplaced measurement (p99 Request Latency (min))");
 	pl_run_list_release(&l);
 }
 

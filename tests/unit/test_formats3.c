@@ -390,7 +390,8 @@ static void test_guidellm_layouts(void **state)
 	struct pl_run_list l = {0};
 	struct pl_error err;
 	static const char metrics[] =
-		"\"metrics\": {\"request_totals\": {\"successful\": 3, \"errored\": 0}}";
+		"\"metrics\": {\"request_totals\": {\"successful\": 3, \"errored\": 0}, "
+		"\"requests_per_second\": {\"successful\": {\"mean\": 2}}}";
 	char doc[2048];
 	(void)state;
 	/* a replay in a version-2 report: the trace and its time scale */
@@ -521,13 +522,13 @@ static void test_llmperf_versions(void **state)
 	(void)state;
 	/* llmperf's own version: llmperf, reasoning not counted (unknown: missing) */
 	assert_int_equal(parse_str("s.json", "{\"version\": \"2023-08-31\", \"num_concurrent_requests\": 1, "
-	                                     "\"results_num_completed_requests\": 5}", &l, &err), 0);
+	                                     "\"results_num_completed_requests\": 5, \"results_ttft_s_mean\": 0.5}", &l, &err), 0);
 	expect_conds(&l.v[0], (const struct kt[]){{"benchmark_tool", "llmperf"},
 	                                          {"output_includes_reasoning", NULL}, {NULL, NULL}});
 	pl_run_list_release(&l);
 	/* another version of the llmperf shape: refused naming it */
 	assert_int_equal(parse_str("s.json", "{\"version\": \"2025-02-01\", \"num_concurrent_requests\": 1, "
-	                                     "\"results_num_completed_requests\": 5}", &l, &err), PL_EFORMAT);
+	                                     "\"results_num_completed_requests\": 5, \"results_ttft_s_mean\": 0.5}", &l, &err), PL_EFORMAT);
 	assert_string_equal(err.message, "an llmperf-shaped summary of version '2025-02-01' is not read "
 	                                 "(llmperf 2023-08-31 and llmnop 2026-01-20 are)");
 	assert_string_equal(err.field, "version");

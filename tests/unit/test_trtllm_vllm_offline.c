@@ -370,8 +370,8 @@ static void test_trt_refusals(void **state)
 	/* an unknown key is kept as an extra with a warning, never dropped */
 	assert_int_equal(parse_str("t.json",
 	                           "{\"engine\": {\"model\": \"m\", \"new_knob\": 3}, "
-	                           "\"world_info\": {}, \"performance\": {\"total_latency_ms\": 1500}, "
-	                           "\"request_info\": {}}",
+	                           "\"world_info\": {}, \"performance\": {\"total_latency_ms\": 1500, "
+	                           "\"request_throughput_req_s\": 2}, \"request_info\": {}}",
 	                           &l, &err),
 	                 0);
 	assert_int_equal(l.n, 1);
