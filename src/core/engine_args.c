@@ -514,7 +514,10 @@ int pl_engine_args_apply(struct pl_run *run, struct pl_error *err)
 	for (int c = 0; c < PL_COND_COUNT && rc == 0; c++) {
 		if (!f.value[c])
 			continue;
-		if (!run->cond[c].set) {
+		/* a file that shows speculative decoding without its method says
+		 * "unknown" (PL_SPEC_UNKNOWN): the launch flags name it */
+		if (!run->cond[c].set ||
+		    (c == PL_C_SPECULATIVE_METHOD && strcmp(run->cond[c].text, PL_SPEC_UNKNOWN) == 0)) {
 			rc = pl_run_set_cond(run, c, f.value[c], err);
 			continue;
 		}

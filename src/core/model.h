@@ -113,6 +113,12 @@ enum pl_ctype {
 	X(DECODE_ACCELERATOR_COUNT, "decode_accelerator_count", PL_CT_INT, PL_CF_KEY, HARDWARE, NONE, "disaggregated serving: accelerators in the decode pool") \
 	X(DECODE_TENSOR_PARALLEL_SIZE, "decode_tensor_parallel_size", PL_CT_INT, PL_CF_KEY, HARDWARE, NONE, "disaggregated serving: tensor parallel size of a decode worker")
 
+/* speculative_method of a run whose file shows speculative decoding
+ * (acceptance rates, accepted lengths) without naming the method: a
+ * condition of its own (never equal to "none" or to a named method); the
+ * engine's launch flags (engine_args) replace it when they name one. */
+#define PL_SPEC_UNKNOWN "unknown"
+
 #define PL_COND_ENUM_(id, name, type, flags, tw, tw2, desc) PL_C_##id,
 enum pl_cond_id { PL_CONDITIONS(PL_COND_ENUM_) PL_COND_COUNT, PL_C_NONE = -1 };
 #undef PL_COND_ENUM_

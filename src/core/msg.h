@@ -29,7 +29,11 @@
 	/* a plain text carried unchanged (a sentence not yet a code: its \
 	 * wording is the same in every language, so the zh-CN \
 	 * English-sentence test fails on it) */ \
-	X(TEXT, "{1} TEXT the sentence")
+	X(TEXT, "{1} TEXT the sentence") \
+	/* goodput and its SLO (issue 22): goodput shown n/a in a comparison \
+	 * because its values were not counted against one SLO */ \
+	X(GOODPUT_SLO_MISSING, "{1} RUNS runs whose goodput records no SLO; {2} LIST the SLOs the others record (may be empty)") \
+	X(GOODPUT_SLO_DIFFERS, "{1} LIST the different SLOs, e.g. 'ttft 0.2 s, tpot 0.05 s'")
 
 enum pl_msg_code {
 	PL_MSG_NONE = 0, /* no message (an unset struct pl_msg) */
