@@ -335,8 +335,10 @@ static void new_metrics_never_refuse(void **state)
 		pl_run_list_init(&l);
 		memset(&o, 0, sizeof(o));
 		pl_error_init(&e);
-		pl_run_set_metric(add(&l, 1), metrics[k], 0.5);
-		pl_run_set_metric(add(&l, 2), metrics[k], 0.75);
+		add(&l, 1);
+		add(&l, 2);
+		pl_run_set_metric(&l.v[0], metrics[k], 0.5);
+		pl_run_set_metric(&l.v[1], metrics[k], 0.75);
 		o.axis[0] = PL_C_HARDWARE;
 		o.naxis = 1;
 		o.metrics[0] = metrics[k];
@@ -366,8 +368,10 @@ static void goodput_only_with_its_slo(void **state)
 	pl_run_list_init(&l);
 	memset(&o, 0, sizeof(o));
 	pl_error_init(&e);
-	a = add(&l, 1);
-	b = add(&l, 2);
+	add(&l, 1);
+	add(&l, 2);
+	a = &l.v[0]; /* a push may move the runs */
+	b = &l.v[1];
 	assert_int_equal(pl_run_set_cond(b, PL_C_HARDWARE, "1x B200", NULL), 0);
 	pl_run_set_metric(a, PL_M_GOODPUT, 2.0);
 	pl_run_set_metric(b, PL_M_GOODPUT, 3.0);
