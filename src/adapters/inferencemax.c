@@ -44,7 +44,9 @@ static const char *const ix_mapping[] = {
 };
 
 static const struct pl_field ix_fields[] = {
-	{"hw", PL_FATE_CONDITION, "hardware"},
+	{"hw", PL_FATE_DERIVED,
+	 "hardware; with disagg true, the pools' hardware where prefill_hw / decode_hw are absent "
+	 "(hardware then names both pools)"},
 	{"model", PL_FATE_CONDITION, "model"},
 	{"framework", PL_FATE_CONDITION, "engine"},
 	{"precision", PL_FATE_CONDITION, "precision (\"\" -> missing)"},
