@@ -225,6 +225,32 @@ static void aiperf_multi_turn_reasoning(void **state)
 	pl_run_list_release(&l);
 }
 
+/* A reasoning parser on the server: output counts include reasoning. */
+static void reasoning_parser_flag(void **state)
+{
+	struct pl_run r;
+	struct pl_error err;
+
+	(void)state;
+	pl_run_init(&r);
+	pl_error_init(&err);
+	assert_int_equal(pl_run_set_cond(&r, PL_C_ENGINE_ARGS,
+	                                 "--tensor-parallel-size 8 --reasoning-parser deepseek_r1", &err),
+	                 0);
+	assert_int_equal(pl_engine_args_apply(&r, &err), 0);
+	assert_cond(&r, PL_C_OUTPUT_INCLUDES_REASONING, "true");
+	assert_cond(&r, PL_C_TENSOR_PARALLEL_SIZE, "8");
+	/* a file that says the output excludes reasoning disagrees: refused */
+	pl_run_release(&r);
+	pl_run_init(&r);
+	assert_int_equal(pl_run_set_cond(&r, PL_C_ENGINE_ARGS, "--reasoning-parser=qwen3", &err), 0);
+	assert_int_equal(pl_run_set_cond(&r, PL_C_OUTPUT_INCLUDES_REASONING, "false", &err), 0);
+	assert_int_equal(pl_engine_args_apply(&r, &err), PL_EINVALID);
+	assert_string_equal(err.message, "output_includes_reasoning is false but engine_args says true "
+	                                 "(--reasoning-parser): they must agree");
+	pl_run_release(&r);
+}
+
 /* ------------------------------------------------ structured output */
 
 static void vllm_structured_output(void **state)
@@ -442,6 +468,7 @@ int main(void)
 		cmocka_unit_test(sglang_accept_length),
 		cmocka_unit_test(spec_method_normalized),
 		cmocka_unit_test(aiperf_multi_turn_reasoning),
+		cmocka_unit_test(reasoning_parser_flag),
 		cmocka_unit_test(vllm_structured_output),
 		cmocka_unit_test(inferencemax_disaggregated),
 		cmocka_unit_test(pools_name_the_hardware),
