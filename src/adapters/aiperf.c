@@ -40,6 +40,10 @@ static const char *const aiperf_mapping[] = {
 	"input_sequence_length.avg -> input_tokens_mean; output_sequence_length.avg -> output_tokens_mean",
 	"total_isl, total_osl -> total_input_tokens, total_output_tokens; benchmark_duration -> duration (s)",
 	"effective_concurrency.avg -> concurrency_mean (measured)",
+	"reasoning_token_count.avg (or total_reasoning_tokens) > 0 -> output_includes_reasoning = true (AIPerf's output lengths and throughputs count reasoning tokens); 0 -> false",
+	"input_config.input.conversation.num -> conversation_count; conversation.turn.mean -> turns_per_conversation",
+	"input_config.input.custom_dataset_type -> dataset_type (single_turn, multi_turn, mooncake_trace, ...)",
+	"input_config.input.goodput {time_to_first_token, inter_token_latency, request_latency} (ms) -> goodput_slo_ttft, goodput_slo_tpot, goodput_slo_e2el (s); an SLO on any other metric -> none stored (goodput then compares as without its SLO)",
 	NULL,
 };
 
@@ -84,8 +88,10 @@ static const struct pl_field aiperf_fields[] = {
 	{"input_config.input.extra_inputs_parsed", PL_FATE_EXTRA,
 	 "extra request inputs (ignore_eos, ...), which change output lengths"},
 	{"input_config.input.extra", PL_FATE_IGNORED, "the raw text of extra_inputs_parsed"},
-	{"input_config.input.{random_seed,dataset_sampling_strategy,detected_loader,conversation}", PL_FATE_IGNORED,
+	{"input_config.input.{random_seed,dataset_sampling_strategy,detected_loader}", PL_FATE_IGNORED,
 	 "the seed, order and loader of the prompt set"},
+	{"input_config.input.conversation.{num_dataset_entries,turn.stddev,turn.delay*}", PL_FATE_EXTRA,
+	 "how many dataset entries, the spread of turns and the delay between turns"},
 	{"input_config.loadgen.{arrival_pattern,request_count,trace_idle_gap_cap_seconds,"
 	 "trajectory_start_min_ratio,trajectory_start_max_ratio}",
 	 PL_FATE_EXTRA, "the arrival process and request count asked for (no canonical field yet)"},
@@ -108,10 +114,17 @@ static const struct pl_field aiperf_fields[] = {
 	{"{credit_drop_latency,credit_to_start_latency}", PL_FATE_IGNORED, "the client's scheduling overhead"},
 	{"http_req_*", PL_FATE_IGNORED, "the client's HTTP timing breakdown"},
 	{"{time_to_first_output_token,time_to_second_token}", PL_FATE_IGNORED, "no canonical metric"},
-	{"{output_token_count,total_output_tokens,usage_*,total_usage_*,reasoning_token_count,"
-	 "total_reasoning_tokens}",
-	 PL_FATE_IGNORED, "other counts of tokens (server usage, reasoning); the means and totals stored "
+	{"{reasoning_token_count,total_reasoning_tokens}", PL_FATE_DERIVED,
+	 "output_includes_reasoning (> 0 -> true, 0 -> false): output_sequence_length and the "
+	 "output throughputs count reasoning tokens"},
+	{"{output_token_count,total_output_tokens,usage_*,total_usage_*}",
+	 PL_FATE_IGNORED, "other counts of tokens (server usage); the means and totals stored "
 	 "are the sequence lengths"},
+	{"input_config.input.conversation.num", PL_FATE_CONDITION, "conversation_count"},
+	{"input_config.input.conversation.turn.mean", PL_FATE_CONDITION, "turns_per_conversation"},
+	{"input_config.input.custom_dataset_type", PL_FATE_CONDITION, "dataset_type"},
+	{"input_config.input.goodput.{time_to_first_token,inter_token_latency,request_latency}",
+	 PL_FATE_METRIC, "goodput_slo_ttft, goodput_slo_tpot, goodput_slo_e2el (s, ms / 1000): the SLO of goodput"},
 	{"{error_isl,total_error_isl,good_request_count}", PL_FATE_IGNORED,
 	 "lengths of failed requests and the count behind goodput"},
 	{"{requested_osl,osl_mismatch_count,osl_mismatch_diff_pct}", PL_FATE_IGNORED,
@@ -277,6 +290,58 @@ static int config(const cJSON *obj, struct pl_run *run, struct pl_error *err)
 	return 0;
 }
 
+/* Multi-turn settings and goodput's SLO from input_config.input. */
+static int workload(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	const cJSON *in = pl_json_get(pl_json_get(obj, "input_config"), "input");
+	const cJSON *conv = pl_json_get(in, "conversation"), *gp = pl_json_get(in, "goodput");
+	int rc;
+
+	if ((rc = pl_json_cond(conv, "num", PL_C_CONVERSATION_COUNT, run, err)) ||
+	    (rc = pl_json_cond(pl_json_get(conv, "turn"), "mean", PL_C_TURNS_PER_CONVERSATION, run, err)) ||
+	    (rc = pl_json_cond(in, "custom_dataset_type", PL_C_DATASET_TYPE, run, err)))
+		return rc;
+	if (cJSON_IsObject(gp)) { /* an SLO on a metric without a slot: the SLO is not stored whole */
+		const cJSON *it;
+		cJSON_ArrayForEach(it, gp)
+		{
+			if (strcmp(it->string, "time_to_first_token") != 0 &&
+			    strcmp(it->string, "inter_token_latency") != 0 &&
+			    strcmp(it->string, "request_latency") != 0)
+				return 0;
+		}
+	}
+	if ((rc = pl_json_metric(gp, "time_to_first_token", PL_M_GOODPUT_SLO_TTFT, -3, run, err)) ||
+	    (rc = pl_json_metric(gp, "inter_token_latency", PL_M_GOODPUT_SLO_TPOT, -3, run, err)) ||
+	    (rc = pl_json_metric(gp, "request_latency", PL_M_GOODPUT_SLO_E2EL, -3, run, err)))
+		return rc;
+	return 0;
+}
+
+/* output_includes_reasoning from AIPerf's reasoning token counts: its
+ * output_sequence_length and output throughputs count reasoning tokens, so
+ * a count above 0 means the run's output figures include them; a count of
+ * 0 means they include none. No count leaves the condition missing. */
+static int reasoning(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	static const char *const keys[] = {"reasoning_token_count", "total_reasoning_tokens"};
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const cJSON *m = pl_json_get(obj, keys[k]);
+		double v = 0;
+		int rc;
+
+		if (!is_metric_obj(m))
+			continue;
+		if ((rc = pl_json_get_number(m, "avg", &v, err)) < 0)
+			return rc;
+		if (rc == 0)
+			return pl_run_set_cond(run, PL_C_OUTPUT_INCLUDES_REASONING, v > 0 ? "true" : "false",
+			                       err);
+	}
+	return 0;
+}
+
 static const char *tool_name(const cJSON *obj)
 {
 	const cJSON *ic = pl_json_get(obj, "input_config");
@@ -301,7 +366,8 @@ static int aiperf_convert(const cJSON *obj, struct pl_run *run, struct pl_error 
 		return rc < 0 ? rc : pl_error_set(err, PL_ENOMEM, "out of memory");
 	if ((rc = pl_run_set_cond(run, PL_C_BENCHMARK_TOOL, tool_name(obj), err)) ||
 	    (rc = pl_json_cond(obj, "aiperf_version", PL_C_BENCHMARK_TOOL_VERSION, run, err)) ||
-	    (rc = config(obj, run, err)))
+	    (rc = config(obj, run, err)) || (rc = workload(obj, run, err)) ||
+	    (rc = reasoning(obj, run, err)))
 		return rc;
 	if ((rc = single(obj, "request_count", "requests", PL_M_REQUESTS_COMPLETED, 0, run, err)) ||
 	    (rc = single(obj, "error_request_count", "requests", PL_M_REQUESTS_FAILED, 0, run, err)))

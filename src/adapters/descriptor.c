@@ -29,6 +29,8 @@ static const char *const descriptor_mapping[] = {
 	"metric.<family>_p99.9[_ms|_s] -> <family>_p99_9",
 	"metric.tokens_per_second_<stat> -> tokens_per_second_<stat> (tok/s; no suffix)",
 	"metric.duration[_ms|_s] -> duration (s)",
+	"metric.goodput_slo_{ttft,tpot,e2el}[_ms|_s] -> same (s): the SLO goodput was counted against",
+	"metric.spec_acceptance_rate, correct_rate -> same (fraction 0..1); spec_acceptance_length -> same",
 	"metric.output_throughput, total_token_throughput -> same (tok/s)",
 	"metric.request_throughput, goodput -> same (req/s)",
 	"metric.error_rate -> error_rate (fraction 0..1)",
@@ -79,6 +81,7 @@ static const struct {
 };
 
 static const char *const plain_metrics[] = {
+	"goodput_slo_ttft", "goodput_slo_tpot", "goodput_slo_e2el", /* before "goodput" */
 	"output_throughput", "total_token_throughput", "request_throughput", "goodput",
 	"error_rate", "requests_completed", "requests_failed", "total_input_tokens",
 	"total_output_tokens", "gpu_memory_bytes", "power_watts", "duration", NULL,
@@ -158,7 +161,9 @@ static int parse_metric_key(const char *key, int *id, int *exp10, struct pl_erro
 		n = strlen(plain_metrics[i]);
 		if (strncmp(key, plain_metrics[i], n) != 0 || (key[n] && key[n] != '_'))
 			continue;
-		if (parse_suffix(key, key + n, strcmp(plain_metrics[i], "duration") == 0, exp10, err))
+		if (parse_suffix(key, key + n,
+		                 pl_metric_info[pl_metric_lookup(plain_metrics[i])].unit == PL_U_SECONDS,
+		                 exp10, err))
 			return PL_EINVALID;
 		*id = pl_metric_lookup(plain_metrics[i]);
 		return 0;

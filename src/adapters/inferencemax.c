@@ -27,6 +27,7 @@ static const char *const ix_mapping[] = {
 	"isl -> input_tokens; osl -> max_output_tokens; conc -> concurrency; tp -> tensor_parallel_size",
 	"ep -> expert_parallel_size; offloading -> kv_offload (none, lmcache, ...); spec_decoding -> speculative_method (none, mtp, ...)",
 	"dp_attention, disagg, is_multinode, scenario_type -> extra conditions inferencemax.<key> (text; no canonical field fits)",
+	"disagg true: prefill_hw (else hw) -> prefill_hardware; decode_hw (else hw) -> decode_hardware; num_prefill_gpu, num_decode_gpu -> prefill/decode_accelerator_count; prefill_tp, decode_tp -> prefill/decode_tensor_parallel_size; hardware names both pools and accelerator_count is their sum",
 	"(constant) -> benchmark_tool = inferencemax",
 	"mean/median/std/p90/p95/p99/p99.9_<f> -> <f>_mean/p50/std/p90/p95/p99/p99_9 (s) for f in ttft, tpot, itl, e2el; p75 ignored",
 	"median_intvty -> tokens_per_second_p50; mean_intvty -> tokens_per_second_mean; other intvty stats ignored (1/TPOT: percentile order reversed)",
@@ -43,7 +44,9 @@ static const char *const ix_mapping[] = {
 };
 
 static const struct pl_field ix_fields[] = {
-	{"hw", PL_FATE_CONDITION, "hardware"},
+	{"hw", PL_FATE_DERIVED,
+	 "hardware; with disagg true, the pools' hardware where prefill_hw / decode_hw are absent "
+	 "(hardware then names both pools)"},
 	{"model", PL_FATE_CONDITION, "model"},
 	{"framework", PL_FATE_CONDITION, "engine"},
 	{"precision", PL_FATE_CONDITION, "precision (\"\" -> missing)"},
@@ -86,6 +89,12 @@ static const struct pl_field ix_fields[] = {
 	{"{disagg,dp_attention,is_multinode,scenario_type,tuning}", PL_FATE_EXTRA,
 	 "serving setup (disaggregated prefill, DP attention, multi-node, "
 	 "scenario, tuning) with no canonical field yet"},
+	{"{prefill_hw,decode_hw}", PL_FATE_CONDITION,
+	 "prefill_hardware, decode_hardware (disagg; absent -> hw for both pools)"},
+	{"{num_prefill_gpu,num_decode_gpu}", PL_FATE_CONDITION,
+	 "prefill_accelerator_count, decode_accelerator_count (disagg); accelerator_count = their sum"},
+	{"{prefill_tp,decode_tp}", PL_FATE_CONDITION,
+	 "prefill_tensor_parallel_size, decode_tensor_parallel_size (disagg)"},
 	{"host", PL_FATE_IGNORED, "the machine's name: provenance, not a condition"},
 	{"{infmax_model_prefix,profile}", PL_FATE_IGNORED, "labels; the model and settings are their own keys"},
 	{"{cpu_kv_cache_usage_pct,response_cache_hit_rate,server_cpu_cache_hit_rate,server_gpu_cache_hit_rate,"
@@ -257,13 +266,42 @@ static int together(const cJSON *obj, const cJSON *m, struct pl_run *run, struct
 	return 0;
 }
 
+/* 1 when obj.disagg says true (a boolean, or the text "true"). */
+static int is_disagg(const cJSON *obj)
+{
+	const cJSON *d = pl_json_get(obj, "disagg");
+
+	return cJSON_IsTrue(d) || (cJSON_IsString(d) && strcmp(d->valuestring, "true") == 0);
+}
+
+/* A disaggregated run's pools: each pool's hardware (prefill_hw /
+ * decode_hw, else hw for both), accelerator count and tensor parallel
+ * size. normalize then names both pools in hardware and sums the counts,
+ * so hw is not the run's hardware here. */
+static int pools(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	const char *hw = pl_json_get(obj, "prefill_hw") ? "prefill_hw" : "hw";
+	int rc;
+
+	if ((rc = pl_json_cond(obj, hw, PL_C_PREFILL_HARDWARE, run, err)))
+		return rc;
+	hw = pl_json_get(obj, "decode_hw") ? "decode_hw" : "hw";
+	if ((rc = pl_json_cond(obj, hw, PL_C_DECODE_HARDWARE, run, err)) ||
+	    (rc = pl_json_cond(obj, "num_prefill_gpu", PL_C_PREFILL_ACCELERATOR_COUNT, run, err)) ||
+	    (rc = pl_json_cond(obj, "num_decode_gpu", PL_C_DECODE_ACCELERATOR_COUNT, run, err)) ||
+	    (rc = pl_json_cond(obj, "prefill_tp", PL_C_PREFILL_TENSOR_PARALLEL_SIZE, run, err)) ||
+	    (rc = pl_json_cond(obj, "decode_tp", PL_C_DECODE_TENSOR_PARALLEL_SIZE, run, err)))
+		return rc;
+	return 0;
+}
+
 static int ix_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err)
 {
 	const cJSON *m = pl_json_get(obj, "metrics");
 	double total = 0, ok = 0;
 	int rc, has_total, has_ok;
 
-	if ((rc = pl_json_cond(obj, "hw", PL_C_HARDWARE, run, err)) ||
+	if ((rc = is_disagg(obj) ? pools(obj, run, err) : pl_json_cond(obj, "hw", PL_C_HARDWARE, run, err)) ||
 	    (rc = pl_json_cond(obj, "model", PL_C_MODEL, run, err)) ||
 	    (rc = pl_json_cond(obj, "framework", PL_C_ENGINE, run, err)) ||
 	    (rc = pl_json_cond(obj, "precision", PL_C_PRECISION, run, err)) ||

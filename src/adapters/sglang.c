@@ -35,6 +35,7 @@ static const char *const sglang_mapping[] = {
 	"request_throughput -> request_throughput (req/s); input_throughput ignored (prompt tokens only)",
 	"concurrency (measured) -> concurrency_mean",
 	"duration -> duration (s)",
+	"accept_length (a number) -> spec_acceptance_length, and speculative_method = unknown unless engine_args, a sidecar or --set name it; null -> nothing",
 	NULL,
 };
 
@@ -60,6 +61,9 @@ static const struct pl_field sglang_fields[] = {
 	{"input_throughput", PL_FATE_IGNORED, "prompt tokens per second only; not a canonical metric"},
 	{"concurrency", PL_FATE_METRIC, "concurrency_mean (measured requests in flight)"},
 	{"duration", PL_FATE_METRIC, "duration (s)"},
+	{"accept_length", PL_FATE_METRIC,
+	 "spec_acceptance_length (the server's mean accepted length); a number -> speculative_method "
+	 "= unknown unless the launch flags name it; null -> no speculative decoding shown"},
 	{"{input_lens,output_lens,ttfts,itls,generated_texts,errors}", PL_FATE_IGNORED,
 	 "per-request arrays; only the summary statistics are stored"},
 	{NULL, 0, NULL},
@@ -175,7 +179,13 @@ static int sglang_convert(const cJSON *obj, struct pl_run *run, struct pl_error 
 	    (rc = pl_json_metric(obj, "total_throughput", PL_M_TOTAL_TOKEN_THROUGHPUT, 0, run, err)) ||
 	    (rc = pl_json_metric(obj, "request_throughput", PL_M_REQUEST_THROUGHPUT, 0, run, err)) ||
 	    (rc = pl_json_metric(obj, "concurrency", PL_M_CONCURRENCY_MEAN, 0, run, err)) ||
-	    (rc = pl_json_metric(obj, "duration", PL_M_DURATION, 0, run, err)))
+	    (rc = pl_json_metric(obj, "duration", PL_M_DURATION, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "accept_length", PL_M_SPEC_ACCEPTANCE_LENGTH, 0, run, err)))
+		return rc;
+	/* an acceptance length shows speculative decoding; the file never
+	 * names the method (the launch flags may) */
+	if (run->has_metric[PL_M_SPEC_ACCEPTANCE_LENGTH] && !run->cond[PL_C_SPECULATIVE_METHOD].set &&
+	    (rc = pl_run_set_cond(run, PL_C_SPECULATIVE_METHOD, PL_SPEC_UNKNOWN, err)))
 		return rc;
 	return latencies(obj, run, err);
 }

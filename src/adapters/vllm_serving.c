@@ -62,6 +62,9 @@ static const char *const vllm_mapping[] = {
 	"duration -> duration (s)",
 	"total_input_tokens, total_output_tokens -> same (count)",
 	"total_input_tokens / completed -> input_tokens_mean; total_output_tokens / completed -> output_tokens_mean (derived on validation)",
+	"spec_decode_acceptance_rate (%) -> spec_acceptance_rate (fraction, / 100); spec_decode_acceptance_length -> spec_acceptance_length",
+	"spec_decode_* present -> speculative_method = unknown unless engine_args, a sidecar or --set name the method",
+	"structured_output_ratio -> structured_output_ratio (0..1); correct_rate(%) -> correct_rate (fraction, / 100)",
 	NULL,
 };
 
@@ -104,6 +107,13 @@ static const struct pl_field vllm_fields[] = {
 	 "measured peaks, not settings; no canonical metric"},
 	{"run_number", PL_FATE_IGNORED, "sweep run index; the record index identifies the run"},
 	{"max_num_seqs", PL_FATE_CONDITION, "max_num_seqs (the sweep's engine limit on sequences per batch)"},
+	{"spec_decode_acceptance_rate", PL_FATE_METRIC,
+	 "spec_acceptance_rate (fraction, percent / 100); with any spec_decode_* key -> "
+	 "speculative_method = unknown unless the launch flags name it"},
+	{"spec_decode_acceptance_length", PL_FATE_METRIC, "spec_acceptance_length (tokens per step)"},
+	{"structured_output_ratio", PL_FATE_CONDITION,
+	 "structured_output_ratio (benchmark_serving_structured_output.py; share of requests, 0..1)"},
+	{"correct_rate(%)", PL_FATE_METRIC, "correct_rate (fraction, percent / 100)"},
 	{"{input_lens,output_lens,ttfts,itls,generated_texts,errors}", PL_FATE_IGNORED,
 	 "per-request arrays; only the summary statistics are stored"},
 	{NULL, 0, NULL},
@@ -280,6 +290,30 @@ static int convert_arrivals(const cJSON *obj, struct pl_run *run, struct pl_erro
 	return 0;
 }
 
+/* Speculative decoding: the acceptance metrics (vLLM writes the rate in
+ * percent), and speculative_method "unknown" when the file shows
+ * speculative decoding (any spec_decode_* value) without the method,
+ * which the launch flags (engine_args) or --set may name. */
+static int convert_spec(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	const cJSON *it;
+	int rc, shown = 0;
+
+	if ((rc = pl_json_metric(obj, "spec_decode_acceptance_rate", PL_M_SPEC_ACCEPTANCE_RATE, -2, run,
+	                         err)) ||
+	    (rc = pl_json_metric(obj, "spec_decode_acceptance_length", PL_M_SPEC_ACCEPTANCE_LENGTH, 0,
+	                         run, err)))
+		return rc;
+	cJSON_ArrayForEach(it, obj)
+	{
+		if (it->string && strncmp(it->string, "spec_decode_", 12) == 0 && !cJSON_IsNull(it))
+			shown = 1;
+	}
+	if (shown && !run->cond[PL_C_SPECULATIVE_METHOD].set)
+		return pl_run_set_cond(run, PL_C_SPECULATIVE_METHOD, PL_SPEC_UNKNOWN, err);
+	return 0;
+}
+
 static int vllm_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err)
 {
 	const char *s;
@@ -336,7 +370,10 @@ static int vllm_convert(const cJSON *obj, struct pl_run *run, struct pl_error *e
 	    (rc = pl_json_metric(obj, "output_throughput", PL_M_OUTPUT_THROUGHPUT, 0, run, err)) ||
 	    (rc = pl_json_metric(obj, "total_token_throughput", PL_M_TOTAL_TOKEN_THROUGHPUT, 0, run, err)) ||
 	    (rc = pl_json_metric(obj, "request_goodput:", PL_M_GOODPUT, 0, run, err)) ||
-	    (rc = pl_json_metric(obj, "request_goodput", PL_M_GOODPUT, 0, run, err)))
+	    (rc = pl_json_metric(obj, "request_goodput", PL_M_GOODPUT, 0, run, err)) ||
+	    (rc = pl_json_metric(obj, "correct_rate(%)", PL_M_CORRECT_RATE, -2, run, err)) ||
+	    (rc = pl_json_cond(obj, "structured_output_ratio", PL_C_STRUCTURED_OUTPUT_RATIO, run, err)) ||
+	    (rc = convert_spec(obj, run, err)))
 		return rc;
 	return convert_latencies(obj, run, err);
 }

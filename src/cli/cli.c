@@ -420,6 +420,8 @@ static void compared_metrics(const struct pl_compare_opts *opts, unsigned char w
 	want[PL_M_ERROR_RATE] = want[PL_M_INPUT_TOKENS_MEAN] = want[PL_M_OUTPUT_TOKENS_MEAN] = 1;
 	want[PL_M_REQUEST_THROUGHPUT] = 1; /* the workload rule's rate shortfall */
 	want[PL_M_REQUESTS_COMPLETED] = 1; /* failed runs are left out */
+	if (want[PL_M_GOODPUT]) /* goodput compares only under one SLO */
+		want[PL_M_GOODPUT_SLO_TTFT] = want[PL_M_GOODPUT_SLO_TPOT] = want[PL_M_GOODPUT_SLO_E2EL] = 1;
 }
 
 int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel, const char *cmd,
@@ -452,7 +454,11 @@ int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel,
 	}
 	rc = runs ? pl_compare_build(runs, &sel->opts, cmp, &err)
 	          : pl_compare_build_columns(&cols, &sel->opts, cmp, &err);
-	if (rc == PL_EMISMATCH) {
+	if (rc == PL_EMISMATCH && cmp->nmismatches == 0) {
+		/* refused over a metric, not a condition (goodput without one SLO) */
+		pl_cli_errorf(cmd, "%s", err.message);
+		rc = PL_EXIT_REFUSED;
+	} else if (rc == PL_EMISMATCH) {
 		rc = pl_cli_print_refusal(cmd, cmp);
 	} else if (rc == PL_EEMPTY) {
 		/* the core says why when runs matched (every one failed) */

@@ -18,6 +18,14 @@
  * Runs with the same axis values form one row; each metric of a row is the
  * median of its runs' values, with their min and max (runs that lack
  * the metric are left out of that median; n_metric says how many had it).
+ * Goodput is a number only with its SLO (the metrics goodput_slo_ttft,
+ * _tpot, _e2el, kept with it): when goodput is shown and the runs that
+ * have it were not all counted against one recorded SLO, goodput is n/a in
+ * every row (n_metric 0) with a caveat (GOODPUT_SLO_MISSING naming the
+ * runs without one, or GOODPUT_SLO_DIFFERS naming the SLOs); when goodput
+ * is the only metric, the comparison is refused (PL_EMISMATCH with no
+ * mismatched condition; err names the SLOs). Load the SLO metrics with
+ * goodput. Limits (PL_S_LIMIT) never get a delta.
  * Rows are ordered by their axis values (numbers numerically, versions in
  * natural order). delta_pct is relative to the row's baseline:
  * 100 * (value / baseline - 1). The baseline is the first row with the same

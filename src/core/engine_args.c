@@ -25,7 +25,8 @@ enum kind {
 	K_TRUE,  /* no value: the condition is true */
 	K_FALSE, /* no value: the condition is false */
 	K_EP,    /* no value: expert parallel on (size = tp x dp) */
-	K_SPEC   /* a JSON object: method, num_speculative_tokens */
+	K_SPEC,  /* a JSON object: method, num_speculative_tokens */
+	K_NAMED  /* a value (a name): the condition is true */
 };
 
 static const struct {
@@ -58,6 +59,7 @@ static const struct {
 	{"--speculative-config", PL_C_SPECULATIVE_METHOD, K_SPEC},
 	{"--speculative-algorithm", PL_C_SPECULATIVE_METHOD, K_LOWER},
 	{"--num-speculative-tokens", PL_C_SPECULATIVE_DRAFT_TOKENS, K_COUNT},
+	{"--reasoning-parser", PL_C_OUTPUT_INCLUDES_REASONING, K_NAMED},
 };
 
 void pl_engine_flags_init(struct pl_engine_flags *f)
@@ -448,6 +450,8 @@ int pl_engine_args_parse(const char *args, struct pl_engine_flags *f, struct pl_
 					rc = bad_value(err, flags[k].flag, "a whole number >= 1", value);
 					break;
 				}
+			} else if (flags[k].kind == K_NAMED) {
+				text = strdup("true");
 			} else {
 				text = flags[k].kind == K_LOWER ? lower_dup(value) : strdup(value);
 			}
@@ -514,7 +518,10 @@ int pl_engine_args_apply(struct pl_run *run, struct pl_error *err)
 	for (int c = 0; c < PL_COND_COUNT && rc == 0; c++) {
 		if (!f.value[c])
 			continue;
-		if (!run->cond[c].set) {
+		/* a file that shows speculative decoding without its method says
+		 * "unknown" (PL_SPEC_UNKNOWN): the launch flags name it */
+		if (!run->cond[c].set ||
+		    (c == PL_C_SPECULATIVE_METHOD && strcmp(run->cond[c].text, PL_SPEC_UNKNOWN) == 0)) {
 			rc = pl_run_set_cond(run, c, f.value[c], err);
 			continue;
 		}

@@ -39,7 +39,12 @@
  *                             --speculative-algorithm (SGLang); lower-cased
  *   speculative_draft_tokens  --speculative-config '{"num_speculative_tokens": N}',
  *                             --num-speculative-tokens (older vLLM)
+ *   output_includes_reasoning --reasoning-parser NAME (vLLM, SGLang) -> true: the
+ *                             server serves a reasoning model, whose
+ *                             completion token counts include the reasoning
  *
+ * A speculative_method of "unknown" (PL_SPEC_UNKNOWN: the file showed
+ * acceptance data without the method) is replaced by the flags' method.
  * Sizes and limits must be whole numbers >= 1. A speculative config without
  * "method" leaves speculative_method missing (vLLM then infers it from the
  * draft model's name; it is not guessed here; engine_args itself is still

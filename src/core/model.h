@@ -101,7 +101,23 @@ enum pl_ctype {
 	X(SCENARIO, "scenario", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "MLPerf scenario: Server, Interactive, Offline, SingleStream, ...") \
 	X(TTFT_LIMIT, "ttft_limit", PL_CT_REAL, PL_CF_KEY, NONE, NONE, "TTFT latency limit the run had to meet, s") \
 	X(TPOT_LIMIT, "tpot_limit", PL_CT_REAL, PL_CF_KEY, NONE, NONE, "TPOT latency limit the run had to meet, s") \
-	X(OUTPUT_INCLUDES_REASONING, "output_includes_reasoning", PL_CT_BOOL, PL_CF_KEY, NONE, NONE, "output token counts and throughputs include reasoning tokens")
+	X(OUTPUT_INCLUDES_REASONING, "output_includes_reasoning", PL_CT_BOOL, PL_CF_KEY, NONE, NONE, "output token counts and throughputs include reasoning tokens") \
+	X(CONVERSATION_COUNT, "conversation_count", PL_CT_INT, PL_CF_KEY, NONE, NONE, "multi-turn workload: conversations (sessions) sent") \
+	X(TURNS_PER_CONVERSATION, "turns_per_conversation", PL_CT_REAL, PL_CF_KEY, NONE, NONE, "multi-turn workload: turns (requests) per conversation, mean; 1 = single-turn") \
+	X(DATASET_TYPE, "dataset_type", PL_CT_TEXT, PL_CF_KEY, NONE, NONE, "kind of workload the dataset gives: single_turn, multi_turn, trace, synthetic, ...") \
+	X(STRUCTURED_OUTPUT_RATIO, "structured_output_ratio", PL_CT_REAL, PL_CF_KEY, NONE, NONE, "share of requests asking for structured (schema/grammar-constrained) output, 0..1") \
+	X(PREFILL_HARDWARE, "prefill_hardware", PL_CT_TEXT, PL_CF_KEY, HARDWARE, NONE, "disaggregated serving: the prefill pool's accelerators") \
+	X(PREFILL_ACCELERATOR_COUNT, "prefill_accelerator_count", PL_CT_INT, PL_CF_KEY, HARDWARE, NONE, "disaggregated serving: accelerators in the prefill pool") \
+	X(PREFILL_TENSOR_PARALLEL_SIZE, "prefill_tensor_parallel_size", PL_CT_INT, PL_CF_KEY, HARDWARE, NONE, "disaggregated serving: tensor parallel size of a prefill worker") \
+	X(DECODE_HARDWARE, "decode_hardware", PL_CT_TEXT, PL_CF_KEY, HARDWARE, NONE, "disaggregated serving: the decode pool's accelerators") \
+	X(DECODE_ACCELERATOR_COUNT, "decode_accelerator_count", PL_CT_INT, PL_CF_KEY, HARDWARE, NONE, "disaggregated serving: accelerators in the decode pool") \
+	X(DECODE_TENSOR_PARALLEL_SIZE, "decode_tensor_parallel_size", PL_CT_INT, PL_CF_KEY, HARDWARE, NONE, "disaggregated serving: tensor parallel size of a decode worker")
+
+/* speculative_method of a run whose file shows speculative decoding
+ * (acceptance rates, accepted lengths) without naming the method: a
+ * condition of its own (never equal to "none" or to a named method); the
+ * engine's launch flags (engine_args) replace it when they name one. */
+#define PL_SPEC_UNKNOWN "unknown"
 
 #define PL_COND_ENUM_(id, name, type, flags, tw, tw2, desc) PL_C_##id,
 enum pl_cond_id { PL_CONDITIONS(PL_COND_ENUM_) PL_COND_COUNT, PL_C_NONE = -1 };
@@ -151,7 +167,9 @@ enum pl_stat {
 	PL_S_P90,
 	PL_S_P95,
 	PL_S_P99,
-	PL_S_P999
+	PL_S_P999,
+	PL_S_LIMIT  /* not a measure: a limit another metric was counted against
+	               (goodput's SLO); never compared on its own */
 };
 
 /* The statistics of one distribution family, in the order they are declared. */
@@ -191,7 +209,13 @@ enum pl_stat {
 	X(OUTPUT_THROUGHPUT_PER_ACCELERATOR, "output_throughput_per_accelerator", PL_U_TOKENS_PER_S, PL_HIGHER_IS_BETTER, PL_S_VALUE, "output throughput per accelerator") \
 	X(TOTAL_TOKEN_THROUGHPUT_PER_ACCELERATOR, "total_token_throughput_per_accelerator", PL_U_TOKENS_PER_S, PL_HIGHER_IS_BETTER, PL_S_VALUE, "total token throughput per accelerator") \
 	X(PREFILL_TPS, "prefill_tokens_per_second", PL_U_TOKENS_PER_S, PL_HIGHER_IS_BETTER, PL_S_MEAN, "prompt-processing speed, mean") \
-	X(PREFILL_TPS_STD, "prefill_tokens_per_second_std", PL_U_TOKENS_PER_S, PL_NO_DIRECTION, PL_S_STD, "prompt-processing speed, standard deviation")
+	X(PREFILL_TPS_STD, "prefill_tokens_per_second_std", PL_U_TOKENS_PER_S, PL_NO_DIRECTION, PL_S_STD, "prompt-processing speed, standard deviation") \
+	X(SPEC_ACCEPTANCE_RATE, "spec_acceptance_rate", PL_U_FRACTION, PL_HIGHER_IS_BETTER, PL_S_VALUE, "speculative decoding: accepted / proposed draft tokens") \
+	X(SPEC_ACCEPTANCE_LENGTH, "spec_acceptance_length", PL_U_COUNT, PL_HIGHER_IS_BETTER, PL_S_MEAN, "speculative decoding: tokens emitted per verification step, mean (1 + accepted drafts)") \
+	X(CORRECT_RATE, "correct_rate", PL_U_FRACTION, PL_HIGHER_IS_BETTER, PL_S_VALUE, "structured output: share of responses that are valid / correct") \
+	X(GOODPUT_SLO_TTFT, "goodput_slo_ttft", PL_U_SECONDS, PL_NO_DIRECTION, PL_S_LIMIT, "the TTFT limit goodput was counted against (kept with goodput)") \
+	X(GOODPUT_SLO_TPOT, "goodput_slo_tpot", PL_U_SECONDS, PL_NO_DIRECTION, PL_S_LIMIT, "the TPOT limit goodput was counted against (kept with goodput)") \
+	X(GOODPUT_SLO_E2EL, "goodput_slo_e2el", PL_U_SECONDS, PL_NO_DIRECTION, PL_S_LIMIT, "the E2EL limit goodput was counted against (kept with goodput)")
 
 #define PL_METRIC_ENUM_(id, name, unit, dir, stat, desc) PL_M_##id,
 enum pl_metric_id { PL_METRICS(PL_METRIC_ENUM_) PL_METRIC_COUNT, PL_M_NONE = -1 };

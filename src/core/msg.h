@@ -211,7 +211,11 @@
 	X(W_PLOT_UNIT_TOKS, "") \
 	X(W_PLOT_AXIS_S, "") \
 	X(W_PLOT_AXIS_TOKS, "") \
-	X(PLOT_TITLE, "{1} TEXT the chart's metrics; {2} CODE its unit (W_PLOT_UNIT_*)")
+	X(PLOT_TITLE, "{1} TEXT the chart's metrics; {2} CODE its unit (W_PLOT_UNIT_*)") \
+	/* goodput and its SLO (issue 22): goodput shown n/a in a comparison \
+	 * because its values were not counted against one SLO */ \
+	X(GOODPUT_SLO_MISSING, "{1} RUNS runs whose goodput records no SLO; {2} LIST the SLOs the others record (may be empty)") \
+	X(GOODPUT_SLO_DIFFERS, "{1} LIST the different SLOs, e.g. 'ttft 0.2 s, tpot 0.05 s'")
 
 enum pl_msg_code {
 	PL_MSG_NONE = 0, /* no message (an unset struct pl_msg) */

@@ -18,6 +18,8 @@
 #include <strings.h>
 #include <time.h>
 
+#include "util/buf.h"
+
 struct alias {
 	const char *from; /* lower-case spelling */
 	const char *to;   /* canonical form */
@@ -268,6 +270,13 @@ static char *normalize_time(char *t)
 	return out;
 }
 
+/* speculative_method: a method name (eagle, EAGLE3, MTP, ngram) is
+ * lower-cased; a draft model's name (it holds a '/') is kept as given. */
+static char *normalize_spec_method(const char *value)
+{
+	return trimmed_copy(value, strchr(value, '/') == NULL);
+}
+
 char *pl_normalize_value(int id, const char *value)
 {
 	if (id < 0 || id >= PL_COND_COUNT || !value)
@@ -281,6 +290,8 @@ char *pl_normalize_value(int id, const char *value)
 		return pl_normalize_engine(value);
 	case PL_C_DEPLOYMENT:
 		return pl_normalize_deployment(value);
+	case PL_C_SPECULATIVE_METHOD:
+		return normalize_spec_method(value);
 	default:
 		break;
 	}
@@ -299,8 +310,72 @@ char *pl_normalize_value(int id, const char *value)
 	return trimmed_copy(value, 0);
 }
 
+/* "8x b200" for pool hardware hw with count n (n 0 = unknown), or hw as it
+ * is when it already starts with its count ("8x B200"). */
+static void pool_text(struct pl_buf *b, const char *role, const struct pl_value *hw,
+                      const struct pl_value *count)
+{
+	char num[32];
+
+	pl_buf_adds(b, role);
+	pl_buf_addc(b, ' ');
+	if (count->set && pl_hardware_accelerator_count(hw->text) == 0) {
+		pl_buf_adds(b, pl_fmt_num(num, sizeof(num), count->num));
+		pl_buf_adds(b, "x ");
+	}
+	pl_buf_adds(b, hw->text);
+}
+
+/* Disaggregated serving: with both pools' hardware known, hardware names
+ * both ("prefill 8x b200 + decode 16x h100"), so that a --where
+ * hardware=b200 meant for one pool never selects it, and accelerator_count
+ * is the sum of the pools' counts when both are known (a given count that
+ * disagrees is an error). A hardware given for one pool only is replaced,
+ * with a warning. */
+static int normalize_pools(struct pl_run *run, struct pl_error *err)
+{
+	const struct pl_value *ph = &run->cond[PL_C_PREFILL_HARDWARE],
+	                      *dh = &run->cond[PL_C_DECODE_HARDWARE],
+	                      *pc = &run->cond[PL_C_PREFILL_ACCELERATOR_COUNT],
+	                      *dc = &run->cond[PL_C_DECODE_ACCELERATOR_COUNT];
+	struct pl_value *hw = &run->cond[PL_C_HARDWARE], *ac = &run->cond[PL_C_ACCELERATOR_COUNT];
+	struct pl_buf b;
+	int rc = 0;
+
+	if (!ph->set || !dh->set)
+		return 0;
+	pl_buf_init(&b);
+	pool_text(&b, "prefill", ph, pc);
+	pl_buf_adds(&b, " + ");
+	pool_text(&b, "decode", dh, dc);
+	if (b.oom) {
+		pl_buf_release(&b);
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	if (hw->set && strcmp(hw->text, b.data) != 0)
+		pl_run_warn(run, "hardware '%s' names one pool of a disaggregated run: stored as '%s'",
+		            hw->text, b.data);
+	if (!hw->set || strcmp(hw->text, b.data) != 0)
+		rc = pl_run_set_cond(run, PL_C_HARDWARE, b.data, err);
+	pl_buf_release(&b);
+	if (rc || !pc->set || !dc->set)
+		return rc;
+	if (ac->set && ac->num != pc->num + dc->num) {
+		pl_error_field(err, "accelerator_count");
+		return pl_error_set(err, PL_EINVALID,
+		                    "accelerator_count %s disagrees with the disaggregated pools "
+		                    "(prefill %s + decode %s)",
+		                    ac->text, pc->text, dc->text);
+	}
+	if (!ac->set)
+		rc = pl_run_set_cond_num(run, PL_C_ACCELERATOR_COUNT, pc->num + dc->num, err);
+	return rc;
+}
+
 int pl_normalize_run(struct pl_run *run, struct pl_error *err)
 {
+	int rc;
+
 	for (int id = 0; id < PL_COND_COUNT; id++) {
 		struct pl_value *v = &run->cond[id];
 		enum pl_ctype t = pl_cond_info[id].type;
@@ -319,6 +394,8 @@ int pl_normalize_run(struct pl_run *run, struct pl_error *err)
 		free(v->text);
 		v->text = norm;
 	}
+	if ((rc = normalize_pools(run, err)))
+		return rc;
 	if (run->cond[PL_C_HARDWARE].set) {
 		long n = pl_hardware_accelerator_count(run->cond[PL_C_HARDWARE].text);
 		struct pl_value *ac = &run->cond[PL_C_ACCELERATOR_COUNT];

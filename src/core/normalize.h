@@ -46,9 +46,14 @@ int pl_version_cmp(const char *a, const char *b);
  * deployment, strips a leading 'v' from versions, writes times with a UTC
  * offset as the same instant in UTC ("2026-01-02 12:00+02:00" ->
  * "2026-01-02T10:00:00Z", so that times sort as text; zone-less times are
- * kept as given), and fills accelerator_count
- * from hardware when it is missing. A given accelerator_count that disagrees
- * with the hardware string is an error (PL_EINVALID naming both values).
+ * kept as given), lower-cases a speculative_method name (a draft model's
+ * name, holding a '/', is kept as given), and fills accelerator_count
+ * from hardware when it is missing. A disaggregated run (prefill_hardware
+ * and decode_hardware both known) gets hardware naming both pools,
+ * "prefill 8x b200 + decode 16x h100" (a hardware naming one pool is
+ * replaced, with a warning on run), and accelerator_count = the sum of the
+ * pools' counts when both are known. A given accelerator_count that disagrees
+ * with the hardware string or the pools is an error (PL_EINVALID naming both values).
  * Returns 0, PL_ENOMEM or PL_EINVALID. */
 int pl_normalize_run(struct pl_run *run, struct pl_error *err);
 

@@ -148,7 +148,8 @@ static void drop_zero_latencies(struct pl_run *run)
 
 	for (int m = 0; m < PL_METRIC_COUNT; m++) {
 		if (pl_metric_info[m].unit != PL_U_SECONDS || m == PL_M_DURATION ||
-		    pl_metric_info[m].stat == PL_S_STD || !run->has_metric[m] || run->metric[m] != 0)
+		    pl_metric_info[m].stat == PL_S_STD || pl_metric_info[m].stat == PL_S_LIMIT ||
+		    !run->has_metric[m] || run->metric[m] != 0)
 			continue;
 		run->has_metric[m] = 0;
 		run->metric[m] = 0;

@@ -179,4 +179,7 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_W_PLOT_AXIS_S] = "seconds",
 	[PL_MSG_W_PLOT_AXIS_TOKS] = "tokens/s",
 	[PL_MSG_PLOT_TITLE] = "{1} ({2})",
+	/* goodput and its SLO */
+	[PL_MSG_GOODPUT_SLO_MISSING] = "goodput is n/a: runs {1} record no SLO for their goodput (the others: {2}); goodput values compare only under one SLO",
+	[PL_MSG_GOODPUT_SLO_DIFFERS] = "goodput is n/a: its values were counted against different SLOs ({1}); goodput values compare only under one SLO",
 };

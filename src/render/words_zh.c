@@ -175,4 +175,7 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_W_PLOT_AXIS_S] = "秒",
 	[PL_MSG_W_PLOT_AXIS_TOKS] = "tok/s",
 	[PL_MSG_PLOT_TITLE] = "{1}（{2}）",
+	/* goodput and its SLO */
+	[PL_MSG_GOODPUT_SLO_MISSING] = "goodput 不可比：运行 {1} 未记录其 goodput 所依据的 SLO（其余运行：{2}）；goodput 仅在同一 SLO 下可比",
+	[PL_MSG_GOODPUT_SLO_DIFFERS] = "goodput 不可比：其数值依据不同的 SLO 计算（{1}）；goodput 仅在同一 SLO 下可比",
 };
