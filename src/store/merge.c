@@ -637,6 +637,26 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 	                  "merging conditions", NULL, err);
 }
 
+char *pl_store_file_uri(const char *path, const char *query)
+{
+	sqlite3_str *u = sqlite3_str_new(NULL);
+
+	/* "file://" and an empty authority before an absolute path: the path
+	 * itself may then begin with "//" ("file://x/..." would name a host) */
+	sqlite3_str_appendall(u, path[0] == '/' ? "file://" : "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#' || *p <= 0x20 || *p >= 0x7f)
+			sqlite3_str_appendf(u, "%%%02X", *p);
+		else
+			sqlite3_str_appendchar(u, 1, (char)*p);
+	}
+	if (query && *query) {
+		sqlite3_str_appendchar(u, 1, '?');
+		sqlite3_str_appendall(u, query);
+	}
+	return sqlite3_str_finish(u);
+}
+
 /* 1 when a and b are the same file. */
 static int same_file(const char *a, const char *b)
 {
@@ -667,23 +687,10 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 			return rc;
 		ms->migrated_from = version;
 	}
-	/* a URI (percent-escaping what a URI path cannot hold as such), so
-	 * that the file is opened read-only */
-	{
-		sqlite3_str *u = sqlite3_str_new(st->db);
-
-		sqlite3_str_appendall(u, "file:");
-		for (const char *p = copy ? copy : other; *p; p++) {
-			if (*p == '%' || *p == '?' || *p == '#')
-				sqlite3_str_appendf(u, "%%%02X", (unsigned char)*p);
-			else
-				sqlite3_str_appendchar(u, 1, *p);
-		}
-		sqlite3_str_appendall(u, "?mode=ro");
-		if (!(uri = sqlite3_str_finish(u))) {
-			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-			goto out;
-		}
+	/* a URI, so that the file is opened read-only */
+	if (!(uri = pl_store_file_uri(copy ? copy : other, "mode=ro"))) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
 	}
 	if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ?1 AS o", -1, &s, NULL) != SQLITE_OK) {
 		rc = pl_store_fail(st, err, "attaching the other ledger");

@@ -246,6 +246,13 @@ int pl_store_map_condition_ids(const long long *cond_id, size_t n, long long *id
 int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long long run_id,
                             struct pl_error *err);
 
+/* The SQLite URI of the file at path (any bytes: '%', '?', '#', spaces,
+ * control and non-ASCII bytes percent-escaped; an absolute path after an
+ * empty authority, so "//x/y.db" stays a path), with "?query" appended
+ * when query is not empty. Returns a string the caller frees with
+ * sqlite3_free(), or NULL when out of memory. */
+char *pl_store_file_uri(const char *path, const char *query);
+
 /* A ledger record (run->provenance_given) whose sha256 and record are
  * stored already: PL_EINVALID naming every field that differs, with both
  * values, when the stored run has other conditions (key is run's
