@@ -9,6 +9,7 @@
  */
 #include "core/validate.h"
 #include "core/ranges.h"
+#include "core/carried.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -252,5 +253,7 @@ int pl_validate_run(struct pl_run *run, struct pl_error *err)
 		rc = check_values(run, err);
 	if (rc == 0)
 		rc = check_order(run, err);
+	if (rc == 0) /* a ledger record's trail: as the commands that write one check it */
+		rc = pl_carried_check(run, err);
 	return rc;
 }

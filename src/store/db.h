@@ -92,6 +92,11 @@ int pl_store_defer_indexes(struct pl_store *st, int *deferred, struct pl_error *
  * recorded). */
 int pl_store_build_deferred_indexes(struct pl_store *st, struct pl_error *err);
 
+/* The trail rows (retractions, restores, acceptances, revocations) that
+ * ledger records imported through st added to runs stored already, since
+ * st was opened. */
+long long pl_store_trail_added(const struct pl_store *st);
+
 /* Sets *found to 1 if any run with this source sha256 is stored, else 0.
  * Returns 0 or PL_EDB. */
 int pl_store_has_sha256(struct pl_store *st, const char *sha256, int *found, struct pl_error *err);

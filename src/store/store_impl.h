@@ -77,6 +77,8 @@ struct pl_store {
 	unsigned char cond_null[PL_COND_COUNT];  /* 1: cond_insert's parameter of the
 	                                            condition holds NULL already */
 	int retracted_mode;        /* enum pl_retracted_mode of the queries */
+	long long trail_added;     /* trail rows a ledger record added to stored runs
+	                              (pl_store_carry_onto_stored) since opened */
 };
 
 /* Columns of select_sql before the conditions: their positions. */
@@ -245,6 +247,16 @@ int pl_store_map_condition_ids(const long long *cond_id, size_t n, long long *id
  * PL_EDB. */
 int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long long run_id,
                             struct pl_error *err);
+
+/* Lays run->carried (a ledger record's trail, checked by
+ * pl_carried_check()) onto the stored run of the same sha256 and record
+ * (carry.c): nothing when it equals the stored trail or is a prefix of it;
+ * the retractions, restores, acceptances and revocations that extend it
+ * added; any other difference PL_EINVALID naming it (nothing written).
+ * *added gets the rows written (also counted in st->trail_added). Inside
+ * the caller's transaction. Returns 0, PL_EINVALID, PL_EDB or PL_ENOMEM. */
+int pl_store_carry_onto_stored(struct pl_store *st, const struct pl_run *run, long long *added,
+                               struct pl_error *err);
 
 /* The SQLite URI of the file at path (any bytes: '%', '?', '#', spaces,
  * control and non-ASCII bytes percent-escaped; an absolute path after an
