@@ -366,8 +366,13 @@ int pl_store_purge(struct pl_store *st, long long run_id, struct pl_purge_counts
 
 /* ------------------------------------------ source bytes (issue 13, 010) */
 
-/* A file's bytes are kept in chunks of at most this many bytes. */
+/* A streamed file's bytes are kept in chunks of this many bytes (a file
+ * read whole is one chunk, up to PL_SOURCE_CHUNK_MAX). */
 #define PL_SOURCE_CHUNK ((size_t)1 << 20)
+/* The largest chunk perfledger writes, 256 MiB: a file the import reads
+ * whole (at most PL_IMPORT_WHOLE_MAX bytes, import.h) is one chunk. A
+ * stored chunk that claims more is damaged, never inflated. */
+#define PL_SOURCE_CHUNK_MAX ((size_t)256 * 1024 * 1024)
 
 /* One compressed chunk of a source file (caller-owned; pl_source_chunk_release). */
 struct pl_source_chunk {
