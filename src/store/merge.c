@@ -42,7 +42,7 @@
 
 /* Reads the schema version of the ledger at path, refusing what is not a
  * perfledger ledger or is newer than this program. */
-static int other_version(const char *path, int *version, struct pl_error *err)
+static int other_version(sqlite3 *mine, const char *path, int *version, struct pl_error *err)
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *s = NULL;
@@ -79,6 +79,9 @@ static int other_version(const char *path, int *version, struct pl_error *err)
 			                  path, *version, pl_store_schema_version());
 	}
 	sqlite3_finalize(s);
+	/* before it is copied, migrated or read: no view, trigger or virtual table */
+	if (!rc)
+		rc = pl_merge_check_objects(db, mine, path, err);
 	sqlite3_close(db);
 	return rc;
 }
@@ -671,7 +674,7 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 {
 	sqlite3_stmt *s = NULL;
 	char *copy = NULL, *uri = NULL;
-	int version = 0, rc, attached = 0;
+	int version = 0, rc, attached = 0, old_limit = -1;
 
 	memset(ms, 0, sizeof(*ms));
 	if (st->readonly || st->depth > 0)
@@ -679,7 +682,7 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 		                                 "transaction");
 	if (same_file(st->path, other))
 		return pl_error_set(err, PL_EUSAGE, "'%s' is this ledger itself", other);
-	if ((rc = other_version(other, &version, err)))
+	if ((rc = other_version(st->db, other, &version, err)))
 		return rc;
 	remove_dead_copies(st->path);
 	if (version < pl_store_schema_version()) {
@@ -703,6 +706,10 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 		goto out;
 	}
 	attached = 1;
+	/* no value read from it larger than a chunk may be (SQLITE_TOOBIG) */
+	old_limit = sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, (int)PL_SOURCE_CHUNK_MAX + 1024);
+	if ((rc = pl_merge_check_source(st, other, err)))
+		goto out;
 	if ((rc = pl_store_exec_sql(st, "PRAGMA temp_store = FILE", "merging", err)) ||
 	    (rc = pl_store_begin(st, err)))
 		goto out;
@@ -713,6 +720,8 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 		rc = pl_store_commit(st, err);
 out:
 	sqlite3_finalize(s);
+	if (old_limit >= 0)
+		sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, old_limit);
 	if (attached)
 		pl_store_exec_sql(st, "DETACH DATABASE o", "detaching the other ledger", NULL);
 	pl_store_exec_sql(st, "PRAGMA temp_store = MEMORY", "merging", NULL);

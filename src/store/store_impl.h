@@ -258,6 +258,22 @@ int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long 
 int pl_store_carry_onto_stored(struct pl_store *st, const struct pl_run *run, long long *added,
                                struct pl_error *err);
 
+/* The longest text value a merged ledger's row may hold (1 MiB): more
+ * than any row import writes (a line's extras are capped far below). */
+#define PL_MERGE_TEXT_MAX (1 << 20)
+
+/* Refuses (PL_EINVALID, naming it) a ledger file holding a view that
+ * mine (this ledger's connection) does not define by name, a trigger or a
+ * virtual table (merge_check.c); db is that file opened read-only, path
+ * its name for messages. PL_ESCHEMA when its schema cannot be read. */
+int pl_merge_check_objects(sqlite3 *db, sqlite3 *mine, const char *path, struct pl_error *err);
+
+/* Checks the ledger attached to st as "o" before a merge reads it: every
+ * table merge reads with this ledger's columns, every row of the types,
+ * sizes and values import and the commands write (merge_check.c). Returns
+ * 0, PL_EINVALID naming the first bad table or row, PL_EDB, PL_ENOMEM. */
+int pl_merge_check_source(struct pl_store *st, const char *path, struct pl_error *err);
+
 /* The SQLite URI of the file at path (any bytes: '%', '?', '#', spaces,
  * control and non-ASCII bytes percent-escaped; an absolute path after an
  * empty authority, so "//x/y.db" stays a path), with "?query" appended
