@@ -442,6 +442,11 @@ struct pl_merge_stats {
 	long long source_chunks; /* chunks of source bytes stored */
 	int migrated_from;       /* the other ledger's schema version when a copy of it was
 	                            migrated, else 0 */
+	long long skipped;       /* runs read from the same bytes as one here but with other
+	                            conditions no revision explains: not merged, nor their
+	                            trail */
+	char skipped_first[1600]; /* the first of them with both values, and the ids of the
+	                            next ones ("" when none skipped) */
 };
 
 /*

@@ -6,11 +6,13 @@
  *
  * Runs are unique on (source sha256, record) in every ledger, so a run is
  * the same run in two ledgers when those agree: it is then stored once,
- * and merging a ledger twice stores nothing the second time. The same
- * bytes stored with other conditions (one ledger amended them, or imported
- * them with another --set) are refused, naming the fields and both values
- * of the first such run and counting the others: nothing is merged until
- * `amend` makes them agree. Not a conflict: the other ledger's run is this
+ * and merging a ledger twice stores nothing the second time. The other
+ * ledger is checked first (merge_check.c): one that fails merges nothing.
+ * The same bytes stored with other conditions (one ledger amended them,
+ * or imported them with another --set) are a conflict: such a run is
+ * skipped together with its own trail (named, with the fields and both
+ * values of the first and the ids of the next, in pl_merge_stats), and
+ * everything else is merged. Not a conflict: the other ledger's run is this
  * ledger's run at a revision of its trail (this ledger amended it after a
  * merge), or lacks values this ledger holds (an older perfledger did not
  * derive them); the run here stays as it is. Source bytes are keyed
@@ -429,8 +431,11 @@ out:
  * ledger that is this ledger's run at a revision of its trail, or that
  * only lacks values this ledger has, is no conflict
  * (same_at_some_revision()). */
-static int find_conflict(struct pl_store *st, const char *other, struct pl_error *err)
+static int find_conflict(struct pl_store *st, const char *other, struct pl_merge_stats *ms,
+                         struct pl_error *err)
 {
+	static const char skip_sql[] = "INSERT OR IGNORE INTO temp.pl_skip VALUES (?1, ?2)";
+	sqlite3_stmt *k = NULL;
 	static const char sql[] =
 		"SELECT mr.id, r.id, mr.source_sha256, mr.record, mc.key_text, oc.key_text, "
 		"mr.run_started_at, r.run_started_at "
@@ -445,8 +450,16 @@ static int find_conflict(struct pl_store *st, const char *other, struct pl_error
 	int rc = 0, step;
 
 	snprintf(where, sizeof(where), "in '%s'", other);
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+	if ((rc = pl_store_exec_sql(st, "CREATE TEMP TABLE pl_skip (sha256 TEXT, record INTEGER, "
+	                                "PRIMARY KEY (sha256, record))",
+	                            "comparing the ledgers", err)))
+		return rc;
+	if (sqlite3_prepare_v2(st->db, skip_sql, -1, &k, NULL) != SQLITE_OK)
 		return pl_store_fail(st, err, "comparing the ledgers");
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+		sqlite3_finalize(k);
+		return pl_store_fail(st, err, "comparing the ledgers");
+	}
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		long long mid = sqlite3_column_int64(s, 0);
 		const char *a = (const char *)sqlite3_column_text(s, 4);
@@ -459,6 +472,14 @@ static int find_conflict(struct pl_store *st, const char *other, struct pl_error
 			break;
 		if (same)
 			continue;
+		/* skipped, with its own trail; everything else is merged */
+		sqlite3_bind_text(k, 1, (const char *)sqlite3_column_text(s, 2), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(k, 2, sqlite3_column_int64(s, 3));
+		if (sqlite3_step(k) != SQLITE_DONE) {
+			rc = pl_store_fail(st, err, "comparing the ledgers");
+			break;
+		}
+		sqlite3_reset(k);
 		if (count++ > 0) {
 			size_t used = strlen(more);
 			if (count <= CONFLICTS_NAMED + 1)
@@ -481,16 +502,16 @@ static int find_conflict(struct pl_store *st, const char *other, struct pl_error
 	if (!rc && step != SQLITE_DONE)
 		rc = pl_store_fail(st, err, "comparing the ledgers");
 	sqlite3_finalize(s);
+	sqlite3_finalize(k);
 	if (rc || count == 0)
 		return rc;
+	ms->skipped = count;
 	if (count == 1)
-		return pl_error_set(err, PL_EINVALID,
-		                    "%s; make them agree with 'perfledger amend' first; nothing was merged",
-		                    first);
-	return pl_error_set(err, PL_EINVALID,
-	                    "%s; so do %lld more runs here (%s%s); make them agree with 'perfledger "
-	                    "amend' first; nothing was merged",
-	                    first, count - 1, more, count - 1 > CONFLICTS_NAMED ? ", ..." : "");
+		snprintf(ms->skipped_first, sizeof(ms->skipped_first), "%s", first);
+	else
+		snprintf(ms->skipped_first, sizeof(ms->skipped_first), "%s; so do %lld more runs here "
+		         "(%s%s)", first, count - 1, more, count - 1 > CONFLICTS_NAMED ? ", ..." : "");
+	return 0;
 }
 
 /* ------------------------------------------------------------- the merge */
@@ -562,7 +583,7 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 	char *sql;
 	int rc;
 
-	if ((rc = find_conflict(st, other, err)))
+	if ((rc = find_conflict(st, other, ms, err)))
 		return rc;
 	if (!(sql = conditions_sql(st)))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
@@ -603,7 +624,9 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 	                     "SELECT mr.id, a.metric, a.reason, a.accepted_at, a.accepted_by, "
 	                     "a.revoked_at, a.revoked_by FROM o.accepted_steps a "
 	                     "JOIN o.runs r ON r.id = a.run_id JOIN main.runs mr ON mr.source_sha256 = "
-	                     "r.source_sha256 AND mr.record = r.record WHERE true ORDER BY a.id "
+	                     "r.source_sha256 AND mr.record = r.record WHERE NOT EXISTS (SELECT 1 FROM "
+	                     "temp.pl_skip k WHERE k.sha256 = r.source_sha256 AND k.record = r.record) "
+	                     "ORDER BY a.id "
 	                     "ON CONFLICT (run_id, metric) DO NOTHING",
 	                     "merging accepted steps", &ms->steps, err)) ||
 	    (rc = merge_step(st,
@@ -621,6 +644,8 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 	                     "t.reason, t.author, t.restored_at, t.restore_reason, t.restored_by FROM "
 	                     "o.retractions t JOIN o.runs r ON r.id = t.run_id JOIN main.runs mr ON "
 	                     "mr.source_sha256 = r.source_sha256 AND mr.record = r.record WHERE NOT "
+	                     "EXISTS (SELECT 1 FROM temp.pl_skip k WHERE k.sha256 = r.source_sha256 "
+	                     "AND k.record = r.record) AND NOT "
 	                     "EXISTS (SELECT 1 FROM main.retractions x WHERE x.run_id = mr.id AND "
 	                     "x.retracted_at = t.retracted_at AND x.reason = t.reason AND x.author = "
 	                     "t.author) ORDER BY t.id ON CONFLICT DO NOTHING",
@@ -636,7 +661,8 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 	    (rc = merge_step(st, "UPDATE main.ledger_generation SET generation = generation + 1",
 	                     "merging retractions", NULL, err)))
 		return rc;
-	return merge_step(st, "DROP TABLE temp.pl_cmap; DROP TABLE temp.pl_before",
+	return merge_step(st, "DROP TABLE temp.pl_cmap; DROP TABLE temp.pl_before; DROP TABLE "
+	                      "temp.pl_skip",
 	                  "merging conditions", NULL, err);
 }
 
