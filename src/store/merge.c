@@ -422,6 +422,71 @@ out:
 	return rc;
 }
 
+/* *ext = 1 when the other ledger amended its copy after this ledger's
+ * run was that copy: this ledger's revisions of run mid are the first of
+ * the other's revisions of its run oid, every one equal, the other has
+ * later ones, and the other's run with those later revisions undone has
+ * this ledger's run's conditions (key_text here, run_started_at thire).
+ * The run is then merged as the revision it is (merge_upgrades()). */
+static int other_extends(struct pl_store *st, long long mid, long long oid, const char *here,
+                         const char *thire, const char *there, const char *tthere, int *ext,
+                         struct pl_error *err)
+{
+	static const char sql[] =
+		"SELECT revision, field, old_value, new_value, changed_at, reason, author, "
+		"(SELECT count(*) FROM main.revisions x WHERE x.run_id = ?1 AND x.revision = v.revision "
+		"AND x.field = v.field AND x.old_value IS v.old_value AND x.new_value IS v.new_value AND "
+		"x.changed_at = v.changed_at AND x.reason = v.reason AND x.author = v.author) "
+		"FROM o.revisions v WHERE v.run_id = ?2 ORDER BY revision DESC, field";
+	struct kv v = {0}, o = {0};
+	sqlite3_stmt *s = NULL;
+	long long ours = 0, matched = 0;
+	int rc = 0, step, later = 0;
+
+	*ext = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM main.revisions WHERE run_id = ?1", -1, &s,
+	                       NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "comparing the ledgers");
+	sqlite3_bind_int64(s, 1, mid);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		ours = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	s = NULL;
+	if (kv_parse(&v, here, thire) || kv_parse(&o, there, tthere)) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+		rc = pl_store_fail(st, err, "comparing the ledgers");
+		goto out;
+	}
+	sqlite3_bind_int64(s, 1, mid);
+	sqlite3_bind_int64(s, 2, oid);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		if (sqlite3_column_int64(s, 7) > 0) { /* one of ours: the trail below is shared */
+			matched++;
+			continue;
+		}
+		if (matched > 0) /* one of theirs below one of ours: not a prefix */
+			goto out;
+		later = 1;
+		if (kv_put(&o, (const char *)sqlite3_column_text(s, 1),
+		           (const char *)sqlite3_column_text(s, 2))) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (step != SQLITE_DONE)
+		rc = pl_store_fail(st, err, "comparing the ledgers");
+	else if (later && matched == ours)
+		*ext = kv_covers(&v, &o) && kv_covers(&o, &v);
+out:
+	sqlite3_finalize(s);
+	kv_release(&v);
+	kv_release(&o);
+	return rc;
+}
+
 /* Run ids of further conflicts named in the message; the rest counted. */
 #define CONFLICTS_NAMED 10
 
@@ -435,7 +500,7 @@ static int find_conflict(struct pl_store *st, const char *other, struct pl_merge
                          struct pl_error *err)
 {
 	static const char skip_sql[] = "INSERT OR IGNORE INTO temp.pl_skip VALUES (?1, ?2)";
-	sqlite3_stmt *k = NULL;
+	sqlite3_stmt *k = NULL, *u = NULL;
 	static const char sql[] =
 		"SELECT mr.id, r.id, mr.source_sha256, mr.record, mc.key_text, oc.key_text, "
 		"mr.run_started_at, r.run_started_at "
@@ -451,13 +516,19 @@ static int find_conflict(struct pl_store *st, const char *other, struct pl_merge
 
 	snprintf(where, sizeof(where), "in '%s'", other);
 	if ((rc = pl_store_exec_sql(st, "CREATE TEMP TABLE pl_skip (sha256 TEXT, record INTEGER, "
-	                                "PRIMARY KEY (sha256, record))",
+	                                "PRIMARY KEY (sha256, record)); CREATE TEMP TABLE pl_upgrade "
+	                                "(mid INTEGER PRIMARY KEY, oid INTEGER NOT NULL)",
 	                            "comparing the ledgers", err)))
 		return rc;
-	if (sqlite3_prepare_v2(st->db, skip_sql, -1, &k, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db, skip_sql, -1, &k, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, "INSERT OR IGNORE INTO temp.pl_upgrade VALUES (?1, ?2)", -1, &u,
+	                       NULL) != SQLITE_OK) {
+		sqlite3_finalize(k);
 		return pl_store_fail(st, err, "comparing the ledgers");
+	}
 	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
 		sqlite3_finalize(k);
+		sqlite3_finalize(u);
 		return pl_store_fail(st, err, "comparing the ledgers");
 	}
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
@@ -472,6 +543,19 @@ static int find_conflict(struct pl_store *st, const char *other, struct pl_merge
 			break;
 		if (same)
 			continue;
+		if ((rc = other_extends(st, mid, sqlite3_column_int64(s, 1), a ? a : "", ta, b ? b : "",
+		                        tb, &same, err)))
+			break;
+		if (same) { /* amended there after it was this run: merged as its revisions */
+			sqlite3_bind_int64(u, 1, mid);
+			sqlite3_bind_int64(u, 2, sqlite3_column_int64(s, 1));
+			if (sqlite3_step(u) != SQLITE_DONE) {
+				rc = pl_store_fail(st, err, "comparing the ledgers");
+				break;
+			}
+			sqlite3_reset(u);
+			continue;
+		}
 		/* skipped, with its own trail; everything else is merged */
 		sqlite3_bind_text(k, 1, (const char *)sqlite3_column_text(s, 2), -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int64(k, 2, sqlite3_column_int64(s, 3));
@@ -503,6 +587,7 @@ static int find_conflict(struct pl_store *st, const char *other, struct pl_merge
 		rc = pl_store_fail(st, err, "comparing the ledgers");
 	sqlite3_finalize(s);
 	sqlite3_finalize(k);
+	sqlite3_finalize(u);
 	if (rc || count == 0)
 		return rc;
 	ms->skipped = count;
@@ -567,12 +652,59 @@ static char *conditions_sql(struct pl_store *st)
 	sqlite3_str_appendall(s, ") SELECT oc.key_hash, oc.key_text");
 	pl_store_append_condition_columns(s, "oc.");
 	sqlite3_str_appendall(s, " FROM o.conditions oc WHERE EXISTS (SELECT 1 FROM o.runs r WHERE "
-	                         "r.condition_id = oc.id AND NOT EXISTS (SELECT 1 FROM main.runs mr "
-	                         "WHERE mr.source_sha256 = r.source_sha256 AND mr.record = r.record)) "
+	                         "r.condition_id = oc.id AND (r.id IN (SELECT oid FROM temp.pl_upgrade) OR NOT EXISTS "
+	                         "(SELECT 1 FROM main.runs mr WHERE mr.source_sha256 = r.source_sha256 "
+	                         "AND mr.record = r.record))) "
 	                         "AND NOT EXISTS (SELECT 1 FROM "
 	                         "main.conditions mc WHERE mc.key_hash = oc.key_hash AND mc.key_text "
 	                         "= oc.key_text) ORDER BY oc.id");
 	return sqlite3_str_finish(s);
+}
+
+/* The runs the other ledger amended after they were this ledger's
+ * (temp.pl_upgrade, other_extends()): each takes the other's values (its
+ * conditions row mapped, run_started_at, checklist, build identity and
+ * metrics) and the other's revisions beyond this ledger's, so the amend is
+ * merged as the revision it is. */
+static int merge_upgrades(struct pl_store *st, long long *revisions, struct pl_error *err)
+{
+	sqlite3_str *q = sqlite3_str_new(st->db);
+	long long n = 0;
+	char *sql;
+	int rc;
+
+	sqlite3_str_appendall(q, "UPDATE main.runs SET (condition_id, run_started_at, "
+	                         "checklist_missing");
+	for (int f = 0; f < PL_BUILD_COUNT; f++)
+		pl_store_append_ident(q, ", ", pl_store_build_cols[f]);
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		pl_store_append_ident(q, ", ", pl_metric_info[m].name);
+	sqlite3_str_appendall(q, ") = (SELECT c.mid, r.run_started_at, r.checklist_missing");
+	for (int f = 0; f < PL_BUILD_COUNT; f++)
+		pl_store_append_ident(q, ", r.", pl_store_build_cols[f]);
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		pl_store_append_ident(q, ", r.", pl_metric_info[m].name);
+	sqlite3_str_appendall(q, " FROM temp.pl_upgrade u JOIN o.runs r ON r.id = u.oid JOIN "
+	                         "temp.pl_cmap c ON c.oid = r.condition_id WHERE u.mid = main.runs.id) "
+	                         "WHERE id IN (SELECT u.mid FROM temp.pl_upgrade u JOIN o.runs r ON "
+	                         "r.id = u.oid JOIN temp.pl_cmap c ON c.oid = r.condition_id)");
+	if (!(sql = sqlite3_str_finish(q)))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	rc = merge_step(st, sql, "merging amended runs", &n, err);
+	sqlite3_free(sql);
+	if (rc || n == 0)
+		return rc;
+	rc = merge_step(st,
+	                "INSERT INTO main.revisions (run_id, revision, field, old_value, new_value, "
+	                "changed_at, reason, author) SELECT u.mid, v.revision, v.field, v.old_value, "
+	                "v.new_value, v.changed_at, v.reason, v.author FROM o.revisions v JOIN "
+	                "temp.pl_upgrade u ON u.oid = v.run_id WHERE v.revision > coalesce((SELECT "
+	                "max(x.revision) FROM main.revisions x WHERE x.run_id = u.mid), 1) ORDER BY "
+	                "u.mid, v.revision, v.field ON CONFLICT DO NOTHING",
+	                "merging amended runs", &n, err);
+	if (!rc)
+		*revisions = n;
+	return rc;
 }
 
 /* The merge proper, inside the transaction, with the other ledger
@@ -580,6 +712,7 @@ static char *conditions_sql(struct pl_store *st)
 static int merge_attached(struct pl_store *st, const char *other, struct pl_merge_stats *ms,
                           struct pl_error *err)
 {
+	long long upgraded = 0; /* revisions of runs amended there, merged (merge_upgrades) */
 	char *sql;
 	int rc;
 
@@ -616,7 +749,7 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	rc = merge_step(st, sql, "merging runs", &ms->runs, err);
 	sqlite3_free(sql);
-	if (rc)
+	if (rc || (rc = merge_upgrades(st, &upgraded, err)))
 		return rc;
 	if ((rc = merge_step(st,
 	                     "INSERT INTO main.accepted_steps (run_id, metric, reason, accepted_at, "
@@ -657,12 +790,13 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 	                     "x.source_sha256 = c.sha256) ON CONFLICT (sha256, seq) DO NOTHING",
 	                     "merging source bytes", &ms->source_chunks, err)))
 		return rc;
+	ms->revisions += upgraded;
 	if (ms->revisions + ms->retractions > 0 &&
 	    (rc = merge_step(st, "UPDATE main.ledger_generation SET generation = generation + 1",
 	                     "merging retractions", NULL, err)))
 		return rc;
 	return merge_step(st, "DROP TABLE temp.pl_cmap; DROP TABLE temp.pl_before; DROP TABLE "
-	                      "temp.pl_skip",
+	                      "temp.pl_skip; DROP TABLE temp.pl_upgrade",
 	                  "merging conditions", NULL, err);
 }
 
