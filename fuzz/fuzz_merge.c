@@ -62,8 +62,12 @@ static void make_ledger(const char *path, int n)
 			abort();
 		pl_run_set_metric(&r, PL_M_TTFT_P50, 0.25 + i);
 		memset(r.sha256, 'a' + i, 64);
-		if (pl_store_insert_run(st, &r, &inserted, &err) || !inserted)
+		if (pl_strset(&r.source, "fuzz.json") || pl_strset(&r.adapter, "descriptor"))
 			abort();
+		if (pl_store_insert_run(st, &r, &inserted, &err) || !inserted) {
+			fprintf(stderr, "fuzz_merge: cannot make the ledger: %s\n", err.message);
+			abort();
+		}
 		if (i == 1 && (pl_store_begin(st, &err) ||
 		               pl_store_retract(st, r.id, 1700000000, "bad node", "fuzz", &inserted, &err) ||
 		               pl_store_commit(st, &err)))
