@@ -16,6 +16,7 @@
 #include "core/model.h"
 #include "core/validate.h"
 #include "core/ranges.h"
+#include "core/carried.h"
 
 /* A run with the required conditions and one metric: valid. */
 static void good_run(struct pl_run *r)
@@ -250,6 +251,28 @@ static void test_plausible_ranges(void **state)
 	               "output_throughput");
 }
 
+/* Times a carried trail may hold: as perfledger writes them, real dates
+ * and times of day only, at the exact boundaries. */
+static void test_trail_times(void **state)
+{
+	(void)state;
+	assert_int_equal(pl_carried_time_valid("2026-09-21T14:13:20Z"), 1);
+	assert_int_equal(pl_carried_time_valid("2024-02-29T23:59:59Z"), 1);
+	assert_int_equal(pl_carried_time_valid("2000-02-29T00:00:00Z"), 1);
+	assert_int_equal(pl_carried_time_valid("1900-02-29T00:00:00Z"), 0);
+	assert_int_equal(pl_carried_time_valid("2023-02-29T00:00:00Z"), 0);
+	assert_int_equal(pl_carried_time_valid("2026-04-31T00:00:00Z"), 0);
+	assert_int_equal(pl_carried_time_valid("2026-12-31T24:00:00Z"), 0);
+	assert_int_equal(pl_carried_time_valid("2026-12-31T23:60:00Z"), 0);
+	assert_int_equal(pl_carried_time_valid("2026-12-31T23:59:60Z"), 0);
+	assert_int_equal(pl_carried_time_valid("9999-99-99T99:99:99Z"), 0);
+	assert_int_equal(pl_carried_time_valid("not a time"), 0);
+	assert_int_equal(pl_carried_time_valid("2026-09-21T14:13:20"), 0);
+	assert_int_equal(pl_carried_time_valid("2026-09-21T14:13:20+00:00"), 0);
+	assert_int_equal(pl_carried_time_valid(""), 0);
+	assert_int_equal(pl_carried_time_valid(NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_counts_whole),
 		cmocka_unit_test(test_percentile_order),
 		cmocka_unit_test(test_plausible_ranges),
+		cmocka_unit_test(test_trail_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
