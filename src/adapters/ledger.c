@@ -285,6 +285,11 @@ static int read_accepted(const cJSON *steps, struct pl_run *run, struct pl_error
 		    (rc = get_text(s, "revoked_at", 1, &rat, err)) ||
 		    (rc = get_text(s, "revoked_by", 1, &rby, err)))
 			return rc;
+		if (by && !*by) { /* absent: an acceptance stored before authors were recorded */
+			pl_error_field(err, "accepted_by");
+			return pl_error_set(err, PL_EINVALID, "accepted step of '%.80s': accepted_by must "
+			                                      "not be empty (accept refuses that)", metric);
+		}
 		if (!rat != !rby) {
 			pl_error_field(err, "revoked_at");
 			return pl_error_set(err, PL_EINVALID,

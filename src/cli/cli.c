@@ -20,8 +20,8 @@ const char pl_exit_help[] =
 	"Exit codes:\n"
 	"  0  ok\n"
 	"  1  regression found (check, history --fail-on-step) or bundle differs (verify)\n"
-	"  2  usage or I/O error (also: no runs match a compare/report/check/history\n"
-	"     selection; gnuplot missing)\n"
+	"  2  usage or I/O error (also: no runs match a compare/report/check/history/\n"
+	"     amend/retract/restore/purge selection; gnuplot missing)\n"
 	"  3  comparison refused: conditions do not match\n"
 	"  4  one or more inputs rejected\n"
 	"  5  too few samples to decide\n";

@@ -250,11 +250,6 @@ int cmd_amend(const struct pl_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	rc = pl_ledger_resolve(st, &o, PL_RETRACTED_HIDE, "amend", &ids, &n);
-	if (rc == 0 && n == 0) {
-		pl_cli_errorf("amend", "no run matches the --where selection (retracted runs are not "
-		                       "selected; see 'perfledger list --retracted')");
-		rc = PL_EXIT_USAGE;
-	}
 	if (rc == 0)
 		rc = amend_all(st, ids, n, &sets, when, o.reason, author, msg, &changed);
 	if (rc) {

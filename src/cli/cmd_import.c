@@ -397,6 +397,9 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 		if (stats.records_present)
 			fprintf(sum, "; %zu record%s stored already", stats.records_present,
 			        stats.records_present == 1 ? "" : "s");
+		if (pl_store_trail_added(st) > 0) /* a ledger record's trail, later than here */
+			fprintf(sum, "; %lld trail entr%s added to stored runs", pl_store_trail_added(st),
+			        pl_store_trail_added(st) == 1 ? "y" : "ies");
 		fprintf(sum, ")%s\n", opts.dry_run ? "; nothing stored" : "");
 	}
 	if (ctx.refonly_files > REFONLY_NOTES_MAX)

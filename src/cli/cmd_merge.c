@@ -1,9 +1,10 @@
 /*
  * cmd_merge.c — `perfledger merge OTHER.db...`: other ledgers' runs into
  * this one (src/store/merge.c), one transaction per ledger, in the order
- * given; the first refusal stops the command (what was merged before it
- * stays merged, and running the command again after fixing it merges the
- * rest: merging is idempotent).
+ * given; the first refused ledger stops the command (what was merged
+ * before it stays merged, and running the command again after fixing it
+ * merges the rest: merging is idempotent). Runs skipped as conflicts are
+ * named on stderr and make the exit status 4; the next ledgers are merged.
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,11 +20,18 @@ static const char usage_text[] =
 	"retractions and kept source bytes.\n"
 	"A run read from the same bytes (sha256 and record) as one stored here is the\n"
 	"same run and is stored once, so merging a ledger twice changes nothing the\n"
-	"second time. The same bytes stored with other conditions in the two ledgers\n"
-	"are refused (exit 4), naming both runs and both values: make them agree with\n"
-	"'perfledger amend' first. Each OTHER is opened read-only and never changed;\n"
-	"one written by an older perfledger is migrated in a copy. Each OTHER is\n"
-	"merged in one transaction: all of it or nothing.\n"
+	"second time. Each OTHER is opened read-only and never changed; one written by\n"
+	"an older perfledger is migrated in a copy. One merge rule:\n"
+	"  - an OTHER that fails the checks of a ledger (a view, trigger or virtual\n"
+	"    table, a table without a ledger's columns, a row of a type, size or value\n"
+	"    no ledger holds) merges nothing (exit 4, naming the first bad object or\n"
+	"    row);\n"
+	"  - in a valid OTHER, a run read from the same bytes as one here but with\n"
+	"    other conditions that no revision of this ledger explains is named with\n"
+	"    both values and skipped together with its own trail (make them agree with\n"
+	"    'perfledger amend', then merge again); everything else (other runs,\n"
+	"    revisions, retractions, acceptances) is merged, in one transaction. Exit 4\n"
+	"    when anything was skipped, 0 otherwise.\n"
 	"\n"
 	"Many machines: each CI runner writes its own ledger (--db runner-N.db), and\n"
 	"one job merges them: perfledger --db team.db merge runner-*.db\n"
@@ -75,7 +83,15 @@ int cmd_merge(const struct pl_cli *cli, int argc, char **argv)
 		       ms.source_chunks == 1 ? "" : "s");
 		if (ms.migrated_from)
 			printf(" (schema version %d, migrated in a copy)", ms.migrated_from);
+		if (ms.skipped)
+			printf("; %lld run%s skipped", ms.skipped, ms.skipped == 1 ? "" : "s");
 		fputc('\n', stdout);
+		if (ms.skipped) {
+			fflush(stdout);
+			pl_cli_errorf("merge", "skipped: %s; make them agree with 'perfledger amend', then "
+			                       "merge again", ms.skipped_first);
+			rc = PL_EXIT_REJECTED;
+		}
 	}
 	pl_store_close(st);
 	return rc;

@@ -120,10 +120,7 @@ int cmd_purge(const struct pl_cli *cli, int argc, char **argv)
 	fclose(msg);
 	msg = NULL;
 	fwrite(buf, 1, len, stdout);
-	if (n == 0)
-		printf("no retracted run matches; nothing purged\n");
-	else
-		printf("purged %zu run%s, %lld %s, %lld %s, %lld %s\n", n, n == 1 ? "" : "s",
+	printf("purged %zu run%s, %lld %s, %lld %s, %lld %s\n", n, n == 1 ? "" : "s",
 		       total.revisions, plural(total.revisions, "revision record", "revision records"),
 		       total.retractions, plural(total.retractions, "retraction", "retractions"),
 		       total.accepted, plural(total.accepted, "accepted step", "accepted steps"));

@@ -117,11 +117,7 @@ static int retract_or_restore(const struct pl_cli *cli, int argc, char **argv, i
 	fclose(msg);
 	msg = NULL;
 	fwrite(buf, 1, len, stdout);
-	if (n == 0)
-		printf(restore ? "no retracted run matches; nothing restored\n"
-		               : "no run matches (retracted runs are not selected); nothing retracted\n");
-	else
-		printf("%s %zu run%s\n", restore ? "restored" : "retracted", done, done == 1 ? "" : "s");
+	printf("%s %zu run%s\n", restore ? "restored" : "retracted", done, done == 1 ? "" : "s");
 	rc = pl_cli_finish(PL_EXIT_OK);
 out:
 	if (msg)

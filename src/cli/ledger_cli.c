@@ -117,7 +117,16 @@ int pl_ledger_resolve(struct pl_store *st, const struct pl_ledger_opts *o, int m
 		return pl_cli_exit_for(err.code);
 	}
 	pl_store_set_retracted_mode(st, PL_RETRACTED_HIDE);
-	if (runs.n && !(*ids = malloc(runs.n * sizeof(**ids)))) {
+	if (runs.n == 0) { /* one rule for every command that writes the trail */
+		pl_run_list_release(&runs);
+		pl_cli_errorf(cmd, mode == PL_RETRACTED_ONLY
+		                       ? "no runs match the selection (only retracted runs are selected; "
+		                         "see 'perfledger list --retracted')"
+		                       : "no runs match the selection (retracted runs are not selected; "
+		                         "see 'perfledger list --retracted')");
+		return PL_EXIT_USAGE;
+	}
+	if (!(*ids = malloc(runs.n * sizeof(**ids)))) {
 		pl_run_list_release(&runs);
 		pl_cli_errorf(cmd, "out of memory");
 		return PL_EXIT_USAGE;

@@ -41,7 +41,9 @@ const char *pl_ledger_author(const struct pl_ledger_opts *o, const char *cmd);
  * (caller frees) and *n: the --run IDs (each must exist: else "no run with
  * id N", PL_EXIT_USAGE), or the runs that --where (or --retracted, every
  * one) selects among those of mode (enum pl_retracted_mode). Run inside the
- * command's transaction. Prints errors; returns 0 or an exit code. */
+ * command's transaction. A selection that matches nothing is an error
+ * ("no runs match the selection", PL_EXIT_USAGE), as for compare: *n is
+ * never 0 on success. Prints errors; returns 0 or an exit code. */
 int pl_ledger_resolve(struct pl_store *st, const struct pl_ledger_opts *o, int mode,
                       const char *cmd, long long **ids, size_t *n);
 

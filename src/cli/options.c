@@ -6,6 +6,7 @@
  */
 #include "cli/options.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -126,11 +127,15 @@ static int parse_short(const struct pl_usage *u, int argc, char **argv, int *i)
 
 int pl_options_parse(const struct pl_usage *u, int argc, char **argv, int *argi)
 {
-	int i = 1;
+	char **ops = NULL; /* the operands met before the last option, in order */
+	int i = 1, nops = 0, rc = PL_OPTIONS_CONTINUE;
 
+	if (!u->operand && argc > 1 && !(ops = malloc((size_t)argc * sizeof(*ops)))) {
+		pl_cli_errorf(u->cmd, "out of memory");
+		return PL_EXIT_USAGE;
+	}
 	while (i < argc) {
 		const char *a = argv[i];
-		int rc;
 
 		if (strcmp(a, "--") == 0) {
 			i++;
@@ -138,26 +143,43 @@ int pl_options_parse(const struct pl_usage *u, int argc, char **argv, int *argi)
 		}
 		if (a[0] != '-' || a[1] == '\0') { /* an operand ("-" is one too) */
 			if (!u->operand)
-				break;
-			if (u->operand(u->operand_data, a, u->cmd))
-				return PL_EXIT_USAGE;
+				ops[nops++] = argv[i]; /* options may follow (as git and GNU tools) */
+			else if (u->operand(u->operand_data, a, u->cmd)) {
+				rc = PL_EXIT_USAGE;
+				goto out;
+			}
 			i++;
 			continue;
 		}
 		rc = a[1] == '-' ? parse_long(u, argc, argv, &i) : parse_short(u, argc, argv, &i);
 		if (rc != PL_OPTIONS_CONTINUE)
-			return rc;
+			goto out;
 		i++;
 	}
+	rc = PL_OPTIONS_CONTINUE;
+	if (nops) {
+		/* the operands move to the end of argv, in their order, before those
+		 * after "--": argv[*argi..argc) are then every operand */
+		int rest = argc - i, at = argc - rest - nops;
+
+		memmove(argv + at + nops, argv + i, (size_t)rest * sizeof(*argv));
+		memcpy(argv + at, ops, (size_t)nops * sizeof(*argv));
+		i = at;
+	}
 	for (; u->operand && i < argc; i++)
-		if (u->operand(u->operand_data, argv[i], u->cmd))
-			return PL_EXIT_USAGE;
+		if (u->operand(u->operand_data, argv[i], u->cmd)) {
+			rc = PL_EXIT_USAGE;
+			goto out;
+		}
 	if (u->no_operands && i < argc) {
 		pl_cli_errorf(u->cmd, "unexpected argument '%s'", argv[i]);
-		return PL_EXIT_USAGE;
+		rc = PL_EXIT_USAGE;
+		goto out;
 	}
 	*argi = i;
-	return PL_OPTIONS_CONTINUE;
+out:
+	free(ops);
+	return rc;
 }
 
 /* Writes the label of o ("-x, --name ARG") into buf. */

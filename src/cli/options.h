@@ -66,10 +66,9 @@ struct pl_usage {
 	                                    missing value, with one %s for the
 	                                    argument; NULL: no message */
 	enum pl_usage_on_error on_error; /* what follows that message */
-	pl_opt_cb operand;               /* NULL: options end at the first operand;
-	                                    else called for each operand in order
-	                                    (with operand_data) and options may
-	                                    follow operands */
+	pl_opt_cb operand;               /* NULL: operands are gathered at the end
+	                                    of argv; else called for each operand
+	                                    in order (with operand_data) */
 	void *operand_data;              /* the value handed to operand */
 	int no_operands;                 /* 1: an operand is a usage error,
 	                                    "unexpected argument 'X'" */
@@ -81,10 +80,13 @@ struct pl_usage {
 /* Parses argv[1..argc-1] (argv[0] is the command name) by u's table:
  * --name VALUE, --name=VALUE, a unique prefix of a long name, -x VALUE,
  * -xVALUE, clustered short flags; "--" ends the options, "-" is an operand.
- * Options are applied in order; a repeated option is applied again.
- * Returns PL_OPTIONS_CONTINUE with *argi the index of the first operand
- * (argc when none; with u->operand set, every operand was handed to it and
- * *argi is argc; with u->no_operands an operand is an error). Otherwise returns the exit status to return now:
+ * Options may follow operands anywhere before "--" (`import FILE --set
+ * x=y`), as in git and GNU tools. Options are applied in order; a repeated
+ * option is applied again. Returns PL_OPTIONS_CONTINUE with *argi the
+ * index of the first operand: argv is permuted so that argv[*argi..argc)
+ * are every operand in their order, those after "--" last (argc when none;
+ * with u->operand set, every operand was handed to it and *argi is argc;
+ * with u->no_operands an operand is an error). Otherwise returns the exit status to return now:
  * PL_EXIT_OK after printing the usage for --help, PL_EXIT_USAGE after an
  * error was printed (unknown or ambiguous option, missing or unexpected
  * value, a handler's error). */

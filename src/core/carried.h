@@ -9,7 +9,9 @@
 #define PL_CARRIED_H
 
 #include "core/accepted.h"
+#include "core/error.h"
 #include "core/ledger.h"
+#include "core/model.h"
 
 struct pl_carried {
 	struct pl_accepted_list accepted;       /* accepted steps of the run */
@@ -30,5 +32,31 @@ int pl_carried_copy(struct pl_carried **dst, const struct pl_carried *src);
 
 /* 1 when c holds nothing (or is NULL). */
 int pl_carried_empty(const struct pl_carried *c);
+
+/* 1 when s is a time as perfledger writes one: "YYYY-MM-DDTHH:MM:SSZ", a
+ * real date (leap years counted) and time of day (second 60 refused). */
+int pl_carried_time_valid(const char *s);
+
+/* Checks what run->carried holds as amend, retract, restore and accept
+ * check what they write, so that a ledger record cannot carry a trail the
+ * commands would refuse (run is the record's run, normalized: its current
+ * values):
+ * - times as pl_carried_time_valid(); reasons and authors not empty (an
+ *   acceptance without "accepted_by" is one stored before authors were
+ *   recorded: "" is kept, an empty one given is refused);
+ * - accepted steps: a known metric at most once; a revocation not before
+ *   its acceptance, with its author;
+ * - revisions: numbers from 2 up without a gap, in order, one time, reason
+ *   and author per revision, times not going back; each field a condition,
+ *   build identity field, metric or extra ("FORMAT.key") at most once per
+ *   revision; old and new values differ, a condition's value is one of
+ *   its type; each old value is the previous revision's new value of that
+ *   field, and the last new value of each field is run's value now;
+ * - retractions: in time order, each restored (restored_at not before
+ *   retracted_at, with reason and author) before the next; only the last
+ *   may be open.
+ * Returns 0, PL_ENOMEM, or PL_EINVALID with err naming the entry ("revision
+ * 2 of field 'hardware': ...") and err->field the member. */
+int pl_carried_check(const struct pl_run *run, struct pl_error *err);
 
 #endif

@@ -8,6 +8,8 @@
  * unit suffixes) live in the adapters.
  */
 #include "core/validate.h"
+#include "core/ranges.h"
+#include "core/carried.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -103,6 +105,22 @@ static int check_values(const struct pl_run *run, struct pl_error *err)
 			             mi->name, buf);
 			return fail(err, mi->name);
 		}
+	}
+	for (int i = 0; i < PL_METRIC_COUNT; i++) {
+		const struct pl_range_row *r;
+		char lo[40], hi[40];
+
+		if (!run->has_metric[i] || pl_range_holds(i, run->metric[i]))
+			continue;
+		r = pl_range_of_metric(i);
+		pl_fmt_num(buf, sizeof(buf), run->metric[i]);
+		pl_error_set(err, PL_EINVALID,
+		             "metric '%s' = %s is outside the plausible range of %s for %s, %s to %s "
+		             "(%s; schema/ranges.tsv)",
+		             pl_metric_info[i].name, buf, r->family[0] == '*' ? "every metric" : r->family,
+		             r->unit, pl_fmt_num(lo, sizeof(lo), r->lo), pl_fmt_num(hi, sizeof(hi), r->hi),
+		             r->why);
+		return fail(err, pl_metric_info[i].name);
 	}
 	if (!any) {
 		pl_error_set(err, PL_EINVALID, "the run has no metric (give at least one under \"metric\")");
@@ -236,5 +254,7 @@ int pl_validate_run(struct pl_run *run, struct pl_error *err)
 		rc = check_values(run, err);
 	if (rc == 0)
 		rc = check_order(run, err);
+	if (rc == 0) /* a ledger record's trail: as the commands that write one check it */
+		rc = pl_carried_check(run, err);
 	return rc;
 }

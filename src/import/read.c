@@ -35,6 +35,8 @@
 #include "util/file.h"
 #include "util/fsutil.h"
 
+_Static_assert(PL_IMPORT_WHOLE_MAX <= PL_SOURCE_CHUNK_MAX, "a file read whole is one stored chunk");
+
 #define CHUNK_RUNS 64    /* runs per chunk of a streamed file */
 #define SIDECAR_MAX (1u << 20) /* bytes of a NAME.conditions.json */
 

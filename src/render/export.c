@@ -157,7 +157,8 @@ int pl_render_export_run(FILE *out, const struct pl_run *run, const struct pl_ca
 			pl_json_write_string(out, steps[i].reason);
 			pl_json_write_key(out, &inner, "accepted_at");
 			pl_json_write_string(out, steps[i].accepted_at);
-			text_member(out, &inner, "accepted_by", steps[i].accepted_by);
+			if (steps[i].accepted_by && *steps[i].accepted_by) /* "": stored before authors were */
+				text_member(out, &inner, "accepted_by", steps[i].accepted_by);
 			if (steps[i].revoked_at) {
 				text_member(out, &inner, "revoked_at", steps[i].revoked_at);
 				text_member(out, &inner, "revoked_by", steps[i].revoked_by);

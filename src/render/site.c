@@ -183,6 +183,22 @@ static void point_x(const struct pl_history *h, double *xs)
 		                         : 0.5;
 }
 
+/* Largest magnitude a chart draws: a value beyond it (an old ledger's
+ * 1.8e308, which import now refuses) is left out of the y range and drawn
+ * at the edge, so no range, tick or coordinate overflows to inf or NaN. */
+#define CHART_MAX 1e15
+
+static int drawable(double v)
+{
+	return isfinite(v) && fabs(v) <= CHART_MAX;
+}
+
+/* v held inside [lo, hi] (NaN: lo). */
+static double clampd(double v, double lo, double hi)
+{
+	return !(v >= lo) ? lo : v > hi ? hi : v;
+}
+
 /* The y range of h: medians (and intervals when with_ci) with 5% margin. */
 static void y_range(const struct pl_history *h, int with_ci, double *lo, double *hi)
 {
@@ -192,11 +208,11 @@ static void y_range(const struct pl_history *h, int with_ci, double *lo, double 
 		const struct pl_sample_summary *s = &h->points[i].s;
 		double l = with_ci && s->ci_valid ? s->ci_low : s->median;
 		double u = with_ci && s->ci_valid ? s->ci_high : s->median;
-		if (isfinite(l) && l < a)
+		if (drawable(l) && l < a)
 			a = l;
-		if (isfinite(u) && u > b)
+		if (drawable(u) && u > b)
 			b = u;
-		if (isfinite(h->points[i].level)) {
+		if (drawable(h->points[i].level)) {
 			if (h->points[i].level < a)
 				a = h->points[i].level;
 			if (h->points[i].level > b)
@@ -228,7 +244,8 @@ static void sparkline(FILE *f, const struct pl_history *h, const double *xs)
 	for (size_t i = 0, any = 0; i < h->npoints; i += stride) {
 		size_t k = i + stride >= h->npoints ? h->npoints - 1 : i; /* always the last one */
 		double x = 2 + xs[k] * (SPARK_W - 4);
-		double y = SPARK_H - 2 - (h->points[k].s.median - lo) / (hi - lo) * (SPARK_H - 4);
+		double y = SPARK_H - 2 - (clampd(h->points[k].s.median, lo, hi) - lo) / (hi - lo) *
+		                             (SPARK_H - 4);
 		char bx[32], by[32];
 		if (h->points[k].n > 0) /* a point of failed runs only has no median: a mark */
 			fprintf(f, "%s%s,%s", any++ ? " " : "", c1(bx, x), c1(by, y));
@@ -273,7 +290,7 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 	char a[32], b[32];
 
 #define X(v) (CH_L + (v) * pw)
-#define Y(v) (CH_T + ph - ((v) - lo) / (hi - lo) * ph)
+#define Y(v) (CH_T + ph - (clampd((v), lo, hi) - lo) / (hi - lo) * ph)
 	y_range(h, 1, &lo, &hi);
 	fprintf(f, "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
 	           "role=\"img\" aria-label=\"%s over time\">\n",

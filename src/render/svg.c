@@ -241,9 +241,18 @@ static void marker(FILE *f, size_t s, long x, long y, const char *col)
 	fprintf(f, " fill=\"#fff\" stroke=\"%s\" stroke-width=\"2\"/>\n", col);
 }
 
+/* Largest magnitude a chart draws: a value beyond it is left out (the
+ * tables show it), so no axis, tick or coordinate overflows to inf or NaN. */
+#define CHART_MAX 1e15
+
+static int drawable(double v)
+{
+	return isfinite(v) && fabs(v) <= CHART_MAX;
+}
+
 static int usable(const struct pl_svg_xy *c, double x, double y)
 {
-	return isfinite(x) && isfinite(y) && !(c->logx && x <= 0);
+	return drawable(x) && drawable(y) && !(c->logx && x <= 0);
 }
 
 /* order[0..n) by ascending x (NAN last), equal x in their given order:
@@ -315,7 +324,7 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 		ay.hi = 1;
 	}
 	for (size_t k = 0; k < c->nhlines; k++) /* a limit line stays on the chart */
-		if (isfinite(c->hlines[k].y))
+		if (drawable(c->hlines[k].y))
 			ay.hi = fmax(ay.hi, c->hlines[k].y);
 	if (c->logx) {
 		ax.lo = pow(2, floor(log2(ax.lo)));
@@ -339,7 +348,7 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 	for (size_t k = 0; k < c->nhlines; k++) {
 		long y;
 		struct box b;
-		if (!isfinite(c->hlines[k].y))
+		if (!drawable(c->hlines[k].y))
 			continue;
 		y = map(&ay, c->hlines[k].y);
 		fprintf(f, "<line x1=\"%d\" y1=\"%ld\" x2=\"%d\" y2=\"%ld\" stroke=\"#444\" "
@@ -546,7 +555,7 @@ char *pl_svg_bars(const struct pl_svg_bars *c)
 		plot_h = gh;
 	height = top + plot_h + 50;
 	for (size_t i = 0; i < c->n * ns; i++)
-		if (isfinite(c->values[i]))
+		if (drawable(c->values[i]))
 			axv.hi = fmax(axv.hi, c->values[i]);
 	if (!(axv.hi > 0))
 		axv.hi = 1;
@@ -608,7 +617,7 @@ char *pl_svg_bars(const struct pl_svg_bars *c)
 			double v = c->values[i * ns + s];
 			char num[40];
 			long x1, top_s = by + (long)s * bar_h;
-			if (!isfinite(v))
+			if (!drawable(v))
 				continue;
 			any = 1;
 			x1 = map(&axv, v);

@@ -92,6 +92,11 @@ int pl_store_defer_indexes(struct pl_store *st, int *deferred, struct pl_error *
  * recorded). */
 int pl_store_build_deferred_indexes(struct pl_store *st, struct pl_error *err);
 
+/* The trail rows (retractions, restores, acceptances, revocations) that
+ * ledger records imported through st added to runs stored already, since
+ * st was opened. */
+long long pl_store_trail_added(const struct pl_store *st);
+
 /* Sets *found to 1 if any run with this source sha256 is stored, else 0.
  * Returns 0 or PL_EDB. */
 int pl_store_has_sha256(struct pl_store *st, const char *sha256, int *found, struct pl_error *err);
@@ -368,8 +373,13 @@ int pl_store_purge(struct pl_store *st, long long run_id, struct pl_purge_counts
 
 /* ------------------------------------------ source bytes (issue 13, 010) */
 
-/* A file's bytes are kept in chunks of at most this many bytes. */
+/* A streamed file's bytes are kept in chunks of this many bytes (a file
+ * read whole is one chunk, up to PL_SOURCE_CHUNK_MAX). */
 #define PL_SOURCE_CHUNK ((size_t)1 << 20)
+/* The largest chunk perfledger writes, 256 MiB: a file the import reads
+ * whole (at most PL_IMPORT_WHOLE_MAX bytes, import.h) is one chunk. A
+ * stored chunk that claims more is damaged, never inflated. */
+#define PL_SOURCE_CHUNK_MAX ((size_t)256 * 1024 * 1024)
 
 /* One compressed chunk of a source file (caller-owned; pl_source_chunk_release). */
 struct pl_source_chunk {
@@ -439,6 +449,11 @@ struct pl_merge_stats {
 	long long source_chunks; /* chunks of source bytes stored */
 	int migrated_from;       /* the other ledger's schema version when a copy of it was
 	                            migrated, else 0 */
+	long long skipped;       /* runs read from the same bytes as one here but with other
+	                            conditions no revision explains: not merged, nor their
+	                            trail */
+	char skipped_first[1600]; /* the first of them with both values, and the ids of the
+	                            next ones ("" when none skipped) */
 };
 
 /*

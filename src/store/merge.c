@@ -6,11 +6,13 @@
  *
  * Runs are unique on (source sha256, record) in every ledger, so a run is
  * the same run in two ledgers when those agree: it is then stored once,
- * and merging a ledger twice stores nothing the second time. The same
- * bytes stored with other conditions (one ledger amended them, or imported
- * them with another --set) are refused, naming the fields and both values
- * of the first such run and counting the others: nothing is merged until
- * `amend` makes them agree. Not a conflict: the other ledger's run is this
+ * and merging a ledger twice stores nothing the second time. The other
+ * ledger is checked first (merge_check.c): one that fails merges nothing.
+ * The same bytes stored with other conditions (one ledger amended them,
+ * or imported them with another --set) are a conflict: such a run is
+ * skipped together with its own trail (named, with the fields and both
+ * values of the first and the ids of the next, in pl_merge_stats), and
+ * everything else is merged. Not a conflict: the other ledger's run is this
  * ledger's run at a revision of its trail (this ledger amended it after a
  * merge), or lacks values this ledger holds (an older perfledger did not
  * derive them); the run here stays as it is. Source bytes are keyed
@@ -42,7 +44,7 @@
 
 /* Reads the schema version of the ledger at path, refusing what is not a
  * perfledger ledger or is newer than this program. */
-static int other_version(const char *path, int *version, struct pl_error *err)
+static int other_version(sqlite3 *mine, const char *path, int *version, struct pl_error *err)
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *s = NULL;
@@ -79,6 +81,9 @@ static int other_version(const char *path, int *version, struct pl_error *err)
 			                  path, *version, pl_store_schema_version());
 	}
 	sqlite3_finalize(s);
+	/* before it is copied, migrated or read: no view, trigger or virtual table */
+	if (!rc)
+		rc = pl_merge_check_objects(db, mine, path, err);
 	sqlite3_close(db);
 	return rc;
 }
@@ -417,6 +422,71 @@ out:
 	return rc;
 }
 
+/* *ext = 1 when the other ledger amended its copy after this ledger's
+ * run was that copy: this ledger's revisions of run mid are the first of
+ * the other's revisions of its run oid, every one equal, the other has
+ * later ones, and the other's run with those later revisions undone has
+ * this ledger's run's conditions (key_text here, run_started_at thire).
+ * The run is then merged as the revision it is (merge_upgrades()). */
+static int other_extends(struct pl_store *st, long long mid, long long oid, const char *here,
+                         const char *thire, const char *there, const char *tthere, int *ext,
+                         struct pl_error *err)
+{
+	static const char sql[] =
+		"SELECT revision, field, old_value, new_value, changed_at, reason, author, "
+		"(SELECT count(*) FROM main.revisions x WHERE x.run_id = ?1 AND x.revision = v.revision "
+		"AND x.field = v.field AND x.old_value IS v.old_value AND x.new_value IS v.new_value AND "
+		"x.changed_at = v.changed_at AND x.reason = v.reason AND x.author = v.author) "
+		"FROM o.revisions v WHERE v.run_id = ?2 ORDER BY revision DESC, field";
+	struct kv v = {0}, o = {0};
+	sqlite3_stmt *s = NULL;
+	long long ours = 0, matched = 0;
+	int rc = 0, step, later = 0;
+
+	*ext = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM main.revisions WHERE run_id = ?1", -1, &s,
+	                       NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "comparing the ledgers");
+	sqlite3_bind_int64(s, 1, mid);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		ours = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	s = NULL;
+	if (kv_parse(&v, here, thire) || kv_parse(&o, there, tthere)) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+		rc = pl_store_fail(st, err, "comparing the ledgers");
+		goto out;
+	}
+	sqlite3_bind_int64(s, 1, mid);
+	sqlite3_bind_int64(s, 2, oid);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		if (sqlite3_column_int64(s, 7) > 0) { /* one of ours: the trail below is shared */
+			matched++;
+			continue;
+		}
+		if (matched > 0) /* one of theirs below one of ours: not a prefix */
+			goto out;
+		later = 1;
+		if (kv_put(&o, (const char *)sqlite3_column_text(s, 1),
+		           (const char *)sqlite3_column_text(s, 2))) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (step != SQLITE_DONE)
+		rc = pl_store_fail(st, err, "comparing the ledgers");
+	else if (later && matched == ours)
+		*ext = kv_covers(&v, &o) && kv_covers(&o, &v);
+out:
+	sqlite3_finalize(s);
+	kv_release(&v);
+	kv_release(&o);
+	return rc;
+}
+
 /* Run ids of further conflicts named in the message; the rest counted. */
 #define CONFLICTS_NAMED 10
 
@@ -426,8 +496,11 @@ out:
  * ledger that is this ledger's run at a revision of its trail, or that
  * only lacks values this ledger has, is no conflict
  * (same_at_some_revision()). */
-static int find_conflict(struct pl_store *st, const char *other, struct pl_error *err)
+static int find_conflict(struct pl_store *st, const char *other, struct pl_merge_stats *ms,
+                         struct pl_error *err)
 {
+	static const char skip_sql[] = "INSERT OR IGNORE INTO temp.pl_skip VALUES (?1, ?2)";
+	sqlite3_stmt *k = NULL, *u = NULL;
 	static const char sql[] =
 		"SELECT mr.id, r.id, mr.source_sha256, mr.record, mc.key_text, oc.key_text, "
 		"mr.run_started_at, r.run_started_at "
@@ -442,8 +515,22 @@ static int find_conflict(struct pl_store *st, const char *other, struct pl_error
 	int rc = 0, step;
 
 	snprintf(where, sizeof(where), "in '%s'", other);
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+	if ((rc = pl_store_exec_sql(st, "CREATE TEMP TABLE pl_skip (sha256 TEXT, record INTEGER, "
+	                                "PRIMARY KEY (sha256, record)); CREATE TEMP TABLE pl_upgrade "
+	                                "(mid INTEGER PRIMARY KEY, oid INTEGER NOT NULL)",
+	                            "comparing the ledgers", err)))
+		return rc;
+	if (sqlite3_prepare_v2(st->db, skip_sql, -1, &k, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, "INSERT OR IGNORE INTO temp.pl_upgrade VALUES (?1, ?2)", -1, &u,
+	                       NULL) != SQLITE_OK) {
+		sqlite3_finalize(k);
 		return pl_store_fail(st, err, "comparing the ledgers");
+	}
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+		sqlite3_finalize(k);
+		sqlite3_finalize(u);
+		return pl_store_fail(st, err, "comparing the ledgers");
+	}
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		long long mid = sqlite3_column_int64(s, 0);
 		const char *a = (const char *)sqlite3_column_text(s, 4);
@@ -456,6 +543,27 @@ static int find_conflict(struct pl_store *st, const char *other, struct pl_error
 			break;
 		if (same)
 			continue;
+		if ((rc = other_extends(st, mid, sqlite3_column_int64(s, 1), a ? a : "", ta, b ? b : "",
+		                        tb, &same, err)))
+			break;
+		if (same) { /* amended there after it was this run: merged as its revisions */
+			sqlite3_bind_int64(u, 1, mid);
+			sqlite3_bind_int64(u, 2, sqlite3_column_int64(s, 1));
+			if (sqlite3_step(u) != SQLITE_DONE) {
+				rc = pl_store_fail(st, err, "comparing the ledgers");
+				break;
+			}
+			sqlite3_reset(u);
+			continue;
+		}
+		/* skipped, with its own trail; everything else is merged */
+		sqlite3_bind_text(k, 1, (const char *)sqlite3_column_text(s, 2), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(k, 2, sqlite3_column_int64(s, 3));
+		if (sqlite3_step(k) != SQLITE_DONE) {
+			rc = pl_store_fail(st, err, "comparing the ledgers");
+			break;
+		}
+		sqlite3_reset(k);
 		if (count++ > 0) {
 			size_t used = strlen(more);
 			if (count <= CONFLICTS_NAMED + 1)
@@ -478,16 +586,17 @@ static int find_conflict(struct pl_store *st, const char *other, struct pl_error
 	if (!rc && step != SQLITE_DONE)
 		rc = pl_store_fail(st, err, "comparing the ledgers");
 	sqlite3_finalize(s);
+	sqlite3_finalize(k);
+	sqlite3_finalize(u);
 	if (rc || count == 0)
 		return rc;
+	ms->skipped = count;
 	if (count == 1)
-		return pl_error_set(err, PL_EINVALID,
-		                    "%s; make them agree with 'perfledger amend' first; nothing was merged",
-		                    first);
-	return pl_error_set(err, PL_EINVALID,
-	                    "%s; so do %lld more runs here (%s%s); make them agree with 'perfledger "
-	                    "amend' first; nothing was merged",
-	                    first, count - 1, more, count - 1 > CONFLICTS_NAMED ? ", ..." : "");
+		snprintf(ms->skipped_first, sizeof(ms->skipped_first), "%s", first);
+	else
+		snprintf(ms->skipped_first, sizeof(ms->skipped_first), "%s; so do %lld more runs here "
+		         "(%s%s)", first, count - 1, more, count - 1 > CONFLICTS_NAMED ? ", ..." : "");
+	return 0;
 }
 
 /* ------------------------------------------------------------- the merge */
@@ -543,12 +652,59 @@ static char *conditions_sql(struct pl_store *st)
 	sqlite3_str_appendall(s, ") SELECT oc.key_hash, oc.key_text");
 	pl_store_append_condition_columns(s, "oc.");
 	sqlite3_str_appendall(s, " FROM o.conditions oc WHERE EXISTS (SELECT 1 FROM o.runs r WHERE "
-	                         "r.condition_id = oc.id AND NOT EXISTS (SELECT 1 FROM main.runs mr "
-	                         "WHERE mr.source_sha256 = r.source_sha256 AND mr.record = r.record)) "
+	                         "r.condition_id = oc.id AND (r.id IN (SELECT oid FROM temp.pl_upgrade) OR NOT EXISTS "
+	                         "(SELECT 1 FROM main.runs mr WHERE mr.source_sha256 = r.source_sha256 "
+	                         "AND mr.record = r.record))) "
 	                         "AND NOT EXISTS (SELECT 1 FROM "
 	                         "main.conditions mc WHERE mc.key_hash = oc.key_hash AND mc.key_text "
 	                         "= oc.key_text) ORDER BY oc.id");
 	return sqlite3_str_finish(s);
+}
+
+/* The runs the other ledger amended after they were this ledger's
+ * (temp.pl_upgrade, other_extends()): each takes the other's values (its
+ * conditions row mapped, run_started_at, checklist, build identity and
+ * metrics) and the other's revisions beyond this ledger's, so the amend is
+ * merged as the revision it is. */
+static int merge_upgrades(struct pl_store *st, long long *revisions, struct pl_error *err)
+{
+	sqlite3_str *q = sqlite3_str_new(st->db);
+	long long n = 0;
+	char *sql;
+	int rc;
+
+	sqlite3_str_appendall(q, "UPDATE main.runs SET (condition_id, run_started_at, "
+	                         "checklist_missing");
+	for (int f = 0; f < PL_BUILD_COUNT; f++)
+		pl_store_append_ident(q, ", ", pl_store_build_cols[f]);
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		pl_store_append_ident(q, ", ", pl_metric_info[m].name);
+	sqlite3_str_appendall(q, ") = (SELECT c.mid, r.run_started_at, r.checklist_missing");
+	for (int f = 0; f < PL_BUILD_COUNT; f++)
+		pl_store_append_ident(q, ", r.", pl_store_build_cols[f]);
+	for (int m = 0; m < PL_METRIC_COUNT; m++)
+		pl_store_append_ident(q, ", r.", pl_metric_info[m].name);
+	sqlite3_str_appendall(q, " FROM temp.pl_upgrade u JOIN o.runs r ON r.id = u.oid JOIN "
+	                         "temp.pl_cmap c ON c.oid = r.condition_id WHERE u.mid = main.runs.id) "
+	                         "WHERE id IN (SELECT u.mid FROM temp.pl_upgrade u JOIN o.runs r ON "
+	                         "r.id = u.oid JOIN temp.pl_cmap c ON c.oid = r.condition_id)");
+	if (!(sql = sqlite3_str_finish(q)))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	rc = merge_step(st, sql, "merging amended runs", &n, err);
+	sqlite3_free(sql);
+	if (rc || n == 0)
+		return rc;
+	rc = merge_step(st,
+	                "INSERT INTO main.revisions (run_id, revision, field, old_value, new_value, "
+	                "changed_at, reason, author) SELECT u.mid, v.revision, v.field, v.old_value, "
+	                "v.new_value, v.changed_at, v.reason, v.author FROM o.revisions v JOIN "
+	                "temp.pl_upgrade u ON u.oid = v.run_id WHERE v.revision > coalesce((SELECT "
+	                "max(x.revision) FROM main.revisions x WHERE x.run_id = u.mid), 1) ORDER BY "
+	                "u.mid, v.revision, v.field ON CONFLICT DO NOTHING",
+	                "merging amended runs", &n, err);
+	if (!rc)
+		*revisions = n;
+	return rc;
 }
 
 /* The merge proper, inside the transaction, with the other ledger
@@ -556,10 +712,11 @@ static char *conditions_sql(struct pl_store *st)
 static int merge_attached(struct pl_store *st, const char *other, struct pl_merge_stats *ms,
                           struct pl_error *err)
 {
+	long long upgraded = 0; /* revisions of runs amended there, merged (merge_upgrades) */
 	char *sql;
 	int rc;
 
-	if ((rc = find_conflict(st, other, err)))
+	if ((rc = find_conflict(st, other, ms, err)))
 		return rc;
 	if (!(sql = conditions_sql(st)))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
@@ -592,7 +749,7 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	rc = merge_step(st, sql, "merging runs", &ms->runs, err);
 	sqlite3_free(sql);
-	if (rc)
+	if (rc || (rc = merge_upgrades(st, &upgraded, err)))
 		return rc;
 	if ((rc = merge_step(st,
 	                     "INSERT INTO main.accepted_steps (run_id, metric, reason, accepted_at, "
@@ -600,7 +757,9 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 	                     "SELECT mr.id, a.metric, a.reason, a.accepted_at, a.accepted_by, "
 	                     "a.revoked_at, a.revoked_by FROM o.accepted_steps a "
 	                     "JOIN o.runs r ON r.id = a.run_id JOIN main.runs mr ON mr.source_sha256 = "
-	                     "r.source_sha256 AND mr.record = r.record WHERE true ORDER BY a.id "
+	                     "r.source_sha256 AND mr.record = r.record WHERE NOT EXISTS (SELECT 1 FROM "
+	                     "temp.pl_skip k WHERE k.sha256 = r.source_sha256 AND k.record = r.record) "
+	                     "ORDER BY a.id "
 	                     "ON CONFLICT (run_id, metric) DO NOTHING",
 	                     "merging accepted steps", &ms->steps, err)) ||
 	    (rc = merge_step(st,
@@ -626,6 +785,8 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 	                     "t.reason, t.author, t.restored_at, t.restore_reason, t.restored_by FROM "
 	                     "o.retractions t JOIN o.runs r ON r.id = t.run_id JOIN main.runs mr ON "
 	                     "mr.source_sha256 = r.source_sha256 AND mr.record = r.record WHERE NOT "
+	                     "EXISTS (SELECT 1 FROM temp.pl_skip k WHERE k.sha256 = r.source_sha256 "
+	                     "AND k.record = r.record) AND NOT "
 	                     "EXISTS (SELECT 1 FROM main.retractions x WHERE x.run_id = mr.id AND "
 	                     "x.retracted_at = t.retracted_at AND x.reason = t.reason AND x.author = "
 	                     "t.author) ORDER BY t.id ON CONFLICT DO NOTHING",
@@ -637,12 +798,34 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 	                     "x.source_sha256 = c.sha256) ON CONFLICT (sha256, seq) DO NOTHING",
 	                     "merging source bytes", &ms->source_chunks, err)))
 		return rc;
+	ms->revisions += upgraded;
 	if (ms->revisions + ms->retractions > 0 &&
 	    (rc = merge_step(st, "UPDATE main.ledger_generation SET generation = generation + 1",
 	                     "merging retractions", NULL, err)))
 		return rc;
-	return merge_step(st, "DROP TABLE temp.pl_cmap; DROP TABLE temp.pl_before",
+	return merge_step(st, "DROP TABLE temp.pl_cmap; DROP TABLE temp.pl_before; DROP TABLE "
+	                      "temp.pl_skip; DROP TABLE temp.pl_upgrade",
 	                  "merging conditions", NULL, err);
+}
+
+char *pl_store_file_uri(const char *path, const char *query)
+{
+	sqlite3_str *u = sqlite3_str_new(NULL);
+
+	/* "file://" and an empty authority before an absolute path: the path
+	 * itself may then begin with "//" ("file://x/..." would name a host) */
+	sqlite3_str_appendall(u, path[0] == '/' ? "file://" : "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#' || *p <= 0x20 || *p >= 0x7f)
+			sqlite3_str_appendf(u, "%%%02X", *p);
+		else
+			sqlite3_str_appendchar(u, 1, (char)*p);
+	}
+	if (query && *query) {
+		sqlite3_str_appendchar(u, 1, '?');
+		sqlite3_str_appendall(u, query);
+	}
+	return sqlite3_str_finish(u);
 }
 
 /* 1 when a and b are the same file. */
@@ -659,7 +842,7 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 {
 	sqlite3_stmt *s = NULL;
 	char *copy = NULL, *uri = NULL;
-	int version = 0, rc, attached = 0;
+	int version = 0, rc, attached = 0, old_limit = -1;
 
 	memset(ms, 0, sizeof(*ms));
 	if (st->readonly || st->depth > 0)
@@ -667,7 +850,7 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 		                                 "transaction");
 	if (same_file(st->path, other))
 		return pl_error_set(err, PL_EUSAGE, "'%s' is this ledger itself", other);
-	if ((rc = other_version(other, &version, err)))
+	if ((rc = other_version(st->db, other, &version, err)))
 		return rc;
 	remove_dead_copies(st->path);
 	if (version < pl_store_schema_version()) {
@@ -675,23 +858,10 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 			return rc;
 		ms->migrated_from = version;
 	}
-	/* a URI (percent-escaping what a URI path cannot hold as such), so
-	 * that the file is opened read-only */
-	{
-		sqlite3_str *u = sqlite3_str_new(st->db);
-
-		sqlite3_str_appendall(u, "file:");
-		for (const char *p = copy ? copy : other; *p; p++) {
-			if (*p == '%' || *p == '?' || *p == '#')
-				sqlite3_str_appendf(u, "%%%02X", (unsigned char)*p);
-			else
-				sqlite3_str_appendchar(u, 1, *p);
-		}
-		sqlite3_str_appendall(u, "?mode=ro");
-		if (!(uri = sqlite3_str_finish(u))) {
-			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-			goto out;
-		}
+	/* a URI, so that the file is opened read-only */
+	if (!(uri = pl_store_file_uri(copy ? copy : other, "mode=ro"))) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
 	}
 	if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ?1 AS o", -1, &s, NULL) != SQLITE_OK) {
 		rc = pl_store_fail(st, err, "attaching the other ledger");
@@ -704,6 +874,10 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 		goto out;
 	}
 	attached = 1;
+	/* no value read from it larger than a chunk may be (SQLITE_TOOBIG) */
+	old_limit = sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, (int)PL_SOURCE_CHUNK_MAX + 1024);
+	if ((rc = pl_merge_check_source(st, other, err)))
+		goto out;
 	if ((rc = pl_store_exec_sql(st, "PRAGMA temp_store = FILE", "merging", err)) ||
 	    (rc = pl_store_begin(st, err)))
 		goto out;
@@ -714,6 +888,8 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 		rc = pl_store_commit(st, err);
 out:
 	sqlite3_finalize(s);
+	if (old_limit >= 0)
+		sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, old_limit);
 	if (attached)
 		pl_store_exec_sql(st, "DETACH DATABASE o", "detaching the other ledger", NULL);
 	pl_store_exec_sql(st, "PRAGMA temp_store = MEMORY", "merging", NULL);

@@ -108,17 +108,56 @@ int pl_store_has_source(struct pl_store *st, const char *sha256, int *found, str
 	return rc;
 }
 
-/* Appends the inflated chunk z[0..zn) of size bytes to *buf (length *len). */
+/* Appends the inflated chunk z[0..zn) of size bytes to *buf (length *len).
+ * The declared size is not trusted: one above PL_SOURCE_CHUNK_MAX is
+ * damage, and inflation runs in windows of PL_SOURCE_CHUNK (1 MiB) that
+ * grow the buffer only as bytes really come out, stopping at the declared
+ * size; so a false size costs neither an allocation of that size nor more
+ * memory than the chunk really holds. */
 static int inflate_chunk(const void *z, size_t zn, size_t size, char **buf, size_t *len,
                          const char *sha256, long long seq, struct pl_error *err)
 {
-	uLongf got = (uLongf)size;
-	char *nb;
+	z_stream zs;
+	size_t got = 0, cap = 0;
+	char *nb = *buf;
+	int zr = Z_OK;
 
-	if (size > SIZE_MAX - *len - 1 || !(nb = realloc(*buf, *len + size + 1)))
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	*buf = nb;
-	if (uncompress((Bytef *)nb + *len, &got, (const Bytef *)z, (uLong)zn) != Z_OK || got != size)
+	if (size > PL_SOURCE_CHUNK_MAX)
+		return pl_error_set(err, PL_ESCHEMA,
+		                    "the stored source bytes of %s are damaged (chunk %lld claims %zu "
+		                    "bytes; a chunk holds at most %zu)",
+		                    sha256, seq, size, PL_SOURCE_CHUNK_MAX);
+	if (zn > (size_t)UINT32_MAX)
+		return pl_error_set(err, PL_ESCHEMA,
+		                    "the stored source bytes of %s are damaged (chunk %lld)", sha256, seq);
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit(&zs) != Z_OK)
+		return pl_error_set(err, PL_ENOMEM, "out of memory (while inflating source bytes)");
+	zs.next_in = (Bytef *)(uintptr_t)z;
+	zs.avail_in = (uInt)zn;
+	while (zr == Z_OK) {
+		/* one more window, one byte past the declared size at most: a
+		 * chunk that inflates beyond it is damaged */
+		size_t want = size + 1 - got < PL_SOURCE_CHUNK ? size + 1 - got : PL_SOURCE_CHUNK;
+
+		if (got + want > cap) {
+			if (!(nb = realloc(*buf, *len + got + want + 1))) {
+				inflateEnd(&zs);
+				return pl_error_set(err, PL_ENOMEM, "out of memory");
+			}
+			*buf = nb;
+			cap = got + want;
+		}
+		zs.next_out = (Bytef *)nb + *len + got;
+		zs.avail_out = (uInt)want;
+		zr = inflate(&zs, Z_NO_FLUSH);
+		got += want - zs.avail_out;
+		if (got > size || (zr == Z_BUF_ERROR && zs.avail_in == 0) ||
+		    (zr != Z_OK && zr != Z_STREAM_END))
+			break;
+	}
+	inflateEnd(&zs);
+	if (zr != Z_STREAM_END || got != size)
 		return pl_error_set(err, PL_ESCHEMA,
 		                    "the stored source bytes of %s are damaged (chunk %lld does not "
 		                    "inflate to its %zu bytes)",

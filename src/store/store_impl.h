@@ -77,6 +77,8 @@ struct pl_store {
 	unsigned char cond_null[PL_COND_COUNT];  /* 1: cond_insert's parameter of the
 	                                            condition holds NULL already */
 	int retracted_mode;        /* enum pl_retracted_mode of the queries */
+	long long trail_added;     /* trail rows a ledger record added to stored runs
+	                              (pl_store_carry_onto_stored) since opened */
 };
 
 /* Columns of select_sql before the conditions: their positions. */
@@ -252,6 +254,39 @@ int pl_store_map_condition_ids(const long long *cond_id, size_t n, long long *id
  * PL_EDB. */
 int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long long run_id,
                             struct pl_error *err);
+
+/* Lays run->carried (a ledger record's trail, checked by
+ * pl_carried_check()) onto the stored run of the same sha256 and record
+ * (carry.c): nothing when it equals the stored trail or is a prefix of it;
+ * the retractions, restores, acceptances and revocations that extend it
+ * added; any other difference PL_EINVALID naming it (nothing written).
+ * *added gets the rows written (also counted in st->trail_added). Inside
+ * the caller's transaction. Returns 0, PL_EINVALID, PL_EDB or PL_ENOMEM. */
+int pl_store_carry_onto_stored(struct pl_store *st, const struct pl_run *run, long long *added,
+                               struct pl_error *err);
+
+/* The longest text value a merged ledger's row may hold (1 MiB): more
+ * than any row import writes (a line's extras are capped far below). */
+#define PL_MERGE_TEXT_MAX (1 << 20)
+
+/* Refuses (PL_EINVALID, naming it) a ledger file holding a view that
+ * mine (this ledger's connection) does not define by name, a trigger or a
+ * virtual table (merge_check.c); db is that file opened read-only, path
+ * its name for messages. PL_ESCHEMA when its schema cannot be read. */
+int pl_merge_check_objects(sqlite3 *db, sqlite3 *mine, const char *path, struct pl_error *err);
+
+/* Checks the ledger attached to st as "o" before a merge reads it: every
+ * table merge reads with this ledger's columns, every row of the types,
+ * sizes and values import and the commands write (merge_check.c). Returns
+ * 0, PL_EINVALID naming the first bad table or row, PL_EDB, PL_ENOMEM. */
+int pl_merge_check_source(struct pl_store *st, const char *path, struct pl_error *err);
+
+/* The SQLite URI of the file at path (any bytes: '%', '?', '#', spaces,
+ * control and non-ASCII bytes percent-escaped; an absolute path after an
+ * empty authority, so "//x/y.db" stays a path), with "?query" appended
+ * when query is not empty. Returns a string the caller frees with
+ * sqlite3_free(), or NULL when out of memory. */
+char *pl_store_file_uri(const char *path, const char *query);
 
 /* A ledger record (run->provenance_given) whose sha256 and record are
  * stored already: PL_EINVALID naming every field that differs, with both

@@ -328,7 +328,12 @@ int pl_store_insert_run_bulk(struct pl_store *st, const struct pl_run *run,
 		pl_cond_key_release(&own);
 	if (!rc && run_id)
 		*inserted = 1;
-	if (!rc && run->carried)
+	if (!rc && run->carried && run_id)
 		rc = pl_store_insert_carried(st, run, run_id, err);
+	else if (!rc && run->carried && run->provenance_given) { /* stored already */
+		long long added = 0;
+		rc = pl_store_carry_onto_stored(st, run, &added, err);
+		st->trail_added += added;
+	}
 	return rc;
 }

@@ -656,7 +656,10 @@ static void test_merge_after_amend(void **state)
 	                                       "c.engine_version = '0.7.0'"),
 	                 1);
 	assert_int_equal(q_int(TMP "/team.db", "SELECT count(*) FROM conditions"), nconds + 2);
-	/* the runner corrects runs 1, 2 and 3 otherwise: 3 conflicts, 1 named */
+	/* the runner corrects runs 1, 2 and 3 otherwise: run 1, amended here
+	 * too, is a conflict, named and skipped with its trail (exit 4); runs 2
+	 * and 3 were the runner's runs here, so its amends are merged as the
+	 * revisions they are */
 	for (int id = 1; id <= 3; id++) {
 		char run[8];
 		const char *a[] = {"--db", TMP "/run.db", "amend", "--run", run, "--set",
@@ -667,10 +670,10 @@ static void test_merge_after_amend(void **state)
 	e = cli_err(&status, "--db '" TMP "/team.db' merge '" TMP "/run.db'");
 	assert_int_equal(status, 4);
 	snprintf(want, sizeof(want),
-	         "perfledger: run 1 here and run 1 of '%s/run.db' were read from the same bytes "
-	         "(sha256 %.12s..., record 0) but have other conditions: engine_version '0.7.0' here, "
-	         "'0.9.9' in '%s/run.db'; so do 2 more runs here (2, 3); make them agree with "
-	         "'perfledger amend' first; nothing was merged",
+	         "perfledger: merge: skipped: run 1 here and run 1 of '%s/run.db' were read from the "
+	         "same bytes (sha256 %.12s..., record 0) but have other conditions: engine_version "
+	         "'0.7.0' here, '0.9.9' in '%s/run.db'; make them agree with 'perfledger amend', "
+	         "then merge again",
 	         TMP, "", TMP);
 	/* the sha256 is the file's: compare around it */
 	{
@@ -680,7 +683,11 @@ static void test_merge_after_amend(void **state)
 		assert_string_equal(sha + 8 + 12, strstr(want, "(sha256 ") + 8);
 	}
 	free(e);
-	assert_int_equal(q_int(TMP "/team.db", "SELECT count(*) FROM revisions"), 1);
+	assert_int_equal(q_int(TMP "/team.db", "SELECT count(*) FROM revisions"), 3);
+	assert_int_equal(q_int(TMP "/team.db", "SELECT count(*) FROM runs r JOIN conditions c ON "
+	                                       "c.id = r.condition_id WHERE c.engine_version = "
+	                                       "'0.9.9'"),
+	                 2);
 }
 
 /* Finding 5: a ledger of an older perfledger that did not derive a value
@@ -716,7 +723,7 @@ static void test_merge_other_lacks_value(void **state)
 	assert_non_null(strstr(e, "but have other conditions: max_output_tokens '256' here, (missing) in '" TMP
 	                          "/old.db'; dataset (missing) here, 'zzz' in '" TMP "/old.db'; make "
 	                          "them agree"));
-	assert_non_null(strstr(e, "perfledger: run 2 here and run 2 of '" TMP "/old.db'"));
+	assert_non_null(strstr(e, "perfledger: merge: skipped: run 2 here and run 2 of '" TMP "/old.db'"));
 	free(e);
 }
 

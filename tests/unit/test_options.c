@@ -125,7 +125,12 @@ static int parse(struct got *g, int *argi, pl_opt_cb operand, enum pl_usage_on_e
 		argv[argc] = (char *)words[argc];
 	argv[argc] = NULL;
 	*argi = -1;
-	return pl_options_parse(&usage, argc, argv, argi);
+	{
+		int rc = pl_options_parse(&usage, argc, argv, argi);
+		for (int i = 0; i < argc; i++) /* argv as the parser left it (permuted) */
+			words[i] = argv[i];
+		return rc;
+	}
 }
 
 static void long_and_short_forms(void **state)
@@ -250,11 +255,21 @@ static void double_dash_ends_options(void **state)
 	assert_int_equal(argi, 3);
 	assert_null(g.name);
 
-	/* options end at the first operand; "-" is an operand */
+	/* options may follow operands ("-" is one); the operands are gathered
+	 * at the end of argv in their order, those after "--" last */
 	const char *b[] = {"demo", "-", "--verbose", NULL};
 	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, b), PL_OPTIONS_CONTINUE);
-	assert_int_equal(argi, 1);
-	assert_int_equal(g.verbose, 0);
+	assert_int_equal(argi, 2);
+	assert_string_equal(b[2], "-");
+	assert_int_equal(g.verbose, 1);
+	const char *d[] = {"demo", "x", "--name", "n", "y", "-v", "--", "--tag", NULL};
+	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, d), PL_OPTIONS_CONTINUE);
+	assert_int_equal(argi, 5);
+	assert_string_equal(g.name, "n");
+	assert_int_equal(g.verbose, 1);
+	assert_string_equal(d[5], "x");
+	assert_string_equal(d[6], "y");
+	assert_string_equal(d[7], "--tag");
 
 	/* with an operand handler, options may follow operands; after "--" not */
 	const char *c[] = {"demo", "x", "--tag", "t", "y", "--", "--tag", NULL};
@@ -271,7 +286,7 @@ static void no_operands_is_a_usage_error(void **state)
 	(void)state;
 
 	no_operands = 1;
-	const char *a[] = {"demo", "-v", "extra", "--name", NULL};
+	const char *a[] = {"demo", "-v", "extra", "--name", "n", NULL};
 	capture_begin(&c, 2);
 	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, a), PL_EXIT_USAGE);
 	assert_string_equal(capture_end(&c), "perfledger: demo: unexpected argument 'extra'\n");

@@ -15,6 +15,8 @@
 #include "core/error.h"
 #include "core/model.h"
 #include "core/validate.h"
+#include "core/ranges.h"
+#include "core/carried.h"
 
 /* A run with the required conditions and one metric: valid. */
 static void good_run(struct pl_run *r)
@@ -204,6 +206,73 @@ static void test_percentile_order(void **state)
 	pl_run_release(&r);
 }
 
+/* schema/ranges.tsv: every metric has a row of its unit, lo <= hi; a value
+ * at the bound is kept, one past it (a TTFT of 1e308 s) is refused with
+ * field and value named. */
+static void test_plausible_ranges(void **state)
+{
+	struct pl_run r;
+	struct pl_error err;
+
+	(void)state;
+	for (int m = 0; m < PL_METRIC_COUNT; m++) {
+		const struct pl_range_row *row = pl_range_of_metric(m);
+		assert_non_null(row);
+		assert_true(row->lo <= row->hi);
+		assert_string_equal(row->unit, pl_range_unit_name(pl_metric_info[m].unit));
+	}
+	assert_string_equal(pl_range_of_metric(PL_M_TTFT_P99)->family, "ttft");
+	assert_string_equal(pl_range_of_metric(PL_M_DURATION)->family, "duration");
+	assert_string_equal(pl_range_of_metric(PL_M_TPS_P50)->family, "*");
+	assert_null(pl_range_of_metric(PL_METRIC_COUNT));
+	assert_int_equal(pl_range_holds(PL_M_TTFT_P50, 86400), 1);
+	assert_int_equal(pl_range_holds(PL_M_TTFT_P50, 86400.001), 0);
+	assert_int_equal(pl_range_holds(PL_M_ERROR_RATE, 1), 1);
+	assert_int_equal(pl_range_holds(PL_M_OUTPUT_THROUGHPUT, INFINITY), 0);
+
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_TTFT_P50, 86400);
+	pl_error_init(&err);
+	assert_int_equal(pl_validate_run(&r, &err), 0);
+	pl_run_release(&r);
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_TTFT_P50, 1.7976931348623157e308);
+	expect_invalid(&r,
+	               "metric 'ttft_p50' = 1.7976931348623157e+308 is outside the plausible range "
+	               "of ttft for seconds, 0 to 86400 (a first token a day later is no "
+	               "measurement; schema/ranges.tsv)",
+	               "ttft_p50");
+	good_run(&r);
+	pl_run_set_metric(&r, PL_M_OUTPUT_THROUGHPUT, 2e9);
+	expect_invalid(&r,
+	               "metric 'output_throughput' = 2000000000 is outside the plausible range of "
+	               "every metric for tokens/s, 0 to 1000000000 (a billion tokens per second; "
+	               "schema/ranges.tsv)",
+	               "output_throughput");
+}
+
+/* Times a carried trail may hold: as perfledger writes them, real dates
+ * and times of day only, at the exact boundaries. */
+static void test_trail_times(void **state)
+{
+	(void)state;
+	assert_int_equal(pl_carried_time_valid("2026-09-21T14:13:20Z"), 1);
+	assert_int_equal(pl_carried_time_valid("2024-02-29T23:59:59Z"), 1);
+	assert_int_equal(pl_carried_time_valid("2000-02-29T00:00:00Z"), 1);
+	assert_int_equal(pl_carried_time_valid("1900-02-29T00:00:00Z"), 0);
+	assert_int_equal(pl_carried_time_valid("2023-02-29T00:00:00Z"), 0);
+	assert_int_equal(pl_carried_time_valid("2026-04-31T00:00:00Z"), 0);
+	assert_int_equal(pl_carried_time_valid("2026-12-31T24:00:00Z"), 0);
+	assert_int_equal(pl_carried_time_valid("2026-12-31T23:60:00Z"), 0);
+	assert_int_equal(pl_carried_time_valid("2026-12-31T23:59:60Z"), 0);
+	assert_int_equal(pl_carried_time_valid("9999-99-99T99:99:99Z"), 0);
+	assert_int_equal(pl_carried_time_valid("not a time"), 0);
+	assert_int_equal(pl_carried_time_valid("2026-09-21T14:13:20"), 0);
+	assert_int_equal(pl_carried_time_valid("2026-09-21T14:13:20+00:00"), 0);
+	assert_int_equal(pl_carried_time_valid(""), 0);
+	assert_int_equal(pl_carried_time_valid(NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +284,8 @@ int main(void)
 		cmocka_unit_test(test_text_utf8),
 		cmocka_unit_test(test_counts_whole),
 		cmocka_unit_test(test_percentile_order),
+		cmocka_unit_test(test_plausible_ranges),
+		cmocka_unit_test(test_trail_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
