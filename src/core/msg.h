@@ -29,7 +29,34 @@
 	/* a plain text carried unchanged (a sentence not yet a code: its \
 	 * wording is the same in every language, so the zh-CN \
 	 * English-sentence test fails on it) */ \
-	X(TEXT, "{1} TEXT the sentence")
+	X(TEXT, "{1} TEXT the sentence") \
+	/* bundle identity, offline verify and errata (issue 25) */ \
+	X(BUNDLE_HOW_TO_CHECK, "{1} TEXT the bundle id") \
+	X(BUNDLE_ERRATA_SINCE, "{1} TEXT the earlier bundle's id, {2} TEXT its as-of time (UTC)") \
+	X(BUNDLE_ERRATA_NONE, "{1} TEXT the earlier bundle's id, {2} TEXT its as-of time (UTC)") \
+	X(BUNDLE_ERRATUM_AMENDED, "{1} TEXT the run (source, sha256, record), {2} FIELD the field, " \
+	                          "{3} TEXT the old value, {4} TEXT the new value, {5} TEXT the reason, " \
+	                          "{6} TEXT who, {7} TEXT when (UTC)") \
+	X(BUNDLE_ERRATUM_RETRACTED, "{1} TEXT the run, {2} TEXT the reason, {3} TEXT who, {4} TEXT when") \
+	X(BUNDLE_ERRATUM_RESTORED, "{1} TEXT the run, {2} TEXT the reason, {3} TEXT who, {4} TEXT when") \
+	X(BUNDLE_ERRATUM_ADDED, "{1} TEXT the run, {2} TEXT when it was imported (UTC)") \
+	X(VERIFY_RUN_ABSENT, "{1} TEXT the run's content identity (sha256, record)") \
+	X(VERIFY_RUN_RETRACTED, "{1} INT the run's id in this ledger, {2} TEXT its content identity") \
+	X(VERIFY_RUN_AMENDED, "{1} INT the run's id here, {2} TEXT its content identity, " \
+	                      "{3} INT its revision in the bundle, {4} INT its revision here") \
+	X(VERIFY_RUN_OLDER, "{1} INT the run's id here, {2} TEXT its content identity, " \
+	                    "{3} INT its revision in the bundle, {4} INT its (older) revision here") \
+	X(VERIFY_RUN_LEFT, "{1} INT the run's id here, {2} TEXT its content identity") \
+	X(VERIFY_RUN_NEW, "{1} INT the run's id here, {2} TEXT its content identity") \
+	X(VERIFY_SUPERSEDED, "") \
+	X(VERIFY_FILE_CHANGED, "{1} TEXT the file") \
+	X(VERIFY_FILE_MISSING, "{1} TEXT the file") \
+	X(VERIFY_FILE_ADDED, "{1} TEXT the file") \
+	X(VERIFY_OFFLINE_OK, "{1} TEXT the bundle directory, {2} TEXT the bundle id") \
+	X(VERIFY_OFFLINE_BAD, "{1} TEXT the bundle directory, {2} INT files that do not match") \
+	X(VERIFY_ID_MANIFEST, "{1} TEXT the id recomputed, {2} TEXT the id the manifest names") \
+	X(VERIFY_ID_GIVEN, "{1} TEXT the id recomputed, {2} TEXT the id given with --id") \
+	X(VERIFY_ID_OK, "{1} TEXT the id given with --id")
 
 enum pl_msg_code {
 	PL_MSG_NONE = 0, /* no message (an unset struct pl_msg) */
