@@ -22,7 +22,8 @@ const char pl_exit_help[] =
 	"     selection; gnuplot missing)\n"
 	"  3  comparison refused: conditions do not match\n"
 	"  4  one or more inputs rejected\n"
-	"  5  too few samples to decide\n";
+	"  5  too few samples to decide\n"
+	"  6  superseded: the bundle's runs were corrected since (verify)\n";
 
 void pl_cli_put_inert_cut(FILE *f, const char *s, size_t max_chars)
 {

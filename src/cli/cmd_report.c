@@ -89,6 +89,10 @@ static int render_axis(const struct pl_cli *cli, struct pl_selection *sel,
 	if (rc)
 		goto out;
 	rc = PL_EXIT_USAGE;
+	if (pl_bundle_runs_relative(&runs)) { /* no path of this machine in the report */
+		pl_cli_errorf("report", "out of memory");
+		goto out;
+	}
 	if (pl_spec_default(&spec, a->axis, sel->where_text, sel->nfilters, a->metrics, a->nmetrics,
 	                    a->allow, a->nallow, a->title, &err)) {
 		pl_cli_print_error(&err);

@@ -82,6 +82,12 @@ int pl_bundle_id_compute(const char *def, size_t ndef, const char *lang, long lo
                          const char *version, const struct pl_bundle_ident *runs, size_t nruns,
                          char out[PL_BUNDLE_ID_SIZE]);
 
+/* Replaces every absolute source of runs by its path relative to the
+ * deepest directory holding all of them, prefixed by that directory's name
+ * ("/home/a/bench/h100/r1.json" -> "bench/h100/r1.json"); relative sources
+ * stay as they are. Returns 0 or PL_ENOMEM. */
+int pl_bundle_runs_relative(struct pl_run_list *runs);
+
 /* Puts runs in a bundle's order and numbers them: every absolute source
  * is replaced by its path relative to the deepest directory holding all
  * of them, prefixed by that directory's name (no path of the author's

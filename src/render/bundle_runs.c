@@ -97,7 +97,7 @@ static size_t dir_len(const char *path)
  * deepest directory that holds them all, prefixed by that directory's
  * name ("/home/a/bench/h100/r1.json" -> "bench/h100/r1.json" when
  * /home/a/bench holds them all). Relative sources are shown as given. */
-static int relative_sources(struct pl_run_list *runs)
+int pl_bundle_runs_relative(struct pl_run_list *runs)
 {
 	const char *first = NULL;
 	size_t common = 0;
@@ -146,7 +146,7 @@ static int relative_sources(struct pl_run_list *runs)
 
 int pl_bundle_runs_canonical(struct pl_run_list *runs, struct pl_error *err)
 {
-	if (relative_sources(runs))
+	if (pl_bundle_runs_relative(runs))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	if (runs->n > 1)
 		qsort(runs->v, runs->n, sizeof(runs->v[0]), run_cmp);
