@@ -317,6 +317,18 @@ static void remove_tree(const char *dir)
 	rmdir(dir);
 }
 
+static const char two_dirs = 0; /* a second operand: a usage error */
+
+/* The one operand, DIR: a second one marks *v as two_dirs. */
+static int take_dir(void *v, const char *arg, const char *cmd)
+{
+	const char **dir = v;
+
+	(void)cmd;
+	*dir = *dir ? &two_dirs : arg;
+	return 0;
+}
+
 int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 {
 	char lang[16], tmpl[4096], *fresh, *manifest, *spec;
@@ -328,7 +340,7 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 	int rc;
 
 	int argi, offline = 0;
-	const char *want_id = NULL;
+	const char *want_id = NULL, *dir_arg = NULL;
 	/* DIR is the one operand */
 	const struct pl_option options[] = {
 		PL_OPT_FLAG_ENTRY("offline", 0, &offline, NULL),
@@ -340,16 +352,19 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 		.head = usage_text,
 		.options = options,
 		.on_error = PL_USAGE_FULL, /* and no message */
+		.operand = take_dir,        /* options may follow DIR (--offline DIR --id ID) */
+		.operand_data = &dir_arg,
 	};
 
 	rc = pl_options_parse(&usage, argc, argv, &argi);
 	if (rc != PL_OPTIONS_CONTINUE)
 		return rc;
-	if (argc - argi != 1 || argv[argi][0] == '-') {
+	(void)argi;
+	if (!dir_arg || dir_arg == &two_dirs || dir_arg[0] == '-') {
 		pl_options_usage(&usage, stderr);
 		return PL_EXIT_USAGE;
 	}
-	dir = argv[argi];
+	dir = dir_arg;
 	if (want_id && !offline) {
 		pl_cli_errorf("verify", "--id goes with --offline");
 		return PL_EXIT_USAGE;
