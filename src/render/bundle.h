@@ -59,6 +59,8 @@ struct pl_bundle_ident {
 	long record;        /* 0-based record of the file */
 	char record_id[33]; /* pl_run_record_id, or "" */
 	int revision;       /* >= 1 */
+	char line[65];      /* sha256 of its runs.jsonl line (the export line with
+	                       its trail, without the newline): its content */
 };
 
 /* "SHA256 record N" of run into buf (size n). */

@@ -243,6 +243,26 @@ int pl_bundle_db_hash(struct bundle *b, struct pl_error *err)
 	return rc;
 }
 
+/* The sha256 of run's runs.jsonl line without its newline. */
+static int line_hash(const struct pl_run *run, char hex[65])
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc;
+
+	if (!f)
+		return PL_ENOMEM;
+	rc = pl_render_export_run(f, run, run->carried);
+	if (fclose(f) != 0 || rc || !buf) {
+		free(buf);
+		return PL_ENOMEM;
+	}
+	rc = pl_sha256_hex(buf, len && buf[len - 1] == '\n' ? len - 1 : len, hex) ? PL_ENOMEM : 0;
+	free(buf);
+	return rc;
+}
+
 int pl_bundle_compute_id(struct bundle *b, struct pl_error *err)
 {
 	const struct pl_report_spec *s = b->o->spec;
@@ -259,7 +279,12 @@ int pl_bundle_compute_id(struct bundle *b, struct pl_error *err)
 		snprintf(v[n].sha256, sizeof(v[n].sha256), "%s", run->sha256);
 		v[n].record = run->record;
 		snprintf(v[n].record_id, sizeof(v[n].record_id), "%s", run->record_id);
-		v[n++].revision = run->revision > 0 ? run->revision : 1;
+		v[n].revision = run->revision > 0 ? run->revision : 1;
+		if ((rc = line_hash(run, v[n].line)) != 0) {
+			free(v);
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		}
+		n++;
 	}
 	pl_bundle_ident_sort(v, n);
 	rc = pl_bundle_id_compute(s->bytes ? s->bytes : "", s->bytes ? s->nbytes : 0, b->w->lang,

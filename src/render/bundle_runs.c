@@ -48,9 +48,9 @@ int pl_bundle_id_compute(const char *def, size_t ndef, const char *lang, long lo
 		rc = pl_sha256_update(h, line, (size_t)len) ? PL_ENOMEM : 0;
 	}
 	for (size_t i = 0; !rc && i < nruns; i++) {
-		int len = snprintf(line, sizeof(line), "run %s %ld %s %d\n", runs[i].sha256,
+		int len = snprintf(line, sizeof(line), "run %s %ld %s %d %s\n", runs[i].sha256,
 		                   runs[i].record, runs[i].record_id[0] ? runs[i].record_id : "-",
-		                   runs[i].revision);
+		                   runs[i].revision, runs[i].line);
 		rc = pl_sha256_update(h, line, (size_t)len) ? PL_ENOMEM : 0;
 	}
 	if (!rc && pl_sha256_final(h, hex))

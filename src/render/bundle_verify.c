@@ -274,7 +274,13 @@ static int read_runs(const char *path, struct pl_bundle_ident **out, size_t *n,
 		snprintf((*out)[*n].sha256, 65, "%s", sha);
 		(*out)[*n].record = (long)rec;
 		snprintf((*out)[*n].record_id, 33, "%s", rid);
-		(*out)[(*n)++].revision = top;
+		(*out)[*n].revision = top;
+		if (pl_sha256_hex(buf + at, end - at, (*out)[*n].line)) {
+			pl_jsonread_free(doc);
+			rc = pl_error_set(err, PL_ENOMEM, "sha256 failed");
+			break;
+		}
+		(*n)++;
 		pl_jsonread_free(doc);
 		at = end + 1;
 	}

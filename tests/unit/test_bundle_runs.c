@@ -21,10 +21,12 @@
 
 static const char def[] = "{\"name\": \"t\", \"axis\": \"hardware\"}\n";
 
-static void ident(struct pl_bundle_ident *v, char c, long record, char rid, int revision)
+static void ident(struct pl_bundle_ident *v, char c, long record, char rid, int revision,
+                  char line)
 {
 	memset(v, 0, sizeof(*v));
 	memset(v->sha256, c, 64);
+	memset(v->line, line, 64);
 	v->record = record;
 	if (rid)
 		memset(v->record_id, rid, 32);
@@ -40,12 +42,12 @@ static void test_bundle_id(void **state)
 	char id[PL_BUNDLE_ID_SIZE], other[PL_BUNDLE_ID_SIZE];
 
 	(void)state;
-	ident(&v[0], 'b', 2, 'c', 3);
-	ident(&v[1], 'a', 0, 0, 1);
+	ident(&v[0], 'b', 2, 'c', 3, 'e');
+	ident(&v[1], 'a', 0, 0, 1, 'd');
 	pl_bundle_ident_sort(v, 2);
 	assert_int_equal(v[0].sha256[0], 'a');
 	assert_int_equal(pl_bundle_id_compute(def, strlen(def), "en", 1790000000, "0.1.0", v, 2, id), 0);
-	assert_string_equal(id, "plb1-caa8d6e0429f694ce7a866b09fa51fe5");
+	assert_string_equal(id, "plb1-a17ceabbb5c52c88feab3ec3e0bf3ebd");
 	/* another language, epoch, version, revision: another id */
 	assert_int_equal(pl_bundle_id_compute(def, strlen(def), "zh-CN", 1790000000, "0.1.0", v, 2,
 	                                      other), 0);
@@ -54,6 +56,11 @@ static void test_bundle_id(void **state)
 	                                      other), 0);
 	assert_string_not_equal(id, other);
 	v[1].revision = 4;
+	assert_int_equal(pl_bundle_id_compute(def, strlen(def), "en", 1790000000, "0.1.0", v, 2,
+	                                      other), 0);
+	assert_string_not_equal(id, other);
+	v[1].revision = 3;
+	v[1].line[0] = 'f'; /* the run's content */
 	assert_int_equal(pl_bundle_id_compute(def, strlen(def), "en", 1790000000, "0.1.0", v, 2,
 	                                      other), 0);
 	assert_string_not_equal(id, other);
