@@ -371,7 +371,7 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 	size_t nerrata = 0;
 	struct pl_error err;
 	struct pl_store *st = NULL;
-	char since_id[PL_SPEC_BUNDLE_ID_LEN + 8], since_at[32];
+	char since_id[PL_SPEC_BUNDLE_ID_LEN + 8], since_at[32], latest[32];
 	int rc = PL_EXIT_USAGE, lib;
 
 	memset(&sel, 0, sizeof(sel));
@@ -416,10 +416,10 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 	st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
 	if (!st)
 		goto out;
-	/* the selection with every run's trail; retracted runs too when the
-	 * runs are taken at a time or the errata name retractions */
-	if (spec.as_of || spec.since_bundle)
-		pl_store_set_retracted_mode(st, PL_RETRACTED_ALL);
+	/* the selection with every run's trail, retracted runs too: the runs
+	 * may be taken at a time they were not retracted yet, the errata name
+	 * retractions, and the bundle's as-of time is its trail's latest */
+	pl_store_set_retracted_mode(st, PL_RETRACTED_ALL);
 	if (pl_store_query(st, sel.filters, sel.nfilters, &all, &err) ||
 	    pl_store_revisions(st, 0, &revs, &err) || pl_store_retractions(st, 0, &rets, &err)) {
 		pl_cli_print_error(&err);
@@ -463,6 +463,8 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 	opts.tool_version = PL_VERSION;
 	opts.errata = errata;
 	opts.nerrata = nerrata;
+	pl_bundle_latest(&all, latest, sizeof(latest)); /* the as-of time of the bundle */
+	opts.as_of = latest;
 	lib = fresh ? pl_bundle_write_fresh(out_dir, &cmp, &runs, &proc, &opts, &err)
 	            : pl_bundle_write(out_dir, &cmp, &runs, &proc, &opts, &err);
 	if (lib) {

@@ -44,7 +44,16 @@ struct pl_bundle_opts {
 	const struct pl_bundle_erratum *errata; /* what changed since spec->since_at
 	                                      (pl_bundle_errata), NULL without "since" */
 	size_t nerrata;                    /* entries in errata */
+	const char *as_of;                 /* the bundle's as-of time (manifest "as_of"):
+	                                      the definition's "as_of", else the latest
+	                                      of the epoch and the selection's trail
+	                                      (pl_bundle_latest); NULL: the epoch */
 };
+
+/* The latest time (ISO 8601 UTC) in the trails of runs (their import,
+ * amends, retractions and restores) into buf (size n, at least 21), or
+ * "" when runs is empty. */
+void pl_bundle_latest(const struct pl_run_list *runs, char *buf, size_t n);
 
 /* ------------------------------------------- runs named by their content */
 

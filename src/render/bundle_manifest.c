@@ -299,6 +299,8 @@ int pl_bundle_compute_id(struct bundle *b, struct pl_error *err)
 		struct tm tm;
 		gmtime_r(&t, &tm);
 		strftime(b->as_of, sizeof(b->as_of), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		if (b->o->as_of && strcmp(b->o->as_of, b->as_of) > 0) /* a later trail */
+			snprintf(b->as_of, sizeof(b->as_of), "%s", b->o->as_of);
 	}
 	return 0;
 }

@@ -286,6 +286,29 @@ int pl_bundle_runs_as_of(struct pl_run_list *runs, const char *at, struct pl_err
 	return rc;
 }
 
+static void later(const char *t, char *buf, size_t n)
+{
+	if (t && strcmp(t, buf) > 0)
+		snprintf(buf, n, "%s", t);
+}
+
+void pl_bundle_latest(const struct pl_run_list *runs, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < runs->n; i++) {
+		const struct pl_run *r = &runs->v[i];
+		later(r->imported_at, buf, n);
+		if (!r->carried)
+			continue;
+		for (size_t k = 0; k < r->carried->revisions.n; k++)
+			later(r->carried->revisions.v[k].changed_at, buf, n);
+		for (size_t k = 0; k < r->carried->retractions.n; k++) {
+			later(r->carried->retractions.v[k].retracted_at, buf, n);
+			later(r->carried->retractions.v[k].restored_at, buf, n);
+		}
+	}
+}
+
 /* --------------------------------------------------------------- errata */
 
 static int push_event(struct pl_bundle_erratum **v, size_t *n, size_t *cap,
