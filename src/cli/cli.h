@@ -56,14 +56,16 @@ int pl_cli_source_date_epoch(const char *cmd, long long *epoch);
  * re-render: pl_bundle_write_fresh), else it is replaced atomically
  * (pl_bundle_write). as_of (report --as-of, or NULL) and since (report
  * --since: a bundle directory, or ID@TIME; or NULL) are added to the
- * definition (pl_spec_add_inputs). The runs are put in the bundle's
+ * definition (pl_spec_add_inputs); wind_to (or NULL) takes the runs as
+ * they stood at that time without recording it (verify's check of a
+ * superseded bundle against its own as-of time). The runs are put in the bundle's
  * order with their trails (pl_bundle_runs_canonical), wound back to the
  * definition's "as_of" and, with "since", the errata made. Prints errors;
  * returns an exit code. Defined in cmd_report.c, used by report --spec
  * and verify. */
 int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const char *lang,
                          long long epoch, const char *out_dir, int fresh, const char *as_of,
-                         const char *since);
+                         const char *since, const char *wind_to);
 int cmd_formats(const struct pl_cli *cli, int argc, char **argv);
 
 /* Writes s to f with every terminal control made inert by the one rule of

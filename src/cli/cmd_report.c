@@ -78,6 +78,7 @@ static int render_axis(const struct pl_cli *cli, struct pl_selection *sel,
 
 	memset(&cmp, 0, sizeof(cmp));
 	memset(&spec, 0, sizeof(spec));
+	memset(&opts, 0, sizeof(opts));
 	pl_run_list_init(&runs);
 	pl_error_init(&err);
 	if (pl_cli_source_date_epoch("report", &epoch) != PL_EXIT_OK)
@@ -249,7 +250,7 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 			                        "cannot be added");
 			goto out;
 		}
-		rc = pl_cli_render_bundle(cli, spec_path, lang, -1, out_dir, 0, as_of, since);
+		rc = pl_cli_render_bundle(cli, spec_path, lang, -1, out_dir, 0, as_of, since, NULL);
 		if (rc == PL_EXIT_OK) {
 			fputs("report bundle written to '", stdout);
 			pl_cli_put_inert(stdout, out_dir);
@@ -357,7 +358,7 @@ static int resolve_since(const char *since, char *id, size_t nid, char *at, size
 
 int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const char *lang,
                          long long epoch, const char *out_dir, int fresh, const char *as_of,
-                         const char *since)
+                         const char *since, const char *wind_to)
 {
 	struct pl_report_spec spec;
 	struct pl_selection sel;
@@ -372,6 +373,7 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	char since_id[PL_SPEC_BUNDLE_ID_LEN + 8], since_at[32], latest[32];
+	const char *at;
 	int rc = PL_EXIT_USAGE, lib;
 
 	memset(&sel, 0, sizeof(sel));
@@ -426,11 +428,11 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
 		rc = pl_cli_exit_for(err.code);
 		goto out;
 	}
-	if (attach_trails(&all, &revs, &rets) ||
-	    (spec.as_of && pl_bundle_runs_as_of(&all, spec.as_of, &err)) ||
+	at = spec.as_of ? spec.as_of : wind_to;
+	if (attach_trails(&all, &revs, &rets) || (at && pl_bundle_runs_as_of(&all, at, &err)) ||
 	    pl_bundle_runs_canonical(&all, &err) ||
 	    (spec.since_bundle &&
-	     pl_bundle_errata(&all, spec.since_at, spec.as_of, &errata, &nerrata, &err))) {
+	     pl_bundle_errata(&all, spec.since_at, at, &errata, &nerrata, &err))) {
 		if (!err.message[0])
 			pl_error_set(&err, PL_ENOMEM, "out of memory");
 		pl_cli_print_error(&err);

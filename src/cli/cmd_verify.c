@@ -317,6 +317,40 @@ static void remove_tree(const char *dir)
 	rmdir(dir);
 }
 
+static void count_diff(void *ctx, const char *name, const char *what)
+{
+	(void)name;
+	(void)what;
+	(*(size_t *)ctx)++;
+}
+
+/* A superseded bundle re-rendered with the runs as they stood at its
+ * as-of time (manifest "as_of"): when every file is the same, says so
+ * (the bundle is what the ledger held then). Quiet otherwise. */
+static void as_of_check(const struct pl_cli *cli, const char *dir, const char *spec,
+                        const char *lang, long long epoch, const char *manifest, const char *tmp)
+{
+	char at[32], tmpl[4096], *again;
+	size_t ndiff = 0, counted = 0;
+	struct pl_error err;
+
+	pl_error_init(&err);
+	if (!pl_manifest_string(manifest, "as_of", at, sizeof(at)) || !pl_spec_time_ok(at))
+		return;
+	snprintf(tmpl, sizeof(tmpl), "%s/perfledger-verify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!(again = mkdtemp(tmpl)))
+		return;
+	if (pl_cli_render_bundle(cli, spec, lang, epoch, again, 1, NULL, NULL, at) == PL_EXIT_OK &&
+	    !got_signal && pl_bundle_compare(dir, again, count_diff, &counted, &ndiff, &err) == 0 &&
+	    ndiff == 0) {
+		struct pl_msg m;
+		pl_msg_init(&m, PL_MSG_VERIFY_AS_OF_SAME);
+		pl_msg_text(&m, at);
+		say(&m);
+	}
+	remove_tree(again);
+}
+
 static const char two_dirs = 0; /* a second operand: a usage error */
 
 /* The one operand, DIR: a second one marks *v as two_dirs. */
@@ -426,7 +460,7 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 		free(spec);
 		return PL_EXIT_USAGE;
 	}
-	rc = pl_cli_render_bundle(cli, spec, lang, epoch, fresh, 1, NULL, NULL);
+	rc = pl_cli_render_bundle(cli, spec, lang, epoch, fresh, 1, NULL, NULL, NULL);
 	if (rc == PL_EXIT_REFUSED && !got_signal && name_changed_runs(cli, manifest, NULL)) {
 		/* an amend is why: the bundle is superseded, not refused */
 		struct pl_msg m;
@@ -460,6 +494,8 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 			rc = PL_EXIT_REGRESSION;
 			if (corrected) {
 				struct pl_msg m;
+				if (!got_signal)
+					as_of_check(cli, dir, spec, lang, epoch, manifest, tmp);
 				pl_msg_init(&m, PL_MSG_VERIFY_SUPERSEDED);
 				say(&m);
 				rc = PL_EXIT_SUPERSEDED;

@@ -56,7 +56,8 @@
 	X(VERIFY_OFFLINE_BAD, "{1} TEXT the bundle directory, {2} INT files that do not match") \
 	X(VERIFY_ID_MANIFEST, "{1} TEXT the id recomputed, {2} TEXT the id the manifest names") \
 	X(VERIFY_ID_GIVEN, "{1} TEXT the id recomputed, {2} TEXT the id given with --id") \
-	X(VERIFY_ID_OK, "{1} TEXT the id given with --id")
+	X(VERIFY_ID_OK, "{1} TEXT the id given with --id") \
+	X(VERIFY_AS_OF_SAME, "{1} TEXT the bundle's as-of time (UTC)")
 
 enum pl_msg_code {
 	PL_MSG_NONE = 0, /* no message (an unset struct pl_msg) */

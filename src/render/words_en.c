@@ -30,4 +30,5 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_VERIFY_ID_MANIFEST] = "the shipped runs and definition give bundle id {1}, but manifest.json names {2}",
 	[PL_MSG_VERIFY_ID_GIVEN] = "the bundle id is {1}, not the id given ({2})",
 	[PL_MSG_VERIFY_ID_OK] = "bundle id {1}: the id given",
+	[PL_MSG_VERIFY_AS_OF_SAME] = "with the runs as they stood at {1} (its as-of time), the bundle re-renders byte for byte: it shows what the ledger held then",
 };

@@ -31,4 +31,5 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_VERIFY_ID_MANIFEST] = "随包的运行记录和报告定义得出报告包 id {1}，但 manifest.json 写的是 {2}",
 	[PL_MSG_VERIFY_ID_GIVEN] = "报告包 id 为 {1}，不是给定的 id（{2}）",
 	[PL_MSG_VERIFY_ID_OK] = "报告包 id {1}：与给定的 id 一致",
+	[PL_MSG_VERIFY_AS_OF_SAME] = "按运行记录在 {1}（其截至时间）时的状态，报告包逐字节重新渲染一致：它反映了账本当时的内容",
 };
