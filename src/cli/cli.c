@@ -24,7 +24,8 @@ const char pl_exit_help[] =
 	"     amend/retract/restore/purge selection; gnuplot missing)\n"
 	"  3  comparison refused: conditions do not match\n"
 	"  4  one or more inputs rejected\n"
-	"  5  too few samples to decide\n";
+	"  5  too few samples to decide\n"
+	"  6  superseded: the bundle's runs were corrected since (verify)\n";
 
 void pl_cli_put_inert_cut(FILE *f, const char *s, size_t max_chars)
 {
@@ -454,22 +455,29 @@ int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel,
 	}
 	rc = runs ? pl_compare_build(runs, &sel->opts, cmp, &err)
 	          : pl_compare_build_columns(&cols, &sel->opts, cmp, &err);
+	rc = pl_cli_comparison_outcome(cmd, cmp, rc, &err);
+out:
+	pl_run_list_release(&own);
+	pl_run_columns_release(&cols);
+	return rc;
+}
+
+int pl_cli_comparison_outcome(const char *cmd, const struct pl_comparison *cmp, int rc,
+                              const struct pl_error *err)
+{
 	if (rc == PL_EMISMATCH && cmp->nmismatches == 0) {
 		/* refused over a metric, not a condition (goodput without one SLO) */
-		pl_cli_errorf(cmd, "%s", err.message);
+		pl_cli_errorf(cmd, "%s", err->message);
 		rc = PL_EXIT_REFUSED;
 	} else if (rc == PL_EMISMATCH) {
 		rc = pl_cli_print_refusal(cmd, cmp);
 	} else if (rc == PL_EEMPTY) {
 		/* the core says why when runs matched (every one failed) */
-		pl_cli_errorf(cmd, "%s", err.message[0] ? err.message : "no runs match the selection");
+		pl_cli_errorf(cmd, "%s", err->message[0] ? err->message : "no runs match the selection");
 		rc = PL_EXIT_USAGE;
 	} else if (rc) {
-		pl_cli_print_error(&err);
+		pl_cli_print_error(err);
 		rc = pl_cli_exit_for(rc);
 	}
-out:
-	pl_run_list_release(&own);
-	pl_run_columns_release(&cols);
 	return rc;
 }

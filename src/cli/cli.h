@@ -54,10 +54,18 @@ int pl_cli_source_date_epoch(const char *cmd, long long *epoch);
  * lang, with epoch as SOURCE_DATE_EPOCH (-1: pl_cli_source_date_epoch()).
  * fresh: out_dir is an empty directory the caller made (verify's
  * re-render: pl_bundle_write_fresh), else it is replaced atomically
- * (pl_bundle_write). Prints errors; returns an exit code. Defined in
- * cmd_report.c, used by report --spec and verify. */
+ * (pl_bundle_write). as_of (report --as-of, or NULL) and since (report
+ * --since: a bundle directory, or ID@TIME; or NULL) are added to the
+ * definition (pl_spec_add_inputs); wind_to (or NULL) takes the runs as
+ * they stood at that time without recording it (verify's check of a
+ * superseded bundle against its own as-of time). The runs are put in the bundle's
+ * order with their trails (pl_bundle_runs_canonical), wound back to the
+ * definition's "as_of" and, with "since", the errata made. Prints errors;
+ * returns an exit code. Defined in cmd_report.c, used by report --spec
+ * and verify. */
 int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const char *lang,
-                         long long epoch, const char *out_dir, int fresh);
+                         long long epoch, const char *out_dir, int fresh, const char *as_of,
+                         const char *since, const char *wind_to);
 int cmd_formats(const struct pl_cli *cli, int argc, char **argv);
 
 /* Writes s to f with every terminal control made inert by the one rule of
@@ -173,6 +181,12 @@ void pl_sel_release(struct pl_selection *sel);
  * success (runs, when given, and cmp filled; the caller releases both). */
 int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel, const char *cmd,
                             struct pl_run_list *runs, struct pl_comparison *cmp);
+
+/* What pl_compare_build's return code rc (and err) means for cmd: 0 stays
+ * 0; a refusal is printed (pl_cli_print_refusal) and PL_EXIT_REFUSED; no
+ * runs or another error is printed and its exit code returned. */
+int pl_cli_comparison_outcome(const char *cmd, const struct pl_comparison *cmp, int rc,
+                              const struct pl_error *err);
 
 /* Prints the refusal of cmp (PL_EMISMATCH from pl_compare_build) on
  * stderr, worded through the word table: every mismatched field with its

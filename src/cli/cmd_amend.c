@@ -19,7 +19,9 @@
 #include "cli/cli.h"
 #include "cli/ledger_cli.h"
 #include "cli/options.h"
+#include "core/condkey.h"
 #include "core/ledger.h"
+#include "util/alloc.h"
 
 static const char usage_text[] =
 	"usage: perfledger amend (--run ID... | --where FIELD=VALUE...) --set FIELD=VALUE...\n"
@@ -78,110 +80,203 @@ static void put_value(FILE *f, const char *v)
 	fputc('\'', f);
 }
 
+/* A run this command amended: its condition keys before and after. */
+struct moved {
+	long long id;  /* the run */
+	char *before;  /* condition key text before the amend; owned */
+	char *after;   /* after; owned */
+};
+
+/* The runs of moved (n) that went from before to after, as amend i does:
+ * they shared i's conditions already, so i pooled with them before. */
+static int pooled_before(const struct moved *v, size_t n, const char *before, const char *after,
+                         long long id)
+{
+	for (size_t k = 0; k < n; k++)
+		if (v[k].id == id && strcmp(v[k].before, before) == 0 && strcmp(v[k].after, after) == 0)
+			return 1;
+	return 0;
+}
+
+/* How many other runs run i now pools with that it did not pool with
+ * before the command (*fresh), and the lowest id of them (*first): the
+ * store's count (shared, lowest id first) less the runs this command
+ * moved along the same way (they shared its old conditions). */
+static int newly_pooled(struct pl_store *st, const struct moved *v, size_t n, const char *before,
+                        const char *after, long long id, long long shared, long long first,
+                        long long *fresh, long long *first_fresh, struct pl_error *err)
+{
+	long long same = 0;
+	long long *mates = NULL;
+	size_t nmates = 0;
+	int rc;
+
+	for (size_t k = 0; k < n; k++)
+		if (strcmp(v[k].before, before) == 0 && strcmp(v[k].after, after) == 0)
+			same++;
+	*fresh = shared - same;
+	*first_fresh = first;
+	if (*fresh <= 0 || !pooled_before(v, n, before, after, first))
+		return 0;
+	/* the lowest mate pooled before: find the lowest one that did not */
+	if ((rc = pl_store_pool_mates(st, id, &mates, &nmates, err)))
+		return rc;
+	for (size_t k = 0; k < nmates; k++)
+		if (!pooled_before(v, n, before, after, mates[k])) {
+			*first_fresh = mates[k];
+			break;
+		}
+	free(mates);
+	return 0;
+}
+
+/* Amends run id inside the open transaction, writing what it did to msg
+ * and recording its move (condition keys before and after) in *moved, so
+ * that a later run of the same command is not said to pool with a run it
+ * pooled with already. Returns 0 or an exit code (printed). */
+static int amend_one(struct pl_store *st, long long id, const struct set_list *sets,
+                     long long when, const char *reason, const char *author, FILE *msg,
+                     size_t *changed, struct moved **moved, size_t *nmoved, size_t *cap)
+{
+	struct pl_error err;
+	struct pl_cond_key kb = {0}, ka = {0};
+	struct pl_amend_result res;
+	struct pl_run run;
+	long long shared = 0, first = 0;
+	int found = 0, revision = 0, rc;
+
+	pl_error_init(&err);
+	pl_run_init(&run);
+	if (pl_store_get_run(st, id, &run, &found, &err) || !found) {
+		pl_run_release(&run);
+		if (!found && err.code == PL_OK)
+			pl_cli_errorf("amend", "no run with id %lld", id);
+		else
+			pl_cli_print_error(&err);
+		return PL_EXIT_USAGE;
+	}
+	rc = pl_ledger_amend_run(&run, sets->v, sets->n, &res, &err);
+	if (!rc && (pl_cond_key_make(&run, &kb) || pl_cond_key_make(&res.run, &ka))) {
+		pl_ledger_amend_release(&res);
+		rc = PL_ENOMEM;
+		pl_error_set(&err, PL_ENOMEM, "out of memory");
+	}
+	pl_run_release(&run);
+	if (rc) {
+		pl_cli_errorf("amend", "run %lld: %s; nothing was amended", id, err.message);
+		rc = pl_cli_exit_for(rc);
+		goto out;
+	}
+	if (res.nchanges == 0) {
+		fprintf(msg, "run %lld: unchanged (it already has these values)\n", id);
+		pl_ledger_amend_release(&res);
+		goto out;
+	}
+	res.run.id = id;
+	rc = pl_store_amend(st, &res.run, res.changes, res.nchanges, when, reason, author,
+	                    &revision, &shared, &first, &err);
+	if (!rc) { /* re-derived per-accelerator metrics: part of this revision */
+		int mid[2];
+		double val[2];
+		size_t k = 0;
+
+		for (size_t m = 0; m < res.nmetrics; m++) {
+			if (res.metrics[m].kept)
+				continue;
+			mid[k] = res.metrics[m].metric;
+			val[k++] = res.metrics[m].new_value;
+		}
+		if (k)
+			rc = pl_store_revise_metrics(st, id, revision, mid, val, k, when, reason,
+			                             author, &err);
+	}
+	if (!rc && shared > 0)
+		rc = newly_pooled(st, *moved, *nmoved, kb.text, ka.text, id, shared, first, &shared,
+		                  &first, &err);
+	if (!rc && PL_ALLOC_GROW(*moved, *nmoved + 1, *cap))
+		rc = pl_error_set(&err, PL_ENOMEM, "out of memory");
+	if (!rc) { /* the keys move to the list */
+		(*moved)[*nmoved].id = id;
+		(*moved)[*nmoved].before = kb.text;
+		(*moved)[(*nmoved)++].after = ka.text;
+		kb.text = ka.text = NULL;
+	}
+	if (rc) {
+		pl_ledger_amend_release(&res);
+		pl_cli_print_error(&err);
+		rc = PL_EXIT_USAGE;
+		goto out;
+	}
+	fprintf(msg, "run %lld: revision %d:", id, revision);
+	for (size_t c = 0; c < res.nchanges; c++) {
+		fputs(c ? ", " : " ", msg);
+		pl_cli_put_inert(msg, res.changes[c].field);
+		fputc(' ', msg);
+		put_value(msg, res.changes[c].old_value);
+		fputs(" -> ", msg);
+		put_value(msg, res.changes[c].new_value);
+	}
+	for (size_t m = 0; m < res.nmetrics; m++) {
+		char a[40], b[40];
+
+		if (res.metrics[m].kept)
+			continue;
+		fprintf(msg, ", %s ", pl_metric_info[res.metrics[m].metric].name);
+		if (isnan(res.metrics[m].old_value))
+			fputs("(missing)", msg);
+		else
+			fprintf(msg, "'%s'", pl_fmt_num(a, sizeof(a), res.metrics[m].old_value));
+		fputs(" -> ", msg);
+		if (isnan(res.metrics[m].new_value))
+			fputs("(missing)", msg);
+		else
+			fprintf(msg, "'%s'", pl_fmt_num(b, sizeof(b), res.metrics[m].new_value));
+	}
+	fputc('\n', msg);
+	for (size_t m = 0; m < res.nmetrics; m++) {
+		char a[40];
+
+		if (!res.metrics[m].kept)
+			continue;
+		fprintf(msg, "run %lld: %s kept at '%s': the file gave it (it is not the throughput "
+		             "divided by the old accelerator_count)\n",
+		        id, pl_metric_info[res.metrics[m].metric].name,
+		        pl_fmt_num(a, sizeof(a), res.metrics[m].old_value));
+	}
+	if (shared > 0)
+		fprintf(msg, "run %lld: now has the same conditions as run %lld%s: they pool "
+		             "together in comparisons\n",
+		        id, first,
+		        shared > 1 ? " and other runs" : "");
+	(*changed)++;
+	pl_ledger_amend_release(&res);
+	rc = 0;
+out:
+	pl_cond_key_release(&kb);
+	pl_cond_key_release(&ka);
+	return rc;
+}
+
 /* Amends every run of ids inside the open transaction, writing what it did
  * to msg. Returns 0 or an exit code (printed). */
 static int amend_all(struct pl_store *st, const long long *ids, size_t n,
                      const struct set_list *sets, long long when, const char *reason,
                      const char *author, FILE *msg, size_t *changed)
 {
-	struct pl_error err;
+	struct moved *moved = NULL;
+	size_t nmoved = 0, cap = 0;
+	int rc = 0;
 
-	pl_error_init(&err);
 	*changed = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct pl_amend_result res;
-		struct pl_run run;
-		long long shared = 0, first = 0;
-		int found = 0, revision = 0, rc;
-
-		pl_run_init(&run);
-		if (pl_store_get_run(st, ids[i], &run, &found, &err) || !found) {
-			pl_run_release(&run);
-			if (!found && err.code == PL_OK)
-				pl_cli_errorf("amend", "no run with id %lld", ids[i]);
-			else
-				pl_cli_print_error(&err);
-			return PL_EXIT_USAGE;
-		}
-		rc = pl_ledger_amend_run(&run, sets->v, sets->n, &res, &err);
-		pl_run_release(&run);
-		if (rc) {
-			pl_cli_errorf("amend", "run %lld: %s; nothing was amended", ids[i], err.message);
-			return pl_cli_exit_for(rc);
-		}
-		if (res.nchanges == 0) {
-			fprintf(msg, "run %lld: unchanged (it already has these values)\n", ids[i]);
-			pl_ledger_amend_release(&res);
-			continue;
-		}
-		res.run.id = ids[i];
-		rc = pl_store_amend(st, &res.run, res.changes, res.nchanges, when, reason, author,
-		                    &revision, &shared, &first, &err);
-		if (!rc) { /* re-derived per-accelerator metrics: part of this revision */
-			int mid[2];
-			double val[2];
-			size_t k = 0;
-
-			for (size_t m = 0; m < res.nmetrics; m++) {
-				if (res.metrics[m].kept)
-					continue;
-				mid[k] = res.metrics[m].metric;
-				val[k++] = res.metrics[m].new_value;
-			}
-			if (k)
-				rc = pl_store_revise_metrics(st, ids[i], revision, mid, val, k, when, reason,
-				                             author, &err);
-		}
-		if (rc) {
-			pl_ledger_amend_release(&res);
-			pl_cli_print_error(&err);
-			return PL_EXIT_USAGE;
-		}
-		fprintf(msg, "run %lld: revision %d:", ids[i], revision);
-		for (size_t c = 0; c < res.nchanges; c++) {
-			fputs(c ? ", " : " ", msg);
-			pl_cli_put_inert(msg, res.changes[c].field);
-			fputc(' ', msg);
-			put_value(msg, res.changes[c].old_value);
-			fputs(" -> ", msg);
-			put_value(msg, res.changes[c].new_value);
-		}
-		for (size_t m = 0; m < res.nmetrics; m++) {
-			char a[40], b[40];
-
-			if (res.metrics[m].kept)
-				continue;
-			fprintf(msg, ", %s ", pl_metric_info[res.metrics[m].metric].name);
-			if (isnan(res.metrics[m].old_value))
-				fputs("(missing)", msg);
-			else
-				fprintf(msg, "'%s'", pl_fmt_num(a, sizeof(a), res.metrics[m].old_value));
-			fputs(" -> ", msg);
-			if (isnan(res.metrics[m].new_value))
-				fputs("(missing)", msg);
-			else
-				fprintf(msg, "'%s'", pl_fmt_num(b, sizeof(b), res.metrics[m].new_value));
-		}
-		fputc('\n', msg);
-		for (size_t m = 0; m < res.nmetrics; m++) {
-			char a[40];
-
-			if (!res.metrics[m].kept)
-				continue;
-			fprintf(msg, "run %lld: %s kept at '%s': the file gave it (it is not the throughput "
-			             "divided by the old accelerator_count)\n",
-			        ids[i], pl_metric_info[res.metrics[m].metric].name,
-			        pl_fmt_num(a, sizeof(a), res.metrics[m].old_value));
-		}
-		if (shared > 0)
-			fprintf(msg, "run %lld: now has the same conditions as run %lld%s: they pool "
-			             "together in comparisons\n",
-			        ids[i], first,
-			        shared > 1 ? " and other runs" : "");
-		(*changed)++;
-		pl_ledger_amend_release(&res);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = amend_one(st, ids[i], sets, when, reason, author, msg, changed, &moved, &nmoved,
+		               &cap);
+	for (size_t k = 0; k < nmoved; k++) {
+		free(moved[k].before);
+		free(moved[k].after);
 	}
-	return 0;
+	free(moved);
+	return rc;
 }
 
 int cmd_amend(const struct pl_cli *cli, int argc, char **argv)

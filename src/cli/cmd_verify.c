@@ -27,18 +27,30 @@
 #include "cli/options.h"
 #include "render/bundle.h"
 #include "render/spec.h"
+#include "render/words.h"
 
 static const char usage_text[] =
 	"usage: perfledger verify DIR\n"
+	"       perfledger verify --offline DIR [--id ID]\n"
 	"\n"
 	"Re-renders the report bundle in DIR (written by 'perfledger report --spec')\n"
 	"from the database, with the definition, language and SOURCE_DATE_EPOCH\n"
 	"recorded in the bundle, and compares every file byte for byte. Prints one\n"
 	"line per file that differs, is missing or is unexpected, and names both\n"
 	"gnuplot versions when the bundle's charts were drawn by another gnuplot.\n"
-	"Exit 0 when the bundle is reproduced exactly, 1 when any file differs, 3\n"
-	"when the re-render is refused (runs amended since no longer match; they are\n"
-	"named), 2 on a usage or I/O error.\n";
+	"Runs are found by content (source sha256 and record) in any ledger that\n"
+	"holds them, and named by their id here and by content.\n"
+	"Exit 0 when the bundle is reproduced exactly, 1 when any file differs, 6\n"
+	"(superseded) when runs of the bundle were amended, retracted or purged\n"
+	"since (they are named; 'report --as-of TIME' renders them as they stood),\n"
+	"3 when the re-render is refused, 2 on a usage or I/O error.\n"
+	"\n"
+	"With --offline no database is read: every file is checked against\n"
+	"manifest.json (one line per changed, missing or added file) and the bundle\n"
+	"id is recomputed from the runs the bundle ships (runs.jsonl) and its\n"
+	"definition; --id ID checks that it is the id a reader was given (a paper\n"
+	"cites the id: the bundle alone cannot vouch for itself). Exit 0 intact,\n"
+	"1 otherwise.\n";
 
 static void on_diff(void *ctx, const char *name, const char *what)
 {
@@ -74,25 +86,62 @@ static void trap_signals(struct sigaction *old, int restore)
 	}
 }
 
+/* Prints m worded in English as one line (made inert: it may carry names
+ * read from the bundle). */
+static void say(struct pl_msg *m)
+{
+	char *t = m->oom ? NULL : pl_words_msg(m, PL_LANG_EN);
+
+	pl_cli_put_inert(stdout, t ? t : "(out of memory)");
+	putchar('\n');
+	free(t);
+	pl_msg_release(m);
+}
+
+/* The entry of v (n) naming the same run as w: by content, or by id in a
+ * manifest written before runs were named by content. */
 static const struct pl_manifest_run *find_run(const struct pl_manifest_run *v, size_t n,
-                                              long long id)
+                                              const struct pl_manifest_run *w)
 {
 	for (size_t i = 0; i < n; i++)
-		if (v[i].id == id)
+		if (w->sha256[0] ? strcmp(v[i].sha256, w->sha256) == 0 && v[i].record == w->record
+		                 : v[i].id == w->id)
 			return &v[i];
 	return NULL;
 }
 
+/* The run of this ledger a manifest entry names, read whole into run
+ * (*found 0 when there is none). */
+static int lookup(struct pl_store *st, const struct pl_manifest_run *w, struct pl_run *run,
+                  int *found, struct pl_error *err)
+{
+	struct pl_run_list l;
+	int rc;
+
+	*found = 0;
+	if (!w->sha256[0])
+		return pl_store_get_run(st, w->id, run, found, err);
+	pl_run_list_init(&l);
+	rc = pl_store_query_source(st, w->sha256, &l, err);
+	for (size_t i = 0; rc == 0 && i < l.n && !*found; i++)
+		if (l.v[i].record == w->record) /* read whole: its revision, retracted or not */
+			rc = pl_store_get_run(st, l.v[i].id, run, found, err);
+	pl_run_list_release(&l);
+	return rc;
+}
+
 /* Names the runs that changed since the bundle was rendered, from the
- * "runs" (id, revision) of its manifest and the database: amended,
- * retracted or purged since, left the selection, or new to it (the last
- * two from the fresh render's manifest; fresh NULL when the render failed,
- * e.g. refused because an amend made the conditions differ). A bundle
- * written before revisions existed has no "runs": nothing is said. */
-static void name_changed_runs(const struct pl_cli *cli, const char *manifest, const char *fresh)
+ * "runs" of its manifest (content identity and revision) and this ledger:
+ * by their id here and by content. Amended, retracted or purged since are
+ * corrections (the return value counts them); a run at an older revision
+ * here (an older copy of the ledger), one that left the selection or is
+ * new to it (the last two from the fresh render's manifest; fresh NULL
+ * when the render failed) are named too. A bundle written before
+ * revisions existed has no "runs": nothing is said. */
+static size_t name_changed_runs(const struct pl_cli *cli, const char *manifest, const char *fresh)
 {
 	struct pl_manifest_run *was = NULL, *now = NULL;
-	size_t nwas = 0, nnow = 0;
+	size_t nwas = 0, nnow = 0, corrected = 0;
 	struct pl_store *st = NULL;
 	struct pl_error err;
 	char *fm = fresh ? malloc(strlen(fresh) + 32) : NULL;
@@ -100,7 +149,7 @@ static void name_changed_runs(const struct pl_cli *cli, const char *manifest, co
 
 	pl_error_init(&err);
 	if (fresh && !fm)
-		return;
+		return 0;
 	if (fm)
 		snprintf(fm, strlen(fresh) + 32, "%s/manifest.json", fresh);
 	if (pl_manifest_runs(manifest, &was, &nwas, &found_was, &err) || !found_was ||
@@ -108,34 +157,146 @@ static void name_changed_runs(const struct pl_cli *cli, const char *manifest, co
 	    !(st = pl_cli_open_store(cli, PL_CLI_STORE_READ)))
 		goto out;
 	for (size_t i = 0; i < nwas; i++) {
-		const struct pl_manifest_run *r = find_run(now, nnow, was[i].id);
+		const struct pl_manifest_run *r = find_run(now, nnow, &was[i]);
 		struct pl_run run;
+		struct pl_msg m;
+		char ident[96];
 		int found = 0;
 
+		if (was[i].sha256[0])
+			pl_bundle_run_short(was[i].sha256, was[i].record, ident, sizeof(ident));
+		else
+			snprintf(ident, sizeof(ident), "run %lld of the bundle's ledger", was[i].id);
 		pl_run_init(&run);
-		if (pl_store_get_run(st, was[i].id, &run, &found, &err) == 0) {
-			if (!found)
-				printf("run %lld was purged after this bundle\n", was[i].id);
-			else if (run.retracted)
-				printf("run %lld was retracted after this bundle\n", was[i].id);
-			else if (run.revision != was[i].revision)
-				printf("run %lld was amended after this bundle: revision %d -> %d%s\n", was[i].id,
-				       was[i].revision, run.revision,
-				       fm && !r ? "; it has left the bundle's selection" : "");
-			else if (fm && !r)
-				printf("run %lld has left the bundle's selection\n", was[i].id);
+		if (lookup(st, &was[i], &run, &found, &err) == 0) {
+			if (!found) {
+				pl_msg_init(&m, PL_MSG_VERIFY_RUN_ABSENT);
+				pl_msg_text(&m, ident);
+				say(&m);
+				corrected++;
+			} else if (run.retracted) {
+				pl_msg_init(&m, PL_MSG_VERIFY_RUN_RETRACTED);
+				pl_msg_int(&m, run.id);
+				pl_msg_text(&m, ident);
+				say(&m);
+				corrected++;
+			} else if (run.revision > was[i].revision) {
+				pl_msg_init(&m, PL_MSG_VERIFY_RUN_AMENDED);
+				pl_msg_int(&m, run.id);
+				pl_msg_text(&m, ident);
+				pl_msg_int(&m, was[i].revision);
+				pl_msg_int(&m, run.revision);
+				say(&m);
+				corrected++;
+			} else if (run.revision < was[i].revision) {
+				/* not a correction since: this ledger is behind the bundle's */
+				pl_msg_init(&m, PL_MSG_VERIFY_RUN_OLDER);
+				pl_msg_int(&m, run.id);
+				pl_msg_text(&m, ident);
+				pl_msg_int(&m, was[i].revision);
+				pl_msg_int(&m, run.revision);
+				say(&m);
+			}
+			if (found && !run.retracted && fm && !r) {
+				pl_msg_init(&m, PL_MSG_VERIFY_RUN_LEFT);
+				pl_msg_int(&m, run.id);
+				pl_msg_text(&m, ident);
+				say(&m);
+			}
 		}
 		pl_run_release(&run);
 	}
-	for (size_t i = 0; i < nnow; i++)
-		if (!find_run(was, nwas, now[i].id))
-			printf("run %lld is new to the bundle's selection (imported, restored or amended "
-			       "since)\n", now[i].id);
+	for (size_t i = 0; i < nnow; i++) {
+		struct pl_run run;
+		struct pl_msg m;
+		char ident[96];
+		int found = 0;
+
+		if (find_run(was, nwas, &now[i]))
+			continue;
+		pl_bundle_run_short(now[i].sha256, now[i].record, ident, sizeof(ident));
+		pl_run_init(&run);
+		if (lookup(st, &now[i], &run, &found, &err) == 0 && found) {
+			pl_msg_init(&m, PL_MSG_VERIFY_RUN_NEW);
+			pl_msg_int(&m, run.id);
+			pl_msg_text(&m, ident);
+			say(&m);
+		}
+		pl_run_release(&run);
+	}
 out:
 	pl_store_close(st);
 	free(was);
 	free(now);
 	free(fm);
+	return corrected;
+}
+
+static void on_offline(void *ctx, const char *name, const char *what)
+{
+	struct pl_msg m;
+
+	(void)ctx;
+	pl_msg_init(&m, strcmp(what, "missing") == 0   ? PL_MSG_VERIFY_FILE_MISSING
+	                : strcmp(what, "differs") == 0 ? PL_MSG_VERIFY_FILE_CHANGED
+	                                               : PL_MSG_VERIFY_FILE_ADDED);
+	pl_msg_text(&m, name);
+	say(&m);
+}
+
+/* verify --offline DIR [--id ID]: the bundle against its manifest, and its
+ * id recomputed from what it ships, with no ledger. */
+static int verify_offline(const char *dir, const char *want_id)
+{
+	char id[PL_BUNDLE_ID_SIZE], listed[PL_BUNDLE_ID_SIZE];
+	struct pl_error err;
+	struct pl_msg m;
+	size_t ndiff = 0;
+	int rc = PL_EXIT_OK;
+
+	pl_error_init(&err);
+	if (pl_bundle_offline(dir, on_offline, NULL, &ndiff, id, listed, &err)) {
+		pl_cli_print_error(&err);
+		return PL_EXIT_USAGE;
+	}
+	if (!id[0]) {
+		pl_cli_errorf("verify", "'%s' ships no runs.jsonl or definition.json: its bundle id "
+		                        "cannot be recomputed", dir);
+		return PL_EXIT_USAGE;
+	}
+	if (ndiff) {
+		pl_msg_init(&m, PL_MSG_VERIFY_OFFLINE_BAD);
+		pl_msg_text(&m, dir);
+		pl_msg_int(&m, (long long)ndiff);
+		say(&m);
+		rc = PL_EXIT_REGRESSION;
+	}
+	if (strcmp(id, listed) != 0) {
+		pl_msg_init(&m, PL_MSG_VERIFY_ID_MANIFEST);
+		pl_msg_text(&m, id);
+		pl_msg_text(&m, listed[0] ? listed : "-");
+		say(&m);
+		rc = PL_EXIT_REGRESSION;
+	}
+	if (want_id && strcmp(id, want_id) != 0) {
+		pl_msg_init(&m, PL_MSG_VERIFY_ID_GIVEN);
+		pl_msg_text(&m, id);
+		pl_msg_text(&m, want_id);
+		say(&m);
+		rc = PL_EXIT_REGRESSION;
+	}
+	if (rc == PL_EXIT_OK) {
+		pl_msg_init(&m, PL_MSG_VERIFY_OFFLINE_OK);
+		pl_msg_text(&m, dir);
+		pl_msg_text(&m, id);
+		say(&m);
+		if (want_id) {
+			pl_msg_init(&m, PL_MSG_VERIFY_ID_OK);
+			pl_msg_text(&m, want_id);
+			say(&m);
+		}
+	}
+	return rc;
 }
 
 /* Removes the regular files of dir and then dir (it holds no subdirectories). */
@@ -156,34 +317,100 @@ static void remove_tree(const char *dir)
 	rmdir(dir);
 }
 
+static void count_diff(void *ctx, const char *name, const char *what)
+{
+	(void)name;
+	(void)what;
+	(*(size_t *)ctx)++;
+}
+
+/* A superseded bundle re-rendered with the runs as they stood at its
+ * as-of time (manifest "as_of"): when every file is the same, says so
+ * (the bundle is what the ledger held then). Quiet otherwise. */
+static void as_of_check(const struct pl_cli *cli, const char *dir, const char *spec,
+                        const char *lang, long long epoch, const char *manifest, const char *tmp)
+{
+	char at[32], tmpl[4096], *again;
+	size_t ndiff = 0, counted = 0;
+	struct pl_error err;
+
+	pl_error_init(&err);
+	if (!pl_manifest_string(manifest, "as_of", at, sizeof(at)) || !pl_spec_time_ok(at))
+		return;
+	snprintf(tmpl, sizeof(tmpl), "%s/perfledger-verify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!(again = mkdtemp(tmpl)))
+		return;
+	if (pl_cli_render_bundle(cli, spec, lang, epoch, again, 1, NULL, NULL, at) == PL_EXIT_OK &&
+	    !got_signal && pl_bundle_compare(dir, again, count_diff, &counted, &ndiff, &err) == 0 &&
+	    ndiff == 0) {
+		struct pl_msg m;
+		pl_msg_init(&m, PL_MSG_VERIFY_AS_OF_SAME);
+		pl_msg_text(&m, at);
+		say(&m);
+	}
+	remove_tree(again);
+}
+
+static const char two_dirs = 0; /* a second operand: a usage error */
+
+/* The one operand, DIR: a second one marks *v as two_dirs. */
+static int take_dir(void *v, const char *arg, const char *cmd)
+{
+	const char **dir = v;
+
+	(void)cmd;
+	*dir = *dir ? &two_dirs : arg;
+	return 0;
+}
+
 int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 {
 	char lang[16], tmpl[4096], *fresh, *manifest, *spec;
 	struct sigaction old[3];
 	const char *dir, *tmp = getenv("TMPDIR");
 	long long epoch;
-	size_t ndiff = 0;
+	size_t ndiff = 0, corrected = 0;
 	struct pl_error err;
 	int rc;
 
-	int argi;
-	/* no options but --help; DIR is the one operand */
-	const struct pl_option options[] = {PL_OPT_END_ENTRY};
+	int argi, offline = 0;
+	const char *want_id = NULL, *dir_arg = NULL;
+	/* DIR is the one operand */
+	const struct pl_option options[] = {
+		PL_OPT_FLAG_ENTRY("offline", 0, &offline, NULL),
+		PL_OPT_STRING_ENTRY("id", 0, "ID", &want_id, NULL),
+		PL_OPT_END_ENTRY,
+	};
 	const struct pl_usage usage = {
 		.cmd = "verify",
 		.head = usage_text,
 		.options = options,
 		.on_error = PL_USAGE_FULL, /* and no message */
+		.operand = take_dir,        /* options may follow DIR (--offline DIR --id ID) */
+		.operand_data = &dir_arg,
 	};
 
 	rc = pl_options_parse(&usage, argc, argv, &argi);
 	if (rc != PL_OPTIONS_CONTINUE)
 		return rc;
-	if (argc - argi != 1 || argv[argi][0] == '-') {
+	(void)argi;
+	if (!dir_arg || dir_arg == &two_dirs || dir_arg[0] == '-') {
 		pl_options_usage(&usage, stderr);
 		return PL_EXIT_USAGE;
 	}
-	dir = argv[argi];
+	dir = dir_arg;
+	if (want_id && !offline) {
+		pl_cli_errorf("verify", "--id goes with --offline");
+		return PL_EXIT_USAGE;
+	}
+	if (offline) {
+		struct stat sb;
+		if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+			pl_cli_errorf("verify", "'%s' is not a report bundle (no such directory)", dir);
+			return PL_EXIT_USAGE;
+		}
+		return verify_offline(dir, want_id);
+	}
 	pl_error_init(&err);
 	manifest = malloc(strlen(dir) + 32);
 	spec = malloc(strlen(dir) + 32);
@@ -233,9 +460,14 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 		free(spec);
 		return PL_EXIT_USAGE;
 	}
-	rc = pl_cli_render_bundle(cli, spec, lang, epoch, fresh, 1);
-	if (rc == PL_EXIT_REFUSED && !got_signal)
-		name_changed_runs(cli, manifest, NULL); /* an amend may be why */
+	rc = pl_cli_render_bundle(cli, spec, lang, epoch, fresh, 1, NULL, NULL, NULL);
+	if (rc == PL_EXIT_REFUSED && !got_signal && name_changed_runs(cli, manifest, NULL)) {
+		/* an amend is why: the bundle is superseded, not refused */
+		struct pl_msg m;
+		pl_msg_init(&m, PL_MSG_VERIFY_SUPERSEDED);
+		say(&m);
+		rc = PL_EXIT_SUPERSEDED;
+	}
 	if (rc == PL_EXIT_OK && !got_signal) {
 		if (pl_bundle_compare(dir, fresh, on_diff, NULL, &ndiff, &err)) {
 			pl_cli_print_error(&err);
@@ -245,7 +477,7 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 			fputs("bundle '", stdout);
 			pl_cli_put_inert(stdout, dir);
 			printf("' differs from a re-render: %zu file%s\n", ndiff, ndiff == 1 ? "" : "s");
-			name_changed_runs(cli, manifest, fresh);
+			corrected = name_changed_runs(cli, manifest, fresh);
 			if (fm) {
 				snprintf(fm, strlen(fresh) + 32, "%s/manifest.json", fresh);
 				if (pl_manifest_gnuplot(manifest, was, sizeof(was)) &&
@@ -260,6 +492,14 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 				free(fm);
 			}
 			rc = PL_EXIT_REGRESSION;
+			if (corrected) {
+				struct pl_msg m;
+				if (!got_signal)
+					as_of_check(cli, dir, spec, lang, epoch, manifest, tmp);
+				pl_msg_init(&m, PL_MSG_VERIFY_SUPERSEDED);
+				say(&m);
+				rc = PL_EXIT_SUPERSEDED;
+			}
 		} else {
 			fputs("bundle '", stdout);
 			pl_cli_put_inert(stdout, dir);

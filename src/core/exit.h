@@ -15,7 +15,9 @@ enum pl_exit {
 	PL_EXIT_USAGE = 2,      /* usage or I/O error */
 	PL_EXIT_REFUSED = 3,    /* comparison refused: conditions do not match */
 	PL_EXIT_REJECTED = 4,   /* one or more inputs rejected */
-	PL_EXIT_TOO_FEW = 5     /* too few samples to decide */
+	PL_EXIT_TOO_FEW = 5,    /* too few samples to decide */
+	PL_EXIT_SUPERSEDED = 6  /* verify: the bundle's runs were corrected since (amended,
+	                           retracted or purged), apart from 1 "a file differs" */
 };
 
 #endif

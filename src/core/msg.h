@@ -202,6 +202,8 @@
 	X(W_XLSX_RUNS_ADAPTER, "") \
 	X(W_XLSX_RUNS_REFERENCE_ONLY_COL, "") \
 	X(W_XLSX_RUNS_CHECKLIST_MISSING, "") \
+	X(W_XLSX_BUNDLE_ID, "") \
+	X(W_XLSX_HOW_TO_CHECK, "") \
 	/* the gnuplot charts (render/plot.c) */ \
 	X(W_PLOT_TTFT, "") \
 	X(W_PLOT_TPOT, "") \
@@ -215,7 +217,35 @@
 	/* goodput and its SLO (issue 22): goodput shown n/a in a comparison \
 	 * because its values were not counted against one SLO */ \
 	X(GOODPUT_SLO_MISSING, "{1} RUNS runs whose goodput records no SLO; {2} LIST the SLOs the others record (may be empty)") \
-	X(GOODPUT_SLO_DIFFERS, "{1} LIST the different SLOs, e.g. 'ttft 0.2 s, tpot 0.05 s'")
+	X(GOODPUT_SLO_DIFFERS, "{1} LIST the different SLOs, e.g. 'ttft 0.2 s, tpot 0.05 s'") \
+	/* bundle identity, offline verify and errata (issue 25) */ \
+	X(BUNDLE_HOW_TO_CHECK, "{1} TEXT the bundle id") \
+	X(BUNDLE_ERRATA_SINCE, "{1} TEXT the earlier bundle's id, {2} TEXT its as-of time (UTC)") \
+	X(BUNDLE_ERRATA_NONE, "{1} TEXT the earlier bundle's id, {2} TEXT its as-of time (UTC)") \
+	X(BUNDLE_ERRATUM_AMENDED, "{1} TEXT the run (source, sha256, record), {2} FIELD the field, " \
+	                          "{3} TEXT the old value, {4} TEXT the new value, {5} TEXT the reason, " \
+	                          "{6} TEXT who, {7} TEXT when (UTC)") \
+	X(BUNDLE_ERRATUM_RETRACTED, "{1} TEXT the run, {2} TEXT the reason, {3} TEXT who, {4} TEXT when") \
+	X(BUNDLE_ERRATUM_RESTORED, "{1} TEXT the run, {2} TEXT the reason, {3} TEXT who, {4} TEXT when") \
+	X(BUNDLE_ERRATUM_ADDED, "{1} TEXT the run, {2} TEXT when it was imported (UTC)") \
+	X(VERIFY_RUN_ABSENT, "{1} TEXT the run's content identity (sha256, record)") \
+	X(VERIFY_RUN_RETRACTED, "{1} INT the run's id in this ledger, {2} TEXT its content identity") \
+	X(VERIFY_RUN_AMENDED, "{1} INT the run's id here, {2} TEXT its content identity, " \
+	                      "{3} INT its revision in the bundle, {4} INT its revision here") \
+	X(VERIFY_RUN_OLDER, "{1} INT the run's id here, {2} TEXT its content identity, " \
+	                    "{3} INT its revision in the bundle, {4} INT its (older) revision here") \
+	X(VERIFY_RUN_LEFT, "{1} INT the run's id here, {2} TEXT its content identity") \
+	X(VERIFY_RUN_NEW, "{1} INT the run's id here, {2} TEXT its content identity") \
+	X(VERIFY_SUPERSEDED, "") \
+	X(VERIFY_FILE_CHANGED, "{1} TEXT the file") \
+	X(VERIFY_FILE_MISSING, "{1} TEXT the file") \
+	X(VERIFY_FILE_ADDED, "{1} TEXT the file") \
+	X(VERIFY_OFFLINE_OK, "{1} TEXT the bundle directory, {2} TEXT the bundle id") \
+	X(VERIFY_OFFLINE_BAD, "{1} TEXT the bundle directory, {2} INT files that do not match") \
+	X(VERIFY_ID_MANIFEST, "{1} TEXT the id recomputed, {2} TEXT the id the manifest names") \
+	X(VERIFY_ID_GIVEN, "{1} TEXT the id recomputed, {2} TEXT the id given with --id") \
+	X(VERIFY_ID_OK, "{1} TEXT the id given with --id") \
+	X(VERIFY_AS_OF_SAME, "{1} TEXT the bundle's as-of time (UTC)")
 
 enum pl_msg_code {
 	PL_MSG_NONE = 0, /* no message (an unset struct pl_msg) */

@@ -295,6 +295,8 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	rc = pl_bundle_db_hash(&b, err);
 	if (rc == 0)
+		rc = pl_bundle_compute_id(&b, err);
+	if (rc == 0)
 		rc = write_in(dir, "comparison.csv", write_csv, (void *)cmp, err);
 	if (rc == 0)
 		rc = write_in(dir, "comparison.json", write_cjson, (void *)cmp, err);
@@ -339,7 +341,8 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 		char *path = pl_fs_path(dir, "comparison.xlsx");
 		struct pl_xlsx_verdict v = {opts->spec->currency, b.offer_order,
 		                            (const char *const *)b.offer_flags,
-		                            (const char *const *)b.offer_notes};
+		                            (const char *const *)b.offer_notes, b.bundle_id,
+		                            b.how_to_check};
 		if (!proc || b.noffers != proc->ngroups) /* no verdict drawn: the groups' order */
 			v.order = NULL, v.flags = v.notes = NULL;
 		rc = path ? pl_xlsx_write_bundle(path, cmp, runs, proc, &v, opts->spec->sheets, opts->lang,
@@ -351,6 +354,10 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 		struct bytes bt = {opts->spec->bytes, opts->spec->nbytes};
 		rc = write_in(dir, "definition.json", write_bytes, &bt, err);
 	}
+	if (rc == 0)
+		rc = write_in(dir, "runs.jsonl", pl_bundle_write_runs, &b, err);
+	if (rc == 0)
+		rc = write_in(dir, "CITATION.cff", pl_bundle_write_citation, &b, err);
 	if (rc == 0) {
 		struct manifest_job mj = {&b, dir, err};
 		rc = write_in(dir, "manifest.json", pl_bundle_write_manifest, &mj, err);
@@ -358,6 +365,7 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 	free(charts);
 	pl_bundle_free_charts(&b);
 	pl_bundle_free_verdict(&b);
+	free(b.how_to_check);
 	pl_tpl_ctx_free(b.ctx);
 	if (rc == 0 && plot_rc != 0) {
 		if (err)

@@ -98,6 +98,10 @@ struct bundle {
 	struct bundle_svg svg[BUNDLE_MAX_SVG]; /* the charts drawn by bundle_charts.c, in report order */
 	size_t nsvg;
 	char db_hash[65];
+	char bundle_id[PL_BUNDLE_ID_SIZE]; /* pl_bundle_id_compute over the render's inputs */
+	char *how_to_check; /* the "how to check this report" paragraph in the
+	                       bundle's language (pl_bundle_context); heap */
+	char as_of[32];    /* the runs' as-of time: the definition's "as_of", else the epoch */
 	char gnuplot[128]; /* `gnuplot --version` when gnuplot drew charts, else "" */
 	/* the verdict as its table says it (bundle_context.c), for the
 	 * workbook's first sheet: noffers group indexes in rank order and
@@ -167,6 +171,22 @@ int pl_bundle_publish(const char *dir, pl_bundle_render_fn fn, void *ctx, struct
 /* Sets b->db_hash: the sha256 of the selected runs as `list --format json`
  * renders them. Returns 0 or PL_ENOMEM. */
 int pl_bundle_db_hash(struct bundle *b, struct pl_error *err);
+
+/* Sets b->bundle_id (pl_bundle_id_compute over the definition's bytes,
+ * the language, the epoch, the tool version and the content identity of
+ * every run of the comparison at its revision) and b->as_of. Returns 0 or
+ * PL_ENOMEM. Defined in bundle_manifest.c. */
+int pl_bundle_compute_id(struct bundle *b, struct pl_error *err);
+
+/* A pl_fs_write_atomic body (v: struct bundle): runs.jsonl, the export
+ * line (render/export.c) of every run of the comparison with its trail,
+ * in the bundle's run order. Defined in bundle_manifest.c. */
+int pl_bundle_write_runs(FILE *fp, void *v, struct pl_error *err);
+
+/* A pl_fs_write_atomic body (v: struct bundle): CITATION.cff, the
+ * bundle's citation (title, date, bundle id, tool and version). Defined
+ * in bundle_manifest.c. */
+int pl_bundle_write_citation(FILE *fp, void *v, struct pl_error *err);
 
 /* What pl_bundle_write_manifest needs: the render and its directory. */
 struct manifest_job {

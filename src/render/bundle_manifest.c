@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -25,6 +26,7 @@
 #include "render/render_impl.h"
 #include "render/spec.h"
 #include "util/clock.h"
+#include "util/alloc.h"
 #include "util/file.h"
 
 #define MANIFEST_MAX (((size_t)1 << 24) - 1) /* bytes of an old manifest.json read back */
@@ -125,6 +127,13 @@ int pl_bundle_write_manifest(FILE *fp, void *v, struct pl_error *err)
 		pl_json_write_string(fp, b->gnuplot);
 	}
 	fprintf(fp, ",\n  \"source_date_epoch\": %lld", b->o->epoch);
+	if (b->bundle_id[0]) {
+		fputs(",\n  \"bundle_id\": ", fp);
+		pl_json_write_string(fp, b->bundle_id);
+		fputs(",\n  \"as_of\": ", fp);
+		pl_json_write_string(fp, b->as_of);
+		fputs(",\n  \"runs_file\": \"runs.jsonl\"", fp);
+	}
 	fputs(",\n  \"database_hash\": ", fp);
 	pl_json_write_string(fp, b->db_hash);
 	fputs(",\n  \"selection\": [", fp);
@@ -152,16 +161,19 @@ int pl_bundle_write_manifest(FILE *fp, void *v, struct pl_error *err)
 		pl_json_write_string(fp, run->sha256);
 		fputc('}', fp);
 	}
-	/* the revision of every run used, so that verify can name the runs
-	 * amended, retracted or purged since (migration 009) */
+	/* every run used by its content identity and revision, in the
+	 * bundle's order (its run numbers): verify finds them in any ledger */
 	fputs("\n  ],\n  \"runs\": [", fp);
 	first = 1;
 	for (size_t i = 0; b->runs && i < b->runs->n; i++) {
 		const struct pl_run *run = &b->runs->v[i];
 		if (!pl_bundle_run_in_cmp(b->cmp, run->id))
 			continue;
-		fprintf(fp, "%s{\"id\": %lld, \"revision\": %d}", first ? "\n    " : ",\n    ", run->id,
-		        run->revision);
+		fputs(first ? "\n    {\"sha256\": " : ",\n    {\"sha256\": ", fp);
+		pl_json_write_string(fp, run->sha256);
+		fprintf(fp, ", \"record\": %ld, \"record_id\": ", run->record);
+		pl_json_write_string(fp, run->record_id);
+		fprintf(fp, ", \"revision\": %d}", run->revision > 0 ? run->revision : 1);
 		first = 0;
 	}
 	fputs("\n  ],\n  \"outputs\": [", fp);
@@ -194,35 +206,150 @@ int pl_bundle_write_manifest(FILE *fp, void *v, struct pl_error *err)
 	return ferror(fp) ? PL_EIO : 0;
 }
 
-/* sha256 of the selected runs as `list --format json` renders them. */
+/* The canonical content of a run: its export line (render/export.c)
+ * without what says where and when this ledger got it (source path,
+ * import time) and without its trail; revision first. */
+static int content_line(FILE *f, const struct pl_run *run)
+{
+	struct pl_run r = *run; /* shallow: only the fields set here differ */
+
+	r.source = NULL;
+	r.imported_at = NULL;
+	r.carried = NULL;
+	fprintf(f, "%d ", run->revision > 0 ? run->revision : 1);
+	return pl_render_export_run(f, &r, NULL);
+}
+
+/* sha256 over the canonical content of the comparison's runs, in the
+ * bundle's order (sha256, record): the same for the same runs at the same
+ * revisions whatever their ids and however they were imported. */
 int pl_bundle_db_hash(struct bundle *b, struct pl_error *err)
 {
-	struct pl_run_list sel;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f;
+	FILE *f = open_memstream(&buf, &len);
 	int rc = 0;
 
-	pl_run_list_init(&sel);
-	for (size_t i = 0; b->runs && i < b->runs->n && rc == 0; i++) {
-		struct pl_run *r;
-		if (!pl_bundle_run_in_cmp(b->cmp, b->runs->v[i].id))
-			continue;
-		r = pl_run_list_push(&sel);
-		rc = r ? pl_run_copy(r, &b->runs->v[i]) : PL_ENOMEM;
-	}
-	f = rc == 0 ? open_memstream(&buf, &len) : NULL;
-	if (!f) {
-		pl_run_list_release(&sel);
+	if (!f)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	}
-	rc = pl_render_runs(f, &sel, PL_FMT_JSON, err);
-	fclose(f);
-	if (rc == 0 && pl_sha256_hex(buf, len, b->db_hash) != 0)
+	for (size_t i = 0; b->runs && i < b->runs->n && rc == 0; i++)
+		if (pl_bundle_run_in_cmp(b->cmp, b->runs->v[i].id))
+			rc = content_line(f, &b->runs->v[i]);
+	if (fclose(f) != 0 || rc)
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (rc == 0 && pl_sha256_hex(buf ? buf : "", len, b->db_hash) != 0)
 		rc = pl_error_set(err, PL_ENOMEM, "sha256 failed");
 	free(buf);
-	pl_run_list_release(&sel);
 	return rc;
+}
+
+/* The sha256 of run's runs.jsonl line without its newline. */
+static int line_hash(const struct pl_run *run, char hex[65])
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc;
+
+	if (!f)
+		return PL_ENOMEM;
+	rc = pl_render_export_run(f, run, run->carried);
+	if (fclose(f) != 0 || rc || !buf) {
+		free(buf);
+		return PL_ENOMEM;
+	}
+	rc = pl_sha256_hex(buf, len && buf[len - 1] == '\n' ? len - 1 : len, hex) ? PL_ENOMEM : 0;
+	free(buf);
+	return rc;
+}
+
+int pl_bundle_compute_id(struct bundle *b, struct pl_error *err)
+{
+	const struct pl_report_spec *s = b->o->spec;
+	struct pl_bundle_ident *v = calloc(b->runs && b->runs->n ? b->runs->n : 1, sizeof(*v));
+	size_t n = 0;
+	int rc;
+
+	if (!v)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	for (size_t i = 0; b->runs && i < b->runs->n; i++) {
+		const struct pl_run *run = &b->runs->v[i];
+		if (!pl_bundle_run_in_cmp(b->cmp, run->id))
+			continue;
+		snprintf(v[n].sha256, sizeof(v[n].sha256), "%s", run->sha256);
+		v[n].record = run->record;
+		snprintf(v[n].record_id, sizeof(v[n].record_id), "%s", run->record_id);
+		v[n].revision = run->revision > 0 ? run->revision : 1;
+		if ((rc = line_hash(run, v[n].line)) != 0) {
+			free(v);
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		}
+		n++;
+	}
+	pl_bundle_ident_sort(v, n);
+	rc = pl_bundle_id_compute(s->bytes ? s->bytes : "", s->bytes ? s->nbytes : 0, b->w->lang,
+	                          b->o->epoch, b->o->tool_version, v, n, b->bundle_id);
+	free(v);
+	if (rc)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (s->as_of) {
+		snprintf(b->as_of, sizeof(b->as_of), "%s", s->as_of);
+	} else {
+		time_t t = (time_t)b->o->epoch;
+		struct tm tm;
+		gmtime_r(&t, &tm);
+		strftime(b->as_of, sizeof(b->as_of), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		if (b->o->as_of && strcmp(b->o->as_of, b->as_of) > 0) /* a later trail */
+			snprintf(b->as_of, sizeof(b->as_of), "%s", b->o->as_of);
+	}
+	return 0;
+}
+
+int pl_bundle_write_runs(FILE *fp, void *v, struct pl_error *err)
+{
+	struct bundle *b = v;
+
+	(void)err;
+	for (size_t i = 0; b->runs && i < b->runs->n; i++) {
+		const struct pl_run *run = &b->runs->v[i];
+		if (pl_bundle_run_in_cmp(b->cmp, run->id) && pl_render_export_run(fp, run, run->carried))
+			return PL_EIO;
+	}
+	return ferror(fp) ? PL_EIO : 0;
+}
+
+int pl_bundle_write_citation(FILE *fp, void *v, struct pl_error *err)
+{
+	struct bundle *b = v;
+	const struct pl_report_spec *s = b->o->spec;
+	const char *title = strcmp(b->w->lang, "zh-CN") == 0 && s->title_zh ? s->title_zh
+	                    : s->title_en                                   ? s->title_en
+	                                                                    : s->name;
+	const char *ver = b->o->tool_version ? b->o->tool_version : "";
+	char date[16];
+	time_t t = (time_t)b->o->epoch;
+	struct tm tm;
+
+	(void)err;
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+	fputs("# The citation of a perfledger report bundle (Citation File Format 1.2.0).\n"
+	      "# Cite the bundle id; a reader checks it with\n"
+	      "#   perfledger verify --offline DIR --id ID\n"
+	      "cff-version: 1.2.0\n"
+	      "message: \"Cite this report by its bundle id.\"\n"
+	      "type: dataset\n"
+	      "title: ", fp);
+	pl_json_write_string(fp, title);
+	fputs("\nauthors:\n  - name: ", fp);
+	pl_json_write_string(fp, s->name);
+	fprintf(fp, "\ndate-released: \"%s\"\nversion: \"%s\"\n", date, b->bundle_id);
+	fprintf(fp, "identifiers:\n  - type: other\n    value: \"%s\"\n"
+	            "    description: \"perfledger bundle id\"\n", b->bundle_id);
+	fputs("references:\n  - type: software\n    title: \"perfledger\"\n    version: ", fp);
+	pl_json_write_string(fp, ver);
+	fputs("\n    authors:\n      - name: \"perfledger\"\n", fp);
+	return ferror(fp) ? PL_EIO : 0;
 }
 
 /* ------------------------------------------------ reading a manifest back */
@@ -270,6 +397,23 @@ int pl_manifest_read(const char *path, char *lang, size_t n, long long *epoch,
 	return 0;
 }
 
+/* A whole number in [lo, hi] from a JSON number. */
+static int whole(const struct pl_jsonval *v, double lo, double hi, double *out)
+{
+	return pl_jsonread_number(v, out, NULL) == 0 && *out >= lo && *out <= hi &&
+	       *out == floor(*out);
+}
+
+static int hex_ok(const char *s, size_t len)
+{
+	if (strlen(s) != len)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
+			return 0;
+	return 1;
+}
+
 int pl_manifest_runs(const char *path, struct pl_manifest_run **runs, size_t *n, int *found,
                      struct pl_error *err)
 {
@@ -296,28 +440,41 @@ int pl_manifest_runs(const char *path, struct pl_manifest_run **runs, size_t *n,
 	if (pl_jsonread_iter(arr, &it, NULL) != 0)
 		goto bad;
 	while (pl_jsonread_next(&it, NULL, &el)) {
-		const struct pl_jsonval *id, *rev;
-		double vid, vrev;
+		const struct pl_jsonval *id, *rev, *sha, *rec, *rid;
+		double vid = 0, vrev, vrec = 0;
+		const char *ssha = "", *srid = "";
+		struct pl_manifest_run *m;
 
-		if (pl_jsonread_member(el, "id", &id, NULL) != 0 ||
-		    pl_jsonread_member(el, "revision", &rev, NULL) != 0 ||
-		    pl_jsonread_number(id, &vid, NULL) != 0 || pl_jsonread_number(rev, &vrev, NULL) != 0 ||
-		    vid < 1 || vid > 9007199254740992.0 || vid != floor(vid) || vrev < 1 ||
-		    vrev > 2147483647.0 || vrev != floor(vrev))
+		if (pl_jsonread_member(el, "revision", &rev, NULL) != 0 ||
+		    !whole(rev, 1, 2147483647.0, &vrev))
 			goto bad;
-		if (*n == cap) {
-			struct pl_manifest_run *nv = realloc(*runs, (cap = cap ? 2 * cap : 64) * sizeof(*nv));
-			if (!nv) {
-				pl_jsonread_free(doc);
-				free(*runs);
-				*runs = NULL;
-				*n = 0;
-				return pl_error_set(err, PL_ENOMEM, "out of memory");
-			}
-			*runs = nv;
+		if (pl_jsonread_member(el, "sha256", &sha, NULL) == 0) {
+			/* a run named by its content */
+			if (pl_jsonread_string(sha, &ssha, NULL) != 0 || !hex_ok(ssha, 64) ||
+			    pl_jsonread_member(el, "record", &rec, NULL) != 0 ||
+			    !whole(rec, 0, 2147483647.0, &vrec) ||
+			    pl_jsonread_member(el, "record_id", &rid, NULL) != 0 ||
+			    pl_jsonread_string(rid, &srid, NULL) != 0 ||
+			    (*srid && !hex_ok(srid, 32)))
+				goto bad;
+		} else if (pl_jsonread_member(el, "id", &id, NULL) != 0 ||
+		           !whole(id, 1, 9007199254740992.0, &vid)) {
+			goto bad; /* neither: not a run entry */
 		}
-		(*runs)[*n].id = (long long)vid;
-		(*runs)[(*n)++].revision = (int)vrev;
+		if (PL_ALLOC_GROW(*runs, *n + 1, cap)) {
+			pl_jsonread_free(doc);
+			free(*runs);
+			*runs = NULL;
+			*n = 0;
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		}
+		m = &(*runs)[(*n)++];
+		memset(m, 0, sizeof(*m));
+		m->id = (long long)vid;
+		m->revision = (int)vrev;
+		snprintf(m->sha256, sizeof(m->sha256), "%s", ssha);
+		m->record = (long)vrec;
+		snprintf(m->record_id, sizeof(m->record_id), "%s", srid);
 	}
 	pl_jsonread_free(doc);
 	*found = 1;
@@ -328,10 +485,37 @@ bad:
 	*runs = NULL;
 	*n = 0;
 	pl_error_set(err, PL_EINVALID,
-	             "'runs' must be an array of {\"id\": RUN, \"revision\": N}, whole numbers >= 1");
+	             "'runs' must be an array of {\"sha256\": HEX, \"record\": N, \"record_id\": "
+	             "HEX, \"revision\": N} (or {\"id\": RUN, \"revision\": N}), whole numbers");
 	pl_error_at(err, path, 0, 0);
 	pl_error_field(err, "runs");
 	return PL_EINVALID;
+}
+
+int pl_manifest_string(const char *path, const char *key, char *buf, size_t n)
+{
+	char *text;
+	size_t len;
+	struct pl_jsonread *doc = NULL;
+	const struct pl_jsonval *g;
+	const char *gs;
+	struct pl_error err;
+	int found = 0;
+
+	if (n)
+		buf[0] = '\0';
+	pl_error_init(&err);
+	if (pl_file_read(path, MANIFEST_MAX, &text, &len, &err))
+		return 0;
+	if (pl_jsonread_parse(path, text, len, &doc, &err) == 0 &&
+	    pl_jsonread_member(pl_jsonread_root(doc), key, &g, NULL) == 0 &&
+	    pl_jsonread_string(g, &gs, NULL) == 0 && strlen(gs) < n) {
+		snprintf(buf, n, "%s", gs);
+		found = 1;
+	}
+	free(text);
+	pl_jsonread_free(doc);
+	return found;
 }
 
 int pl_manifest_gnuplot(const char *path, char *buf, size_t n)

@@ -17,7 +17,10 @@
 #include "render/bundle.h"
 #include "render/bundle_impl.h"
 #include "render/render_impl.h"
+#include "adapters/jsonread.h"
+#include "core/hash.h"
 #include "render/spec.h"
+#include "util/alloc.h"
 #include "util/file.h"
 
 /* Opens dir/name as a regular file of at most PL_RENDER_READ_MAX bytes
@@ -132,5 +135,245 @@ int pl_bundle_compare(const char *bundle_dir, const char *fresh_dir, pl_bundle_d
 	}
 	pl_bundle_free_names(a, na);
 	pl_bundle_free_names(f, nf);
+	return rc;
+}
+
+/* ------------------------------------------------------ offline: no ledger */
+
+/* One "outputs" entry of a manifest. */
+struct listed {
+	char *path;      /* file name; owned */
+	char sha256[65]; /* as listed */
+};
+
+static void free_listed(struct listed *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
+}
+
+/* The manifest's "outputs" into *out (*n), and its lang, epoch and tool
+ * version. */
+static int read_manifest(const char *path, struct listed **out, size_t *n, char *lang, size_t nlang,
+                         long long *epoch, char *ver, size_t nver, struct pl_error *err)
+{
+	char *buf;
+	size_t len, cap = 0;
+	struct pl_jsonread *doc = NULL;
+	struct pl_jsonread_iter it;
+	const struct pl_jsonval *arr, *el, *p, *h;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = pl_manifest_read(path, lang, nlang, epoch, err)))
+		return rc;
+	if (!pl_manifest_string(path, "perfledger", ver, nver))
+		ver[0] = '\0';
+	if ((rc = pl_file_read(path, PL_RENDER_READ_MAX, &buf, &len, err)))
+		return rc;
+	rc = pl_jsonread_parse(path, buf, len, &doc, err);
+	free(buf);
+	if (rc)
+		return rc;
+	if (pl_jsonread_member(pl_jsonread_root(doc), "outputs", &arr, NULL) != 0 ||
+	    pl_jsonread_iter(arr, &it, NULL) != 0)
+		goto bad;
+	while (pl_jsonread_next(&it, NULL, &el)) {
+		const char *ps, *hs;
+		if (pl_jsonread_member(el, "path", &p, NULL) != 0 ||
+		    pl_jsonread_string(p, &ps, NULL) != 0 || !*ps || strchr(ps, '/') ||
+		    pl_jsonread_member(el, "sha256", &h, NULL) != 0 ||
+		    pl_jsonread_string(h, &hs, NULL) != 0 || strlen(hs) != 64)
+			goto bad;
+		if (PL_ALLOC_GROW(*out, *n + 1, cap) || !((*out)[*n].path = strdup(ps))) {
+			pl_jsonread_free(doc);
+			free_listed(*out, *n);
+			*out = NULL;
+			*n = 0;
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		}
+		snprintf((*out)[(*n)++].sha256, 65, "%s", hs);
+	}
+	pl_jsonread_free(doc);
+	return 0;
+bad:
+	pl_jsonread_free(doc);
+	free_listed(*out, *n);
+	*out = NULL;
+	*n = 0;
+	pl_error_set(err, PL_EINVALID, "'outputs' must be an array of {\"path\": NAME, \"sha256\": HEX}");
+	pl_error_at(err, path, 0, 0);
+	pl_error_field(err, "outputs");
+	return PL_EINVALID;
+}
+
+/* The content identities of the runs of runs.jsonl (export lines): sha256,
+ * record and record_id of "provenance", the revision 1 + the highest of
+ * "revisions". */
+static int read_runs(const char *path, struct pl_bundle_ident **out, size_t *n,
+                     struct pl_error *err)
+{
+	char *buf;
+	size_t len, cap = 0, at = 0, line = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = pl_file_read(path, PL_RENDER_READ_MAX, &buf, &len, err)))
+		return rc;
+	while (rc == 0 && at < len) {
+		const char *nl = memchr(buf + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+		struct pl_jsonread *doc = NULL;
+		const struct pl_jsonval *prov, *v, *revs, *el;
+		struct pl_jsonread_iter it;
+		const char *sha = NULL, *rid = "";
+		double rec = -1, rv;
+		int top = 1;
+
+		line++;
+		if (end == at) {
+			at = end + 1;
+			continue;
+		}
+		rc = pl_jsonread_parse(path, buf + at, end - at, &doc, err);
+		if (rc)
+			break;
+		if (pl_jsonread_member(pl_jsonread_root(doc), "provenance", &prov, NULL) == 0 &&
+		    pl_jsonread_member(prov, "sha256", &v, NULL) == 0 &&
+		    pl_jsonread_string(v, &sha, NULL) == 0 && strlen(sha) == 64 &&
+		    pl_jsonread_member(prov, "record", &v, NULL) == 0 &&
+		    pl_jsonread_number(v, &rec, NULL) == 0 && rec >= 0 && rec <= 2147483647.0) {
+			if (pl_jsonread_member(prov, "record_id", &v, NULL) == 0 &&
+			    (pl_jsonread_string(v, &rid, NULL) != 0 || strlen(rid) != 32))
+				sha = NULL;
+		} else {
+			sha = NULL;
+		}
+		if (sha && pl_jsonread_member(pl_jsonread_root(doc), "revisions", &revs, NULL) == 0 &&
+		    pl_jsonread_iter(revs, &it, NULL) == 0)
+			while (pl_jsonread_next(&it, NULL, &el))
+				if (pl_jsonread_member(el, "revision", &v, NULL) == 0 &&
+				    pl_jsonread_number(v, &rv, NULL) == 0 && rv > top && rv < 2147483647.0)
+					top = (int)rv;
+		if (!sha) {
+			pl_jsonread_free(doc);
+			rc = pl_error_set(err, PL_EINVALID, "not a perfledger export line (no provenance "
+			                                    "sha256 and record)");
+			pl_error_at(err, path, (int)line, 1);
+			break;
+		}
+		if (PL_ALLOC_GROW(*out, *n + 1, cap)) {
+			pl_jsonread_free(doc);
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			break;
+		}
+		memset(&(*out)[*n], 0, sizeof(**out));
+		snprintf((*out)[*n].sha256, 65, "%s", sha);
+		(*out)[*n].record = (long)rec;
+		snprintf((*out)[*n].record_id, 33, "%s", rid);
+		(*out)[*n].revision = top;
+		if (pl_sha256_hex(buf + at, end - at, (*out)[*n].line)) {
+			pl_jsonread_free(doc);
+			rc = pl_error_set(err, PL_ENOMEM, "sha256 failed");
+			break;
+		}
+		(*n)++;
+		pl_jsonread_free(doc);
+		at = end + 1;
+	}
+	free(buf);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+int pl_bundle_offline(const char *dir, pl_bundle_diff_cb cb, void *ctx, size_t *ndiff,
+                      char id[PL_BUNDLE_ID_SIZE], char listed_id[PL_BUNDLE_ID_SIZE],
+                      struct pl_error *err)
+{
+	struct listed *out = NULL;
+	struct pl_bundle_ident *runs = NULL;
+	size_t nout = 0, nruns = 0, nnames = 0;
+	char **names = NULL, *mpath = NULL, *dpath = NULL, *rpath = NULL, *def = NULL;
+	char lang[16], ver[64], hex[65];
+	long long epoch;
+	size_t ndef = 0;
+	int rc;
+
+	*ndiff = 0;
+	id[0] = listed_id[0] = '\0';
+	mpath = pl_fs_path(dir, "manifest.json");
+	dpath = pl_fs_path(dir, "definition.json");
+	rpath = pl_fs_path(dir, "runs.jsonl");
+	if (!mpath || !dpath || !rpath) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = only_regular(dir, err);
+	if (rc == 0)
+		rc = read_manifest(mpath, &out, &nout, lang, sizeof(lang), &epoch, ver, sizeof(ver), err);
+	if (rc == 0)
+		rc = pl_bundle_list_dir(dir, &names, &nnames, err);
+	/* every listed file at its sha256, then the files nobody listed */
+	for (size_t i = 0; rc == 0 && i < nout; i++) {
+		char *p = pl_fs_path(dir, out[i].path);
+		char *buf = NULL;
+		size_t len;
+		struct stat sb;
+		if (!p) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			break;
+		}
+		if (lstat(p, &sb) != 0) {
+			cb(ctx, out[i].path, "missing");
+			(*ndiff)++;
+		} else if ((rc = pl_file_read(p, PL_RENDER_READ_MAX, &buf, &len, err)) == 0) {
+			if (pl_sha256_hex(buf, len, hex))
+				rc = pl_error_set(err, PL_ENOMEM, "sha256 failed");
+			else if (strcmp(hex, out[i].sha256) != 0) {
+				cb(ctx, out[i].path, "differs");
+				(*ndiff)++;
+			}
+		}
+		free(buf);
+		free(p);
+	}
+	for (size_t i = 0; rc == 0 && i < nnames; i++) {
+		size_t k = 0;
+		if (strcmp(names[i], "manifest.json") == 0)
+			continue;
+		while (k < nout && strcmp(out[k].path, names[i]) != 0)
+			k++;
+		if (k == nout) {
+			cb(ctx, names[i], "unexpected");
+			(*ndiff)++;
+		}
+	}
+	/* the id, from what the bundle ships */
+	if (rc == 0) {
+		struct stat sb;
+		pl_manifest_string(mpath, "bundle_id", listed_id, PL_BUNDLE_ID_SIZE);
+		if (lstat(dpath, &sb) == 0 && lstat(rpath, &sb) == 0 &&
+		    (rc = pl_file_read(dpath, PL_RENDER_READ_MAX, &def, &ndef, err)) == 0 &&
+		    (rc = read_runs(rpath, &runs, &nruns, err)) == 0) {
+			pl_bundle_ident_sort(runs, nruns);
+			if (pl_bundle_id_compute(def, ndef, lang, epoch, ver, runs, nruns, id))
+				rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		}
+	}
+out:
+	free_listed(out, nout);
+	pl_bundle_free_names(names, nnames);
+	free(runs);
+	free(def);
+	free(mpath);
+	free(dpath);
+	free(rpath);
 	return rc;
 }

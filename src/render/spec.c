@@ -247,6 +247,111 @@ static int parse_flags(const char *path, const struct pl_jsonval *item, const ch
 	return 0;
 }
 
+int pl_spec_time_ok(const char *t)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
+
+	if (!t || strlen(t) != sizeof(form) - 1)
+		return 0;
+	for (size_t i = 0; form[i]; i++)
+		if (form[i] == 'd' ? !(t[i] >= '0' && t[i] <= '9') : t[i] != form[i])
+			return 0;
+	return 1;
+}
+
+int pl_spec_bundle_id_ok(const char *id)
+{
+	if (!id || strlen(id) != PL_SPEC_BUNDLE_ID_LEN || strncmp(id, "plb1-", 5) != 0)
+		return 0;
+	for (const char *p = id + 5; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+			return 0;
+	return 1;
+}
+
+/* "since": {"bundle": "plb1-...", "as_of": "YYYY-MM-DDTHH:MM:SSZ"}. */
+static int parse_since(const char *path, const struct pl_jsonval *item, struct pl_report_spec *s,
+                       struct pl_error *err)
+{
+	struct pl_jsonread_iter it;
+	const struct pl_jsonval *e;
+	const char *k, *str;
+	int rc = 0;
+
+	if (pl_jsonread_type(item) != PL_JT_OBJECT)
+		return bad(err, path, "since", "must be an object {\"bundle\": ID, \"as_of\": TIME}");
+	pl_jsonread_iter(item, &it, NULL);
+	while (rc == 0 && pl_jsonread_next(&it, &k, &e)) {
+		if (strcmp(k, "bundle") == 0 && pl_jsonread_string(e, &str, NULL) == 0 &&
+		    pl_spec_bundle_id_ok(str))
+			rc = dup_str(&s->since_bundle, str, err);
+		else if (strcmp(k, "as_of") == 0 && pl_jsonread_string(e, &str, NULL) == 0 &&
+		         pl_spec_time_ok(str))
+			rc = dup_str(&s->since_at, str, err);
+		else
+			rc = bad(err, path, "since",
+			         "must be {\"bundle\": \"plb1-\" and 32 hex digits, \"as_of\": "
+			         "\"YYYY-MM-DDTHH:MM:SSZ\"}");
+	}
+	if (rc == 0 && (!s->since_bundle || !s->since_at))
+		rc = bad(err, path, "since", "needs both \"bundle\" and \"as_of\"");
+	return rc;
+}
+
+int pl_spec_add_inputs(struct pl_report_spec *s, const char *as_of, const char *since_bundle,
+                       const char *since_at, struct pl_error *err)
+{
+	size_t end = s->nbytes, extra;
+	char *add, *nb;
+
+	if ((as_of && s->as_of) || (since_bundle && s->since_bundle))
+		return pl_error_set(err, PL_EUSAGE, "the definition has its own '%s'; it cannot be "
+		                                    "given on the command line too",
+		                    as_of && s->as_of ? "as_of" : "since");
+	if (!as_of && !since_bundle)
+		return 0;
+	while (end > 0 && s->bytes[end - 1] != '}')
+		end--;
+	if (end == 0)
+		return pl_error_set(err, PL_EINVALID, "the definition does not end in '}'");
+	end--; /* at the '}' */
+	while (end > 0 && (s->bytes[end - 1] == ' ' || s->bytes[end - 1] == '\n' ||
+	                   s->bytes[end - 1] == '\t' || s->bytes[end - 1] == '\r'))
+		end--;
+	extra = 160;
+	if (!(add = malloc(extra)) || !(nb = malloc(end + 2 * extra + 8))) {
+		free(add);
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	memcpy(nb, s->bytes, end);
+	s->nbytes = end;
+	if (since_bundle) {
+		int n = snprintf(add, extra, ",\n  \"since\": {\"bundle\": \"%s\", \"as_of\": \"%s\"}",
+		                 since_bundle, since_at);
+		memcpy(nb + s->nbytes, add, (size_t)n);
+		s->nbytes += (size_t)n;
+		if (dup_str(&s->since_bundle, since_bundle, err) || dup_str(&s->since_at, since_at, err))
+			goto oom;
+	}
+	if (as_of) {
+		int n = snprintf(add, extra, ",\n  \"as_of\": \"%s\"", as_of);
+		memcpy(nb + s->nbytes, add, (size_t)n);
+		s->nbytes += (size_t)n;
+		if (dup_str(&s->as_of, as_of, err))
+			goto oom;
+	}
+	memcpy(nb + s->nbytes, "\n}\n", 3);
+	s->nbytes += 3;
+	free(add);
+	free(s->bytes);
+	s->bytes = nb;
+	return 0;
+oom:
+	free(add);
+	free(nb);
+	return PL_ENOMEM;
+}
+
 static int safe_name(const char *s)
 {
 	if (!*s)
@@ -350,6 +455,13 @@ int pl_spec_load(const char *path, struct pl_report_spec *s, struct pl_error *er
 				rc = dup_str(&s->currency, str, err);
 		} else if (strcmp(k, "description") == 0) {
 			rc = pl_jsonread_string(e, &str, NULL) == 0 ? 0 : bad(err, path, k, "must be a string");
+		} else if (strcmp(k, "as_of") == 0) {
+			if (pl_jsonread_string(e, &str, NULL) != 0 || !pl_spec_time_ok(str))
+				rc = bad(err, path, k, "must be a UTC time \"YYYY-MM-DDTHH:MM:SSZ\"");
+			else
+				rc = dup_str(&s->as_of, str, err);
+		} else if (strcmp(k, "since") == 0) {
+			rc = parse_since(path, e, s, err);
 		} else {
 			rc = bad(err, path, k, "is not a report definition member");
 		}
@@ -417,6 +529,9 @@ void pl_spec_release(struct pl_report_spec *s)
 	if (!s)
 		return;
 	free(s->name);
+	free(s->as_of);
+	free(s->since_bundle);
+	free(s->since_at);
 	free(s->title_en);
 	free(s->title_zh);
 	free_strs(s->where, s->nwhere);

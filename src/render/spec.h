@@ -24,6 +24,12 @@
  *   "charts":  ["bars", "sweep", "pareto"]          which charts
  *   "sheets":  ["procurement", "checklist"]         extra workbook sheets
  *   "description": "text"                           for the reader of the file
+ *   "as_of": "2026-09-21T14:13:20Z"                 the runs as they stood then
+ *                                                   (report --as-of adds it)
+ *   "since": {"bundle": "plb1-...", "as_of": TIME}  an earlier bundle: the
+ *                                                   report opens with the errata
+ *                                                   since its as-of time
+ *                                                   (report --since adds it)
  * Unknown keys are rejected (a typo must not silently drop an SLO).
  * reports/README.md documents every key with its type, default and an
  * example.
@@ -71,6 +77,9 @@ struct pl_report_spec {
 	unsigned sheets;        /* PL_SHEET_* */
 	char *bytes;            /* the file's bytes (copied into bundles); owned */
 	size_t nbytes;
+	char *as_of;            /* "as_of": UTC time the runs are taken at, or NULL */
+	char *since_bundle;     /* "since"."bundle": the earlier bundle's id, or NULL */
+	char *since_at;         /* "since"."as_of": its as-of time, or NULL */
 	int builtin;            /* 1: report --axis's default definition
 	                           (pl_spec_default): rendered from
 	                           report.axis.md with the plain workbook and
@@ -92,6 +101,24 @@ int pl_spec_default(struct pl_report_spec *out, const char *axis, const char *co
                     size_t nwhere, const char *const *metrics, size_t nmetrics,
                     const char *const *allow, size_t nallow, const char *title,
                     struct pl_error *err);
+
+/* The length of a bundle id ("plb1-" and 32 lowercase hex digits). */
+#define PL_SPEC_BUNDLE_ID_LEN 37
+
+/* 1 if t is a UTC time of the form "YYYY-MM-DDTHH:MM:SSZ" (digits where
+ * the form has them), else 0. */
+int pl_spec_time_ok(const char *t);
+
+/* 1 if id is a bundle id ("plb1-" and 32 lowercase hex digits), else 0. */
+int pl_spec_bundle_id_ok(const char *id);
+
+/* Adds "since" (since_bundle and since_at, both or neither) and "as_of"
+ * (NULL: none) to s and to its bytes (the members appended before the
+ * closing '}', so definition.json records them and verify re-renders
+ * with them). Returns 0; PL_EUSAGE when the definition has the member
+ * already; PL_EINVALID; PL_ENOMEM. */
+int pl_spec_add_inputs(struct pl_report_spec *s, const char *as_of, const char *since_bundle,
+                       const char *since_at, struct pl_error *err);
 
 /* Frees everything spec owns. NULL is a no-op. */
 void pl_spec_release(struct pl_report_spec *spec);

@@ -1189,5 +1189,23 @@ static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl
 		rc = sh->ws ? sheet_checklist(sh, cmp, runs, f) : PL_ENOMEM;
 		free(sh);
 	}
+	if (rc == 0 && x->verdict && x->verdict->bundle_id) {
+		/* the bundle id and how a reader checks the report: the last sheet */
+		struct sheet *sh = calloc(1, sizeof(*sh));
+		if (!sh)
+			return PL_ENOMEM;
+		sh->ws = workbook_add_worksheet(wb, "Check");
+		if (!sh->ws) {
+			rc = PL_ENOMEM;
+		} else {
+			rc |= put_head(sh, 0, 0, TR(f, W_XLSX_BUNDLE_ID), f->header);
+			rc |= put_str(sh, 0, 1, x->verdict->bundle_id, NULL);
+			rc |= put_head(sh, 1, 0, TR(f, W_XLSX_HOW_TO_CHECK), f->header);
+			if (x->verdict->how_to_check)
+				worksheet_write_string(sh->ws, 1, 1, x->verdict->how_to_check, NULL);
+			finish_sheet(sh, 1);
+		}
+		free(sh);
+	}
 	return rc;
 }

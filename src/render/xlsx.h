@@ -35,6 +35,9 @@ struct pl_xlsx_verdict {
 	                              first); NULL: the groups' own order */
 	const char *const *flags;  /* per rank: the flags joined by "; ", or NULL */
 	const char *const *notes;  /* per rank: the notes joined by "; ", or NULL */
+	const char *bundle_id;     /* the bundle id: a last "Check" sheet with it and
+	                              how_to_check; NULL: no such sheet */
+	const char *how_to_check;  /* the "how to check this report" paragraph, or NULL */
 };
 
 /* The bundle's workbook: the sheets of pl_xlsx_write plus a native column

@@ -343,6 +343,12 @@ int pl_store_amend(struct pl_store *st, const struct pl_run *amended,
                    const char *reason, const char *author, int *revision, long long *shared,
                    long long *shared_first, struct pl_error *err);
 
+/* The ids of the other runs that share run_id's conditions row (they pool
+ * with it in comparisons), ascending, into *ids (caller frees with
+ * free()) and *n. Returns 0, PL_EDB or PL_ENOMEM. */
+int pl_store_pool_mates(struct pl_store *st, long long run_id, long long **ids, size_t *n,
+                        struct pl_error *err);
+
 /* Retracts run_id: a new open row in retractions. *changed is 0 (nothing
  * written) when it is retracted already. Returns 0, PL_EEMPTY (no such
  * run), PL_EUSAGE, PL_EDB or PL_ENOMEM. */

@@ -8,6 +8,7 @@
  * rows, and they share nothing with the cached import/query statements.
  */
 #include "store/store_impl.h"
+#include "util/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -581,6 +582,38 @@ int pl_store_amend(struct pl_store *st, const struct pl_run *amended,
 		*revision = current + 1;
 out:
 	pl_cond_key_release(&key);
+	return rc;
+}
+
+int pl_store_pool_mates(struct pl_store *st, long long run_id, long long **ids, size_t *n,
+                        struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	size_t cap = 0;
+	int rc, step;
+
+	*ids = NULL;
+	*n = 0;
+	if ((rc = prep(st, "SELECT id FROM runs WHERE id != ?1 AND condition_id ="
+	                   " (SELECT condition_id FROM runs WHERE id = ?1) ORDER BY id",
+	               &s, "looking up runs of the same conditions", err)))
+		return rc;
+	sqlite3_bind_int64(s, 1, run_id);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		if (PL_ALLOC_GROW(*ids, *n + 1, cap)) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			break;
+		}
+		(*ids)[(*n)++] = sqlite3_column_int64(s, 0);
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = ledger_fail(st, err, "looking up runs of the same conditions");
+	sqlite3_finalize(s);
+	if (rc) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+	}
 	return rc;
 }
 

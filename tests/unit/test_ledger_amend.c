@@ -775,8 +775,7 @@ static void test_amend_per_accelerator(void **state)
 		                    "80G', accelerator_count '2' -> '4'\n"
 		                    "run 2: output_throughput_per_accelerator kept at '60': the file gave "
 		                    "it (it is not the throughput divided by the old accelerator_count)\n"
-		                    "run 2: now has the same conditions as run 1: they pool together in "
-		                    "comparisons\n"
+		                    /* runs 1 and 2 shared their conditions before: not "now pools" */
 		                    "amended 2 runs\n");
 	}
 	assert_int_equal(raw_int(path, "SELECT count(*) FROM revisions WHERE run_id = 1"), 3);

@@ -117,7 +117,7 @@ static int report_write(const char *dir, const struct pl_comparison *cmp,
                         struct pl_error *err)
 {
 	struct pl_report_spec spec;
-	struct pl_bundle_opts opts;
+	struct pl_bundle_opts opts = {0}; /* errata, as_of: none */
 	int rc = pl_spec_default(&spec, "hardware", where, nwhere, NULL, 0, NULL, 0, title, err);
 
 	opts.spec = &spec;

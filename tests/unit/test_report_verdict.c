@@ -233,7 +233,7 @@ static char *render_in(struct fixture *f, const char *spec_json, const char *lan
 	char path[1024];
 	struct pl_report_spec spec;
 	struct pl_procurement p;
-	struct pl_bundle_opts opts;
+	struct pl_bundle_opts opts = {0}; /* errata, as_of: none */
 	struct pl_error err;
 	FILE *fp;
 
