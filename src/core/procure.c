@@ -44,7 +44,7 @@ int pl_procure_bounding_metric(int m, int after)
 	if (m < 0 || m >= PL_METRIC_COUNT)
 		return PL_M_NONE;
 	s = pl_metric_info[m].stat;
-	if (s < PL_S_P50 || s >= PL_S_P999)
+	if (s < PL_S_P50 || s > PL_S_P999)
 		return PL_M_NONE;
 	/* a family's statistics are declared in enum pl_stat order from its
 	 * mean (PL_DIST_METRICS): the family starts at m - (s - PL_S_MEAN) */
@@ -59,7 +59,7 @@ int pl_procure_bounding_metric(int m, int after)
 			return PL_M_NONE;
 	}
 	for (k = start; k < sizeof(order) / sizeof(order[0]); k++)
-		if (order[k] > s)
+		if (order[k] > s || order[k] == PL_S_MAX) /* the maximum bounds every percentile */
 			return base + (int)(order[k] - PL_S_MEAN);
 	return PL_M_NONE;
 }

@@ -231,9 +231,9 @@ struct pl_procure_group {
 
 /* The metric that bounds metric m from above when m is not recorded: the
  * next higher percentile of its family after `after` (PL_M_NONE: the
- * first), up to p99_9, then its maximum ("ttft_p95" -> ttft_p99,
+ * * first), up to p99_9, then its maximum ("ttft_p95" -> ttft_p99,
  * ttft_p99_9, ttft_max); PL_M_NONE when there is none (m is not a
- * percentile below p99_9, or the list is exhausted). A higher percentile
+ * percentile, or the list is exhausted). A higher percentile
  * is never below a lower one of the same requests, nor is a median of
  * higher percentiles below the median of the lower, so the bound is
  * conservative: it meets a limit only where m does. */
