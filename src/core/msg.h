@@ -36,6 +36,7 @@
 	X(VERDICT_LOAD_RATE, "") \
 	X(VERDICT_AT_MOST, "{1} TEXT a formatted figure") \
 	X(VERDICT_AT_LEAST, "{1} TEXT a formatted figure") \
+	X(VERDICT_AT_MOST_SIGN, "") \
 	X(VERDICT_FLAG_COST_AT_MOST, "") \
 	X(VERDICT_FLAG_FAILS_BELOW, "") \
 	X(VERDICT_FLAG_FAILED_LOAD, "") \

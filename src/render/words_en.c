@@ -12,6 +12,7 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_VERDICT_LOAD_RATE] = "request rate",
 	[PL_MSG_VERDICT_AT_MOST] = "≤ {1}",
 	[PL_MSG_VERDICT_AT_LEAST] = "≥ {1}",
+	[PL_MSG_VERDICT_AT_MOST_SIGN] = "≤ ",
 	[PL_MSG_VERDICT_FLAG_COST_AT_MOST] = "cost at most",
 	[PL_MSG_VERDICT_FLAG_FAILS_BELOW] = "fails below its SLO load",
 	[PL_MSG_VERDICT_FLAG_FAILED_LOAD] = "failed load",

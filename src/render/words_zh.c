@@ -13,6 +13,7 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_VERDICT_LOAD_RATE] = "请求速率",
 	[PL_MSG_VERDICT_AT_MOST] = "≤ {1}",
 	[PL_MSG_VERDICT_AT_LEAST] = "≥ {1}",
+	[PL_MSG_VERDICT_AT_MOST_SIGN] = "≤ ",
 	[PL_MSG_VERDICT_FLAG_COST_AT_MOST] = "成本最多",
 	[PL_MSG_VERDICT_FLAG_FAILS_BELOW] = "在 SLO 负载以下失败",
 	[PL_MSG_VERDICT_FLAG_FAILED_LOAD] = "有失败负载",

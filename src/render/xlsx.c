@@ -991,7 +991,19 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	size_t ncost = 0;
 	int rc = 0;
 
-	if (!t_text || !t_whole || !t_sec || !t_rate || !rank) {
+	/* bounds said as bounds, in the number itself: "≤ 0.4167" (a cost
+	 * from a lower-bound throughput), "≥ 2000" (that throughput); made
+	 * only when some offer is bounded, so other workbooks keep their styles */
+	lxw_format *t_at_most = NULL, *t_at_least = NULL;
+	int any_bound = 0;
+
+	for (size_t g = 0; g < p->ngroups; g++)
+		any_bound |= p->groups[g].lower_bound;
+	if (any_bound) {
+		t_at_most = top_format(wb, "\"≤ \"0.0000", 0);
+		t_at_least = top_format(wb, "\"≥ \"0.00", 0);
+	}
+	if (!t_text || !t_whole || !t_sec || !t_rate || !rank || (any_bound && (!t_at_most || !t_at_least))) {
 		free(rank);
 		return PL_ENOMEM;
 	}
@@ -1022,9 +1034,9 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		rank[g] = k + 1;
 		put_num(sh, r, V_RANK, (double)(k + 1), t_whole);
 		rc |= put_str(sh, r, V_OFFER, gr->label, t_text);
-		put_nan_dash(sh, r, V_COST, gr->slo_cost_per_mtok, t_sec);
-		put_nan_dash(sh, r, V_SLO_ACC, gr->slo_throughput_per_acc, t_rate);
-		put_nan_dash(sh, r, V_SLO, gr->slo.throughput, t_rate);
+		put_nan_dash(sh, r, V_COST, gr->slo_cost_per_mtok, gr->cost_upper_bound ? t_at_most : t_sec);
+		put_nan_dash(sh, r, V_SLO_ACC, gr->slo_throughput_per_acc, gr->lower_bound ? t_at_least : t_rate);
+		put_nan_dash(sh, r, V_SLO, gr->slo.throughput, gr->lower_bound ? t_at_least : t_rate);
 		put_nan_dash(sh, r, V_PEAK, gr->peak_throughput, t_rate);
 		put_num(sh, r, V_N, (double)gr->nruns, t_whole);
 		rc |= put_str(sh, r, V_FLAGS, fl, t_text);
