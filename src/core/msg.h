@@ -51,7 +51,9 @@
 	X(VERDICT_NOT_EVALUABLE_NONE, "{1} FIELD the metric or load the runs lack") \
 	X(VERDICT_SKIPPED, "{1} INT points not evaluable; {2} INT points; {3} LIST what they lack") \
 	X(VERDICT_PRICE_USED, "{1} TEXT the price the verdict used; {2} TEXT the price stored with the runs") \
-	X(VERDICT_PRICE_USED_NONE, "{1} TEXT the price the verdict used")
+	X(VERDICT_PRICE_USED_NONE, "{1} TEXT the price the verdict used") \
+	X(VERDICT_ENERGY, "{1} NUM J per output token; {2} NUM kWh per 1M output tokens; {3} NUM the power (W); {4} INT runs it rests on") \
+	X(VERDICT_ENERGY_AT_MOST, "{1} NUM J per output token; {2} NUM kWh per 1M output tokens; {3} NUM the power (W); {4} INT runs it rests on")
 
 enum pl_msg_code {
 	PL_MSG_NONE = 0, /* no message (an unset struct pl_msg) */

@@ -165,7 +165,9 @@ static int load_field(const struct pl_comparison *cmp)
 }
 
 /* Label of row r without the load axis field ("A / B", "(all)" when there
- * is none); heap, NULL when out of memory. */
+ * is none), of the values the row has (a field it lacks is left out, so a
+ * request-rate offer beside concurrency sweeps is not "A / (missing)");
+ * heap, NULL when out of memory. */
 static char *group_label(const struct pl_comparison *cmp, size_t r, int load)
 {
 	struct pl_buf b;
@@ -176,9 +178,11 @@ static char *group_label(const struct pl_comparison *cmp, size_t r, int load)
 		if (cmp->axis[i] < 0 || cmp->axis[i] >= PL_COND_COUNT || cmp->axis[i] == load)
 			continue;
 		v = &cmp->rows[r].axis[cmp->axis[i]];
+		if (!v->set || !v->text)
+			continue; /* an offer is named by the values it has, never "(missing)" */
 		if (b.len)
 			pl_buf_adds(&b, " / ");
-		pl_buf_adds(&b, v->set && v->text ? v->text : "(missing)");
+		pl_buf_adds(&b, v->text);
 	}
 	if (b.len == 0)
 		pl_buf_adds(&b, "(all)");
@@ -412,6 +416,57 @@ static int cmp_procure_point(const void *a, const void *b)
 	return (x->concurrency > y->concurrency) - (x->concurrency < y->concurrency);
 }
 
+/* The group's point at load c (NULL if none). */
+static const struct pl_procure_point *point_at(const struct pl_procure_group *g, double c)
+{
+	for (size_t i = 0; i < g->npoints; i++)
+		if (g->points[i].concurrency == c || (g->npoints == 1 && isnan(c)))
+			return &g->points[i];
+	return NULL;
+}
+
+/* Energy at the SLO (procure.h), from power_watts where recorded. */
+static void slo_energy(struct pl_procure_group *g, const struct pl_comparison *cmp)
+{
+	const struct pl_procure_point *a, *b;
+	const struct pl_compare_row *ra, *rb;
+
+	g->energy_j_per_tok = g->energy_kwh_per_mtok = g->power_watts = NAN;
+	g->power_runs = 0;
+	if (g->slo.status == PL_SLO_MEASURED) {
+		if (!(a = point_at(g, g->slo.concurrency)))
+			return;
+		ra = &cmp->rows[a->row];
+		if (!ra->n_metric[PL_M_POWER_WATTS])
+			return;
+		g->power_watts = ra->metric[PL_M_POWER_WATTS];
+		g->power_runs = ra->n_metric[PL_M_POWER_WATTS];
+	} else if (g->slo.status == PL_SLO_INTERPOLATED) {
+		double t;
+		a = point_at(g, g->slo.lo_concurrency);
+		b = point_at(g, g->slo.hi_concurrency);
+		if (!a || !b)
+			return;
+		ra = &cmp->rows[a->row];
+		rb = &cmp->rows[b->row];
+		if (!ra->n_metric[PL_M_POWER_WATTS] || !rb->n_metric[PL_M_POWER_WATTS])
+			return;
+		t = (g->slo.concurrency - a->concurrency) / (b->concurrency - a->concurrency);
+		g->power_watts = ra->metric[PL_M_POWER_WATTS] +
+		                 t * (rb->metric[PL_M_POWER_WATTS] - ra->metric[PL_M_POWER_WATTS]);
+		g->power_runs = (size_t)ra->n_metric[PL_M_POWER_WATTS] + rb->n_metric[PL_M_POWER_WATTS];
+	} else {
+		return;
+	}
+	if (!(g->power_watts > 0) || !(g->slo.throughput > 0)) {
+		g->power_watts = NAN;
+		g->power_runs = 0;
+		return;
+	}
+	g->energy_j_per_tok = g->power_watts / g->slo.throughput;
+	g->energy_kwh_per_mtok = g->energy_j_per_tok * 1e6 / 3.6e6;
+}
+
 static int fill_group(struct pl_procure_group *g, const struct pl_comparison *cmp,
                       const struct pl_slo *slo, struct pl_error *err)
 {
@@ -524,6 +579,7 @@ static int fill_group(struct pl_procure_group *g, const struct pl_comparison *cm
 	}
 	free(sp);
 	free(subst);
+	slo_energy(g, cmp);
 	g->slo_throughput_per_acc = g->slo.throughput / g->accelerators;
 	if (g->token_priced)
 		g->slo_cost_per_mtok = g->slo.status == PL_SLO_NONE_MEETS
@@ -550,9 +606,11 @@ static struct pl_procure_group *failed_group(const struct pl_comparison *cmp,
 		if (cmp->axis[i] < 0 || cmp->axis[i] >= PL_COND_COUNT || cmp->axis[i] == p->load)
 			continue;
 		v = &run->cond[cmp->axis[i]];
+		if (!v->set || !v->text)
+			continue;
 		if (b.len)
 			pl_buf_adds(&b, " / ");
-		pl_buf_adds(&b, v->set && v->text ? v->text : "(missing)");
+		pl_buf_adds(&b, v->text);
 	}
 	if (b.len == 0)
 		pl_buf_adds(&b, "(all)");

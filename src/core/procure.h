@@ -85,6 +85,17 @@
  * known to meet the SLO where some measured load failed outright), and a
  * group with a failed load below its SLO load is flagged (fails_below_slo).
  *
+ * Energy at the SLO, only where the runs record power_watts (mean power
+ * draw of the run's accelerators together, W): at a measured SLO point its
+ * median power P, at an interpolated one P_i + t * (P_{i+1} - P_i) with the
+ * throughput's t (both neighbours must record it); then
+ *
+ *   J per output token          = P / X
+ *   kWh per 1M output tokens    = P / X * 1e6 / 3.6e6
+ *
+ * None is invented where power is missing. With a lower-bound throughput
+ * both are upper bounds, as the cost is.
+ *
  * Pareto front (latency vs throughput chart): over all points of all
  * groups, a point is on the front when no other point has both a higher or
  * equal throughput per accelerator and a higher or equal interactivity, with
@@ -223,6 +234,13 @@ struct pl_procure_group {
 	size_t nfailed_loads;
 	size_t nfailed_runs;       /* failed runs of the offer */
 	int fails_below_slo;       /* 1 if a failed load lies below the SLO load */
+	/* energy at the SLO, where the runs record power (power_watts) */
+	double energy_j_per_tok;   /* J per output token = power / throughput; NAN if
+	                              the SLO point's runs record no power */
+	double energy_kwh_per_mtok; /* kWh per 1M output tokens = J/tok * 1e6 / 3.6e6 */
+	double power_watts;        /* the power used (W): the SLO point's median, or
+	                              interpolated as the throughput is; NAN if none */
+	size_t power_runs;         /* runs whose power it rests on */
 };
 
 /* Bits of pl_procure_group.lack past the limits' bits. */

@@ -645,6 +645,15 @@ static int ctx_verdict(struct bundle *b)
 		}
 		if (p->slo.n > 0)
 			rc |= evaluable_notes(b, g, it, nt, sizeof(nt), lang);
+		if (!isnan(g->energy_j_per_tok)) {
+			struct pl_msg m;
+			pl_msg_init(&m, g->lower_bound ? PL_MSG_VERDICT_ENERGY_AT_MOST : PL_MSG_VERDICT_ENERGY);
+			pl_msg_num(&m, g->energy_j_per_tok);
+			pl_msg_num(&m, g->energy_kwh_per_mtok);
+			pl_msg_num(&m, g->power_watts);
+			pl_msg_int(&m, (long long)g->power_runs);
+			rc |= add_msg(it, "notes", &m, lang, nt, sizeof(nt));
+		}
 		rc |= failed_notes(b, g, it, nt, sizeof(nt), lang);
 		if (isnan(g->accelerators))
 			rc |= add_joined(it, "notes", w->note_no_acc, nt, sizeof(nt));

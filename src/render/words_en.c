@@ -28,4 +28,6 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_VERDICT_SKIPPED] = "{1} of {2} points not evaluable (not used): they lack {3}",
 	[PL_MSG_VERDICT_PRICE_USED] = "{1} (the definition's; stored: {2})",
 	[PL_MSG_VERDICT_PRICE_USED_NONE] = "{1} (the definition's; none stored)",
+	[PL_MSG_VERDICT_ENERGY] = "energy at the SLO: {1:.4g} J per output token, {2:.4g} kWh per 1M output tokens (power_watts {3:.4g} W recorded by {4} {4|run|runs})",
+	[PL_MSG_VERDICT_ENERGY_AT_MOST] = "energy at the SLO at most {1:.4g} J per output token, {2:.4g} kWh per 1M output tokens (a lower-bound throughput; power_watts {3:.4g} W recorded by {4} {4|run|runs})",
 };

@@ -29,4 +29,6 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_VERDICT_SKIPPED] = "{2} 个测量点中有 {1} 个无法评估（未使用）：缺少 {3}",
 	[PL_MSG_VERDICT_PRICE_USED] = "{1}（报告定义的价格；运行记录中为 {2}）",
 	[PL_MSG_VERDICT_PRICE_USED_NONE] = "{1}（报告定义的价格；运行记录中没有）",
+	[PL_MSG_VERDICT_ENERGY] = "满足 SLO 时的能耗：每输出 token {1:.4g} J，每百万输出 token {2:.4g} kWh（power_watts {3:.4g} W，来自 {4} 次运行的记录）",
+	[PL_MSG_VERDICT_ENERGY_AT_MOST] = "满足 SLO 时的能耗最多为每输出 token {1:.4g} J，每百万输出 token {2:.4g} kWh（吞吐量为下限；power_watts {3:.4g} W，来自 {4} 次运行的记录）",
 };
