@@ -42,7 +42,7 @@
 	X(VERDICT_FLAG_FAILED_LOAD, "") \
 	X(VERDICT_FLAG_BOUNDED, "") \
 	X(VERDICT_FLAG_NOT_EVALUABLE, "") \
-	X(VERDICT_COST_AT_MOST, "{1} TEXT the cost as formatted; {2} TEXT the currency (may be empty)") \
+	X(VERDICT_COST_AT_MOST, "{1} TEXT the cost as formatted, with the currency when one is named") \
 	X(VERDICT_FAILS_AT, "{1} CODE the load word; {2} LIST the failed loads; {3} INT failed runs") \
 	X(VERDICT_FAILS_BELOW, "{1} CODE the load word; {2} TEXT the lowest failed load; {3} TEXT the SLO figure's load") \
 	X(VERDICT_NO_BOUND_FAILED, "{1} CODE the load word; {2} TEXT the failed load above the SLO load") \

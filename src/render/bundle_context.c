@@ -639,8 +639,11 @@ static int ctx_verdict(struct bundle *b)
 		if (g->cost_upper_bound) {
 			struct pl_msg m;
 			pl_msg_init(&m, PL_MSG_VERDICT_COST_AT_MOST);
-			pl_msg_text(&m, num(buf, sizeof(buf), g->slo_cost_per_mtok));
-			pl_msg_text(&m, b->o->spec->currency ? b->o->spec->currency : "");
+			char cost[128];
+			const char *cur = b->o->spec->currency;
+			snprintf(cost, sizeof(cost), "%s%s%s", num(buf, sizeof(buf), g->slo_cost_per_mtok),
+			         cur && *cur ? " " : "", cur && *cur ? cur : "");
+			pl_msg_text(&m, cost);
 			rc |= add_msg(it, "notes", &m, lang, nt, sizeof(nt));
 		}
 		if (p->slo.n > 0)
