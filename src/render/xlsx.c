@@ -198,13 +198,20 @@ static int put_cond(struct sheet *sh, lxw_row_t row, lxw_col_t col, int id,
 /* Column widths from the widest texts, and a sheet that reads and prints
  * as a table: header row and first column frozen, an autofilter over the
  * header and rows 1..last (none when last is 0), and printed on A4
- * landscape, fitted to the page width (as many pages tall as it takes),
- * the header row repeated on every page. */
+ * landscape at a scale that keeps 11 pt text at 8 pt or more: fitted
+ * to the page width when that needs no more shrinking (PRINT_COLS
+ * characters of column width at 100%), else at PRINT_MIN_SCALE, split
+ * across pages with the first column and the header row repeated on
+ * every page (a sheet fitted to one page printed 1.95 pt text). */
+#define PRINT_COLS 140.0    /* column-width characters across A4 landscape at 100% */
+#define PRINT_MIN_SCALE 73 /* percent: 11 pt * 0.73 = 8.03 pt */
 static void finish_sheet(struct sheet *sh, lxw_row_t last)
 {
+	double total = 0;
 	for (lxw_col_t c = 0; c < sh->ncols; c++) {
 		double w = sh->width[c] + 2;
 		worksheet_set_column(sh->ws, c, c, w < 8 ? 8 : w, NULL);
+		total += w < 8 ? 8 : w;
 	}
 	/* a header row tall enough for its wrapped lines (LibreOffice does
 	 * not grow a row for wrapped text that no one edited) */
@@ -223,7 +230,12 @@ static void finish_sheet(struct sheet *sh, lxw_row_t last)
 		worksheet_autofilter(sh->ws, 0, 0, last, (lxw_col_t)(sh->ncols - 1));
 	worksheet_set_landscape(sh->ws);
 	worksheet_set_paper(sh->ws, 9); /* A4 */
-	worksheet_fit_to_pages(sh->ws, 1, 0);
+	if (total * PRINT_MIN_SCALE / 100.0 <= PRINT_COLS) {
+		worksheet_fit_to_pages(sh->ws, 1, 0);
+	} else {
+		worksheet_set_print_scale(sh->ws, PRINT_MIN_SCALE);
+		worksheet_repeat_columns(sh->ws, 0, 0);
+	}
 	worksheet_repeat_rows(sh->ws, 0, 0);
 }
 
