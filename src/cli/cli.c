@@ -10,11 +10,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/names.h"
 #include "core/normalize.h"
 #include "render/refusal.h"
 #include "render/render.h"
 #include "render/words.h"
+#include "util/alloc.h"
 #include "util/file.h"
+#include "util/suggest.h"
 
 const char pl_exit_help[] =
 	"Exit codes:\n"
@@ -152,14 +155,16 @@ int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg)
 	name[eq - arg] = '\0';
 	id = pl_cond_lookup(name);
 	if (id == PL_C_NONE && !(strchr(name, '.') && name[0] != '.')) {
+		char dym[96];
+		pl_did_you_mean(dym, sizeof(dym), pl_cond_suggest(name));
 		if (spec)
 			pl_cli_errorf(cmd,
-			              "%s: unknown condition '%s' in the definition's 'where' entry '%s' (see "
+			              "%s: unknown condition '%s' in the definition's 'where' entry '%s'%s (see "
 			              "'perfledger list --help')",
-			              spec, name, arg);
+			              spec, name, arg, dym);
 		else
-			pl_cli_errorf(cmd, "unknown condition '%s' in --where (see 'perfledger list --help')",
-			              name);
+			pl_cli_errorf(cmd, "unknown condition '%s' in --where%s (see 'perfledger list --help')",
+			              name, dym);
 		return PL_EXIT_USAGE;
 	}
 	if (sel->nfilters >= sizeof(sel->filters) / sizeof(sel->filters[0])) {
@@ -250,13 +255,16 @@ static int add_metric(struct pl_selection *sel, const char *cmd, const char *nam
 	size_t k;
 
 	if (id == PL_M_NONE) {
+		char dym[96];
+		pl_did_you_mean(dym, sizeof(dym), pl_metric_suggest(name));
 		if (sel->spec)
 			pl_cli_errorf(cmd,
-			              "%s: the definition's 'metrics' entry '%s' is not a metric (see "
+			              "%s: the definition's 'metrics' entry '%s' is not a metric%s (see "
 			              "'perfledger %s --help')",
-			              sel->spec, name, cmd);
+			              sel->spec, name, dym, cmd);
 		else
-			pl_cli_errorf(cmd, "unknown metric '%s' (see 'perfledger %s --help')", name, cmd);
+			pl_cli_errorf(cmd, "unknown metric '%s'%s (see 'perfledger %s --help')", name, dym,
+			              cmd);
 		return PL_EXIT_USAGE;
 	}
 	for (k = 0; k < sel->opts.nmetrics; k++)
@@ -291,11 +299,13 @@ static int add_allow(struct pl_selection *sel, const char *cmd, const char *name
 		return 0;
 	}
 	if (id == PL_C_NONE) {
+		char dym[96];
+		pl_did_you_mean(dym, sizeof(dym), pl_cond_suggest(name));
 		if (sel->spec)
-			pl_cli_errorf(cmd, "%s: unknown condition '%s' in the definition's 'allow_mismatch'",
-			              sel->spec, name);
+			pl_cli_errorf(cmd, "%s: unknown condition '%s' in the definition's 'allow_mismatch'%s",
+			              sel->spec, name, dym);
 		else
-			pl_cli_errorf(cmd, "unknown condition '%s' in --allow-mismatch", name);
+			pl_cli_errorf(cmd, "unknown condition '%s' in --allow-mismatch%s", name, dym);
 		return PL_EXIT_USAGE;
 	}
 	sel->opts.allow_mismatch[id] = 1;
@@ -425,6 +435,94 @@ static void compared_metrics(const struct pl_compare_opts *opts, unsigned char w
 		want[PL_M_GOODPUT_SLO_TTFT] = want[PL_M_GOODPUT_SLO_TPOT] = want[PL_M_GOODPUT_SLO_E2EL] = 1;
 }
 
+/* The distinct stored values of one condition (closest_values()). */
+struct values_seen {
+	int cond;    /* enum pl_cond_id */
+	char **v;    /* distinct texts, owned */
+	size_t n, cap;
+	int oom;
+};
+
+static int collect_value(void *ctx, const struct pl_run *run, struct pl_error *err)
+{
+	struct values_seen *vs = ctx;
+	const struct pl_value *val = &run->cond[vs->cond];
+
+	(void)err;
+	if (!val->set || !val->text || vs->n >= 10000)
+		return 0;
+	for (size_t i = 0; i < vs->n; i++)
+		if (strcmp(vs->v[i], val->text) == 0)
+			return 0;
+	if (PL_ALLOC_GROW(vs->v, vs->n + 1, vs->cap) || !(vs->v[vs->n] = strdup(val->text))) {
+		vs->oom = 1;
+		return 0;
+	}
+	vs->n++;
+	return 0;
+}
+
+/* For a selection matching no run: the first --where FIELD=VALUE whose
+ * value no run matching the other filters holds, and the (at most 3)
+ * stored values of FIELD closest to it by edit distance (ties by text),
+ * as "; no run has model=X (closest stored values: 'a', 'b', 'c')" into
+ * out. "" when no single filter is to blame (each value is held by some
+ * run matching the others, or the others match nothing) or on error. */
+static void closest_values(struct pl_store *st, const struct pl_selection *sel, char *out,
+                           size_t n)
+{
+	out[0] = '\0';
+	for (size_t i = 0; i < sel->nfilters; i++) {
+		const struct pl_filter *f = &sel->filters[i];
+		struct pl_filter others[64];
+		struct values_seen vs = {0};
+		struct pl_error err;
+		size_t no = 0, len;
+		int held = 0;
+
+		if (f->cond < 0 || !f->value)
+			continue;
+		for (size_t k = 0; k < sel->nfilters; k++)
+			if (k != i)
+				others[no++] = sel->filters[k];
+		vs.cond = f->cond;
+		pl_error_init(&err);
+		if (pl_store_each_run(st, others, no, collect_value, &vs, &err) == 0 && !vs.oom) {
+			for (size_t k = 0; k < vs.n; k++)
+				held |= strcmp(vs.v[k], f->value) == 0;
+			if (!held && vs.n > 0) { /* (none: another filter leaves nothing) */
+				/* the closest three, by edit distance then text */
+				len = (size_t)snprintf(out, n, "; no run has %s=%s", pl_cond_info[f->cond].name,
+				                       f->value);
+				for (size_t pick = 0; pick < 3 && pick < vs.n && len < n; pick++) {
+					size_t best = pick, bd = pl_edit_distance(f->value, vs.v[pick]);
+					for (size_t k = pick + 1; k < vs.n; k++) {
+						size_t d = pl_edit_distance(f->value, vs.v[k]);
+						if (d < bd || (d == bd && strcmp(vs.v[k], vs.v[best]) < 0)) {
+							bd = d;
+							best = k;
+						}
+					}
+					{
+						char *t = vs.v[pick];
+						vs.v[pick] = vs.v[best];
+						vs.v[best] = t;
+					}
+					len += (size_t)snprintf(out + len, n - len, "%s'%s'",
+					                        pick ? ", " : " (closest stored values: ", vs.v[pick]);
+				}
+				if (len < n)
+					snprintf(out + len, n - len, ")");
+			}
+		}
+		for (size_t k = 0; k < vs.n; k++)
+			free(vs.v[k]);
+		free(vs.v);
+		if (out[0])
+			return;
+	}
+}
+
 int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel, const char *cmd,
                             struct pl_run_list *runs, struct pl_comparison *cmp)
 {
@@ -455,7 +553,16 @@ int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel,
 	}
 	rc = runs ? pl_compare_build(runs, &sel->opts, cmp, &err)
 	          : pl_compare_build_columns(&cols, &sel->opts, cmp, &err);
-	rc = pl_cli_comparison_outcome(cmd, cmp, rc, &err);
+	if (rc == PL_EEMPTY && (runs ? runs->n : cols.n) == 0) {
+		/* nothing matched: which filter, and what is near */
+		char near[600] = "";
+		closest_values(st, sel, near, sizeof(near));
+		pl_cli_errorf(cmd, "%s%s", err.message[0] ? err.message : "no runs match the selection",
+		              near);
+		rc = PL_EXIT_USAGE;
+	} else {
+		rc = pl_cli_comparison_outcome(cmd, cmp, rc, &err);
+	}
 out:
 	pl_run_list_release(&own);
 	pl_run_columns_release(&cols);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/names.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/check.h"
@@ -81,8 +82,9 @@ static int opt_metric(void *vl, const char *arg, const char *cmd)
 
 		snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), p);
 		if ((m = pl_metric_lookup(name)) == PL_M_NONE || len >= 63) {
-			pl_cli_errorf(cmd, "unknown metric '%.*s' (see 'perfledger compare --help')",
-			              (int)len, p);
+			char dym[96];
+			pl_cli_errorf(cmd, "unknown metric '%.*s'%s (see 'perfledger compare --help')",
+			              (int)len, p, pl_did_you_mean(dym, sizeof(dym), pl_metric_suggest(name)));
 			return PL_EXIT_USAGE;
 		}
 		for (size_t k = 0; k < l->n; k++)

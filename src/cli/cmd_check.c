@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/names.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/check.h"
@@ -141,8 +142,9 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 	}
 	opts.axis = PL_C_NONE;
 	if (axis && (opts.axis = pl_cond_lookup(axis)) == PL_C_NONE) {
-		pl_cli_errorf("check", "unknown condition '%s' in --axis (see 'perfledger list --help')",
-		              axis);
+		char dym[96];
+		pl_cli_errorf("check", "unknown condition '%s' in --axis%s (see 'perfledger list --help')",
+		              axis, pl_did_you_mean(dym, sizeof(dym), pl_cond_suggest(axis)));
 		goto out;
 	}
 	if (strcmp(base, "previous") == 0) {

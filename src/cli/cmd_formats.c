@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/names.h"
+#include "util/suggest.h"
 #include "adapters/adapters.h"
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -285,7 +287,14 @@ int cmd_formats(const struct pl_cli *cli, int argc, char **argv)
 		shown++;
 	}
 	if (only && !shown) {
-		pl_cli_errorf("formats", "unknown format '%s'", only);
+		const char *names[64], *near;
+		size_t nn = 0;
+		char dym[96];
+		for (size_t i = 0; i < n && nn < 64; i++)
+			names[nn++] = a[i].name;
+		near = pl_suggest(only, names, nn);
+		pl_cli_errorf("formats", "unknown format '%s'%s", only,
+		              pl_did_you_mean(dym, sizeof(dym), near));
 		return PL_EXIT_USAGE;
 	}
 	return pl_cli_finish(PL_EXIT_OK);

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/names.h"
+#include "util/suggest.h"
 #include "adapters/adapters.h"
 #include "cli/cli.h"
 
@@ -82,7 +84,10 @@ int main(int argc, char **argv)
 			printf("perfledger %s\n", PL_VERSION);
 			return pl_cli_finish(PL_EXIT_OK);
 		} else {
-			pl_cli_errorf(NULL, "unknown option '%s'", argv[i]);
+			static const char *const global[] = {"--db", "--help", "--version"};
+			char dym[96];
+			pl_cli_errorf(NULL, "unknown option '%s'%s", argv[i],
+			              pl_did_you_mean(dym, sizeof(dym), pl_suggest(argv[i], global, 3)));
 			usage(stderr);
 			return PL_EXIT_USAGE;
 		}
@@ -94,6 +99,13 @@ int main(int argc, char **argv)
 	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
 		if (strcmp(argv[i], commands[c].name) == 0)
 			return pl_cli_finish(commands[c].fn(&cli, argc - i, argv + i));
-	pl_cli_errorf(NULL, "unknown command '%s' (see 'perfledger --help')", argv[i]);
+	{
+		const char *names[sizeof(commands) / sizeof(commands[0])];
+		char dym[96];
+		for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
+			names[c] = commands[c].name;
+		pl_did_you_mean(dym, sizeof(dym), pl_suggest(argv[i], names, sizeof(names) / sizeof(names[0])));
+		pl_cli_errorf(NULL, "unknown command '%s'%s (see 'perfledger --help')", argv[i], dym);
+	}
 	return PL_EXIT_USAGE;
 }

@@ -6,10 +6,12 @@
  */
 #include "cli/options.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/suggest.h"
 
 /* The built-in --help / -h. */
 static const struct pl_option help_option = {PL_OPT_FLAG, "help", 'h', NULL, NULL, NULL, NULL};
@@ -224,18 +226,44 @@ void pl_options_usage(const struct pl_usage *u, FILE *f)
 		u->more(f);
 }
 
+/* "; did you mean '--axis'?" for an unknown long option arg ("--axs" or
+ * "--axs=x") near one of u's, else "". */
+static char *option_suggest(const struct pl_usage *u, const char *arg, char *out, size_t n)
+{
+	const char *cands[64], *best;
+	char name[64];
+	size_t nc = 0, len;
+
+	out[0] = '\0';
+	if (strncmp(arg, "--", 2) != 0)
+		return out;
+	len = strcspn(arg + 2, "=");
+	if (len == 0 || len >= sizeof(name))
+		return out;
+	memcpy(name, arg + 2, len);
+	name[len] = '\0';
+	for (const struct pl_option *o = u->options; o && o->type != PL_OPT_END && nc < 64; o++)
+		if (o->long_name && strcmp(o->long_name, name) != 0)
+			cands[nc++] = o->long_name;
+	if ((best = pl_suggest(name, cands, nc)) != NULL)
+		snprintf(out, n, "; did you mean '--%s'?", best);
+	return out;
+}
+
 int pl_options_usage_error(const struct pl_usage *u, const char *arg)
 {
 	if (u->unknown_fmt) {
+		char msg[512], dym[96];
 		/* the format comes from the command's table, never from input */
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 #endif
-		pl_cli_errorf(u->cmd, u->unknown_fmt, arg);
+		snprintf(msg, sizeof(msg), u->unknown_fmt, arg);
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
+		pl_cli_errorf(u->cmd, "%s%s", msg, option_suggest(u, arg, dym, sizeof(dym)));
 	}
 	if (u->on_error == PL_USAGE_FULL)
 		pl_options_usage(u, stderr);

@@ -6,6 +6,7 @@
  * every field), then group runs by their axis values, take medians and
  * deltas against the first row, and collect caveats.
  */
+#include "core/names.h"
 #include "core/compare.h"
 #include "core/compare_impl.h"
 
@@ -57,10 +58,13 @@ int pl_compare_parse_axis_named(struct pl_compare_opts *opts, const char *list, 
 		memcpy(name, p, len);
 		name[len] = '\0';
 		id = pl_cond_lookup(name);
-		if (id == PL_C_NONE)
+		if (id == PL_C_NONE) {
+			char dym[96];
 			return pl_error_set(err, PL_EUSAGE,
-			                    "unknown condition '%s' in %s (see 'perfledger list --help')",
-			                    name, what);
+			                    "unknown condition '%s' in %s%s (see 'perfledger list --help')",
+			                    name, what,
+			                    pl_did_you_mean(dym, sizeof(dym), pl_cond_suggest(name)));
+		}
 		for (size_t i = 0; i < opts->naxis; i++)
 			if (opts->axis[i] == id)
 				return pl_error_set(err, PL_EUSAGE, "'%s' named twice in %s", name, what);

@@ -245,7 +245,33 @@
 	X(VERIFY_ID_MANIFEST, "{1} TEXT the id recomputed, {2} TEXT the id the manifest names") \
 	X(VERIFY_ID_GIVEN, "{1} TEXT the id recomputed, {2} TEXT the id given with --id") \
 	X(VERIFY_ID_OK, "{1} TEXT the id given with --id") \
-	X(VERIFY_AS_OF_SAME, "{1} TEXT the bundle's as-of time (UTC)")
+	X(VERIFY_AS_OF_SAME, "{1} TEXT the bundle's as-of time (UTC)") \
+	/* the procurement verdict: bounds said as bounds, failed loads, what \
+	 * is judged, bounded by a higher percentile or not evaluable */ \
+	X(VERDICT_LOAD_CONCURRENCY, "") \
+	X(VERDICT_LOAD_RATE, "") \
+	X(VERDICT_AT_MOST, "{1} TEXT a formatted figure") \
+	X(VERDICT_AT_LEAST, "{1} TEXT a formatted figure") \
+	X(VERDICT_AT_MOST_SIGN, "") \
+	X(VERDICT_FLAG_COST_AT_MOST, "") \
+	X(VERDICT_FLAG_FAILS_BELOW, "") \
+	X(VERDICT_FLAG_FAILED_LOAD, "") \
+	X(VERDICT_FLAG_BOUNDED, "") \
+	X(VERDICT_FLAG_NOT_EVALUABLE, "") \
+	X(VERDICT_COST_AT_MOST, "{1} TEXT the cost as formatted, with the currency when one is named") \
+	X(VERDICT_FAILS_AT, "{1} CODE the load word; {2} LIST the failed loads; {3} INT failed runs") \
+	X(VERDICT_FAILS_BELOW, "{1} CODE the load word; {2} TEXT the lowest failed load; {3} TEXT the SLO figure's load") \
+	X(VERDICT_NO_BOUND_FAILED, "{1} CODE the load word; {2} TEXT the failed load above the SLO load") \
+	X(VERDICT_BOUNDED_BY, "{1} FIELD the limited metric not recorded; {2} FIELD the higher percentile; {3} NUM its value (s); {4} NUM the limit (s); {5} CODE the load word; {6} TEXT the load") \
+	X(VERDICT_NOT_EVALUABLE_METRIC, "{1} LIST the metrics of its family the runs record; {2} FIELD the limited metric they lack") \
+	X(VERDICT_NOT_EVALUABLE_NONE, "{1} FIELD the metric or load the runs lack") \
+	X(VERDICT_SKIPPED, "{1} INT points not evaluable; {2} INT points; {3} LIST what they lack") \
+	X(VERDICT_PRICE_USED, "{1} TEXT the price the verdict used; {2} TEXT the price stored with the runs") \
+	X(VERDICT_PRICE_USED_NONE, "{1} TEXT the price the verdict used") \
+	X(VERDICT_ENERGY, "{1} NUM J per output token; {2} NUM kWh per 1M output tokens; {3} NUM the power (W); {4} INT runs it rests on") \
+	X(VERDICT_ENERGY_AT_MOST, "{1} NUM J per output token; {2} NUM kWh per 1M output tokens; {3} NUM the power (W); {4} INT runs it rests on") \
+	/* (the end of the list: keep this comment last, so every entry above \
+	 * ends with a backslash and blocks merge cleanly) */
 
 enum pl_msg_code {
 	PL_MSG_NONE = 0, /* no message (an unset struct pl_msg) */

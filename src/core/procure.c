@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "core/normalize.h"
+#include "util/alloc.h"
 #include "util/buf.h"
+#include "util/suggest.h"
 
 double pl_procure_cost_per_mtok(double price_per_hour, double output_throughput)
 {
@@ -30,6 +32,36 @@ double pl_procure_api_cost_per_mtok(double price_in_per_mtok, double price_out_p
 	    !isfinite(max_output_tokens) || max_output_tokens <= 0)
 		return NAN;
 	return price_out_per_mtok + price_in_per_mtok * (input_tokens / max_output_tokens);
+}
+
+int pl_procure_bounding_metric(int m, int after)
+{
+	static const enum pl_stat order[] = {PL_S_P90, PL_S_P95, PL_S_P99, PL_S_P999, PL_S_MAX};
+	enum pl_stat s;
+	int base;
+	size_t k, start = 0;
+
+	if (m < 0 || m >= PL_METRIC_COUNT)
+		return PL_M_NONE;
+	s = pl_metric_info[m].stat;
+	if (s < PL_S_P50 || s > PL_S_P999)
+		return PL_M_NONE;
+	/* a family's statistics are declared in enum pl_stat order from its
+	 * mean (PL_DIST_METRICS): the family starts at m - (s - PL_S_MEAN) */
+	base = m - (int)(s - PL_S_MEAN);
+	if (after != PL_M_NONE) {
+		if (after < base || after > base + (int)(PL_S_P999 - PL_S_MEAN))
+			return PL_M_NONE;
+		for (k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+			if (base + (int)(order[k] - PL_S_MEAN) == after)
+				start = k + 1;
+		if (start == 0)
+			return PL_M_NONE;
+	}
+	for (k = start; k < sizeof(order) / sizeof(order[0]); k++)
+		if (order[k] > s || order[k] == PL_S_MAX) /* the maximum bounds every percentile */
+			return base + (int)(order[k] - PL_S_MEAN);
+	return PL_M_NONE;
 }
 
 static int cmp_point_conc(const void *a, const void *b)
@@ -133,7 +165,9 @@ static int load_field(const struct pl_comparison *cmp)
 }
 
 /* Label of row r without the load axis field ("A / B", "(all)" when there
- * is none); heap, NULL when out of memory. */
+ * is none), of the values the row has (a field it lacks is left out, so a
+ * request-rate offer beside concurrency sweeps is not "A / (missing)");
+ * heap, NULL when out of memory. */
 static char *group_label(const struct pl_comparison *cmp, size_t r, int load)
 {
 	struct pl_buf b;
@@ -144,9 +178,11 @@ static char *group_label(const struct pl_comparison *cmp, size_t r, int load)
 		if (cmp->axis[i] < 0 || cmp->axis[i] >= PL_COND_COUNT || cmp->axis[i] == load)
 			continue;
 		v = &cmp->rows[r].axis[cmp->axis[i]];
+		if (!v->set || !v->text)
+			continue; /* an offer is named by the values it has, never "(missing)" */
 		if (b.len)
 			pl_buf_adds(&b, " / ");
-		pl_buf_adds(&b, v->set && v->text ? v->text : "(missing)");
+		pl_buf_adds(&b, v->text);
 	}
 	if (b.len == 0)
 		pl_buf_adds(&b, "(all)");
@@ -292,41 +328,6 @@ static void group_price(struct pl_procure_group *g, const struct pl_comparison *
 	}
 }
 
-/* Levenshtein distance of a and b ignoring ASCII case (rows of two
- * columns; a and b are at most a few hundred bytes). SIZE_MAX when out of
- * memory. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t na = strlen(a), nb = strlen(b), *prev, *cur, d;
-
-	prev = malloc((nb + 1) * sizeof(*prev));
-	cur = malloc((nb + 1) * sizeof(*cur));
-	if (!prev || !cur) {
-		free(prev);
-		free(cur);
-		return (size_t)-1;
-	}
-	for (size_t j = 0; j <= nb; j++)
-		prev[j] = j;
-	for (size_t i = 1; i <= na; i++) {
-		size_t *t;
-		cur[0] = i;
-		for (size_t j = 1; j <= nb; j++) {
-			size_t sub = prev[j - 1] + (tolower((unsigned char)a[i - 1]) !=
-			                            tolower((unsigned char)b[j - 1]));
-			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-		}
-		t = prev;
-		prev = cur;
-		cur = t;
-	}
-	d = prev[nb];
-	free(prev);
-	free(cur);
-	return d;
-}
-
 /* A table entry that names the hardware of no row: an error when it looks
  * like a row's hardware mistyped (within 2 edits or a fifth of its length,
  * case ignored) or when some group was left without a price; otherwise
@@ -357,7 +358,7 @@ static int check_price_keys(const struct pl_comparison *cmp, const struct pl_pri
 				found = 1;
 				break;
 			}
-			d = edit_distance(prices[i].hardware, hw);
+			d = pl_edit_distance(prices[i].hardware, hw);
 			if (d < bestd) {
 				bestd = d;
 				best = hw;
@@ -415,10 +416,62 @@ static int cmp_procure_point(const void *a, const void *b)
 	return (x->concurrency > y->concurrency) - (x->concurrency < y->concurrency);
 }
 
+/* The group's point at load c (NULL if none). */
+static const struct pl_procure_point *point_at(const struct pl_procure_group *g, double c)
+{
+	for (size_t i = 0; i < g->npoints; i++)
+		if (g->points[i].concurrency == c || (g->npoints == 1 && isnan(c)))
+			return &g->points[i];
+	return NULL;
+}
+
+/* Energy at the SLO (procure.h), from power_watts where recorded. */
+static void slo_energy(struct pl_procure_group *g, const struct pl_comparison *cmp)
+{
+	const struct pl_procure_point *a, *b;
+	const struct pl_compare_row *ra, *rb;
+
+	g->energy_j_per_tok = g->energy_kwh_per_mtok = g->power_watts = NAN;
+	g->power_runs = 0;
+	if (g->slo.status == PL_SLO_MEASURED) {
+		if (!(a = point_at(g, g->slo.concurrency)))
+			return;
+		ra = &cmp->rows[a->row];
+		if (!ra->n_metric[PL_M_POWER_WATTS])
+			return;
+		g->power_watts = ra->metric[PL_M_POWER_WATTS];
+		g->power_runs = ra->n_metric[PL_M_POWER_WATTS];
+	} else if (g->slo.status == PL_SLO_INTERPOLATED) {
+		double t;
+		a = point_at(g, g->slo.lo_concurrency);
+		b = point_at(g, g->slo.hi_concurrency);
+		if (!a || !b)
+			return;
+		ra = &cmp->rows[a->row];
+		rb = &cmp->rows[b->row];
+		if (!ra->n_metric[PL_M_POWER_WATTS] || !rb->n_metric[PL_M_POWER_WATTS])
+			return;
+		t = (g->slo.concurrency - a->concurrency) / (b->concurrency - a->concurrency);
+		g->power_watts = ra->metric[PL_M_POWER_WATTS] +
+		                 t * (rb->metric[PL_M_POWER_WATTS] - ra->metric[PL_M_POWER_WATTS]);
+		g->power_runs = (size_t)ra->n_metric[PL_M_POWER_WATTS] + rb->n_metric[PL_M_POWER_WATTS];
+	} else {
+		return;
+	}
+	if (!(g->power_watts > 0) || !(g->slo.throughput > 0)) {
+		g->power_watts = NAN;
+		g->power_runs = 0;
+		return;
+	}
+	g->energy_j_per_tok = g->power_watts / g->slo.throughput;
+	g->energy_kwh_per_mtok = g->energy_j_per_tok * 1e6 / 3.6e6;
+}
+
 static int fill_group(struct pl_procure_group *g, const struct pl_comparison *cmp,
                       const struct pl_slo *slo, struct pl_error *err)
 {
 	struct pl_sweep_point *sp;
+	int *subst; /* [point * PL_SLO_MAX + k]: the percentile that judged limit k */
 
 	qsort(g->points, g->npoints, sizeof(*g->points), cmp_procure_point);
 	g->accelerators = row_cond_num(cmp, g->points[0].row, PL_C_ACCELERATOR_COUNT);
@@ -427,9 +480,19 @@ static int fill_group(struct pl_procure_group *g, const struct pl_comparison *cm
 	g->peak_throughput = g->peak_concurrency = NAN;
 	g->goodput = NAN;
 	g->price_per_acc_hour = g->price_per_hour / g->accelerators;
+	for (size_t k = 0; k < PL_SLO_MAX; k++) {
+		g->bound_metric[k] = PL_M_NONE;
+		g->bound_value[k] = g->bound_load[k] = NAN;
+	}
 	sp = calloc(g->npoints, sizeof(*sp));
-	if (!sp)
+	subst = malloc(g->npoints * PL_SLO_MAX * sizeof(*subst));
+	if (!sp || !subst) {
+		free(sp);
+		free(subst);
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < g->npoints * PL_SLO_MAX; i++)
+		subst[i] = PL_M_NONE;
 	for (size_t p = 0; p < g->npoints; p++) {
 		struct pl_procure_point *pt = &g->points[p];
 		const struct pl_compare_row *row = &cmp->rows[pt->row];
@@ -450,9 +513,29 @@ static int fill_group(struct pl_procure_group *g, const struct pl_comparison *cm
 		sp[p].concurrency = pt->concurrency;
 		sp[p].throughput = pt->throughput;
 		for (size_t k = 0; k < slo->n; k++) {
-			sp[p].latency[k] = row_metric(row, slo->metric[k]);
-			sp[p].has[k] = row->n_metric[slo->metric[k]] != 0;
+			int sub = slo->metric[k];
+			sp[p].latency[k] = row_metric(row, sub);
+			sp[p].has[k] = row->n_metric[sub] != 0;
+			/* not recorded: the nearest recorded higher percentile bounds
+			 * it when it meets the limit; over the limit it decides nothing */
+			while (!sp[p].has[k] &&
+			       (sub = pl_procure_bounding_metric(slo->metric[k], sub)) != PL_M_NONE) {
+				if (!row->n_metric[sub])
+					continue;
+				if (row->metric[sub] <= slo->limit[k]) {
+					sp[p].latency[k] = row->metric[sub];
+					sp[p].has[k] = 1;
+					subst[p * PL_SLO_MAX + k] = sub;
+				}
+				break;
+			}
+			if (!sp[p].has[k])
+				g->lack |= 1u << k;
 		}
+		if (!isfinite(pt->throughput))
+			g->lack |= PL_LACK_THROUGHPUT;
+		if (isnan(pt->concurrency) && g->npoints > 1)
+			g->lack |= PL_LACK_LOAD;
 		if (slo->n > 0 && isfinite(pt->throughput))
 			pt->meets_slo = point_meets(&sp[p], slo);
 		if (pt->meets_slo == 1 && row->n_metric[PL_M_GOODPUT] &&
@@ -470,8 +553,17 @@ static int fill_group(struct pl_procure_group *g, const struct pl_comparison *cm
 		int top_meets = 0;
 		if (rc) {
 			free(sp);
+			free(subst);
 			return rc;
 		}
+		/* where a higher percentile decided at a meeting point: the highest such load */
+		for (size_t p = 0; p < g->npoints; p++)
+			for (size_t k = 0; k < slo->n; k++)
+				if (subst[p * PL_SLO_MAX + k] != PL_M_NONE && g->points[p].meets_slo == 1) {
+					g->bound_metric[k] = subst[p * PL_SLO_MAX + k];
+					g->bound_value[k] = sp[p].latency[k];
+					g->bound_load[k] = g->points[p].concurrency;
+				}
 		g->usable = g->npoints - g->slo.skipped;
 		/* the highest load among the usable points: does it still meet? */
 		for (size_t p = 0; p < g->npoints; p++) {
@@ -486,6 +578,8 @@ static int fill_group(struct pl_procure_group *g, const struct pl_comparison *cm
 		g->lower_bound = g->slo.status != PL_SLO_NONE_MEETS && (g->usable == 1 || top_meets);
 	}
 	free(sp);
+	free(subst);
+	slo_energy(g, cmp);
 	g->slo_throughput_per_acc = g->slo.throughput / g->accelerators;
 	if (g->token_priced)
 		g->slo_cost_per_mtok = g->slo.status == PL_SLO_NONE_MEETS
@@ -494,6 +588,104 @@ static int fill_group(struct pl_procure_group *g, const struct pl_comparison *cm
 	else
 		g->slo_cost_per_mtok = pl_procure_cost_per_mtok(g->price_per_hour, g->slo.throughput);
 	return 0;
+}
+
+/* The group of failed run `run` (its axis values other than the load, as
+ * group_label words them), NULL when none: a failed offer of its own has
+ * no row to stand in. */
+static struct pl_procure_group *failed_group(const struct pl_comparison *cmp,
+                                             const struct pl_run *run, struct pl_procurement *p)
+{
+	struct pl_buf b;
+	char *label;
+	struct pl_procure_group *g = NULL;
+
+	pl_buf_init(&b);
+	for (size_t i = 0; i < cmp->naxis; i++) {
+		const struct pl_value *v;
+		if (cmp->axis[i] < 0 || cmp->axis[i] >= PL_COND_COUNT || cmp->axis[i] == p->load)
+			continue;
+		v = &run->cond[cmp->axis[i]];
+		if (!v->set || !v->text)
+			continue;
+		if (b.len)
+			pl_buf_adds(&b, " / ");
+		pl_buf_adds(&b, v->text);
+	}
+	if (b.len == 0)
+		pl_buf_adds(&b, "(all)");
+	label = pl_buf_detach(&b, NULL);
+	for (size_t i = 0; label && i < p->ngroups && !g; i++)
+		if (strcmp(p->groups[i].label, label) == 0)
+			g = &p->groups[i];
+	free(label);
+	return g;
+}
+
+static int cmp_load(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	if (isnan(x) || isnan(y))
+		return isnan(x) - isnan(y);
+	return (x > y) - (x < y);
+}
+
+/* The failed runs of the selection, into their groups (procure.h: failed
+ * runs), then what they change: no lower bound with a failed load past
+ * the SLO load; fails_below_slo with one below it. */
+static int add_failed(const struct pl_comparison *cmp, const struct pl_run_list *runs,
+                      struct pl_procurement *p, struct pl_error *err)
+{
+	for (size_t i = 0; runs && i < runs->n; i++) {
+		const struct pl_run *run = &runs->v[i];
+		struct pl_procure_group *g;
+		double load;
+		int seen = 0;
+		size_t cap;
+		if (!pl_run_failed(run) || !(g = failed_group(cmp, run, p)))
+			continue;
+		load = p->load >= 0 && run->cond[p->load].set ? run->cond[p->load].num : NAN;
+		if (p->load < 0)
+			load = run->cond[PL_C_CONCURRENCY].set ? run->cond[PL_C_CONCURRENCY].num : NAN;
+		g->nfailed_runs++;
+		for (size_t k = 0; k < g->nfailed_loads; k++)
+			if (g->failed_loads[k] == load || (isnan(load) && isnan(g->failed_loads[k])))
+				seen = 1;
+		if (seen)
+			continue;
+		cap = g->nfailed_loads;
+		if (PL_ALLOC_GROW(g->failed_loads, g->nfailed_loads + 1, cap))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		g->failed_loads[g->nfailed_loads++] = load;
+	}
+	for (size_t i = 0; i < p->ngroups; i++) {
+		struct pl_procure_group *g = &p->groups[i];
+		if (!g->nfailed_loads)
+			continue;
+		qsort(g->failed_loads, g->nfailed_loads, sizeof(*g->failed_loads), cmp_load);
+		if (g->slo.status == PL_SLO_NONE_MEETS)
+			continue;
+		for (size_t k = 0; k < g->nfailed_loads; k++) {
+			double f = g->failed_loads[k];
+			if (isnan(f))
+				continue;
+			if (f < g->slo.concurrency)
+				g->fails_below_slo = 1;
+			/* more load may meet the SLO only if no measured load failed */
+			g->lower_bound = 0;
+		}
+	}
+	return 0;
+}
+
+/* After the failed runs: is the cost an upper bound (procure.h)? */
+static void mark_cost_bounds(struct pl_procurement *p)
+{
+	for (size_t i = 0; i < p->ngroups; i++) {
+		struct pl_procure_group *g = &p->groups[i];
+		g->cost_upper_bound = g->lower_bound && !g->token_priced && isfinite(g->slo_cost_per_mtok);
+	}
 }
 
 static void mark_pareto(struct pl_procurement *p)
@@ -571,6 +763,10 @@ int pl_procure_build(const struct pl_comparison *cmp, const struct pl_run_list *
 		rc = fill_group(&out->groups[i], cmp, slo, err);
 	}
 	if (rc == 0)
+		rc = add_failed(cmp, runs, out, err);
+	if (rc == 0)
+		mark_cost_bounds(out);
+	if (rc == 0)
 		rc = check_price_keys(cmp, prices, nprices, out, err);
 	if (rc == 0)
 		mark_pareto(out);
@@ -584,6 +780,7 @@ void pl_procurement_release(struct pl_procurement *p)
 	for (size_t i = 0; i < p->ngroups; i++) {
 		free(p->groups[i].label);
 		free(p->groups[i].points);
+		free(p->groups[i].failed_loads);
 	}
 	free(p->groups);
 	for (size_t i = 0; i < p->nunused_prices; i++)

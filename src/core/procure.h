@@ -67,7 +67,34 @@
  * all requests at once, is the last point; nothing is interpolated towards
  * it). A group's SLO throughput is a lower bound when it rests on one usable
  * point, or when the highest load measured still meets the SLO: the sweep
- * ended before the SLO was violated, so more load may still meet it.
+ * ended before the SLO was violated, so more load may still meet it. Its
+ * cost (billed by the hour) is then an upper bound ("at most").
+ *
+ * Judged, bounded or not evaluable. A point that lacks a limited metric
+ * (InferenceMAX records ttft p50/p90/p99 and no p95) is judged through the
+ * nearest recorded higher percentile of the same family when that one
+ * meets the limit (p99 0.59 s <= 1 s bounds p95: the point meets); a
+ * higher percentile over the limit decides nothing and the point is not
+ * evaluable (`lack` says what it lacks). A group with no evaluable point
+ * has no SLO figure: it is not evaluable, which is not failing.
+ *
+ * Failed runs (pl_run_failed) are left out of the comparison but remain
+ * part of their offer: each failed run whose axis values (other than the
+ * load) name a group adds its load to the group's failed_loads. A lower
+ * bound is never claimed for a sweep with a failed load (more load is not
+ * known to meet the SLO where some measured load failed outright), and a
+ * group with a failed load below its SLO load is flagged (fails_below_slo).
+ *
+ * Energy at the SLO, only where the runs record power_watts (mean power
+ * draw of the run's accelerators together, W): at a measured SLO point its
+ * median power P, at an interpolated one P_i + t * (P_{i+1} - P_i) with the
+ * throughput's t (both neighbours must record it); then
+ *
+ *   J per output token          = P / X
+ *   kWh per 1M output tokens    = P / X * 1e6 / 3.6e6
+ *
+ * None is invented where power is missing. With a lower-bound throughput
+ * both are upper bounds, as the cost is.
  *
  * Pareto front (latency vs throughput chart): over all points of all
  * groups, a point is on the front when no other point has both a higher or
@@ -190,7 +217,45 @@ struct pl_procure_group {
 	                              the SLO (the limit lies beyond what was measured) */
 	size_t usable;             /* points with the throughput, the load and every
 	                              limited metric (the SLO search's input) */
+	/* what the figures rest on (judged, bounded or not evaluable) */
+	int cost_upper_bound;      /* 1 if slo_cost_per_mtok is an upper bound: billed
+	                              by the hour at a lower-bound throughput ("at most") */
+	unsigned lack;             /* why points were not evaluable: bit k (k < PL_SLO_MAX)
+	                              a point lacks limit k's metric (and no recorded
+	                              higher percentile meets the limit);
+	                              PL_LACK_THROUGHPUT, PL_LACK_LOAD */
+	int bound_metric[PL_SLO_MAX]; /* limit k judged at some meeting point through a
+	                                 recorded higher percentile (its metric id) because
+	                                 the point lacks slo.metric[k]; PL_M_NONE if never */
+	double bound_value[PL_SLO_MAX]; /* that percentile's value (seconds) at bound_load */
+	double bound_load[PL_SLO_MAX];  /* the highest load where it decided; may be NAN */
+	/* failed runs (pl_run_failed) of the offer: part of it, never a sample */
+	double *failed_loads;      /* their loads, ascending, distinct (NAN last); owned */
+	size_t nfailed_loads;
+	size_t nfailed_runs;       /* failed runs of the offer */
+	int fails_below_slo;       /* 1 if a failed load lies below the SLO load */
+	/* energy at the SLO, where the runs record power (power_watts) */
+	double energy_j_per_tok;   /* J per output token = power / throughput; NAN if
+	                              the SLO point's runs record no power */
+	double energy_kwh_per_mtok; /* kWh per 1M output tokens = J/tok * 1e6 / 3.6e6 */
+	double power_watts;        /* the power used (W): the SLO point's median, or
+	                              interpolated as the throughput is; NAN if none */
+	size_t power_runs;         /* runs whose power it rests on */
 };
+
+/* Bits of pl_procure_group.lack past the limits' bits. */
+#define PL_LACK_THROUGHPUT (1u << PL_SLO_MAX) /* output_throughput not recorded */
+#define PL_LACK_LOAD (1u << (PL_SLO_MAX + 1))  /* the load (concurrency/request_rate) unknown */
+
+/* The metric that bounds metric m from above when m is not recorded: the
+ * next higher percentile of its family after `after` (PL_M_NONE: the
+ * * first), up to p99_9, then its maximum ("ttft_p95" -> ttft_p99,
+ * ttft_p99_9, ttft_max); PL_M_NONE when there is none (m is not a
+ * percentile, or the list is exhausted). A higher percentile
+ * is never below a lower one of the same requests, nor is a median of
+ * higher percentiles below the median of the lower, so the bound is
+ * conservative: it meets a limit only where m does. */
+int pl_procure_bounding_metric(int m, int after);
 
 /* The procurement view of a comparison. Release with pl_procurement_release(). */
 struct pl_procurement {

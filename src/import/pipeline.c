@@ -44,6 +44,8 @@
  * normalize, validate); this file holds the queue, the writer, batches and
  * transactions, progress and the entry points.
  */
+#include "core/names.h"
+#include "util/suggest.h"
 #include "import/import.h"
 
 #include <pthread.h>
@@ -1258,9 +1260,16 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 		size_t i;
 		for (i = 0; i < n && strcmp(a[i].name, b.opts->format) != 0; i++)
 			;
-		if (i == n)
-			return pl_error_set(err, PL_EUSAGE, "unknown format '%s' (see `perfledger formats`)",
-			                    b.opts->format);
+		if (i == n) {
+			const char *names[64];
+			char dym[96];
+			size_t nn = 0;
+			for (i = 0; i < n && nn < 64; i++)
+				names[nn++] = a[i].name;
+			return pl_error_set(err, PL_EUSAGE, "unknown format '%s'%s (see `perfledger formats`)",
+			                    b.opts->format,
+			                    pl_did_you_mean(dym, sizeof(dym), pl_suggest(b.opts->format, names, nn)));
+		}
 	}
 	/* lazily initialised process-wide state, set up before a second thread
 	 * can race for it: the C numeric locale and the sha256 digest */

@@ -27,6 +27,7 @@
 #include "render/render_impl.h"
 #include "render/svg.h"
 #include "render/template.h"
+#include "render/words.h"
 
 /* fmt with each "%s" replaced in turn by a, then b (our own formats from
  * the words table; a missing argument leaves the "%s" out). */
@@ -108,6 +109,8 @@ static int cost_chart(struct bundle *b)
 	const struct pl_procurement *p = b->proc;
 	size_t n = p->ngroups, *order = calloc(n, sizeof(size_t));
 	const char **labels = calloc(n, sizeof(char *)), **notes = calloc(n, sizeof(char *));
+	const char **prefixes = calloc(n, sizeof(char *));
+	enum pl_lang lang = pl_words_lang(b->w->lang);
 	double *vals = calloc(n, sizeof(double));
 	const char *cur = b->o->spec->currency;
 	char axis[256];
@@ -119,7 +122,7 @@ static int cost_chart(struct bundle *b)
 	fill(axis, sizeof(axis), b->w->with_currency, b->w->cost_x,
 	     cur && *cur ? cur : b->w->currency_unnamed);
 
-	if (!order || !labels || !notes || !vals) {
+	if (!order || !labels || !notes || !vals || !prefixes) {
 		rc = PL_ENOMEM;
 		goto out;
 	}
@@ -143,18 +146,24 @@ static int cost_chart(struct bundle *b)
 		int priced = gr->token_priced || isfinite(gr->price_per_hour);
 		labels[i] = gr->label;
 		vals[i] = gr->slo_cost_per_mtok;
-		notes[i] = !priced                              ? b->w->cost_no_price
+		notes[i] = !priced ? b->w->cost_no_price
+		           : gr->slo.status == PL_SLO_NONE_MEETS && gr->usable == 0
+		               ? pl_word(PL_MSG_VERDICT_FLAG_NOT_EVALUABLE, lang)
 		           : gr->slo.status == PL_SLO_NONE_MEETS ? b->w->cost_no_slo
 		                                                 : "-";
+		/* the chart a blog embeds says the bound too: "≤ 0.4167" */
+		if (gr->cost_upper_bound)
+			prefixes[i] = pl_word(PL_MSG_VERDICT_AT_MOST_SIGN, lang);
 	}
 	{
-		struct pl_svg_bars c = {b->w->cost_title, axis, labels, n, series, 1, vals, notes};
+		struct pl_svg_bars c = {b->w->cost_title, axis, labels, n, series, 1, vals, notes, prefixes};
 		rc = add_svg(b, "cost.svg", b->w->cost_title, pl_svg_bars(&c));
 	}
 out:
 	free(order);
 	free(labels);
 	free(notes);
+	free(prefixes);
 	free(vals);
 	return rc;
 }
@@ -416,7 +425,7 @@ int pl_bundle_ctx_charts(struct bundle *b, const struct pl_chart *charts, size_t
 		if (rc == 0 && nm > 0) {
 			const char *unit = pl_metric_info[ms[0]].unit == PL_U_SECONDS ? b->w->unit_s
 			                                                             : b->w->unit_toks;
-			struct pl_svg_bars bc = {title, unit, labels, b->cmp->nrows, series, nm, vals, NULL};
+			struct pl_svg_bars bc = {title, unit, labels, b->cmp->nrows, series, nm, vals, NULL, NULL};
 			bars_title(b, ms, nm, title, sizeof(title));
 			svg = pl_svg_bars(&bc);
 			snprintf(file, sizeof(file), "%s.svg", charts[i].name);

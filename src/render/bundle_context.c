@@ -155,6 +155,58 @@ static size_t varying_fields(const struct pl_comparison *cmp, int *ids)
 	return n;
 }
 
+static int is_price_field(int id)
+{
+	return id == PL_C_PRICE_PER_HOUR || id == PL_C_PRICE_PER_MILLION_INPUT_TOKENS ||
+	       id == PL_C_PRICE_PER_MILLION_OUTPUT_TOKENS;
+}
+
+/* The procurement group holding comparison row r, NULL if none. */
+static const struct pl_procure_group *row_group(const struct bundle *b, size_t r)
+{
+	for (size_t g = 0; b->proc && g < b->proc->ngroups; g++)
+		for (size_t i = 0; i < b->proc->groups[g].npoints; i++)
+			if (b->proc->groups[g].points[i].row == r)
+				return &b->proc->groups[g];
+	return NULL;
+}
+
+/* The price the verdict used for row r's field id, worded as the table
+ * shows it: the stored value when the runs' price was used, else the
+ * definition's with the stored one beside it (the price used is the
+ * price shown). NULL (no allocation) when id is no price field; for a
+ * price field a heap string, NULL on out of memory. */
+static char *price_cell(const struct bundle *b, size_t r, int id, const struct pl_value *v)
+{
+	const struct pl_procure_group *g;
+	const char *stored = v->set && v->text ? v->text : "-";
+	double used = NAN;
+	char buf[64];
+	struct pl_msg m;
+	char *text;
+
+	if (!is_price_field(id))
+		return NULL;
+	g = row_group(b, r);
+	if (g && (g->price_source == 2 || g->price_source == 3)) {
+		if (id == PL_C_PRICE_PER_HOUR && !g->token_priced)
+			used = g->price_per_hour;
+		else if (id == PL_C_PRICE_PER_MILLION_INPUT_TOKENS && g->token_priced)
+			used = g->price_in_per_mtok;
+		else if (id == PL_C_PRICE_PER_MILLION_OUTPUT_TOKENS && g->token_priced)
+			used = g->price_out_per_mtok;
+	}
+	if (isnan(used) || (v->set && v->num == used))
+		return strdup(stored);
+	pl_msg_init(&m, v->set ? PL_MSG_VERDICT_PRICE_USED : PL_MSG_VERDICT_PRICE_USED_NONE);
+	pl_msg_text(&m, full(buf, sizeof(buf), used));
+	if (v->set)
+		pl_msg_text(&m, stored);
+	text = m.oom ? NULL : pl_words_msg(&m, pl_words_lang(b->w->lang));
+	pl_msg_release(&m);
+	return text;
+}
+
 static int ctx_comparison(struct bundle *b)
 {
 	struct pl_tpl_ctx *c = b->ctx;
@@ -199,7 +251,11 @@ static int ctx_comparison(struct bundle *b)
 		for (size_t i = 0; i < nvary; i++) {
 			const struct pl_value *v = &row->axis[vary[i]];
 			struct pl_tpl_ctx *vc = pl_tpl_add_item(it, "vcells");
-			rc |= vc ? pl_tpl_set(vc, "value", v->set && v->text ? v->text : "-") : PL_ENOMEM;
+			char *used = price_cell(b, r, vary[i], v);
+			if (!vc || (!used && is_price_field(vary[i])))
+				return PL_ENOMEM;
+			rc |= pl_tpl_set(vc, "value", used ? used : v->set && v->text ? v->text : "-");
+			free(used);
 		}
 		rc |= pl_tpl_set_list(it, "cells");
 		for (size_t i = 0; i < cmp->nmetrics; i++) {
@@ -283,6 +339,168 @@ static int add_joined(struct pl_tpl_ctx *it, const char *list, const char *text,
 	return add_text(it, list, text);
 }
 
+/* add_joined with message m worded in lang (m released). */
+static int add_msg(struct pl_tpl_ctx *it, const char *list, struct pl_msg *m, enum pl_lang lang,
+                   char *joined, size_t n)
+{
+	char *text = m->oom ? NULL : pl_words_msg(m, lang);
+	int rc = text ? add_joined(it, list, text, joined, n) : PL_ENOMEM;
+
+	free(text);
+	pl_msg_release(m);
+	return rc;
+}
+
+/* The load word of p as a code. */
+static enum pl_msg_code load_word(const struct pl_procurement *p)
+{
+	return p->load == PL_C_REQUEST_RATE ? PL_MSG_VERDICT_LOAD_RATE : PL_MSG_VERDICT_LOAD_CONCURRENCY;
+}
+
+/* A figure of the verdict, "≤ 1.080" / "≥ 540.0" when it is a bound
+ * (code AT_MOST / AT_LEAST; PL_MSG_NONE: as it is). "-" when unknown. */
+static int set_bounded(struct pl_tpl_ctx *it, const char *key, double v, enum pl_msg_code bound,
+                       enum pl_lang lang)
+{
+	char buf[64], *text;
+	struct pl_msg m;
+	int rc;
+
+	num(buf, sizeof(buf), v);
+	if (bound == PL_MSG_NONE || isnan(v))
+		return pl_tpl_set(it, key, buf);
+	pl_msg_init(&m, bound);
+	pl_msg_text(&m, buf);
+	text = m.oom ? NULL : pl_words_msg(&m, lang);
+	pl_msg_release(&m);
+	rc = text ? pl_tpl_set(it, key, text) : PL_ENOMEM;
+	free(text);
+	return rc;
+}
+
+/* Notes of g saying what its SLO figure rests on: each limit judged
+ * through a higher percentile, each point not evaluable and why, and
+ * (no evaluable point) what exactly the runs lack. */
+static int evaluable_notes(const struct bundle *b, const struct pl_procure_group *g,
+                           struct pl_tpl_ctx *it, char *nt, size_t ntn, enum pl_lang lang)
+{
+	const struct pl_procurement *p = b->proc;
+	const struct pl_slo *slo = &p->slo;
+	char buf[64];
+	const char *lack[PL_SLO_MAX + 2];
+	size_t nlack = 0;
+	int rc = 0;
+	struct pl_msg m;
+
+	for (size_t k = 0; k < slo->n; k++) {
+		if (g->bound_metric[k] == PL_M_NONE)
+			continue;
+		pl_msg_init(&m, PL_MSG_VERDICT_BOUNDED_BY);
+		pl_msg_field(&m, pl_metric_info[slo->metric[k]].name);
+		pl_msg_field(&m, pl_metric_info[g->bound_metric[k]].name);
+		pl_msg_num(&m, g->bound_value[k]);
+		pl_msg_num(&m, slo->limit[k]);
+		pl_msg_code_arg(&m, load_word(p));
+		pl_msg_text(&m, full(buf, sizeof(buf), g->bound_load[k]));
+		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
+	}
+	for (size_t k = 0; k < slo->n; k++)
+		if (g->lack & (1u << k))
+			lack[nlack++] = pl_metric_info[slo->metric[k]].name;
+	if (g->lack & PL_LACK_THROUGHPUT)
+		lack[nlack++] = pl_metric_info[PL_M_OUTPUT_THROUGHPUT].name;
+	if (g->lack & PL_LACK_LOAD)
+		lack[nlack++] = pl_cond_info[p->load >= 0 ? p->load : PL_C_CONCURRENCY].name;
+	if (g->usable > 0) {
+		if (g->slo.skipped == 0)
+			return rc;
+		pl_msg_init(&m, PL_MSG_VERDICT_SKIPPED);
+		pl_msg_int(&m, (long long)g->slo.skipped);
+		pl_msg_int(&m, (long long)g->npoints);
+		pl_msg_list(&m, lack, nlack);
+		return rc | add_msg(it, "notes", &m, lang, nt, ntn);
+	}
+	/* nothing evaluable: name each missing metric (with what its family
+	 * records) and each missing throughput or load */
+	for (size_t k = 0; k < slo->n; k++) {
+		const char *have[PL_METRIC_COUNT];
+		size_t nhave = 0;
+		int fam = slo->metric[k] - (int)(pl_metric_info[slo->metric[k]].stat - PL_S_MEAN);
+		if (!(g->lack & (1u << k)))
+			continue;
+		if (pl_metric_info[slo->metric[k]].stat >= PL_S_MEAN)
+			for (int f = fam; f <= fam + (int)(PL_S_P999 - PL_S_MEAN) && f < PL_METRIC_COUNT; f++) {
+				int any = 0;
+				if (f == slo->metric[k] || pl_metric_info[f].stat == PL_S_STD)
+					continue;
+				for (size_t i = 0; i < g->npoints; i++)
+					any |= b->cmp->rows[g->points[i].row].n_metric[f] != 0;
+				if (any)
+					have[nhave++] = pl_metric_info[f].name;
+			}
+		pl_msg_init(&m, nhave ? PL_MSG_VERDICT_NOT_EVALUABLE_METRIC : PL_MSG_VERDICT_NOT_EVALUABLE_NONE);
+		if (nhave)
+			pl_msg_list(&m, have, nhave);
+		pl_msg_field(&m, pl_metric_info[slo->metric[k]].name);
+		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
+	}
+	if (g->lack & PL_LACK_THROUGHPUT) {
+		pl_msg_init(&m, PL_MSG_VERDICT_NOT_EVALUABLE_NONE);
+		pl_msg_field(&m, pl_metric_info[PL_M_OUTPUT_THROUGHPUT].name);
+		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
+	}
+	if (g->lack & PL_LACK_LOAD) {
+		pl_msg_init(&m, PL_MSG_VERDICT_NOT_EVALUABLE_NONE);
+		pl_msg_field(&m, pl_cond_info[p->load >= 0 ? p->load : PL_C_CONCURRENCY].name);
+		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
+	}
+	return rc;
+}
+
+/* Notes of g's failed loads (procure.h: failed runs). */
+static int failed_notes(const struct bundle *b, const struct pl_procure_group *g,
+                        struct pl_tpl_ctx *it, char *nt, size_t ntn, enum pl_lang lang)
+{
+	const struct pl_procurement *p = b->proc;
+	char bufs[8][32], buf[64], b2[64];
+	const char *loads[8];
+	size_t nl = 0;
+	double above = NAN;
+	int rc;
+	struct pl_msg m;
+
+	if (!g->nfailed_loads)
+		return 0;
+	for (size_t i = 0; i < g->nfailed_loads && nl < 8; i++) {
+		loads[nl] = isnan(g->failed_loads[i]) ? "?" : full(bufs[nl], sizeof(bufs[nl]), g->failed_loads[i]);
+		nl++;
+	}
+	pl_msg_init(&m, PL_MSG_VERDICT_FAILS_AT);
+	pl_msg_code_arg(&m, load_word(p));
+	pl_msg_list(&m, loads, nl);
+	pl_msg_int(&m, (long long)g->nfailed_runs);
+	rc = add_msg(it, "notes", &m, lang, nt, ntn);
+	if (g->slo.status == PL_SLO_NONE_MEETS)
+		return rc;
+	if (g->fails_below_slo) {
+		pl_msg_init(&m, PL_MSG_VERDICT_FAILS_BELOW);
+		pl_msg_code_arg(&m, load_word(p));
+		pl_msg_text(&m, full(buf, sizeof(buf), g->failed_loads[0]));
+		pl_msg_text(&m, full(b2, sizeof(b2), g->slo.concurrency));
+		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
+	}
+	for (size_t i = 0; i < g->nfailed_loads; i++)
+		if (g->failed_loads[i] > g->slo.concurrency && isnan(above))
+			above = g->failed_loads[i];
+	if (!isnan(above)) {
+		pl_msg_init(&m, PL_MSG_VERDICT_NO_BOUND_FAILED);
+		pl_msg_code_arg(&m, load_word(p));
+		pl_msg_text(&m, full(buf, sizeof(buf), above));
+		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
+	}
+	return rc;
+}
+
 /* The verdict: one row per offer (procurement group), ranked by cost at
  * the SLO, with its flags and a note for every figure it lacks and why. */
 static int ctx_verdict(struct bundle *b)
@@ -291,8 +509,9 @@ static int ctx_verdict(struct bundle *b)
 	const struct pl_procurement *p = b->proc;
 	const struct words *w = b->w;
 	const struct pl_procure_group **order;
-	char buf[64], b2[64], line[512], fl[256], nt[2048];
+	char buf[64], b2[64], line[512], fl[256], nt[4096];
 	int rc = 0;
+	enum pl_lang lang = pl_words_lang(w->lang);
 
 	/* a decision needs a service level or prices: a regression watch has neither */
 	rc |= pl_tpl_set_bool(c, "verdict",
@@ -346,11 +565,15 @@ static int ctx_verdict(struct bundle *b)
 		}
 		rc |= pl_tpl_setf(it, "rank", "%zu", k + 1);
 		rc |= pl_tpl_set(it, "label", g->label);
-		rc |= pl_tpl_set(it, "slo_per_acc", num(buf, sizeof(buf), g->slo_throughput_per_acc));
+		/* a bound says so beside the number: "≥" throughput, "≤" cost */
+		rc |= set_bounded(it, "slo_per_acc", g->slo_throughput_per_acc,
+		                  g->lower_bound ? PL_MSG_VERDICT_AT_LEAST : PL_MSG_NONE, lang);
 		rc |= pl_tpl_set(it, "slo_per_acc_sort", full(buf, sizeof(buf), g->slo_throughput_per_acc));
-		rc |= pl_tpl_set(it, "slo_throughput", num(buf, sizeof(buf), g->slo.throughput));
+		rc |= set_bounded(it, "slo_throughput", g->slo.throughput,
+		                  g->lower_bound ? PL_MSG_VERDICT_AT_LEAST : PL_MSG_NONE, lang);
 		rc |= pl_tpl_set(it, "slo_throughput_sort", full(buf, sizeof(buf), g->slo.throughput));
-		rc |= pl_tpl_set(it, "cost", num(buf, sizeof(buf), g->slo_cost_per_mtok));
+		rc |= set_bounded(it, "cost", g->slo_cost_per_mtok,
+		                  g->cost_upper_bound ? PL_MSG_VERDICT_AT_MOST : PL_MSG_NONE, lang);
 		rc |= pl_tpl_set(it, "cost_sort", full(buf, sizeof(buf), g->slo_cost_per_mtok));
 		rc |= pl_tpl_set(it, "peak", num(buf, sizeof(buf), g->peak_throughput));
 		rc |= pl_tpl_set(it, "peak_sort", full(buf, sizeof(buf), g->peak_throughput));
@@ -359,6 +582,24 @@ static int ctx_verdict(struct bundle *b)
 		rc |= pl_tpl_set_list(it, "flags");
 		if (g->lower_bound)
 			rc |= add_joined(it, "flags", w->flag_lower_bound, fl, sizeof(fl));
+		if (g->cost_upper_bound)
+			rc |= add_joined(it, "flags", pl_word(PL_MSG_VERDICT_FLAG_COST_AT_MOST, lang), fl,
+			                 sizeof(fl));
+		if (g->fails_below_slo)
+			rc |= add_joined(it, "flags", pl_word(PL_MSG_VERDICT_FLAG_FAILS_BELOW, lang), fl,
+			                 sizeof(fl));
+		else if (g->nfailed_loads)
+			rc |= add_joined(it, "flags", pl_word(PL_MSG_VERDICT_FLAG_FAILED_LOAD, lang), fl,
+			                 sizeof(fl));
+		if (p->slo.n > 0 && g->usable == 0)
+			rc |= add_joined(it, "flags", pl_word(PL_MSG_VERDICT_FLAG_NOT_EVALUABLE, lang), fl,
+			                 sizeof(fl));
+		for (size_t j = 0; j < p->slo.n; j++)
+			if (g->bound_metric[j] != PL_M_NONE) {
+				rc |= add_joined(it, "flags", pl_word(PL_MSG_VERDICT_FLAG_BOUNDED, lang), fl,
+				                 sizeof(fl));
+				break;
+			}
 		if (g->single_point)
 			rc |= add_joined(it, "flags", w->flag_single, fl, sizeof(fl));
 		if (g->slo.status == PL_SLO_INTERPOLATED)
@@ -368,6 +609,8 @@ static int ctx_verdict(struct bundle *b)
 		rc |= pl_tpl_set_list(it, "notes");
 		if (p->slo.n == 0) {
 			rc |= add_joined(it, "notes", w->no_slo, nt, sizeof(nt));
+		} else if (g->slo.status == PL_SLO_NONE_MEETS && g->usable == 0) {
+			; /* not evaluable: evaluable_notes() says what is missing */
 		} else if (g->slo.status == PL_SLO_NONE_MEETS) {
 			rc |= add_joined(it, "notes", w->none, nt, sizeof(nt));
 		} else if (g->slo.status == PL_SLO_MEASURED) {
@@ -393,12 +636,28 @@ static int ctx_verdict(struct bundle *b)
 			      full(buf, sizeof(buf), top), NULL);
 			rc |= add_joined(it, "notes", line, nt, sizeof(nt));
 		}
-		if (p->slo.n > 0 && g->slo.skipped > 0) {
-			snprintf(buf, sizeof(buf), "%zu", g->slo.skipped);
-			snprintf(b2, sizeof(b2), "%zu", g->npoints);
-			subst(line, sizeof(line), w->note_skipped, buf, b2, NULL);
-			rc |= add_joined(it, "notes", line, nt, sizeof(nt));
+		if (g->cost_upper_bound) {
+			struct pl_msg m;
+			pl_msg_init(&m, PL_MSG_VERDICT_COST_AT_MOST);
+			char cost[128];
+			const char *cur = b->o->spec->currency;
+			snprintf(cost, sizeof(cost), "%s%s%s", num(buf, sizeof(buf), g->slo_cost_per_mtok),
+			         cur && *cur ? " " : "", cur && *cur ? cur : "");
+			pl_msg_text(&m, cost);
+			rc |= add_msg(it, "notes", &m, lang, nt, sizeof(nt));
 		}
+		if (p->slo.n > 0)
+			rc |= evaluable_notes(b, g, it, nt, sizeof(nt), lang);
+		if (!isnan(g->energy_j_per_tok)) {
+			struct pl_msg m;
+			pl_msg_init(&m, g->lower_bound ? PL_MSG_VERDICT_ENERGY_AT_MOST : PL_MSG_VERDICT_ENERGY);
+			pl_msg_num(&m, g->energy_j_per_tok);
+			pl_msg_num(&m, g->energy_kwh_per_mtok);
+			pl_msg_num(&m, g->power_watts);
+			pl_msg_int(&m, (long long)g->power_runs);
+			rc |= add_msg(it, "notes", &m, lang, nt, sizeof(nt));
+		}
+		rc |= failed_notes(b, g, it, nt, sizeof(nt), lang);
 		if (isnan(g->accelerators))
 			rc |= add_joined(it, "notes", w->note_no_acc, nt, sizeof(nt));
 		if (g->price_conflict)
@@ -596,6 +855,7 @@ static int ctx_procurement(struct bundle *b)
 	char buf[64], b2[64], b3[64], slo[256] = "";
 	size_t len = 0;
 	int rc = 0;
+	enum pl_lang lang = pl_words_lang(b->w->lang);
 
 	rc |= pl_tpl_set_bool(c, "procurement", p && p->ngroups > 0);
 	rc |= pl_tpl_set_list(c, "groups");
@@ -640,11 +900,14 @@ static int ctx_procurement(struct bundle *b)
 		rc |= pl_tpl_set(it, "peak", num(buf, sizeof(buf), gr->peak_throughput));
 		rc |= pl_tpl_set(it, "peak_sort", full(buf, sizeof(buf), gr->peak_throughput));
 		rc |= pl_tpl_set(it, "peak_concurrency", full(buf, sizeof(buf), gr->peak_concurrency));
-		rc |= pl_tpl_set(it, "slo_throughput", num(buf, sizeof(buf), gr->slo.throughput));
+		rc |= set_bounded(it, "slo_throughput", gr->slo.throughput,
+		                  gr->lower_bound ? PL_MSG_VERDICT_AT_LEAST : PL_MSG_NONE, lang);
 		rc |= pl_tpl_set(it, "slo_throughput_sort", full(buf, sizeof(buf), gr->slo.throughput));
-		rc |= pl_tpl_set(it, "slo_per_acc", num(buf, sizeof(buf), gr->slo_throughput_per_acc));
+		rc |= set_bounded(it, "slo_per_acc", gr->slo_throughput_per_acc,
+		                  gr->lower_bound ? PL_MSG_VERDICT_AT_LEAST : PL_MSG_NONE, lang);
 		rc |= pl_tpl_set(it, "slo_per_acc_sort", full(buf, sizeof(buf), gr->slo_throughput_per_acc));
-		rc |= pl_tpl_set(it, "slo_cost", num(buf, sizeof(buf), gr->slo_cost_per_mtok));
+		rc |= set_bounded(it, "slo_cost", gr->slo_cost_per_mtok,
+		                  gr->cost_upper_bound ? PL_MSG_VERDICT_AT_MOST : PL_MSG_NONE, lang);
 		rc |= pl_tpl_set(it, "slo_cost_sort", full(buf, sizeof(buf), gr->slo_cost_per_mtok));
 		rc |= pl_tpl_set(it, "goodput", num(buf, sizeof(buf), gr->goodput));
 		if (p->slo.n == 0)
@@ -657,6 +920,8 @@ static int ctx_procurement(struct bundle *b)
 			      full(buf, sizeof(buf), gr->slo.lo_concurrency),
 			      full(b2, sizeof(b2), gr->slo.hi_concurrency),
 			      num(b3, sizeof(b3), gr->slo.concurrency));
+		else if (gr->usable == 0)
+			snprintf(how, sizeof(how), "%s", pl_word(PL_MSG_VERDICT_FLAG_NOT_EVALUABLE, lang));
 		else
 			snprintf(how, sizeof(how), "%s", b->w->none);
 		rc |= pl_tpl_set(it, "slo_how", how);

@@ -18,6 +18,8 @@
 #include "adapters/jsonread.h"
 #include "util/file.h"
 #include "core/model.h"
+#include "core/slo_range.h"
+#include "util/suggest.h"
 
 static int bad(struct pl_error *err, const char *path, const char *key, const char *what)
 {
@@ -109,6 +111,54 @@ static int parse_title(const char *path, const struct pl_jsonval *item, struct p
 	return 0;
 }
 
+/* The metric an "slo" key names: "ttft_p95" or "ttft_p95_s" (seconds)
+ * or "ttft_p95_ms" (milliseconds: *scale = 0.001). PL_M_NONE if none. */
+static int slo_key(const char *k, double *scale)
+{
+	char name[64];
+	size_t n = strlen(k);
+	int m = pl_metric_lookup(k);
+
+	*scale = 1;
+	if (m != PL_M_NONE || n >= sizeof(name))
+		return m;
+	if (n > 3 && strcmp(k + n - 3, "_ms") == 0) {
+		memcpy(name, k, n - 3);
+		name[n - 3] = '\0';
+		*scale = 0.001;
+		return pl_metric_lookup(name);
+	}
+	if (n > 2 && strcmp(k + n - 2, "_s") == 0) {
+		memcpy(name, k, n - 2);
+		name[n - 2] = '\0';
+		return pl_metric_lookup(name);
+	}
+	return PL_M_NONE;
+}
+
+/* The lower-is-better latency metric (with or without _ms) closest to an
+ * unknown "slo" key, copied into out (size outn); NULL if none is close. */
+static const char *slo_suggest(const char *k, char *out, size_t outn)
+{
+	char ms[PL_METRIC_COUNT][48];
+	const char *cands[2 * PL_METRIC_COUNT], *best;
+	size_t n = 0;
+
+	for (int m = 0; m < PL_METRIC_COUNT; m++) {
+		if (pl_metric_info[m].direction != PL_LOWER_IS_BETTER ||
+		    pl_metric_info[m].unit != PL_U_SECONDS)
+			continue;
+		cands[n++] = pl_metric_info[m].name;
+		snprintf(ms[m], sizeof(ms[m]), "%s_ms", pl_metric_info[m].name);
+		cands[n++] = ms[m];
+	}
+	best = pl_suggest(k, cands, n);
+	if (!best)
+		return NULL;
+	snprintf(out, outn, "%s", best);
+	return out;
+}
+
 static int parse_slo(const char *path, const struct pl_jsonval *item, struct pl_slo *slo,
                      struct pl_error *err)
 {
@@ -120,16 +170,63 @@ static int parse_slo(const char *path, const struct pl_jsonval *item, struct pl_
 		return bad(err, path, "slo", "must be an object of metric: upper limit");
 	pl_jsonread_iter(item, &it, NULL);
 	while (pl_jsonread_next(&it, &k, &e)) {
-		int m = pl_metric_lookup(k);
-		double v;
-		if (m == PL_M_NONE)
-			return bad_entry(err, path, "slo", k,
-			                 "is not a metric ('perfledger compare --help' lists them)");
+		double v, scale = 1;
+		const char *unit = "s";
+		int m = slo_key(k, &scale);
+		const char *guess;
+		if (m == PL_M_NONE) {
+			char why[200], nb[64];
+			const char *near = slo_suggest(k, nb, sizeof(nb));
+			if (near)
+				snprintf(why, sizeof(why),
+				         "is not a metric; did you mean '%s'? ('perfledger compare --help' "
+				         "lists them)",
+				         near);
+			else
+				snprintf(why, sizeof(why),
+				         "is not a metric ('perfledger compare --help' lists them; a limit "
+				         "in milliseconds takes the suffix _ms)");
+			return bad_entry(err, path, "slo", k, why);
+		}
 		if (pl_metric_info[m].direction != PL_LOWER_IS_BETTER)
 			return bad_entry(err, path, "slo", k,
 			                 "is not a lower-is-better metric (an SLO is an upper limit)");
-		if (pl_jsonread_number(e, &v, NULL) != 0 || !(v > 0))
-			return bad_entry(err, path, "slo", k, "must be a positive number (seconds)");
+		if (scale != 1)
+			unit = "ms";
+		if (pl_jsonread_number(e, &v, NULL) != 0 || !(v > 0) || !isfinite(v))
+			return bad_entry(err, path, "slo", k,
+			                 scale != 1 ? "must be a positive number (milliseconds)"
+			                            : "must be a positive number (seconds)");
+		v *= scale;
+		for (size_t i = 0; i < slo->n; i++)
+			if (slo->metric[i] == m)
+				return bad_entry(err, path, "slo", k,
+				                 "limits a metric another entry limits already (ms and s "
+				                 "keys name the same metric)");
+		if ((guess = pl_slo_probable_unit(m, v)) != NULL) {
+			char why[300], lim[64];
+			double lo, hi;
+			pl_slo_range(m, &lo, &hi);
+			snprintf(lim, sizeof(lim), "%g %s", v / scale, unit);
+			snprintf(why, sizeof(why),
+			         "limit %s is outside the plausible range of %s (%g s to %g s); it "
+			         "probably means %s: write '%s%s': %g",
+			         lim, pl_metric_info[m].name, lo, hi,
+			         strcmp(guess, "ms") == 0 ? "milliseconds" : "seconds",
+			         pl_metric_info[m].name, strcmp(guess, "ms") == 0 ? "_ms" : "",
+			         v / scale);
+			return bad_entry(err, path, "slo", k, why);
+		}
+		{
+			double lo, hi;
+			if (pl_slo_range(m, &lo, &hi) && (v < lo || v > hi)) {
+				char why[200];
+				snprintf(why, sizeof(why),
+				         "limit %g s is outside the plausible range of %s (%g s to %g s)", v,
+				         pl_metric_info[m].name, lo, hi);
+				return bad_entry(err, path, "slo", k, why);
+			}
+		}
 		if (slo->n >= PL_SLO_MAX)
 			return bad(err, path, "slo", "has too many limits");
 		slo->metric[slo->n] = m;

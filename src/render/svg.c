@@ -622,9 +622,12 @@ char *pl_svg_bars(const struct pl_svg_bars *c)
 			any = 1;
 			x1 = map(&axv, v);
 			fprintf(f, "<rect x=\"%ld\" y=\"%ld\" width=\"%ld\" height=\"%ld\" fill=\"%s\"/>"
-			           "<text x=\"%ld\" y=\"%ld\" font-size=\"11\">%s</text>\n",
+			           "<text x=\"%ld\" y=\"%ld\" font-size=\"11\">",
 			        left, top_s + 1, x1 - left, bar_h - 2, colours[(ns > 1 ? s : 0) % 8], x1 + 4,
-			        top_s + bar_h - 3, pl_fmt_num(num, sizeof(num), pl_round_sig(v, 4)));
+			        top_s + bar_h - 3);
+			if (c->prefixes && c->prefixes[i * ns + s])
+				text(f, c->prefixes[i * ns + s]);
+			fprintf(f, "%s</text>\n", pl_fmt_num(num, sizeof(num), pl_round_sig(v, 4)));
 		}
 		if (!any && c->notes && c->notes[i]) {
 			fprintf(f, "<text x=\"%ld\" y=\"%ld\" font-size=\"11\" fill=\"#666\">", left + 6,

@@ -69,6 +69,8 @@ struct pl_svg_bars {
 	size_t nseries;              /* 1..4 */
 	const double *values;        /* n * nseries: values[i * nseries + s]; NAN: no bar */
 	const char *const *notes;    /* n texts written where a category has no bar, or NULL */
+	const char *const *prefixes; /* n * nseries texts written before a bar's value (a
+	                                bound: "≤ "), NULL entries none; or NULL (escaped) */
 };
 
 #define PL_SVG_LABEL_COLS 34 /* columns of a category label line */

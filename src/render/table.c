@@ -9,6 +9,8 @@
  * Human tables show 4 significant digits; CSV and JSON show the shortest
  * text that reads back to the same double. Everything is in the C locale.
  */
+#include "core/names.h"
+#include "util/suggest.h"
 #include "render/render.h"
 
 #include <math.h>
@@ -71,8 +73,13 @@ int pl_table_format_parse(const char *s, enum pl_table_format *out, struct pl_er
 			return 0;
 		}
 	}
-	return pl_error_set(err, PL_EUSAGE, "unknown format '%s' (expected text, markdown, csv or json)",
-	                    s ? s : "");
+	{
+		const char *cands[] = {"text", "markdown", "csv", "json"};
+		char dym[96];
+		return pl_error_set(err, PL_EUSAGE,
+		                    "unknown format '%s'%s (expected text, markdown, csv or json)", s ? s : "",
+		                    pl_did_you_mean(dym, sizeof(dym), s ? pl_suggest(s, cands, 4) : NULL));
+	}
 }
 
 /* ------------------------------------------------------------ comparison */

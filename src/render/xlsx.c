@@ -200,13 +200,20 @@ static int put_cond(struct sheet *sh, lxw_row_t row, lxw_col_t col, int id,
 /* Column widths from the widest texts, and a sheet that reads and prints
  * as a table: header row and first column frozen, an autofilter over the
  * header and rows 1..last (none when last is 0), and printed on A4
- * landscape, fitted to the page width (as many pages tall as it takes),
- * the header row repeated on every page. */
+ * landscape at a scale that keeps 11 pt text at 8 pt or more: fitted
+ * to the page width when that needs no more shrinking (PRINT_COLS
+ * characters of column width at 100%), else at PRINT_MIN_SCALE, split
+ * across pages with the first column and the header row repeated on
+ * every page (a sheet fitted to one page printed 1.95 pt text). */
+#define PRINT_COLS 140.0    /* column-width characters across A4 landscape at 100% */
+#define PRINT_MIN_SCALE 73 /* percent: 11 pt * 0.73 = 8.03 pt */
 static void finish_sheet(struct sheet *sh, lxw_row_t last)
 {
+	double total = 0;
 	for (lxw_col_t c = 0; c < sh->ncols; c++) {
 		double w = sh->width[c] + 2;
 		worksheet_set_column(sh->ws, c, c, w < 8 ? 8 : w, NULL);
+		total += w < 8 ? 8 : w;
 	}
 	/* a header row tall enough for its wrapped lines (LibreOffice does
 	 * not grow a row for wrapped text that no one edited) */
@@ -225,7 +232,12 @@ static void finish_sheet(struct sheet *sh, lxw_row_t last)
 		worksheet_autofilter(sh->ws, 0, 0, last, (lxw_col_t)(sh->ncols - 1));
 	worksheet_set_landscape(sh->ws);
 	worksheet_set_paper(sh->ws, 9); /* A4 */
-	worksheet_fit_to_pages(sh->ws, 1, 0);
+	if (total * PRINT_MIN_SCALE / 100.0 <= PRINT_COLS) {
+		worksheet_fit_to_pages(sh->ws, 1, 0);
+	} else {
+		worksheet_set_print_scale(sh->ws, PRINT_MIN_SCALE);
+		worksheet_repeat_columns(sh->ws, 0, 0);
+	}
 	worksheet_repeat_rows(sh->ws, 0, 0);
 }
 
@@ -992,7 +1004,19 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	size_t ncost = 0;
 	int rc = 0;
 
-	if (!t_text || !t_whole || !t_sec || !t_rate || !rank) {
+	/* bounds said as bounds, in the number itself: "≤ 0.4167" (a cost
+	 * from a lower-bound throughput), "≥ 2000" (that throughput); made
+	 * only when some offer is bounded, so other workbooks keep their styles */
+	lxw_format *t_at_most = NULL, *t_at_least = NULL;
+	int any_bound = 0;
+
+	for (size_t g = 0; g < p->ngroups; g++)
+		any_bound |= p->groups[g].lower_bound;
+	if (any_bound) {
+		t_at_most = top_format(wb, "\"≤ \"0.0000", 0);
+		t_at_least = top_format(wb, "\"≥ \"0.00", 0);
+	}
+	if (!t_text || !t_whole || !t_sec || !t_rate || !rank || (any_bound && (!t_at_most || !t_at_least))) {
 		free(rank);
 		return PL_ENOMEM;
 	}
@@ -1023,9 +1047,9 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		rank[g] = k + 1;
 		put_num(sh, r, V_RANK, (double)(k + 1), t_whole);
 		rc |= put_str(sh, r, V_OFFER, gr->label, t_text);
-		put_nan_dash(sh, r, V_COST, gr->slo_cost_per_mtok, t_sec);
-		put_nan_dash(sh, r, V_SLO_ACC, gr->slo_throughput_per_acc, t_rate);
-		put_nan_dash(sh, r, V_SLO, gr->slo.throughput, t_rate);
+		put_nan_dash(sh, r, V_COST, gr->slo_cost_per_mtok, gr->cost_upper_bound ? t_at_most : t_sec);
+		put_nan_dash(sh, r, V_SLO_ACC, gr->slo_throughput_per_acc, gr->lower_bound ? t_at_least : t_rate);
+		put_nan_dash(sh, r, V_SLO, gr->slo.throughput, gr->lower_bound ? t_at_least : t_rate);
 		put_nan_dash(sh, r, V_PEAK, gr->peak_throughput, t_rate);
 		put_num(sh, r, V_N, (double)gr->nruns, t_whole);
 		rc |= put_str(sh, r, V_FLAGS, fl, t_text);

@@ -48,7 +48,8 @@ static void axis_parsing(void **state)
 	assert_int_equal(o.axis[1], PL_C_ENGINE);
 	assert_int_equal(pl_compare_parse_axis(&o, "hardwares", &e), PL_EUSAGE);
 	assert_string_equal(e.message,
-	                    "unknown condition 'hardwares' in --axis (see 'perfledger list --help')");
+	                    "unknown condition 'hardwares' in --axis; did you mean 'hardware'? (see "
+	                    "'perfledger list --help')");
 	assert_int_equal(pl_compare_parse_axis(&o, "model,model", &e), PL_EUSAGE);
 	assert_int_equal(pl_compare_parse_axis(&o, "", &e), PL_EUSAGE);
 }

@@ -107,7 +107,7 @@ static void test_bars(void **state)
 	static const char *const one[] = {"cost"}, *const two[] = {"ttft_p50", "ttft_p95"};
 	static const char *const notes[] = {"no price", "-"};
 	double v1[] = {NAN, 1.852}, v2[] = {0.1, 0.2, 0.3, 0.4};
-	struct pl_svg_bars c = {"Cost", "cost", labels, 2, one, 1, v1, notes};
+	struct pl_svg_bars c = {"Cost", "cost", labels, 2, one, 1, v1, notes, NULL};
 	char *svg = pl_svg_bars(&c);
 
 	(void)state;

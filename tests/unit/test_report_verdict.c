@@ -314,12 +314,15 @@ static void test_verdict_first(void **state)
 	a = strstr(md, "| 1 | 1x NVIDIA L40S | **0.6710** | 828.0 | 828.0 | 1100 | 5 | interpolated | "
 	               "interpolated between request rate 8 and 16 req/s (at 9.600); price EUR 2/h from "
 	               "the definition replaces EUR 2.5/h stored with the runs |");
-	b = strstr(md, "| 2 | 1x NVIDIA L4 | **0.7407** | 300.0 | 300.0 | 300.0 | 3 | lower bound | "
-	               "measured at request rate 4 req/s; lower bound: the highest request rate measured "
-	               "(4) still meets the SLO |");
-	c = strstr(md, "| 3 | 1x NVIDIA T4 | **1.944** | 50.00 | 50.00 | 50.00 | 1 | lower bound; "
-	               "single point | measured at request rate 1 req/s; lower bound: the SLO figure "
-	               "rests on one usable point |");
+	b = strstr(md, "| 2 | 1x NVIDIA L4 | **≤ 0.7407** | ≥ 300.0 | ≥ 300.0 | 300.0 | 3 | lower bound; "
+	               "cost at most | measured at request rate 4 req/s; lower bound: the highest request "
+	               "rate measured (4) still meets the SLO; cost at most 0.7407 EUR per 1M output tokens: it "
+	               "rests on a lower-bound throughput (more load may still meet the SLO, at a lower "
+	               "cost) |");
+	c = strstr(md, "| 3 | 1x NVIDIA T4 | **≤ 1.944** | ≥ 50.00 | ≥ 50.00 | 50.00 | 1 | lower bound; "
+	               "cost at most; single point | measured at request rate 1 req/s; lower bound: the SLO "
+	               "figure rests on one usable point; cost at most 1.944 EUR per 1M output tokens: it rests "
+	               "on a lower-bound throughput (more load may still meet the SLO, at a lower cost) |");
 	assert_non_null(a);
 	assert_non_null(b);
 	assert_non_null(c);
@@ -548,16 +551,18 @@ static void test_workbook_verdict(void **state)
 	                              "with the runs");
 	assert_cell(sheet, sst, "K2", "2");
 	assert_cell(sheet, sst, "B3", "1x NVIDIA L4");
-	assert_cell(sheet, sst, "H3", "lower bound");
+	assert_cell(sheet, sst, "H3", "lower bound; cost at most");
 	assert_cell(sheet, sst, "I3", "measured at request rate 4 req/s; lower bound: the highest "
-	                              "request rate measured (4) still meets the SLO");
+	                              "request rate measured (4) still meets the SLO; cost at most "
+	                              "0.7407 EUR per 1M output tokens: it rests on a lower-bound "
+	                              "throughput (more load may still meet the SLO, at a lower cost)");
 	assert_cell(sheet, sst, "A4", "3");
 	assert_cell(sheet, sst, "B4", "1x NVIDIA T4");
 	assert_cell(sheet, sst, "G4", "1");
-	assert_cell(sheet, sst, "H4", "lower bound; single point");
+	assert_cell(sheet, sst, "H4", "lower bound; cost at most; single point");
 	/* the same texts as the verdict table of report.md */
-	assert_non_null(strstr(md, "| 3 | 1x NVIDIA T4 | **1.944** | 50.00 | 50.00 | 50.00 | 1 | "
-	                           "lower bound; single point |"));
+	assert_non_null(strstr(md, "| 3 | 1x NVIDIA T4 | **≤ 1.944** | ≥ 50.00 | ≥ 50.00 | 50.00 | 1 | "
+	                           "lower bound; cost at most; single point |"));
 	/* the points: 3 offers, a blank row, the formulas, then the header */
 	assert_cell(sheet, sst, "A7", "rank");
 	assert_cell(sheet, sst, "B7", "offer");
@@ -583,7 +588,7 @@ static void test_workbook_verdict(void **state)
 	 * 0.8387) */
 	assert_cell(sheet, sst, "B2", "1x NVIDIA L4");
 	assert_cell(sheet, sst, "B3", "1x NVIDIA L40S");
-	assert_cell(sheet, sst, "H4", "下限; 单点");
+	assert_cell(sheet, sst, "H4", "下限; 成本最多; 单点");
 	assert_cell(sheet, sst, "C7", "请求速率（req/s）");
 	assert_cell(sheet, sst, "G7", "每百万输出 token 成本（未注明货币，推导值）");
 	assert_cell(sheet, sst, "A8", "1"); /* L4 ranks first here */
