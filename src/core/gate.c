@@ -259,3 +259,38 @@ done:
 	free(fam);
 	return rc;
 }
+
+void pl_gate_baseline(const double *y, size_t c, size_t floor, size_t open, size_t window,
+                      int direction, const struct pl_gate_opts *opts, size_t *from, size_t *to)
+{
+	size_t end = c;
+
+	if (open != (size_t)-1 && open <= c && open > floor) {
+		end = open;
+	} else {
+		double logs[64], tmp[64];
+		for (size_t back = 1; back <= PL_GATE_TRAIL_MAX && back <= c; back++) {
+			size_t j = c - back, f;
+			struct pl_gate_check one;
+			struct pl_gate_verdict v;
+			double sign = direction == PL_LOWER_IS_BETTER ? 1.0 : -1.0;
+			if (j <= floor)
+				break;
+			f = j - floor > window ? j - window : floor;
+			if (j - f > 64)
+				f = j - 64;
+			memset(&one, 0, sizeof(one));
+			memset(&v, 0, sizeof(v));
+			one.window = y + f;
+			one.nwindow = j - f;
+			one.latest = y[j];
+			one.direction = direction;
+			judge_one(&one, logs, tmp, &v);
+			if (!(v.decidable && v.p <= opts->member_alpha && sign * v.rel_change > opts->threshold))
+				break;
+			end = j;
+		}
+	}
+	*to = end;
+	*from = end - floor > window ? end - window : floor;
+}

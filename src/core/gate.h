@@ -42,7 +42,9 @@
  *     moved the worse way at opts->member_alpha (p <= member_alpha): a
  *     member is only blamed when its own points agree. Step 4 never makes
  *     a night red that step 3 left green, so the member level does not
- *     touch the false-alarm rate.
+ *     touch the false-alarm rate. A check is better (an improvement to
+ *     report, never red) when (1 - p) times the night's number of tests is
+ *     <= alpha and it is better by more than the threshold.
  * With opts->pool 0 step 2 is skipped: every check stands alone under
  * Holm (the floor the pooled gate is measured against, bench/gate_sim.c).
  */
@@ -129,5 +131,28 @@ int pl_gate_decide(const struct pl_gate_check *checks, size_t n, const struct pl
  * Returns 0, PL_EUSAGE for NULL pointers with n > 0, PL_ENOMEM.
  */
 int pl_gate_holm(const double *p, size_t n, double *adj, struct pl_error *err);
+
+/* Trailing points pl_gate_baseline() looks back over for a regression not
+ * yet seen as a step. */
+#define PL_GATE_TRAIL_MAX 3
+
+/*
+ * The baseline a series' point c is judged against: points [*from, *to) of
+ * y[0..c] (the medians of the points that have one, in order). A regression
+ * stays red until it is accepted or reverted, so the baseline is the level
+ * before the oldest open regression, never a window that has swallowed it:
+ *   to = open when open <= c (the first point after the oldest open step:
+ *        detected, worse beyond the threshold, not accepted; (size_t)-1
+ *        for none), else
+ *   to = the earliest of the up to PL_GATE_TRAIL_MAX points just before c
+ *        that each are, on their own, worse than the window before them
+ *        (p <= opts->member_alpha and beyond opts->threshold: a regression
+ *        on its first nights, before step detection can see it), else c;
+ *   from = max(floor, to - window): not past floor, the first point after
+ *        the latest accepted step (the accepted level is the new normal).
+ * direction is the metric's (enum pl_direction). Pure; never fails.
+ */
+void pl_gate_baseline(const double *y, size_t c, size_t floor, size_t open, size_t window,
+                      int direction, const struct pl_gate_opts *opts, size_t *from, size_t *to);
 
 #endif
