@@ -177,6 +177,7 @@ int pl_gate_decide(const struct pl_gate_check *checks, size_t n, const struct pl
 		out[i].p = 1;
 		out[i].p_adjusted = 1;
 		out[i].family_p_adjusted = 1;
+		out[i].p_better_adjusted = 1;
 		judge_one(&checks[i], logs, tmp, &out[i]);
 		out[i].family_n = out[i].decidable;
 		out[i].family_z = out[i].z;
@@ -248,8 +249,10 @@ int pl_gate_decide(const struct pl_gate_check *checks, size_t n, const struct pl
 			v->by = PL_GATE_BY_FAMILY;
 		v->red = v->by != PL_GATE_BY_NONE;
 		/* an improvement: the mirrored test, Bonferroni over the night's tests */
-		v->better = (1.0 - v->p) * (double)ntests <= opts->alpha &&
-		            -sign * v->rel_change > opts->threshold;
+		v->p_better_adjusted = (1.0 - v->p) * (double)ntests;
+		if (v->p_better_adjusted > 1)
+			v->p_better_adjusted = 1;
+		v->better = v->p_better_adjusted <= opts->alpha && -sign * v->rel_change > opts->threshold;
 	}
 done:
 	free(logs);

@@ -99,6 +99,8 @@ struct pl_gate_verdict {
 	                         there is none: fewer than 2 members, or no pooling) */
 	int red;              /* 1: fails the gate */
 	int by;               /* enum pl_gate_by */
+	double p_better_adjusted; /* the mirrored test's p times the night's number
+	                         of tests (at most 1) */
 	int better;           /* 1: its own test, mirrored (toward better), passes
 	                         the family-wise level and it is better by more
 	                         than the threshold (an improvement to report) */

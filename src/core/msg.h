@@ -29,7 +29,18 @@
 	/* a plain text carried unchanged (a sentence not yet a code: its \
 	 * wording is the same in every language, so the zh-CN \
 	 * English-sentence test fails on it) */ \
-	X(TEXT, "{1} TEXT the sentence")
+	X(TEXT, "{1} TEXT the sentence") \
+	/* the nightly gate over every series (core/gate_night.h) */ \
+	X(GATE_HEAD, "{1} INT series; {2} INT checks; {3} INT window points; {4} NUM family-wise alpha; {5} NUM threshold in percent") \
+	X(GATE_SERIES, "{1} TEXT the series label; {2} TEXT its latest point") \
+	X(GATE_OPEN_SINCE, "{1} TEXT the first point of the open regression") \
+	X(GATE_ACROSS, "{1} TEXT the change of conditions, 'field old -> new'") \
+	X(GATE_STARTED, "{1} INT points it has; {2} INT points it needs before it is gated") \
+	X(GATE_BY_FAMILY, "{1} INT series pooled; {2} NUM their Stouffer Z") \
+	X(GATE_FAILED_RUNS, "{1} RUNS the failed runs of the latest point") \
+	X(GATE_QUIET, "{1} INT checks without a change") \
+	X(GATE_RESULT, "{1} INT regressions; {2} INT improvements; {3} INT accepted; {4} INT series with failed runs; {5} INT series started") \
+	X(GATE_SUPERSEDED, "{1} TEXT the series that continues it")
 
 enum pl_msg_code {
 	PL_MSG_NONE = 0, /* no message (an unset struct pl_msg) */

@@ -8,4 +8,15 @@
 
 const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_TEXT] = "{1}",
+	/* the nightly gate over every series */
+	[PL_MSG_GATE_HEAD] = "门禁：{1} 个序列，{2} 项检查，窗口 {3} 个点，族错误率 alpha {4:g}，阈值 {5:g}%",
+	[PL_MSG_GATE_SERIES] = "{1}（最新 {2}）",
+	[PL_MSG_GATE_OPEN_SINCE] = "自 {1} 起未关闭：与其之前的水平比较",
+	[PL_MSG_GATE_ACROSS] = "跨越条件变化 {1}",
+	[PL_MSG_GATE_STARTED] = "新序列：已有 {1} 个点，满 {2} 个点后单独判定",
+	[PL_MSG_GATE_BY_FAMILY] = "与同族 {1} 个序列合并判定（Z {2:.2f}）",
+	[PL_MSG_GATE_FAILED_RUNS] = "最新点的失败运行：{1}",
+	[PL_MSG_GATE_QUIET] = "{1} 项检查无变化",
+	[PL_MSG_GATE_RESULT] = "{1} 项回归，{2} 项改进，{3} 项已接受，{4} 个序列有失败运行，{5} 个新序列",
+	[PL_MSG_GATE_SUPERSEDED] = "由 {1} 延续：不再判定",
 };
