@@ -222,6 +222,62 @@ static void test_outlier(void **state)
 	assert_int_equal(v.nused, 20);
 }
 
+
+/* The baseline a point is judged against (pl_gate_baseline). */
+static void test_baseline(void **state)
+{
+	double y[24];
+	size_t from, to;
+	struct pl_gate_opts o;
+
+	(void)state;
+	pl_gate_opts_init(&o);
+	for (int i = 0; i < 24; i++)
+		y[i] = 1.0 + 0.01 * (double)((i * 7) % 5 - 2);
+	/* a quiet series: the N points before c */
+	pl_gate_baseline(y, 20, 0, (size_t)-1, 20, PL_LOWER_IS_BETTER, &o, &from, &to);
+	assert_int_equal(from, 0);
+	assert_int_equal(to, 20);
+	pl_gate_baseline(y, 20, 0, (size_t)-1, 5, PL_LOWER_IS_BETTER, &o, &from, &to);
+	assert_int_equal(from, 15);
+	assert_int_equal(to, 20);
+	/* not past the accepted step's first point */
+	pl_gate_baseline(y, 20, 10, (size_t)-1, 20, PL_LOWER_IS_BETTER, &o, &from, &to);
+	assert_int_equal(from, 10);
+	assert_int_equal(to, 20);
+	/* an open step at 18: the level before it */
+	pl_gate_baseline(y, 21, 0, 18, 20, PL_LOWER_IS_BETTER, &o, &from, &to);
+	assert_int_equal(from, 0);
+	assert_int_equal(to, 18);
+	/* an open step at or before the floor is no longer open */
+	pl_gate_baseline(y, 21, 18, 18, 20, PL_LOWER_IS_BETTER, &o, &from, &to);
+	assert_int_equal(from, 18);
+	assert_int_equal(to, 21);
+	/* the first bad night (20) before step detection can see it: the second
+	 * bad night is judged against the 20 points before the first */
+	y[20] = 1.2;
+	y[21] = 1.2;
+	pl_gate_baseline(y, 21, 0, (size_t)-1, 20, PL_LOWER_IS_BETTER, &o, &from, &to);
+	assert_int_equal(from, 0);
+	assert_int_equal(to, 20);
+	/* three bad nights: still the level before the first */
+	y[22] = 1.2;
+	pl_gate_baseline(y, 22, 0, (size_t)-1, 20, PL_LOWER_IS_BETTER, &o, &from, &to);
+	assert_int_equal(from, 0);
+	assert_int_equal(to, 20);
+	/* higher is better: 1.2 is an improvement, the window slides */
+	pl_gate_baseline(y, 22, 0, (size_t)-1, 20, PL_HIGHER_IS_BETTER, &o, &from, &to);
+	assert_int_equal(from, 2);
+	assert_int_equal(to, 22);
+	/* a bad night worse by less than the threshold does not hold the window */
+	y[20] = y[21] = y[22] = 1.04;
+	pl_gate_baseline(y, 22, 0, (size_t)-1, 20, PL_LOWER_IS_BETTER, &o, &from, &to);
+	assert_int_equal(to, 22);
+	o.threshold = 0.03;
+	pl_gate_baseline(y, 22, 0, (size_t)-1, 20, PL_LOWER_IS_BETTER, &o, &from, &to);
+	assert_int_equal(to, 20);
+}
+
 /* ------------------------------------------ a seeded nightly workload */
 
 static uint64_t rng;
@@ -324,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_threshold_boundary),
 		cmocka_unit_test(test_outlier),
+		cmocka_unit_test(test_baseline),
 		cmocka_unit_test(test_seeded_nights),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
