@@ -108,3 +108,27 @@ int pl_ci_env_build(pl_getenv_fn get, void *ctx, enum pl_ci *ci, char *out[PL_BU
 	}
 	return 0;
 }
+
+size_t pl_ci_env_missing(pl_getenv_fn get, void *ctx, enum pl_ci ci, const char **names,
+                         size_t max)
+{
+	static const char *const github[] = {"GITHUB_SHA", "GITHUB_SERVER_URL", "GITHUB_REPOSITORY",
+	                                     "GITHUB_RUN_ID", NULL};
+	static const char *const gitlab[] = {"CI_COMMIT_SHA", "CI_PIPELINE_URL", NULL};
+	static const char *const buildkite[] = {"BUILDKITE_COMMIT", "BUILDKITE_BUILD_URL", NULL};
+	static const char *const jenkins[] = {"GIT_COMMIT", "BUILD_URL", NULL};
+	const char *const *want = ci == PL_CI_GITHUB      ? github
+	                          : ci == PL_CI_GITLAB    ? gitlab
+	                          : ci == PL_CI_BUILDKITE ? buildkite
+	                          : ci == PL_CI_JENKINS   ? jenkins
+	                                                  : NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; want && want[i]; i++)
+		if (!val(get, ctx, want[i])) {
+			if (n < max)
+				names[n] = want[i];
+			n++;
+		}
+	return n;
+}

@@ -40,7 +40,8 @@
 	X(GATE_FAILED_RUNS, "{1} RUNS the failed runs of the latest point") \
 	X(GATE_QUIET, "{1} INT checks without a change") \
 	X(GATE_RESULT, "{1} INT regressions; {2} INT improvements; {3} INT accepted; {4} INT series with failed runs; {5} INT series started") \
-	X(GATE_SUPERSEDED, "{1} TEXT the series that continues it")
+	/* import --from-ci-env (core/ci_env.h) */ \
+	X(CI_ENV_MISSING, "{1} TEXT the CI detected; {2} LIST the variables unset or empty")
 
 enum pl_msg_code {
 	PL_MSG_NONE = 0, /* no message (an unset struct pl_msg) */

@@ -17,5 +17,6 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_GATE_FAILED_RUNS] = "failed runs of the latest point: {1}",
 	[PL_MSG_GATE_QUIET] = "{1} {1|check|checks} without a change",
 	[PL_MSG_GATE_RESULT] = "{1} {1|regression|regressions}, {2} {2|improvement|improvements}, {3} accepted, {4} {4|series|series} with failed runs, {5} started",
-	[PL_MSG_GATE_SUPERSEDED] = "continued by {1}: not gated",
+	/* import --from-ci-env */
+	[PL_MSG_CI_ENV_MISSING] = "--from-ci-env: {1} detected, but {2} unset or empty: no commit or run link from the CI",
 };

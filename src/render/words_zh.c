@@ -18,5 +18,6 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_GATE_FAILED_RUNS] = "最新点的失败运行：{1}",
 	[PL_MSG_GATE_QUIET] = "{1} 项检查无变化",
 	[PL_MSG_GATE_RESULT] = "{1} 项回归，{2} 项改进，{3} 项已接受，{4} 个序列有失败运行，{5} 个新序列",
-	[PL_MSG_GATE_SUPERSEDED] = "由 {1} 延续：不再判定",
+	/* import --from-ci-env */
+	[PL_MSG_CI_ENV_MISSING] = "--from-ci-env：检测到 {1}，但 {2} 未设置或为空：CI 未提供提交或运行链接",
 };

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/ci_env.h"
 #include "core/gate.h"
 #include "core/model.h"
 #include "core/stats.h"
@@ -372,6 +373,47 @@ static void test_seeded_nights(void **state)
 	assert_int_equal(night_mask(5000, 0.08, 1), 0x3fu);
 }
 
+
+/* ---------------------------------------------- import --from-ci-env */
+
+static const char *env_table(void *ctx, const char *name)
+{
+	const char *const *env = ctx;
+	size_t n = strlen(name);
+	for (; *env; env++)
+		if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
+			return *env + n + 1;
+	return NULL;
+}
+
+/* The variables a detected CI leaves out of the commit and the run link. */
+static void test_ci_env_missing(void **state)
+{
+	static const char *const gh_bare[] = {"GITHUB_ACTIONS=true", NULL};
+	static const char *const gh_part[] = {"GITHUB_ACTIONS=true", "GITHUB_SHA=abc",
+	                                      "GITHUB_SERVER_URL=https://github.com",
+	                                      "GITHUB_REPOSITORY=", "GITHUB_RUN_ID=7", NULL};
+	static const char *const gh_full[] = {"GITHUB_ACTIONS=true", "GITHUB_SHA=abc",
+	                                      "GITHUB_SERVER_URL=https://github.com",
+	                                      "GITHUB_REPOSITORY=o/r", "GITHUB_RUN_ID=7", NULL};
+	static const char *const gl[] = {"GITLAB_CI=true", "CI_COMMIT_SHA=ff", NULL};
+	static const char *const jk[] = {"JENKINS_URL=x", NULL};
+	const char *names[8];
+
+	(void)state;
+	assert_int_equal(pl_ci_env_missing(env_table, (void *)gh_bare, PL_CI_GITHUB, names, 8), 4);
+	assert_string_equal(names[0], "GITHUB_SHA");
+	assert_string_equal(names[3], "GITHUB_RUN_ID");
+	assert_int_equal(pl_ci_env_missing(env_table, (void *)gh_part, PL_CI_GITHUB, names, 8), 1);
+	assert_string_equal(names[0], "GITHUB_REPOSITORY"); /* empty counts as missing */
+	assert_int_equal(pl_ci_env_missing(env_table, (void *)gh_full, PL_CI_GITHUB, names, 8), 0);
+	assert_int_equal(pl_ci_env_missing(env_table, (void *)gl, PL_CI_GITLAB, names, 8), 1);
+	assert_string_equal(names[0], "CI_PIPELINE_URL");
+	assert_int_equal(pl_ci_env_missing(env_table, (void *)jk, PL_CI_JENKINS, names, 1), 2);
+	assert_string_equal(names[0], "GIT_COMMIT");
+	assert_int_equal(pl_ci_env_missing(env_table, (void *)jk, PL_CI_NONE, names, 8), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_outlier),
 		cmocka_unit_test(test_baseline),
 		cmocka_unit_test(test_seeded_nights),
+		cmocka_unit_test(test_ci_env_missing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
