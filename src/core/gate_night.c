@@ -266,6 +266,12 @@ static int gate_item(const struct slice *sl, size_t s, int m, const struct pl_ga
 	{
 		size_t floor_ = y_index(at, ny, pl_history_window_floor(&h, at[c])), open = (size_t)-1;
 		size_t from, to;
+		/* an accepted point is the new normal even before a step is seen there */
+		for (size_t k = floor_ + 1; k < c; k++) {
+			const struct pl_history_point *pp = &h.points[at[k]];
+			if (pl_accepted_find(accepted, m, pp->run_ids, pp->n))
+				floor_ = k;
+		}
 		for (size_t k = 0; k < h.nsteps; k++) {
 			size_t yi = y_index(at, ny, h.steps[k].index);
 			if (h.steps[k].fails && !h.steps[k].accepted && open == (size_t)-1 && yi > floor_ &&

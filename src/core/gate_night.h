@@ -8,7 +8,9 @@
  * series and metric is a history (pl_history_build_grouped, points by
  * opts->group); its latest point with a median is the candidate and its
  * baseline is the one pl_gate_baseline() picks (the level before the
- * oldest open regression, not past an accepted step, at most N points).
+ * oldest open regression, not past an accepted step nor an accepted point
+ * — one whose runs an acceptance names, found as a step or not yet — at
+ * most N points).
  * Every check of the night is then decided together by pl_gate_decide()
  * (gate.h): its family-wise false-alarm rate is alpha, evidence pooled over
  * a family — the series that differ only in their load (concurrency,

@@ -41,7 +41,9 @@
 	X(GATE_QUIET, "{1} INT checks without a change") \
 	X(GATE_RESULT, "{1} INT regressions; {2} INT improvements; {3} INT accepted; {4} INT series with failed runs; {5} INT series started") \
 	/* import --from-ci-env (core/ci_env.h) */ \
-	X(CI_ENV_MISSING, "{1} TEXT the CI detected; {2} LIST the variables unset or empty")
+	X(CI_ENV_MISSING, "{1} TEXT the CI detected; {2} LIST the variables unset or empty") \
+	/* repeated caveats collapsed in check and history text (render/regress.c) */ \
+	X(CAVEAT_REPEATED, "{1} INT further caveats like it")
 
 enum pl_msg_code {
 	PL_MSG_NONE = 0, /* no message (an unset struct pl_msg) */

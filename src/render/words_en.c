@@ -19,4 +19,6 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_GATE_RESULT] = "{1} {1|regression|regressions}, {2} {2|improvement|improvements}, {3} accepted, {4} {4|series|series} with failed runs, {5} started",
 	/* import --from-ci-env */
 	[PL_MSG_CI_ENV_MISSING] = "--from-ci-env: {1} detected, but {2} unset or empty: no commit or run link from the CI",
+	/* repeated caveats */
+	[PL_MSG_CAVEAT_REPEATED] = "(and {1} more like it)",
 };

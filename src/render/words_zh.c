@@ -20,4 +20,6 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_GATE_RESULT] = "{1} 项回归，{2} 项改进，{3} 项已接受，{4} 个序列有失败运行，{5} 个新序列",
 	/* import --from-ci-env */
 	[PL_MSG_CI_ENV_MISSING] = "--from-ci-env：检测到 {1}，但 {2} 未设置或为空：CI 未提供提交或运行链接",
+	/* repeated caveats */
+	[PL_MSG_CAVEAT_REPEATED] = "（另有 {1} 条相同）",
 };

@@ -12,12 +12,15 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/ci_env.h"
 #include "core/gate.h"
 #include "core/model.h"
 #include "core/stats.h"
+#include "render/regress.h"
 
 static void test_holm(void **state)
 {
@@ -414,6 +417,50 @@ static void test_ci_env_missing(void **state)
 	assert_int_equal(pl_ci_env_missing(env_table, (void *)jk, PL_CI_NONE, names, 8), 0);
 }
 
+
+/* ------------------------------------------ repeated caveats collapse */
+
+/* check's text output: a caveat equal to an earlier one, or the same but
+ * for its first argument (the point it names), is counted on that line. */
+static void test_caveats_collapse(void **state)
+{
+	struct pl_check chk;
+	struct pl_error err;
+	struct pl_msg m;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	static const char *const args[5][2] = {
+		{"2026-10-01", "x"}, {"2026-10-02", "x"}, {"2026-10-03", "y"}, {"2026-10-04", "x"},
+		{"2026-10-03", "y"}};
+
+	(void)state;
+	memset(&chk, 0, sizeof(chk));
+	chk.threshold = 0.05;
+	chk.alpha = 0.05;
+	for (int i = 0; i < 5; i++) {
+		pl_msg_init(&m, PL_MSG_GATE_SERIES);
+		pl_msg_text(&m, args[i][0]);
+		pl_msg_text(&m, args[i][1]);
+		assert_int_equal(pl_msgs_push(&chk.cmp.caveats, &m), 0);
+	}
+	pl_msg_init(&m, PL_MSG_TEXT);
+	pl_msg_text(&m, "one");
+	assert_int_equal(pl_msgs_push(&chk.cmp.caveats, &m), 0);
+	pl_msg_init(&m, PL_MSG_TEXT);
+	pl_msg_text(&m, "one");
+	assert_int_equal(pl_msgs_push(&chk.cmp.caveats, &m), 0);
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(pl_render_check(f, &chk, PL_FMT_TEXT, &err), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "caveat: 2026-10-01 (latest x) (and 2 more like it)\n"
+	                            "caveat: 2026-10-03 (latest y) (and 1 more like it)\n"
+	                            "caveat: one (and 1 more like it)\n"));
+	assert_null(strstr(buf, "2026-10-02"));
+	free(buf);
+	pl_msgs_release(&chk.cmp.caveats);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -425,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_baseline),
 		cmocka_unit_test(test_seeded_nights),
 		cmocka_unit_test(test_ci_env_missing),
+		cmocka_unit_test(test_caveats_collapse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
