@@ -211,7 +211,9 @@ static int gate_item(const struct slice *sl, size_t s, int m, const struct pl_ga
 		}
 	}
 	*have = 1;
-	if (ny == 0) /* every run of the series failed: nothing to judge */
+	/* every run of the series failed, or of its latest point (a failed
+	 * night fails the series, series.nfailed, and judges no metric) */
+	if (ny == 0 || h.points[h.npoints - 1].n == 0)
 		goto done;
 	c = ny - 1;
 	it->latest = y[c];

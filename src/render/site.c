@@ -131,6 +131,9 @@ static void series_label(char *buf, size_t n, const struct pl_run *r)
 
 /* ------------------------------------------------------------- charts */
 
+/* Date ticks along a time axis that spans this many days or more. */
+#define DATE_TICKS 5
+
 /* v rounded to a tenth, as "12.3" / "-0.5" / "7.0", into buf: what "%.1f"
  * prints for the small chart coordinates, without the cost of a
  * floating-point conversion (a site draws millions of them). */
@@ -265,7 +268,9 @@ static void sparkline(FILE *f, const struct pl_history *h, const double *xs)
 #define STEP_CHAR_W 6.6  /* width of a character of an 11 px label, estimated (px) */
 
 /* The chart of one metric's history (see the file comment of site.h). Input
- * text never enters it: the labels are numbers and days we print. Returns 0. */
+ * text enters it only as each point's label in its hover title, escaped
+ * (a build or commit name); the rest are numbers and days we print.
+ * Returns 0. */
 static int chart(FILE *f, const struct pl_history *h, const double *xs)
 {
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
@@ -294,17 +299,41 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 	fprintf(f, "<text x=\"12\" y=\"%d\" font-size=\"11\" fill=\"#444\" "
 	           "transform=\"rotate(-90 12 %d)\" text-anchor=\"middle\">%s (%s)</text>\n",
 	        CH_T + (int)(ph / 2), CH_T + (int)(ph / 2), mi->name, pl_unit_label(mi->unit));
-	/* x labels: first and last day */
+	/* x labels: date ticks, DATE_TICKS evenly in time on a time axis (the
+	 * first and last day otherwise), each with a tick mark */
 	if (h->npoints) {
 		double t0 = h->points[0].t;
 		double t1 = h->points[h->npoints - 1].t;
 		if (isfinite(t0) && isfinite(t1)) {
-			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#444\">%s</text>\n",
-			        CH_L, CH_H - 12, fmt_day(a, sizeof(a), t0));
-			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#444\" "
-			           "text-anchor=\"end\">%s</text>\n",
-			        CH_W - CH_R, CH_H - 12, fmt_day(b, sizeof(b), t1));
+			int nt = h->time_axis && t1 - t0 >= 86400.0 * (DATE_TICKS - 1) ? DATE_TICKS : 2;
+			for (int k = 0; k < nt; k++) {
+				double t = t0 + (t1 - t0) * k / (nt - 1), x = X((double)k / (nt - 1));
+				if (!h->time_axis)
+					x = k ? CH_W - CH_R : CH_L;
+				fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
+				           "stroke=\"#999\"/><text x=\"%.1f\" y=\"%d\" font-size=\"11\" "
+				           "fill=\"#444\"%s>%s</text>\n",
+				        x, CH_T + ph, x, CH_T + ph + 4, x, CH_H - 12,
+				        k == 0 ? "" : k == nt - 1 ? " text-anchor=\"end\""
+				                                  : " text-anchor=\"middle\"",
+				        fmt_day(a, sizeof(a), t));
+			}
 		}
+	}
+	/* the rolling window's prediction band around the latest point: the
+	 * interval the latest median was judged against (history's latest) */
+	if (h->latest_verdict != PL_V_TOO_FEW && isfinite(h->latest.bound_low) &&
+	    isfinite(h->latest.bound_high) && h->latest_point < h->npoints) {
+		size_t from = h->latest_point > h->latest.n_old ? h->latest_point - h->latest.n_old : 0;
+		double blo = h->latest.bound_low < lo ? lo : h->latest.bound_low;
+		double bhi = h->latest.bound_high > hi ? hi : h->latest.bound_high;
+		if (bhi > blo)
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			           "fill=\"#1f5fa8\" fill-opacity=\"0.08\"><title>prediction band of the "
+			           "window: %s to %s</title></rect>\n",
+			        X(xs[from]), Y(bhi), X(xs[h->latest_point]) - X(xs[from]), Y(blo) - Y(bhi),
+			        pl_fmt_sig4(a, sizeof(a), h->latest.bound_low),
+			        pl_fmt_sig4(b, sizeof(b), h->latest.bound_high));
 	}
 	/* steps; each label right of its line, or left of it where it would
 	 * leave the plot, in the first of STEP_ROWS rows where it overlaps no
@@ -369,13 +398,18 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 			        c1(by, Y(h->points[i].s.median)));
 	}
 	fputs("\"/>\n", f);
-	/* the points as dots (their values are in the table below the chart) */
+	/* the points as dots, each with its point, median and n on hover (a
+	 * title element: no script); the values are in the table below too */
 	fputs("<g fill=\"#1f5fa8\">", f);
 	for (size_t i = 0; i < h->npoints; i++) {
 		char bx[32], by[32];
-		if (h->points[i].n > 0)
-			fprintf(f, "<circle cx=\"%s\" cy=\"%s\" r=\"2.5\"/>", c1(bx, X(xs[i])),
-			        c1(by, Y(h->points[i].s.median)));
+		if (h->points[i].n == 0)
+			continue;
+		fputs("<g><title>", f);
+		html(f, h->points[i].value.text ? h->points[i].value.text : "");
+		fprintf(f, ": %s %s, n %zu</title><circle cx=\"%s\" cy=\"%s\" r=\"2.5\"/></g>",
+		        pl_fmt_sig4(a, sizeof(a), h->points[i].s.median), pl_unit_label(mi->unit),
+		        h->points[i].n, c1(bx, X(xs[i])), c1(by, Y(h->points[i].s.median)));
 	}
 	fputs("</g>\n", f);
 	/* failed runs: a red cross on the bottom edge and "N failed" above it */

@@ -257,6 +257,12 @@ static void site_files(void **state)
 		assert_non_null(strstr(page, "<li>step at 2026-03-09T02:00:00Z: 0.1005 &rarr; 0.1308 s "
 		                            "(+30.1% worse), first run after: 9</li>"));
 		assert_null(strstr(page, "<script>alert"));
+		/* each point's label, median and n on hover; date ticks along the
+		 * 12-day axis (5: the first, middle ones and the last) */
+		assert_non_null(strstr(page, "<g><title>2026-03-01T02:00:00Z: "));
+		assert_non_null(strstr(page, ">2026-03-01</text>"));
+		assert_non_null(strstr(page, " text-anchor=\"end\">2026-03-12</text>"));
+		assert_non_null(strstr(page, "<title>prediction band of the window: "));
 		free(page);
 	}
 	/* byte-reproducible: a second render gives the same index */
