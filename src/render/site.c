@@ -28,6 +28,7 @@
 #include "render/bundle_impl.h"
 #include "render/regress.h"
 #include "render/render_impl.h"
+#include "util/buf.h"
 #include "util/file.h"
 
 static const int default_metrics[] = {PL_M_TTFT_P50, PL_M_TPOT_P50, PL_M_OUTPUT_THROUGHPUT};
@@ -460,8 +461,8 @@ static const char css[] =
 	"#series td.series{grid-column:1/-1;max-width:none;font-weight:600}"
 	"#series td:empty{display:none}}";
 
-/* The filter of index.html: text (rows whose text contains it, case
- * insensitively) and verdict; starts from #q=TEXT in the URL. Our own
+/* The filter of index.html: text (rows whose text or conditions, the
+ * data-conds attribute, contain it, case insensitively) and verdict; starts from #q=TEXT in the URL. Our own
  * constant text: no input reaches it. */
 static const char filter_js[] =
 	"(function(){var q=document.getElementById('q'),v=document.getElementById('v'),"
@@ -469,7 +470,8 @@ static const char filter_js[] =
 	"var h=location.hash;if(h.indexOf('#q=')===0){q.value=decodeURIComponent(h.slice(3));}"
 	"function f(){var t=q.value.toLowerCase(),w=v.value,n=0;"
 	"for(var i=0;i<rows.length;i++){var r=rows[i];"
-	"var ok=(!t||r.textContent.toLowerCase().indexOf(t)>=0)&&(!w||r.getAttribute('data-verdict')===w);"
+	"var ok=(!t||(r.textContent+' '+r.getAttribute('data-conds')).toLowerCase().indexOf(t)>=0)&&"
+	"(!w||r.getAttribute('data-verdict')===w);"
 	"r.hidden=!ok;if(ok)n++;}"
 	"c.textContent=n+' of '+rows.length+' rows shown';}"
 	"q.addEventListener('input',f);v.addEventListener('change',f);f();})();";
@@ -521,7 +523,7 @@ static int accepted_by(FILE *f, const struct pl_accepted_step *a)
 }
 
 /* The rows of one series and metric in the three index files. */
-static int index_row(struct site *S, const char *page, const char *label,
+static int index_row(struct site *S, const char *page, const char *label, const char *conds,
                      const struct pl_history *h, const double *xs)
 {
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
@@ -535,8 +537,10 @@ static int index_row(struct site *S, const char *page, const char *label,
 	int rc;
 
 	/* HTML */
-	fprintf(f, "<tr data-verdict=\"%s\"><td class=\"series\"><a href=\"%s.html#%s\">", verdict, page,
-	        mi->name);
+	fprintf(f, "<tr data-verdict=\"%s\" data-conds=\"", verdict);
+	if ((rc = html(f, conds)))
+		return rc;
+	fprintf(f, "\"><td class=\"series\"><a href=\"%s.html#%s\">", page, mi->name);
 	if ((rc = html(f, label)))
 		return rc;
 	fprintf(f, "</a></td><td>%s (%s)</td><td>", mi->name, pl_unit_label(mi->unit));
@@ -907,7 +911,29 @@ struct series {
 	size_t nh;
 	char page[24];        /* "s-HASH" */
 	char label[320];
+	char *conds;          /* every condition "name=value; ..." (extras too), for
+	                         the index filter; owned */
 };
+
+/* "name=value; ..." of every condition of r that is set, then its extra
+ * conditions: what the index's filter searches besides the row's text.
+ * Caller frees; NULL on out of memory. */
+static char *series_conds(const struct pl_run *r)
+{
+	struct pl_buf b = PL_BUF_INIT;
+
+	for (int c = 0; c < PL_COND_COUNT; c++)
+		if (c != PL_C_RUN_STARTED_AT && r->cond[c].set && r->cond[c].text)
+			pl_buf_addf(&b, "%s%s=%s", b.len ? "; " : "", pl_cond_info[c].name,
+			            r->cond[c].text);
+	for (size_t k = 0; k < r->nextra; k++)
+		pl_buf_addf(&b, "%s%s=%s", b.len ? "; " : "", r->extra[k].name, r->extra[k].value);
+	if (b.oom) {
+		pl_buf_release(&b);
+		return NULL;
+	}
+	return pl_buf_detach(&b, NULL);
+}
 
 static int write_series_files(struct site *S, struct series *sr, const struct pl_run_list *runs,
                               struct pl_error *err)
@@ -1129,6 +1155,10 @@ static int add_series(void *v, struct pl_run_list *runs, struct pl_error *err)
 	snprintf(sr.page, sizeof(sr.page), "s-%016llx", key.hash);
 	pl_cond_key_release(&key);
 	series_label(sr.label, sizeof(sr.label), &runs->v[0]);
+	if (!(sr.conds = series_conds(&runs->v[0]))) {
+		free(sr.h);
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
 
 	for (size_t k = 0; k < S->nmetrics && !rc; k++) {
 		struct pl_error e;
@@ -1159,7 +1189,7 @@ static int add_series(void *v, struct pl_run_list *runs, struct pl_error *err)
 				break;
 			}
 			point_x(&sr.h[k], xs);
-			if ((rc = index_row(S, sr.page, sr.label, &sr.h[k], xs)))
+			if ((rc = index_row(S, sr.page, sr.label, sr.conds ? sr.conds : "", &sr.h[k], xs)))
 				rc = rc == PL_ENOMEM ? pl_error_set(err, PL_ENOMEM, "out of memory")
 				                     : pl_error_set(err, PL_EIO, "cannot write the index");
 			free(xs);
@@ -1173,6 +1203,7 @@ static int add_series(void *v, struct pl_run_list *runs, struct pl_error *err)
 	for (size_t k = 0; k < sr.nh; k++)
 		pl_history_release(&sr.h[k]);
 	free(sr.h);
+	free(sr.conds);
 	return rc;
 }
 
