@@ -313,7 +313,9 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 		break;
 	case PL_EMISMATCH:
 		if (opts.series && opts.baseline_kind == PL_BASELINE_WINDOW && opts.candidate_latest &&
-		    opts.axis == PL_C_NONE) { /* several series: gate them together */
+		    opts.axis == PL_C_NONE && pl_group_is_time(opts.group)) {
+			/* several series of nights (a version group is one series across
+			 * its versions, refused as before): gate them together */
 			rc = gate_night(&runs, &opts, &acc, &fmt);
 			goto out;
 		}
