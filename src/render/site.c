@@ -269,10 +269,28 @@ static void sparkline(FILE *f, const struct pl_history *h, const double *xs)
 #define STEP_CHAR_W 6.6  /* width of a character of an 11 px label, estimated (px) */
 
 /* The chart of one metric's history (see the file comment of site.h). Input
- * text enters it only as each point's label in its hover title, escaped
- * (a build or commit name); the rest are numbers and days we print.
- * Returns 0. */
-static int chart(FILE *f, const struct pl_history *h, const double *xs)
+ * text enters it only escaped: each point's label and commit in its hover
+ * title, a step's commit (of its first run; runs ordered by id, may be
+ * NULL) in its label; the rest are numbers and days we print. Returns 0. */
+/* The commit of run id in runs (ordered by id), NULL when unknown. */
+static const char *commit_of(const struct pl_run_list *runs, long long id)
+{
+	size_t lo = 0, hi = runs ? runs->n : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (runs->v[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (runs && lo < runs->n && runs->v[lo].id == id)
+		return runs->v[lo].build[PL_B_COMMIT];
+	return NULL;
+}
+
+static int chart(FILE *f, const struct pl_history *h, const double *xs,
+                 const struct pl_run_list *runs)
 {
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
 	double lo, hi, pw = CH_W - CH_L - CH_R, ph = CH_H - CH_T - CH_B;
@@ -347,11 +365,12 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 			const struct pl_history_step *s = &h->steps[k];
 			double x = X((xs[s->index - 1] + xs[s->index]) / 2), w, left;
 			int bad = s->fails, r = 0, end;
+			const char *cm = commit_of(runs, s->first_run);
 			char text[96];
 			snprintf(text, sizeof(text), "%s%s",
 			         pl_fmt_change(a, sizeof(a), s->rel_change, mi->direction),
 			         s->accepted ? " (accepted)" : "");
-			w = STEP_CHAR_W * (double)strlen(text);
+			w = STEP_CHAR_W * (double)(strlen(text) + (cm ? strlen(cm) + 4 : 0));
 			end = x + 3 + w > CH_W - CH_R;
 			left = end ? x - 3 - w : x + 3;
 			while (r < STEP_ROWS - 1 && left < row_end[r] + 4)
@@ -360,10 +379,15 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\" "
 			           "stroke-dasharray=\"4,3\"/>\n",
 			        x, CH_T, x, CH_T + ph, s->accepted ? "#2e7d32" : bad ? "#c62828" : "#777");
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"%s\"%s>%s</text>\n",
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"%s\"%s>%s",
 			        end ? x - 3 : x + 3, CH_T + 12 + 13 * r,
 			        s->accepted ? "#2e7d32" : bad ? "#c62828" : "#555",
 			        end ? " text-anchor=\"end\"" : "", text);
+			if (cm) { /* the step named by its first run's commit (escaped) */
+				fputs(" at ", f);
+				html(f, cm);
+			}
+			fputs("</text>\n", f);
 		}
 	}
 	/* intervals */
@@ -406,11 +430,17 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 		char bx[32], by[32];
 		if (h->points[i].n == 0)
 			continue;
+		const char *cm = commit_of(runs, h->points[i].run_ids[0]);
 		fputs("<g><title>", f);
 		html(f, h->points[i].value.text ? h->points[i].value.text : "");
-		fprintf(f, ": %s %s, n %zu</title><circle cx=\"%s\" cy=\"%s\" r=\"2.5\"/></g>",
-		        pl_fmt_sig4(a, sizeof(a), h->points[i].s.median), pl_unit_label(mi->unit),
-		        h->points[i].n, c1(bx, X(xs[i])), c1(by, Y(h->points[i].s.median)));
+		fprintf(f, ": %s %s, n %zu", pl_fmt_sig4(a, sizeof(a), h->points[i].s.median),
+		        pl_unit_label(mi->unit), h->points[i].n);
+		if (cm) {
+			fputs(", commit ", f);
+			html(f, cm);
+		}
+		fprintf(f, "</title><circle cx=\"%s\" cy=\"%s\" r=\"2.5\"/></g>", c1(bx, X(xs[i])),
+		        c1(by, Y(h->points[i].s.median)));
 	}
 	fputs("</g>\n", f);
 	/* failed runs: a red cross on the bottom edge and "N failed" above it */
@@ -655,7 +685,8 @@ static int index_row(struct site *S, const char *page, const char *label, const 
 }
 
 /* One metric's section of a series page. */
-static int page_metric(FILE *f, const struct pl_history *h, const double *xs)
+static int page_metric(FILE *f, const struct pl_history *h, const double *xs,
+                       const struct pl_run_list *runs)
 {
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
 	const char *verdict = verdict_of(h);
@@ -665,7 +696,7 @@ static int page_metric(FILE *f, const struct pl_history *h, const double *xs)
 	fprintf(f, "<section id=\"%s\">\n<h2>%s (%s) — <span class=\"v-%s\">%s</span></h2>\n",
 	        mi->name, mi->name, pl_unit_label(mi->unit),
 	        strcmp(verdict, "too few points") ? verdict : "stable", verdict);
-	if ((rc = chart(f, h, xs)))
+	if ((rc = chart(f, h, xs, runs)))
 		return rc;
 	if (h->detected)
 		fprintf(f, "<p>Steps: penalised L1 piecewise-constant fit over the %zu point medians "
@@ -970,7 +1001,7 @@ static int write_series_files(struct site *S, struct series *sr, const struct pl
 			break;
 		}
 		point_x(&sr->h[k], xs);
-		rc = page_metric(f, &sr->h[k], xs);
+		rc = page_metric(f, &sr->h[k], xs, runs);
 		free(xs);
 	}
 	if (!rc)
