@@ -24,10 +24,13 @@
 #include "cli/options.h"
 #include "core/check.h"
 #include "core/history.h"
+#include "core/condkey.h"
+#include "util/alloc.h"
 #include "store/db.h"
 
 static const char usage_text[] =
 	"usage: perfledger accept --run ID --metric NAME[,NAME]... --reason TEXT [--by NAME]\n"
+	"       perfledger accept --commit SHA [--metric NAME[,NAME]...] --reason TEXT [--by NAME]\n"
 	"                         [--group-by G] [--allow-mismatch FIELD]... [--force]\n"
 	"       perfledger accept --revoke --run ID --metric NAME[,NAME]... [--by NAME]\n"
 	"       perfledger accept --list [--metric NAME]\n"
@@ -44,6 +47,9 @@ static const char usage_text[] =
 	"point must be the first after a detected step, or a regression against the 20\n"
 	"points before it or against the point before it. --force accepts anyway.\n"
 	"--revoke withdraws an acceptance: the row stays, with who revoked it and when.\n"
+	"--commit SHA accepts, in every series and metric (--metric, else the headline\n"
+	"metrics), each change whose first point holds a run of that commit (points by\n"
+	"--group-by, default commit), and lists what it accepted.\n"
 	"\n";
 
 /* --run ID: a run id, a whole number > 0, into the long long *id. */
@@ -203,6 +209,132 @@ static int list_accepted(struct pl_store *st, int metric)
 	return PL_EXIT_OK;
 }
 
+/* 1 if runs a and b have one condition key (one series). */
+static int same_key(const struct pl_run *a, const struct pl_run *b)
+{
+	struct pl_cond_key ka, kb;
+	int same;
+
+	if (pl_cond_key_make(a, &ka))
+		return 0;
+	if (pl_cond_key_make(b, &kb)) {
+		pl_cond_key_release(&ka);
+		return 0;
+	}
+	same = strcmp(ka.text, kb.text) == 0;
+	pl_cond_key_release(&ka);
+	pl_cond_key_release(&kb);
+	return same;
+}
+
+/* 1 if run r was built from commit sha (the whole text, or a prefix of 7
+ * characters or more, as git abbreviates). */
+static int run_of_commit(const struct pl_run *r, const char *sha)
+{
+	const char *c = r->build[PL_B_COMMIT];
+	size_t n = strlen(sha);
+
+	if (!c)
+		return 0;
+	return strcmp(c, sha) == 0 || (n >= 7 && strncmp(c, sha, n) == 0);
+}
+
+/* accept --commit: every change a run of commit sha starts, in every series
+ * (one run per condition key: the earliest of the commit's) and metric of
+ * ml (else the headline metrics), accepted in one transaction and listed. */
+static int accept_commit(struct pl_store *st, const char *sha, const struct metric_list *ml,
+                         int group, const struct pl_selection *sel, const char *reason,
+                         const char *by)
+{
+	struct pl_error err;
+	struct pl_run_list all, series;
+	long long *ids = NULL;
+	int *mets = NULL;
+	size_t n = 0, cap = 0, capm = 0, nmetrics;
+	const int *metrics;
+	int rc = PL_EXIT_USAGE;
+
+	pl_error_init(&err);
+	pl_run_list_init(&all);
+	pl_run_list_init(&series);
+	if (ml->n) {
+		metrics = ml->m;
+		nmetrics = ml->n;
+	} else {
+		metrics = pl_compare_default_metrics(&nmetrics);
+	}
+	if (pl_store_query(st, NULL, 0, &all, &err)) {
+		pl_cli_print_error(&err);
+		goto out;
+	}
+	for (size_t i = 0; i < all.n; i++) {
+		const struct pl_run *r = &all.v[i];
+		int first = 1;
+		if (!run_of_commit(r, sha))
+			continue;
+		/* the earliest run of the commit in its series (runs are in id order) */
+		for (size_t j = 0; j < i && first; j++)
+			if (run_of_commit(&all.v[j], sha) && same_key(&all.v[j], r))
+				first = 0;
+		if (!first)
+			continue;
+		pl_run_list_release(&series);
+		if ((rc = load_series(st, r->id, group, &series)))
+			goto out;
+		rc = PL_EXIT_USAGE;
+		for (size_t k = 0; k < nmetrics; k++) {
+			enum pl_change_kind kind = PL_CHANGE_NONE;
+			size_t point = 0;
+			int e = pl_check_run_starts_change(&series, group, metrics[k], &sel->opts,
+			                                   PL_CHECK_THRESHOLD_DEFAULT, r->id, &kind, &point,
+			                                   &err);
+			if (e == PL_EEMPTY || e == PL_EMISMATCH || kind == PL_CHANGE_NONE)
+				continue;
+			if (e) {
+				pl_cli_print_error(&err);
+				goto out;
+			}
+			if (PL_ALLOC_GROW(ids, n + 1, cap) || PL_ALLOC_GROW(mets, n + 1, capm)) {
+				pl_cli_errorf("accept", "out of memory");
+				goto out;
+			}
+			ids[n] = r->id;
+			mets[n++] = metrics[k];
+		}
+	}
+	if (n == 0) {
+		pl_cli_errorf("accept", "no run of commit '%s' starts a step or a regression; nothing "
+		                        "to accept", sha);
+		goto out;
+	}
+	if (pl_store_begin(st, &err)) {
+		pl_cli_print_error(&err);
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++) {
+		int replaced = 0;
+		if (pl_store_accept_step(st, ids[k], mets[k], reason, by, &replaced, &err)) {
+			pl_store_rollback(st, NULL);
+			pl_cli_print_error(&err);
+			goto out;
+		}
+	}
+	if (pl_store_commit(st, &err)) {
+		pl_cli_print_error(&err);
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++)
+		printf("accepted step of %s at run %lld (commit %s)\n", pl_metric_info[mets[k]].name,
+		       ids[k], sha);
+	rc = PL_EXIT_OK;
+out:
+	free(ids);
+	free(mets);
+	pl_run_list_release(&all);
+	pl_run_list_release(&series);
+	return rc;
+}
+
 int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 {
 	struct pl_error err;
@@ -211,12 +343,14 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 	struct metric_list ml = {{0}, 0};
 	int replaced[PL_METRIC_COUNT] = {0};
 	struct pl_run_list runs;
-	const char *reason = NULL, *by = NULL;
+	const char *reason = NULL, *by = NULL, *commit = NULL;
 	long long run_id = 0;
 	int argi, rc, list = 0, revoke = 0, force = 0, group = -1, group_given;
 	const struct pl_option options[] = {
 		PL_OPT_CALLBACK_ENTRY("run", 0, "ID", &run_id, opt_run,
 		                      "the first run after the step (history prints it)"),
+		PL_OPT_STRING_ENTRY("commit", 0, "SHA", &commit,
+		                    "accept every change a run of this commit starts"),
 		PL_OPT_CALLBACK_ENTRY("metric", 0, "NAME", &ml, opt_metric,
 		                      "the metrics whose step it is (NAME,NAME or repeated)"),
 		PL_OPT_STRING_ENTRY("reason", 0, "TEXT", &reason,
@@ -261,6 +395,22 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 		if (!(st = pl_cli_open_store(cli, PL_CLI_STORE_READ)))
 			goto out;
 		rc = list_accepted(st, ml.n ? ml.m[0] : PL_M_NONE);
+		goto out;
+	}
+	if (commit && !revoke) {
+		if (!*commit || run_id > 0 || !reason || !*reason) {
+			pl_cli_errorf("accept", "--commit SHA needs --reason TEXT and no --run");
+			goto out;
+		}
+		if (!by || !*by)
+			by = getenv("USER");
+		if (!by || !*by) {
+			pl_cli_errorf("accept", "who accepts? give --by NAME ($USER is not set)");
+			goto out;
+		}
+		if (!(st = pl_cli_open_store(cli, PL_CLI_STORE_WRITE)))
+			goto out;
+		rc = accept_commit(st, commit, &ml, group_given ? group : PL_G_COMMIT, &sel, reason, by);
 		goto out;
 	}
 	if (run_id <= 0 || ml.n == 0 || (!revoke && (!reason || !*reason))) {

@@ -14,7 +14,9 @@
 #include "core/check.h"
 #include "cli/ci_output.h"
 #include "core/normalize.h"
+#include "core/gate_night.h"
 #include "render/ci_format.h"
+#include "render/gate_report.h"
 #include "render/regress.h"
 
 static const char usage_text[] =
@@ -49,6 +51,13 @@ static const char usage_text[] =
 	"control chart: one outlier night does not widen it), so one new night is\n"
 	"judged against the last N nights; VALUE,VALUE pools the runs of those points.\n"
 	"Failed runs of the candidate point fail the gate.\n"
+	"\n"
+	"Several series: with window:N and latest, a selection of several condition\n"
+	"keys is gated in one call, every series x metric together, with the\n"
+	"night's family-wise false-alarm rate held at 5% (Holm over the checks,\n"
+	"evidence pooled over the load points of one stack; docs/regression.md).\n"
+	"A regression stays red until accepted or reverted; a series that starts\n"
+	"at a change of condition is judged against the series it continues.\n"
 	"\n";
 
 static const char usage_tail[] =
@@ -57,6 +66,61 @@ static const char usage_tail[] =
 	"regression; 3 refused (conditions differ); 5 too few samples to decide (no\n"
 	"metric decidable: with n = 2 and 2 the smallest possible p is 0.33 > 0.05;\n"
 	"4 runs a side is the least that can decide); 2 usage or I/O error.\n";
+
+/* The night of every series in runs (a selection of several condition keys
+ * gated with window:N latest): core/gate_night.h. Returns the exit code. */
+static int gate_night(const struct pl_run_list *runs, const struct pl_check_opts *opts,
+                      const struct pl_accepted_list *acc, const struct pl_out_format *fmt)
+{
+	struct pl_gate_night_opts go;
+	struct pl_gate_night night;
+	struct pl_error err;
+	int rc = PL_EXIT_USAGE, wrc;
+
+	memset(&go, 0, sizeof(go));
+	pl_error_init(&err);
+	go.group = opts->group;
+	go.window = opts->window;
+	memcpy(go.metrics, opts->metrics, sizeof(go.metrics));
+	go.nmetrics = opts->nmetrics;
+	memcpy(go.allow.allow_mismatch, opts->allow_mismatch, sizeof(go.allow.allow_mismatch));
+	memcpy(go.allow.allow_extra, opts->allow_extra, sizeof(go.allow.allow_extra));
+	go.allow.nallow_extra = opts->nallow_extra;
+	go.allow.allow_errors = opts->allow_errors;
+	pl_gate_opts_init(&go.gate);
+	go.gate.threshold = opts->threshold;
+	switch (pl_gate_night_build(runs, &go, acc, &night, &err)) {
+	case 0:
+		break;
+	case PL_EEMPTY:
+	case PL_EUSAGE:
+		pl_cli_errorf("check", "%s", err.message);
+		goto out;
+	default:
+		pl_cli_print_error(&err);
+		rc = pl_cli_exit_for(err.code);
+		goto out;
+	}
+	if (fmt->ci == PL_CI_GITHUB) {
+		FILE *summary = pl_cli_step_summary_open("check");
+		if (!summary)
+			goto out;
+		wrc = pl_render_gate_github(stdout, summary, &night, &err);
+		if (pl_cli_step_summary_close("check", summary))
+			goto out;
+	} else {
+		wrc = fmt->ci == PL_CI_JUNIT ? pl_render_gate_junit(stdout, &night, &err)
+		                             : pl_render_gate(stdout, &night, fmt->table, &err);
+	}
+	if (wrc) {
+		pl_cli_print_error(&err);
+		goto out;
+	}
+	rc = pl_gate_exit_status(&night);
+out:
+	pl_gate_night_release(&night);
+	return rc;
+}
 
 /* --threshold PCT: "5" and "5%" both mean five percent, into the double
  * *threshold as a fraction. */
@@ -250,6 +314,13 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 	case 0:
 		break;
 	case PL_EMISMATCH:
+		if (opts.series && opts.baseline_kind == PL_BASELINE_WINDOW && opts.candidate_latest &&
+		    opts.axis == PL_C_NONE && pl_group_is_time(opts.group)) {
+			/* several series of nights (a version group is one series across
+			 * its versions, refused as before): gate them together */
+			rc = gate_night(&runs, &opts, &acc, &fmt);
+			goto out;
+		}
 		rc = pl_cli_print_refusal("check", &chk.cmp);
 		if (pl_cli_ci_refusal("check", &fmt, &chk.cmp))
 			rc = PL_EXIT_USAGE;

@@ -11,6 +11,8 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/ci_env.h"
+#include "core/msg.h"
+#include "render/words.h"
 #include "import/import.h"
 #include "render/render.h"
 
@@ -233,6 +235,25 @@ static int add_ci_env(struct set_list *sets, char *vals[PL_BUILD_COUNT])
 		pl_cli_errorf("import", "--from-ci-env: no CI detected (none of GITHUB_ACTIONS=true, "
 		                        "GITLAB_CI=true, BUILDKITE=true, JENKINS_URL is set)");
 		return PL_EXIT_USAGE;
+	}
+	{
+		const char *missing[8];
+		size_t nm = pl_ci_env_missing(env_get, NULL, ci, missing, 8);
+		if (nm) {
+			struct pl_msg m;
+			char *t;
+			pl_msg_init(&m, PL_MSG_CI_ENV_MISSING);
+			pl_msg_text(&m, pl_ci_name(ci));
+			pl_msg_list(&m, missing, nm < 8 ? nm : 8);
+			t = m.oom ? NULL : pl_words_msg(&m, PL_LANG_EN);
+			pl_msg_release(&m);
+			if (!t) {
+				pl_cli_errorf("import", "out of memory");
+				return PL_EXIT_USAGE;
+			}
+			pl_cli_errorf(NULL, "warning: %s", t);
+			free(t);
+		}
 	}
 	for (int f = 0; f < PL_BUILD_COUNT; f++) {
 		int given = 0;

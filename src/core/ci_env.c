@@ -8,6 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *pl_ci_name(enum pl_ci ci)
+{
+	switch (ci) {
+	case PL_CI_GITHUB:
+		return "GitHub Actions";
+	case PL_CI_GITLAB:
+		return "GitLab CI";
+	case PL_CI_BUILDKITE:
+		return "Buildkite";
+	case PL_CI_JENKINS:
+		return "Jenkins";
+	case PL_CI_NONE:
+		break;
+	}
+	return "none";
+}
+
 /* The value of name, or NULL when unset or empty. */
 static const char *val(pl_getenv_fn get, void *ctx, const char *name)
 {
@@ -90,4 +107,28 @@ int pl_ci_env_build(pl_getenv_fn get, void *ctx, enum pl_ci *ci, char *out[PL_BU
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
 	return 0;
+}
+
+size_t pl_ci_env_missing(pl_getenv_fn get, void *ctx, enum pl_ci ci, const char **names,
+                         size_t max)
+{
+	static const char *const github[] = {"GITHUB_SHA", "GITHUB_SERVER_URL", "GITHUB_REPOSITORY",
+	                                     "GITHUB_RUN_ID", NULL};
+	static const char *const gitlab[] = {"CI_COMMIT_SHA", "CI_PIPELINE_URL", NULL};
+	static const char *const buildkite[] = {"BUILDKITE_COMMIT", "BUILDKITE_BUILD_URL", NULL};
+	static const char *const jenkins[] = {"GIT_COMMIT", "BUILD_URL", NULL};
+	const char *const *want = ci == PL_CI_GITHUB      ? github
+	                          : ci == PL_CI_GITLAB    ? gitlab
+	                          : ci == PL_CI_BUILDKITE ? buildkite
+	                          : ci == PL_CI_JENKINS   ? jenkins
+	                                                  : NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; want && want[i]; i++)
+		if (!val(get, ctx, want[i])) {
+			if (n < max)
+				names[n] = want[i];
+			n++;
+		}
+	return n;
 }

@@ -48,6 +48,9 @@ enum pl_ci {
 	PL_CI_JENKINS
 };
 
+/* Name of a CI ("GitHub Actions", "GitLab CI", "Buildkite", "Jenkins",
+ * "none"). */
+const char *pl_ci_name(enum pl_ci ci);
 
 /*
  * Detects the CI from the environment (get, ctx) and fills out[f] for each
@@ -58,5 +61,17 @@ enum pl_ci {
  */
 int pl_ci_env_build(pl_getenv_fn get, void *ctx, enum pl_ci *ci, char *out[PL_BUILD_COUNT],
                     struct pl_error *err);
+
+/*
+ * The variables the detected CI ci should set for the commit and the run
+ * link (ci_run_url) that are unset or empty, in the table's order (GitHub:
+ * GITHUB_SHA, then GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID, all
+ * three needed for the link): their names (static storage) into
+ * names[0..max). Returns how many are missing (0 for PL_CI_NONE): a job
+ * that looks like CI but cannot say which commit it measured is worth a
+ * warning, not a silent import.
+ */
+size_t pl_ci_env_missing(pl_getenv_fn get, void *ctx, enum pl_ci ci, const char **names,
+                         size_t max);
 
 #endif

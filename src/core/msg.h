@@ -270,6 +270,20 @@
 	X(VERDICT_PRICE_USED_NONE, "{1} TEXT the price the verdict used") \
 	X(VERDICT_ENERGY, "{1} NUM J per output token; {2} NUM kWh per 1M output tokens; {3} NUM the power (W); {4} INT runs it rests on") \
 	X(VERDICT_ENERGY_AT_MOST, "{1} NUM J per output token; {2} NUM kWh per 1M output tokens; {3} NUM the power (W); {4} INT runs it rests on") \
+	/* the nightly gate over every series (core/gate_night.h) */ \
+	X(GATE_HEAD, "{1} INT series; {2} INT checks; {3} INT window points; {4} NUM family-wise alpha; {5} NUM threshold in percent") \
+	X(GATE_SERIES, "{1} TEXT the series label; {2} TEXT its latest point") \
+	X(GATE_OPEN_SINCE, "{1} TEXT the first point of the open regression") \
+	X(GATE_ACROSS, "{1} TEXT the change of conditions, 'field old -> new'") \
+	X(GATE_STARTED, "{1} INT points it has; {2} INT points it needs before it is gated") \
+	X(GATE_BY_FAMILY, "{1} INT series pooled; {2} NUM their Stouffer Z") \
+	X(GATE_FAILED_RUNS, "{1} RUNS the failed runs of the latest point") \
+	X(GATE_QUIET, "{1} INT checks without a change") \
+	X(GATE_RESULT, "{1} INT regressions; {2} INT improvements; {3} INT accepted; {4} INT series with failed runs; {5} INT series started") \
+	/* import --from-ci-env (core/ci_env.h) */ \
+	X(CI_ENV_MISSING, "{1} TEXT the CI detected; {2} LIST the variables unset or empty") \
+	/* repeated caveats collapsed in check and history text (render/regress.c) */ \
+	X(CAVEAT_REPEATED, "{1} INT further caveats like it") \
 	/* (the end of the list: keep this comment last, so every entry above \
 	 * ends with a backslash and blocks merge cleanly) */
 

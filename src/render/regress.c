@@ -40,19 +40,57 @@ static int put_shared(FILE *out, const struct pl_comparison *cmp, enum pl_table_
 	return rc;
 }
 
+/* 1 if caveat b repeats a: equal (pl_msg_equal), or, with two arguments or
+ * more, the same but for the first (the point or run it names). */
+static int caveat_repeats(const struct pl_msg *a, const struct pl_msg *b)
+{
+	struct pl_msg t;
+
+	if (pl_msg_equal(a, b))
+		return 1;
+	if (a->code != b->code || a->nargs < 2 || a->nargs != b->nargs)
+		return 0;
+	t = *a; /* a shallow view: never released */
+	t.args[0] = b->args[0];
+	return pl_msg_equal(&t, b);
+}
+
+/* The caveats, each distinct one once: a caveat that repeats an earlier
+ * one (caveat_repeats) is counted on that one's line, "(and 24 more like
+ * it)", so 25 nights of the same caveat are one line. */
 static int put_caveats(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt)
 {
 	int rc;
 
 	for (size_t i = 0; i < cmp->caveats.n; i++) {
-		char *t = pl_words_msg(&cmp->caveats.v[i], PL_LANG_EN);
-		if (!t)
+		size_t more = 0;
+		int seen = 0;
+		char *t;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = caveat_repeats(&cmp->caveats.v[j], &cmp->caveats.v[i]);
+		if (seen)
+			continue;
+		for (size_t j = i + 1; j < cmp->caveats.n; j++)
+			more += caveat_repeats(&cmp->caveats.v[i], &cmp->caveats.v[j]);
+		if (!(t = pl_words_msg(&cmp->caveats.v[i], PL_LANG_EN)))
 			return PL_ENOMEM;
 		fputs(fmt == PL_FMT_MARKDOWN ? "- caveat: " : "caveat: ", out);
 		rc = pl_render_write_input(out, t, fmt);
 		free(t);
 		if (rc)
 			return rc;
+		if (more) {
+			struct pl_msg m;
+			pl_msg_init(&m, PL_MSG_CAVEAT_REPEATED);
+			pl_msg_int(&m, (long long)more);
+			t = m.oom ? NULL : pl_words_msg(&m, PL_LANG_EN);
+			pl_msg_release(&m);
+			if (!t)
+				return PL_ENOMEM;
+			fputc(' ', out);
+			fputs(t, out);
+			free(t);
+		}
 		fputc('\n', out);
 	}
 	return 0;

@@ -28,6 +28,7 @@
 #include "render/bundle_impl.h"
 #include "render/regress.h"
 #include "render/render_impl.h"
+#include "util/buf.h"
 #include "util/file.h"
 
 static const int default_metrics[] = {PL_M_TTFT_P50, PL_M_TPOT_P50, PL_M_OUTPUT_THROUGHPUT};
@@ -130,6 +131,9 @@ static void series_label(char *buf, size_t n, const struct pl_run *r)
 }
 
 /* ------------------------------------------------------------- charts */
+
+/* Date ticks along a time axis that spans this many days or more. */
+#define DATE_TICKS 5
 
 /* v rounded to a tenth, as "12.3" / "-0.5" / "7.0", into buf: what "%.1f"
  * prints for the small chart coordinates, without the cost of a
@@ -282,8 +286,28 @@ static void sparkline(FILE *f, const struct pl_history *h, const double *xs)
 #define STEP_CHAR_W 6.6  /* width of a character of an 11 px label, estimated (px) */
 
 /* The chart of one metric's history (see the file comment of site.h). Input
- * text never enters it: the labels are numbers and days we print. Returns 0. */
-static int chart(FILE *f, const struct pl_history *h, const double *xs)
+ * text enters it only escaped: each point's label and commit in its hover
+ * title, a step's commit (of its first run; runs ordered by id, may be
+ * NULL) in its label; the rest are numbers and days we print. Returns 0. */
+/* The commit of run id in runs (ordered by id), NULL when unknown. */
+static const char *commit_of(const struct pl_run_list *runs, long long id)
+{
+	size_t lo = 0, hi = runs ? runs->n : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (runs->v[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (runs && lo < runs->n && runs->v[lo].id == id)
+		return runs->v[lo].build[PL_B_COMMIT];
+	return NULL;
+}
+
+static int chart(FILE *f, const struct pl_history *h, const double *xs,
+                 const struct pl_run_list *runs)
 {
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
 	double lo, hi, pw = CH_W - CH_L - CH_R, ph = CH_H - CH_T - CH_B;
@@ -311,17 +335,41 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 	fprintf(f, "<text x=\"12\" y=\"%d\" font-size=\"11\" fill=\"#444\" "
 	           "transform=\"rotate(-90 12 %d)\" text-anchor=\"middle\">%s (%s)</text>\n",
 	        CH_T + (int)(ph / 2), CH_T + (int)(ph / 2), mi->name, pl_unit_label(mi->unit));
-	/* x labels: first and last day */
+	/* x labels: date ticks, DATE_TICKS evenly in time on a time axis (the
+	 * first and last day otherwise), each with a tick mark */
 	if (h->npoints) {
 		double t0 = h->points[0].t;
 		double t1 = h->points[h->npoints - 1].t;
 		if (isfinite(t0) && isfinite(t1)) {
-			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#444\">%s</text>\n",
-			        CH_L, CH_H - 12, fmt_day(a, sizeof(a), t0));
-			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#444\" "
-			           "text-anchor=\"end\">%s</text>\n",
-			        CH_W - CH_R, CH_H - 12, fmt_day(b, sizeof(b), t1));
+			int nt = h->time_axis && t1 - t0 >= 86400.0 * (DATE_TICKS - 1) ? DATE_TICKS : 2;
+			for (int k = 0; k < nt; k++) {
+				double t = t0 + (t1 - t0) * k / (nt - 1), x = X((double)k / (nt - 1));
+				if (!h->time_axis)
+					x = k ? CH_W - CH_R : CH_L;
+				fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
+				           "stroke=\"#999\"/><text x=\"%.1f\" y=\"%d\" font-size=\"11\" "
+				           "fill=\"#444\"%s>%s</text>\n",
+				        x, CH_T + ph, x, CH_T + ph + 4, x, CH_H - 12,
+				        k == 0 ? "" : k == nt - 1 ? " text-anchor=\"end\""
+				                                  : " text-anchor=\"middle\"",
+				        fmt_day(a, sizeof(a), t));
+			}
 		}
+	}
+	/* the rolling window's prediction band around the latest point: the
+	 * interval the latest median was judged against (history's latest) */
+	if (h->latest_verdict != PL_V_TOO_FEW && isfinite(h->latest.bound_low) &&
+	    isfinite(h->latest.bound_high) && h->latest_point < h->npoints) {
+		size_t from = h->latest_point > h->latest.n_old ? h->latest_point - h->latest.n_old : 0;
+		double blo = h->latest.bound_low < lo ? lo : h->latest.bound_low;
+		double bhi = h->latest.bound_high > hi ? hi : h->latest.bound_high;
+		if (bhi > blo)
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			           "fill=\"#1f5fa8\" fill-opacity=\"0.08\"><title>prediction band of the "
+			           "window: %s to %s</title></rect>\n",
+			        X(xs[from]), Y(bhi), X(xs[h->latest_point]) - X(xs[from]), Y(blo) - Y(bhi),
+			        pl_fmt_sig4(a, sizeof(a), h->latest.bound_low),
+			        pl_fmt_sig4(b, sizeof(b), h->latest.bound_high));
 	}
 	/* steps; each label right of its line, or left of it where it would
 	 * leave the plot, in the first of STEP_ROWS rows where it overlaps no
@@ -334,11 +382,12 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 			const struct pl_history_step *s = &h->steps[k];
 			double x = X((xs[s->index - 1] + xs[s->index]) / 2), w, left;
 			int bad = s->fails, r = 0, end;
+			const char *cm = commit_of(runs, s->first_run);
 			char text[96];
 			snprintf(text, sizeof(text), "%s%s",
 			         pl_fmt_change(a, sizeof(a), s->rel_change, mi->direction),
 			         s->accepted ? " (accepted)" : "");
-			w = STEP_CHAR_W * (double)strlen(text);
+			w = STEP_CHAR_W * (double)(strlen(text) + (cm ? strlen(cm) + 4 : 0));
 			end = x + 3 + w > CH_W - CH_R;
 			left = end ? x - 3 - w : x + 3;
 			while (r < STEP_ROWS - 1 && left < row_end[r] + 4)
@@ -347,10 +396,15 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\" "
 			           "stroke-dasharray=\"4,3\"/>\n",
 			        x, CH_T, x, CH_T + ph, s->accepted ? "#2e7d32" : bad ? "#c62828" : "#777");
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"%s\"%s>%s</text>\n",
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"%s\"%s>%s",
 			        end ? x - 3 : x + 3, CH_T + 12 + 13 * r,
 			        s->accepted ? "#2e7d32" : bad ? "#c62828" : "#555",
 			        end ? " text-anchor=\"end\"" : "", text);
+			if (cm) { /* the step named by its first run's commit (escaped) */
+				fputs(" at ", f);
+				html(f, cm);
+			}
+			fputs("</text>\n", f);
 		}
 	}
 	/* intervals */
@@ -386,13 +440,24 @@ static int chart(FILE *f, const struct pl_history *h, const double *xs)
 			        c1(by, Y(h->points[i].s.median)));
 	}
 	fputs("\"/>\n", f);
-	/* the points as dots (their values are in the table below the chart) */
+	/* the points as dots, each with its point, median and n on hover (a
+	 * title element: no script); the values are in the table below too */
 	fputs("<g fill=\"#1f5fa8\">", f);
 	for (size_t i = 0; i < h->npoints; i++) {
 		char bx[32], by[32];
-		if (h->points[i].n > 0)
-			fprintf(f, "<circle cx=\"%s\" cy=\"%s\" r=\"2.5\"/>", c1(bx, X(xs[i])),
-			        c1(by, Y(h->points[i].s.median)));
+		if (h->points[i].n == 0)
+			continue;
+		const char *cm = commit_of(runs, h->points[i].run_ids[0]);
+		fputs("<g><title>", f);
+		html(f, h->points[i].value.text ? h->points[i].value.text : "");
+		fprintf(f, ": %s %s, n %zu", pl_fmt_sig4(a, sizeof(a), h->points[i].s.median),
+		        pl_unit_label(mi->unit), h->points[i].n);
+		if (cm) {
+			fputs(", commit ", f);
+			html(f, cm);
+		}
+		fprintf(f, "</title><circle cx=\"%s\" cy=\"%s\" r=\"2.5\"/></g>", c1(bx, X(xs[i])),
+		        c1(by, Y(h->points[i].s.median)));
 	}
 	fputs("</g>\n", f);
 	/* failed runs: a red cross on the bottom edge and "N failed" above it */
@@ -443,8 +508,8 @@ static const char css[] =
 	"#series td.series{grid-column:1/-1;max-width:none;font-weight:600}"
 	"#series td:empty{display:none}}";
 
-/* The filter of index.html: text (rows whose text contains it, case
- * insensitively) and verdict; starts from #q=TEXT in the URL. Our own
+/* The filter of index.html: text (rows whose text or conditions, the
+ * data-conds attribute, contain it, case insensitively) and verdict; starts from #q=TEXT in the URL. Our own
  * constant text: no input reaches it. */
 static const char filter_js[] =
 	"(function(){var q=document.getElementById('q'),v=document.getElementById('v'),"
@@ -452,7 +517,8 @@ static const char filter_js[] =
 	"var h=location.hash;if(h.indexOf('#q=')===0){q.value=decodeURIComponent(h.slice(3));}"
 	"function f(){var t=q.value.toLowerCase(),w=v.value,n=0;"
 	"for(var i=0;i<rows.length;i++){var r=rows[i];"
-	"var ok=(!t||r.textContent.toLowerCase().indexOf(t)>=0)&&(!w||r.getAttribute('data-verdict')===w);"
+	"var ok=(!t||(r.textContent+' '+r.getAttribute('data-conds')).toLowerCase().indexOf(t)>=0)&&"
+	"(!w||r.getAttribute('data-verdict')===w);"
 	"r.hidden=!ok;if(ok)n++;}"
 	"c.textContent=n+' of '+rows.length+' rows shown';}"
 	"q.addEventListener('input',f);v.addEventListener('change',f);f();})();";
@@ -504,7 +570,7 @@ static int accepted_by(FILE *f, const struct pl_accepted_step *a)
 }
 
 /* The rows of one series and metric in the three index files. */
-static int index_row(struct site *S, const char *page, const char *label,
+static int index_row(struct site *S, const char *page, const char *label, const char *conds,
                      const struct pl_history *h, const double *xs)
 {
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
@@ -518,8 +584,10 @@ static int index_row(struct site *S, const char *page, const char *label,
 	int rc;
 
 	/* HTML */
-	fprintf(f, "<tr data-verdict=\"%s\"><td class=\"series\"><a href=\"%s.html#%s\">", verdict, page,
-	        mi->name);
+	fprintf(f, "<tr data-verdict=\"%s\" data-conds=\"", verdict);
+	if ((rc = html(f, conds)))
+		return rc;
+	fprintf(f, "\"><td class=\"series\"><a href=\"%s.html#%s\">", page, mi->name);
 	if ((rc = html(f, label)))
 		return rc;
 	fprintf(f, "</a></td><td>%s (%s)</td><td>", mi->name, pl_unit_label(mi->unit));
@@ -634,7 +702,8 @@ static int index_row(struct site *S, const char *page, const char *label,
 }
 
 /* One metric's section of a series page. */
-static int page_metric(FILE *f, const struct pl_history *h, const double *xs)
+static int page_metric(FILE *f, const struct pl_history *h, const double *xs,
+                       const struct pl_run_list *runs)
 {
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
 	const char *verdict = verdict_of(h);
@@ -644,7 +713,7 @@ static int page_metric(FILE *f, const struct pl_history *h, const double *xs)
 	fprintf(f, "<section id=\"%s\">\n<h2>%s (%s) — <span class=\"v-%s\">%s</span></h2>\n",
 	        mi->name, mi->name, pl_unit_label(mi->unit),
 	        strcmp(verdict, "too few points") ? verdict : "stable", verdict);
-	if ((rc = chart(f, h, xs)))
+	if ((rc = chart(f, h, xs, runs)))
 		return rc;
 	if (h->detected)
 		fprintf(f, "<p>Steps: penalised L1 piecewise-constant fit over the %zu point medians "
@@ -890,7 +959,29 @@ struct series {
 	size_t nh;
 	char page[24];        /* "s-HASH" */
 	char label[320];
+	char *conds;          /* every condition "name=value; ..." (extras too), for
+	                         the index filter; owned */
 };
+
+/* "name=value; ..." of every condition of r that is set, then its extra
+ * conditions: what the index's filter searches besides the row's text.
+ * Caller frees; NULL on out of memory. */
+static char *series_conds(const struct pl_run *r)
+{
+	struct pl_buf b = PL_BUF_INIT;
+
+	for (int c = 0; c < PL_COND_COUNT; c++)
+		if (c != PL_C_RUN_STARTED_AT && r->cond[c].set && r->cond[c].text)
+			pl_buf_addf(&b, "%s%s=%s", b.len ? "; " : "", pl_cond_info[c].name,
+			            r->cond[c].text);
+	for (size_t k = 0; k < r->nextra; k++)
+		pl_buf_addf(&b, "%s%s=%s", b.len ? "; " : "", r->extra[k].name, r->extra[k].value);
+	if (b.oom) {
+		pl_buf_release(&b);
+		return NULL;
+	}
+	return pl_buf_detach(&b, NULL);
+}
 
 static int write_series_files(struct site *S, struct series *sr, const struct pl_run_list *runs,
                               struct pl_error *err)
@@ -927,7 +1018,7 @@ static int write_series_files(struct site *S, struct series *sr, const struct pl
 			break;
 		}
 		point_x(&sr->h[k], xs);
-		rc = page_metric(f, &sr->h[k], xs);
+		rc = page_metric(f, &sr->h[k], xs, runs);
 		free(xs);
 	}
 	if (!rc)
@@ -1112,6 +1203,10 @@ static int add_series(void *v, struct pl_run_list *runs, struct pl_error *err)
 	snprintf(sr.page, sizeof(sr.page), "s-%016llx", key.hash);
 	pl_cond_key_release(&key);
 	series_label(sr.label, sizeof(sr.label), &runs->v[0]);
+	if (!(sr.conds = series_conds(&runs->v[0]))) {
+		free(sr.h);
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
 
 	for (size_t k = 0; k < S->nmetrics && !rc; k++) {
 		struct pl_error e;
@@ -1142,7 +1237,7 @@ static int add_series(void *v, struct pl_run_list *runs, struct pl_error *err)
 				break;
 			}
 			point_x(&sr.h[k], xs);
-			if ((rc = index_row(S, sr.page, sr.label, &sr.h[k], xs)))
+			if ((rc = index_row(S, sr.page, sr.label, sr.conds ? sr.conds : "", &sr.h[k], xs)))
 				rc = rc == PL_ENOMEM ? pl_error_set(err, PL_ENOMEM, "out of memory")
 				                     : pl_error_set(err, PL_EIO, "cannot write the index");
 			free(xs);
@@ -1156,6 +1251,7 @@ static int add_series(void *v, struct pl_run_list *runs, struct pl_error *err)
 	for (size_t k = 0; k < sr.nh; k++)
 		pl_history_release(&sr.h[k]);
 	free(sr.h);
+	free(sr.conds);
 	return rc;
 }
 

@@ -231,4 +231,18 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_VERDICT_PRICE_USED_NONE] = "{1} (the definition's; none stored)",
 	[PL_MSG_VERDICT_ENERGY] = "energy at the SLO: {1:.4g} J per output token, {2:.4g} kWh per 1M output tokens (power_watts {3:.4g} W recorded by {4} {4|run|runs})",
 	[PL_MSG_VERDICT_ENERGY_AT_MOST] = "energy at the SLO at most {1:.4g} J per output token, {2:.4g} kWh per 1M output tokens (a lower-bound throughput; power_watts {3:.4g} W recorded by {4} {4|run|runs})",
+	/* the nightly gate over every series */
+	[PL_MSG_GATE_HEAD] = "gate: {1} series, {2} checks, window of {3} points, family-wise alpha {4:g}, threshold {5:g}%",
+	[PL_MSG_GATE_SERIES] = "{1} (latest {2})",
+	[PL_MSG_GATE_OPEN_SINCE] = "open since {1}: judged against the level before it",
+	[PL_MSG_GATE_ACROSS] = "across the change {1}",
+	[PL_MSG_GATE_STARTED] = "a new series: {1} {1|point|points}, gated on its own after {2}",
+	[PL_MSG_GATE_BY_FAMILY] = "with its family of {1} series (Z {2:.2f})",
+	[PL_MSG_GATE_FAILED_RUNS] = "failed runs of the latest point: {1}",
+	[PL_MSG_GATE_QUIET] = "{1} {1|check|checks} without a change",
+	[PL_MSG_GATE_RESULT] = "{1} {1|regression|regressions}, {2} {2|improvement|improvements}, {3} accepted, {4} {4|series|series} with failed runs, {5} started",
+	/* import --from-ci-env */
+	[PL_MSG_CI_ENV_MISSING] = "--from-ci-env: {1} detected, but {2} unset or empty: no commit or run link from the CI",
+	/* repeated caveats */
+	[PL_MSG_CAVEAT_REPEATED] = "(and {1} more like it)",
 };

@@ -227,4 +227,18 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_VERDICT_PRICE_USED_NONE] = "{1}（报告定义的价格；运行记录中没有）",
 	[PL_MSG_VERDICT_ENERGY] = "满足 SLO 时的能耗：每输出 token {1:.4g} J，每百万输出 token {2:.4g} kWh（power_watts {3:.4g} W，来自 {4} 次运行的记录）",
 	[PL_MSG_VERDICT_ENERGY_AT_MOST] = "满足 SLO 时的能耗最多为每输出 token {1:.4g} J，每百万输出 token {2:.4g} kWh（吞吐量为下限；power_watts {3:.4g} W，来自 {4} 次运行的记录）",
+	/* the nightly gate over every series */
+	[PL_MSG_GATE_HEAD] = "门禁：{1} 个序列，{2} 项检查，窗口 {3} 个点，族错误率 alpha {4:g}，阈值 {5:g}%",
+	[PL_MSG_GATE_SERIES] = "{1}（最新 {2}）",
+	[PL_MSG_GATE_OPEN_SINCE] = "自 {1} 起未关闭：与其之前的水平比较",
+	[PL_MSG_GATE_ACROSS] = "跨越条件变化 {1}",
+	[PL_MSG_GATE_STARTED] = "新序列：已有 {1} 个点，满 {2} 个点后单独判定",
+	[PL_MSG_GATE_BY_FAMILY] = "与同族 {1} 个序列合并判定（Z {2:.2f}）",
+	[PL_MSG_GATE_FAILED_RUNS] = "最新点的失败运行：{1}",
+	[PL_MSG_GATE_QUIET] = "{1} 项检查无变化",
+	[PL_MSG_GATE_RESULT] = "{1} 项回归，{2} 项改进，{3} 项已接受，{4} 个序列有失败运行，{5} 个新序列",
+	/* import --from-ci-env */
+	[PL_MSG_CI_ENV_MISSING] = "--from-ci-env：检测到 {1}，但 {2} 未设置或为空：CI 未提供提交或运行链接",
+	/* repeated caveats */
+	[PL_MSG_CAVEAT_REPEATED] = "（另有 {1} 条相同）",
 };

@@ -242,6 +242,10 @@ static void site_files(void **state)
 	assert_null(strstr(html, "<script>alert"));
 	assert_non_null(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt; &quot;x&quot; &amp; y"));
 	assert_non_null(strstr(html, "2 series, 2 rows, 1 with a regression; 1 series left out"));
+	/* the filter searches every condition of a row, escaped like the rest */
+	assert_non_null(strstr(html, "data-conds=\"model=m; "));
+	assert_non_null(strstr(html, "hardware=1x L4; "));
+	assert_non_null(strstr(html, "r.getAttribute('data-conds')"));
 	assert_non_null(strstr(html, "generated 2026-09-21T14:13:20Z"));
 	{
 		/* the page the first row links to exists and holds the chart */
@@ -257,6 +261,12 @@ static void site_files(void **state)
 		assert_non_null(strstr(page, "<li>step at 2026-03-09T02:00:00Z: 0.1005 &rarr; 0.1308 s "
 		                            "(+30.1% worse), first run after: 9</li>"));
 		assert_null(strstr(page, "<script>alert"));
+		/* each point's label, median and n on hover; date ticks along the
+		 * 12-day axis (5: the first, middle ones and the last) */
+		assert_non_null(strstr(page, "<g><title>2026-03-01T02:00:00Z: "));
+		assert_non_null(strstr(page, ">2026-03-01</text>"));
+		assert_non_null(strstr(page, " text-anchor=\"end\">2026-03-12</text>"));
+		assert_non_null(strstr(page, "<title>prediction band of the window: "));
 		free(page);
 	}
 	/* byte-reproducible: a second render gives the same index */
@@ -328,7 +338,7 @@ static void site_failed_and_labels(void **state)
 	assert_non_null(html);
 	assert_non_null(json);
 	assert_null(strstr(html, "nan"));
-	assert_non_null(strstr(html, "<tr data-verdict=\"failed\">"));
+	assert_non_null(strstr(html, "<tr data-verdict=\"failed\" data-conds="));
 	assert_non_null(strstr(html, "<td class=\"num v-failed\">1 failed</td><td>2026-03-17T02:00:00Z"
 	                             "<br>last value 0.1000 at 2026-03-16T02:00:00Z</td>"));
 	assert_null(strstr(json, "\"latest\": null"));
