@@ -128,6 +128,10 @@ int pl_options_parse(const struct pl_usage *u, int argc, char **argv, int *argi)
 {
 	int i = 1;
 
+	if (argc >= 2 && strcmp(argv[1], PL_OPTIONS_HELPER) == 0) {
+		pl_options_list(u, stdout);
+		return PL_EXIT_OK;
+	}
 	while (i < argc) {
 		const char *a = argv[i];
 		int rc;
@@ -200,6 +204,16 @@ void pl_options_usage(const struct pl_usage *u, FILE *f)
 		fputs(u->tail, f);
 	if (u->more)
 		u->more(f);
+}
+
+void pl_options_list(const struct pl_usage *u, FILE *f)
+{
+	for (const struct pl_option *o = u->options; o && o->type != PL_OPT_END; o++) {
+		char s[3] = {'-', o->short_name, '\0'};
+
+		fprintf(f, "%s%s\t%s\t%s\n", o->long_name ? "--" : "", o->long_name ? o->long_name : "",
+		        o->short_name ? s : "", o->argh ? o->argh : "");
+	}
 }
 
 int pl_options_usage_error(const struct pl_usage *u, const char *arg)
