@@ -68,25 +68,24 @@ def main():
     print("## SYNOPSIS\n\n```\n%s\n```\n" % "\n".join(s[7:] for s in syn))
     print("## DESCRIPTION\n")
     print("\n".join(blocks(head, cmd)).strip("\n") + "\n")
-    if opts:
-        print("## OPTIONS\n")
-        helptext = lines[first:last]
-        for long, short, argh in opts:
-            label = ", ".join(x for x in (short, long) if x) + (" " + argh if argh else "")
-            # the help text of this option, from --help
-            desc = []
-            for k, l in enumerate(helptext):
-                if l.strip().startswith((short or "\0") + ",") or l.strip().startswith(long + " ") \
-                        or l.strip() == long or l.strip().startswith(long + "\t"):
-                    rest = l.strip()[len(label):].strip() if l.strip().startswith(label) else ""
-                    desc = [rest] if rest else []
-                    for m in helptext[k + 1:]:
-                        if m.strip().startswith("-"):
-                            break
-                        desc.append(m.strip())
-                    break
-            print("- `%s`: %s" % (label, " ".join(desc)))
-        print("- `-h, --help`: print the usage and options and exit\n")
+    print("## OPTIONS\n")
+    helptext = lines[first:last]
+    for long, short, argh in opts:
+        label = ", ".join(x for x in (short, long) if x) + (" " + argh if argh else "")
+        # the help text of this option, from --help
+        desc = []
+        for k, l in enumerate(helptext):
+            if l.strip().startswith((short or "\0") + ",") or l.strip().startswith(long + " ") \
+                    or l.strip() == long or l.strip().startswith(long + "\t"):
+                rest = l.strip()[len(label):].strip() if l.strip().startswith(label) else ""
+                desc = [rest] if rest else []
+                for m in helptext[k + 1:]:
+                    if m.strip().startswith("-"):
+                        break
+                    desc.append(m.strip())
+                break
+        print("- `%s`: %s" % (label, " ".join(desc)))
+    print("- `-h, --help`: print the usage and options and exit\n")
     if any(l.strip() for l in tail):
         print("\n".join(blocks(tail, cmd)).strip("\n") + "\n")
     print("## EXIT STATUS\n\n0 on success; the other codes are the same for every command: see "

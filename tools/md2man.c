@@ -1,13 +1,14 @@
 /*
  * md2man.c — turns a manual page written in a small subset of Markdown
- * (docs/man/*.md, schema/descriptor.md, reports/README.md, ...) into a
+ * (the pages in docs/man/, schema/descriptor.md, reports/README.md, ...) into a
  * roff man page, at build time, so the manual is written once and read
  * both on the repository and with man(1). A build tool, not part of
  * perfledger; it links nothing but libc.
  *
  *   md2man NAME SECTION DESCRIPTION VERSION IN.md OUT
  *
- * The page gets .TH NAME SECTION, a NAME section "NAME - DESCRIPTION", and
+ * The page gets .TH NAME SECTION, a NAME section "NAME - DESCRIPTION" (a
+ * DESCRIPTION of "-": the text after " — " in the first "# " heading), and
  * then the body of IN.md after its first "# " heading (the title). The
  * subset: "## H" (.SH, upper case), "### H" (.SS), paragraphs, ``` fences
  * (verbatim), "- " bullets and "1. " items (continuation lines indented),
@@ -191,12 +192,25 @@ int main(int argc, char **argv)
 		fputs("'\\\" t\n", out);
 	fprintf(out, ".TH \"%s\" \"%s\" \"\" \"perfledger %s\" \"perfledger manual\"\n", upper(argv[1]), argv[2],
 	        argv[4]);
+	fputs(".nh\n.ad l\n", out); /* no hyphenation, ragged right: names and options stay whole */
 	for (char *p = argv[1]; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
 	fputs(".SH NAME\n", out);
 	inline_text(argv[1], strlen(argv[1]));
 	fputs(" \\- ", out);
-	text_line(argv[3], strlen(argv[3]));
+	if (strcmp(argv[3], "-") == 0) { /* the summary of the "# NAME(N) — summary" title */
+		const char *dash = NULL;
+		for (size_t k = 0; k < n && !dash; k++)
+			if (lines[k][0] == '#' && lines[k][1] == ' ')
+				dash = strstr(lines[k], " \u2014 ");
+		if (!dash) {
+			fprintf(stderr, "%s: no '# NAME(N) \u2014 summary' title\n", argv[5]);
+			return 1;
+		}
+		text_line(dash + 5, strlen(dash + 5));
+	} else {
+		text_line(argv[3], strlen(argv[3]));
+	}
 	while (i < n) {
 		char *l = lines[i];
 
@@ -241,8 +255,10 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (l[0] == '|') {
-			char *cell[32];
-			int cols = cells(l, cell, 32);
+			char *cell[32], copy[8192];
+			int cols;
+			snprintf(copy, sizeof(copy), "%s", l); /* cells() cuts the line it splits */
+			cols = cells(copy, cell, 32);
 			fputs(".TS\nallbox tab(\x1f);\n", out);
 			for (int c = 0; c < cols; c++)
 				fputs(c ? " lbx" : "lbx", out);
