@@ -58,7 +58,7 @@ static void sample(struct pl_msg *m, enum pl_msg_code code)
 
 	pl_msg_init(m, code);
 	for (unsigned k = 1; k <= n; k++) {
-		size_t len;
+		size_t len = 0; /* gcc -O2 cannot see contract_kind() always sets it */
 		const char *kind = contract_kind(contract, k, &len);
 		int found = 0;
 		for (size_t j = 1; j < sizeof(kind_names) / sizeof(kind_names[0]); j++) {
