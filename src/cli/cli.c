@@ -505,3 +505,13 @@ int pl_cli_find_data(const char *sub, const char *name, char *out, size_t n)
 		return 0;
 	return data_at(exe, "/..", sub, name, out, n);
 }
+
+int pl_cli_opt_summary(void *value, const char *arg, const char *cmd)
+{
+	if (strcmp(arg, "json") == 0 || strcmp(arg, "text") == 0) {
+		*(int *)value = arg[0] == 'j';
+		return 0;
+	}
+	pl_cli_errorf(cmd, "bad --summary '%s': expected text or json", arg);
+	return 1;
+}

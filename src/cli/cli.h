@@ -60,6 +60,12 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
                          long long epoch, const char *out_dir, int fresh);
 int cmd_formats(const struct pl_cli *cli, int argc, char **argv);
 
+/* --summary F: an option handler setting *(int *)value to 1 for "json" and
+ * 0 for "text" (the default); anything else is a usage error naming both.
+ * The summary of a command that changes the ledger (import, merge, amend,
+ * retract, restore, purge, reimport) or of export. */
+int pl_cli_opt_summary(void *value, const char *arg, const char *cmd);
+
 /*
  * Finds the installed data file SUB/NAME (e.g. "reports", "procurement-review.json")
  * without a source tree: in $PERFLEDGER_DATADIR/SUB when that is set, else
