@@ -20,6 +20,7 @@
 #include "cli/ledger_cli.h"
 #include "cli/options.h"
 #include "core/ledger.h"
+#include "render/render.h"
 
 static const char usage_text[] =
 	"usage: perfledger amend (--run ID... | --where FIELD=VALUE...) --set FIELD=VALUE...\n"
@@ -79,10 +80,11 @@ static void put_value(FILE *f, const char *v)
 }
 
 /* Amends every run of ids inside the open transaction, writing what it did
- * to msg. Returns 0 or an exit code (printed). */
+ * to msg (text) and js (the JSON summary's run entries). Returns 0 or an
+ * exit code (printed). */
 static int amend_all(struct pl_store *st, const long long *ids, size_t n,
                      const struct set_list *sets, long long when, const char *reason,
-                     const char *author, FILE *msg, size_t *changed)
+                     const char *author, FILE *msg, FILE *js, size_t *changed)
 {
 	struct pl_error err;
 
@@ -111,6 +113,8 @@ static int amend_all(struct pl_store *st, const long long *ids, size_t n,
 		}
 		if (res.nchanges == 0) {
 			fprintf(msg, "run %lld: unchanged (it already has these values)\n", ids[i]);
+			fprintf(js, "%s{\"id\": %lld, \"revision\": null, \"changes\": [], \"pools_with\": null}",
+			        i ? ", " : "", ids[i]);
 			pl_ledger_amend_release(&res);
 			continue;
 		}
@@ -137,6 +141,28 @@ static int amend_all(struct pl_store *st, const long long *ids, size_t n,
 			pl_cli_print_error(&err);
 			return PL_EXIT_USAGE;
 		}
+		fprintf(js, "%s{\"id\": %lld, \"revision\": %d, \"changes\": [", i ? ", " : "", ids[i],
+		        revision);
+		for (size_t c = 0; c < res.nchanges; c++) {
+			fputs(c ? ", {\"field\": " : "{\"field\": ", js);
+			pl_json_write_string(js, res.changes[c].field);
+			fputs(", \"old\": ", js);
+			if (res.changes[c].old_value)
+				pl_json_write_string(js, res.changes[c].old_value);
+			else
+				fputs("null", js);
+			fputs(", \"new\": ", js);
+			if (res.changes[c].new_value)
+				pl_json_write_string(js, res.changes[c].new_value);
+			else
+				fputs("null", js);
+			fputc('}', js);
+		}
+		fprintf(js, "], \"pools_with\": ");
+		if (shared > 0)
+			fprintf(js, "%lld}", first);
+		else
+			fputs("null}", js);
 		fprintf(msg, "run %lld: revision %d:", ids[i], revision);
 		for (size_t c = 0; c < res.nchanges; c++) {
 			fputs(c ? ", " : " ", msg);
@@ -195,9 +221,11 @@ int cmd_amend(const struct pl_cli *cli, int argc, char **argv)
 	size_t n = 0, changed = 0;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *msg = NULL;
+	FILE *msg = NULL, *js = NULL; /* the text lines; the JSON entries */
+	char *jbuf = NULL;
+	size_t jlen = 0;
 	const char *author;
-	int argi, rc;
+	int argi, rc, json = 0;
 	const struct pl_option options[] = {
 		PL_OPT_CALLBACK_ENTRY("run", 0, "ID", &o, pl_ledger_opt_run,
 		                      "a run to amend (repeatable; 'perfledger list' shows ids)"),
@@ -207,6 +235,8 @@ int cmd_amend(const struct pl_cli *cli, int argc, char **argv)
 		                      "the corrected value (repeatable); FIELD= removes it"),
 		PL_OPT_STRING_ENTRY("reason", 0, "TEXT", &o.reason, "why (required; kept in the trail)"),
 		PL_OPT_STRING_ENTRY("by", 0, "NAME", &o.by, "who amends (default: $USER)"),
+		PL_OPT_CALLBACK_ENTRY("summary", 0, "F", &json, pl_cli_opt_summary,
+		                      "the summary as text (default) or json"),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
@@ -239,7 +269,7 @@ int cmd_amend(const struct pl_cli *cli, int argc, char **argv)
 	if (!(author = pl_ledger_author(&o, "amend")) ||
 	    pl_cli_source_date_epoch("amend", &when))
 		goto out;
-	if (!(msg = open_memstream(&buf, &len))) {
+	if (!(msg = open_memstream(&buf, &len)) || !(js = open_memstream(&jbuf, &jlen))) {
 		pl_cli_errorf("amend", "out of memory");
 		goto out;
 	}
@@ -256,7 +286,7 @@ int cmd_amend(const struct pl_cli *cli, int argc, char **argv)
 		rc = PL_EXIT_USAGE;
 	}
 	if (rc == 0)
-		rc = amend_all(st, ids, n, &sets, when, o.reason, author, msg, &changed);
+		rc = amend_all(st, ids, n, &sets, when, o.reason, author, msg, js, &changed);
 	if (rc) {
 		pl_store_rollback(st, NULL);
 		goto out;
@@ -268,16 +298,26 @@ int cmd_amend(const struct pl_cli *cli, int argc, char **argv)
 	}
 	fclose(msg);
 	msg = NULL;
-	fwrite(buf, 1, len, stdout);
-	printf("amended %zu run%s", changed, changed == 1 ? "" : "s");
-	if (n - changed)
-		printf(" (%zu unchanged)", n - changed);
-	putchar('\n');
+	fclose(js);
+	js = NULL;
+	if (json) {
+		printf("{\"command\": \"amend\", \"selected\": %zu, \"changed\": %zu, \"runs\": [%.*s]}\n", n,
+		       changed, (int)jlen, jbuf);
+	} else {
+		fwrite(buf, 1, len, stdout);
+		printf("amended %zu run%s", changed, changed == 1 ? "" : "s");
+		if (n - changed)
+			printf(" (%zu unchanged)", n - changed);
+		putchar('\n');
+	}
 	rc = pl_cli_finish(PL_EXIT_OK);
 out:
 	if (msg)
 		fclose(msg);
+	if (js)
+		fclose(js);
 	free(buf);
+	free(jbuf);
 	free(ids);
 	pl_store_close(st);
 	pl_ledger_opts_release(&o);
