@@ -53,7 +53,7 @@ static void inline_text(const char *s, size_t n)
 			bold = !bold;
 			fputs(bold ? "\\fB" : "\\fR", out);
 			i++;
-		} else if ((c == '*' || c == '_') && !ital && i + 1 < n && !isspace((unsigned char)s[i + 1]) &&
+		} else if ((c == '*' || c == '_') && !ital && i + 1 < n && isalnum((unsigned char)s[i + 1]) &&
 		           (i == 0 || !isalnum((unsigned char)s[i - 1])) && memchr(s + i + 1, c, n - i - 1)) {
 			ital = 1;
 			fputs("\\fI", out);
