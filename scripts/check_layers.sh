@@ -1,6 +1,6 @@
 #!/bin/sh
-# Fails when an #include under src/ crosses the module map (README
-# "Layout") the wrong way, printing each offending file:line. The arrows:
+# Fails when an #include under src/ crosses the module map (docs/layout.md)
+# the wrong way, printing each offending file:line. The arrows:
 #   cli -> import, render -> adapters, store -> core -> util
 # (a layer may include its own headers and those of the layers below it;
 # import and render do not include each other, nor adapters and store).
@@ -68,7 +68,7 @@ function bad(msg) { printf "%s:%s: %s\n", file, line, msg }
 		bad("\"" h "\" is private to src/" to "/")
 }')
 if [ -n "$hits" ]; then
-	echo "includes across the module map (README \"Layout\"; see scripts/check_layers.sh):" >&2
+	echo "includes across the module map (docs/layout.md; see scripts/check_layers.sh):" >&2
 	echo "$hits" >&2
 	exit 1
 fi

@@ -7,7 +7,7 @@
 # for includes across the module map (scripts/check_layers.sh).
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/deps.sh
+sh scripts/deps.sh test
 sh scripts/check_banned.sh
 sh scripts/check_layers.sh
 for preset in dev asan release; do

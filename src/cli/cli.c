@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/names.h"
 #include "core/normalize.h"
@@ -587,4 +588,45 @@ int pl_cli_comparison_outcome(const char *cmd, const struct pl_comparison *cmp, 
 		rc = pl_cli_exit_for(rc);
 	}
 	return rc;
+}
+
+/* out = DIR/REL/SUB/NAME when that is a regular file. */
+static int data_at(const char *dir, const char *rel, const char *sub, const char *name, char *out, size_t n)
+{
+	struct stat sb;
+	int len = snprintf(out, n, "%s%s/%s/%s", dir, rel, sub, name);
+
+	return len > 0 && (size_t)len < n && stat(out, &sb) == 0 && S_ISREG(sb.st_mode) ? 0 : -1;
+}
+
+int pl_cli_find_data(const char *sub, const char *name, char *out, size_t n)
+{
+	const char *env = getenv("PERFLEDGER_DATADIR");
+	char exe[4096];
+	ssize_t len;
+	char *slash;
+
+	if (env && *env)
+		return data_at(env, "", sub, name, out, n);
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len <= 0)
+		return -1;
+	exe[len] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0'; /* the binary's directory */
+	if (data_at(exe, "/../share/perfledger", sub, name, out, n) == 0)
+		return 0;
+	return data_at(exe, "/..", sub, name, out, n);
+}
+
+int pl_cli_opt_summary(void *value, const char *arg, const char *cmd)
+{
+	if (strcmp(arg, "json") == 0 || strcmp(arg, "text") == 0) {
+		*(int *)value = arg[0] == 'j';
+		return 0;
+	}
+	pl_cli_errorf(cmd, "bad --summary '%s': expected text or json", arg);
+	return 1;
 }

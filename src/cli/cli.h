@@ -68,6 +68,23 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
                          const char *since, const char *wind_to);
 int cmd_formats(const struct pl_cli *cli, int argc, char **argv);
 
+/* --summary F: an option handler setting *(int *)value to 1 for "json" and
+ * 0 for "text" (the default); anything else is a usage error naming both.
+ * The summary of a command that changes the ledger (import, merge, amend,
+ * retract, restore, purge, reimport) or of export. */
+int pl_cli_opt_summary(void *value, const char *arg, const char *cmd);
+
+/*
+ * Finds the installed data file SUB/NAME (e.g. "reports", "procurement-review.json")
+ * without a source tree: in $PERFLEDGER_DATADIR/SUB when that is set, else
+ * relative to the running binary (/proc/self/exe, symlinks resolved):
+ * BINDIR/../share/perfledger/SUB (an installed prefix, wherever it was
+ * moved), then BINDIR/../SUB (a build directory inside the source tree).
+ * Writes the first path that is a regular file into out (n bytes) and
+ * returns 0; returns -1 when none is (out then holds nothing useful).
+ */
+int pl_cli_find_data(const char *sub, const char *name, char *out, size_t n);
+
 /* Writes s to f with every terminal control made inert by the one rule of
  * util/utf8.h (pl_utf8_inert_step(), which the tables on stdout use too):
  * C0 controls (a newline too, so that a file name cannot forge a line), DEL,

@@ -21,6 +21,7 @@
 #include "cli/options.h"
 #include "core/condkey.h"
 #include "core/ledger.h"
+#include "render/render.h"
 #include "util/alloc.h"
 
 static const char usage_text[] =
@@ -130,13 +131,48 @@ static int newly_pooled(struct pl_store *st, const struct moved *v, size_t n, co
 	return 0;
 }
 
+/* The JSON summary entry of an amended run (changes of res, revision,
+ * the lowest run it now pools with or 0) to js, after a ", " when js
+ * holds an entry already. */
+static void json_entry(FILE *js, long long id, const struct pl_amend_result *res, int revision,
+                       long long pools_with)
+{
+	fprintf(js, "%s{\"id\": %lld, \"revision\": ", ftell(js) > 0 ? ", " : "", id);
+	if (!res) {
+		fputs("null, \"changes\": [], \"pools_with\": null}", js);
+		return;
+	}
+	fprintf(js, "%d, \"changes\": [", revision);
+	for (size_t c = 0; c < res->nchanges; c++) {
+		fputs(c ? ", {\"field\": " : "{\"field\": ", js);
+		pl_json_write_string(js, res->changes[c].field);
+		fputs(", \"old\": ", js);
+		if (res->changes[c].old_value)
+			pl_json_write_string(js, res->changes[c].old_value);
+		else
+			fputs("null", js);
+		fputs(", \"new\": ", js);
+		if (res->changes[c].new_value)
+			pl_json_write_string(js, res->changes[c].new_value);
+		else
+			fputs("null", js);
+		fputc('}', js);
+	}
+	fputs("], \"pools_with\": ", js);
+	if (pools_with > 0)
+		fprintf(js, "%lld}", pools_with);
+	else
+		fputs("null}", js);
+}
+
 /* Amends run id inside the open transaction, writing what it did to msg
- * and recording its move (condition keys before and after) in *moved, so
+ * (text) and js (its JSON summary entry), and recording its move (condition keys before and after) in *moved, so
  * that a later run of the same command is not said to pool with a run it
  * pooled with already. Returns 0 or an exit code (printed). */
 static int amend_one(struct pl_store *st, long long id, const struct set_list *sets,
                      long long when, const char *reason, const char *author, FILE *msg,
-                     size_t *changed, struct moved **moved, size_t *nmoved, size_t *cap)
+                     FILE *js, size_t *changed, struct moved **moved, size_t *nmoved,
+                     size_t *cap)
 {
 	struct pl_error err;
 	struct pl_cond_key kb = {0}, ka = {0};
@@ -169,6 +205,7 @@ static int amend_one(struct pl_store *st, long long id, const struct set_list *s
 	}
 	if (res.nchanges == 0) {
 		fprintf(msg, "run %lld: unchanged (it already has these values)\n", id);
+		json_entry(js, id, NULL, 0, 0);
 		pl_ledger_amend_release(&res);
 		goto out;
 	}
@@ -207,6 +244,7 @@ static int amend_one(struct pl_store *st, long long id, const struct set_list *s
 		rc = PL_EXIT_USAGE;
 		goto out;
 	}
+	json_entry(js, id, &res, revision, shared > 0 ? first : 0);
 	fprintf(msg, "run %lld: revision %d:", id, revision);
 	for (size_t c = 0; c < res.nchanges; c++) {
 		fputs(c ? ", " : " ", msg);
@@ -258,10 +296,11 @@ out:
 }
 
 /* Amends every run of ids inside the open transaction, writing what it did
- * to msg. Returns 0 or an exit code (printed). */
+ * to msg (text) and js (the JSON summary's run entries). Returns 0 or an
+ * exit code (printed). */
 static int amend_all(struct pl_store *st, const long long *ids, size_t n,
                      const struct set_list *sets, long long when, const char *reason,
-                     const char *author, FILE *msg, size_t *changed)
+                     const char *author, FILE *msg, FILE *js, size_t *changed)
 {
 	struct moved *moved = NULL;
 	size_t nmoved = 0, cap = 0;
@@ -269,7 +308,7 @@ static int amend_all(struct pl_store *st, const long long *ids, size_t n,
 
 	*changed = 0;
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = amend_one(st, ids[i], sets, when, reason, author, msg, changed, &moved, &nmoved,
+		rc = amend_one(st, ids[i], sets, when, reason, author, msg, js, changed, &moved, &nmoved,
 		               &cap);
 	for (size_t k = 0; k < nmoved; k++) {
 		free(moved[k].before);
@@ -290,9 +329,11 @@ int cmd_amend(const struct pl_cli *cli, int argc, char **argv)
 	size_t n = 0, changed = 0;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *msg = NULL;
+	FILE *msg = NULL, *js = NULL; /* the text lines; the JSON entries */
+	char *jbuf = NULL;
+	size_t jlen = 0;
 	const char *author;
-	int argi, rc;
+	int argi, rc, json = 0;
 	const struct pl_option options[] = {
 		PL_OPT_CALLBACK_ENTRY("run", 0, "ID", &o, pl_ledger_opt_run,
 		                      "a run to amend (repeatable; 'perfledger list' shows ids)"),
@@ -302,6 +343,8 @@ int cmd_amend(const struct pl_cli *cli, int argc, char **argv)
 		                      "the corrected value (repeatable); FIELD= removes it"),
 		PL_OPT_STRING_ENTRY("reason", 0, "TEXT", &o.reason, "why (required; kept in the trail)"),
 		PL_OPT_STRING_ENTRY("by", 0, "NAME", &o.by, "who amends (default: $USER)"),
+		PL_OPT_CALLBACK_ENTRY("summary", 0, "F", &json, pl_cli_opt_summary,
+		                      "the summary as text (default) or json"),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
@@ -334,7 +377,7 @@ int cmd_amend(const struct pl_cli *cli, int argc, char **argv)
 	if (!(author = pl_ledger_author(&o, "amend")) ||
 	    pl_cli_source_date_epoch("amend", &when))
 		goto out;
-	if (!(msg = open_memstream(&buf, &len))) {
+	if (!(msg = open_memstream(&buf, &len)) || !(js = open_memstream(&jbuf, &jlen))) {
 		pl_cli_errorf("amend", "out of memory");
 		goto out;
 	}
@@ -346,7 +389,7 @@ int cmd_amend(const struct pl_cli *cli, int argc, char **argv)
 	}
 	rc = pl_ledger_resolve(st, &o, PL_RETRACTED_HIDE, "amend", &ids, &n);
 	if (rc == 0)
-		rc = amend_all(st, ids, n, &sets, when, o.reason, author, msg, &changed);
+		rc = amend_all(st, ids, n, &sets, when, o.reason, author, msg, js, &changed);
 	if (rc) {
 		pl_store_rollback(st, NULL);
 		goto out;
@@ -358,16 +401,26 @@ int cmd_amend(const struct pl_cli *cli, int argc, char **argv)
 	}
 	fclose(msg);
 	msg = NULL;
-	fwrite(buf, 1, len, stdout);
-	printf("amended %zu run%s", changed, changed == 1 ? "" : "s");
-	if (n - changed)
-		printf(" (%zu unchanged)", n - changed);
-	putchar('\n');
+	fclose(js);
+	js = NULL;
+	if (json) {
+		printf("{\"command\": \"amend\", \"selected\": %zu, \"changed\": %zu, \"runs\": [%.*s]}\n", n,
+		       changed, (int)jlen, jbuf);
+	} else {
+		fwrite(buf, 1, len, stdout);
+		printf("amended %zu run%s", changed, changed == 1 ? "" : "s");
+		if (n - changed)
+			printf(" (%zu unchanged)", n - changed);
+		putchar('\n');
+	}
 	rc = pl_cli_finish(PL_EXIT_OK);
 out:
 	if (msg)
 		fclose(msg);
+	if (js)
+		fclose(js);
 	free(buf);
+	free(jbuf);
 	free(ids);
 	pl_store_close(st);
 	pl_ledger_opts_release(&o);

@@ -28,6 +28,8 @@ static const char usage_text[] =
 	"and trail, and exporting that ledger gives the same bytes. Without --out the\n"
 	"lines go to standard output; with --out FILE they replace FILE whole (a\n"
 	"FIFO or device such as /dev/stdout is written into, never replaced).\n"
+	"--summary json adds one JSON object counting what was written: on standard\n"
+	"error when the lines go to standard output, on standard output with --out.\n"
 	"\n";
 
 struct export_ctx {
@@ -38,6 +40,8 @@ struct export_ctx {
 	                                    each list ordered by run id */
 	size_t next[3];                  /* per list, the first entry not yet written */
 	FILE *out;                       /* where lines go */
+	size_t runs, retracted;          /* written, and of them retracted */
+	size_t steps, revisions, retractions; /* trail records written with them */
 };
 
 /* The entries of a list (v, n, element size, run id offset) from next[k]
@@ -66,6 +70,11 @@ static int write_run(void *vctx, const struct pl_run *run, struct pl_error *err)
 	if (pl_render_export_run(c->out, run, &view))
 		return pl_error_set(err, PL_EIO, "cannot write the export: %s",
 		                    "write error (disk full?)");
+	c->runs++;
+	c->retracted += run->retracted != 0;
+	c->steps += view.accepted.n;
+	c->revisions += view.revisions.n;
+	c->retractions += view.retractions.n;
 	return 0;
 }
 
@@ -75,6 +84,7 @@ static int write_all(FILE *out, void *vctx, struct pl_error *err)
 
 	c->out = out;
 	memset(c->next, 0, sizeof(c->next));
+	c->runs = c->retracted = c->steps = c->revisions = c->retractions = 0; /* a retried write */
 	return pl_store_each_run(c->st, c->filters, c->nfilters, write_run, c, err);
 }
 
@@ -84,10 +94,11 @@ int cmd_export(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	const char *out = NULL;
-	int argi, rc = PL_EXIT_USAGE;
+	int argi, rc = PL_EXIT_USAGE, json = 0;
 	const struct pl_option options[] = {
 		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &sel, pl_sel_opt_where, NULL),
 		PL_OPT_STRING_ENTRY("out", 0, "FILE", &out, NULL),
+		PL_OPT_CALLBACK_ENTRY("summary", 0, "F", &json, pl_cli_opt_summary, NULL),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
@@ -125,6 +136,17 @@ int cmd_export(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_print_error(&err);
 		rc = pl_cli_exit_for(err.code);
 		goto out;
+	}
+	if (json) { /* on stderr when the data is on stdout */
+		FILE *f = out ? stdout : stderr;
+		fputs("{\"command\": \"export\", \"out\": ", f);
+		if (out)
+			pl_json_write_string(f, out);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"runs\": %zu, \"retracted\": %zu, \"accepted_steps\": %zu, \"revisions\": %zu, "
+		           "\"retractions\": %zu}\n",
+		        ctx.runs, ctx.retracted, ctx.steps, ctx.revisions, ctx.retractions);
 	}
 	rc = PL_EXIT_OK;
 out:

@@ -15,6 +15,7 @@
 #include "render/words.h"
 #include "import/import.h"
 #include "render/render.h"
+#include "util/alloc.h"
 
 static const char usage_text[] =
 	"usage: perfledger import [--set FIELD=VALUE]... [--from-ci-env] [--format NAME]\n"
@@ -24,9 +25,9 @@ static const char usage_text[] =
 	"Imports benchmark result files into the database. PATH is a file, a directory\n"
 	"(walked recursively for *.json, *.jsonl, *.yaml, *.yml, *.csv and *.txt;\n"
 	"hidden files and *.conditions.json sidecars skipped), or - for standard input.\n"
-	"Formats are detected from content: perfledger descriptors, vLLM, SGLang,\n"
-	"llmperf, AIPerf / GenAI-Perf, llama-bench, InferenceMAX, guidellm, MLPerf and\n"
-	"their CSV exports ('perfledger formats' lists them with their field mapping).\n"
+	"Formats are detected from content: the perfledger descriptor and the result\n"
+	"files of every benchmark tool 'perfledger formats' lists (with the versions\n"
+	"read and the field mapping of each); --format NAME forces one.\n"
 	"\n"
 	"Conditions a file does not record are supplied, never guessed: by a sidecar\n"
 	"file NAME.conditions.json next to NAME.json, or by --set (which wins over\n"
@@ -77,7 +78,64 @@ struct import_ctx {
 	char db_error[1024]; /* message of the last file refused for a database error */
 	size_t db_same;      /* files refused in a row for it */
 	size_t db_hidden;    /* of them, not named */
+	int summary_json;    /* --summary json: keep each file's outcome */
+	struct file_outcome *outcomes; /* in input order (records before their file) */
+	size_t noutcomes, outcomes_cap;
+	int outcomes_oom;    /* a copy failed: the summary says so */
 };
+
+/* One entry of the JSON summary: a file's outcome, or one bad record. */
+struct file_outcome {
+	char *path;
+	enum pl_import_status status;
+	size_t runs, reference_only;
+	char *warnings; /* '\n'-separated, or NULL */
+	char *error;    /* the formatted error, or NULL */
+};
+
+/* --summary json: keeps a copy of one outcome. */
+static void keep_outcome(struct import_ctx *ctx, const char *path, enum pl_import_status status,
+                         size_t runs, size_t reference_only, const char *warnings,
+                         const struct pl_error *err)
+{
+	struct file_outcome *o;
+	char buf[2048];
+
+	if (PL_ALLOC_GROW(ctx->outcomes, ctx->noutcomes + 1, ctx->outcomes_cap)) {
+		ctx->outcomes_oom = 1;
+		return;
+	}
+	o = &ctx->outcomes[ctx->noutcomes];
+	memset(o, 0, sizeof(*o));
+	o->status = status;
+	o->runs = runs;
+	o->reference_only = reference_only;
+	o->path = strdup(path);
+	if (warnings && *warnings)
+		o->warnings = strdup(warnings);
+	if (err) {
+		pl_error_format(err, buf, sizeof(buf));
+		o->error = strdup(buf);
+	}
+	if (!o->path || (warnings && *warnings && !o->warnings) || (err && !o->error)) {
+		free(o->path);
+		free(o->warnings);
+		free(o->error);
+		ctx->outcomes_oom = 1;
+		return;
+	}
+	ctx->noutcomes++;
+}
+
+static void free_outcomes(struct import_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->noutcomes; i++) {
+		free(ctx->outcomes[i].path);
+		free(ctx->outcomes[i].warnings);
+		free(ctx->outcomes[i].error);
+	}
+	free(ctx->outcomes);
+}
 
 /* "... and N more": the files refused for the same database error and not
  * named, when there are any. */
@@ -96,6 +154,9 @@ static void on_file(void *vctx, const char *path, enum pl_import_status status, 
 
 	int note = status == PL_IMPORT_STORED && reference_only &&
 	           ctx->refonly_files < REFONLY_NOTES_MAX;
+
+	if (ctx->summary_json)
+		keep_outcome(ctx, path, status, runs, reference_only, warnings, err);
 
 	if (status == PL_IMPORT_STORED && reference_only) {
 		ctx->refonly_files++;
@@ -269,6 +330,75 @@ static int add_ci_env(struct set_list *sets, char *vals[PL_BUILD_COUNT])
 	return 0;
 }
 
+static const char *status_name(enum pl_import_status s)
+{
+	switch (s) {
+	case PL_IMPORT_STORED: return "stored";
+	case PL_IMPORT_DUPLICATE: return "duplicate";
+	case PL_IMPORT_REJECTED: return "rejected";
+	case PL_IMPORT_RECORD_REJECTED: return "record_rejected";
+	}
+	return "?";
+}
+
+/* --summary json: one object (docs/import.md "JSON summary"). Returns 0, or
+ * nonzero after saying why (a copy failed, a write failed). */
+static int write_summary(FILE *f, const struct import_ctx *ctx, const struct pl_import_stats *s,
+                         const struct pl_import_opts *o)
+{
+	int all = o->strict && (s->rejected || s->records_rejected); /* --strict rolled back */
+
+	if (ctx->outcomes_oom) {
+		pl_cli_errorf("import", "out of memory writing the summary");
+		return 1;
+	}
+	fprintf(f, "{\"command\": \"import\", \"dry_run\": %s, \"strict\": %s, \"committed\": %s, ",
+	        o->dry_run ? "true" : "false", o->strict ? "true" : "false",
+	        all || o->dry_run ? "false" : "true");
+	fprintf(f, "\"files\": %zu, \"files_stored\": %zu, \"duplicates\": %zu, \"rejected\": %zu, ",
+	        s->files, all ? 0 : s->stored, s->duplicates, s->rejected);
+	fprintf(f, "\"runs\": %zu, \"records_rejected\": %zu, \"records_stored_already\": %zu, ",
+	        all ? 0 : s->runs, s->records_rejected, s->records_present);
+	fputs("\"outcomes\": [", f);
+	for (size_t i = 0; i < ctx->noutcomes; i++) {
+		const struct file_outcome *e = &ctx->outcomes[i];
+		fputs(i ? ", {\"path\": " : "{\"path\": ", f);
+		pl_json_write_string(f, e->path);
+		fprintf(f, ", \"status\": \"%s\"", status_name(e->status));
+		if (e->status == PL_IMPORT_STORED)
+			fprintf(f, ", \"runs\": %zu, \"reference_only\": %zu", e->runs, e->reference_only);
+		if (e->error) {
+			fputs(", \"reason\": ", f);
+			pl_json_write_string(f, e->error);
+		}
+		if (e->warnings) {
+			const char *w = e->warnings;
+			fputs(", \"warnings\": [", f);
+			for (int first = 1; *w; first = 0) {
+				size_t len = strcspn(w, "\n");
+				char *one = strndup(w, len);
+				if (!one) {
+					pl_cli_errorf("import", "out of memory writing the summary");
+					return 1;
+				}
+				if (!first)
+					fputs(", ", f);
+				pl_json_write_string(f, one);
+				free(one);
+				w += len + (w[len] == '\n');
+			}
+			fputc(']', f);
+		}
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+	if (fflush(f) != 0 || ferror(f)) {
+		pl_cli_errorf("import", "cannot write the summary");
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 {
 	struct set_list sets = {calloc((size_t)argc + PL_BUILD_COUNT, sizeof(*sets.set)),
@@ -297,6 +427,9 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 		                  "store nothing: print what would be stored (see below)"),
 		PL_OPT_CALLBACK_ENTRY("list-format", 0, "F", &lfmt, pl_cli_opt_format,
 		                      "--dry-run's list: text, json, csv or markdown"),
+		PL_OPT_CALLBACK_ENTRY("summary", 0, "F", &ctx.summary_json, pl_cli_opt_summary,
+		                      "the summary as text (default) or json: totals and\n"
+		                      "every file's outcome with its reasons"),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
@@ -397,9 +530,15 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 			rc = PL_EXIT_USAGE;
 			goto out;
 		}
-		fputs("dry run: ", sum);
+		if (!ctx.summary_json)
+			fputs("dry run: ", sum);
 	}
-	if (opts.strict && (stats.rejected || stats.records_rejected)) {
+	if (ctx.summary_json) {
+		if (write_summary(sum, &ctx, &stats, &opts)) {
+			rc = PL_EXIT_USAGE;
+			goto out;
+		}
+	} else if (opts.strict && (stats.rejected || stats.records_rejected)) {
 		fprintf(sum, "rejected %zu of %zu file%s", stats.rejected + stats.partial, stats.files,
 		        stats.files == 1 ? "" : "s");
 		if (stats.records_rejected)
@@ -436,6 +575,7 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 out:
 	pl_store_close(st);
 	pl_run_list_release(&ctx.preview);
+	free_outcomes(&ctx);
 	if (sets.owned)
 		for (size_t i = 0; i < sets.n; i++)
 			free(sets.owned[i]);

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "render/render.h"
 
 static const char usage_text[] =
 	"usage: perfledger merge OTHER.db...\n"
@@ -41,8 +42,10 @@ int cmd_merge(const struct pl_cli *cli, int argc, char **argv)
 {
 	struct pl_error err;
 	struct pl_store *st = NULL;
-	int argi, rc = PL_EXIT_USAGE;
+	int argi, rc = PL_EXIT_USAGE, json = 0, first = 1;
 	const struct pl_option options[] = {
+		PL_OPT_CALLBACK_ENTRY("summary", 0, "F", &json, pl_cli_opt_summary,
+		                      "the summary as text (default) or json"),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
@@ -65,6 +68,8 @@ int cmd_merge(const struct pl_cli *cli, int argc, char **argv)
 	if (!st)
 		return PL_EXIT_USAGE;
 	rc = PL_EXIT_OK;
+	if (json)
+		fputs("{\"command\": \"merge\", \"ledgers\": [", stdout);
 	for (int i = argi; i < argc; i++) {
 		struct pl_merge_stats ms;
 
@@ -72,6 +77,16 @@ int cmd_merge(const struct pl_cli *cli, int argc, char **argv)
 			pl_cli_print_error(&err);
 			rc = pl_cli_exit_for(err.code);
 			break;
+		}
+		if (json) {
+			fputs(first ? "{\"path\": " : ", {\"path\": ", stdout);
+			pl_json_write_string(stdout, argv[i]);
+			printf(", \"runs\": %lld, \"accepted_steps\": %lld, \"revisions\": %lld, "
+			       "\"retractions\": %lld, \"source_chunks\": %lld, \"migrated_from\": %d}",
+			       ms.runs, ms.steps, ms.revisions, ms.retractions, ms.source_chunks,
+			       ms.migrated_from);
+			first = 0;
+			continue;
 		}
 		fputs("merged '", stdout);
 		pl_cli_put_inert(stdout, argv[i]);
@@ -93,6 +108,8 @@ int cmd_merge(const struct pl_cli *cli, int argc, char **argv)
 			rc = PL_EXIT_REJECTED;
 		}
 	}
+	if (json) /* the ledgers merged before a refusal are merged: say so */
+		printf("], \"complete\": %s}\n", rc == PL_EXIT_OK ? "true" : "false");
 	pl_store_close(st);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/ledger_cli.h"
 #include "cli/options.h"
+#include "render/render.h"
 
 static const char usage_text[] =
 	"usage: perfledger purge (--run ID... | --where FIELD=VALUE... | --retracted)\n"
@@ -38,14 +39,18 @@ int cmd_purge(const struct pl_cli *cli, int argc, char **argv)
 	size_t n = 0;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *msg = NULL;
-	int argi, rc;
+	FILE *msg = NULL, *js = NULL; /* the text lines; the JSON entries */
+	char *jbuf = NULL;
+	size_t jlen = 0;
+	int argi, rc, json = 0;
 	const struct pl_option options[] = {
 		PL_OPT_CALLBACK_ENTRY("run", 0, "ID", &o, pl_ledger_opt_run,
 		                      "a retracted run to delete (repeatable)"),
 		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &o.sel, pl_sel_opt_where,
 		                      "every retracted run that matches (repeatable, ANDed)"),
 		PL_OPT_FLAG_ENTRY("retracted", 0, &o.retracted, "every retracted run"),
+		PL_OPT_CALLBACK_ENTRY("summary", 0, "F", &json, pl_cli_opt_summary,
+		                      "the summary as text (default) or json"),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
@@ -70,7 +75,7 @@ int cmd_purge(const struct pl_cli *cli, int argc, char **argv)
 	}
 	if (pl_ledger_check_opts(&o, "purge", 0, 1))
 		goto out;
-	if (!(msg = open_memstream(&buf, &len))) {
+	if (!(msg = open_memstream(&buf, &len)) || !(js = open_memstream(&jbuf, &jlen))) {
 		pl_cli_errorf("purge", "out of memory");
 		goto out;
 	}
@@ -103,6 +108,11 @@ int cmd_purge(const struct pl_cli *cli, int argc, char **argv)
 		        run.sha256, c.revisions, plural(c.revisions, "revision record", "revision records"),
 		        c.retractions, plural(c.retractions, "retraction", "retractions"), c.accepted,
 		        plural(c.accepted, "accepted step", "accepted steps"));
+		fprintf(js, "%s{\"id\": %lld, \"source\": ", i ? ", " : "", ids[i]);
+		pl_json_write_string(js, run.source ? run.source : "");
+		fprintf(js, ", \"record\": %ld, \"sha256\": \"%s\", \"revisions\": %lld, "
+		            "\"retractions\": %lld, \"accepted\": %lld}",
+		        run.record, run.sha256, c.revisions, c.retractions, c.accepted);
 		pl_run_release(&run);
 		total.revisions += c.revisions;
 		total.retractions += c.retractions;
@@ -119,16 +129,27 @@ int cmd_purge(const struct pl_cli *cli, int argc, char **argv)
 	}
 	fclose(msg);
 	msg = NULL;
-	fwrite(buf, 1, len, stdout);
-	printf("purged %zu run%s, %lld %s, %lld %s, %lld %s\n", n, n == 1 ? "" : "s",
+	fclose(js);
+	js = NULL;
+	if (json) {
+		printf("{\"command\": \"purge\", \"purged\": %zu, \"revisions\": %lld, \"retractions\": %lld, "
+		       "\"accepted\": %lld, \"runs\": [%.*s]}\n",
+		       n, total.revisions, total.retractions, total.accepted, (int)jlen, jbuf);
+	} else {
+		fwrite(buf, 1, len, stdout);
+		printf("purged %zu run%s, %lld %s, %lld %s, %lld %s\n", n, n == 1 ? "" : "s",
 		       total.revisions, plural(total.revisions, "revision record", "revision records"),
 		       total.retractions, plural(total.retractions, "retraction", "retractions"),
 		       total.accepted, plural(total.accepted, "accepted step", "accepted steps"));
+	}
 	rc = pl_cli_finish(PL_EXIT_OK);
 out:
 	if (msg)
 		fclose(msg);
+	if (js)
+		fclose(js);
 	free(buf);
+	free(jbuf);
 	free(ids);
 	pl_store_close(st);
 	pl_ledger_opts_release(&o);

@@ -19,7 +19,7 @@
 static const char usage_text[] =
 	"usage: perfledger report --out DIR --axis FIELD[,FIELD...] [--where FIELD=VALUE]...\n"
 	"                         [--metric NAME]... [--allow-mismatch FIELD]... [--title TEXT]\n"
-	"       perfledger report --spec reports/NAME.json --out DIR [--lang en|zh-CN]\n"
+	"       perfledger report --spec FILE|NAME --out DIR [--lang en|zh-CN]\n"
 	"                         [--as-of TIME] [--since DIR|ID@TIME]\n"
 	"\n"
 	"With --spec, renders the report definition (selection, axis, metrics, SLO,\n"
@@ -36,6 +36,10 @@ static const char usage_text[] =
 	"conditions with the errata since it: each field amended (old -> new, reason,\n"
 	"who, when), each run retracted, restored or added. Both are recorded in\n"
 	"definition.json, so verify re-renders them.\n"
+	"DIR' re-renders it and reports every file that differs. A NAME without '/'\n"
+	"or '.' is a definition installed with perfledger: share/perfledger/reports/\n"
+	"NAME.json beside the binary's prefix (procurement-review, publication,\n"
+	"regression-watch), or $PERFLEDGER_DATADIR/reports/NAME.json.\n"
 	"\n"
 	"Without --spec:\n"
 	"Renders the comparison (same selection rules as 'perfledger compare') into DIR:\n"
@@ -200,6 +204,7 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_selection sel;
 	struct axis_args aa = {NULL, NULL, NULL, 0, NULL, 0};
 	const char *out_dir = NULL, *spec_path = NULL, *lang = "en", *as_of = NULL, *since = NULL;
+	char found[4096];
 	int argi, rc = PL_EXIT_USAGE;
 	struct report_sel rs = {&sel, &aa, NULL, NULL, 0, 0};
 	/* the option list is in usage_text, written by hand around two synopses */
@@ -249,6 +254,17 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 			                        "--axis, --where, --metric, --allow-mismatch and --title "
 			                        "cannot be added");
 			goto out;
+		}
+		if (!strchr(spec_path, '/') && !strchr(spec_path, '.') && *spec_path) {
+			/* a bare NAME: the definition installed with perfledger */
+			char file[256];
+			snprintf(file, sizeof(file), "%.200s.json", spec_path);
+			if (pl_cli_find_data("reports", file, found, sizeof(found)) != 0) {
+				pl_cli_errorf("report", "no report definition named '%s' (a FILE, or the NAME "
+				                        "of one installed in share/perfledger/reports)", spec_path);
+				goto out;
+			}
+			spec_path = found;
 		}
 		rc = pl_cli_render_bundle(cli, spec_path, lang, -1, out_dir, 0, as_of, since, NULL);
 		if (rc == PL_EXIT_OK) {

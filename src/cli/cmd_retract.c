@@ -44,8 +44,10 @@ static int retract_or_restore(const struct pl_cli *cli, int argc, char **argv, i
 	const char *author;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *msg = NULL;
-	int argi, rc;
+	FILE *msg = NULL, *js = NULL; /* the text lines; the JSON entries */
+	char *jbuf = NULL;
+	size_t jlen = 0;
+	int argi, rc, json = 0;
 	const struct pl_option options[] = {
 		PL_OPT_CALLBACK_ENTRY("run", 0, "ID", &o, pl_ledger_opt_run,
 		                      restore ? "a run to restore (repeatable)"
@@ -55,6 +57,8 @@ static int retract_or_restore(const struct pl_cli *cli, int argc, char **argv, i
 		                              : "every run that matches (repeatable, ANDed)"),
 		PL_OPT_STRING_ENTRY("reason", 0, "TEXT", &o.reason, "why (required; kept in the trail)"),
 		PL_OPT_STRING_ENTRY("by", 0, "NAME", &o.by, "who (default: $USER)"),
+		PL_OPT_CALLBACK_ENTRY("summary", 0, "F", &json, pl_cli_opt_summary,
+		                      "the summary as text (default) or json"),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
@@ -76,7 +80,7 @@ static int retract_or_restore(const struct pl_cli *cli, int argc, char **argv, i
 	if (pl_ledger_check_opts(&o, cmd, 1, 0) || !(author = pl_ledger_author(&o, cmd)) ||
 	    pl_cli_source_date_epoch(cmd, &when))
 		goto out;
-	if (!(msg = open_memstream(&buf, &len))) {
+	if (!(msg = open_memstream(&buf, &len)) || !(js = open_memstream(&jbuf, &jlen))) {
 		pl_cli_errorf(cmd, "out of memory");
 		goto out;
 	}
@@ -97,6 +101,8 @@ static int retract_or_restore(const struct pl_cli *cli, int argc, char **argv, i
 			rc = PL_EXIT_USAGE;
 			break;
 		}
+		fprintf(js, "%s{\"id\": %lld, \"changed\": %s}", i ? ", " : "", ids[i],
+		        changed ? "true" : "false");
 		if (changed) {
 			fprintf(msg, "%s run %lld\n", restore ? "restored" : "retracted", ids[i]);
 			done++;
@@ -116,13 +122,23 @@ static int retract_or_restore(const struct pl_cli *cli, int argc, char **argv, i
 	}
 	fclose(msg);
 	msg = NULL;
-	fwrite(buf, 1, len, stdout);
-	printf("%s %zu run%s\n", restore ? "restored" : "retracted", done, done == 1 ? "" : "s");
+	fclose(js);
+	js = NULL;
+	if (json) {
+		printf("{\"command\": \"%s\", \"selected\": %zu, \"changed\": %zu, \"runs\": [%.*s]}\n",
+		       cmd, n, done, (int)jlen, jbuf);
+	} else {
+		fwrite(buf, 1, len, stdout);
+		printf("%s %zu run%s\n", restore ? "restored" : "retracted", done, done == 1 ? "" : "s");
+	}
 	rc = pl_cli_finish(PL_EXIT_OK);
 out:
 	if (msg)
 		fclose(msg);
+	if (js)
+		fclose(js);
 	free(buf);
+	free(jbuf);
 	free(ids);
 	pl_store_close(st);
 	pl_ledger_opts_release(&o);

@@ -14,6 +14,8 @@
 #include "util/suggest.h"
 #include "adapters/adapters.h"
 #include "cli/cli.h"
+#include "cli/options.h"
+#include "core/model.h"
 
 struct command {
 	const char *name;    /* as typed */
@@ -41,20 +43,75 @@ static const struct command commands[] = {
 	{"merge", cmd_merge, "bring other ledgers' runs, steps and source bytes into this one"},
 	{"reimport", cmd_reimport, "re-derive stored runs from their kept source bytes with today's adapters"},
 	{"migrate", cmd_migrate, "bring the database to this build's schema (reading commands never do)"},
+	{"help", NULL, "print a command's usage and options: perfledger help COMMAND"},
 };
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: perfledger [--db PATH] COMMAND [ARGS...]\n\n"
 	           "An offline results database and comparison reporter for LLM inference "
 	           "benchmarks.\n\nCommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < N_COMMANDS; i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nOptions:\n"
 	           "  --db PATH   database file (default: $PERFLEDGER_DB, else ./perfledger.db)\n"
-	           "  --help      this text;  perfledger COMMAND --help for a command\n"
+	           "  --help      this text;  perfledger help COMMAND for a command\n"
 	           "  --version   print the version\n\n%s",
 	        pl_exit_help);
+}
+
+/* `perfledger --completion-helper [WHAT]`: the names the completion
+ * scripts offer, one a line, from the tables themselves. WHAT: commands
+ * (default; name TAB summary), options (the global ones, as
+ * pl_options_list), metrics, conditions, formats. */
+static int completion_helper(const char *what)
+{
+	if (!what || strcmp(what, "commands") == 0) {
+		for (size_t i = 0; i < N_COMMANDS; i++)
+			printf("%s\t%s\n", commands[i].name, commands[i].summary);
+	} else if (strcmp(what, "options") == 0) {
+		printf("--db\t\tPATH\n--help\t-h\t\n--version\t\t\n");
+	} else if (strcmp(what, "metrics") == 0) {
+		for (int i = 0; i < PL_METRIC_COUNT; i++)
+			printf("%s\n", pl_metric_info[i].name);
+	} else if (strcmp(what, "conditions") == 0) {
+		for (int i = 0; i < PL_COND_COUNT; i++)
+			printf("%s\n", pl_cond_info[i].name);
+	} else if (strcmp(what, "formats") == 0) {
+		size_t n;
+		const struct pl_adapter_info *a = pl_adapters_list(&n);
+		for (size_t i = 0; i < n; i++)
+			printf("%s\n", a[i].name);
+	} else {
+		pl_cli_errorf(NULL, "--completion-helper: unknown list '%s' (commands, options, metrics, "
+		                    "conditions, formats)", what);
+		return PL_EXIT_USAGE;
+	}
+	return PL_EXIT_OK;
+}
+
+/* `perfledger help [COMMAND]`: the usage, or COMMAND --help. */
+static int help(const struct pl_cli *cli, int argc, char **argv)
+{
+	char help_arg[] = "--help";
+
+	if (argc < 2) {
+		usage(stdout);
+		return PL_EXIT_OK;
+	}
+	for (size_t c = 0; c < N_COMMANDS; c++)
+		if (commands[c].fn && strcmp(argv[1], commands[c].name) == 0) {
+			char *args[] = {argv[1], help_arg, NULL};
+			return commands[c].fn(cli, 2, args);
+		}
+	if (strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return PL_EXIT_OK;
+	}
+	pl_cli_errorf("help", "unknown command '%s' (see 'perfledger --help')", argv[1]);
+	return PL_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -80,6 +137,8 @@ int main(int argc, char **argv)
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			usage(stdout);
 			return pl_cli_finish(PL_EXIT_OK);
+		} else if (strcmp(argv[i], PL_OPTIONS_HELPER) == 0) {
+			return pl_cli_finish(completion_helper(i + 1 < argc ? argv[i + 1] : NULL));
 		} else if (strcmp(argv[i], "--version") == 0) {
 			printf("perfledger %s\n", PL_VERSION);
 			return pl_cli_finish(PL_EXIT_OK);
@@ -96,8 +155,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return PL_EXIT_USAGE;
 	}
-	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
-		if (strcmp(argv[i], commands[c].name) == 0)
+	if (strcmp(argv[i], "help") == 0)
+		return pl_cli_finish(help(&cli, argc - i, argv + i));
+	for (size_t c = 0; c < N_COMMANDS; c++)
+		if (commands[c].fn && strcmp(argv[i], commands[c].name) == 0)
 			return pl_cli_finish(commands[c].fn(&cli, argc - i, argv + i));
 	{
 		const char *names[sizeof(commands) / sizeof(commands[0])];

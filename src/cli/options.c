@@ -132,6 +132,10 @@ int pl_options_parse(const struct pl_usage *u, int argc, char **argv, int *argi)
 	char **ops = NULL; /* the operands met before the last option, in order */
 	int i = 1, nops = 0, rc = PL_OPTIONS_CONTINUE;
 
+	if (argc >= 2 && strcmp(argv[1], PL_OPTIONS_HELPER) == 0) {
+		pl_options_list(u, stdout);
+		return PL_EXIT_OK;
+	}
 	if (!u->operand && argc > 1 && !(ops = malloc((size_t)argc * sizeof(*ops)))) {
 		pl_cli_errorf(u->cmd, "out of memory");
 		return PL_EXIT_USAGE;
@@ -248,6 +252,16 @@ static char *option_suggest(const struct pl_usage *u, const char *arg, char *out
 	if ((best = pl_suggest(name, cands, nc)) != NULL)
 		snprintf(out, n, "; did you mean '--%s'?", best);
 	return out;
+}
+
+void pl_options_list(const struct pl_usage *u, FILE *f)
+{
+	for (const struct pl_option *o = u->options; o && o->type != PL_OPT_END; o++) {
+		char s[3] = {'-', o->short_name, '\0'};
+
+		fprintf(f, "%s%s\t%s\t%s\n", o->long_name ? "--" : "", o->long_name ? o->long_name : "",
+		        o->short_name ? s : "", o->argh ? o->argh : "");
+	}
 }
 
 int pl_options_usage_error(const struct pl_usage *u, const char *arg)

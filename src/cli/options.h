@@ -92,6 +92,18 @@ struct pl_usage {
  * value, a handler's error). */
 int pl_options_parse(const struct pl_usage *u, int argc, char **argv, int *argi);
 
+/* The hidden first argument that makes pl_options_parse() print the listed
+ * options (pl_options_list) and return PL_EXIT_OK instead of parsing, as
+ * git's --git-completion-helper: the completion scripts and the manual's
+ * check read the option tables through it. Only an exact argv[1] matches
+ * (never a prefix), so it takes no prefix away from a command's options. */
+#define PL_OPTIONS_HELPER "--completion-helper"
+
+/* Writes every option of u's table to f (those --help describes in its
+ * free text rather than in the option list too), one a line in table order: "--long<TAB>-x<TAB>ARGH", a field empty when the
+ * option has no long name, no short name or takes no value. */
+void pl_options_list(const struct pl_usage *u, FILE *f);
+
 /* Writes u's usage text to f: head, the listed options, tail, more(). */
 void pl_options_usage(const struct pl_usage *u, FILE *f);
 

@@ -1,6 +1,6 @@
 /*
  * exit.h — perfledger's exit codes: one documented table for every command
- * (README "Exit codes", `perfledger --help`). The CLI returns them; the one
+ * (docs/cli.md "Exit codes", `perfledger --help`). The CLI returns them; the one
  * place outside the CLI that needs them is the check renderer, which writes
  * the exit status a check gives into its JSON ("exit_code"), so the enum
  * lives here, in plain data the core may hold, and not in cli/cli.h.
@@ -8,7 +8,7 @@
 #ifndef PL_EXIT_H
 #define PL_EXIT_H
 
-/* Exit codes: one table for all commands (README "Exit codes"). */
+/* Exit codes: one table for all commands (docs/cli.md "Exit codes"). */
 enum pl_exit {
 	PL_EXIT_OK = 0,         /* success */
 	PL_EXIT_REGRESSION = 1, /* regression found (check) or bundle differs (verify) */

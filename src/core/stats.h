@@ -264,7 +264,7 @@ int pl_stats_compare_prediction(const double *old, size_t n_old, const double *n
  * that is 0 too, p is 1 when x equals them and 0 otherwise (1e-12 of the
  * centre counts as 0). p_value = 2 * Q_t(|x - centre| / scale, n - 1).
  * Measured on 1000 seeded 21-night series at 2% noise (test_nightly): the
- * false-alarm and detection figures are pinned there and in README.
+ * false-alarm and detection figures are pinned there and in docs/regression.md.
  *
  * out: as pl_stats_compare_prediction (old_mean and old_sd still the mean
  * and s of old), plus old_center, old_scale; method = PL_TEST_WINDOW.

@@ -55,7 +55,7 @@ int pl_render_comparison(FILE *out, const struct pl_comparison *cmp, enum pl_tab
  * | name | value | flags | travels with | meaning |, the value form a
  * descriptor gives it, its flags (required, key = compared, checklist;
  * "per run" when not compared) and the axis fields it travels with.
- * README.md and schema/descriptor.md hold this exact text (a unit test
+ * docs/compare.md and schema/descriptor.md hold this exact text (a unit test
  * checks it), so the documented table is the model's. Returns 0 or PL_EIO. */
 int pl_render_condition_table(FILE *out, struct pl_error *err);
 
@@ -72,7 +72,7 @@ struct pl_carried; /* core/carried.h */
 /* Writes one line of `perfledger export` for run, with c (may be NULL) its
  * accepted steps, revisions and retractions (their run_id is not read):
  * the run as a descriptor with its extras, provenance and those (shape in
- * src/render/export.c and README "Export, merge and reimport"), ending in
+ * src/render/export.c and docs/ledger.md "Export, merge and reimport"), ending in
  * "\n". Returns 0 or PL_EIO (a write failed; the caller names the file). */
 int pl_render_export_run(FILE *out, const struct pl_run *run, const struct pl_carried *c);
 

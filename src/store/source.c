@@ -7,8 +7,8 @@
  *
  * zlib (RFC 1950 streams, level 6) rather than zstd: it is linked already
  * (the workbook writer uses it), and on benchmark files its output is
- * about 10% smaller than zstd's default level 3 (bench/ledger.py, README
- * "Export, merge and reimport").
+ * about 10% smaller than zstd's default level 3 (bench/ledger.py, bench/README.md
+ * "Export, merge and reimport of a large ledger").
  */
 #include "store/store_impl.h"
 

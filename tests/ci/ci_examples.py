@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Runs the CI examples of README.md against a seeded ledger (e2e case
-145-ci-examples), so that what the README tells people to paste works.
+"""Runs the CI examples of docs/regression.md against a seeded ledger (e2e case
+145-ci-examples), so that what the manual tells people to paste works.
 
-    ci_examples.py --readme README.md --results DIR --work DIR --xsd tests/fixtures/ci/junit.xsd
+    ci_examples.py --readme docs/regression.md --results DIR --work DIR --xsd tests/fixtures/ci/junit.xsd
 
 The examples are the fenced yaml blocks after the lines
 `<!-- ci-example: github -->` and `<!-- ci-example: gitlab -->`. The
@@ -116,8 +116,8 @@ def main():
         sys.exit("ci_examples.py: $PERFLEDGER_BIN is not the perfledger binary")
     docs = blocks(a.readme)
     if set(docs) != {"github", "gitlab"}:
-        sys.exit("ci_examples.py: README.md has examples %s, expected github and gitlab"
-                 % sorted(docs))
+        sys.exit("ci_examples.py: %s has examples %s, expected github and gitlab"
+                 % (a.readme, sorted(docs)))
     ok = True
     for kind, fn in (("github", github), ("gitlab", gitlab)):
         work = os.path.join(a.work, kind)

@@ -267,12 +267,12 @@ static char *read_file(const char *path)
 }
 
 /* The documented table of condition fields (compared or per run, and what
- * travels with which axis field) is the model's: README.md and
+ * travels with which axis field) is the model's: docs/compare.md and
  * schema/descriptor.md hold exactly pl_render_condition_table()'s text. On
  * a mismatch the table is left in test-tmp/conditions.md to paste. */
 static void test_condition_table_documented(void **state)
 {
-	static const char *const docs[] = {PL_SOURCE_DIR "/README.md",
+	static const char *const docs[] = {PL_SOURCE_DIR "/docs/compare.md",
 	                                   PL_SOURCE_DIR "/schema/descriptor.md"};
 	struct pl_error err;
 	char *table = NULL;
