@@ -132,6 +132,13 @@ const char *pl_place_name(enum pl_place place);
 int pl_inventory_classify(const struct pl_adapter_info *info, const char *version,
                           const char *path, int kind, enum pl_place *place);
 
+/* 1 when the inventory of version (NULL: the first) of the adapter named
+ * format has an entry for path whose fate is not "extra" (the key is
+ * mapped to a condition or metric, derived or ignored), else 0 (also for
+ * an unknown format). reimport uses it to take an extra condition an
+ * older perfledger kept out of the condition key once the key is mapped. */
+int pl_inventory_maps(const char *format, const char *version, const char *path);
+
 /* The adapters, in detection order; *count receives their number. */
 const struct pl_adapter_info *pl_adapters_list(size_t *count);
 

@@ -770,3 +770,21 @@ int pl_inventory_walk(const struct pl_adapter_info *info, const char *version, c
 	free(c.acc);
 	return rc;
 }
+
+int pl_inventory_maps(const char *format, const char *version, const char *path)
+{
+	size_t n;
+	const struct pl_adapter_info *all = pl_adapters_list(&n);
+
+	for (size_t i = 0; format && path && i < n; i++) {
+		const struct pl_format_version *v;
+		const struct pl_field *f;
+		if (strcmp(all[i].name, format) != 0 || !all[i].inventory)
+			continue;
+		if (!(v = version_of(&all[i], version)))
+			return 0;
+		f = known(v, path, strlen(path));
+		return f && f->fate != PL_FATE_EXTRA;
+	}
+	return 0;
+}

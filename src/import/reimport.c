@@ -197,6 +197,28 @@ static int keep_report(struct pending_list *l, long long id, int revision,
 	return 0;
 }
 
+/* 1 when the extra condition name of stored run s is, in the file's run
+ * now, no condition any more: the file gives it as an unplaced
+ * measurement, or it is "<adapter>.<key>" of the run's own adapter and
+ * that adapter's inventory now maps key (to a metric such as
+ * spec_acceptance_rate, or to a named condition) — an older perfledger
+ * kept it as an extra condition. An extra the file still gives, or one
+ * from a sidecar, --set or amend (no such key in the inventory), stays. */
+static int now_measured(const struct pl_run *s, const struct pl_run *now, const char *name)
+{
+	size_t n;
+
+	if (pl_run_extra(now, name))
+		return 0;
+	if (pl_run_measure(now, name))
+		return 1;
+	if (!s->adapter || !now->adapter || strcmp(s->adapter, now->adapter) != 0)
+		return 0;
+	n = strlen(s->adapter);
+	return strncmp(name, s->adapter, n) == 0 && name[n] == '.' &&
+	       pl_inventory_maps(now->adapter, now->format_version, name + n + 1);
+}
+
 /* Re-derives stored run s from now (the file's run of the same record).
  * *changed is set to 1 when a revision was made. */
 static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
@@ -222,12 +244,9 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 	*changed = 0;
 	/* extras that the rule now classifies as measurements: moved first, as
 	 * a revision of their own */
-	for (size_t i = 0; i < s->nextra && !rc; i++) {
-		const char *name = s->extra[i].name;
-		const struct pl_measure *m = pl_run_measure(now, name);
-		if (m && !pl_run_extra(now, name))
+	for (size_t i = 0; i < s->nextra && !rc; i++)
+		if (now_measured(s, now, s->extra[i].name))
 			nmove++;
-	}
 	for (size_t i = 0; i < now->nmeasure && !rc; i++) {
 		const struct pl_measure *m = &now->measure[i];
 		if (!pl_run_measure(s, m->name) &&
@@ -251,7 +270,7 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 		}
 		snprintf(why, wl, "%s: classified as a measurement", o->reason ? o->reason : "reimport");
 		for (size_t i = 0; i < s->nextra; i++)
-			if (pl_run_measure(now, s->extra[i].name) && !pl_run_extra(now, s->extra[i].name)) {
+			if (now_measured(s, now, s->extra[i].name)) {
 				mv[k].field = s->extra[i].name;
 				mv[k++].value = NULL;
 			}

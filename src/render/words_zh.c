@@ -228,7 +228,7 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_VERDICT_ENERGY] = "满足 SLO 时的能耗：每输出 token {1:.4g} J，每百万输出 token {2:.4g} kWh（power_watts {3:.4g} W，来自 {4} 次运行的记录）",
 	[PL_MSG_VERDICT_ENERGY_AT_MOST] = "满足 SLO 时的能耗最多为每输出 token {1:.4g} J，每百万输出 token {2:.4g} kWh（吞吐量为下限；power_watts {3:.4g} W，来自 {4} 次运行的记录）",
 	/* the nightly gate over every series */
-	[PL_MSG_GATE_HEAD] = "门禁：{1} 个序列，{2} 项检查，窗口 {3} 个点，族错误率 alpha {4:g}，阈值 {5:g}%",
+	[PL_MSG_GATE_HEAD] = "门禁：{1} 个序列，{2} 项检查，窗口 {3} 个点，族错误率 α {4:g}，阈值 {5:g}%",
 	[PL_MSG_GATE_SERIES] = "{1}（最新 {2}）",
 	[PL_MSG_GATE_OPEN_SINCE] = "自 {1} 起未关闭：与其之前的水平比较",
 	[PL_MSG_GATE_ACROSS] = "跨越条件变化 {1}",

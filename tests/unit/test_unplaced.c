@@ -112,9 +112,13 @@ static void test_vllm_spec_decode(void **state)
 	(void)state;
 	load_ok("vllm_spec_a.json", &l);
 	assert_int_equal(l.n, 1);
-	assert_int_equal(l.v[0].nmeasure, 6);
-	assert_true(num_of(&l.v[0], "vllm-serving.spec_decode_acceptance_rate") == 58.4);
-	assert_true(num_of(&l.v[0], "vllm-serving.spec_decode_acceptance_length") == 2.75);
+	/* the inventory maps acceptance rate (percent -> fraction) and length
+	 * to canonical metrics; the rest of the section is unplaced */
+	assert_int_equal(l.v[0].nmeasure, 4);
+	assert_true(l.v[0].has_metric[PL_M_SPEC_ACCEPTANCE_RATE]);
+	assert_true(l.v[0].metric[PL_M_SPEC_ACCEPTANCE_RATE] == 0.584);
+	assert_true(l.v[0].has_metric[PL_M_SPEC_ACCEPTANCE_LENGTH]);
+	assert_true(l.v[0].metric[PL_M_SPEC_ACCEPTANCE_LENGTH] == 2.75);
 	assert_true(num_of(&l.v[0], "vllm-serving.spec_decode_num_drafts") == 4655);
 	assert_true(num_of(&l.v[0], "vllm-serving.spec_decode_draft_tokens") == 13965);
 	assert_true(num_of(&l.v[0], "vllm-serving.spec_decode_accepted_tokens") == 8145);
@@ -126,9 +130,8 @@ static void test_vllm_spec_decode(void **state)
 		assert_null(strstr(l.v[0].extra[i].name, "spec_decode"));
 	assert_int_equal(l.v[0].nextra, 2); /* endpoint_type, tokenizer_id */
 	assert_string_equal(l.v[0].warnings,
-	                    "6 keys not in the vllm-serving field inventory: 6 kept as unplaced "
-	                    "measurements (spec_decode_acceptance_rate, spec_decode_acceptance_length, "
-	                    "spec_decode_num_drafts, spec_decode_draft_tokens, "
+	                    "4 keys not in the vllm-serving field inventory: 4 kept as unplaced "
+	                    "measurements (spec_decode_num_drafts, spec_decode_draft_tokens, "
 	                    "spec_decode_accepted_tokens, spec_decode_per_position_acceptance_rates)");
 	pl_run_list_release(&l);
 }
@@ -139,13 +142,18 @@ static void test_correct_rate_and_accept_length(void **state)
 
 	(void)state;
 	load_ok("vllm_structured_b.json", &l);
-	assert_true(num_of(&l.v[0], "vllm-serving.correct_rate(%)") == 98.6);
+	/* the inventory maps it to the canonical metric, percent -> fraction */
+	assert_true(l.v[0].has_metric[PL_M_CORRECT_RATE]);
+	assert_true(l.v[0].metric[PL_M_CORRECT_RATE] == 0.986);
+	assert_null(pl_run_measure(&l.v[0], "vllm-serving.correct_rate(%)"));
 	assert_null(pl_run_extra(&l.v[0], "vllm-serving.correct_rate(%)"));
 	pl_run_list_release(&l);
 	load_ok("sglang_accept_length.jsonl", &l);
 	assert_int_equal(l.n, 2);
-	assert_true(num_of(&l.v[0], "sglang-bench-serving.accept_length") == 3.12);
-	assert_true(num_of(&l.v[1], "sglang-bench-serving.accept_length") == 3.4);
+	/* SGLang's accept_length is the canonical spec_acceptance_length */
+	assert_true(l.v[0].metric[PL_M_SPEC_ACCEPTANCE_LENGTH] == 3.12);
+	assert_true(l.v[1].metric[PL_M_SPEC_ACCEPTANCE_LENGTH] == 3.4);
+	assert_null(pl_run_measure(&l.v[1], "sglang-bench-serving.accept_length"));
 	assert_null(pl_run_extra(&l.v[1], "sglang-bench-serving.accept_length"));
 	pl_run_list_release(&l);
 }

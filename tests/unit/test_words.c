@@ -242,6 +242,10 @@ static const char *english_word(const char *text, char *word, size_t n)
 		int other = p > text && (p[-1] == '"' || p[-1] == '\''); /* a quoted name */
 		size_t len;
 
+		if (*p == '\'' && strchr(p + 1, '\'')) { /* a quoted command or name: all of it */
+			p = strchr(p + 1, '\'') + 1;
+			continue;
+		}
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '-' || *p == '_')) {
 			p++;
 			continue;
