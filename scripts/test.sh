@@ -4,12 +4,14 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer, and the optimised release
 # build (gcc -O2 warns about things -O0 does not). Before building, the
 # sources are checked for banned functions (scripts/check_banned.sh) and
-# for includes across the module map (scripts/check_layers.sh).
+# for includes across the module map (scripts/check_layers.sh) and for
+# files over the size rule (scripts/check_size.sh).
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh test
 sh scripts/check_banned.sh
 sh scripts/check_layers.sh
+sh scripts/check_size.sh
 for preset in dev asan release; do
 	echo "== $preset"
 	cmake --preset "$preset" >/dev/null
