@@ -416,7 +416,7 @@ int pl_gate_night_build(const struct pl_run_list *runs, const struct pl_gate_nig
 	struct pl_gate_check *checks = NULL;
 	struct pl_gate_verdict *verd = NULL;
 	const int *metrics;
-	size_t nmetrics, nsl = 0, nkx = 0, cap_items = 0, cap_pd = 0;
+	size_t nmetrics, nsl = 0, nkx = 0, cap_items = 0, cap_pd = 0, npd = 0;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -488,7 +488,11 @@ int pl_gate_night_build(const struct pl_run_list *runs, const struct pl_gate_nig
 			if (PL_ALLOC_GROW(out->items, out->nitems + 1, cap_items) ||
 			    PL_ALLOC_GROW(pd, out->nitems + 1, cap_pd))
 				goto oom;
+			if (out->nitems < npd) /* a slot an item without values left */
+				free(pd[out->nitems].window);
 			memset(&pd[out->nitems], 0, sizeof(*pd));
+			if (npd < out->nitems + 1)
+				npd = out->nitems + 1;
 			if ((rc = gate_item(sl, s, metrics[k], opts, accepted, out, &out->items[out->nitems],
 			                    &pd[out->nitems], &have, err)))
 				goto done;
@@ -549,9 +553,8 @@ done:
 	free(kx);
 	free(shallow);
 	free(sl);
-	if (pd)
-		for (size_t i = 0; i <= out->nitems && i < cap_pd; i++)
-			free(pd[i].window);
+	for (size_t i = 0; i < npd; i++) /* only the slots initialised above */
+		free(pd[i].window);
 	free(pd);
 	free(checks);
 	free(verd);
