@@ -1,9 +1,11 @@
 #!/bin/sh
 # Fails when an #include under src/ crosses the module map (docs/layout.md)
 # the wrong way, printing each offending file:line. The arrows:
-#   cli -> import, render -> adapters, store -> core -> util
+#   cli -> flow (the pipelines the commands call) -> render
+#   cli -> import;  import, render -> adapters, store -> core -> util
 # (a layer may include its own headers and those of the layers below it;
-# import and render do not include each other, nor adapters and store).
+# import and render do not include each other, nor flow and import, nor
+# adapters and store).
 # A layer's private headers (*_impl.h, and the adapters' json_util.h and
 # yaml_util.h, which expose cJSON and libyaml types) stay inside it.
 # Each third-party header belongs to one place:
@@ -23,7 +25,8 @@ hits=$(find "$src" -type f \( -name '*.c' -o -name '*.h' \) | LC_ALL=C sort |
 	awk -v src="$src" '
 BEGIN {
 	# what each layer may include besides itself
-	may["cli"] = " import render adapters store core util "
+	may["cli"] = " flow import render adapters store core util "
+	may["flow"] = " render adapters store core util "
 	may["import"] = " adapters store core util "
 	may["render"] = " adapters store core util "
 	may["adapters"] = " core util "

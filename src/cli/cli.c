@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/names.h"
-#include "core/normalize.h"
+#include "flow/compare_flow.h"
 #include "render/refusal.h"
 #include "render/render.h"
 #include "render/words.h"
@@ -137,205 +137,35 @@ int pl_cli_finish(int rc)
 	return rc;
 }
 
-int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg)
+/* Prints err's message as "perfledger: CMD: message"; returns PL_EXIT_USAGE. */
+static int sel_error(const char *cmd, const struct pl_error *err)
 {
-	const char *spec = sel->spec, *eq = strchr(arg, '=');
-	char name[128];
-	int id;
-	char *norm;
-
-	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name)) {
-		if (spec)
-			pl_cli_errorf(cmd, "%s: the definition's 'where' entry '%s' is bad: expected FIELD=VALUE",
-			              spec, arg);
-		else
-			pl_cli_errorf(cmd, "bad --where '%s': expected FIELD=VALUE", arg);
-		return PL_EXIT_USAGE;
-	}
-	memcpy(name, arg, (size_t)(eq - arg));
-	name[eq - arg] = '\0';
-	id = pl_cond_lookup(name);
-	if (id == PL_C_NONE && !(strchr(name, '.') && name[0] != '.')) {
-		char dym[96];
-		pl_did_you_mean(dym, sizeof(dym), pl_cond_suggest(name));
-		if (spec)
-			pl_cli_errorf(cmd,
-			              "%s: unknown condition '%s' in the definition's 'where' entry '%s'%s (see "
-			              "'perfledger list --help')",
-			              spec, name, arg, dym);
-		else
-			pl_cli_errorf(cmd, "unknown condition '%s' in --where%s (see 'perfledger list --help')",
-			              name, dym);
-		return PL_EXIT_USAGE;
-	}
-	if (sel->nfilters >= sizeof(sel->filters) / sizeof(sel->filters[0])) {
-		if (spec)
-			pl_cli_errorf(cmd, "%s: too many entries in the definition's 'where' (at most 64)",
-			              spec);
-		else
-			pl_cli_errorf(cmd, "too many --where options (at most 64)");
-		return PL_EXIT_USAGE;
-	}
-	sel->filters[sel->nfilters].extra = NULL;
-	if (id == PL_C_NONE) {
-		/* an extra condition a file recorded ("vllm-serving.label"):
-		 * matched as stored, without normalization */
-		memcpy(sel->where_extra[sel->nfilters], name, strlen(name) + 1);
-		sel->filters[sel->nfilters].extra = sel->where_extra[sel->nfilters];
-	}
-	if (eq[strspn(eq + 1, " \t") + 1] == '\0') {
-		/* FIELD= (or only blanks): the runs where FIELD is missing (no
-		 * stored value is empty: import refuses empty values) */
-		sel->filters[sel->nfilters].cond = id;
-		sel->filters[sel->nfilters].value = NULL;
-		sel->values[sel->nfilters] = NULL;
-		sel->where_text[sel->nfilters] = arg;
-		sel->nfilters++;
-		return 0;
-	}
-	if (id != PL_C_NONE &&
-	    (pl_cond_info[id].type == PL_CT_INT || pl_cond_info[id].type == PL_CT_REAL)) {
-		double d;
-		if (pl_parse_num(eq + 1, 1, &d)) {
-			if (spec)
-				pl_cli_errorf(cmd,
-				              "%s: the definition's 'where' entry '%s': '%s' must be a number "
-				              "or inf",
-				              spec, arg, name);
-			else
-				pl_cli_errorf(cmd, "bad --where '%s': '%s' must be a number or inf", arg, name);
-			return PL_EXIT_USAGE;
-		}
-	}
-	norm = id == PL_C_NONE ? strdup(eq + 1) : pl_normalize_value(id, eq + 1);
-	if (!norm) {
-		pl_cli_errorf(cmd, "out of memory");
-		return PL_EXIT_USAGE;
-	}
-	sel->values[sel->nfilters] = norm;
-	sel->filters[sel->nfilters].cond = id;
-	sel->filters[sel->nfilters].value = norm;
-	sel->where_text[sel->nfilters] = arg;
-	sel->nfilters++;
-	return 0;
-}
-
-/* Calls add(sel, cmd, name) for each name of a comma list "a,b,c" given to
- * option opt; an empty or over-long name is a usage error. Returns 0 or
- * PL_EXIT_USAGE (after printing). */
-static int each_name(struct pl_selection *sel, const char *cmd, const char *opt,
-                     const char *arg,
-                     int (*add)(struct pl_selection *, const char *, const char *))
-{
-	for (const char *p = arg; *p;) {
-		size_t len = strcspn(p, ",");
-		char name[128];
-
-		if (len == 0 || len >= sizeof(name)) {
-			if (sel->spec)
-				pl_cli_errorf(cmd, "%s: the definition's '%s' entry '%s' is bad", sel->spec,
-				              strcmp(opt, "--metric") == 0 ? "metrics" : "allow_mismatch", arg);
-			else
-				pl_cli_errorf(cmd, "bad %s '%s'", opt, arg);
-			return PL_EXIT_USAGE;
-		}
-		memcpy(name, p, len);
-		name[len] = '\0';
-		if (add(sel, cmd, name))
-			return PL_EXIT_USAGE;
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	return 0;
-}
-
-static int add_metric(struct pl_selection *sel, const char *cmd, const char *name)
-{
-	int id = pl_metric_lookup(name);
-	size_t k;
-
-	if (id == PL_M_NONE) {
-		char dym[96];
-		pl_did_you_mean(dym, sizeof(dym), pl_metric_suggest(name));
-		if (sel->spec)
-			pl_cli_errorf(cmd,
-			              "%s: the definition's 'metrics' entry '%s' is not a metric%s (see "
-			              "'perfledger %s --help')",
-			              sel->spec, name, dym, cmd);
-		else
-			pl_cli_errorf(cmd, "unknown metric '%s'%s (see 'perfledger %s --help')", name, dym,
-			              cmd);
-		return PL_EXIT_USAGE;
-	}
-	for (k = 0; k < sel->opts.nmetrics; k++)
-		if (sel->opts.metrics[k] == id)
-			return 0; /* named twice: shown once */
-	if (sel->opts.nmetrics < PL_METRIC_COUNT)
-		sel->opts.metrics[sel->opts.nmetrics++] = id;
-	return 0;
-}
-
-static int add_allow(struct pl_selection *sel, const char *cmd, const char *name)
-{
-	int id = pl_cond_lookup(name);
-
-	if (id == PL_C_NONE && strcmp(name, "error_rate") == 0) {
-		sel->opts.allow_errors = 1; /* the errors rule (not a condition) */
-		return 0;
-	}
-	if (id == PL_C_NONE && strchr(name, '.') && name[0] != '.') {
-		/* an extra condition a file recorded ("vllm-serving.label") */
-		if (sel->opts.nallow_extra == PL_ALLOW_EXTRA_MAX) {
-			pl_cli_errorf(cmd, "%s%stoo many extra conditions in %s (at most %d)",
-			              sel->spec ? sel->spec : "", sel->spec ? ": " : "",
-			              sel->spec ? "the definition's 'allow_mismatch'" : "--allow-mismatch",
-			              PL_ALLOW_EXTRA_MAX);
-			return PL_EXIT_USAGE;
-		}
-		snprintf(sel->allow_extra[sel->opts.nallow_extra], sizeof(sel->allow_extra[0]), "%s",
-		         name); /* each_name() keeps names under 128 bytes */
-		sel->opts.allow_extra[sel->opts.nallow_extra] = sel->allow_extra[sel->opts.nallow_extra];
-		sel->opts.nallow_extra++;
-		return 0;
-	}
-	if (id == PL_C_NONE) {
-		char dym[96];
-		pl_did_you_mean(dym, sizeof(dym), pl_cond_suggest(name));
-		if (sel->spec)
-			pl_cli_errorf(cmd, "%s: unknown condition '%s' in the definition's 'allow_mismatch'%s",
-			              sel->spec, name, dym);
-		else
-			pl_cli_errorf(cmd, "unknown condition '%s' in --allow-mismatch%s", name, dym);
-		return PL_EXIT_USAGE;
-	}
-	sel->opts.allow_mismatch[id] = 1;
-	return 0;
-}
-
-int pl_sel_add_metric(struct pl_selection *sel, const char *cmd, const char *arg)
-{
-	return each_name(sel, cmd, "--metric", arg, add_metric);
-}
-
-int pl_sel_add_allow(struct pl_selection *sel, const char *cmd, const char *arg)
-{
-	return each_name(sel, cmd, "--allow-mismatch", arg, add_allow);
+	pl_cli_errorf(cmd, "%s", err->message);
+	return PL_EXIT_USAGE;
 }
 
 int pl_sel_opt_where(void *sel, const char *arg, const char *cmd)
 {
-	return pl_sel_add_where(sel, cmd, arg);
+	struct pl_error err;
+
+	pl_error_init(&err);
+	return pl_selection_add_where(sel, arg, &err) ? sel_error(cmd, &err) : 0;
 }
 
 int pl_sel_opt_metric(void *sel, const char *arg, const char *cmd)
 {
-	return pl_sel_add_metric(sel, cmd, arg);
+	struct pl_error err;
+
+	pl_error_init(&err);
+	return pl_selection_add_metric(sel, cmd, arg, &err) ? sel_error(cmd, &err) : 0;
 }
 
 int pl_sel_opt_allow(void *sel, const char *arg, const char *cmd)
 {
-	return pl_sel_add_allow(sel, cmd, arg);
+	struct pl_error err;
+
+	pl_error_init(&err);
+	return pl_selection_add_allow(sel, arg, &err) ? sel_error(cmd, &err) : 0;
 }
 
 int pl_sel_opt_axis(void *vsel, const char *arg, const char *cmd)
@@ -362,13 +192,6 @@ int pl_cli_opt_format(void *fmt, const char *arg, const char *cmd)
 		return PL_EXIT_USAGE;
 	}
 	return 0;
-}
-
-void pl_sel_release(struct pl_selection *sel)
-{
-	for (size_t i = 0; i < sel->nfilters; i++)
-		free(sel->values[i]);
-	sel->nfilters = 0;
 }
 
 /* Writes m worded in English and a newline to stderr; an allocation
@@ -417,157 +240,21 @@ int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 	return PL_EXIT_REFUSED;
 }
 
-/* The metrics a comparison under opts reads: those it shows and those its
- * rules read (the errors rule, the workload rule). */
-static void compared_metrics(const struct pl_compare_opts *opts, unsigned char want[PL_METRIC_COUNT])
-{
-	size_t n = opts->nmetrics;
-	const int *m = opts->metrics;
-
-	memset(want, 0, PL_METRIC_COUNT);
-	if (n == 0)
-		m = pl_compare_default_metrics(&n);
-	for (size_t i = 0; i < n; i++)
-		want[m[i]] = 1;
-	want[PL_M_ERROR_RATE] = want[PL_M_INPUT_TOKENS_MEAN] = want[PL_M_OUTPUT_TOKENS_MEAN] = 1;
-	want[PL_M_REQUEST_THROUGHPUT] = 1; /* the workload rule's rate shortfall */
-	want[PL_M_REQUESTS_COMPLETED] = 1; /* failed runs are left out */
-	if (want[PL_M_GOODPUT]) /* goodput compares only under one SLO */
-		want[PL_M_GOODPUT_SLO_TTFT] = want[PL_M_GOODPUT_SLO_TPOT] = want[PL_M_GOODPUT_SLO_E2EL] = 1;
-}
-
-/* The distinct stored values of one condition (closest_values()). */
-struct values_seen {
-	int cond;    /* enum pl_cond_id */
-	char **v;    /* distinct texts, owned */
-	size_t n, cap;
-	int oom;
-};
-
-static int collect_value(void *ctx, const struct pl_run *run, struct pl_error *err)
-{
-	struct values_seen *vs = ctx;
-	const struct pl_value *val = &run->cond[vs->cond];
-
-	(void)err;
-	if (!val->set || !val->text || vs->n >= 10000)
-		return 0;
-	for (size_t i = 0; i < vs->n; i++)
-		if (strcmp(vs->v[i], val->text) == 0)
-			return 0;
-	if (PL_ALLOC_GROW(vs->v, vs->n + 1, vs->cap) || !(vs->v[vs->n] = strdup(val->text))) {
-		vs->oom = 1;
-		return 0;
-	}
-	vs->n++;
-	return 0;
-}
-
-/* For a selection matching no run: the first --where FIELD=VALUE whose
- * value no run matching the other filters holds, and the (at most 3)
- * stored values of FIELD closest to it by edit distance (ties by text),
- * as "; no run has model=X (closest stored values: 'a', 'b', 'c')" into
- * out. "" when no single filter is to blame (each value is held by some
- * run matching the others, or the others match nothing) or on error. */
-static void closest_values(struct pl_store *st, const struct pl_selection *sel, char *out,
-                           size_t n)
-{
-	out[0] = '\0';
-	for (size_t i = 0; i < sel->nfilters; i++) {
-		const struct pl_filter *f = &sel->filters[i];
-		struct pl_filter others[64];
-		struct values_seen vs = {0};
-		struct pl_error err;
-		size_t no = 0, len;
-		int held = 0;
-
-		if (f->cond < 0 || !f->value)
-			continue;
-		for (size_t k = 0; k < sel->nfilters; k++)
-			if (k != i)
-				others[no++] = sel->filters[k];
-		vs.cond = f->cond;
-		pl_error_init(&err);
-		if (pl_store_each_run(st, others, no, collect_value, &vs, &err) == 0 && !vs.oom) {
-			for (size_t k = 0; k < vs.n; k++)
-				held |= strcmp(vs.v[k], f->value) == 0;
-			if (!held && vs.n > 0) { /* (none: another filter leaves nothing) */
-				/* the closest three, by edit distance then text */
-				len = (size_t)snprintf(out, n, "; no run has %s=%s", pl_cond_info[f->cond].name,
-				                       f->value);
-				for (size_t pick = 0; pick < 3 && pick < vs.n && len < n; pick++) {
-					size_t best = pick, bd = pl_edit_distance(f->value, vs.v[pick]);
-					for (size_t k = pick + 1; k < vs.n; k++) {
-						size_t d = pl_edit_distance(f->value, vs.v[k]);
-						if (d < bd || (d == bd && strcmp(vs.v[k], vs.v[best]) < 0)) {
-							bd = d;
-							best = k;
-						}
-					}
-					{
-						char *t = vs.v[pick];
-						vs.v[pick] = vs.v[best];
-						vs.v[best] = t;
-					}
-					len += (size_t)snprintf(out + len, n - len, "%s'%s'",
-					                        pick ? ", " : " (closest stored values: ", vs.v[pick]);
-				}
-				if (len < n)
-					snprintf(out + len, n - len, ")");
-			}
-		}
-		for (size_t k = 0; k < vs.n; k++)
-			free(vs.v[k]);
-		free(vs.v);
-		if (out[0])
-			return;
-	}
-}
-
 int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel, const char *cmd,
                             struct pl_run_list *runs, struct pl_comparison *cmp)
 {
-	struct pl_run_list own;
-	struct pl_run_columns cols;
 	struct pl_error err;
+	char hint[600];
 	int rc;
 
-	pl_run_list_init(&own);
-	pl_run_columns_init(&cols);
 	pl_error_init(&err);
-	memset(cmp, 0, sizeof(*cmp));
-	for (size_t k = 0; k < sel->opts.naxis && !runs; k++)
-		if (pl_cond_per_run(sel->opts.axis[k]))
-			runs = &own; /* columns hold one value per conditions row */
-	if (runs) {
-		rc = pl_store_query(st, sel->filters, sel->nfilters, runs, &err);
-	} else {
-		unsigned char want[PL_METRIC_COUNT];
-
-		compared_metrics(&sel->opts, want);
-		rc = pl_store_query_columns(st, sel->filters, sel->nfilters, want, &cols, &err);
-	}
-	if (rc) {
-		pl_cli_print_error(&err);
-		rc = PL_EXIT_USAGE;
-		goto out;
-	}
-	rc = runs ? pl_compare_build(runs, &sel->opts, cmp, &err)
-	          : pl_compare_build_columns(&cols, &sel->opts, cmp, &err);
-	if (rc == PL_EEMPTY && (runs ? runs->n : cols.n) == 0) {
-		/* nothing matched: which filter, and what is near */
-		char near[600] = "";
-		closest_values(st, sel, near, sizeof(near));
+	rc = pl_flow_compare(st, sel, runs, cmp, hint, sizeof(hint), &err);
+	if (rc == PL_EEMPTY) {
 		pl_cli_errorf(cmd, "%s%s", err.message[0] ? err.message : "no runs match the selection",
-		              near);
-		rc = PL_EXIT_USAGE;
-	} else {
-		rc = pl_cli_comparison_outcome(cmd, cmp, rc, &err);
+		              hint);
+		return PL_EXIT_USAGE;
 	}
-out:
-	pl_run_list_release(&own);
-	pl_run_columns_release(&cols);
-	return rc;
+	return pl_cli_comparison_outcome(cmd, cmp, rc, &err);
 }
 
 int pl_cli_comparison_outcome(const char *cmd, const struct pl_comparison *cmp, int rc,

@@ -10,6 +10,7 @@
 #include "core/compare.h"
 #include "core/error.h"
 #include "core/exit.h"
+#include "flow/selection.h"
 #include "store/db.h"
 
 /* The exit-code table as printed by --help. */
@@ -136,37 +137,6 @@ struct pl_store *pl_cli_open_store(const struct pl_cli *cli, int mode);
  * if writing failed (full disk, closed pipe), else rc. */
 int pl_cli_finish(int rc);
 
-/* Selection shared by compare and report (and list for --where). */
-struct pl_selection {
-	struct pl_filter filters[64]; /* --where, normalized */
-	char *values[64];             /* owned normalized value texts */
-	const char *where_text[64];   /* --where as given, for report headers */
-	char where_extra[64][128];    /* the extra condition names ("FORMAT.key")
-	                                 filters[i].extra points at */
-	size_t nfilters;
-	struct pl_compare_opts opts;  /* --axis, --metric, --allow-mismatch */
-	char allow_extra[PL_ALLOW_EXTRA_MAX][128]; /* the extra condition names
-	                                 opts.allow_extra points at */
-	int have_axis;
-	const char *spec;             /* the report definition the metrics and
-	                                 allow_mismatch entries come from (named
-	                                 in messages); NULL: command-line options */
-};
-
-/* Parses one --where FIELD=VALUE into sel. FIELD is a condition (VALUE
- * normalized) or an extra condition "FORMAT.key" (a name with a '.' that is
- * no condition; VALUE matched as stored); FIELD= selects the runs where it
- * is missing. Returns 0 or prints an error and returns PL_EXIT_USAGE; with
- * sel->spec set the error names the definition's 'where' entry instead of
- * a --where option. */
-int pl_sel_add_where(struct pl_selection *sel, const char *cmd, const char *arg);
-
-/* Parses --metric NAME[,NAME...] into sel->opts. */
-int pl_sel_add_metric(struct pl_selection *sel, const char *cmd, const char *arg);
-
-/* Parses --allow-mismatch FIELD. */
-int pl_sel_add_allow(struct pl_selection *sel, const char *cmd, const char *arg);
-
 /* Option handlers (options.h pl_opt_cb) for the selection options that
  * list, compare, report, check and history share: value is the struct
  * pl_selection, arg the option's value, cmd the command for messages.
@@ -186,16 +156,12 @@ int pl_sel_opt_axis(void *sel, const char *arg, const char *cmd);
  * returns PL_EXIT_USAGE. */
 int pl_cli_opt_format(void *fmt, const char *arg, const char *cmd);
 
-/* Frees the owned values. */
-void pl_sel_release(struct pl_selection *sel);
-
-/* Queries the runs of sel and builds the comparison. With runs NULL only
- * what the comparison reads is loaded, each conditions row once (compare
- * over a million runs in well under a second); with a list every run is
- * loaded in full into it, for renderers that need the runs too. On refusal
- * prints every mismatched field with its values and returns
- * PL_EXIT_REFUSED; on other errors prints and returns their exit code; 0 on
- * success (runs, when given, and cmp filled; the caller releases both). */
+/* The select -> compare pipeline for cmd (pl_flow_compare, which says
+ * what is loaded), printed: on refusal every mismatched field with its
+ * values and returns PL_EXIT_REFUSED; a selection matching no run says
+ * which --where is to blame and the closest stored values; other errors
+ * are printed and their exit code returned; 0 on success (runs, when
+ * given, and cmp filled; the caller releases both). */
 int pl_cli_build_comparison(struct pl_store *st, const struct pl_selection *sel, const char *cmd,
                             struct pl_run_list *runs, struct pl_comparison *cmp);
 

@@ -520,6 +520,6 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 out:
 	pl_store_close(st);
 	pl_run_list_release(&runs);
-	pl_sel_release(&sel);
+	pl_selection_release(&sel);
 	return rc;
 }

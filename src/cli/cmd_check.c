@@ -347,7 +347,7 @@ out:
 	pl_check_release(&chk);
 	pl_accepted_list_release(&acc);
 	pl_run_list_release(&runs);
-	pl_sel_release(&sel);
+	pl_selection_release(&sel);
 	free(ncand);
 	for (size_t k = 0; k < PL_CHECK_VALUES_MAX; k++)
 		free(nvals[k]);

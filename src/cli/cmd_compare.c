@@ -127,6 +127,6 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 out:
 	pl_store_close(st);
 	pl_comparison_release(&cmp);
-	pl_sel_release(&sel);
+	pl_selection_release(&sel);
 	return rc;
 }

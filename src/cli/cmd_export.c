@@ -154,6 +154,6 @@ out:
 	pl_accepted_list_release(&ctx.all.accepted);
 	pl_revision_list_release(&ctx.all.revisions);
 	pl_retraction_list_release(&ctx.all.retractions);
-	pl_sel_release(&sel);
+	pl_selection_release(&sel);
 	return rc;
 }

@@ -208,6 +208,6 @@ out:
 	free(hs);
 	pl_accepted_list_release(&acc);
 	pl_run_list_release(&runs);
-	pl_sel_release(&sel);
+	pl_selection_release(&sel);
 	return rc;
 }

@@ -107,6 +107,6 @@ out:
 	pl_retraction_list_release(&rets);
 	pl_store_close(st);
 	pl_run_list_release(&runs);
-	pl_sel_release(&sel);
+	pl_selection_release(&sel);
 	return rc;
 }

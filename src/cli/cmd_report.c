@@ -9,9 +9,8 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "core/carried.h"
 #include "cli/options.h"
-#include "core/procure.h"
+#include "flow/bundle_flow.h"
 #include "render/bundle.h"
 #include "render/spec.h"
 #include "util/clock.h"
@@ -282,7 +281,7 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 	aa.allow = rs.allow;
 	rc = render_axis(cli, &sel, &aa, out_dir);
 out:
-	pl_sel_release(&sel);
+	pl_selection_release(&sel);
 	free(rs.metrics);
 	free(rs.allow);
 	return rc;
@@ -300,206 +299,38 @@ int pl_cli_source_date_epoch(const char *cmd, long long *epoch)
 	return PL_EXIT_OK;
 }
 
-/* Gives every run of runs (ordered by id) its trail: copies of its
- * revisions and retractions from the ledger's lists (ordered by run id). */
-static int attach_trails(struct pl_run_list *runs, const struct pl_revision_list *revs,
-                         const struct pl_retraction_list *rets)
-{
-	size_t a = 0, b = 0;
-
-	for (size_t i = 0; i < runs->n; i++) {
-		struct pl_run *r = &runs->v[i];
-		while (a < revs->n && revs->v[a].run_id < r->id)
-			a++;
-		while (b < rets->n && rets->v[b].run_id < r->id)
-			b++;
-		if ((a < revs->n && revs->v[a].run_id == r->id) ||
-		    (b < rets->n && rets->v[b].run_id == r->id)) {
-			pl_carried_free(r->carried);
-			if (!(r->carried = pl_carried_new()))
-				return PL_ENOMEM;
-		}
-		for (; a < revs->n && revs->v[a].run_id == r->id; a++)
-			if (pl_revision_list_push(&r->carried->revisions, &revs->v[a]))
-				return PL_ENOMEM;
-		for (; b < rets->n && rets->v[b].run_id == r->id; b++)
-			if (pl_retraction_list_push(&r->carried->retractions, &rets->v[b]))
-				return PL_ENOMEM;
-		if (r->carried) { /* "this run": an export line names no ledger id */
-			for (size_t k = 0; k < r->carried->revisions.n; k++)
-				r->carried->revisions.v[k].run_id = 0;
-			for (size_t k = 0; k < r->carried->retractions.n; k++)
-				r->carried->retractions.v[k].run_id = 0;
-		}
-	}
-	return 0;
-}
-
-/* --since DIR (a bundle: its manifest's bundle_id and as_of) or ID@TIME
- * into id and at. Prints errors; returns an exit code. */
-static int resolve_since(const char *since, char *id, size_t nid, char *at, size_t nat)
-{
-	const char *sep = strchr(since, '@');
-	struct stat sb;
-
-	if (stat(since, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		size_t n = strlen(since) + 32;
-		char *m = malloc(n);
-		int ok;
-		if (!m) {
-			pl_cli_errorf("report", "out of memory");
-			return PL_EXIT_USAGE;
-		}
-		snprintf(m, n, "%s/manifest.json", since);
-		ok = pl_manifest_string(m, "bundle_id", id, nid) && pl_spec_bundle_id_ok(id) &&
-		     pl_manifest_string(m, "as_of", at, nat) && pl_spec_time_ok(at);
-		free(m);
-		if (!ok) {
-			pl_cli_errorf("report", "--since '%s': not a bundle with a bundle id and an "
-			                        "as-of time in its manifest.json", since);
-			return PL_EXIT_USAGE;
-		}
-		return PL_EXIT_OK;
-	}
-	if (sep && (size_t)(sep - since) == PL_SPEC_BUNDLE_ID_LEN && strlen(sep + 1) < nat) {
-		snprintf(id, nid, "%.*s", (int)(sep - since), since);
-		snprintf(at, nat, "%s", sep + 1);
-		if (pl_spec_bundle_id_ok(id) && pl_spec_time_ok(at))
-			return PL_EXIT_OK;
-	}
-	pl_cli_errorf("report", "--since needs a bundle directory or ID@TIME "
-	                        "(plb1-... and a UTC time YYYY-MM-DDTHH:MM:SSZ); got '%s'", since);
-	return PL_EXIT_USAGE;
-}
-
 int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const char *lang,
                          long long epoch, const char *out_dir, int fresh, const char *as_of,
                          const char *since, const char *wind_to)
 {
-	struct pl_report_spec spec;
-	struct pl_selection sel;
-	struct pl_run_list all, runs;
-	struct pl_comparison cmp;
-	struct pl_procurement proc;
-	struct pl_bundle_opts opts;
-	struct pl_revision_list revs = {0};
-	struct pl_retraction_list rets = {0};
-	struct pl_bundle_erratum *errata = NULL;
-	size_t nerrata = 0;
+	struct pl_flow_bundle job;
 	struct pl_error err;
 	struct pl_store *st = NULL;
-	char since_id[PL_SPEC_BUNDLE_ID_LEN + 8], since_at[32], latest[32];
-	const char *at;
-	int rc = PL_EXIT_USAGE, lib;
+	int rc;
 
-	memset(&sel, 0, sizeof(sel));
-	memset(&cmp, 0, sizeof(cmp));
-	memset(&proc, 0, sizeof(proc));
-	memset(&opts, 0, sizeof(opts));
-	pl_run_list_init(&all);
-	pl_run_list_init(&runs);
+	memset(&job, 0, sizeof(job));
 	pl_error_init(&err);
-	if (!pl_bundle_lang_ok(lang)) {
-		pl_cli_errorf("report", "unknown --lang '%s' (en or zh-CN)", lang);
-		return PL_EXIT_USAGE;
-	}
-	if (as_of && !pl_spec_time_ok(as_of)) {
-		pl_cli_errorf("report", "--as-of needs a UTC time YYYY-MM-DDTHH:MM:SSZ; got '%s'", as_of);
-		return PL_EXIT_USAGE;
-	}
-	if (since && resolve_since(since, since_id, sizeof(since_id), since_at, sizeof(since_at)))
-		return PL_EXIT_USAGE;
-	if (epoch < 0 && pl_cli_source_date_epoch("report", &epoch) != PL_EXIT_OK)
-		return PL_EXIT_USAGE;
-	if (pl_spec_load(spec_path, &spec, &err) ||
-	    pl_spec_add_inputs(&spec, as_of, since ? since_id : NULL, since ? since_at : NULL, &err)) {
-		pl_cli_print_error(&err);
-		goto out;
-	}
-	if (pl_compare_parse_axis_named(&sel.opts, spec.axis, "the definition's 'axis' entry", &err)) {
-		pl_cli_errorf("report", "%s: %s", spec_path, err.message);
-		goto out;
-	}
-	sel.have_axis = 1;
-	sel.spec = spec_path;
-	for (size_t i = 0; i < spec.nwhere; i++)
-		if (pl_sel_add_where(&sel, "report", spec.where[i]))
-			goto out;
-	for (size_t i = 0; i < spec.nmetrics; i++)
-		if (pl_sel_add_metric(&sel, "report", spec.metrics[i]))
-			goto out;
-	for (size_t i = 0; i < spec.nallow; i++)
-		if (pl_sel_add_allow(&sel, "report", spec.allow[i]))
-			goto out;
-	st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
-	if (!st)
-		goto out;
-	/* the selection with every run's trail, retracted runs too: the runs
-	 * may be taken at a time they were not retracted yet, the errata name
-	 * retractions, and the bundle's as-of time is its trail's latest */
-	pl_store_set_retracted_mode(st, PL_RETRACTED_ALL);
-	if (pl_store_query(st, sel.filters, sel.nfilters, &all, &err) ||
-	    pl_store_revisions(st, 0, &revs, &err) || pl_store_retractions(st, 0, &rets, &err)) {
-		pl_cli_print_error(&err);
-		rc = pl_cli_exit_for(err.code);
-		goto out;
-	}
-	at = spec.as_of ? spec.as_of : wind_to;
-	if (attach_trails(&all, &revs, &rets) || (at && pl_bundle_runs_as_of(&all, at, &err)) ||
-	    pl_bundle_runs_canonical(&all, &err) ||
-	    (spec.since_bundle &&
-	     pl_bundle_errata(&all, spec.since_at, at, &errata, &nerrata, &err))) {
-		if (!err.message[0])
-			pl_error_set(&err, PL_ENOMEM, "out of memory");
-		pl_cli_print_error(&err);
-		goto out;
-	}
-	for (size_t i = 0; i < all.n; i++) {
-		struct pl_run *r;
-		if (all.v[i].retracted)
-			continue;
-		if (!(r = pl_run_list_push(&runs)) || pl_run_copy(r, &all.v[i])) {
-			pl_cli_errorf("report", "out of memory");
-			goto out;
+	rc = pl_flow_bundle_load(&job, spec_path, lang, epoch, as_of, since, &err);
+	if (rc == 0) {
+		st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
+		if (!st) {
+			pl_flow_bundle_release(&job);
+			return PL_EXIT_USAGE; /* printed */
 		}
-		r->id = (long long)runs.n; /* the bundle's run numbers, 1..n */
+		rc = pl_flow_bundle_render(&job, st, out_dir, fresh, wind_to, &err);
 	}
-	rc = pl_compare_build(&runs, &sel.opts, &cmp, &err);
-	rc = pl_cli_comparison_outcome("report", &cmp, rc, &err);
-	if (rc)
-		goto out;
-	rc = PL_EXIT_USAGE;
-	if (pl_procure_build(&cmp, &runs, &spec.slo, spec.prices, spec.nprices, &proc, &err)) {
-		if (err.code == PL_EINVALID) /* a 'prices' entry: the definition's error */
-			pl_error_at(&err, spec_path, 0, 0);
+	if (rc == 0) {
+		rc = PL_EXIT_OK;
+	} else if (job.stage == PL_FLOW_AT_COMPARE) {
+		rc = pl_cli_comparison_outcome("report", &job.cmp, rc, &err);
+	} else if (job.stage == PL_FLOW_AT_ARGS) {
+		pl_cli_errorf("report", "%s", err.message);
+		rc = PL_EXIT_USAGE;
+	} else {
 		pl_cli_print_error(&err);
-		goto out;
+		rc = job.stage == PL_FLOW_AT_LEDGER ? pl_cli_exit_for(err.code) : PL_EXIT_USAGE;
 	}
-	opts.spec = &spec;
-	opts.lang = lang;
-	opts.epoch = epoch;
-	opts.tool_version = PL_VERSION;
-	opts.errata = errata;
-	opts.nerrata = nerrata;
-	pl_bundle_latest(&all, latest, sizeof(latest)); /* the as-of time of the bundle */
-	opts.as_of = latest;
-	lib = fresh ? pl_bundle_write_fresh(out_dir, &cmp, &runs, &proc, &opts, &err)
-	            : pl_bundle_write(out_dir, &cmp, &runs, &proc, &opts, &err);
-	if (lib) {
-		pl_cli_print_error(&err);
-		goto out;
-	}
-	rc = PL_EXIT_OK;
-out:
 	pl_store_close(st);
-	pl_procurement_release(&proc);
-	pl_comparison_release(&cmp);
-	free(errata);
-	pl_run_list_release(&runs);
-	pl_run_list_release(&all);
-	pl_revision_list_release(&revs);
-	pl_retraction_list_release(&rets);
-	pl_sel_release(&sel);
-	pl_spec_release(&spec);
+	pl_flow_bundle_release(&job);
 	return rc;
 }

@@ -134,6 +134,6 @@ int cmd_site(const struct pl_cli *cli, int argc, char **argv)
 out:
 	pl_store_close(st);
 	pl_accepted_list_release(&acc);
-	pl_sel_release(&sel);
+	pl_selection_release(&sel);
 	return rc;
 }

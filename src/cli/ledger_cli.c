@@ -140,5 +140,5 @@ int pl_ledger_resolve(struct pl_store *st, const struct pl_ledger_opts *o, int m
 
 void pl_ledger_opts_release(struct pl_ledger_opts *o)
 {
-	pl_sel_release(&o->sel);
+	pl_selection_release(&o->sel);
 }
