@@ -270,28 +270,13 @@ static void sort_by_x(size_t *order, size_t n, const double *x)
 	}
 }
 
-char *pl_svg_xy_chart(const struct pl_svg_xy *c)
+/* The rows the legend of c takes below the plot: it wraps into as many as
+ * its entries need, a series with a split note taking a row of its own and
+ * one for the note. */
+static long legend_rows(const struct pl_svg_xy *c, long lx)
 {
-	struct axis ax = {INFINITY, -INFINITY, c->logx, L, W - R};
-	struct axis ay = {0, -INFINITY, 0, H - B, T};
-	struct placed *pl = calloc(1, sizeof(*pl));
-	struct box area = {L + 2, T + 2, W - R - 2, H - B - 2};
-	char *buf = NULL;
-	size_t len = 0, maxn = 1;
-	size_t *order;
-	FILE *f;
-	long lx = L + 10, ly = H - 6, rows = 1;
+	long rows = 1;
 
-	for (size_t s = 0; s < c->nseries; s++)
-		maxn = c->series[s].n > maxn ? c->series[s].n : maxn;
-	order = calloc(maxn, sizeof(*order));
-	f = pl && order ? open_memstream(&buf, &len) : NULL;
-	if (!f) {
-		free(pl);
-		free(order);
-		return NULL;
-	}
-	/* the legend wraps into as many rows below the plot as its entries need */
 	for (size_t s = 0, x = (size_t)lx; s <= c->nseries; s++) {
 		const char *name = s < c->nseries ? c->series[s].name : c->mark_label;
 		size_t w;
@@ -309,53 +294,64 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 		}
 		x += w;
 	}
+	return rows;
+}
+
+/* The ranges of the axes ax and ay: every usable point and every limit
+ * line on the chart, x in powers of two on a log axis, else from 0 with
+ * room for the last point's labels; y from 0 to a nice step over 110%. */
+static void xy_ranges(const struct pl_svg_xy *c, struct axis *ax, struct axis *ay)
+{
 	for (size_t s = 0; s < c->nseries; s++)
 		for (size_t i = 0; i < c->series[s].n; i++) {
 			double x = c->series[s].x[i], y = c->series[s].y[i];
 			if (!usable(c, x, y))
 				continue;
-			ax.lo = fmin(ax.lo, x);
-			ax.hi = fmax(ax.hi, x);
-			ay.hi = fmax(ay.hi, y);
+			ax->lo = fmin(ax->lo, x);
+			ax->hi = fmax(ax->hi, x);
+			ay->hi = fmax(ay->hi, y);
 		}
-	if (!isfinite(ax.lo)) {
-		ax.lo = c->logx ? 1 : 0;
-		ax.hi = c->logx ? 2 : 1;
-		ay.hi = 1;
+	if (!isfinite(ax->lo)) {
+		ax->lo = c->logx ? 1 : 0;
+		ax->hi = c->logx ? 2 : 1;
+		ay->hi = 1;
 	}
 	for (size_t k = 0; k < c->nhlines; k++) /* a limit line stays on the chart */
 		if (drawable(c->hlines[k].y))
-			ay.hi = fmax(ay.hi, c->hlines[k].y);
+			ay->hi = fmax(ay->hi, c->hlines[k].y);
 	if (c->logx) {
-		ax.lo = pow(2, floor(log2(ax.lo)));
-		ax.hi = pow(2, ceil(log2(ax.hi)));
-		if (ax.hi <= ax.lo)
-			ax.hi = ax.lo * 2;
+		ax->lo = pow(2, floor(log2(ax->lo)));
+		ax->hi = pow(2, ceil(log2(ax->hi)));
+		if (ax->hi <= ax->lo)
+			ax->hi = ax->lo * 2;
 	} else {
-		double st = nice_step(ax.hi > 0 ? ax.hi : 1, 5);
-		ax.lo = 0;
-		ax.hi = ceil(ax.hi * 1.05 / st) * st; /* room for the labels of the last point */
-		if (ax.hi <= 0)
-			ax.hi = 1;
+		double st = nice_step(ax->hi > 0 ? ax->hi : 1, 5);
+		ax->lo = 0;
+		ax->hi = ceil(ax->hi * 1.05 / st) * st; /* room for the labels of the last point */
+		if (ax->hi <= 0)
+			ax->hi = 1;
 	}
-	if (!(ay.hi > 0))
-		ay.hi = 1;
-	ay.hi = ceil(ay.hi * 1.1 / nice_step(ay.hi * 1.1, 5)) * nice_step(ay.hi * 1.1, 5);
-	frame(f, c->title, H + LEGEND_ROW * (rows - 1));
-	ticks(f, &ax, 1);
-	ticks(f, &ay, 0);
-	axis_labels(f, c->xlabel, c->ylabel);
+	if (!(ay->hi > 0))
+		ay->hi = 1;
+	ay->hi = ceil(ay->hi * 1.1 / nice_step(ay->hi * 1.1, 5)) * nice_step(ay->hi * 1.1, 5);
+}
+
+/* The dashed limit lines of c with their labels, above the line or, where
+ * that is taken, below it. */
+static void xy_hlines(FILE *f, const struct pl_svg_xy *c, const struct axis *ay, struct placed *pl,
+                      const struct box *area)
+{
 	for (size_t k = 0; k < c->nhlines; k++) {
 		long y;
 		struct box b;
 		if (!drawable(c->hlines[k].y))
 			continue;
-		y = map(&ay, c->hlines[k].y);
+		y = map(ay, c->hlines[k].y);
 		fprintf(f, "<line x1=\"%d\" y1=\"%ld\" x2=\"%d\" y2=\"%ld\" stroke=\"#444\" "
 		           "stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
 		        L, y, W - R, y);
 		b = text_box(W - R - 4, y - 4, c->hlines[k].label, 12, A_END);
-		if (!fits(pl, &b, &area))
+		if (!fits(pl, &b, area))
 			b = text_box(W - R - 4, y + 14, c->hlines[k].label, 12, A_END);
 		fprintf(f, "<text x=\"%d\" y=\"%ld\" text-anchor=\"end\" font-size=\"12\" "
 		           "fill=\"#444\">",
@@ -364,7 +360,14 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 		fputs("</text>\n", f);
 		place(pl, &b);
 	}
-	/* lines and markers first, then the point labels over them */
+}
+
+/* Each series' line (in x order when c->sort_x) and markers, a marked
+ * point circled; the markers' boxes are placed so labels keep off them.
+ * order has room for the longest series. */
+static void xy_series(FILE *f, const struct pl_svg_xy *c, const struct axis *ax,
+                      const struct axis *ay, struct placed *pl, size_t *order)
+{
 	for (size_t s = 0; s < c->nseries; s++) {
 		const struct pl_svg_series *se = &c->series[s];
 		const char *col = colours[s % (sizeof(colours) / sizeof(colours[0]))];
@@ -379,7 +382,7 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 				size_t i = order[j];
 				if (!usable(c, se->x[i], se->y[i]))
 					continue;
-				fprintf(f, "%s%ld,%ld", first ? "" : " ", map(&ax, se->x[i]), map(&ay, se->y[i]));
+				fprintf(f, "%s%ld,%ld", first ? "" : " ", map(ax, se->x[i]), map(ay, se->y[i]));
 				first = 0;
 			}
 			fputs("\"/>\n", f);
@@ -388,8 +391,8 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 			long px, py;
 			if (!usable(c, se->x[i], se->y[i]))
 				continue;
-			px = map(&ax, se->x[i]);
-			py = map(&ay, se->y[i]);
+			px = map(ax, se->x[i]);
+			py = map(ay, se->y[i]);
 			if (se->mark && se->mark[i])
 				fprintf(f, "<circle cx=\"%ld\" cy=\"%ld\" r=\"10\" fill=\"none\" "
 				           "stroke=\"#000\" stroke-width=\"1.5\"/>\n",
@@ -401,21 +404,30 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 			}
 		}
 	}
+}
+
+/* The point labels, each at the first of six places around its point
+ * where it fits on the plot without covering a placed box; a label that
+ * fits nowhere is left out. */
+static void xy_labels(FILE *f, const struct pl_svg_xy *c, const struct axis *ax,
+                      const struct axis *ay, struct placed *pl, const struct box *area)
+{
+	static const int dx[] = {8, 8, -8, -8, 0, 0};
+	static const int dy[] = {-7, 15, -7, 15, -12, 22};
+	static const enum anchor an[] = {A_START, A_START, A_END, A_END, A_MIDDLE, A_MIDDLE};
+
 	for (size_t s = 0; s < c->nseries; s++) {
 		const struct pl_svg_series *se = &c->series[s];
 		const char *col = colours[s % (sizeof(colours) / sizeof(colours[0]))];
-		static const int dx[] = {8, 8, -8, -8, 0, 0};
-		static const int dy[] = {-7, 15, -7, 15, -12, 22};
-		static const enum anchor an[] = {A_START, A_START, A_END, A_END, A_MIDDLE, A_MIDDLE};
 		for (size_t i = 0; se->label && i < se->n; i++) {
 			long px, py;
 			if (!se->label[i] || !usable(c, se->x[i], se->y[i]))
 				continue;
-			px = map(&ax, se->x[i]);
-			py = map(&ay, se->y[i]);
+			px = map(ax, se->x[i]);
+			py = map(ay, se->y[i]);
 			for (int k = 0; k < 6; k++) {
 				struct box b = text_box(px + dx[k], py + dy[k], se->label[i], 11, an[k]);
-				if (!fits(pl, &b, &area))
+				if (!fits(pl, &b, area))
 					continue;
 				fprintf(f, "<text x=\"%ld\" y=\"%ld\" text-anchor=\"%s\" font-size=\"11\" "
 				           "fill=\"%s\">",
@@ -427,6 +439,13 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 			}
 		}
 	}
+}
+
+/* The legend from (lx, ly): each series' marker, name and note, a row
+ * wrapped when full (as legend_rows() counted), then the marked point's
+ * circle and label. */
+static void xy_legend(FILE *f, const struct pl_svg_xy *c, long lx, long ly)
+{
 	for (size_t s = 0; s < c->nseries; s++) {
 		const struct pl_svg_series *se = &c->series[s];
 		const char *col = colours[s % (sizeof(colours) / sizeof(colours[0]))];
@@ -463,6 +482,38 @@ char *pl_svg_xy_chart(const struct pl_svg_xy *c)
 		text(f, c->mark_label);
 		fputs("</text>\n", f);
 	}
+}
+
+char *pl_svg_xy_chart(const struct pl_svg_xy *c)
+{
+	struct axis ax = {INFINITY, -INFINITY, c->logx, L, W - R};
+	struct axis ay = {0, -INFINITY, 0, H - B, T};
+	struct placed *pl = calloc(1, sizeof(*pl));
+	struct box area = {L + 2, T + 2, W - R - 2, H - B - 2};
+	char *buf = NULL;
+	size_t len = 0, maxn = 1;
+	size_t *order;
+	FILE *f;
+
+	for (size_t s = 0; s < c->nseries; s++)
+		maxn = c->series[s].n > maxn ? c->series[s].n : maxn;
+	order = calloc(maxn, sizeof(*order));
+	f = pl && order ? open_memstream(&buf, &len) : NULL;
+	if (!f) {
+		free(pl);
+		free(order);
+		return NULL;
+	}
+	xy_ranges(c, &ax, &ay);
+	frame(f, c->title, H + LEGEND_ROW * (legend_rows(c, L + 10) - 1));
+	ticks(f, &ax, 1);
+	ticks(f, &ay, 0);
+	axis_labels(f, c->xlabel, c->ylabel);
+	xy_hlines(f, c, &ay, pl, &area);
+	/* lines and markers first, then the point labels over them */
+	xy_series(f, c, &ax, &ay, pl, order);
+	xy_labels(f, c, &ax, &ay, pl, &area);
+	xy_legend(f, c, L + 10, H - 6);
 	free(pl);
 	free(order);
 	return finish(f, &buf);
@@ -519,49 +570,21 @@ oom:
 	return 0;
 }
 
-char *pl_svg_bars(const struct pl_svg_bars *c)
-{
-	size_t ns = c->nseries ? c->nseries : 1, maxcols = 0;
-	char *(*lines)[3] = calloc(c->n ? c->n : 1, sizeof(*lines));
-	size_t *nlines = calloc(c->n ? c->n : 1, sizeof(*nlines));
-	struct axis axv = {0, 0, 0, 0, W - 80};
-	long lw, left, top, gh, plot_h, height, bar_h = 14;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = NULL;
+/* Where a bar chart's parts go (pl_svg_bars). */
+struct bars_layout {
+	size_t ns;    /* series: bars per group */
+	long left;    /* x of the value axis: right of the widest label line */
+	long top;     /* y of the plot's top, under the title and legend */
+	long gh;      /* the least height of a group */
+	long plot_h;  /* the plot's height: every group's */
+	long bar_h;   /* one bar's height */
+};
 
-	if (!lines || !nlines)
-		goto fail;
-	for (size_t i = 0; i < c->n; i++) {
-		nlines[i] = wrap_label(c->labels[i], PL_SVG_LABEL_COLS, lines[i]);
-		if (nlines[i] == 0)
-			goto fail;
-		for (size_t k = 0; k < nlines[i]; k++) {
-			size_t w = pl_text_width(lines[i][k]);
-			maxcols = w > maxcols ? w : maxcols;
-		}
-	}
-	lw = lround(PL_SVG_COL_EM * 12 * (double)maxcols);
-	left = lw + 16 > 80 ? lw + 16 : 80;
-	axv.px0 = (int)left;
-	top = T + (ns > 1 ? 24 : 0);
-	gh = (long)ns * bar_h + 12;
-	plot_h = 0;
-	for (size_t i = 0; i < c->n; i++) {
-		long need = (long)nlines[i] * 14 + 8; /* a group grows with its label's lines */
-		plot_h += need > gh ? need : gh;
-	}
-	if (plot_h == 0)
-		plot_h = gh;
-	height = top + plot_h + 50;
-	for (size_t i = 0; i < c->n * ns; i++)
-		if (drawable(c->values[i]))
-			axv.hi = fmax(axv.hi, c->values[i]);
-	if (!(axv.hi > 0))
-		axv.hi = 1;
-	axv.hi = ceil(axv.hi * 1.02 / nice_step(axv.hi * 1.02, 5)) * nice_step(axv.hi * 1.02, 5);
-	if (!(f = open_memstream(&buf, &len)))
-		goto fail;
+/* The title and, with more than one series, the legend saying what the
+ * colours mean. */
+static void bars_head(FILE *f, const struct pl_svg_bars *c, const struct bars_layout *lay,
+                      long height)
+{
 	fprintf(f,
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %ld\" role=\"img\" "
 	        "class=\"chart\" %s font-size=\"13\">\n<title>",
@@ -572,9 +595,9 @@ char *pl_svg_bars(const struct pl_svg_bars *c)
 	        W, height, W / 2, title_size(c->title));
 	text(f, c->title);
 	fputs("</text>\n", f);
-	if (ns > 1) { /* legend: what the colours mean */
-		long lx = left;
-		for (size_t s = 0; s < ns; s++) {
+	if (lay->ns > 1) { /* legend: what the colours mean */
+		long lx = lay->left;
+		for (size_t s = 0; s < lay->ns; s++) {
 			fprintf(f, "<rect x=\"%ld\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 			           "<text x=\"%ld\" y=\"%d\">",
 			        lx, T - 2, colours[s % 8], lx + 16, T + 9);
@@ -583,28 +606,46 @@ char *pl_svg_bars(const struct pl_svg_bars *c)
 			lx += (long)legend_width(c->series[s]);
 		}
 	}
-	{ /* value ticks and grid along the bottom */
-		char num[40];
-		double step = nice_step(axv.hi, 5);
-		for (int i = 0; i < 40 && i * step <= axv.hi * (1 + 1e-9); i++) {
-			long p = map(&axv, i * step);
-			pl_fmt_num(num, sizeof(num), pl_round_sig(i * step, 6));
-			fprintf(f,
-			        "<line x1=\"%ld\" y1=\"%ld\" x2=\"%ld\" y2=\"%ld\" stroke=\"#ddd\"/>"
-			        "<text x=\"%ld\" y=\"%ld\" text-anchor=\"middle\">%s</text>\n",
-			        p, top, p, top + plot_h, p, top + plot_h + 18, num);
-		}
-		fprintf(f, "<line x1=\"%ld\" y1=\"%ld\" x2=\"%ld\" y2=\"%ld\" stroke=\"#333\"/>\n", left,
-		        top, left, top + plot_h);
-		fprintf(f, "<line x1=\"%ld\" y1=\"%ld\" x2=\"%d\" y2=\"%ld\" stroke=\"#333\"/>\n", left,
-		        top + plot_h, W - 80, top + plot_h);
-		fprintf(f, "<text x=\"%ld\" y=\"%ld\" text-anchor=\"middle\">", (left + W - 80) / 2,
-		        top + plot_h + 38);
-		text(f, c->xlabel);
-		fputs("</text>\n", f);
+}
+
+/* The value ticks and grid along the bottom, the two axis lines and the
+ * value axis' label. */
+static void bars_axis(FILE *f, const struct pl_svg_bars *c, const struct bars_layout *lay,
+                      const struct axis *axv)
+{
+	char num[40];
+	double step = nice_step(axv->hi, 5);
+	long left = lay->left, top = lay->top, plot_h = lay->plot_h;
+
+	for (int i = 0; i < 40 && i * step <= axv->hi * (1 + 1e-9); i++) {
+		long p = map(axv, i * step);
+		pl_fmt_num(num, sizeof(num), pl_round_sig(i * step, 6));
+		fprintf(f,
+		        "<line x1=\"%ld\" y1=\"%ld\" x2=\"%ld\" y2=\"%ld\" stroke=\"#ddd\"/>"
+		        "<text x=\"%ld\" y=\"%ld\" text-anchor=\"middle\">%s</text>\n",
+		        p, top, p, top + plot_h, p, top + plot_h + 18, num);
 	}
-	for (size_t i = 0, y = (size_t)top; i < c->n; i++) {
-		long need = (long)nlines[i] * 14 + 8, h = need > gh ? need : gh;
+	fprintf(f, "<line x1=\"%ld\" y1=\"%ld\" x2=\"%ld\" y2=\"%ld\" stroke=\"#333\"/>\n", left,
+	        top, left, top + plot_h);
+	fprintf(f, "<line x1=\"%ld\" y1=\"%ld\" x2=\"%d\" y2=\"%ld\" stroke=\"#333\"/>\n", left,
+	        top + plot_h, W - 80, top + plot_h);
+	fprintf(f, "<text x=\"%ld\" y=\"%ld\" text-anchor=\"middle\">", (left + W - 80) / 2,
+	        top + plot_h + 38);
+	text(f, c->xlabel);
+	fputs("</text>\n", f);
+}
+
+/* Each group: its label's lines, right-aligned left of the axis, its
+ * bars with their values (and prefixes), or its note when no bar of it
+ * is drawable. lines[i] holds group i's nlines[i] label lines. */
+static void bars_groups(FILE *f, const struct pl_svg_bars *c, const struct bars_layout *lay,
+                        const struct axis *axv, char *(*lines)[3], const size_t *nlines)
+{
+	size_t ns = lay->ns;
+	long left = lay->left, bar_h = lay->bar_h;
+
+	for (size_t i = 0, y = (size_t)lay->top; i < c->n; i++) {
+		long need = (long)nlines[i] * 14 + 8, h = need > lay->gh ? need : lay->gh;
 		long yc = (long)y + h / 2, by = yc - (long)ns * bar_h / 2;
 		int any = 0;
 		for (size_t k = 0; k < nlines[i]; k++) {
@@ -620,7 +661,7 @@ char *pl_svg_bars(const struct pl_svg_bars *c)
 			if (!drawable(v))
 				continue;
 			any = 1;
-			x1 = map(&axv, v);
+			x1 = map(axv, v);
 			fprintf(f, "<rect x=\"%ld\" y=\"%ld\" width=\"%ld\" height=\"%ld\" fill=\"%s\"/>"
 			           "<text x=\"%ld\" y=\"%ld\" font-size=\"11\">",
 			        left, top_s + 1, x1 - left, bar_h - 2, colours[(ns > 1 ? s : 0) % 8], x1 + 4,
@@ -637,17 +678,60 @@ char *pl_svg_bars(const struct pl_svg_bars *c)
 		}
 		y += (size_t)h;
 	}
-	for (size_t i = 0; i < c->n; i++)
-		for (size_t k = 0; k < nlines[i]; k++)
-			free(lines[i][k]);
-	free(lines);
-	free(nlines);
-	return finish(f, &buf);
-fail:
+}
+
+char *pl_svg_bars(const struct pl_svg_bars *c)
+{
+	size_t maxcols = 0;
+	char *(*lines)[3] = calloc(c->n ? c->n : 1, sizeof(*lines));
+	size_t *nlines = calloc(c->n ? c->n : 1, sizeof(*nlines));
+	struct axis axv = {0, 0, 0, 0, W - 80};
+	struct bars_layout lay = {c->nseries ? c->nseries : 1, 0, 0, 0, 0, 14};
+	long lw;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = NULL;
+	char *out = NULL;
+
+	if (!lines || !nlines)
+		goto done;
+	for (size_t i = 0; i < c->n; i++) {
+		nlines[i] = wrap_label(c->labels[i], PL_SVG_LABEL_COLS, lines[i]);
+		if (nlines[i] == 0)
+			goto done;
+		for (size_t k = 0; k < nlines[i]; k++) {
+			size_t w = pl_text_width(lines[i][k]);
+			maxcols = w > maxcols ? w : maxcols;
+		}
+	}
+	lw = lround(PL_SVG_COL_EM * 12 * (double)maxcols);
+	lay.left = lw + 16 > 80 ? lw + 16 : 80;
+	axv.px0 = (int)lay.left;
+	lay.top = T + (lay.ns > 1 ? 24 : 0);
+	lay.gh = (long)lay.ns * lay.bar_h + 12;
+	for (size_t i = 0; i < c->n; i++) {
+		long need = (long)nlines[i] * 14 + 8; /* a group grows with its label's lines */
+		lay.plot_h += need > lay.gh ? need : lay.gh;
+	}
+	if (lay.plot_h == 0)
+		lay.plot_h = lay.gh;
+	for (size_t i = 0; i < c->n * lay.ns; i++)
+		if (drawable(c->values[i]))
+			axv.hi = fmax(axv.hi, c->values[i]);
+	if (!(axv.hi > 0))
+		axv.hi = 1;
+	axv.hi = ceil(axv.hi * 1.02 / nice_step(axv.hi * 1.02, 5)) * nice_step(axv.hi * 1.02, 5);
+	if (!(f = open_memstream(&buf, &len)))
+		goto done;
+	bars_head(f, c, &lay, lay.top + lay.plot_h + 50);
+	bars_axis(f, c, &lay, &axv);
+	bars_groups(f, c, &lay, &axv, lines, nlines);
+	out = finish(f, &buf);
+done:
 	for (size_t i = 0; lines && nlines && i < c->n; i++)
 		for (size_t k = 0; k < nlines[i]; k++)
 			free(lines[i][k]);
 	free(lines);
 	free(nlines);
-	return NULL;
+	return out;
 }
