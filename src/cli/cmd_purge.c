@@ -34,14 +34,7 @@ int cmd_purge(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_ledger_opts o;
 	struct pl_purge_counts total = {0, 0, 0};
 	struct pl_error err;
-	struct pl_store *st = NULL;
-	long long *ids = NULL;
-	size_t n = 0;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *msg = NULL, *js = NULL; /* the text lines; the JSON entries */
-	char *jbuf = NULL;
-	size_t jlen = 0;
+	struct pl_ledger_session s;
 	int argi, rc, json = 0;
 	const struct pl_option options[] = {
 		PL_OPT_CALLBACK_ENTRY("run", 0, "ID", &o, pl_ledger_opt_run,
@@ -64,6 +57,7 @@ int cmd_purge(const struct pl_cli *cli, int argc, char **argv)
 	};
 
 	memset(&o, 0, sizeof(o));
+	memset(&s, 0, sizeof(s));
 	pl_error_init(&err);
 	rc = pl_options_parse(&usage, argc, argv, &argi);
 	if (rc != PL_OPTIONS_CONTINUE)
@@ -75,25 +69,15 @@ int cmd_purge(const struct pl_cli *cli, int argc, char **argv)
 	}
 	if (pl_ledger_check_opts(&o, "purge", 0, 1))
 		goto out;
-	if (!(msg = open_memstream(&buf, &len)) || !(js = open_memstream(&jbuf, &jlen))) {
-		pl_cli_errorf("purge", "out of memory");
-		goto out;
-	}
-	if (!(st = pl_cli_open_store(cli, PL_CLI_STORE_WRITE)))
-		goto out;
-	if (pl_store_begin(st, &err)) {
-		pl_cli_print_error(&err);
-		goto out;
-	}
-	rc = pl_ledger_resolve(st, &o, PL_RETRACTED_ONLY, "purge", &ids, &n);
-	for (size_t i = 0; rc == 0 && i < n; i++) {
+	rc = pl_ledger_session_begin(&s, cli, &o, PL_RETRACTED_ONLY, "purge");
+	for (size_t i = 0; rc == 0 && i < s.n; i++) {
 		struct pl_purge_counts c = {0, 0, 0};
 		struct pl_run run;
 		int found = 0;
 
 		pl_run_init(&run);
-		if (pl_store_get_run(st, ids[i], &run, &found, &err) ||
-		    pl_store_purge(st, ids[i], &c, &err)) {
+		if (pl_store_get_run(s.st, s.ids[i], &run, &found, &err) ||
+		    pl_store_purge(s.st, s.ids[i], &c, &err)) {
 			pl_run_release(&run);
 			if (err.code == PL_EUSAGE || err.code == PL_EEMPTY)
 				pl_cli_errorf("purge", "%s; nothing was purged", err.message);
@@ -102,15 +86,15 @@ int cmd_purge(const struct pl_cli *cli, int argc, char **argv)
 			rc = PL_EXIT_USAGE;
 			break;
 		}
-		fprintf(msg, "purged run %lld (", ids[i]);
-		pl_cli_put_inert_cut(msg, run.source ? run.source : "", PL_CLI_VALUE_MAX);
-		fprintf(msg, " record %ld, sha256 %.12s): %lld %s, %lld %s, %lld %s\n", run.record,
+		fprintf(s.msg, "purged run %lld (", s.ids[i]);
+		pl_cli_put_inert_cut(s.msg, run.source ? run.source : "", PL_CLI_VALUE_MAX);
+		fprintf(s.msg, " record %ld, sha256 %.12s): %lld %s, %lld %s, %lld %s\n", run.record,
 		        run.sha256, c.revisions, plural(c.revisions, "revision record", "revision records"),
 		        c.retractions, plural(c.retractions, "retraction", "retractions"), c.accepted,
 		        plural(c.accepted, "accepted step", "accepted steps"));
-		fprintf(js, "%s{\"id\": %lld, \"source\": ", i ? ", " : "", ids[i]);
-		pl_json_write_string(js, run.source ? run.source : "");
-		fprintf(js, ", \"record\": %ld, \"sha256\": \"%s\", \"revisions\": %lld, "
+		fprintf(s.js, "%s{\"id\": %lld, \"source\": ", i ? ", " : "", s.ids[i]);
+		pl_json_write_string(s.js, run.source ? run.source : "");
+		fprintf(s.js, ", \"record\": %ld, \"sha256\": \"%s\", \"revisions\": %lld, "
 		            "\"retractions\": %lld, \"accepted\": %lld}",
 		        run.record, run.sha256, c.revisions, c.retractions, c.accepted);
 		pl_run_release(&run);
@@ -118,40 +102,22 @@ int cmd_purge(const struct pl_cli *cli, int argc, char **argv)
 		total.retractions += c.retractions;
 		total.accepted += c.accepted;
 	}
-	if (rc) {
-		pl_store_rollback(st, NULL);
+	if ((rc = pl_ledger_session_end(&s, rc)))
 		goto out;
-	}
-	if (pl_store_commit(st, &err)) {
-		pl_cli_print_error(&err);
-		rc = PL_EXIT_USAGE;
-		goto out;
-	}
-	fclose(msg);
-	msg = NULL;
-	fclose(js);
-	js = NULL;
 	if (json) {
 		printf("{\"command\": \"purge\", \"purged\": %zu, \"revisions\": %lld, \"retractions\": %lld, "
 		       "\"accepted\": %lld, \"runs\": [%.*s]}\n",
-		       n, total.revisions, total.retractions, total.accepted, (int)jlen, jbuf);
+		       s.n, total.revisions, total.retractions, total.accepted, (int)s.jlen, s.jbuf);
 	} else {
-		fwrite(buf, 1, len, stdout);
-		printf("purged %zu run%s, %lld %s, %lld %s, %lld %s\n", n, n == 1 ? "" : "s",
+		fwrite(s.buf, 1, s.len, stdout);
+		printf("purged %zu run%s, %lld %s, %lld %s, %lld %s\n", s.n, s.n == 1 ? "" : "s",
 		       total.revisions, plural(total.revisions, "revision record", "revision records"),
 		       total.retractions, plural(total.retractions, "retraction", "retractions"),
 		       total.accepted, plural(total.accepted, "accepted step", "accepted steps"));
 	}
 	rc = pl_cli_finish(PL_EXIT_OK);
 out:
-	if (msg)
-		fclose(msg);
-	if (js)
-		fclose(js);
-	free(buf);
-	free(jbuf);
-	free(ids);
-	pl_store_close(st);
+	pl_ledger_session_release(&s);
 	pl_ledger_opts_release(&o);
 	return rc;
 }

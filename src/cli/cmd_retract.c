@@ -38,15 +38,10 @@ static int retract_or_restore(const struct pl_cli *cli, int argc, char **argv, i
 	const char *cmd = restore ? "restore" : "retract";
 	struct pl_ledger_opts o;
 	struct pl_error err;
-	struct pl_store *st = NULL;
-	long long *ids = NULL, when = 0;
-	size_t n = 0, done = 0;
+	struct pl_ledger_session s;
+	long long when = 0;
+	size_t done = 0;
 	const char *author;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *msg = NULL, *js = NULL; /* the text lines; the JSON entries */
-	char *jbuf = NULL;
-	size_t jlen = 0;
 	int argi, rc, json = 0;
 	const struct pl_option options[] = {
 		PL_OPT_CALLBACK_ENTRY("run", 0, "ID", &o, pl_ledger_opt_run,
@@ -72,6 +67,7 @@ static int retract_or_restore(const struct pl_cli *cli, int argc, char **argv, i
 	};
 
 	memset(&o, 0, sizeof(o));
+	memset(&s, 0, sizeof(s));
 	pl_error_init(&err);
 	rc = pl_options_parse(&usage, argc, argv, &argi);
 	if (rc != PL_OPTIONS_CONTINUE)
@@ -80,67 +76,39 @@ static int retract_or_restore(const struct pl_cli *cli, int argc, char **argv, i
 	if (pl_ledger_check_opts(&o, cmd, 1, 0) || !(author = pl_ledger_author(&o, cmd)) ||
 	    pl_cli_source_date_epoch(cmd, &when))
 		goto out;
-	if (!(msg = open_memstream(&buf, &len)) || !(js = open_memstream(&jbuf, &jlen))) {
-		pl_cli_errorf(cmd, "out of memory");
-		goto out;
-	}
-	if (!(st = pl_cli_open_store(cli, PL_CLI_STORE_WRITE)))
-		goto out;
-	if (pl_store_begin(st, &err)) {
-		pl_cli_print_error(&err);
-		goto out;
-	}
-	rc = pl_ledger_resolve(st, &o, restore ? PL_RETRACTED_ONLY : PL_RETRACTED_HIDE, cmd, &ids,
-	                       &n);
-	for (size_t i = 0; rc == 0 && i < n; i++) {
+	rc = pl_ledger_session_begin(&s, cli, &o, restore ? PL_RETRACTED_ONLY : PL_RETRACTED_HIDE,
+	                             cmd);
+	for (size_t i = 0; rc == 0 && i < s.n; i++) {
 		int changed = 0;
 
-		if ((restore ? pl_store_restore : pl_store_retract)(st, ids[i], when, o.reason, author,
+		if ((restore ? pl_store_restore : pl_store_retract)(s.st, s.ids[i], when, o.reason, author,
 		                                                    &changed, &err)) {
 			pl_cli_print_error(&err);
 			rc = PL_EXIT_USAGE;
 			break;
 		}
-		fprintf(js, "%s{\"id\": %lld, \"changed\": %s}", i ? ", " : "", ids[i],
+		fprintf(s.js, "%s{\"id\": %lld, \"changed\": %s}", i ? ", " : "", s.ids[i],
 		        changed ? "true" : "false");
 		if (changed) {
-			fprintf(msg, "%s run %lld\n", restore ? "restored" : "retracted", ids[i]);
+			fprintf(s.msg, "%s run %lld\n", restore ? "restored" : "retracted", s.ids[i]);
 			done++;
 		} else {
-			fprintf(msg, restore ? "run %lld is not retracted\n"
-			                     : "run %lld is retracted already\n", ids[i]);
+			fprintf(s.msg, restore ? "run %lld is not retracted\n"
+			                     : "run %lld is retracted already\n", s.ids[i]);
 		}
 	}
-	if (rc) {
-		pl_store_rollback(st, NULL);
+	if ((rc = pl_ledger_session_end(&s, rc)))
 		goto out;
-	}
-	if (pl_store_commit(st, &err)) {
-		pl_cli_print_error(&err);
-		rc = PL_EXIT_USAGE;
-		goto out;
-	}
-	fclose(msg);
-	msg = NULL;
-	fclose(js);
-	js = NULL;
 	if (json) {
 		printf("{\"command\": \"%s\", \"selected\": %zu, \"changed\": %zu, \"runs\": [%.*s]}\n",
-		       cmd, n, done, (int)jlen, jbuf);
+		       cmd, s.n, done, (int)s.jlen, s.jbuf);
 	} else {
-		fwrite(buf, 1, len, stdout);
+		fwrite(s.buf, 1, s.len, stdout);
 		printf("%s %zu run%s\n", restore ? "restored" : "retracted", done, done == 1 ? "" : "s");
 	}
 	rc = pl_cli_finish(PL_EXIT_OK);
 out:
-	if (msg)
-		fclose(msg);
-	if (js)
-		fclose(js);
-	free(buf);
-	free(jbuf);
-	free(ids);
-	pl_store_close(st);
+	pl_ledger_session_release(&s);
 	pl_ledger_opts_release(&o);
 	return rc;
 }

@@ -142,3 +142,60 @@ void pl_ledger_opts_release(struct pl_ledger_opts *o)
 {
 	pl_selection_release(&o->sel);
 }
+
+int pl_ledger_session_begin(struct pl_ledger_session *s, const struct pl_cli *cli,
+                            const struct pl_ledger_opts *o, int mode, const char *cmd)
+{
+	struct pl_error err;
+
+	pl_error_init(&err);
+	if (!(s->msg = open_memstream(&s->buf, &s->len)) ||
+	    !(s->js = open_memstream(&s->jbuf, &s->jlen))) {
+		pl_cli_errorf(cmd, "out of memory");
+		return PL_EXIT_USAGE;
+	}
+	if (!(s->st = pl_cli_open_store(cli, PL_CLI_STORE_WRITE)))
+		return PL_EXIT_USAGE;
+	if (pl_store_begin(s->st, &err)) {
+		pl_cli_print_error(&err);
+		pl_store_close(s->st); /* no transaction to end */
+		s->st = NULL;
+		return PL_EXIT_USAGE;
+	}
+	return pl_ledger_resolve(s->st, o, mode, cmd, &s->ids, &s->n);
+}
+
+int pl_ledger_session_end(struct pl_ledger_session *s, int rc)
+{
+	struct pl_error err;
+
+	pl_error_init(&err);
+	if (!s->st)
+		return rc ? rc : PL_EXIT_USAGE;
+	if (rc) {
+		pl_store_rollback(s->st, NULL);
+		return rc;
+	}
+	if (pl_store_commit(s->st, &err)) {
+		pl_cli_print_error(&err);
+		return PL_EXIT_USAGE;
+	}
+	fclose(s->msg);
+	s->msg = NULL;
+	fclose(s->js);
+	s->js = NULL;
+	return 0;
+}
+
+void pl_ledger_session_release(struct pl_ledger_session *s)
+{
+	if (s->msg)
+		fclose(s->msg);
+	if (s->js)
+		fclose(s->js);
+	free(s->buf);
+	free(s->jbuf);
+	free(s->ids);
+	pl_store_close(s->st);
+	memset(s, 0, sizeof(*s));
+}

@@ -50,4 +50,33 @@ int pl_ledger_resolve(struct pl_store *st, const struct pl_ledger_opts *o, int m
 /* Frees what o owns (the --where values). */
 void pl_ledger_opts_release(struct pl_ledger_opts *o);
 
+/* One run of a command that changes the ledger (amend, retract, restore,
+ * purge): its text and JSON summaries being written, the ledger in its
+ * transaction, the runs it works on. Zero it before
+ * pl_ledger_session_begin(). */
+struct pl_ledger_session {
+	FILE *msg, *js;       /* the text lines; the JSON entries (open until _end) */
+	char *buf, *jbuf;     /* what msg and js wrote: valid after _end */
+	size_t len, jlen;
+	struct pl_store *st;  /* the ledger, in a transaction from _begin to _end */
+	long long *ids;       /* the selected runs (pl_ledger_resolve) */
+	size_t n;
+};
+
+/* Opens the summaries, the ledger of cli for writing, its transaction, and
+ * resolves o's selection among the runs of mode (enum pl_retracted_mode)
+ * into s->ids. Prints errors; returns 0 or an exit code (then the
+ * transaction, if begun, is still open: pass the code to _end). */
+int pl_ledger_session_begin(struct pl_ledger_session *s, const struct pl_cli *cli,
+                            const struct pl_ledger_opts *o, int mode, const char *cmd);
+
+/* Ends s's transaction: rc != 0 rolls it back and returns rc; else it is
+ * committed (a failure is printed and returns PL_EXIT_USAGE) and the
+ * summaries are closed, so s->buf/len and s->jbuf/jlen hold them.
+ * Returns 0 or an exit code. */
+int pl_ledger_session_end(struct pl_ledger_session *s, int rc);
+
+/* Frees what s holds and closes its ledger; a zeroed s is a no-op. */
+void pl_ledger_session_release(struct pl_ledger_session *s);
+
 #endif
