@@ -165,6 +165,55 @@ static void json_entry(FILE *js, long long id, const struct pl_amend_result *res
 		fputs("null}", js);
 }
 
+/* The text summary of run id's amend res (revision number revision):
+ * each field and re-derived metric old -> new, each metric kept as the
+ * file gave it, and, when shared > 0, the run (first) it now pools with. */
+static void print_amended(FILE *msg, long long id, const struct pl_amend_result *r, int revision,
+                          long long shared, long long first)
+{
+	fprintf(msg, "run %lld: revision %d:", id, revision);
+	for (size_t c = 0; c < r->nchanges; c++) {
+		fputs(c ? ", " : " ", msg);
+		pl_cli_put_inert(msg, r->changes[c].field);
+		fputc(' ', msg);
+		put_value(msg, r->changes[c].old_value);
+		fputs(" -> ", msg);
+		put_value(msg, r->changes[c].new_value);
+	}
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		char a[40], b[40];
+
+		if (r->metrics[m].kept)
+			continue;
+		fprintf(msg, ", %s ", pl_metric_info[r->metrics[m].metric].name);
+		if (isnan(r->metrics[m].old_value))
+			fputs("(missing)", msg);
+		else
+			fprintf(msg, "'%s'", pl_fmt_num(a, sizeof(a), r->metrics[m].old_value));
+		fputs(" -> ", msg);
+		if (isnan(r->metrics[m].new_value))
+			fputs("(missing)", msg);
+		else
+			fprintf(msg, "'%s'", pl_fmt_num(b, sizeof(b), r->metrics[m].new_value));
+	}
+	fputc('\n', msg);
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		char a[40];
+
+		if (!r->metrics[m].kept)
+			continue;
+		fprintf(msg, "run %lld: %s kept at '%s': the file gave it (it is not the throughput "
+		             "divided by the old accelerator_count)\n",
+		        id, pl_metric_info[r->metrics[m].metric].name,
+		        pl_fmt_num(a, sizeof(a), r->metrics[m].old_value));
+	}
+	if (shared > 0)
+		fprintf(msg, "run %lld: now has the same conditions as run %lld%s: they pool "
+		             "together in comparisons\n",
+		        id, first,
+		        shared > 1 ? " and other runs" : "");
+}
+
 /* Amends run id inside the open transaction, writing what it did to msg
  * (text) and js (its JSON summary entry), and recording its move (condition keys before and after) in *moved, so
  * that a later run of the same command is not said to pool with a run it
@@ -245,47 +294,7 @@ static int amend_one(struct pl_store *st, long long id, const struct set_list *s
 		goto out;
 	}
 	json_entry(js, id, &res, revision, shared > 0 ? first : 0);
-	fprintf(msg, "run %lld: revision %d:", id, revision);
-	for (size_t c = 0; c < res.nchanges; c++) {
-		fputs(c ? ", " : " ", msg);
-		pl_cli_put_inert(msg, res.changes[c].field);
-		fputc(' ', msg);
-		put_value(msg, res.changes[c].old_value);
-		fputs(" -> ", msg);
-		put_value(msg, res.changes[c].new_value);
-	}
-	for (size_t m = 0; m < res.nmetrics; m++) {
-		char a[40], b[40];
-
-		if (res.metrics[m].kept)
-			continue;
-		fprintf(msg, ", %s ", pl_metric_info[res.metrics[m].metric].name);
-		if (isnan(res.metrics[m].old_value))
-			fputs("(missing)", msg);
-		else
-			fprintf(msg, "'%s'", pl_fmt_num(a, sizeof(a), res.metrics[m].old_value));
-		fputs(" -> ", msg);
-		if (isnan(res.metrics[m].new_value))
-			fputs("(missing)", msg);
-		else
-			fprintf(msg, "'%s'", pl_fmt_num(b, sizeof(b), res.metrics[m].new_value));
-	}
-	fputc('\n', msg);
-	for (size_t m = 0; m < res.nmetrics; m++) {
-		char a[40];
-
-		if (!res.metrics[m].kept)
-			continue;
-		fprintf(msg, "run %lld: %s kept at '%s': the file gave it (it is not the throughput "
-		             "divided by the old accelerator_count)\n",
-		        id, pl_metric_info[res.metrics[m].metric].name,
-		        pl_fmt_num(a, sizeof(a), res.metrics[m].old_value));
-	}
-	if (shared > 0)
-		fprintf(msg, "run %lld: now has the same conditions as run %lld%s: they pool "
-		             "together in comparisons\n",
-		        id, first,
-		        shared > 1 ? " and other runs" : "");
+	print_amended(msg, id, &res, revision, shared, first);
 	(*changed)++;
 	pl_ledger_amend_release(&res);
 	rc = 0;
@@ -324,14 +333,9 @@ int cmd_amend(const struct pl_cli *cli, int argc, char **argv)
 	struct set_list sets = {calloc((size_t)argc + 1, sizeof(*sets.v)),
 	                        calloc((size_t)argc + 1, sizeof(*sets.owned)), 0};
 	struct pl_error err;
-	struct pl_store *st = NULL;
-	long long *ids = NULL, when = 0;
-	size_t n = 0, changed = 0;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *msg = NULL, *js = NULL; /* the text lines; the JSON entries */
-	char *jbuf = NULL;
-	size_t jlen = 0;
+	struct pl_ledger_session s;
+	long long when = 0;
+	size_t changed = 0;
 	const char *author;
 	int argi, rc, json = 0;
 	const struct pl_option options[] = {
@@ -358,6 +362,7 @@ int cmd_amend(const struct pl_cli *cli, int argc, char **argv)
 	};
 
 	memset(&o, 0, sizeof(o));
+	memset(&s, 0, sizeof(s));
 	pl_error_init(&err);
 	if (!sets.v || !sets.owned) {
 		pl_cli_errorf("amend", "out of memory");
@@ -377,52 +382,24 @@ int cmd_amend(const struct pl_cli *cli, int argc, char **argv)
 	if (!(author = pl_ledger_author(&o, "amend")) ||
 	    pl_cli_source_date_epoch("amend", &when))
 		goto out;
-	if (!(msg = open_memstream(&buf, &len)) || !(js = open_memstream(&jbuf, &jlen))) {
-		pl_cli_errorf("amend", "out of memory");
-		goto out;
-	}
-	if (!(st = pl_cli_open_store(cli, PL_CLI_STORE_WRITE)))
-		goto out;
-	if (pl_store_begin(st, &err)) {
-		pl_cli_print_error(&err);
-		goto out;
-	}
-	rc = pl_ledger_resolve(st, &o, PL_RETRACTED_HIDE, "amend", &ids, &n);
+	rc = pl_ledger_session_begin(&s, cli, &o, PL_RETRACTED_HIDE, "amend");
 	if (rc == 0)
-		rc = amend_all(st, ids, n, &sets, when, o.reason, author, msg, js, &changed);
-	if (rc) {
-		pl_store_rollback(st, NULL);
+		rc = amend_all(s.st, s.ids, s.n, &sets, when, o.reason, author, s.msg, s.js, &changed);
+	if ((rc = pl_ledger_session_end(&s, rc)))
 		goto out;
-	}
-	if (pl_store_commit(st, &err)) {
-		pl_cli_print_error(&err);
-		rc = PL_EXIT_USAGE;
-		goto out;
-	}
-	fclose(msg);
-	msg = NULL;
-	fclose(js);
-	js = NULL;
 	if (json) {
-		printf("{\"command\": \"amend\", \"selected\": %zu, \"changed\": %zu, \"runs\": [%.*s]}\n", n,
-		       changed, (int)jlen, jbuf);
+		printf("{\"command\": \"amend\", \"selected\": %zu, \"changed\": %zu, \"runs\": [%.*s]}\n", s.n,
+		       changed, (int)s.jlen, s.jbuf);
 	} else {
-		fwrite(buf, 1, len, stdout);
+		fwrite(s.buf, 1, s.len, stdout);
 		printf("amended %zu run%s", changed, changed == 1 ? "" : "s");
-		if (n - changed)
-			printf(" (%zu unchanged)", n - changed);
+		if (s.n - changed)
+			printf(" (%zu unchanged)", s.n - changed);
 		putchar('\n');
 	}
 	rc = pl_cli_finish(PL_EXIT_OK);
 out:
-	if (msg)
-		fclose(msg);
-	if (js)
-		fclose(js);
-	free(buf);
-	free(jbuf);
-	free(ids);
-	pl_store_close(st);
+	pl_ledger_session_release(&s);
 	pl_ledger_opts_release(&o);
 	for (size_t i = 0; sets.owned && i < sets.n; i++)
 		free(sets.owned[i]);
