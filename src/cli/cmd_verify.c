@@ -363,13 +363,90 @@ static int take_dir(void *v, const char *arg, const char *cmd)
 	return 0;
 }
 
+/* The manifest.json and definition.json paths of bundle DIR into
+ * *manifest and *spec (caller frees both), after checking they are there
+ * (lstat: a symlink is there, and refused by the reader). Prints why DIR
+ * is not a bundle and returns -1 (nothing to free) otherwise. */
+static int bundle_files(const char *dir, char **manifest, char **spec)
+{
+	struct stat sb;
+	const char *no = NULL;
+	size_t n = strlen(dir) + 32;
+
+	*manifest = malloc(n);
+	*spec = malloc(n);
+	if (!*manifest || !*spec) {
+		free(*manifest);
+		free(*spec);
+		pl_cli_errorf("verify", "out of memory");
+		return -1;
+	}
+	snprintf(*manifest, n, "%s/manifest.json", dir);
+	snprintf(*spec, n, "%s/definition.json", dir);
+	if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+		no = "such directory";
+	else if (lstat(*manifest, &sb) != 0)
+		no = "manifest.json";
+	else if (lstat(*spec, &sb) != 0)
+		no = "definition.json: an --axis report cannot be verified";
+	if (no) {
+		pl_cli_errorf("verify",
+		              "'%s' is not a report bundle (no %s; bundles are written by "
+		              "'perfledger report --spec reports/NAME.json --out DIR')",
+		              dir, no);
+		free(*manifest);
+		free(*spec);
+		return -1;
+	}
+	return 0;
+}
+
+/* Bundle DIR differs from its re-render FRESH in ndiff files: says so,
+ * notes a different gnuplot, and tells a superseded bundle (runs amended
+ * since: checked against its own as-of time) from a changed one. Returns
+ * PL_EXIT_SUPERSEDED or PL_EXIT_REGRESSION. */
+static int report_diff(const struct pl_cli *cli, const char *dir, const char *fresh,
+                       const char *manifest, const char *spec, const char *lang,
+                       long long epoch, const char *tmp, size_t ndiff)
+{
+	char was[128], now[128], *fm = malloc(strlen(fresh) + 32);
+	size_t corrected;
+
+	fputs("bundle '", stdout);
+	pl_cli_put_inert(stdout, dir);
+	printf("' differs from a re-render: %zu file%s\n", ndiff, ndiff == 1 ? "" : "s");
+	corrected = name_changed_runs(cli, manifest, fresh);
+	if (fm) {
+		snprintf(fm, strlen(fresh) + 32, "%s/manifest.json", fresh);
+		if (pl_manifest_gnuplot(manifest, was, sizeof(was)) &&
+		    pl_manifest_gnuplot(fm, now, sizeof(now)) && strcmp(was, now) != 0) {
+			fputs("note: the bundle's charts were drawn by '", stdout);
+			pl_cli_put_inert(stdout, was);
+			fputs("', this machine has '", stdout);
+			pl_cli_put_inert(stdout, now);
+			fputs("': gnuplot's .svg/.png (and so manifest.json) can differ for "
+			      "that alone\n", stdout);
+		}
+		free(fm);
+	}
+	if (corrected) {
+		struct pl_msg m;
+		if (!got_signal)
+			as_of_check(cli, dir, spec, lang, epoch, manifest, tmp);
+		pl_msg_init(&m, PL_MSG_VERIFY_SUPERSEDED);
+		say(&m);
+		return PL_EXIT_SUPERSEDED;
+	}
+	return PL_EXIT_REGRESSION;
+}
+
 int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 {
 	char lang[16], tmpl[4096], *fresh, *manifest, *spec;
 	struct sigaction old[3];
 	const char *dir, *tmp = getenv("TMPDIR");
 	long long epoch;
-	size_t ndiff = 0, corrected = 0;
+	size_t ndiff = 0;
 	struct pl_error err;
 	int rc;
 
@@ -412,36 +489,8 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 		return verify_offline(dir, want_id);
 	}
 	pl_error_init(&err);
-	manifest = malloc(strlen(dir) + 32);
-	spec = malloc(strlen(dir) + 32);
-	if (!manifest || !spec) {
-		free(manifest);
-		free(spec);
-		pl_cli_errorf("verify", "out of memory");
+	if (bundle_files(dir, &manifest, &spec))
 		return PL_EXIT_USAGE;
-	}
-	snprintf(manifest, strlen(dir) + 32, "%s/manifest.json", dir);
-	snprintf(spec, strlen(dir) + 32, "%s/definition.json", dir);
-	{
-		/* lstat: a symlink is there, and refused by the reader */
-		struct stat sb;
-		const char *no = NULL;
-		if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-			no = "such directory";
-		else if (lstat(manifest, &sb) != 0)
-			no = "manifest.json";
-		else if (lstat(spec, &sb) != 0)
-			no = "definition.json: an --axis report cannot be verified";
-		if (no) {
-			pl_cli_errorf("verify",
-			              "'%s' is not a report bundle (no %s; bundles are written by "
-			              "'perfledger report --spec reports/NAME.json --out DIR')",
-			              dir, no);
-			free(manifest);
-			free(spec);
-			return PL_EXIT_USAGE;
-		}
-	}
 	if (pl_manifest_read(manifest, lang, sizeof(lang), &epoch, &err)) {
 		pl_cli_print_error(&err);
 		free(manifest);
@@ -473,33 +522,7 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 			pl_cli_print_error(&err);
 			rc = PL_EXIT_USAGE;
 		} else if (ndiff > 0) {
-			char was[128], now[128], *fm = malloc(strlen(fresh) + 32);
-			fputs("bundle '", stdout);
-			pl_cli_put_inert(stdout, dir);
-			printf("' differs from a re-render: %zu file%s\n", ndiff, ndiff == 1 ? "" : "s");
-			corrected = name_changed_runs(cli, manifest, fresh);
-			if (fm) {
-				snprintf(fm, strlen(fresh) + 32, "%s/manifest.json", fresh);
-				if (pl_manifest_gnuplot(manifest, was, sizeof(was)) &&
-				    pl_manifest_gnuplot(fm, now, sizeof(now)) && strcmp(was, now) != 0) {
-					fputs("note: the bundle's charts were drawn by '", stdout);
-					pl_cli_put_inert(stdout, was);
-					fputs("', this machine has '", stdout);
-					pl_cli_put_inert(stdout, now);
-					fputs("': gnuplot's .svg/.png (and so manifest.json) can differ for "
-					      "that alone\n", stdout);
-				}
-				free(fm);
-			}
-			rc = PL_EXIT_REGRESSION;
-			if (corrected) {
-				struct pl_msg m;
-				if (!got_signal)
-					as_of_check(cli, dir, spec, lang, epoch, manifest, tmp);
-				pl_msg_init(&m, PL_MSG_VERIFY_SUPERSEDED);
-				say(&m);
-				rc = PL_EXIT_SUPERSEDED;
-			}
+			rc = report_diff(cli, dir, fresh, manifest, spec, lang, epoch, tmp, ndiff);
 		} else {
 			fputs("bundle '", stdout);
 			pl_cli_put_inert(stdout, dir);
