@@ -705,7 +705,7 @@ static double l1_cost(const struct l1_acc *a)
 	return c > 0.0 ? c : 0.0;
 }
 
-/* One function of 140 lines on purpose: the PELT recurrence (f, last,
+/* Over 120 lines on purpose: the PELT recurrence (f, last,
  * nseg, the live candidates cand[] and dead_from[]) is one loop whose
  * state every step reads and prunes; split into helpers it would pass the
  * same eight arrays to each of them and read worse than the published
