@@ -11,7 +11,9 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/carried.h"
+#include "core/requests.h"
 #include "render/render.h"
+#include "store/requests.h"
 #include "util/fsutil.h"
 
 static const char usage_text[] =
@@ -62,12 +64,18 @@ static int write_run(void *vctx, const struct pl_run *run, struct pl_error *err)
 {
 	struct export_ctx *c = vctx;
 	struct pl_carried view; /* slices of c->all: borrowed, never released */
+	struct pl_run line = *run; /* run with its requests: a shallow view */
+	int rc;
 
 	memset(&view, 0, sizeof(view));
+	if ((rc = pl_store_read_requests(c->st, run->id, &line.requests, err)))
+		return rc;
 	SLICE(c->all.accepted, 0, run->id, view.accepted);
 	SLICE(c->all.revisions, 1, run->id, view.revisions);
 	SLICE(c->all.retractions, 2, run->id, view.retractions);
-	if (pl_render_export_run(c->out, run, &view))
+	rc = pl_render_export_run(c->out, &line, &view);
+	pl_requests_free(line.requests);
+	if (rc)
 		return pl_error_set(err, PL_EIO, "cannot write the export: %s",
 		                    "write error (disk full?)");
 	c->runs++;
