@@ -449,7 +449,7 @@ static double itl_of(const struct pl_requests *rq, size_t i)
 	if (rq->columns & PL_RQ_GAPS) {
 		for (size_t k = 0; k < ng; k++)
 			m = g[k] > m ? g[k] : m;
-		return ng ? m : NAN;
+		return ng ? m : 0; /* no gap (one token): nothing to wait for */
 	}
 	return rq->itl_mean ? rq->itl_mean[i] : NAN;
 }
@@ -469,8 +469,10 @@ int pl_requests_grade(const struct pl_requests *rq, const struct pl_rq_slo *slo,
 	for (size_t i = 0; i < rq->n; i++) {
 		if (rq->error[i])
 			continue;
+		/* one output token: nothing to time after the first (vLLM's goodput too) */
+		int one = rq->output_tokens[i] == 0 || rq->output_tokens[i] == 1;
 		if (!within(rq->ttft[i], slo->ttft) || !within(e2el_of(rq, i), slo->e2el) ||
-		    !within(isnan(slo->tpot) ? 0 : tpot_of(rq, i), slo->tpot) ||
+		    !within(isnan(slo->tpot) || one ? 0 : tpot_of(rq, i), slo->tpot) ||
 		    !within(isnan(slo->itl) ? 0 : itl_of(rq, i), slo->itl))
 			continue;
 		out->met++;

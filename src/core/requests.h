@@ -148,9 +148,10 @@ struct pl_rq_stats {
 int pl_requests_stats(const struct pl_requests *rq, struct pl_rq_stats *out);
 
 /* A per-request SLO: each limit in seconds, NaN = no limit. A request
- * meets it when it completed and each limited value is at most its limit
- * (a limit on a value the request lacks — TPOT of a one-token request, a
- * column not recorded — is missed). */
+ * meets it when it completed and each limited value is at most its limit.
+ * A request of one output token meets any TPOT and ITL limit (nothing is
+ * timed after its first token; vLLM's goodput counts it so too); a limit
+ * on a value a request lacks otherwise (a column not recorded) is missed. */
 struct pl_rq_slo {
 	double ttft, tpot, e2el, itl; /* limits, s; NaN = none */
 };
