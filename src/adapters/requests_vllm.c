@@ -60,7 +60,7 @@ static int num_at(const cJSON *item, const char *key, size_t i, double *out, str
 static int count_at(const cJSON *item, const char *key, size_t i, int64_t *out,
                     struct pl_error *err)
 {
-	double v;
+	double v = NAN;
 	int rc = num_at(item, key, i, &v, err);
 
 	if (rc)
@@ -109,7 +109,7 @@ int pl_requests_from_vllm(const cJSON *obj, struct pl_run *run, struct pl_error 
 	for (size_t i = 0; i < (size_t)n; i++) {
 		const char *error = NULL;
 		int64_t in = -1, out = -1;
-		double ttft;
+		double ttft = NAN;
 
 		if (it[4] && !cJSON_IsNull(it[4])) {
 			if (!cJSON_IsString(it[4])) {
@@ -145,7 +145,7 @@ int pl_requests_from_vllm(const cJSON *obj, struct pl_run *run, struct pl_error 
 			}
 			cJSON_ArrayForEach(g, it[1])
 			{
-				double v;
+				double v = NAN;
 				if ((rc = num_at(g, "itls", i, &v, err)))
 					goto fail;
 				if ((rc = pl_requests_add_gap(rq, v))) {

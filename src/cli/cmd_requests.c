@@ -27,7 +27,8 @@ static const char usage_text[] =
 	"request's value is at most it: the attainment (share of all requests, failed\n"
 	"ones missed, meeting every limit) and the goodput (those requests per second\n"
 	"of the run's duration, and their output tokens per second). A request's ITL\n"
-	"against a limit is its largest gap. --format json uses the canonical names.\n"
+	"against a limit is its largest gap. Text shows 6 significant digits;\n"
+	"--format json every digit, with the canonical names.\n"
 	"\n";
 
 static int operand_id(void *id, const char *arg, const char *cmd)
@@ -77,7 +78,8 @@ static void text_num(FILE *out, double v, int width)
 {
 	char buf[40];
 
-	fprintf(out, " %*s", width, isnan(v) ? "n/a" : pl_fmt_num(buf, sizeof(buf), v));
+	/* six significant digits on a terminal; --format json has every digit */
+	fprintf(out, " %*s", width, isnan(v) ? "n/a" : pl_fmt_num(buf, sizeof(buf), pl_round_sig(v, 6)));
 }
 
 static const char *const fam_names[] = {"ttft", "tpot", "itl", "e2el"};
@@ -128,17 +130,17 @@ static void print_text(FILE *out, long long id, const struct pl_rq_stats *s,
 {
 	fprintf(out, "run %lld: %zu requests, %zu completed, %zu failed\n", id, s->requests,
 	        s->requests - s->failed, s->failed);
-	fprintf(out, "%-6s %7s %20s %20s %20s %20s %20s %20s\n", "metric", "n", "p50", "p90", "p95",
+	fprintf(out, "%-6s %7s %11s %11s %11s %11s %11s %11s\n", "metric", "n", "p50", "p90", "p95",
 	        "p99", "p99.9", "mean");
 	for (int f = 0; f < 4; f++) {
 		const struct pl_rq_dist *d = fam(s, f);
 		fprintf(out, "%-6s %7zu", fam_names[f], d->n);
-		text_num(out, d->p50, 20);
-		text_num(out, d->p90, 20);
-		text_num(out, d->p95, 20);
-		text_num(out, d->p99, 20);
-		text_num(out, d->p999, 20);
-		text_num(out, d->mean, 20);
+		text_num(out, d->p50, 11);
+		text_num(out, d->p90, 11);
+		text_num(out, d->p95, 11);
+		text_num(out, d->p99, 11);
+		text_num(out, d->p999, 11);
+		text_num(out, d->mean, 11);
 		fputc('\n', out);
 	}
 	fputs("(seconds)\n", out);
