@@ -360,27 +360,36 @@ int pl_store_write_requests(struct pl_store *st, long long run_id, struct pl_req
                             struct pl_error *err)
 {
 	struct pl_requests check;
+	long long n, failed, gaps;
 	sqlite3_stmt *s;
 	int rc;
 
 	if (!rq)
 		return 0;
 	if (rq->blob) {
-		/* an export line's bytes: stored as they are once they decode */
+		/* an export line's bytes (its columns are not decoded): stored
+		 * as they are once they decode, with the counts they hold */
 		if ((rc = pl_store_requests_decode(rq->blob, rq->nblob, &check, err)))
 			return rc;
+		n = (long long)check.n;
+		failed = (long long)pl_requests_failed(&check);
+		gaps = (long long)check.ngaps;
 		pl_requests_release(&check);
 	} else if ((rc = pl_store_requests_encode(rq, err))) {
 		return rc;
+	} else {
+		n = (long long)rq->n;
+		failed = (long long)pl_requests_failed(rq);
+		gaps = (long long)rq->ngaps;
 	}
 	if ((rc = prep(st, "INSERT OR REPLACE INTO run_requests (run_id, requests, failed, gaps, blob) "
 	                   "VALUES (?1, ?2, ?3, ?4, ?5)",
 	               &s, "storing requests", err)))
 		return rc;
 	sqlite3_bind_int64(s, 1, run_id);
-	sqlite3_bind_int64(s, 2, (sqlite3_int64)rq->n);
-	sqlite3_bind_int64(s, 3, (sqlite3_int64)pl_requests_failed(rq));
-	sqlite3_bind_int64(s, 4, (sqlite3_int64)rq->ngaps);
+	sqlite3_bind_int64(s, 2, n);
+	sqlite3_bind_int64(s, 3, failed);
+	sqlite3_bind_int64(s, 4, gaps);
 	sqlite3_bind_blob(s, 5, rq->blob, (int)rq->nblob, SQLITE_STATIC);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		rc = pl_store_fail(st, err, "storing requests");
