@@ -42,6 +42,7 @@ struct export_ctx {
 	                                    each list ordered by run id */
 	size_t next[3];                  /* per list, the first entry not yet written */
 	FILE *out;                       /* where lines go */
+	int any_requests;                /* 1: some run has requests (read per run) */
 	size_t runs, retracted;          /* written, and of them retracted */
 	size_t steps, revisions, retractions; /* trail records written with them */
 };
@@ -68,7 +69,7 @@ static int write_run(void *vctx, const struct pl_run *run, struct pl_error *err)
 	int rc;
 
 	memset(&view, 0, sizeof(view));
-	if ((rc = pl_store_read_requests(c->st, run->id, &line.requests, err)))
+	if (c->any_requests && (rc = pl_store_read_requests(c->st, run->id, &line.requests, err)))
 		return rc;
 	SLICE(c->all.accepted, 0, run->id, view.accepted);
 	SLICE(c->all.revisions, 1, run->id, view.revisions);
@@ -137,7 +138,8 @@ int cmd_export(const struct pl_cli *cli, int argc, char **argv)
 	ctx.filters = sel.filters;
 	ctx.nfilters = sel.nfilters;
 	pl_store_set_retracted_mode(st, PL_RETRACTED_ALL); /* retracted runs too, marked */
-	if (pl_store_accepted_steps_all(st, &ctx.all.accepted, &err) ||
+	if (pl_store_has_requests(st, &ctx.any_requests, &err) ||
+	    pl_store_accepted_steps_all(st, &ctx.all.accepted, &err) ||
 	    pl_store_revisions(st, 0, &ctx.all.revisions, &err) ||
 	    pl_store_retractions(st, 0, &ctx.all.retractions, &err) ||
 	    (out ? pl_fs_write_atomic(out, write_all, &ctx, &err) : write_all(stdout, &ctx, &err))) {

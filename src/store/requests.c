@@ -464,3 +464,10 @@ int pl_store_delete_requests(struct pl_store *st, long long run_id, struct pl_er
 	sqlite3_finalize(s);
 	return rc;
 }
+
+int pl_store_has_requests(struct pl_store *st, int *any, struct pl_error *err)
+{
+	*any = 0;
+	return pl_store_query_int(st, "SELECT EXISTS (SELECT 1 FROM run_requests)", "reading requests",
+	                          any, err);
+}

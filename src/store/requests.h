@@ -59,6 +59,10 @@ struct pl_request_counts {
 int pl_store_request_counts(struct pl_store *st, long long run_id,
                             struct pl_request_counts *out, struct pl_error *err);
 
+/* *any gets 1 when some run of the store has requests, else 0 (export
+ * asks once before reading any run's). Returns 0 or PL_EDB. */
+int pl_store_has_requests(struct pl_store *st, int *any, struct pl_error *err);
+
 /* Deletes the requests of run run_id (purge), in the open transaction.
  * Returns 0 or PL_EDB. */
 int pl_store_delete_requests(struct pl_store *st, long long run_id, struct pl_error *err);
