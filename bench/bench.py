@@ -436,6 +436,18 @@ def big_file(tmp, mb, binary):
           "exit %d" % (size / 1e6, n, t, rss / 1024, rc))
     stored = stored_runs(argv[2])
     os.unlink(path)
+    # the run's requests: every one kept, and `requests` on them (docs/requests.md)
+    kept = -1
+    try:
+        with sqlite3.connect(argv[2]) as db:
+            kept = db.execute("SELECT requests FROM run_requests").fetchone()[0]
+    except (sqlite3.Error, TypeError):
+        pass
+    rt, rrss, rrc = run([binary, "--db", argv[2], "requests", "1", "--slo", "ttft=1,tpot=0.05"])
+    print("big    requests kept: %d of %d; import <= 64 MB peak RSS: %s, <= 1 s: %s" %
+          (kept, n, "met" if rss / 1024 <= 64 else "NOT MET", "met" if t <= 1 else "NOT MET"))
+    print("big    perfledger requests 1 --slo ...: %.3f s, peak RSS %.1f MB, exit %d; <= 0.1 s: %s"
+          % (rt, rrss / 1024, rrc, "met" if rt <= 0.1 else "NOT MET"))
     if rc != 0 or stored != 1:
         print("big    FAILED: vLLM result file: %s, exit %d (want 1 run stored, exit 0)"
               % ("%d runs stored" % stored if stored >= 0 else "no readable database", rc))

@@ -19,6 +19,7 @@
 
 #include "adapters/adapter_impl.h"
 #include "adapters/json_util.h"
+#include "adapters/requests_impl.h"
 #include "core/carried.h"
 
 static const char *const ledger_mapping[] = {
@@ -26,6 +27,7 @@ static const char *const ledger_mapping[] = {
 	"export: extras.<FORMAT.key> -> that extra condition (text)",
 	"export and list --format json: measurements.<FORMAT.path> -> that unplaced measurement "
 	"(a number, or any other JSON value as its text)",
+	"export: requests -> the run's requests (base64 of the blob of docs/requests.md), stored as is",
 	"export: provenance.{source_path,sha256,record,adapter,format_version,imported_at,"
 	"record_id} -> the run's provenance, kept as given",
 	"export: commit, branch, build_id, ci_run_url -> the run's build identity",
@@ -48,6 +50,7 @@ static const struct pl_field ledger_fields[] = {
 	{"{metric,metrics}.<metric name>", PL_FATE_METRIC, "that metric, canonical unit"},
 	{"extras.<FORMAT.key>", PL_FATE_CONDITION, "that extra condition"},
 	{"measurements.<FORMAT.path>", PL_FATE_METRIC, "that unplaced measurement, as stored"},
+	{"requests", PL_FATE_DERIVED, "the run's requests: base64 of the stored blob, stored as is"},
 	{"provenance.*, source, sha256, record, adapter, format_version, imported_at",
 	 PL_FATE_DERIVED, "the run's provenance, kept as given"},
 	{"{commit,branch,build_id,ci_run_url}, build.*", PL_FATE_DERIVED,
@@ -390,7 +393,8 @@ static int read_retractions(const cJSON *list, struct pl_run *run, struct pl_err
 
 static int ledger_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err)
 {
-	static const char *const export_keys[] = {"metric", "extras", "measurements", "provenance",
+	static const char *const export_keys[] = {"metric", "extras", "measurements", "requests",
+	                                          "provenance",
 	                                          "accepted_steps",
 	                                          "revisions", "retractions", "descriptor_version",
 	                                          NULL};
@@ -413,7 +417,8 @@ static int ledger_convert(const cJSON *obj, struct pl_run *run, struct pl_error 
 		    (rc = read_provenance(pl_json_get(obj, "provenance"), "source_path", run, err)) ||
 		    (rc = read_accepted(pl_json_get(obj, "accepted_steps"), run, err)) ||
 		    (rc = read_revisions(pl_json_get(obj, "revisions"), run, err)) ||
-		    (rc = read_retractions(pl_json_get(obj, "retractions"), run, err)))
+		    (rc = read_retractions(pl_json_get(obj, "retractions"), run, err)) ||
+		    (rc = pl_requests_from_export(obj, run, err)))
 			return rc;
 		metric = pl_json_get(obj, "metric");
 	} else {

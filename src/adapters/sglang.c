@@ -17,6 +17,7 @@
 
 #include "adapters/adapter_impl.h"
 #include "adapters/json_util.h"
+#include "adapters/requests_impl.h"
 
 static const char *const sglang_mapping[] = {
 	"backend -> api_backend (the client API, not the engine)",
@@ -64,8 +65,10 @@ static const struct pl_field sglang_fields[] = {
 	{"accept_length", PL_FATE_METRIC,
 	 "spec_acceptance_length (the server's mean accepted length); a number -> speculative_method "
 	 "= unknown unless the launch flags name it; null -> no speculative decoding shown"},
-	{"{input_lens,output_lens,ttfts,itls,generated_texts,errors}", PL_FATE_IGNORED,
-	 "per-request arrays; only the summary statistics are stored"},
+	{"{input_lens,output_lens,ttfts,itls,errors}", PL_FATE_DERIVED,
+	 "the run's requests (--save-detailed): kept per request, in the run_requests table "
+	 "(docs/requests.md)"},
+	{"generated_texts", PL_FATE_IGNORED, "the generated text of each request: not a measure"},
 	{NULL, 0, NULL},
 };
 
@@ -186,6 +189,8 @@ static int sglang_convert(const cJSON *obj, struct pl_run *run, struct pl_error 
 	 * names the method (the launch flags may) */
 	if (run->has_metric[PL_M_SPEC_ACCEPTANCE_LENGTH] && !run->cond[PL_C_SPECULATIVE_METHOD].set &&
 	    (rc = pl_run_set_cond(run, PL_C_SPECULATIVE_METHOD, PL_SPEC_UNKNOWN, err)))
+		return rc;
+	if ((rc = pl_requests_from_vllm(obj, run, err)))
 		return rc;
 	return latencies(obj, run, err);
 }

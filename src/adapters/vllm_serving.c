@@ -34,6 +34,7 @@
 
 #include "adapters/adapter_impl.h"
 #include "adapters/json_util.h"
+#include "adapters/requests_impl.h"
 
 static const char *const vllm_mapping[] = {
 	"model_id -> model (as is)",
@@ -114,8 +115,10 @@ static const struct pl_field vllm_fields[] = {
 	{"structured_output_ratio", PL_FATE_CONDITION,
 	 "structured_output_ratio (benchmark_serving_structured_output.py; share of requests, 0..1)"},
 	{"correct_rate(%)", PL_FATE_METRIC, "correct_rate (fraction, percent / 100)"},
-	{"{input_lens,output_lens,ttfts,itls,generated_texts,errors}", PL_FATE_IGNORED,
-	 "per-request arrays; only the summary statistics are stored"},
+	{"{input_lens,output_lens,ttfts,itls,errors}", PL_FATE_DERIVED,
+	 "the run's requests (--save-detailed): kept per request, in the run_requests table "
+	 "(docs/requests.md)"},
+	{"generated_texts", PL_FATE_IGNORED, "the generated text of each request: not a measure"},
 	{NULL, 0, NULL},
 };
 
@@ -373,7 +376,8 @@ static int vllm_convert(const cJSON *obj, struct pl_run *run, struct pl_error *e
 	    (rc = pl_json_metric(obj, "request_goodput", PL_M_GOODPUT, 0, run, err)) ||
 	    (rc = pl_json_metric(obj, "correct_rate(%)", PL_M_CORRECT_RATE, -2, run, err)) ||
 	    (rc = pl_json_cond(obj, "structured_output_ratio", PL_C_STRUCTURED_OUTPUT_RATIO, run, err)) ||
-	    (rc = convert_spec(obj, run, err)))
+	    (rc = convert_spec(obj, run, err)) ||
+	    (rc = pl_requests_from_vllm(obj, run, err)))
 		return rc;
 	return convert_latencies(obj, run, err);
 }

@@ -35,6 +35,7 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv);
 int cmd_migrate(const struct pl_cli *cli, int argc, char **argv);
 int cmd_site(const struct pl_cli *cli, int argc, char **argv);
 int cmd_show(const struct pl_cli *cli, int argc, char **argv);
+int cmd_requests(const struct pl_cli *cli, int argc, char **argv);
 int cmd_amend(const struct pl_cli *cli, int argc, char **argv);
 int cmd_retract(const struct pl_cli *cli, int argc, char **argv);
 int cmd_restore(const struct pl_cli *cli, int argc, char **argv);

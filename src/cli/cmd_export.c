@@ -11,7 +11,9 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/carried.h"
+#include "core/requests.h"
 #include "render/render.h"
+#include "store/requests.h"
 #include "util/fsutil.h"
 
 static const char usage_text[] =
@@ -40,6 +42,7 @@ struct export_ctx {
 	                                    each list ordered by run id */
 	size_t next[3];                  /* per list, the first entry not yet written */
 	FILE *out;                       /* where lines go */
+	int any_requests;                /* 1: some run has requests (read per run) */
 	size_t runs, retracted;          /* written, and of them retracted */
 	size_t steps, revisions, retractions; /* trail records written with them */
 };
@@ -62,12 +65,18 @@ static int write_run(void *vctx, const struct pl_run *run, struct pl_error *err)
 {
 	struct export_ctx *c = vctx;
 	struct pl_carried view; /* slices of c->all: borrowed, never released */
+	struct pl_run line = *run; /* run with its requests: a shallow view */
+	int rc;
 
 	memset(&view, 0, sizeof(view));
+	if (c->any_requests && (rc = pl_store_read_requests(c->st, run->id, &line.requests, err)))
+		return rc;
 	SLICE(c->all.accepted, 0, run->id, view.accepted);
 	SLICE(c->all.revisions, 1, run->id, view.revisions);
 	SLICE(c->all.retractions, 2, run->id, view.retractions);
-	if (pl_render_export_run(c->out, run, &view))
+	rc = pl_render_export_run(c->out, &line, &view);
+	pl_requests_free(line.requests);
+	if (rc)
 		return pl_error_set(err, PL_EIO, "cannot write the export: %s",
 		                    "write error (disk full?)");
 	c->runs++;
@@ -129,7 +138,8 @@ int cmd_export(const struct pl_cli *cli, int argc, char **argv)
 	ctx.filters = sel.filters;
 	ctx.nfilters = sel.nfilters;
 	pl_store_set_retracted_mode(st, PL_RETRACTED_ALL); /* retracted runs too, marked */
-	if (pl_store_accepted_steps_all(st, &ctx.all.accepted, &err) ||
+	if (pl_store_has_requests(st, &ctx.any_requests, &err) ||
+	    pl_store_accepted_steps_all(st, &ctx.all.accepted, &err) ||
 	    pl_store_revisions(st, 0, &ctx.all.revisions, &err) ||
 	    pl_store_retractions(st, 0, &ctx.all.retractions, &err) ||
 	    (out ? pl_fs_write_atomic(out, write_all, &ctx, &err) : write_all(stdout, &ctx, &err))) {

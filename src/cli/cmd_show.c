@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "render/render.h"
+#include "store/requests.h"
 
 static const char usage_text[] =
 	"usage: perfledger show ID [--format text|json]\n"
@@ -67,6 +68,7 @@ int cmd_show(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_revision_list revs = {0};
 	struct pl_retraction_list rets = {0};
 	struct pl_run run;
+	struct pl_request_counts counts;
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	long long id = 0;
@@ -108,10 +110,16 @@ int cmd_show(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_errorf("show", "no run with id %lld", id);
 		goto out;
 	}
-	if (pl_render_run_show(stdout, &run, &revs, &rets, fmt, &err)) {
+	if (pl_store_request_counts(st, id, &counts, &err) ||
+	    pl_render_run_show(stdout, &run, &revs, &rets, fmt, &err)) {
 		pl_cli_print_error(&err);
 		goto out;
 	}
+	if (counts.found && fmt == PL_FMT_TEXT)
+		printf("requests: %lld (%lld completed, %lld failed), %lld inter-token gaps, %lld bytes "
+		       "stored ('perfledger requests %lld')\n",
+		       counts.requests, counts.requests - counts.failed, counts.failed, counts.gaps,
+		       counts.bytes, id);
 	rc = pl_cli_finish(PL_EXIT_OK);
 out:
 	pl_revision_list_release(&revs);

@@ -35,6 +35,7 @@ static const struct command commands[] = {
 	{"verify", cmd_verify, "re-render a report bundle and report every file that differs"},
 	{"formats", cmd_formats, "list the input formats, their versions and field mappings"},
 	{"show", cmd_show, "print one run whole: conditions, metrics, provenance and its trail"},
+	{"requests", cmd_requests, "a run's request statistics, and its attainment and goodput at any SLO"},
 	{"amend", cmd_amend, "correct stored conditions; the old values stay in the trail"},
 	{"retract", cmd_retract, "take runs out of every comparison and report, without deleting"},
 	{"restore", cmd_restore, "put retracted runs back"},

@@ -3,6 +3,7 @@
  */
 #include "core/model.h"
 #include "core/carried.h"
+#include "core/requests.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -148,6 +149,7 @@ void pl_run_release(struct pl_run *run)
 	for (int f = 0; f < PL_BUILD_COUNT; f++)
 		free(run->build[f]);
 	pl_carried_free(run->carried);
+	pl_requests_free(run->requests);
 	pl_run_init(run);
 }
 
@@ -217,6 +219,8 @@ int pl_run_copy(struct pl_run *dst, const struct pl_run *src)
 			goto oom;
 	dst->provenance_given = src->provenance_given;
 	if (pl_carried_copy(&dst->carried, src->carried))
+		goto oom;
+	if (src->requests && !(dst->requests = pl_requests_dup(src->requests)))
 		goto oom;
 	return 0;
 oom:

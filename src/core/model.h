@@ -323,6 +323,7 @@ int pl_run_set_build(struct pl_run *run, int f, const char *text, struct pl_erro
 /* The canonical run. Created by adapters, filled by the store on query.
  * Initialise with pl_run_init(), release with pl_run_release(). */
 struct pl_carried; /* core/carried.h */
+struct pl_requests; /* core/requests.h */
 
 struct pl_run {
 	long long id;                           /* database id; 0 until stored */
@@ -370,6 +371,10 @@ struct pl_run {
 	struct pl_error *reject; /* why this record of a multi-record file is
 	                            rejected (its other records are kept), or
 	                            NULL; owned */
+	struct pl_requests *requests; /* the run's requests where its file carries
+	                            them (core/requests.h), or NULL; owned. Read
+	                            from the store only on demand
+	                            (pl_store_read_requests) */
 };
 
 /* Zeroes run (all conditions and metrics missing). */

@@ -45,6 +45,7 @@
 #include "core/hash.h"
 #include "core/ledger.h"
 #include "import/import_impl.h"
+#include "store/requests.h"
 
 /* ------------------------------------------- the set of source files */
 
@@ -255,6 +256,13 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 	}
 	if (!rc && newm.nmeasure)
 		rc = pl_store_write_measures(st, s->id, &newm, err);
+	if (!rc && now->requests) {
+		/* requests the file carries and the stored run lacks (stored
+		 * before perfledger kept them): derived from the kept bytes */
+		struct pl_request_counts have;
+		if (!(rc = pl_store_request_counts(st, s->id, &have, err)) && !have.found)
+			rc = pl_store_write_requests(st, s->id, now->requests, err);
+	}
 	if (rc)
 		goto out;
 	if (nmove > 0) {

@@ -9,7 +9,9 @@
  *    unit, in PL_CONDITIONS order>, "extras": {...} (when the run has extra
  *    conditions), "metric": {<every known metric, canonical name and unit>},
  *    "measurements": {<"FORMAT.path": number or JSON value>} (when the run
- *    has unplaced measurements),
+ *    has unplaced measurements), "requests": base64 of the run's stored
+ *    requests blob (store/requests.h; when the run has requests and the
+ *    caller loaded them into run->requests),
  *    "provenance": {"source_path", "sha256", "record", "adapter",
  *    "format_version" (when known), "imported_at", "record_id" (the record
  *    identity as first imported, when stored: an amended run keeps it)},
@@ -31,8 +33,11 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "core/carried.h"
+#include "core/requests.h"
+#include "util/base64.h"
 #include "render/render.h"
 #include "render/render_impl.h"
 
@@ -117,6 +122,14 @@ int pl_render_export_run(FILE *out, const struct pl_run *run, const struct pl_ca
 	}
 	fputc('}', out);
 	pl_json_write_measures(out, &first, run);
+	if (run->requests && run->requests->blob) {
+		char *b64 = pl_base64_encode(run->requests->blob, run->requests->nblob);
+		if (!b64)
+			return -1;
+		pl_json_write_key(out, &first, "requests");
+		pl_json_write_string(out, b64);
+		free(b64);
+	}
 	pl_json_write_key(out, &first, "provenance");
 	fputc('{', out);
 	inner = 1;

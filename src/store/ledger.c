@@ -699,6 +699,8 @@ int pl_store_purge(struct pl_store *st, long long run_id, struct pl_purge_counts
 		                    "(perfledger retract --run %lld --reason TEXT first)", run_id, run_id);
 	if ((rc = exec_run(st, "DELETE FROM run_measurements WHERE run_id = ?1", run_id, NULL,
 	                   "purging a run", err)) ||
+	    (rc = exec_run(st, "DELETE FROM run_requests WHERE run_id = ?1", run_id, NULL,
+	                   "purging a run", err)) ||
 	    (rc = exec_run(st, "DELETE FROM revisions WHERE run_id = ?1", run_id,
 	                   &counts->revisions, "purging a run", err)) ||
 	    (rc = exec_run(st, "DELETE FROM retractions WHERE run_id = ?1", run_id,

@@ -780,6 +780,13 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 	                     "ON CONFLICT DO NOTHING",
 	                     "merging unplaced measurements", NULL, err)) ||
 	    (rc = merge_step(st,
+	                     "INSERT INTO main.run_requests (run_id, requests, failed, gaps, blob) "
+	                     "SELECT mr.id, q.requests, q.failed, q.gaps, q.blob FROM o.run_requests q "
+	                     "JOIN o.runs r ON r.id = q.run_id JOIN main.runs mr ON mr.source_sha256 = "
+	                     "r.source_sha256 AND mr.record = r.record WHERE mr.id > (SELECT id FROM "
+	                     "temp.pl_before) ORDER BY q.run_id ON CONFLICT DO NOTHING",
+	                     "merging requests", NULL, err)) ||
+	    (rc = merge_step(st,
 	                     "INSERT INTO main.retractions (run_id, retracted_at, reason, author, "
 	                     "restored_at, restore_reason, restored_by) SELECT mr.id, t.retracted_at, "
 	                     "t.reason, t.author, t.restored_at, t.restore_reason, t.restored_by FROM "

@@ -5,6 +5,7 @@
  * transaction or savepoint of its own, pl_store_insert_run_bulk() inside the
  * importer's. Parameters that stay NULL run after run are bound once.
  */
+#include "store/requests.h"
 #include "store/store_impl.h"
 #include "util/clock.h"
 
@@ -238,7 +239,9 @@ static int insert_core(struct pl_store *st, const struct pl_run *run, const stru
 		return rc;
 	}
 	memo_put(st, key, cond_id);
-	return pl_store_write_measures(st, *run_id, run, err);
+	if ((rc = pl_store_write_measures(st, *run_id, run, err)))
+		return rc;
+	return pl_store_write_requests(st, *run_id, run->requests, err);
 }
 
 int pl_store_insert_run(struct pl_store *st, struct pl_run *run, int *inserted, struct pl_error *err)

@@ -1,0 +1,377 @@
+/*
+ * test_requests.c — a run's requests: the one definition of each latency
+ * (core/requests.h) against hand-computed values and against vLLM's own
+ * summary of the corpus's 200-request file, SLO grading, the checks of bad
+ * input (each naming the request), the columnar codec (store/requests.h)
+ * and its compactness on the corpus.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "core/requests.h"
+#include "store/requests.h"
+#include "util/base64.h"
+
+#include "corpus_fixture.h"
+
+#define CLOSE(a, b) assert_true(fabs((a) - (b)) <= 1e-12 * (fabs(b) > 1 ? fabs(b) : 1))
+
+static void parse_fixture(const char *name, struct pl_run_list *out)
+{
+	char path[4096];
+	size_t len;
+	char *buf;
+	struct pl_error err;
+
+	snprintf(path, sizeof(path), "%s/requests/%s", PL_FIXTURES_DIR, name);
+	buf = slurp(path, &len);
+	pl_error_init(&err);
+	if (pl_adapters_parse(path, buf, len, NULL, out, &err))
+		fail_msg("%s: %s", name, err.message);
+	free(buf);
+	assert_int_equal(out->n, 1);
+	assert_non_null(out->v[0].requests);
+}
+
+/* tests/fixtures/requests/vllm_detailed_small.json, worked by hand:
+ * completed TTFTs 0.1 0.2 0.4 0.3 (the fifth request failed: "timeout");
+ * E2EL = TTFT + gaps: 0.22 0.3 0.46 0.3; TPOT = (E2EL - TTFT) / (out - 1):
+ * 0.06 0.1 0.02 (the one-token request has none); the gaps pooled:
+ * 0.05 0.07 0.1 0.02 0.02 0.02. */
+static void vllm_small_by_hand(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_rq_stats s;
+
+	(void)state;
+	parse_fixture("vllm_detailed_small.json", &l);
+	const struct pl_requests *rq = l.v[0].requests;
+	assert_int_equal(rq->n, 5);
+	assert_int_equal(pl_requests_failed(rq), 1);
+	assert_string_equal(pl_requests_error(rq, 4), "timeout");
+	assert_null(pl_requests_error(rq, 0));
+	assert_int_equal(rq->ngaps, 6);
+	assert_int_equal(pl_requests_stats(rq, &s), 0);
+	assert_int_equal(s.requests, 5);
+	assert_int_equal(s.failed, 1);
+	assert_int_equal(s.output_tokens, 10);
+	/* TTFT sorted 0.1 0.2 0.3 0.4: median (0.2 + 0.3) / 2; p90 at rank
+	 * 3 x 0.9 = 2.7 -> 0.3 + 0.7 x 0.1; p99 at 2.97 -> 0.397 */
+	assert_int_equal(s.ttft.n, 4);
+	CLOSE(s.ttft.p50, 0.25);
+	CLOSE(s.ttft.p90, 0.37);
+	CLOSE(s.ttft.p95, 0.385);
+	CLOSE(s.ttft.p99, 0.397);
+	CLOSE(s.ttft.p999, 0.3997);
+	CLOSE(s.ttft.mean, 0.25);
+	/* TPOT sorted 0.02 0.06 0.1: p90 at rank 1.8 -> 0.06 + 0.8 x 0.04 */
+	assert_int_equal(s.tpot.n, 3);
+	CLOSE(s.tpot.p50, 0.06);
+	CLOSE(s.tpot.p90, 0.092);
+	CLOSE(s.tpot.mean, 0.06);
+	/* ITL sorted 0.02 0.02 0.02 0.05 0.07 0.1: median 0.035; p90 at rank
+	 * 4.5 -> 0.07 + 0.5 x 0.03; mean 0.28 / 6 */
+	assert_int_equal(s.itl.n, 6);
+	CLOSE(s.itl.p50, 0.035);
+	CLOSE(s.itl.p90, 0.085);
+	CLOSE(s.itl.mean, 0.28 / 6);
+	/* E2EL sorted 0.22 0.3 0.3 0.46 */
+	assert_int_equal(s.e2el.n, 4);
+	CLOSE(s.e2el.p50, 0.3);
+	CLOSE(s.e2el.p99, 0.4552);
+	CLOSE(s.e2el.mean, 0.32);
+	pl_run_list_release(&l);
+}
+
+/* SLO ttft=0.3,tpot=0.07 on the same file: request 0 meets both; 1 misses
+ * TPOT (0.1); 2 misses TTFT (0.4); 3 (one token, TTFT 0.3: at the limit)
+ * meets them; 4 failed. 2 of 5: attainment 0.4, goodput 2 / 10 s, output
+ * tokens 3 + 1 over 10 s. */
+static void vllm_small_grade(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_rq_slo slo;
+	struct pl_rq_grade g;
+	struct pl_error err;
+
+	(void)state;
+	parse_fixture("vllm_detailed_small.json", &l);
+	pl_error_init(&err);
+	assert_int_equal(pl_rq_slo_parse("ttft=0.3,tpot=0.07", &slo, &err), 0);
+	assert_true(isnan(slo.e2el) && isnan(slo.itl));
+	assert_int_equal(pl_requests_grade(l.v[0].requests, &slo, 10.0, &g), 0);
+	assert_int_equal(g.met, 2);
+	CLOSE(g.attainment, 0.4);
+	CLOSE(g.goodput, 0.2);
+	CLOSE(g.goodput_tokens, 0.4);
+	/* itl: a request's largest gap; 0.07 lets 0 (max 0.07), 2 (0.02) and 3
+	 * (no gap) through, not 1 (0.1) */
+	assert_int_equal(pl_rq_slo_parse("itl=0.07", &slo, &err), 0);
+	assert_int_equal(pl_requests_grade(l.v[0].requests, &slo, 10.0, &g), 0);
+	assert_int_equal(g.met, 3);
+	/* e2el=0.25: only request 0 (0.22) */
+	assert_int_equal(pl_rq_slo_parse("e2el=0.25", &slo, &err), 0);
+	assert_int_equal(pl_requests_grade(l.v[0].requests, &slo, 0, &g), 0);
+	assert_int_equal(g.met, 1);
+	assert_true(isnan(g.goodput) && isnan(g.goodput_tokens));
+	pl_run_list_release(&l);
+}
+
+static void slo_parse_errors(void **state)
+{
+	struct pl_rq_slo slo;
+	struct pl_error err;
+
+	(void)state;
+	pl_error_init(&err);
+	assert_int_equal(pl_rq_slo_parse("ttft=1,tpot=0.05,e2el=10,itl=0.2", &slo, &err), 0);
+	CLOSE(slo.itl, 0.2);
+	assert_int_equal(pl_rq_slo_parse("ttft<=1", &slo, &err), PL_EUSAGE);
+	assert_int_equal(pl_rq_slo_parse("ttfb=1", &slo, &err), PL_EUSAGE);
+	assert_string_equal(err.message, "--slo: unknown limit 'ttfb' (names: ttft, tpot, e2el, itl)");
+	assert_int_equal(pl_rq_slo_parse("ttft=1,ttft=2", &slo, &err), PL_EUSAGE);
+	assert_int_equal(pl_rq_slo_parse("ttft=-1", &slo, &err), PL_EUSAGE);
+	assert_int_equal(pl_rq_slo_parse("ttft=inf", &slo, &err), PL_EUSAGE);
+	assert_int_equal(pl_rq_slo_parse("ttft=", &slo, &err), PL_EUSAGE);
+	assert_int_equal(pl_rq_slo_parse("", &slo, &err), PL_EUSAGE);
+}
+
+/* The number the file printed after "key": (ms), read as vLLM's double. */
+static double printed(const char *text, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	p = strstr(text, pat);
+	assert_non_null(p);
+	return strtod(p + strlen(pat), NULL);
+}
+
+/* Ours (s) times 1000, as vLLM computes its ms, against the file's value:
+ * the same double, so the same printed digits. */
+static void same_digits(double ours_s, const char *text, const char *key)
+{
+	char a[40], b[40];
+
+	pl_fmt_num(a, sizeof(a), ours_s * 1000);
+	pl_fmt_num(b, sizeof(b), printed(text, key));
+	if (strcmp(a, b) != 0)
+		fail_msg("%s: recomputed %s ms, vLLM printed %s ms", key, a, b);
+}
+
+/* The corpus's 200-request vLLM file: TTFT and ITL reproduce vLLM's own
+ * mean, median and p99 to every printed digit (17 significant). TPOT
+ * needs each request's end-to-end latency, which the file does not carry:
+ * E2EL is TTFT + the gaps, and vLLM's latency is taken when the stream
+ * closes, a few microseconds later; so TPOT agrees to 7 significant
+ * digits (relative 1e-6 at most), not to every digit. */
+static void corpus_vllm_reproduces(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	struct pl_rq_stats s;
+	const struct pl_run *run;
+
+	char path[4096], *text;
+	size_t len;
+
+	(void)state;
+	if (parse_file("vllm_serving/llmk8s_dsv25_tp8pp2_qps_inf_full.json", NULL, &l, &err))
+		fail_msg("%s", err.message);
+	snprintf(path, sizeof(path), "%s/vllm_serving/llmk8s_dsv25_tp8pp2_qps_inf_full.json",
+	         PL_CORPUS_DIR);
+	text = slurp(path, &len);
+	run = &l.v[0];
+	assert_non_null(run->requests);
+	assert_int_equal(run->requests->n, 200);
+	assert_int_equal(run->requests->ngaps, 41971);
+	assert_int_equal(pl_requests_stats(run->requests, &s), 0);
+	same_digits(s.ttft.mean, text, "mean_ttft_ms");
+	same_digits(s.ttft.p50, text, "median_ttft_ms");
+	same_digits(s.ttft.p99, text, "p99_ttft_ms");
+	same_digits(s.itl.mean, text, "mean_itl_ms");
+	same_digits(s.itl.p50, text, "median_itl_ms");
+	same_digits(s.itl.p99, text, "p99_itl_ms");
+	assert_int_equal(s.tpot.n, 162);
+	assert_true(fabs(s.tpot.mean / run->metric[PL_M_TPOT_MEAN] - 1) < 1e-6);
+	assert_true(fabs(s.tpot.p50 / run->metric[PL_M_TPOT_P50] - 1) < 1e-6);
+	assert_true(fabs(s.tpot.p99 / run->metric[PL_M_TPOT_P99] - 1) < 1e-6);
+	free(text);
+	pl_run_list_release(&l);
+}
+
+static void codec_round_trip_and_size(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	struct pl_requests back;
+	struct pl_requests *rq;
+	size_t values;
+
+	(void)state;
+	if (parse_file("vllm_serving/llmk8s_dsv25_tp8pp2_qps_inf_full.json", NULL, &l, &err))
+		fail_msg("%s", err.message);
+	rq = l.v[0].requests;
+	assert_int_equal(pl_store_requests_encode(rq, &err), 0);
+	assert_int_equal(pl_store_requests_decode(rq->blob, rq->nblob, &back, &err), 0);
+	assert_int_equal(back.n, rq->n);
+	assert_int_equal(back.ngaps, rq->ngaps);
+	assert_int_equal(back.columns, rq->columns);
+	assert_memory_equal(back.ttft, rq->ttft, rq->n * sizeof(double));
+	assert_memory_equal(back.gaps, rq->gaps, rq->ngaps * sizeof(double));
+	assert_memory_equal(back.gap_off, rq->gap_off, (rq->n + 1) * sizeof(size_t));
+	assert_memory_equal(back.output_tokens, rq->output_tokens, rq->n * sizeof(int64_t));
+	/* encoding the decoded set gives the same bytes */
+	free(back.blob);
+	back.blob = NULL;
+	assert_int_equal(pl_store_requests_encode(&back, &err), 0);
+	assert_int_equal(back.nblob, rq->nblob);
+	assert_memory_equal(back.blob, rq->blob, rq->nblob);
+	/* the figure of docs/requests.md: 169,297 bytes for 200 requests x 4
+	 * columns (outcome, input, output, TTFT) + 200 gap counts + 41,971
+	 * gaps = 42,971 values: 3.94 bytes per request and metric */
+	values = 4 * rq->n + rq->n + rq->ngaps;
+	assert_int_equal(rq->nblob, 169297);
+	assert_int_equal(values, 42971);
+	assert_true((double)rq->nblob / (double)values < 4.0);
+	pl_requests_release(&back);
+	/* a damaged blob is refused, never half-read */
+	rq->blob[rq->nblob / 2] ^= 0x55;
+	assert_int_equal(pl_store_requests_decode(rq->blob, rq->nblob, &back, &err), PL_EINVALID);
+	assert_int_equal(pl_store_requests_decode("PLRQ\2", 5, &back, &err), PL_EINVALID);
+	assert_int_equal(pl_store_requests_decode("XXXX\1", 5, &back, &err), PL_EINVALID);
+	pl_run_list_release(&l);
+}
+
+static void base64_round_trip(void **state)
+{
+	unsigned char *out;
+	size_t n;
+	char *s;
+
+	(void)state;
+	s = pl_base64_encode("perfledger", 10);
+	assert_string_equal(s, "cGVyZmxlZGdlcg==");
+	assert_int_equal(pl_base64_decode(s, &out, &n), 0);
+	assert_int_equal(n, 10);
+	assert_memory_equal(out, "perfledger", 10);
+	free(out);
+	free(s);
+	assert_int_equal(pl_base64_decode("cGVy*mxl", &out, &n), -1);
+	assert_int_equal(pl_base64_decode("cGV", &out, &n), -1);
+	assert_int_equal(pl_base64_decode("=GVy", &out, &n), -1);
+}
+
+/* A detailed file with one thing wrong: refused, naming the request. */
+static void refused(const char *arrays, const char *field, const char *message)
+{
+	char text[2048];
+	struct pl_run_list l = {0};
+	struct pl_error err;
+
+	snprintf(text, sizeof(text),
+	         "{\"date\": \"20250101-000000\", \"backend\": \"vllm\", \"model_id\": \"m\", "
+	         "\"num_prompts\": 3, \"completed\": 3, \"duration\": 1.0, \"mean_ttft_ms\": 100, %s}",
+	         arrays);
+	assert_int_not_equal(parse_str("bad.json", text, &l, &err), 0);
+	assert_int_equal(err.code, PL_EINVALID);
+	assert_string_equal(err.field, field);
+	if (!strstr(err.message, message))
+		fail_msg("message '%s' lacks '%s'", err.message, message);
+	pl_run_list_release(&l);
+}
+
+static void bad_input_refused(void **state)
+{
+	(void)state;
+	refused("\"ttfts\": [0.1, 0.2, 0.3], \"output_lens\": [2, 2], \"itls\": [[0.1], [0.1], [0.1]]",
+	        "output_lens", "per-request arrays of different lengths: 'output_lens' has 2 entries, "
+	                       "'ttfts' 3");
+	refused("\"ttfts\": [0.1, -0.2, 0.3], \"output_lens\": [2, 2, 2], \"itls\": [[0.1], [0.1], [0.1]]",
+	        "requests[1].ttft", "request 1: ttft is negative or not finite");
+	refused("\"ttfts\": [0.1, 0.2, 0.3], \"output_lens\": [2, 2, 2], \"itls\": [[0.1], [0.1], [-0.1]]",
+	        "requests[2].itl", "request 2: itl has a negative or non-finite gap");
+	/* three gaps cannot follow two tokens */
+	refused("\"ttfts\": [0.1, 0.2, 0.3], \"output_lens\": [2, 2, 2], "
+	        "\"itls\": [[0.1], [0.1, 0.1, 0.1], [0.1]]",
+	        "requests[1].output_tokens", "request 1: output_tokens is fewer than the gaps + 1");
+	refused("\"ttfts\": [0.1, \"x\", 0.3]", "ttfts[1]", "request 1: 'ttfts' must be a number");
+	refused("\"ttfts\": [0.1, 0.2, 0.3], \"output_lens\": [2, 2.5, 2]", "output_lens[1]",
+	        "request 1: 'output_lens' must be a whole number of tokens");
+}
+
+/* The checks that need an E2EL column (AIPerf and llmperf record one). */
+static void check_with_e2el(void **state)
+{
+	struct pl_requests rq;
+	struct pl_error err;
+
+	(void)state;
+	pl_requests_init(&rq);
+	pl_error_init(&err);
+	assert_int_equal(pl_requests_push(&rq, NULL, 10, 3, 0.1, 0.3), 0);
+	assert_int_equal(pl_requests_add_gap(&rq, 0.1), 0);
+	assert_int_equal(pl_requests_add_gap(&rq, 0.1), 0);
+	assert_int_equal(pl_requests_check(&rq, &err), 0);
+	/* gaps summing to 0.2 against E2EL - TTFT = 0.204: within the
+	 * tolerance 1% x 0.304 + 1 ms = 0.00404 */
+	assert_int_equal(pl_requests_push(&rq, NULL, 10, 3, 0.1, 0.304), 0);
+	assert_int_equal(pl_requests_add_gap(&rq, 0.1), 0);
+	assert_int_equal(pl_requests_add_gap(&rq, 0.1), 0);
+	assert_int_equal(pl_requests_check(&rq, &err), 0);
+	/* 0.2 against 0.2041: 0.0041 beyond 1% x 0.3041 + 1 ms = 0.004041 */
+	assert_int_equal(pl_requests_push(&rq, NULL, 10, 3, 0.1, 0.3041), 0);
+	assert_int_equal(pl_requests_add_gap(&rq, 0.1), 0);
+	assert_int_equal(pl_requests_add_gap(&rq, 0.1), 0);
+	assert_int_equal(pl_requests_check(&rq, &err), PL_EINVALID);
+	assert_string_equal(err.field, "requests[2].itl");
+	pl_requests_release(&rq);
+	pl_requests_init(&rq);
+	assert_int_equal(pl_requests_push(&rq, NULL, 10, 3, 0.5, 0.3), 0);
+	assert_int_equal(pl_requests_check(&rq, &err), PL_EINVALID);
+	assert_string_equal(err.field, "requests[0].ttft");
+	pl_requests_release(&rq);
+	pl_requests_init(&rq);
+	assert_int_equal(pl_requests_push(&rq, NULL, 10, 3, 0.1, INFINITY), 0);
+	assert_int_equal(pl_requests_check(&rq, &err), PL_EINVALID);
+	assert_string_equal(err.field, "requests[0].e2el");
+	pl_requests_release(&rq);
+}
+
+/* numpy's percentile and median rounding, at the boundaries */
+static void percentile_edges(void **state)
+{
+	const double one[] = {7.0};
+	const double two[] = {1.0, 2.0};
+
+	(void)state;
+	CLOSE(pl_rq_percentile(one, 1, 99), 7.0);
+	CLOSE(pl_rq_median(one, 1), 7.0);
+	CLOSE(pl_rq_percentile(two, 2, 0), 1.0);
+	CLOSE(pl_rq_percentile(two, 2, 100), 2.0);
+	CLOSE(pl_rq_percentile(two, 2, 50), 1.5);
+	CLOSE(pl_rq_median(two, 2), 1.5);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(vllm_small_by_hand),
+		cmocka_unit_test(vllm_small_grade),
+		cmocka_unit_test(slo_parse_errors),
+		cmocka_unit_test(corpus_vllm_reproduces),
+		cmocka_unit_test(codec_round_trip_and_size),
+		cmocka_unit_test(base64_round_trip),
+		cmocka_unit_test(bad_input_refused),
+		cmocka_unit_test(check_with_e2el),
+		cmocka_unit_test(percentile_edges),
+	};
+
+	pl_adapters_init();
+	return shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
+}
