@@ -241,10 +241,89 @@ static void inferencex_agentic(void **state)
 	pl_run_list_release(&l);
 }
 
+
+/* ------------------------------------------------ GuideLLM multi-turn */
+
+/* What a GuideLLM report (metadata.version 2) records of a synthetic
+ * multi-turn workload: config.spec.data[0].turns -> turns_per_conversation;
+ * the other conversation settings (first_prompt_tokens, delay = think time)
+ * stay in the dataset text, a condition. */
+static const char *const needed[] = {"hardware", "h100", "engine", "vllm", "precision", "bf16",
+                                     NULL};
+
+static void guidellm_multi_turn(void **state)
+{
+	struct pl_run_list mt, one, old;
+
+	(void)state;
+	load("guidellm/report_v2_multiturn.json", needed, &mt);
+	load("guidellm/report_v2_turns1.json", needed, &one);
+	load("guidellm/report_v2.json", needed, &old);
+	assert_cond(&mt.v[0], PL_C_TURNS_PER_CONVERSATION, "4");
+	assert_cond(&mt.v[0], PL_C_DATASET,
+	            "synthetic_text prompt_tokens=300 output_tokens=50 first_prompt_tokens=1200 "
+	            "delay=2.5 turns=4");
+	/* a results section: tool_call (null summaries) is no condition */
+	no_extra_like(&mt.v[0], (const char *const[]){"tool_call", NULL});
+	/* turns 1 written by a newer GuideLLM, and no turns key at all (0.8,
+	 * single-turn data only): one single-turn workload, one dataset text */
+	assert_cond(&one.v[0], PL_C_TURNS_PER_CONVERSATION, "1");
+	assert_cond(&old.v[0], PL_C_TURNS_PER_CONVERSATION, "1");
+	assert_string_equal(one.v[0].cond[PL_C_DATASET].text, old.v[0].cond[PL_C_DATASET].text);
+	assert_string_equal(old.v[0].cond[PL_C_DATASET].text,
+	                    "synthetic_text prompt_tokens=300 output_tokens=50");
+	pl_run_list_release(&mt);
+	pl_run_list_release(&one);
+	pl_run_list_release(&old);
+}
+
+/* A multi-turn and a single-turn GuideLLM run never pool: the comparison
+ * is refused naming turns_per_conversation. */
+static void guidellm_turns_refuse(void **state)
+{
+	struct pl_run_list a, b, l;
+	struct pl_compare_opts o;
+	struct pl_comparison c;
+	struct pl_error e;
+	int rc;
+
+	(void)state;
+	load("guidellm/report_v2_multiturn.json", needed, &a);
+	load("guidellm/report_v2_turns1.json", needed, &b);
+	pl_run_list_init(&l);
+	for (int k = 0; k < 2; k++) {
+		struct pl_run *r = pl_run_list_push(&l);
+		assert_non_null(r);
+		assert_int_equal(pl_run_copy(r, k ? &b.v[0] : &a.v[0]), 0);
+		r->id = k + 1;
+	}
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&e);
+	o.axis[0] = PL_C_HARDWARE;
+	o.naxis = 1;
+	rc = pl_compare_build(&l, &o, &c, &e);
+	assert_int_equal(rc, PL_EMISMATCH);
+	{
+		int named = 0;
+		for (size_t k = 0; k < c.nmismatches; k++)
+			if (c.mismatches[k].cond == PL_C_TURNS_PER_CONVERSATION) {
+				named = 1;
+				assert_int_equal(c.mismatches[k].nvalues, 2);
+			}
+		assert_true(named);
+	}
+	pl_comparison_release(&c);
+	pl_run_list_release(&l);
+	pl_run_list_release(&a);
+	pl_run_list_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(inferencex_agentic),
+		cmocka_unit_test(guidellm_multi_turn),
+		cmocka_unit_test(guidellm_turns_refuse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
