@@ -304,8 +304,12 @@ static int aiperf_stats(const struct pl_csv_table *t, struct pl_run *run, struct
 			rc = cell_num(pl_csv_cell(row, c), pl_csv_cell(row, 0), row->line, &v, err);
 			if (rc < 0)
 				return rc;
-			if (rc == 0)
-				pl_run_set_metric(run, id, pl_scale_pow10(v, exp10));
+			if (rc == 0) {
+				char key[192];
+				snprintf(key, sizeof(key), "%s, %s", pl_csv_cell(row, 0), st_in[s]);
+				if ((rc = pl_adapter_metric(run, id, v, exp10, key, row->line, err)))
+					return rc;
+			}
 		}
 	}
 	return 0;
@@ -346,7 +350,7 @@ static int aiperf_values(const struct pl_csv_table *t, struct pl_run *run, doubl
 			else if (map[k].id == -2)
 				*failed = v;
 			else
-				pl_run_set_metric(run, map[k].id, v);
+				rc = pl_adapter_metric(run, map[k].id, v, 0, map[k].key, row->line, err);
 			if (rc)
 				return rc;
 		}
@@ -509,7 +513,8 @@ static int gpa_parse(struct pl_adapter_input *in, struct pl_run_list *out, struc
 			if (map[k].cond >= 0)
 				rc = pl_run_set_cond(run, map[k].cond, pl_csv_cell(row, c), err);
 			else
-				pl_run_set_metric(run, map[k].metric, pl_scale_pow10(v, map[k].exp10));
+				rc = pl_adapter_metric(run, map[k].metric, v, map[k].exp10, map[k].col, row->line,
+				                       err);
 		}
 		if (rc == 0)
 			rc = walk_columns(&gpa_info, t, row, run, err);
@@ -737,7 +742,7 @@ static int ixs_parse(struct pl_adapter_input *in, struct pl_run_list *out, struc
 			int c = pl_csv_col(t, single[k].col);
 			rc = c < 0 ? 1 : cell_num(pl_csv_cell(row, c), single[k].col, row->line, &v, err);
 			if (rc == 0)
-				pl_run_set_metric(run, single[k].id, v);
+				rc = pl_adapter_metric(run, single[k].id, v, 0, single[k].col, row->line, err);
 			if (rc == 1)
 				rc = 0;
 		}
@@ -751,7 +756,7 @@ static int ixs_parse(struct pl_adapter_input *in, struct pl_run_list *out, struc
 				c = pl_csv_col(t, col);
 				rc = c < 0 ? 1 : cell_num(pl_csv_cell(row, c), col, row->line, &v, err);
 				if (rc == 0)
-					pl_run_set_metric(run, pl_metric_lookup(name), pl_scale_pow10(v, -3));
+					rc = pl_adapter_metric(run, pl_metric_lookup(name), v, -3, col, row->line, err);
 				if (rc == 1)
 					rc = 0;
 			}

@@ -219,7 +219,7 @@ int pl_descriptor_metrics(const cJSON *metrics, struct pl_run *run, struct pl_er
 	cJSON_ArrayForEach(m, metrics)
 	{
 		int id = PL_M_NONE;
-		int exp10 = 0;
+		int exp10 = 0, rc;
 		const char *key = m->string;
 
 		if (metric_key(key, &id, &exp10, err))
@@ -248,7 +248,8 @@ int pl_descriptor_metrics(const cJSON *metrics, struct pl_run *run, struct pl_er
 			                    given[id], key, pl_metric_info[id].name);
 		}
 		given[id] = key;
-		pl_run_set_metric(run, id, pl_scale_pow10(m->valuedouble, exp10));
+		if ((rc = pl_adapter_metric(run, id, m->valuedouble, exp10, key, 0, err)))
+			return rc;
 	}
 	return 0;
 }

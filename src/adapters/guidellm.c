@@ -56,6 +56,9 @@ static const char *const guidellm_mapping[] = {
 	"v2: config.spec.data (each entry: kind and its non-null settings as text, \"; \" between "
 	"entries) -> dataset; synthetic_text prompt_tokens / output_tokens -> input_tokens / "
 	"max_output_tokens when fixed (stdev, min, max null)",
+	"v2: a single synthetic_text entry's turns -> turns_per_conversation (absent -> 1: single-turn; "
+	"turns 1 is left out of the dataset text); its other conversation settings (delay, tool_call_turns, "
+	"branches, first_*) stay in the dataset text",
 	"v2 replay: strategy replay -> trace = config.spec.data path; time_scale (data entry, or "
 	"profile) -> trace_time_scale; replay without a trace path -> rejected",
 	"v2: config.spec.profile.max_concurrency (non-null, open loop) -> extra guidellm.max_concurrency; "
@@ -180,8 +183,8 @@ static const struct pl_field guidellm_05[] = {
 	 "the command line; each benchmark's settings are read from its config (model and data excepted)"},
 	{"config.spec.data", PL_FATE_CONDITION,
 	 "dataset (v2: each entry's kind and settings as text); synthetic prompt_tokens / output_tokens "
-	 "-> input_tokens / max_output_tokens; a replay's path -> trace, its time_scale -> "
-	 "trace_time_scale"},
+	 "-> input_tokens / max_output_tokens; synthetic turns -> turns_per_conversation; a replay's "
+	 "path -> trace, its time_scale -> trace_time_scale"},
 	{"config.spec.backend.model", PL_FATE_CONDITION, "model (v2, when a benchmark's config has none)"},
 	{"config.spec.profile.time_scale", PL_FATE_CONDITION, "trace_time_scale (v2 replay)"},
 	{"config.spec.profile.{max_concurrency,rampup_duration}", PL_FATE_EXTRA,
@@ -439,6 +442,11 @@ static int data_text(const cJSON *d, struct pl_buf *x, struct pl_error *err)
 		if (!e->string || strcmp(e->string, "kind") == 0 || cJSON_IsNull(e) ||
 		    ((cJSON_IsObject(e) || cJSON_IsArray(e)) && !e->child))
 			continue;
+		/* turns 1 is the default (single-turn), written by the versions
+		 * that have the setting and meant by those that do not: the text
+		 * of one single-turn spec stays one text across versions */
+		if (strcmp(e->string, "turns") == 0 && cJSON_IsNumber(e) && e->valuedouble == 1)
+			continue;
 		if (cJSON_IsString(e))
 			v = e->valuestring;
 		else if (cJSON_IsNumber(e))
@@ -534,10 +542,17 @@ static int load_v2(const cJSON *spec, const cJSON *st, struct pl_run *run, struc
 		return rc;
 	d = data->child;
 	if (!d->next && cJSON_IsString(pl_json_get(d, "kind")) &&
-	    strcmp(pl_json_get(d, "kind")->valuestring, "synthetic_text") == 0 &&
-	    ((rc = fixed_length(d, "prompt_tokens", PL_C_INPUT_TOKENS, run, err)) ||
-	     (rc = fixed_length(d, "output_tokens", PL_C_MAX_OUTPUT_TOKENS, run, err))))
-		return rc;
+	    strcmp(pl_json_get(d, "kind")->valuestring, "synthetic_text") == 0) {
+		/* synthetic conversations: "turns" user turns each (default 1;
+		 * versions before the setting had single-turn data only) */
+		const cJSON *turns = pl_json_get(d, "turns");
+		if ((rc = fixed_length(d, "prompt_tokens", PL_C_INPUT_TOKENS, run, err)) ||
+		    (rc = fixed_length(d, "output_tokens", PL_C_MAX_OUTPUT_TOKENS, run, err)))
+			return rc;
+		if (turns && !cJSON_IsNull(turns))
+			return pl_json_set_cond(run, PL_C_TURNS_PER_CONVERSATION, turns, "turns", err);
+		return pl_run_set_cond(run, PL_C_TURNS_PER_CONVERSATION, "1", err);
+	}
 	return 0;
 }
 

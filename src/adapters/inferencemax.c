@@ -5,8 +5,12 @@
  *   agg (fixed sequence length): hw, conc, isl, osl, framework, precision,
  *     tp, latencies in SECONDS as <stat>_<family> (median, p90, p99, p99.9),
  *     per-GPU throughputs, and "intvty" = 1/TPOT in tok/s per user;
- *   agentic (aiperf-driven): also p75/p95, request counts, token totals and
- *     totals of throughput; a failed run has no metrics and 0 requests;
+ *   agentic (aiperf-driven, flat): also p75/p95, request counts, token
+ *     totals and totals of throughput; a failed run has no metrics and 0
+ *     requests;
+ *   agentic v3 (utils/agentic/aggregation/process_agentic_result.py, 2026-07):
+ *     the statistics nested under request_metrics (latency, throughput,
+ *     tokens, qps, cache, in seconds), server_metrics, request_accounting;
  *   together_runner baselines: a nested "metrics" object in ms and a "gpu"
  *     block with power.
  * Interactivity percentiles are 1/TPOT percentiles, so their order is
@@ -40,6 +44,10 @@ static const char *const ix_mapping[] = {
 	"together: metrics.<stat>_<f>_ms -> <f>_<stat> (s, / 1000); metrics.successful_requests -> requests_completed",
 	"together: metrics.output_token_throughput, total_token_throughput, request_throughput -> same",
 	"together: gpu.n_gpus -> accelerator_count; gpu.mean_power_per_gpu_w -> power_watts; ts -> run_started_at",
+	"agentic (v3): request_metrics.latency.<f>.{mean,p50,std,p90,p95} -> <f>_<stat> (s); throughput.{output,total}.tokens_per_second, duration_seconds, per_gpu -> the throughputs",
+	"agentic (v3): tokens.{input,output_actual}.mean -> input/output_tokens_mean; server_metrics.tokens.{prompt,generation}_total -> total_input/output_tokens",
+	"agentic (v3): requests_failed = request_accounting.records_error_dropped (num_requests_total counts warm-up records too)",
+	"agentic (v3): kv_offloading -> kv_offload; pp -> pipeline_parallel_size; dataset.hf_dataset_name -> dataset",
 	NULL,
 };
 
@@ -79,8 +87,47 @@ static const struct pl_field ix_fields[] = {
 	{"metrics.{output_token_throughput,total_token_throughput,request_throughput}", PL_FATE_METRIC,
 	 "together_runner: the same canonical names"},
 	{"gpu.n_gpus", PL_FATE_CONDITION, "together_runner: accelerator_count"},
-	{"request_metrics.{,latency.}{ttft,tpot,itl,e2el}.{mean,median,std,p90,p95,p99,p99.9}",
-	 PL_FATE_METRIC, "agentic, nested: <f>_<stat> (s); other request_metrics keys are results"},
+	{"request_metrics.latency.{ttft,tpot,itl,e2el}.{mean,p50,std,p90,p95}", PL_FATE_METRIC,
+	 "agentic: <f>_<stat> (s); the rest of request_metrics (p75, qps, intvty = 1/ITL statistics, "
+	 "full-response ITL, token spreads, cache) is kept as unplaced measurements"},
+	{"request_metrics.throughput.{output,total}.tokens_per_second", PL_FATE_METRIC,
+	 "agentic: output_throughput, total_token_throughput (tok/s)"},
+	{"request_metrics.throughput.input.tokens_per_second", PL_FATE_IGNORED,
+	 "agentic: prompt tokens only; not a canonical metric"},
+	{"request_metrics.throughput.duration_seconds", PL_FATE_METRIC, "agentic: duration (s)"},
+	{"request_metrics.throughput.per_gpu.{output_tput_tps,total_tput_tps}", PL_FATE_METRIC,
+	 "agentic: output_throughput_per_accelerator, total_token_throughput_per_accelerator"},
+	{"request_metrics.throughput.per_gpu.input_tput_tps", PL_FATE_IGNORED,
+	 "agentic: prompt tokens only; not a canonical metric"},
+	{"request_metrics.tokens.{input,output_actual}.mean", PL_FATE_METRIC,
+	 "agentic: input_tokens_mean, output_tokens_mean"},
+	{"request_accounting.records_error_dropped", PL_FATE_DERIVED,
+	 "agentic: requests_failed (num_requests_total also counts the warm-up records)"},
+	{"request_accounting.{records_total,records_profiled,records_dropped_total}", PL_FATE_IGNORED,
+	 "agentic: the same counts as num_requests_total, num_requests_successful and their difference"},
+	{"request_accounting.{records_warmup_dropped,error_categories}", PL_FATE_IGNORED,
+	 "agentic: warm-up records (not measured) and the failures by kind (their sum is requests_failed)"},
+	{"server_metrics.tokens.{prompt_total,generation_total}", PL_FATE_METRIC,
+	 "agentic: total_input_tokens, total_output_tokens"},
+	{"server_metrics.tokens.requests_completed", PL_FATE_IGNORED,
+	 "agentic: the same count as num_requests_successful"},
+	{"server_metrics.{present,adapter,metric_count}", PL_FATE_IGNORED,
+	 "agentic: whether and how the server's metrics were scraped; the values are under cache, kv_cache, "
+	 "kv_offload and sources (unplaced measurements)"},
+	{"kv_cache_pool_tokens", PL_FATE_IGNORED, "agentic: the same value as server_metrics.kv_cache.gpu_total_tokens"},
+	{"warnings", PL_FATE_IGNORED, "agentic: the aggregator's notes (e.g. server metrics missing); no value"},
+	{"kv_offloading", PL_FATE_CONDITION, "agentic: kv_offload (none, dram)"},
+	{"kv_offload_backend.{name,version}", PL_FATE_EXTRA, "agentic: the offload backend (hicache, lmcache, ...) and its version"},
+	{"pp", PL_FATE_CONDITION, "pipeline_parallel_size"},
+	{"{dcp_size,pcp_size}", PL_FATE_EXTRA, "decode and prefill context parallel sizes; no canonical field yet"},
+	{"{prefill,decode}_{num_workers,pp,dcp_size,pcp_size,ep,dp_attention}", PL_FATE_EXTRA,
+	 "multi-node: each pool's workers and parallelism; no canonical field yet"},
+	{"{recipe_fingerprint,allocated_cpu_dram_gb,kv_p2p_transfer}", PL_FATE_EXTRA,
+	 "agentic: the serving recipe's identity, the CPU memory given to KV offload (GB) and the KV transfer method"},
+	{"router.{name,version}", PL_FATE_EXTRA, "agentic: the request router in front of the engines"},
+	{"dataset.hf_dataset_name", PL_FATE_CONDITION, "agentic: dataset"},
+	{"dataset.{source_type,loader,hf_split,num_dataset_entries}", PL_FATE_EXTRA,
+	 "agentic: how the trace dataset was loaded (its loader, split and size)"},
 	{"gpu.mean_power_per_gpu_w", PL_FATE_METRIC, "together_runner: power_watts (W)"},
 	{"ts", PL_FATE_CONDITION, "together_runner: run_started_at (UTC timestamps only)"},
 	{"ep", PL_FATE_CONDITION, "expert_parallel_size"},
@@ -114,7 +161,7 @@ static const struct pl_field ix_fields[] = {
 /* Where unknown keys sit: an agentic result's request_metrics (and a
  * together_runner's metrics) are results. */
 static const struct pl_section ix_sections[] = {
-	{"{request_metrics,metrics}", PL_PLACE_RESULT},
+	{"{request_metrics,metrics,server_metrics,request_accounting}", PL_PLACE_RESULT},
 	{NULL, 0},
 };
 
@@ -159,32 +206,39 @@ static int latencies(const cJSON *obj, int exp10, const char *suffix, struct pl_
 	return 0;
 }
 
-/* The nested agentic layout: request_metrics.<f>.<stat> or
- * request_metrics.latency.<f>.<stat> (f ttft, tpot, itl, e2el; seconds,
- * as the flat agentic keys) -> <f>_<stat>. */
-static int nested_latencies(const cJSON *rm, struct pl_run *run, struct pl_error *err)
+/* The agentic aggregate (utils/agentic/aggregation, "AgentX v3"):
+ * request_metrics.latency.<f>.<stat> in seconds (f ttft, tpot, itl,
+ * e2el; stat mean, p50, p90, p95, std; p75 has no canonical slot and stays
+ * an unplaced measurement), the throughputs and token means beside them;
+ * server_metrics.tokens holds the token totals. */
+static int agentic(const cJSON *obj, const cJSON *rm, struct pl_run *run, struct pl_error *err)
 {
 	static const char *const fam[] = {"ttft", "tpot", "itl", "e2el", NULL};
-	static const char *const st_in[] = {"mean", "median", "std", "p90", "p95", "p99", "p99.9", NULL};
-	static const char *const st_out[] = {"mean", "p50", "std", "p90", "p95", "p99", "p99_9"};
-	const cJSON *base[2] = {rm, pl_json_get(rm, "latency")};
+	static const char *const st_in[] = {"mean", "p50", "std", "p90", "p95", NULL};
+	const cJSON *lat = pl_json_get(rm, "latency"), *tp = pl_json_get(rm, "throughput");
+	const cJSON *tok = pl_json_get(rm, "tokens"), *st = pl_json_get(pl_json_get(obj, "server_metrics"), "tokens");
+	const cJSON *pg = pl_json_get(tp, "per_gpu");
+	int rc;
 
-	for (int b = 0; b < 2; b++) {
-		if (!cJSON_IsObject(base[b]))
-			continue;
-		for (int f = 0; fam[f]; f++) {
-			const cJSON *o = pl_json_get(base[b], fam[f]);
-			if (!cJSON_IsObject(o))
-				continue;
-			for (int s = 0; st_in[s]; s++) {
-				char name[64];
-				int rc;
-				snprintf(name, sizeof(name), "%s_%s", fam[f], st_out[s]);
-				if ((rc = pl_json_metric(o, st_in[s], pl_metric_lookup(name), 0, run, err)))
-					return rc;
-			}
+	for (int f = 0; fam[f]; f++) {
+		const cJSON *o = pl_json_get(lat, fam[f]);
+		for (int s = 0; o && st_in[s]; s++) {
+			char name[64];
+			snprintf(name, sizeof(name), "%s_%s", fam[f], st_in[s]);
+			if ((rc = pl_json_metric(o, st_in[s], pl_metric_lookup(name), 0, run, err)))
+				return rc;
 		}
 	}
+	if ((rc = pl_json_metric(pl_json_get(tp, "output"), "tokens_per_second", PL_M_OUTPUT_THROUGHPUT, 0, run, err)) ||
+	    (rc = pl_json_metric(pl_json_get(tp, "total"), "tokens_per_second", PL_M_TOTAL_TOKEN_THROUGHPUT, 0, run, err)) ||
+	    (rc = pl_json_metric(tp, "duration_seconds", PL_M_DURATION, 0, run, err)) ||
+	    (rc = pl_json_metric(pg, "output_tput_tps", PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR, 0, run, err)) ||
+	    (rc = pl_json_metric(pg, "total_tput_tps", PL_M_TOTAL_TOKEN_THROUGHPUT_PER_ACCELERATOR, 0, run, err)) ||
+	    (rc = pl_json_metric(pl_json_get(tok, "input"), "mean", PL_M_INPUT_TOKENS_MEAN, 0, run, err)) ||
+	    (rc = pl_json_metric(pl_json_get(tok, "output_actual"), "mean", PL_M_OUTPUT_TOKENS_MEAN, 0, run, err)) ||
+	    (rc = pl_json_metric(st, "prompt_total", PL_M_TOTAL_INPUT_TOKENS, 0, run, err)) ||
+	    (rc = pl_json_metric(st, "generation_total", PL_M_TOTAL_OUTPUT_TOKENS, 0, run, err)))
+		return rc;
 	return 0;
 }
 
@@ -297,8 +351,8 @@ static int pools(const cJSON *obj, struct pl_run *run, struct pl_error *err)
 
 static int ix_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err)
 {
-	const cJSON *m = pl_json_get(obj, "metrics");
-	double total = 0, ok = 0;
+	const cJSON *m = pl_json_get(obj, "metrics"), *acc = pl_json_get(obj, "request_accounting");
+	double total = 0, ok = 0, err_dropped = 0;
 	int rc, has_total, has_ok;
 
 	if ((rc = is_disagg(obj) ? pools(obj, run, err) : pl_json_cond(obj, "hw", PL_C_HARDWARE, run, err)) ||
@@ -311,6 +365,9 @@ static int ix_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err
 	    (rc = pl_json_cond(obj, "tp", PL_C_TENSOR_PARALLEL_SIZE, run, err)) ||
 	    (rc = pl_json_cond(obj, "ep", PL_C_EXPERT_PARALLEL_SIZE, run, err)) ||
 	    (rc = pl_json_cond(obj, "offloading", PL_C_KV_OFFLOAD, run, err)) ||
+	    (rc = pl_json_cond(obj, "kv_offloading", PL_C_KV_OFFLOAD, run, err)) ||
+	    (rc = pl_json_cond(obj, "pp", PL_C_PIPELINE_PARALLEL_SIZE, run, err)) ||
+	    (rc = pl_json_cond(pl_json_get(obj, "dataset"), "hf_dataset_name", PL_C_DATASET, run, err)) ||
 	    (rc = pl_json_cond(obj, "spec_decoding", PL_C_SPECULATIVE_METHOD, run, err)) ||
 	    (rc = ix_extra(obj, "dp_attention", run, err)) ||
 	    (rc = ix_extra(obj, "disagg", run, err)) ||
@@ -330,6 +387,13 @@ static int ix_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err
 	if (rc < 0)
 		return rc;
 	has_ok = rc == 0;
+	/* agentic: num_requests_total counts the warm-up records too; the
+	 * failed requests are the records dropped for an error */
+	rc = pl_json_get_count(acc, "records_error_dropped", &err_dropped, err);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		total = ok + err_dropped, has_total = 1;
 	if (has_ok || has_total) {
 		if (!has_ok)
 			ok = 0;
@@ -338,7 +402,7 @@ static int ix_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err
 			return rc;
 	}
 	if ((rc = latencies(obj, 0, "", run, err)) ||
-	    (rc = nested_latencies(pl_json_get(obj, "request_metrics"), run, err)) ||
+	    (rc = agentic(obj, pl_json_get(obj, "request_metrics"), run, err)) ||
 	    (rc = pl_json_metric(obj, "median_intvty", PL_M_TPS_P50, 0, run, err)) ||
 	    (rc = pl_json_metric(obj, "mean_intvty", PL_M_TPS_MEAN, 0, run, err)) ||
 	    (rc = pl_json_metric(obj, "output_tput_per_gpu", PL_M_OUTPUT_THROUGHPUT_PER_ACCELERATOR, 0, run, err)) ||

@@ -18,6 +18,7 @@
 
 #include "adapters/adapters.h"
 #include "core/model.h"
+#include "core/ranges.h"
 
 /* ---------------------------------------------------- cJSON's memory
  *
@@ -944,8 +945,48 @@ int pl_json_metric(const cJSON *obj, const char *key, int id, int exp10, struct 
 	if (rc < 0)
 		return rc;
 	if (rc == 0)
-		pl_run_set_metric(run, id, pl_scale_pow10(v, exp10));
+		return pl_adapter_metric(run, id, v, exp10, key, 0, err);
 	return 0;
+}
+
+int pl_adapter_metric(struct pl_run *run, int id, double written, int exp10, const char *key,
+                      long line, struct pl_error *err)
+{
+	const struct pl_range_row *r;
+	const struct pl_metric_info *mi;
+	char w[40], c[40], lo[40], hi[40], canon[160];
+	double v = pl_scale_pow10(written, exp10);
+
+	if (id < 0 || id >= PL_METRIC_COUNT)
+		return pl_error_set(err, PL_EUSAGE, "no metric for '%s'", key ? key : "?");
+	/* a key that is the canonical name itself (a descriptor, a ledger
+	 * record) is named as well by pl_validate_run's messages */
+	if (pl_range_holds(id, v) || (exp10 == 0 && key && strcmp(key, pl_metric_info[id].name) == 0)) {
+		pl_run_set_metric(run, id, v);
+		return 0;
+	}
+	mi = &pl_metric_info[id];
+	r = pl_range_of_metric(id);
+	pl_fmt_num(w, sizeof(w), written);
+	if (exp10 != 0)
+		snprintf(canon, sizeof(canon), " (metric '%s' = %s %s)", mi->name,
+		         pl_fmt_num(c, sizeof(c), v), r ? r->unit : pl_range_unit_name(mi->unit));
+	else if (!key || strcmp(key, mi->name) != 0)
+		snprintf(canon, sizeof(canon), " (metric '%s')", mi->name);
+	else
+		canon[0] = '\0';
+	pl_error_field(err, mi->name);
+	if (line > 0)
+		pl_error_at(err, NULL, line, 0);
+	if (!r)
+		return pl_error_set(err, PL_EINVALID, "%s'%s' = %s%s must be a finite number",
+		                    canon[0] ? "" : "metric ", key ? key : mi->name, w, canon);
+	return pl_error_set(err, PL_EINVALID,
+	                    "%s'%s' = %s%s is outside the plausible range of %s for %s, %s to %s "
+	                    "(%s; schema/ranges.tsv)",
+	                    canon[0] ? "" : "metric ", key ? key : mi->name, w, canon,
+	                    r->family[0] == '*' ? "every metric" : r->family, r->unit,
+	                    pl_fmt_num(lo, sizeof(lo), r->lo), pl_fmt_num(hi, sizeof(hi), r->hi), r->why);
 }
 
 int pl_json_cond(const cJSON *obj, const char *key, int id, struct pl_run *run,

@@ -127,6 +127,19 @@ int pl_json_cond(const cJSON *obj, const char *key, int id, struct pl_run *run,
                  struct pl_error *err);
 
 /*
+ * Sets metric id of run to written * 10^exp10 (the canonical unit), where
+ * written is the value as the file writes it under key (a JSON key, a
+ * column, a line's key). A value outside the metric's plausible range
+ * (schema/ranges.tsv) is refused here, so that the message names what
+ * the user can find in the file: the key and the value as written, then
+ * the canonical metric and its value, and line (1-based; 0 = unknown, as
+ * in a JSON file, where the record is named by the caller). Returns 0 or
+ * PL_EINVALID (err's field: the canonical metric).
+ */
+int pl_adapter_metric(struct pl_run *run, int id, double written, int exp10, const char *key,
+                      long line, struct pl_error *err);
+
+/*
  * Request counts of a run: sets requests_completed, requests_failed (when
  * failed >= 0) and error_rate = failed / (completed + failed). A run where
  * no request completed (completed <= 0) is a failed run (pl_run_failed):

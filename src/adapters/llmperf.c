@@ -158,8 +158,8 @@ static int families(const cJSON *obj, struct pl_run *run, struct pl_error *err)
 			rc = num_or_string(obj, key, &v, err);
 			if (rc < 0)
 				return rc;
-			if (rc == 0)
-				pl_run_set_metric(run, pl_metric_lookup(name), v);
+			if (rc == 0 && (rc = pl_adapter_metric(run, pl_metric_lookup(name), v, 0, key, 0, err)))
+				return rc;
 		}
 	return 0;
 }

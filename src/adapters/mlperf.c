@@ -281,7 +281,8 @@ static int mlperf_parse(struct pl_adapter_input *in, struct pl_run_list *out,
 		         strcmp(kv.key, "Tokens per second") == 0)
 			id = PL_M_OUTPUT_THROUGHPUT;
 		if (id >= 0) {
-			pl_run_set_metric(run, id, v);
+			if ((rc = pl_adapter_metric(run, id, v, 0, kv.key, kv.line, err)))
+				break;
 			continue;
 		}
 		if (strcmp(kv.key, "ttft_latency (ns)") == 0) {
@@ -298,8 +299,8 @@ static int mlperf_parse(struct pl_adapter_input *in, struct pl_run_list *out,
 			continue;
 		}
 		id = latency_metric(kv.key);
-		if (id >= 0)
-			pl_run_set_metric(run, id, pl_scale_pow10(v, -9));
+		if (id >= 0 && (rc = pl_adapter_metric(run, id, v, -9, kv.key, kv.line, err)))
+			break;
 	}
 	if (rc)
 		return rc;

@@ -222,7 +222,8 @@ static int convert_latencies(const cJSON *obj, struct pl_run *run, struct pl_err
 			if (rc == 0) {
 				snprintf(name, sizeof(name), "%s_%s", families[f], slot);
 				id = pl_metric_lookup(name);
-				pl_run_set_metric(run, id, pl_scale_pow10(v, -3));
+				if ((rc = pl_adapter_metric(run, id, v, -3, k, 0, err)))
+					return rc;
 			}
 			break;
 		}

@@ -5,6 +5,7 @@
  */
 #include "flow/compare_flow.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,36 @@
 #include "core/names.h"
 #include "util/alloc.h"
 #include "util/suggest.h"
+
+/* Results a default comparison shows beside the default metrics when any
+ * selected run records them: speculative decoding's acceptance (a run that
+ * speculates shows how well) and structured output's correct rate. */
+static const int shown_if_recorded[] = {PL_M_SPEC_ACCEPTANCE_RATE, PL_M_SPEC_ACCEPTANCE_LENGTH,
+                                        PL_M_CORRECT_RATE};
+
+/* A default comparison (no --metric): opts gets the default metrics and
+ * each of shown_if_recorded that some selected run (runs, else cols)
+ * holds. */
+static void with_recorded(struct pl_compare_opts *opts, const struct pl_run_list *runs,
+                          const struct pl_run_columns *cols)
+{
+	size_t n;
+	const int *d = pl_compare_default_metrics(&n);
+
+	if (opts->nmetrics)
+		return;
+	memcpy(opts->metrics, d, n * sizeof(int));
+	opts->nmetrics = n;
+	for (size_t i = 0; i < sizeof(shown_if_recorded) / sizeof(shown_if_recorded[0]); i++) {
+		int m = shown_if_recorded[i], held = 0;
+		for (size_t r = 0; runs && r < runs->n && !held; r++)
+			held = runs->v[r].has_metric[m];
+		for (size_t r = 0; !runs && cols->metric[m] && r < cols->n && !held; r++)
+			held = !isnan(cols->metric[m][r]);
+		if (held && opts->nmetrics < sizeof(opts->metrics) / sizeof(opts->metrics[0]))
+			opts->metrics[opts->nmetrics++] = m;
+	}
+}
 
 /* The metrics a comparison under opts reads: those it shows and those its
  * rules read (the errors rule, the workload rule). */
@@ -28,6 +59,9 @@ static void compared_metrics(const struct pl_compare_opts *opts, unsigned char w
 	want[PL_M_ERROR_RATE] = want[PL_M_INPUT_TOKENS_MEAN] = want[PL_M_OUTPUT_TOKENS_MEAN] = 1;
 	want[PL_M_REQUEST_THROUGHPUT] = 1; /* the workload rule's rate shortfall */
 	want[PL_M_REQUESTS_COMPLETED] = 1; /* failed runs are left out */
+	if (opts->nmetrics == 0) /* shown by default where recorded (with_recorded()) */
+		for (size_t i = 0; i < sizeof(shown_if_recorded) / sizeof(shown_if_recorded[0]); i++)
+			want[shown_if_recorded[i]] = 1;
 	if (want[PL_M_GOODPUT]) /* goodput compares only under one SLO */
 		want[PL_M_GOODPUT_SLO_TTFT] = want[PL_M_GOODPUT_SLO_TPOT] = want[PL_M_GOODPUT_SLO_E2EL] = 1;
 }
@@ -124,6 +158,7 @@ int pl_flow_compare(struct pl_store *st, const struct pl_selection *sel, struct 
 {
 	struct pl_run_list own;
 	struct pl_run_columns cols;
+	struct pl_compare_opts opts;
 	int rc;
 
 	pl_run_list_init(&own);
@@ -144,8 +179,10 @@ int pl_flow_compare(struct pl_store *st, const struct pl_selection *sel, struct 
 	}
 	if (rc)
 		goto out;
-	rc = runs ? pl_compare_build(runs, &sel->opts, cmp, err)
-	          : pl_compare_build_columns(&cols, &sel->opts, cmp, err);
+	opts = sel->opts;
+	with_recorded(&opts, runs, &cols);
+	rc = runs ? pl_compare_build(runs, &opts, cmp, err)
+	          : pl_compare_build_columns(&cols, &opts, cmp, err);
 	if (rc == PL_EEMPTY && (runs ? runs->n : cols.n) == 0 && nhint)
 		closest_values(st, sel, hint, nhint); /* nothing matched: which filter, what is near */
 out:

@@ -1193,8 +1193,22 @@ static void expect_invalid_run(const char *metric_json, const char *message, con
 static void test_descriptor_rules(void **state)
 {
 	(void)state;
-	expect_invalid_run("{\"ttft_p50_ms\": -5}", "metric 'ttft_p50' must not be negative, got -0.005",
-	                   "ttft_p50");
+	{
+		/* a key in another unit is refused as written (the converted value beside it) */
+		struct pl_run_list l = {0};
+		struct pl_error err;
+		assert_int_equal(parse_text("r.json",
+		                            "{\"model\": \"m\", \"precision\": \"bf16\", \"engine\": \"e\","
+		                            " \"hardware\": \"h\", \"metric\": {\"ttft_p50_ms\": -5}}",
+		                            &l, &err),
+		                 PL_EINVALID);
+		assert_string_equal(err.message,
+		                    "'ttft_p50_ms' = -5 (metric 'ttft_p50' = -0.005 seconds) is outside the "
+		                    "plausible range of ttft for seconds, 0 to 86400 (a first token a day later "
+		                    "is no measurement; schema/ranges.tsv)");
+		assert_string_equal(err.field, "ttft_p50");
+		pl_run_list_release(&l);
+	}
 	expect_invalid_run("{\"error_rate\": 1.5}",
 	                   "metric 'error_rate' must be a fraction from 0 to 1, got 1.5", "error_rate");
 	expect_invalid_run("{\"ttft_p50\": 0.5, \"ttft_p90\": 0.4}",

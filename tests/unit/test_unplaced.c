@@ -175,25 +175,29 @@ static void test_mlperf_renamed_tpot(void **state)
 	pl_run_list_release(&l);
 }
 
-/* The InferenceX agentic file with its latencies under request_metrics
- * (seconds): read into canonical metrics; the rest of request_metrics is
- * results (unplaced measurements), never conditions. */
+/* The InferenceX agentic aggregate (the layout
+ * utils/agentic/aggregation/process_agentic_result.py writes) with its
+ * latencies under request_metrics.latency (seconds): read into canonical
+ * metrics; the rest of request_metrics and server_metrics is results
+ * (unplaced measurements), never conditions. */
 static void test_inferencex_request_metrics(void **state)
 {
 	struct pl_run_list l;
 	static const struct kv m[] = {
-		{"ttft_mean", 1.0},  {"ttft_p50", 0.75},  {"ttft_p90", 1.5},   {"ttft_p99", 4.0},
-		{"ttft_std", 1.25},  {"tpot_mean", 0.02}, {"tpot_p50", 0.019}, {"tpot_p90", 0.025},
-		{"tpot_p99", 0.03},  {"itl_mean", 0.021}, {"itl_p99", 0.032},  {"e2el_mean", 20.5},
-		{"e2el_p90", 48.75}, {"requests_completed", 818}, {NULL, 0}};
+		{"ttft_mean", 1.84211}, {"ttft_p50", 0.91234}, {"ttft_p90", 3.75},  {"ttft_p95", 5.125},
+		{"ttft_std", 2},        {"ttft_p99", MISSING}, {"tpot_mean", 0.02875}, {"tpot_p50", 0.0265},
+		{"itl_p95", 0.0445},    {"e2el_mean", 24.5},   {"e2el_p90", 52.5},  {"requests_completed", 818},
+		{"requests_failed", 4}, {NULL, 0}};
 
 	(void)state;
-	load_ok("ix_agentic_request_metrics.json", &l);
+	load_ok("../inferencemax/agentic_result.json", &l);
 	expect_metrics(&l.v[0], m);
-	assert_true(num_of(&l.v[0], "inferencemax.request_metrics.qps.mean") == 0.45);
-	assert_true(num_of(&l.v[0], "inferencemax.request_metrics.turns_per_session.mean") == 6.5);
-	for (size_t i = 0; i < l.v[0].nextra; i++)
+	assert_true(num_of(&l.v[0], "inferencemax.request_metrics.qps.mean") == 1.98544);
+	assert_true(num_of(&l.v[0], "inferencemax.server_metrics.cache.gpu_cache_hit_rate") == 0.87);
+	for (size_t i = 0; i < l.v[0].nextra; i++) {
 		assert_null(strstr(l.v[0].extra[i].name, "request_metrics"));
+		assert_null(strstr(l.v[0].extra[i].name, "server_metrics"));
+	}
 	pl_run_list_release(&l);
 }
 
