@@ -121,6 +121,9 @@ int pl_hub_fail(struct pl_hub *h, struct pl_error *err, const char *what)
 	len = strlen(msg);
 	while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
 		msg[--len] = '\0';
+	for (size_t i = 0; i < len; i++) /* libpq's lines as one */
+		if (msg[i] == '\n' || msg[i] == '\t')
+			msg[i] = ' ';
 	if (h)
 		pl_hub_redact(h->conninfo, msg, sizeof(msg));
 	return pl_error_set(err, PL_EIO, "hub '%s': %s: %s", h ? h->name : "?", what, msg);

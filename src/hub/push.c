@@ -465,7 +465,7 @@ static int add_run(void *vctx, const struct pl_run *run, struct pl_error *err)
 		if (pl_sha256_hex(it->line, len, it->line_sha))
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
-	if (run->revision > 1) {
+	if (run->revision > 1 || view.revisions.n) { /* amended: its key as imported too */
 		struct pl_run orig;
 
 		pl_run_init(&orig);
