@@ -12,7 +12,7 @@
 #include "render/render.h"
 
 static const char usage_text[] =
-	"usage: perfledger pull URL\n"
+	"usage: perfledger pull [--where FIELD=VALUE]... URL\n"
 	"\n"
 	"Brings the runs pushed to a team hub on PostgreSQL since this ledger's last\n"
 	"pull from it into this ledger (--db; created if missing), with their trail\n"
@@ -35,7 +35,10 @@ int cmd_pull(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_hub *h = NULL;
 	struct pl_pull_stats ps;
 	int argi, rc, json = 0;
+	struct pl_selection sel;
+	char selection[2048] = "";
 	const struct pl_option options[] = {
+		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &sel, pl_sel_opt_where, NULL),
 		PL_OPT_CALLBACK_ENTRY("summary", 0, "F", &json, pl_cli_opt_summary,
 		                      "the summary as text (default) or json"),
 		PL_OPT_END_ENTRY,
@@ -49,24 +52,30 @@ int cmd_pull(const struct pl_cli *cli, int argc, char **argv)
 	};
 	const struct pl_merge_stats *m = &ps.merged;
 
+	memset(&sel, 0, sizeof(sel));
 	pl_error_init(&err);
 	rc = pl_options_parse(&usage, argc, argv, &argi);
 	if (rc != PL_OPTIONS_CONTINUE)
-		return rc;
+		goto out;
+	rc = PL_EXIT_USAGE;
 	if (argi + 1 != argc) {
-		pl_cli_errorf("pull", "pull takes one hub (usage: perfledger pull URL)");
-		return PL_EXIT_USAGE;
+		pl_cli_errorf("pull", "pull takes one hub (usage: perfledger pull [--where FIELD=VALUE]... URL)");
+		goto out;
+	}
+	for (size_t i = 0; i < sel.nfilters; i++) {
+		size_t used = strlen(selection);
+		snprintf(selection + used, sizeof(selection) - used, "%s%s", i ? " " : "",
+		         sel.where_text[i]);
 	}
 	if (pl_hub_connect(argv[argi], &h, &err)) {
 		pl_cli_print_error(&err);
-		return pl_cli_exit_for(err.code);
+		rc = pl_cli_exit_for(err.code);
+		goto out;
 	}
 	st = pl_cli_open_store(cli, PL_CLI_STORE_CREATE);
-	if (!st) {
-		pl_hub_close(h);
-		return PL_EXIT_USAGE;
-	}
-	if (pl_hub_pull(h, st, cli->db_path, &ps, &err)) {
+	if (!st)
+		goto out;
+	if (pl_hub_pull(h, st, cli->db_path, sel.filters, sel.nfilters, selection, &ps, &err)) {
 		pl_cli_print_error(&err);
 		rc = pl_cli_exit_for(err.code);
 		goto out;
@@ -107,5 +116,6 @@ int cmd_pull(const struct pl_cli *cli, int argc, char **argv)
 out:
 	pl_store_close(st);
 	pl_hub_close(h);
+	pl_sel_release(&sel);
 	return rc;
 }

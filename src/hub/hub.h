@@ -95,7 +95,11 @@ struct pl_pull_stats {
 /* Brings the hub's runs that were pushed since the last pull into st,
  * whose file is db_path: the watermark of this hub (pl_hub_name) is read
  * from, and written to, the file "<db_path>.hub-marks" (one line per hub:
- * name TAB snapshot; no password). The lines are read in one REPEATABLE
+ * name TAB snapshot; no password). With filters[0..nfilters) (--where)
+ * only the runs they select are merged (the others are deleted from the
+ * temporary ledgers first), and the watermark is kept under the name
+ * "NAME --where SELECTION" (selection: the --where texts as given, space-
+ * separated), apart from the unfiltered one. The lines are read in one REPEATABLE
  * READ snapshot, imported into temporary ledgers next to db_path (one per
  * version of a run, oldest first) and merged into st with
  * pl_store_merge(); the temporary files are removed. The watermark moves
@@ -104,6 +108,7 @@ struct pl_pull_stats {
  * PL_EIO, PL_EDB, PL_ENOMEM, or pl_store_merge()'s refusal of a temporary
  * ledger (nothing of it merged). */
 int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,
+                const struct pl_filter *filters, size_t nfilters, const char *selection,
                 struct pl_pull_stats *ps, struct pl_error *err);
 
 #endif

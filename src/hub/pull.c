@@ -143,6 +143,62 @@ static void on_file(void *vctx, const char *path, enum pl_import_status status, 
 
 /* ------------------------------------------------------------- the pull */
 
+struct ids {
+	long long *v;
+	size_t n, cap;
+};
+
+static int collect_id(void *vctx, const struct pl_run *run, struct pl_error *err)
+{
+	struct ids *ids = vctx;
+
+	if (PL_ALLOC_GROW(ids->v, ids->n + 1, ids->cap))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	ids->v[ids->n++] = run->id;
+	return 0;
+}
+
+/* --where: deletes from the temporary ledger t the runs (with their trail)
+ * the filters do not select, so that only the selection is merged. */
+static int keep_selected(struct pl_store *t, const struct pl_filter *filters, size_t nfilters,
+                         struct pl_error *err)
+{
+	struct ids all = {NULL, 0, 0}, sel = {NULL, 0, 0};
+	struct pl_purge_counts pc;
+	size_t j = 0;
+	int rc;
+
+	memset(&pc, 0, sizeof(pc));
+	pl_store_set_retracted_mode(t, PL_RETRACTED_ALL);
+	rc = pl_store_each_run(t, NULL, 0, collect_id, &all, err);
+	if (!rc)
+		rc = pl_store_each_run(t, filters, nfilters, collect_id, &sel, err);
+	if (!rc)
+		rc = pl_store_begin(t, err);
+	for (size_t i = 0; i < all.n && !rc; i++) {
+		int changed = 0;
+
+		while (j < sel.n && sel.v[j] < all.v[i])
+			j++;
+		if (j < sel.n && sel.v[j] == all.v[i])
+			continue; /* selected: both lists ascend by id */
+		rc = pl_store_retract(t, all.v[i], 0, "not selected by pull --where", "perfledger",
+		                      &changed, err);
+		if (!rc)
+			rc = pl_store_purge(t, all.v[i], &pc, err);
+	}
+	if (!rc)
+		rc = pl_store_commit(t, err);
+	else {
+		struct pl_error e2;
+		pl_error_init(&e2);
+		pl_store_rollback(t, &e2);
+	}
+	free(all.v);
+	free(sel.v);
+	return rc;
+}
+
 static void add_merge(struct pl_merge_stats *sum, const struct pl_merge_stats *ms)
 {
 	sum->runs += ms->runs;
@@ -289,8 +345,10 @@ static int read_lines(struct pl_hub *h, const char *db_path, const char *prev,
 }
 
 int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,
+                const struct pl_filter *filters, size_t nfilters, const char *selection,
                 struct pl_pull_stats *ps, struct pl_error *err)
 {
+	char mark_name[1200];
 	struct version *v = NULL;
 	struct pl_store *t0 = NULL;
 	char *mpath = NULL, *prev = NULL, *snap = NULL;
@@ -301,7 +359,12 @@ int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,
 		return rc;
 	if (!(mpath = marks_path(db_path)))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	if ((rc = read_mark(mpath, pl_hub_name(h), &prev, err)))
+	snprintf(mark_name, sizeof(mark_name), "%s%s%s", pl_hub_name(h),
+	         selection && *selection ? " --where " : "", selection ? selection : "");
+	for (char *p = mark_name; *p; p++) /* one line, one tab */
+		if (*p == '\t' || *p == '\n' || *p == '\r')
+			*p = ' ';
+	if ((rc = read_mark(mpath, mark_name, &prev, err)))
 		goto out;
 	ps->full = prev == NULL;
 	if ((rc = pl_hub_exec(h, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
@@ -341,11 +404,13 @@ int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,
 			goto out;
 		memset(&opts, 0, sizeof(opts));
 		rc = pl_import_paths(t, paths, 1, &opts, on_file, &note, &is, err);
-		pl_store_close(t);
 		if (rc == PL_EINVALID) { /* the lines refused are counted; the rest merge */
 			pl_error_init(err);
 			rc = 0;
 		}
+		if (!rc && nfilters)
+			rc = keep_selected(t, filters, nfilters, err);
+		pl_store_close(t);
 		if (rc)
 			goto out;
 		unlink(v[i].jsonl);
@@ -357,7 +422,7 @@ int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,
 	if (ps->merged.skipped || ps->rejected) {
 		ps->watermark_kept = 1;
 	} else {
-		struct mark_write m = {mpath, pl_hub_name(h), snap};
+		struct mark_write m = {mpath, mark_name, snap};
 		rc = pl_fs_write_atomic(mpath, write_marks, &m, err);
 	}
 out:

@@ -100,6 +100,13 @@ if cmp -s site2.export laptop.export; then echo "ok: site export = laptop export
 "$BIN" --db fresh.db export | LC_ALL=C sort >fresh.export
 if cmp -s fresh.export laptop.export; then echo "ok: a fresh pull of every version = laptop"; else fail "fresh pull differs from laptop"; diff fresh.export laptop.export | head -4; fi
 
+# --where: only the selection is merged, under a watermark of its own
+"$BIN" --db sel.db pull --where "hardware=1x NVIDIA H100 80G" --where concurrency=8 "$HUB" >pull-sel.out || fail "pull --where"
+"$BIN" --db sel.db export | LC_ALL=C sort >sel.export
+"$BIN" --db laptop.db export --where "hardware=1x NVIDIA H100 80G" --where concurrency=8 | LC_ALL=C sort >laptop-sel.export
+if cmp -s sel.export laptop-sel.export && [ -s sel.export ]; then echo "ok: pull --where = export --where ($(wc -l <sel.export | tr -d ' ') runs)"; else fail "pull --where differs"; diff sel.export laptop-sel.export | head -4; fi
+check_eq "selection watermark" "$WORK/pg/sock:$PGPORT/hub --where hardware=1x NVIDIA H100 80G concurrency=8" "$(cut -f1 sel.db.hub-marks)"
+
 # 6. a conflict: the same bytes imported with other conditions
 "$BIN" --db other.db import --set warmup_requests=0 "r0.jsonl" >/dev/null 2>&1 || fail "import other"
 "$BIN" --db other.db push "$HUB" >push-conflict.out 2>push-conflict.err
