@@ -23,7 +23,7 @@ fails=0
 cleanup() { pg_stop; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
-PGPORT_WANT=$((50000 + $$ % 10000)) pg_start "$WORK/pg" || { echo "FAIL: cannot start PostgreSQL"; exit 1; }
+PG_FSYNC=off PGPORT_WANT=$((50000 + $$ % 10000)) pg_start "$WORK/pg" || { echo "FAIL: cannot start PostgreSQL"; exit 1; }
 PY=/usr/bin/python3
 export SOURCE_DATE_EPOCH=1790000000 PERFLEDGER_LANG=en
 
