@@ -20,9 +20,9 @@ psql -q -c 'CREATE DATABASE hub'
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
 measure() { # label command...
 	label=$1; shift
-	/usr/bin/time -f "%e %M" -o t.out "$@" >cmd.out 2>cmd.err || { echo "$label failed:"; cat cmd.err; exit 1; }
+	/usr/bin/time -f "%e %M %U %S" -o t.out "$@" >cmd.out 2>cmd.err || { echo "$label failed:"; cat cmd.err; exit 1; }
 	set -- $(cat t.out)
-	echo "$label: $1 s, peak RSS $(($2 / 1024)) MB"
+	echo "$label: $1 s wall ($3 s user + $4 s system in perfledger), peak RSS $(($2 / 1024)) MB"
 }
 /usr/bin/python3 "$HERE/tests/hub/gen_runs.py" "$N" 7 runs.jsonl
 /usr/bin/python3 "$HERE/tests/hub/gen_runs.py" 27 8 night.jsonl

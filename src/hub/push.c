@@ -320,6 +320,43 @@ static int flush(struct push_ctx *c, struct pl_error *err)
 	params = calloc(c->n * 4 * 2, sizeof(*params));
 	if (!params)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	/* (0) the versions the hub holds already: counted, nothing written for
+	 * them (their keys and source bytes were committed with them) */
+	for (size_t i = 0; i < c->n; i++) {
+		params[3 * i] = c->items[i].sha256;
+		params[3 * i + 1] = c->items[i].record;
+		params[3 * i + 2] = c->items[i].line_sha;
+	}
+	if ((rc = exec_rows(c->h,
+	                    "SELECT l.sha256, l.record::text, l.line_sha256 FROM perfledger.lines l "
+	                    "JOIN (VALUES ",
+	                    c->n, 3, claim_cast,
+	                    ") v (sha256, record, line_sha256) ON l.sha256 = v.sha256 AND l.record = "
+	                    "v.record AND l.line_sha256 = v.line_sha256",
+	                    params, &r, "reading the hub's runs", err)))
+		goto out;
+	if (PQntuples(r) > 0) {
+		size_t k = 0;
+		for (size_t i = 0; i < c->n; i++) {
+			int there = 0;
+			for (int t = 0; t < PQntuples(r) && !there; t++)
+				there = strcmp(PQgetvalue(r, t, 2), c->items[i].line_sha) == 0 &&
+				        strcmp(PQgetvalue(r, t, 0), c->items[i].sha256) == 0 &&
+				        strcmp(PQgetvalue(r, t, 1), c->items[i].record) == 0;
+			if (there) {
+				c->ps->present++;
+				free(c->items[i].line);
+				free(c->items[i].key_text);
+				continue;
+			}
+			c->items[k++] = c->items[i];
+		}
+		c->n = k;
+	}
+	PQclear(r);
+	r = NULL;
+	if (!c->n)
+		goto out;
 	if ((rc = pl_hub_exec(c->h, "BEGIN", "starting a push transaction", err)))
 		goto out;
 	/* (1) claim the identities */

@@ -86,8 +86,11 @@ check_eq "incremental pull" "pulled from '$WORK/pg/sock:$PGPORT/hub': 27 new ver
 
 # 5. a laptop pulls, accepts a step and amends a run, pushes; the site sees both
 "$BIN" --db laptop.db pull "$HUB" >/dev/null || fail "laptop pull"
-"$BIN" --db laptop.db accept --run 5 --metric ttft_p50 --reason "new scheduler" --by bob --force >/dev/null || fail "accept"
-"$BIN" --db laptop.db amend --run 7 --set dataset=sharegpt --reason "dataset was not recorded" --by bob >/dev/null || fail "amend"
+# (local ids depend on the order the pushes arrived in: take two listed runs)
+A_RUN=$("$BIN" --db laptop.db list | awk 'NR == 7 {print $1}')
+M_RUN=$("$BIN" --db laptop.db list | awk 'NR == 9 {print $1}')
+"$BIN" --db laptop.db accept --run "$A_RUN" --metric ttft_p50 --reason "new scheduler" --by bob --force >/dev/null || fail "accept"
+"$BIN" --db laptop.db amend --run "$M_RUN" --set dataset=sharegpt --reason "dataset was not recorded" --by bob >/dev/null || fail "amend"
 "$BIN" --db laptop.db push "$HUB" >push-laptop.out
 check_eq "laptop push" "pushed to '$WORK/pg/sock:$PGPORT/hub': 349 runs read, 2 stored, 347 on the hub already, 0 source chunks stored" "$(cat push-laptop.out)"
 "$BIN" --db site.db pull "$HUB" >pull4.out
