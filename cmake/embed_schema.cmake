@@ -4,8 +4,16 @@
 # 001, 002, ... with no gap and in order, else the build fails: a database's
 # user_version is the number of migrations applied, so a gap filled later
 # would never be applied to a ledger already past it.
+# -DNAME=array -DCOUNT=count name the symbols (default: the ledger's
+# migrations, pl_schema_migrations and pl_schema_migration_count).
+if(NOT DEFINED NAME)
+  set(NAME pl_schema_migrations)
+endif()
+if(NOT DEFINED COUNT)
+  set(COUNT pl_schema_migration_count)
+endif()
 set(body "/* generated from schema/migrations by cmake/embed_schema.cmake; do not edit */\n#include <stddef.h>\n\n")
-set(list "const char *const pl_schema_migrations[] = {\n")
+set(list "const char *const ${NAME}[] = {\n")
 string(REPLACE "," ";" IN "${IN}")
 set(i 0)
 foreach(f IN LISTS IN)
@@ -22,7 +30,7 @@ foreach(f IN LISTS IN)
   string(APPEND body "static const char m${i}[] = {${hex}0x00};\n")
   string(APPEND list "\tm${i},\n")
 endforeach()
-string(APPEND list "};\nconst size_t pl_schema_migration_count = ${i};\n")
+string(APPEND list "};\nconst size_t ${COUNT} = ${i};\n")
 get_filename_component(dir ${OUT} DIRECTORY)
 file(MAKE_DIRECTORY ${dir})
 file(WRITE ${OUT}.tmp "${body}\n${list}")

@@ -5,16 +5,17 @@
 #   sh scripts/deps.sh test   also the test tools (the test command): cmocka,
 #                             Chromium, LibreOffice, clang's sanitizer and
 #                             fuzzer runtimes, valgrind, CJK fonts, Python
-#                             modules, and a comma-decimal locale
+#                             modules, PostgreSQL (the hub test), and a
+#                             comma-decimal locale
 set -eu
 # build and run: compiler and cmake, the libraries' -dev packages, gnuplot
 # for charts
 PKGS="gcc make cmake pkg-config libsqlite3-dev libcjson-dev libxlsxwriter-dev zlib1g-dev
-libyaml-dev libssl-dev libgsl-dev gnuplot-nox"
+libyaml-dev libssl-dev libgsl-dev libpq-dev gnuplot-nox"
 if [ "${1:-}" = test ]; then
 	PKGS="$PKGS libcmocka-dev sqlite3 unzip python3 python3-openpyxl python3-yaml locales
 chromium libreoffice-calc-nogui fonts-noto-cjk libxml2-utils
-clang libclang-rt-14-dev valgrind time man-db"
+clang libclang-rt-14-dev valgrind time man-db postgresql"
 elif [ -n "${1:-}" ]; then
 	echo "usage: sh scripts/deps.sh [test]" >&2
 	exit 2

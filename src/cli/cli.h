@@ -42,6 +42,8 @@ int cmd_restore(const struct pl_cli *cli, int argc, char **argv);
 int cmd_purge(const struct pl_cli *cli, int argc, char **argv);
 int cmd_export(const struct pl_cli *cli, int argc, char **argv);
 int cmd_merge(const struct pl_cli *cli, int argc, char **argv);
+int cmd_push(const struct pl_cli *cli, int argc, char **argv);
+int cmd_pull(const struct pl_cli *cli, int argc, char **argv);
 int cmd_reimport(const struct pl_cli *cli, int argc, char **argv);
 
 /* The CLI's one reading of $SOURCE_DATE_EPOCH (util/clock.h's parser): unset or empty is now; else a

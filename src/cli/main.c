@@ -42,6 +42,8 @@ static const struct command commands[] = {
 	{"purge", cmd_purge, "delete retracted runs for good, saying what was deleted"},
 	{"export", cmd_export, "write the ledger as JSONL that 'import' reads back into an equal ledger"},
 	{"merge", cmd_merge, "bring other ledgers' runs, steps and source bytes into this one"},
+	{"push", cmd_push, "send this ledger's runs to a team hub on PostgreSQL"},
+	{"pull", cmd_pull, "bring a team hub's new runs into this ledger, as merge would"},
 	{"reimport", cmd_reimport, "re-derive stored runs from their kept source bytes with today's adapters"},
 	{"migrate", cmd_migrate, "bring the database to this build's schema (reading commands never do)"},
 	{"help", NULL, "print a command's usage and options: perfledger help COMMAND"},

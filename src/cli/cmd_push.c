@@ -1,0 +1,104 @@
+/*
+ * cmd_push.c — `perfledger push URL`: this ledger's runs to a team hub on
+ * PostgreSQL (src/hub/push.c), PL_HUB_BATCH runs per transaction. Runs
+ * the hub refuses as conflicts are named on stderr and make the exit
+ * status 4; the others are stored.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "hub/hub.h"
+#include "render/render.h"
+
+static const char usage_text[] =
+	"usage: perfledger push [--where FIELD=VALUE]... URL\n"
+	"\n"
+	"Sends this ledger's runs (or those --where selects, as in 'list'; retracted\n"
+	"runs too) to a team hub on PostgreSQL, with everything 'export' writes of\n"
+	"them (conditions, extra conditions, unplaced measurements, metrics,\n"
+	"provenance, build identity, revisions, retractions, accepted steps) and their\n"
+	"kept source bytes. URL is a libpq connection string or URI\n"
+	"(postgresql://host/db, 'host=... dbname=...'), or '' for the PG* environment\n"
+	"variables alone; the password comes from it, PGPASSWORD, PGPASSFILE or\n"
+	"~/.pgpass, and is never printed. The hub's tables (schema \"perfledger\") are\n"
+	"created or migrated first; a hub newer than this perfledger is refused.\n"
+	"A run the hub holds already is skipped; a run read from the same bytes as one\n"
+	"on the hub but with other conditions that none of this run's (current or as\n"
+	"imported) match is skipped and named with both values (exit 4); the others\n"
+	"are stored, in transactions of 500 runs, each whole or not at all. Many\n"
+	"runners may push at once. 'perfledger pull URL' brings the hub's runs into a\n"
+	"ledger.\n"
+	"\n";
+
+int cmd_push(const struct pl_cli *cli, int argc, char **argv)
+{
+	struct pl_selection sel;
+	struct pl_error err;
+	struct pl_store *st = NULL;
+	struct pl_hub *h = NULL;
+	struct pl_push_stats ps;
+	int argi, rc, json = 0;
+	const struct pl_option options[] = {
+		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &sel, pl_sel_opt_where, NULL),
+		PL_OPT_CALLBACK_ENTRY("summary", 0, "F", &json, pl_cli_opt_summary,
+		                      "the summary as text (default) or json"),
+		PL_OPT_END_ENTRY,
+	};
+	const struct pl_usage usage = {
+		.cmd = "push",
+		.head = usage_text,
+		.options = options,
+		.unknown_fmt = "unknown or incomplete option '%s'",
+		.on_error = PL_USAGE_FULL,
+	};
+
+	memset(&sel, 0, sizeof(sel));
+	pl_error_init(&err);
+	rc = pl_options_parse(&usage, argc, argv, &argi);
+	if (rc != PL_OPTIONS_CONTINUE)
+		goto out;
+	rc = PL_EXIT_USAGE;
+	if (argi + 1 != argc) {
+		pl_cli_errorf("push", "push takes one hub (usage: perfledger push [--where FIELD=VALUE]... URL)");
+		goto out;
+	}
+	st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
+	if (!st)
+		goto out;
+	if (pl_hub_connect(argv[argi], &h, &err) ||
+	    pl_hub_push(h, st, sel.filters, sel.nfilters, &ps, &err)) {
+		pl_cli_print_error(&err);
+		rc = pl_cli_exit_for(err.code);
+		goto out;
+	}
+	rc = ps.skipped ? PL_EXIT_REJECTED : PL_EXIT_OK;
+	if (json) {
+		fputs("{\"command\": \"push\", \"hub\": ", stdout);
+		pl_json_write_string(stdout, pl_hub_name(h));
+		printf(", \"runs\": %lld, \"stored\": %lld, \"present\": %lld, \"skipped\": %lld, "
+		       "\"source_chunks\": %lld, \"transactions\": %lld}\n",
+		       ps.runs, ps.stored, ps.present, ps.skipped, ps.source_chunks, ps.transactions);
+	} else {
+		fputs("pushed to '", stdout);
+		pl_cli_put_inert(stdout, pl_hub_name(h));
+		printf("': %lld run%s read, %lld stored, %lld on the hub already, %lld source chunk%s "
+		       "stored",
+		       ps.runs, ps.runs == 1 ? "" : "s", ps.stored, ps.present, ps.source_chunks,
+		       ps.source_chunks == 1 ? "" : "s");
+		if (ps.skipped)
+			printf("; %lld run%s skipped", ps.skipped, ps.skipped == 1 ? "" : "s");
+		fputc('\n', stdout);
+	}
+	if (ps.skipped) {
+		fflush(stdout);
+		pl_cli_errorf("push", "skipped: %s; make them agree with 'perfledger amend', then push "
+		                      "again", ps.skipped_first);
+	}
+out:
+	pl_hub_close(h);
+	pl_store_close(st);
+	pl_sel_release(&sel);
+	return rc;
+}
