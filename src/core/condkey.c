@@ -114,22 +114,38 @@ int pl_cond_key_make(const struct pl_run *run, struct pl_cond_key *key)
 	return 0;
 }
 
+/* Appends n bytes to the fixed buffer fix (*len used of cap) while they
+ * fit, else to b (moving what fix held there first). */
+static void rid_add(char *fix, size_t cap, size_t *len, struct pl_buf *b, const void *p, size_t n)
+{
+	if (b->len == 0 && *len + n <= cap) {
+		memcpy(fix + *len, p, n);
+		*len += n;
+		return;
+	}
+	if (b->len == 0 && *len)
+		pl_buf_add(b, fix, *len);
+	pl_buf_add(b, p, n);
+}
+
 int pl_run_record_id(const struct pl_run *run, const struct pl_cond_key *key, char hex[33])
 {
 	const struct pl_value *t = &run->cond[PL_C_RUN_STARTED_AT];
+	const char *adapter = run->adapter ? run->adapter : "";
+	const char *fv = run->format_version ? run->format_version : "";
+	const char *started = t->set && t->text ? t->text : "";
+	char fix[2048]; /* nearly every record fits: no allocation per run */
+	size_t n = 0;
 	struct pl_buf b;
 	int rc = 0;
 
 	pl_buf_init(&b);
 	/* NUL between the parts: no part can run into the next */
-	pl_buf_adds(&b, run->adapter ? run->adapter : "");
-	pl_buf_add(&b, "", 1);
-	pl_buf_adds(&b, run->format_version ? run->format_version : "");
-	pl_buf_add(&b, "", 1);
-	pl_buf_add(&b, key->text, key->len);
-	pl_buf_add(&b, "", 1);
-	pl_buf_adds(&b, t->set && t->text ? t->text : "");
-	pl_buf_add(&b, "", 1);
+	rid_add(fix, sizeof(fix), &n, &b, adapter, strlen(adapter) + 1);
+	rid_add(fix, sizeof(fix), &n, &b, fv, strlen(fv) + 1);
+	rid_add(fix, sizeof(fix), &n, &b, key->text, key->len);
+	rid_add(fix, sizeof(fix), &n, &b, "", 1);
+	rid_add(fix, sizeof(fix), &n, &b, started, strlen(started) + 1);
 	/* each metric: its name, NUL, its IEEE 754 bits little-endian (exact,
 	 * and no printf per value: an import makes one identity per run) */
 	for (int m = 0; m < PL_METRIC_COUNT; m++)
@@ -140,12 +156,13 @@ int pl_run_record_id(const struct pl_run *run, const struct pl_cond_key *key, ch
 			memcpy(&bits, &v, sizeof(bits));
 			for (int k = 0; k < 8; k++)
 				le[k] = (unsigned char)(bits >> (8 * k));
-			pl_buf_add(&b, pl_metric_info[m].name, strlen(pl_metric_info[m].name) + 1);
-			pl_buf_add(&b, le, sizeof(le));
+			rid_add(fix, sizeof(fix), &n, &b, pl_metric_info[m].name,
+			        strlen(pl_metric_info[m].name) + 1);
+			rid_add(fix, sizeof(fix), &n, &b, le, sizeof(le));
 		}
 	{
 		char full[65];
-		if (b.oom || pl_sha256_hex(b.data, b.len, full))
+		if (b.oom || (b.len ? pl_sha256_hex(b.data, b.len, full) : pl_sha256_hex(fix, n, full)))
 			rc = PL_ENOMEM;
 		else
 			memcpy(hex, full, 32); /* the first 128 bits */

@@ -394,9 +394,11 @@ struct pl_source_chunk {
 	size_t size;      /* bytes of the file it holds, uncompressed */
 };
 
-/* Compresses in[0..n) (n at most 2 GiB) with zlib level 6 into *out, which
- * the caller releases with pl_source_chunk_release(). Needs no store and
- * is thread-safe (the import compresses on its parser thread). Returns 0,
+/* Compresses in[0..n) (n at most 2 GiB) into a zlib stream (RFC 1950, as
+ * zlib -6 would, written by libdeflate level 6 with a compressor kept per
+ * thread) in *out, which the caller releases with pl_source_chunk_release().
+ * Needs no store and is thread-safe (the import compresses on its parser
+ * thread). Returns 0,
  * PL_ENOMEM, or PL_EUSAGE for n too large. */
 int pl_source_compress(const void *in, size_t n, struct pl_source_chunk *out,
                        struct pl_error *err);

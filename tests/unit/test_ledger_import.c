@@ -26,8 +26,10 @@
 #include "core/compare.h"
 #include "core/condkey.h"
 #include "core/error.h"
+#include "core/hash.h"
 #include "core/history.h"
 #include "core/model.h"
+#include "util/buf.h"
 #include "import/import.h"
 #include "render/regress.h"
 #include "store/db.h"
@@ -164,6 +166,53 @@ static void test_record_id(void **state)
 	assert_string_not_equal(ha, hb);
 	pl_run_release(&a);
 	pl_run_release(&b);
+}
+
+/* The identity's bytes are gathered in a 2048-byte buffer on the stack and
+ * on the heap beyond it: at exactly 2048 bytes and at 2049 the identity is
+ * the sha256 of the documented bytes all the same (built here apart). */
+static void test_record_id_long(void **state)
+{
+	(void)state;
+	for (int over = 0; over <= 1; over++) {
+		struct pl_run r;
+		struct pl_cond_key key;
+		struct pl_buf want = PL_BUF_INIT;
+		char got[33], full[65], *model;
+		size_t base, L;
+		double v = 0.3;
+		unsigned char le[8];
+		uint64_t bits;
+
+		good_run(&r, "a.json", 0);
+		assert_int_equal(pl_cond_key_make(&r, &key), 0);
+		base = key.len - 1; /* without the model's one letter */
+		pl_cond_key_release(&key);
+		/* bytes: "descriptor\0" "\0" key "\0" "\0" "ttft_p50\0" + 8 */
+		L = 2048 - (12 + 11 + 8) - base + (size_t)over;
+		model = malloc(L + 1);
+		assert_non_null(model);
+		memset(model, 'x', L);
+		model[L] = '\0';
+		assert_int_equal(pl_run_set_cond(&r, PL_C_MODEL, model, NULL), 0);
+		assert_int_equal(pl_cond_key_make(&r, &key), 0);
+		assert_int_equal(pl_run_record_id(&r, &key, got), 0);
+		pl_buf_add(&want, "descriptor\0\0", 12);
+		pl_buf_add(&want, key.text, key.len);
+		pl_buf_add(&want, "\0\0ttft_p50\0", 11);
+		memcpy(&bits, &v, sizeof(bits));
+		for (int k = 0; k < 8; k++)
+			le[k] = (unsigned char)(bits >> (8 * k));
+		pl_buf_add(&want, le, 8);
+		assert_int_equal(want.len, 2048 + (size_t)over);
+		assert_int_equal(pl_sha256_hex(want.data, want.len, full), 0);
+		full[32] = '\0';
+		assert_string_equal(got, full);
+		pl_buf_release(&want);
+		pl_cond_key_release(&key);
+		free(model);
+		pl_run_release(&r);
+	}
 }
 
 static void test_run_failed(void **state)
@@ -548,6 +597,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_record_id),
+		cmocka_unit_test(test_record_id_long),
 		cmocka_unit_test(test_run_failed),
 		cmocka_unit_test(test_good_records_kept),
 		cmocka_unit_test(test_strict_records),
