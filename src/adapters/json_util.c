@@ -260,6 +260,23 @@ static size_t string_end(const struct ctx *c, size_t start)
 	return c->len;
 }
 
+/* The opening quote of a string token of text[start, end) that is not
+ * closed before end, or (size_t)-1 when every string there is closed. */
+static size_t unclosed_string(const struct ctx *c, size_t start, size_t end)
+{
+	for (size_t i = start; i < end; i++) {
+		if (c->text[i] != '"')
+			continue;
+		size_t open = i;
+		for (i++; i < end && c->text[i] != '"'; i++)
+			if (c->text[i] == '\\')
+				i++;
+		if (i >= end)
+			return open;
+	}
+	return (size_t)-1;
+}
+
 /* A string holding the escape \u0000: cJSON would end the C string at the
  * NUL, so "llama\u0000evil" would read as "llama" and merge with a real
  * llama. Rejected naming the member (or saying it is a key). */
@@ -432,6 +449,25 @@ static const char *find_duplicate(const cJSON *item)
 	return NULL;
 }
 
+/* A number whose literal overflows a double (1e400) reads as infinity: a
+ * count or a latency stored as "inf". Bare Infinity was rewritten into a
+ * string before parsing, so every non-finite number here is such a
+ * literal. Returns 1 with *key the member holding it (or the nearest
+ * member above it; "" at the top), else 0. */
+static int find_overflow(const cJSON *item, const char *above, const char **key)
+{
+	for (const cJSON *a = item ? item->child : NULL; a; a = a->next) {
+		const char *k = a->string ? a->string : above;
+		if (cJSON_IsNumber(a) && !isfinite(a->valuedouble)) {
+			*key = k;
+			return 1;
+		}
+		if (a->child && find_overflow(a, k, key))
+			return 1;
+	}
+	return 0;
+}
+
 /* cJSON reports running out of input as an error at the last byte. To tell
  * that from a bad last byte, parse again with white space appended: if the
  * error moves past the original end, the input ended too early (returns end). */
@@ -583,6 +619,17 @@ static int parse_at(const struct ctx *c, size_t *off, size_t end, const char *en
 			return err_at(c, err, eo);
 		}
 		eo = key_error_fix(c, start, eo);
+		/* a string still open where the line or the input ends (a file cut
+		 * short): cJSON points at its opening quote or the byte after it,
+		 * as if that byte were wrong; say what is wrong instead */
+		size_t open = unclosed_string(c, start, end);
+		if (open != (size_t)-1 && eo + 1 >= open) {
+			pl_error_set(err, PL_ESYNTAX,
+			             "invalid JSON: unterminated string (opened at this position; the %s ends "
+			             "before its closing quote)",
+			             end_what);
+			return err_at(c, err, open);
+		}
 		return syntax_error(c, eo, end, end_what, err);
 	}
 	dup = find_duplicate(v);
@@ -598,6 +645,20 @@ static int parse_at(const struct ctx *c, size_t *off, size_t end, const char *en
 		err_at(c, err, at);
 		cJSON_Delete(v);
 		return PL_EINVALID;
+	}
+	{
+		const char *k = "";
+		if ((cJSON_IsNumber(v) && !isfinite(v->valuedouble)) || find_overflow(v, "", &k)) {
+			pl_error_field(err, k);
+			if (k[0])
+				pl_error_set(err, PL_EINVALID,
+				             "'%s' is a number too large to hold (beyond 1.8e308)", k);
+			else
+				pl_error_set(err, PL_EINVALID, "a number is too large to hold (beyond 1.8e308)");
+			err_at(c, err, start);
+			cJSON_Delete(v);
+			return PL_EINVALID;
+		}
 	}
 	*off = stop ? (size_t)(stop - c->text) : end;
 	*out = v;

@@ -16,6 +16,7 @@
 #include "import/import.h"
 #include "render/render.h"
 #include "util/alloc.h"
+#include "util/buf.h"
 
 static const char usage_text[] =
 	"usage: perfledger import [--set FIELD=VALUE]... [--from-ci-env] [--format NAME]\n"
@@ -147,6 +148,37 @@ static void say_hidden(struct import_ctx *ctx)
 	ctx->db_hidden = 0;
 }
 
+/* Prints "perfledger: note: " and message code with the one TEXT argument
+ * arg, in English (the CLI's language). */
+static void note_text(enum pl_msg_code code, const char *arg)
+{
+	struct pl_msg m;
+	char *t;
+
+	pl_msg_init(&m, code);
+	pl_msg_text(&m, arg);
+	t = m.oom ? NULL : pl_words_msg(&m, PL_LANG_EN);
+	pl_msg_release(&m);
+	if (t)
+		pl_cli_errorf(NULL, "note: %s", t);
+	else
+		pl_cli_errorf("import", "out of memory");
+	free(t);
+}
+
+/* A directory walked or files given and none found: say so, naming the
+ * paths ("imported 0 runs from 0 files" alone reads as success). */
+static void note_no_files(char *const *paths, size_t n)
+{
+	struct pl_buf b;
+
+	pl_buf_init(&b);
+	for (size_t i = 0; i < n; i++)
+		pl_buf_addf(&b, "%s'%s'", i ? ", " : "", paths[i]);
+	note_text(PL_MSG_IMPORT_NO_FILES, b.oom ? "?" : b.data);
+	pl_buf_release(&b);
+}
+
 static void on_file(void *vctx, const char *path, enum pl_import_status status, size_t runs,
                     size_t reference_only, const char *warnings, const struct pl_error *err)
 {
@@ -192,6 +224,13 @@ static void on_file(void *vctx, const char *path, enum pl_import_status status, 
 		pl_error_format(err, ctx->last_error, sizeof(ctx->last_error));
 		if (err->code == PL_EIO)
 			ctx->printed_io = 1;
+		return;
+	}
+	if (status == PL_IMPORT_STORED && runs == 0) {
+		/* no record at all (a file of bad records is rejected instead) */
+		if (ctx->progress)
+			fputs("\r\033[K", stderr);
+		note_text(PL_MSG_IMPORT_NO_RUNS, path);
 		return;
 	}
 	if (note)
@@ -485,6 +524,8 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 	if (opts.progress)
 		fputs("\r\033[K", stderr);
 	say_hidden(&ctx);
+	if (irc == 0 && stats.files == 0 && stats.rejected == 0)
+		note_no_files(argv + argi, (size_t)(argc - argi));
 	if (stats.indexes_pending[0])
 		pl_cli_errorf(NULL,
 		              "warning: %s; the runs are stored and queries work, more slowly, until "

@@ -113,7 +113,14 @@ static int help(const struct pl_cli *cli, int argc, char **argv)
 		usage(stdout);
 		return PL_EXIT_OK;
 	}
-	pl_cli_errorf("help", "unknown command '%s' (see 'perfledger --help')", argv[1]);
+	{
+		const char *names[N_COMMANDS];
+		char dym[96];
+		for (size_t c = 0; c < N_COMMANDS; c++)
+			names[c] = commands[c].name;
+		pl_did_you_mean(dym, sizeof(dym), pl_suggest(argv[1], names, N_COMMANDS));
+		pl_cli_errorf("help", "unknown command '%s'%s (see 'perfledger --help')", argv[1], dym);
+	}
 	return PL_EXIT_USAGE;
 }
 

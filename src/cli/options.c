@@ -16,9 +16,22 @@
 /* The built-in --help / -h. */
 static const struct pl_option help_option = {PL_OPT_FLAG, "help", 'h', NULL, NULL, NULL, NULL};
 
+/* Why an option could not be applied: the words of its usage error. */
+enum opt_why {
+	WHY_UNKNOWN,   /* no such option */
+	WHY_AMBIGUOUS, /* a prefix of several long names */
+	WHY_NO_VALUE,  /* the option needs a value and none followed */
+	WHY_HAS_VALUE  /* --flag=VALUE for an option that takes none */
+};
+
+static int usage_error(const struct pl_usage *u, const char *arg, enum opt_why why,
+                       const struct pl_option *o);
+
 /* The option named by the long name name[0..len), exact match first, else
- * the only option it is a prefix of; NULL when none or ambiguous. */
-static const struct pl_option *find_long(const struct pl_option *t, const char *name, size_t len)
+ * the only option it is a prefix of; NULL when none or ambiguous (*nfound_out:
+ * how many long names it is a prefix of). */
+static const struct pl_option *find_long(const struct pl_option *t, const char *name, size_t len,
+                                         int *nfound_out)
 {
 	const struct pl_option *found = NULL;
 	int nfound = 0;
@@ -37,6 +50,7 @@ static const struct pl_option *find_long(const struct pl_option *t, const char *
 			found = o;
 			nfound++;
 		}
+	*nfound_out = nfound;
 	return nfound == 1 ? found : NULL;
 }
 
@@ -81,20 +95,21 @@ static int parse_long(const struct pl_usage *u, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i], *name = a + 2, *eq = strchr(name, '=');
 	size_t len = eq ? (size_t)(eq - name) : strlen(name);
-	const struct pl_option *o = find_long(u->options, name, len);
+	int nfound = 0;
+	const struct pl_option *o = find_long(u->options, name, len, &nfound);
 	const char *arg = NULL;
 
 	if (!o)
-		return pl_options_usage_error(u, a);
+		return usage_error(u, a, nfound > 1 ? WHY_AMBIGUOUS : WHY_UNKNOWN, NULL);
 	if (o->argh) {
 		if (eq)
 			arg = eq + 1;
 		else if (*i + 1 < argc)
 			arg = argv[++*i];
 		else
-			return pl_options_usage_error(u, a);
+			return usage_error(u, a, WHY_NO_VALUE, o);
 	} else if (eq) {
-		return pl_options_usage_error(u, a);
+		return usage_error(u, a, WHY_HAS_VALUE, o);
 	}
 	return apply(u, o, arg);
 }
@@ -110,15 +125,17 @@ static int parse_short(const struct pl_usage *u, int argc, char **argv, int *i)
 		const char *arg = NULL;
 		int rc;
 
-		if (!o)
-			return pl_options_usage_error(u, a);
+		if (!o) {
+			char one[3] = {'-', *p, '\0'};
+			return usage_error(u, one, WHY_UNKNOWN, NULL);
+		}
 		if (o->argh) {
 			if (p[1])
 				arg = p + 1;
 			else if (*i + 1 < argc)
 				arg = argv[++*i];
 			else
-				return pl_options_usage_error(u, a);
+				return usage_error(u, a, WHY_NO_VALUE, o);
 		}
 		rc = apply(u, o, arg);
 		if (rc != PL_OPTIONS_CONTINUE || arg)
@@ -264,24 +281,52 @@ void pl_options_list(const struct pl_usage *u, FILE *f)
 	}
 }
 
+/* "--where, --with" into out: the long names arg ("--wh") is a prefix of. */
+static void prefix_names(const struct pl_usage *u, const char *arg, char *out, size_t n)
+{
+	size_t len = strcspn(arg + 2, "="), used = 0;
+
+	out[0] = '\0';
+	for (const struct pl_option *o = u->options; o && o->type != PL_OPT_END; o++)
+		if (o->long_name && strncmp(o->long_name, arg + 2, len) == 0 && used < n) {
+			int k = snprintf(out + used, n - used, "%s--%s", used ? ", " : "", o->long_name);
+			used = k < 0 ? n : used + (size_t)k;
+		}
+}
+
+/* One line saying what is wrong with arg, then where the options are
+ * described; every command says it alike. */
+static int usage_error(const struct pl_usage *u, const char *arg, enum opt_why why,
+                       const struct pl_option *o)
+{
+	char dym[96], names[256];
+
+	switch (why) {
+	case WHY_UNKNOWN:
+		pl_cli_errorf(u->cmd, "unknown option '%s'%s", arg,
+		              option_suggest(u, arg, dym, sizeof(dym)));
+		break;
+	case WHY_AMBIGUOUS:
+		prefix_names(u, arg, names, sizeof(names));
+		pl_cli_errorf(u->cmd, "ambiguous option '%s' (%s)", arg, names);
+		break;
+	case WHY_NO_VALUE:
+		if (o->long_name)
+			pl_cli_errorf(u->cmd, "option '--%s' needs a value (--%s %s)", o->long_name,
+			              o->long_name, o->argh);
+		else
+			pl_cli_errorf(u->cmd, "option '-%c' needs a value (-%c %s)", o->short_name,
+			              o->short_name, o->argh);
+		break;
+	case WHY_HAS_VALUE:
+		pl_cli_errorf(u->cmd, "option '--%s' takes no value (got '%s')", o->long_name, arg);
+		break;
+	}
+	fprintf(stderr, "see 'perfledger %s --help'\n", u->cmd);
+	return PL_EXIT_USAGE;
+}
+
 int pl_options_usage_error(const struct pl_usage *u, const char *arg)
 {
-	if (u->unknown_fmt) {
-		char msg[512], dym[96];
-		/* the format comes from the command's table, never from input */
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-#endif
-		snprintf(msg, sizeof(msg), u->unknown_fmt, arg);
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-		pl_cli_errorf(u->cmd, "%s%s", msg, option_suggest(u, arg, dym, sizeof(dym)));
-	}
-	if (u->on_error == PL_USAGE_FULL)
-		pl_options_usage(u, stderr);
-	else
-		fprintf(stderr, "see 'perfledger %s --help'\n", u->cmd);
-	return PL_EXIT_USAGE;
+	return usage_error(u, arg, WHY_UNKNOWN, NULL);
 }

@@ -45,7 +45,9 @@ struct pl_option {
 #define PL_OPT_CALLBACK_ENTRY(l, s, a, v, f, h) {PL_OPT_CALLBACK, (l), (s), (a), (v), (f), (h)}
 #define PL_OPT_END_ENTRY {PL_OPT_END, NULL, 0, NULL, NULL, NULL, NULL}
 
-/* What a usage error prints after its message. */
+/* What a usage error prints after its message. Not read any more: every
+ * option error is one line naming what is wrong, then "see 'perfledger
+ * CMD --help'" (options.c); the field stays so that tables compile. */
 enum pl_usage_on_error {
 	PL_USAGE_SEE_HELP = 0, /* "see 'perfledger CMD --help'" */
 	PL_USAGE_FULL          /* the whole usage text */
@@ -62,10 +64,11 @@ struct pl_usage {
 	                                    gap); the help text starts at 2 + width */
 	const char *tail;                /* printed after the option list, or NULL */
 	void (*more)(FILE *f);           /* prints a generated table last, or NULL */
-	const char *unknown_fmt;         /* message for an unknown option or a
-	                                    missing value, with one %s for the
-	                                    argument; NULL: no message */
-	enum pl_usage_on_error on_error; /* what follows that message */
+	const char *unknown_fmt;         /* not read any more (options.c words
+	                                    every option error alike: unknown,
+	                                    ambiguous, missing or unexpected value);
+	                                    kept so tables compile */
+	enum pl_usage_on_error on_error; /* not read any more (see above) */
 	pl_opt_cb operand;               /* NULL: operands are gathered at the end
 	                                    of argv; else called for each operand
 	                                    in order (with operand_data) */
@@ -89,7 +92,7 @@ struct pl_usage {
  * with u->no_operands an operand is an error). Otherwise returns the exit status to return now:
  * PL_EXIT_OK after printing the usage for --help, PL_EXIT_USAGE after an
  * error was printed (unknown or ambiguous option, missing or unexpected
- * value, a handler's error). */
+ * value, a handler's error): one line, then "see 'perfledger CMD --help'". */
 int pl_options_parse(const struct pl_usage *u, int argc, char **argv, int *argi);
 
 /* The hidden first argument that makes pl_options_parse() print the listed
@@ -107,8 +110,9 @@ void pl_options_list(const struct pl_usage *u, FILE *f);
 /* Writes u's usage text to f: head, the listed options, tail, more(). */
 void pl_options_usage(const struct pl_usage *u, FILE *f);
 
-/* Prints the usage error "perfledger: CMD: " + u->unknown_fmt with arg, and
- * what u->on_error says. Returns PL_EXIT_USAGE. */
+/* Prints the usage error "perfledger: CMD: unknown option 'ARG'" (with a
+ * "did you mean" when a long name is close), then "see 'perfledger CMD
+ * --help'". Returns PL_EXIT_USAGE. */
 int pl_options_usage_error(const struct pl_usage *u, const char *arg);
 
 #endif

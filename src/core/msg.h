@@ -282,6 +282,9 @@
 	X(GATE_RESULT, "{1} INT regressions; {2} INT improvements; {3} INT accepted; {4} INT series with failed runs; {5} INT series started") \
 	/* import --from-ci-env (core/ci_env.h) */ \
 	X(CI_ENV_MISSING, "{1} TEXT the CI detected; {2} LIST the variables unset or empty") \
+	/* import: nothing to import (cli/cmd_import.c; the fresh-user trial) */ \
+	X(IMPORT_NO_RUNS, "{1} TEXT the file's path") \
+	X(IMPORT_NO_FILES, "{1} TEXT the paths given, each in quotes, joined by commas") \
 	/* repeated caveats collapsed in check and history text (render/regress.c) */ \
 	X(CAVEAT_REPEATED, "{1} INT further caveats like it") \
 	/* (the end of the list: keep this comment last, so every entry above \

@@ -196,4 +196,16 @@ int pl_import_prepare(const struct pl_import_opts *opts, const char *path, const
                       size_t from, int many, size_t *refonly, char **warnings,
                       struct pl_error *err);
 
+/*
+ * Reads buf[0..len), the bytes of the *.jsonl file path that did not parse
+ * as a whole, line by line (lines.c): each non-blank line is parsed alone
+ * (with format, else the adapter that read the first good line) and its
+ * runs appended to out, record N for the Nth non-blank line; a line that
+ * fails is appended as one rejected run (pl_run_reject) whose error names
+ * path and the line. Returns 0, or PL_ENOMEM / PL_EFORMAT / PL_EUSAGE (err
+ * set) when the file cannot be read at all.
+ */
+int pl_import_parse_lines(const char *path, const char *buf, size_t len, const char *format,
+                          struct pl_run_list *out, struct pl_error *err);
+
 #endif

@@ -233,6 +233,11 @@ static void produce_buffer(struct batch *b, const struct src *f, char *buf, size
 	}
 	if (rc == 0)
 		rc = pl_adapters_parse_records(path, buf, len, b->opts->format, &it->runs, &err);
+	/* a JSONL file with a bad line (cut short): its good lines are kept */
+	if (rc == PL_ESYNTAX && pl_import_has_suffix(path, ".jsonl") && it->runs.n == 0) {
+		pl_error_init(&err);
+		rc = pl_import_parse_lines(path, buf, len, b->opts->format, &it->runs, &err);
+	}
 	/* the bytes are kept with the runs (compressed here, on the parser
 	 * thread); not those of a ledger export, whose runs name their own */
 	if (rc == 0 && !(it->runs.n > 0 && it->runs.v[0].provenance_given))

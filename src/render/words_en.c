@@ -243,6 +243,9 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_GATE_RESULT] = "{1} {1|regression|regressions}, {2} {2|improvement|improvements}, {3} accepted, {4} {4|series|series} with failed runs, {5} started",
 	/* import --from-ci-env */
 	[PL_MSG_CI_ENV_MISSING] = "--from-ci-env: {1} detected, but {2} unset or empty: no commit or run link from the CI",
+	/* import: nothing to import */
+	[PL_MSG_IMPORT_NO_RUNS] = "'{1}' holds no runs (it is empty, blank lines, an empty JSON array or a CSV header alone): nothing imported from it",
+	[PL_MSG_IMPORT_NO_FILES] = "no result file found in {1} (a directory is searched for *.json, *.jsonl, *.yaml, *.yml, *.csv and *.txt): nothing imported",
 	/* repeated caveats */
 	[PL_MSG_CAVEAT_REPEATED] = "(and {1} more like it)",
 };

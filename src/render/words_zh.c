@@ -239,6 +239,9 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_GATE_RESULT] = "{1} 项回归，{2} 项改进，{3} 项已接受，{4} 个序列有失败运行，{5} 个新序列",
 	/* import --from-ci-env */
 	[PL_MSG_CI_ENV_MISSING] = "--from-ci-env：检测到 {1}，但 {2} 未设置或为空：CI 未提供提交或运行链接",
+	/* import: nothing to import */
+	[PL_MSG_IMPORT_NO_RUNS] = "'{1}' 不含任何运行（空文件、只有空行、空 JSON 数组或只有 CSV 表头）：未从中导入任何内容",
+	[PL_MSG_IMPORT_NO_FILES] = "在 {1} 中未找到结果文件（目录中只查找 JSON、JSONL、YAML、CSV 和 TXT 文件）：未导入任何内容",
 	/* repeated caveats */
 	[PL_MSG_CAVEAT_REPEATED] = "（另有 {1} 条相同）",
 };

@@ -14,7 +14,9 @@ than 500 px). Asserts:
     lies within the first screen: wholly at 1280 px, its top and its first
     offer row at 390 px (the table scrolls sideways inside its own box there);
   - at 1280 px the page body does not scroll sideways
-    (documentElement.scrollWidth <= clientWidth).
+    (documentElement.scrollWidth <= clientWidth);
+  - at 390 px no chart (figure) scrolls sideways in its box: it fits the
+    width whole.
 Screenshots of every page and width are left in DIR/layout/ (verdict-LANG-WIDTH.png)
 for a person to look at. Exit 77 only when chromium is not installed (a
 failure under CI=true).
@@ -33,11 +35,15 @@ document.getElementById('f').addEventListener('load', function () {
   var t = doc.getElementById('verdict-table'), first = doc.querySelector('table');
   var r = t ? t.getBoundingClientRect() : null;
   var row = t ? t.tBodies[0].rows[0].getBoundingClientRect() : null;
+  var figs = doc.querySelectorAll('figure'), wide = 0;
+  for (var i = 0; i < figs.length; i++)
+    if (figs[i].scrollWidth > figs[i].clientWidth + 1) wide++;
   var p = document.createElement('pre');
   p.id = 'layout-probe';
   p.textContent = r ? ['first=' + (first === t ? 1 : 0), 'top=' + r.top, 'bottom=' + r.bottom,
     'row_bottom=' + row.bottom, 'inner_h=' + w.innerHeight, 'inner_w=' + w.innerWidth,
-    'scroll_w=' + d.scrollWidth, 'client_w=' + d.clientWidth].join(' ') : 'no verdict table';
+    'scroll_w=' + d.scrollWidth, 'client_w=' + d.clientWidth, 'figures=' + figs.length,
+    'figures_wider=' + wide].join(' ') : 'no verdict table';
   document.body.appendChild(p);
 });
 </script></body></html>"""
@@ -103,12 +109,17 @@ def main():
                     failures.append(where + ": the first offer is not on the first screen")
                 if w == 1280 and f["scroll_w"] > f["client_w"]:
                     failures.append(where + ": the page scrolls sideways")
+                if f["figures"] < 1:
+                    failures.append(where + ": no chart")
+                if w == 390 and f["figures_wider"] > 0:
+                    failures.append(where + ": %d of %d charts scroll sideways (a phone sees "
+                                    "their left part only)" % (f["figures_wider"], f["figures"]))
     finally:
         shutil.rmtree(profile, ignore_errors=True)
     if failures:
         sys.exit("\n".join(failures))
     print("layout: the verdict table is the first table and on the first screen at 1280 and 390 px, "
-          "no sideways scroll at 1280 px (en, zh-CN); screenshots in " + work)
+          "no sideways scroll at 1280 px, charts fit at 390 px (en, zh-CN); screenshots in " + work)
     return 0
 
 

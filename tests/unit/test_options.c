@@ -195,28 +195,37 @@ static void missing_value_and_unknown_option(void **state)
 	const char *a[] = {"demo", "--name", NULL};
 	capture_begin(&c, 2);
 	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, a), PL_EXIT_USAGE);
-	assert_string_equal(capture_end(&c), "perfledger: demo: unknown or incomplete option "
-	                                     "'--name'\nsee 'perfledger demo --help'\n");
+	assert_string_equal(capture_end(&c), "perfledger: demo: option '--name' needs a value "
+	                                     "(--name NAME)\nsee 'perfledger demo --help'\n");
 
 	const char *b[] = {"demo", "--nosuch=1", "x", NULL};
 	capture_begin(&c, 2);
 	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, b), PL_EXIT_USAGE);
-	assert_string_equal(capture_end(&c), "perfledger: demo: unknown or incomplete option "
+	assert_string_equal(capture_end(&c), "perfledger: demo: unknown option "
 	                                     "'--nosuch=1'\nsee 'perfledger demo --help'\n");
 
 	/* an ambiguous prefix, a value given to a flag, an unknown short option */
 	const char *d[] = {"demo", "--ta", "x", NULL};
 	capture_begin(&c, 2);
 	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, d), PL_EXIT_USAGE);
-	assert_non_null(strstr(capture_end(&c), "option '--ta'"));
+	assert_string_equal(capture_end(&c), "perfledger: demo: ambiguous option '--ta' (--tag, "
+	                                     "--tagline)\nsee 'perfledger demo --help'\n");
 	const char *e[] = {"demo", "--verbose=1", NULL};
 	capture_begin(&c, 2);
 	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, e), PL_EXIT_USAGE);
-	assert_non_null(strstr(capture_end(&c), "option '--verbose=1'"));
+	assert_string_equal(capture_end(&c), "perfledger: demo: option '--verbose' takes no value "
+	                                     "(got '--verbose=1')\nsee 'perfledger demo --help'\n");
 	const char *f[] = {"demo", "-q", NULL};
 	capture_begin(&c, 2);
 	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, f), PL_EXIT_USAGE);
-	assert_non_null(strstr(capture_end(&c), "option '-q'"));
+	assert_string_equal(capture_end(&c), "perfledger: demo: unknown option '-q'\n"
+	                                     "see 'perfledger demo --help'\n");
+	/* one bad letter of a cluster is named alone */
+	const char *g2[] = {"demo", "-vq", NULL};
+	capture_begin(&c, 2);
+	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, g2), PL_EXIT_USAGE);
+	assert_string_equal(capture_end(&c), "perfledger: demo: unknown option '-q'\n"
+	                                     "see 'perfledger demo --help'\n");
 
 	/* a handler's error is its own message, and a usage error */
 	const char *h[] = {"demo", "--tag", "bad", NULL};
@@ -224,11 +233,13 @@ static void missing_value_and_unknown_option(void **state)
 	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, h), PL_EXIT_USAGE);
 	assert_string_equal(capture_end(&c), "perfledger: demo: bad --tag 'bad'\n");
 
-	/* PL_USAGE_FULL: the whole usage after the message */
+	/* every command says it alike: PL_USAGE_FULL prints the same two lines,
+	 * not the whole usage after them */
 	const char *k[] = {"demo", "--nosuch", NULL};
 	capture_begin(&c, 2);
 	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_FULL, k), PL_EXIT_USAGE);
-	assert_non_null(strstr(capture_end(&c), "'--nosuch'\nusage: perfledger demo"));
+	assert_string_equal(capture_end(&c), "perfledger: demo: unknown option '--nosuch'\n"
+	                                     "see 'perfledger demo --help'\n");
 }
 
 static void repeated_options_apply_in_order(void **state)

@@ -873,10 +873,14 @@ static void test_odd_inputs(void **state)
 		 0, PL_ESYNTAX, "invalid JSON: byte 0xE4 is not UTF-8", 0xE4},
 		{"number beyond double range", DESC_HEAD "\"model\": \"m\", \"input_tokens\": 512, "
 		                                         "\"metric\": {\"ttft_p50\": 1e400}}",
-		 0, PL_EINVALID, "metric 'ttft_p50' must be a finite number, got inf", -1},
+		 0, PL_EINVALID, "'ttft_p50' is a number too large to hold (beyond 1.8e308)", -1},
 		{"negative number beyond double range",
 		 DESC_HEAD "\"model\": \"m\", \"input_tokens\": 512, \"metric\": {\"ttft_p50\": -1e400}}", 0,
-		 PL_EINVALID, "metric 'ttft_p50' must be a finite number, got -inf", -1},
+		 PL_EINVALID, "'ttft_p50' is a number too large to hold (beyond 1.8e308)", -1},
+		/* a condition too: it was stored as the text "inf" */
+		{"condition beyond double range",
+		 DESC_HEAD "\"model\": \"m\", \"input_tokens\": 1e400, \"metric\": {\"ttft_p50\": 0.1}}", 0,
+		 PL_EINVALID, "'input_tokens' is a number too large to hold (beyond 1.8e308)", -1},
 	};
 	(void)state;
 
