@@ -6,6 +6,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh
+echo "== building build-release/ (a few minutes the first time)"
 cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DPL_WERROR=ON -DBUILD_TESTING=OFF >/dev/null
 cmake --build build-release --parallel 2 >/dev/null
 PL=./build-release/perfledger
