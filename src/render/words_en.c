@@ -241,6 +241,18 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_GATE_FAILED_RUNS] = "failed runs of the latest point: {1}",
 	[PL_MSG_GATE_QUIET] = "{1} {1|check|checks} without a change",
 	[PL_MSG_GATE_RESULT] = "{1} {1|regression|regressions}, {2} {2|improvement|improvements}, {3} accepted, {4} {4|series|series} with failed runs, {5} started",
+	[PL_MSG_HISTORY_GATE_LATEST] = "latest point {1}: {2} against the level {3} of the {4} points before it (the gate's test, family-wise over {7} {7|check|checks}): {5}, p = {6}: {8}",
+	[PL_MSG_HISTORY_GATE_OPEN] = "open since point {1}: judged against the level before it",
+	[PL_MSG_HISTORY_GATE_TOO_FEW] = "latest point: not judged: fewer than {1} baseline points (since the first point or the latest accepted one)",
+	[PL_MSG_HISTORY_GATE_FAILED_NIGHT] = "latest point: not judged: every run of the last point failed",
+	[PL_MSG_GATE_WHY_SELF] = "decided: red by its own test: p {1} after Holm <= alpha {2:g}, and {3} beyond the {4:g}% threshold",
+	[PL_MSG_GATE_WHY_FAMILY] = "decided: red with its family of {1} series: pooled Z {2:.2f}, p {3} after Holm <= alpha {4:g}, the family {5} beyond the {6:g}% threshold, and its own p {7} <= {8:g}",
+	[PL_MSG_GATE_WHY_NOT_SIGNIFICANT] = "decided: not red: p {1} after Holm > alpha {2:g}",
+	[PL_MSG_GATE_WHY_WITHIN] = "decided: not red: p {1} after Holm <= alpha {2:g}, but {3} is within the {4:g}% threshold",
+	[PL_MSG_GATE_WHY_BETTER] = "decided: an improvement: the mirrored test's p {1} after Bonferroni <= alpha {2:g}, and {3} beyond the {4:g}% threshold",
+	[PL_MSG_GATE_WHY_TOO_FEW] = "decided: not judged: {1} usable baseline {1|point|points}, {2} needed",
+	[PL_MSG_GATE_WHY_ACCEPTED] = "decided: red, but accepted at run {1}: {2}",
+	[PL_MSG_GATE_WHY_BASELINE] = "baseline: {1} {1|point|points}, {2} to {3}",
 	/* import --from-ci-env */
 	[PL_MSG_CI_ENV_MISSING] = "--from-ci-env: {1} detected, but {2} unset or empty: no commit or run link from the CI",
 	/* repeated caveats */

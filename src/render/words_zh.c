@@ -237,6 +237,18 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_GATE_FAILED_RUNS] = "最新点的失败运行：{1}",
 	[PL_MSG_GATE_QUIET] = "{1} 项检查无变化",
 	[PL_MSG_GATE_RESULT] = "{1} 项回归，{2} 项改进，{3} 项已接受，{4} 个序列有失败运行，{5} 个新序列",
+	[PL_MSG_HISTORY_GATE_LATEST] = "最新点 {1}：{2}，对比其前 {4} 个点的水平 {3}（门禁检验，对 {7} 项检查做族错误率控制）：{5}，p = {6}：{8}",
+	[PL_MSG_HISTORY_GATE_OPEN] = "自点 {1} 起未关闭：与其之前的水平比较",
+	[PL_MSG_HISTORY_GATE_TOO_FEW] = "最新点：未判定：基线点少于 {1} 个（自第一个点或最近一次接受起）",
+	[PL_MSG_HISTORY_GATE_FAILED_NIGHT] = "最新点：未判定：最后一个点的运行全部失败",
+	[PL_MSG_GATE_WHY_SELF] = "判定：自身检验为红：Holm 校正后 p {1} <= α {2:g}，且 {3} 超过 {4:g}% 阈值",
+	[PL_MSG_GATE_WHY_FAMILY] = "判定：与同族 {1} 个序列合并为红：合并 Z {2:.2f}，Holm 校正后 p {3} <= α {4:g}，族变化 {5} 超过 {6:g}% 阈值，且自身 p {7} <= {8:g}",
+	[PL_MSG_GATE_WHY_NOT_SIGNIFICANT] = "判定：不为红：Holm 校正后 p {1} > α {2:g}",
+	[PL_MSG_GATE_WHY_WITHIN] = "判定：不为红：Holm 校正后 p {1} <= α {2:g}，但 {3} 在 {4:g}% 阈值之内",
+	[PL_MSG_GATE_WHY_BETTER] = "判定：改进：镜像检验经 Bonferroni 校正后 p {1} <= α {2:g}，且 {3} 超过 {4:g}% 阈值",
+	[PL_MSG_GATE_WHY_TOO_FEW] = "判定：未判定：基线可用点 {1} 个，需要 {2} 个",
+	[PL_MSG_GATE_WHY_ACCEPTED] = "判定：为红，但已在运行 {1} 处接受：{2}",
+	[PL_MSG_GATE_WHY_BASELINE] = "基线：{1} 个点，从 {2} 到 {3}",
 	/* import --from-ci-env */
 	[PL_MSG_CI_ENV_MISSING] = "--from-ci-env：检测到 {1}，但 {2} 未设置或为空：CI 未提供提交或运行链接",
 	/* repeated caveats */
