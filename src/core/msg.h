@@ -289,13 +289,13 @@
 	X(HISTORY_GATE_OPEN, "{1} INT the first point of the open regression") \
 	X(HISTORY_GATE_TOO_FEW, "{1} INT baseline points needed") \
 	X(HISTORY_GATE_FAILED_NIGHT, "") \
-	/* what the nightly gate decided and why, in JUnit (render/gate_junit.c) */ \
+	/* what the nightly gate decided and why, in JUnit (render/gate_report.c) */ \
 	X(GATE_WHY_SELF, "{1} NUM its adjusted p; {2} NUM alpha; {3} TEXT the change; {4} NUM threshold in percent") \
 	X(GATE_WHY_FAMILY, "{1} INT series pooled; {2} NUM their Stouffer Z; {3} NUM the family's adjusted p; {4} NUM alpha; {5} TEXT the family's change; {6} NUM threshold in percent; {7} NUM the check's own p; {8} NUM member alpha") \
 	X(GATE_WHY_NOT_SIGNIFICANT, "{1} NUM its adjusted p; {2} NUM alpha") \
 	X(GATE_WHY_WITHIN, "{1} NUM its adjusted p; {2} NUM alpha; {3} TEXT the change; {4} NUM threshold in percent") \
 	X(GATE_WHY_BETTER, "{1} NUM the mirrored test's adjusted p; {2} NUM alpha; {3} TEXT the change; {4} NUM threshold in percent") \
-	X(GATE_WHY_TOO_FEW, "{1} INT usable baseline points; {2} INT points needed") \
+	X(GATE_WHY_TOO_FEW, "{1} INT baseline points needed") \
 	X(GATE_WHY_ACCEPTED, "{1} INT the accepted run; {2} TEXT the reason") \
 	X(GATE_WHY_BASELINE, "{1} INT baseline points; {2} TEXT the first; {3} TEXT the last") \
 	/* (the end of the list: keep this comment last, so every entry above \

@@ -250,7 +250,7 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_GATE_WHY_NOT_SIGNIFICANT] = "decided: not red: p {1} after Holm > alpha {2:g}",
 	[PL_MSG_GATE_WHY_WITHIN] = "decided: not red: p {1} after Holm <= alpha {2:g}, but {3} is within the {4:g}% threshold",
 	[PL_MSG_GATE_WHY_BETTER] = "decided: an improvement: the mirrored test's p {1} after Bonferroni <= alpha {2:g}, and {3} beyond the {4:g}% threshold",
-	[PL_MSG_GATE_WHY_TOO_FEW] = "decided: not judged: {1} usable baseline {1|point|points}, {2} needed",
+	[PL_MSG_GATE_WHY_TOO_FEW] = "decided: not judged: fewer than {1} usable baseline points",
 	[PL_MSG_GATE_WHY_ACCEPTED] = "decided: red, but accepted at run {1}: {2}",
 	[PL_MSG_GATE_WHY_BASELINE] = "baseline: {1} {1|point|points}, {2} to {3}",
 	/* import --from-ci-env */

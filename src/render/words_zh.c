@@ -246,7 +246,7 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_GATE_WHY_NOT_SIGNIFICANT] = "判定：不为红：Holm 校正后 p {1} > α {2:g}",
 	[PL_MSG_GATE_WHY_WITHIN] = "判定：不为红：Holm 校正后 p {1} <= α {2:g}，但 {3} 在 {4:g}% 阈值之内",
 	[PL_MSG_GATE_WHY_BETTER] = "判定：改进：镜像检验经 Bonferroni 校正后 p {1} <= α {2:g}，且 {3} 超过 {4:g}% 阈值",
-	[PL_MSG_GATE_WHY_TOO_FEW] = "判定：未判定：基线可用点 {1} 个，需要 {2} 个",
+	[PL_MSG_GATE_WHY_TOO_FEW] = "判定：未判定：基线可用点少于 {1} 个",
 	[PL_MSG_GATE_WHY_ACCEPTED] = "判定：为红，但已在运行 {1} 处接受：{2}",
 	[PL_MSG_GATE_WHY_BASELINE] = "基线：{1} 个点，从 {2} 到 {3}",
 	/* import --from-ci-env */
