@@ -298,6 +298,8 @@
 	X(GATE_WHY_TOO_FEW, "{1} INT baseline points needed") \
 	X(GATE_WHY_ACCEPTED, "{1} INT the accepted run; {2} TEXT the reason") \
 	X(GATE_WHY_BASELINE, "{1} INT baseline points; {2} TEXT the first; {3} TEXT the last") \
+	/* accept --commit of a step found a night late (cli/cmd_accept.c) */ \
+	X(ACCEPT_STEP_LATE, "{1} FIELD the metric; {2} INT the step's first run; {3} TEXT the commit") \
 	/* (the end of the list: keep this comment last, so every entry above \
 	 * ends with a backslash and blocks merge cleanly) */
 

@@ -253,6 +253,7 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_GATE_WHY_TOO_FEW] = "decided: not judged: fewer than {1} usable baseline points",
 	[PL_MSG_GATE_WHY_ACCEPTED] = "decided: red, but accepted at run {1}: {2}",
 	[PL_MSG_GATE_WHY_BASELINE] = "baseline: {1} {1|point|points}, {2} to {3}",
+	[PL_MSG_ACCEPT_STEP_LATE] = "accepted step of {1} at run {2} (the point after commit {3}: the step was found a night late)",
 	/* import --from-ci-env */
 	[PL_MSG_CI_ENV_MISSING] = "--from-ci-env: {1} detected, but {2} unset or empty: no commit or run link from the CI",
 	/* repeated caveats */

@@ -249,6 +249,7 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_GATE_WHY_TOO_FEW] = "判定：未判定：基线可用点少于 {1} 个",
 	[PL_MSG_GATE_WHY_ACCEPTED] = "判定：为红，但已在运行 {1} 处接受：{2}",
 	[PL_MSG_GATE_WHY_BASELINE] = "基线：{1} 个点，从 {2} 到 {3}",
+	[PL_MSG_ACCEPT_STEP_LATE] = "已接受 {1} 在运行 {2} 处的阶跃（提交 {3} 之后的点：该阶跃晚一晚才被检出）",
 	/* import --from-ci-env */
 	[PL_MSG_CI_ENV_MISSING] = "--from-ci-env：检测到 {1}，但 {2} 未设置或为空：CI 未提供提交或运行链接",
 	/* repeated caveats */
