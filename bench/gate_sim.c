@@ -4,6 +4,9 @@
  * core/stats.h): nothing here decides, it only makes data and counts.
  *
  *   pl_gate_sim [--nights N] [--trials N] [--seed S] [--threshold F]
+ *               [--cv F --reps N --method window|holm|pooled]
+ * (the last three: that one line only; ctest gate_sim_figures runs the
+ * headline line and compares it with docs/regression.md)
  *
  * The workload (docs/regression.md, "Measured rates"): 3 runners x
  * concurrency 1/8/32 = 9 series, 3 metrics each (tpot_p50, lower is
@@ -255,8 +258,10 @@ int main(int argc, char **argv)
 	long nights = 4000, trials = 2000;
 	uint64_t seed = 20261201;
 	double threshold = PL_GATE_THRESHOLD_DEFAULT;
-	static const double cvs[] = {0.02, 0.04, 0.08};
-	static const int repss[] = {1, 3, 5};
+	double cvs[] = {0.02, 0.04, 0.08};
+	int repss[] = {1, 3, 5};
+	size_t ncv = 3, nreps = 3;
+	int only_method = -1;
 
 	for (int i = 1; i < argc; i++) {
 		char *end = NULL;
@@ -268,9 +273,26 @@ int main(int argc, char **argv)
 			seed = strtoull(argv[++i], &end, 10);
 		else if (i + 1 < argc && strcmp(argv[i], "--threshold") == 0)
 			threshold = strtod(argv[++i], &end);
-		else {
+		else if (i + 1 < argc && strcmp(argv[i], "--cv") == 0) {
+			cvs[0] = strtod(argv[++i], &end);
+			ncv = 1;
+			if (!(cvs[0] > 0))
+				end = NULL;
+		} else if (i + 1 < argc && strcmp(argv[i], "--reps") == 0) {
+			long r = strtol(argv[++i], &end, 10);
+			repss[0] = (int)r;
+			nreps = 1;
+			if (r < 1 || r > REPS_MAX)
+				end = NULL;
+		} else if (i + 1 < argc && strcmp(argv[i], "--method") == 0) {
+			++i;
+			for (int m = 0; m < M_COUNT; m++)
+				if (strcmp(argv[i], method_name[m]) == 0)
+					only_method = m;
+			end = only_method < 0 ? NULL : argv[i] + strlen(argv[i]);
+		} else {
 			fprintf(stderr, "usage: pl_gate_sim [--nights N] [--trials N] [--seed S] "
-			                "[--threshold F]\n");
+			                "[--threshold F] [--cv F] [--reps N] [--method M]\n");
 			return 2;
 		}
 		if (!end || *end || nights < 1 || trials < 1 || !(threshold >= 0)) {
@@ -283,10 +305,12 @@ int main(int argc, char **argv)
 	       (unsigned long long)seed, threshold);
 	printf("%-5s %-4s %-7s %12s %12s %13s %13s %13s\n", "cv", "reps", "method", "red nights",
 	       "checks red", "+8% night 1", "+8% 2 nights", "+15% night 1");
-	for (size_t a = 0; a < sizeof(cvs) / sizeof(cvs[0]); a++)
-		for (size_t b = 0; b < sizeof(repss) / sizeof(repss[0]); b++)
+	for (size_t a = 0; a < ncv; a++)
+		for (size_t b = 0; b < nreps; b++)
 			for (int meth = 0; meth < M_COUNT; meth++) {
 				struct rates r;
+				if (only_method >= 0 && meth != only_method)
+					continue;
 				if (measure((enum method)meth, seed, cvs[a], repss[b], nights, trials,
 				            threshold, &r)) {
 					fprintf(stderr, "pl_gate_sim: a check could not be judged\n");

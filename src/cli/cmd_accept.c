@@ -24,6 +24,8 @@
 #include "cli/options.h"
 #include "core/check.h"
 #include "core/history.h"
+#include "core/msg.h"
+#include "render/words.h"
 #include "core/condkey.h"
 #include "util/alloc.h"
 #include "store/db.h"
@@ -239,6 +241,28 @@ static int run_of_commit(const struct pl_run *r, const char *sha)
 	return strcmp(c, sha) == 0 || (n >= 7 && strncmp(c, sha, n) == 0);
 }
 
+/* A step found a night late: the commit's point (index point of metric's
+ * series) starts no change, but the point after it is the first after a
+ * detected step. *late gets that point's first run, else 0. Returns 0 or
+ * the codes of pl_history_build_grouped(). */
+static int late_step(const struct pl_run_list *series, int group, int metric,
+                     const struct pl_compare_opts *allow, size_t point, long long *late,
+                     struct pl_error *err)
+{
+	struct pl_history h;
+	int rc;
+
+	*late = 0;
+	if ((rc = pl_history_build_grouped(series, group, metric, allow, NULL, &h, err)))
+		goto done;
+	for (size_t k = 0; k < h.nsteps; k++)
+		if (h.steps[k].index == point + 1 && h.points[point + 1].n > 0)
+			*late = h.points[point + 1].run_ids[0];
+done:
+	pl_history_release(&h);
+	return rc;
+}
+
 /* accept --commit: every change a run of commit sha starts, in every series
  * (one run per condition key: the earliest of the commit's) and metric of
  * ml (else the headline metrics), accepted in one transaction and listed. */
@@ -249,8 +273,8 @@ static int accept_commit(struct pl_store *st, const char *sha, const struct metr
 	struct pl_error err;
 	struct pl_run_list all, series;
 	long long *ids = NULL;
-	int *mets = NULL;
-	size_t n = 0, cap = 0, capm = 0, nmetrics;
+	int *mets = NULL, *lates = NULL;
+	size_t n = 0, cap = 0, capm = 0, capl = 0, nmetrics;
 	const int *metrics;
 	int rc = PL_EXIT_USAGE;
 
@@ -285,20 +309,27 @@ static int accept_commit(struct pl_store *st, const char *sha, const struct metr
 		for (size_t k = 0; k < nmetrics; k++) {
 			enum pl_change_kind kind = PL_CHANGE_NONE;
 			size_t point = 0;
+			long long at = r->id, late = 0;
 			int e = pl_check_run_starts_change(&series, group, metrics[k], &sel->opts,
 			                                   PL_CHECK_THRESHOLD_DEFAULT, r->id, &kind, &point,
 			                                   &err);
-			if (e == PL_EEMPTY || e == PL_EMISMATCH || kind == PL_CHANGE_NONE)
+			if (e == 0 && kind == PL_CHANGE_NONE &&
+			    (e = late_step(&series, group, metrics[k], &sel->opts, point, &late, &err)) == 0 &&
+			    late > 0)
+				at = late; /* the step was found a night late: accept that step */
+			if (e == PL_EEMPTY || e == PL_EMISMATCH || (kind == PL_CHANGE_NONE && late == 0))
 				continue;
 			if (e) {
 				pl_cli_print_error(&err);
 				goto out;
 			}
-			if (PL_ALLOC_GROW(ids, n + 1, cap) || PL_ALLOC_GROW(mets, n + 1, capm)) {
+			if (PL_ALLOC_GROW(ids, n + 1, cap) || PL_ALLOC_GROW(mets, n + 1, capm) ||
+			    PL_ALLOC_GROW(lates, n + 1, capl)) {
 				pl_cli_errorf("accept", "out of memory");
 				goto out;
 			}
-			ids[n] = r->id;
+			lates[n] = late > 0;
+			ids[n] = at;
 			mets[n++] = metrics[k];
 		}
 	}
@@ -323,13 +354,30 @@ static int accept_commit(struct pl_store *st, const char *sha, const struct metr
 		pl_cli_print_error(&err);
 		goto out;
 	}
-	for (size_t k = 0; k < n; k++)
-		printf("accepted step of %s at run %lld (commit %s)\n", pl_metric_info[mets[k]].name,
-		       ids[k], sha);
+	for (size_t k = 0; k < n; k++) {
+		struct pl_msg m;
+		char *t;
+		if (!lates[k]) {
+			printf("accepted step of %s at run %lld (commit %s)\n", pl_metric_info[mets[k]].name,
+			       ids[k], sha);
+			continue;
+		}
+		pl_msg_init(&m, PL_MSG_ACCEPT_STEP_LATE);
+		pl_msg_field(&m, pl_metric_info[mets[k]].name);
+		pl_msg_int(&m, ids[k]);
+		pl_msg_text(&m, sha);
+		t = m.oom ? NULL : pl_words_msg(&m, PL_LANG_EN);
+		pl_msg_release(&m);
+		if (t)
+			pl_cli_put_inert(stdout, t);
+		putchar('\n');
+		free(t);
+	}
 	rc = PL_EXIT_OK;
 out:
 	free(ids);
 	free(mets);
+	free(lates);
 	pl_run_list_release(&all);
 	pl_run_list_release(&series);
 	return rc;

@@ -310,17 +310,17 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_print_error(&err);
 		goto out;
 	}
+	if (opts.series && opts.baseline_kind == PL_BASELINE_WINDOW && opts.candidate_latest &&
+	    opts.axis == PL_C_NONE && pl_group_is_time(opts.group)) {
+		/* nights of one series or several (a version group is one series
+		 * across its versions, checked as before): one rule, the gate's */
+		rc = gate_night(&runs, &opts, &acc, &fmt);
+		goto out;
+	}
 	switch (pl_check_build(&runs, &opts, &acc, &chk, &err)) {
 	case 0:
 		break;
 	case PL_EMISMATCH:
-		if (opts.series && opts.baseline_kind == PL_BASELINE_WINDOW && opts.candidate_latest &&
-		    opts.axis == PL_C_NONE && pl_group_is_time(opts.group)) {
-			/* several series of nights (a version group is one series across
-			 * its versions, refused as before): gate them together */
-			rc = gate_night(&runs, &opts, &acc, &fmt);
-			goto out;
-		}
 		rc = pl_cli_print_refusal("check", &chk.cmp);
 		if (pl_cli_ci_refusal("check", &fmt, &chk.cmp))
 			rc = PL_EXIT_USAGE;

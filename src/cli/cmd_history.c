@@ -166,6 +166,17 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 			rc = pl_cli_exit_for(err.code);
 			goto out;
 		}
+	}
+	/* the latest night by check's rule, every metric decided together */
+	if (pl_history_gate(hs, nh, &runs, group, &sel.opts, &acc, &err)) {
+		pl_cli_print_error(&err);
+		rc = pl_cli_exit_for(err.code);
+		goto out;
+	}
+	for (size_t k = 0; k < sel.opts.nmetrics; k++) {
+		int metric = sel.opts.metrics[k];
+		struct pl_history *h = &hs[k];
+
 		if (fmt.ci == PL_CI_NONE) { /* the CI formats write every metric at the end */
 			if (k > 0)
 				fputs(fmt.table == PL_FMT_JSON ? ", " : "\n", stdout);

@@ -87,6 +87,11 @@ static void judge_one(const struct pl_gate_check *c, double *logs, double *tmp,
 	v->decidable = 1;
 	v->nused = nu;
 	v->rel_change = exp(y - mean) - 1.0;
+	{ /* the two-sided 95% prediction band, for charts and history's line */
+		double half = s * sqrt(1.0 + 1.0 / (double)nu) * gsl_cdf_tdist_Pinv(0.975, (double)(nu - 1));
+		v->band_low = exp(mean - half);
+		v->band_high = exp(mean + half);
+	}
 	/* s and |d| below 1e-12 count as 0: equal values summed leave rounding */
 	if (s < 1e-12) {
 		v->p = fabs(d) < 1e-12 ? 0.5 : d > 0 ? 0.0 : 1.0;

@@ -89,6 +89,9 @@ struct pl_gate_verdict {
 	int decidable;        /* 1: window had PL_GATE_MIN_WINDOW usable points */
 	size_t nused;         /* window points used (outliers left out) */
 	double rel_change;    /* latest / geometric mean of the used window - 1 */
+	double band_low;      /* the used window's two-sided 95% prediction band in */
+	double band_high;     /* log space, exp(m -+ t(0.975, k-1) s sqrt(1 + 1/k)),
+	                         in the metric's unit (drawn; the test is one-sided) */
 	double z;             /* its normal score toward worse (+ = worse) */
 	double p;             /* its one-sided p of being worse */
 	double p_adjusted;    /* its Holm-adjusted p (1 when undecidable) */

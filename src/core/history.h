@@ -186,6 +186,16 @@ struct pl_history {
 	                                     fails check */
 	struct pl_change latest;          /* the test (valid unless PL_V_TOO_FEW) */
 	const struct pl_accepted_step *latest_accepted; /* for PL_V_ACCEPTED */
+	/* Set by pl_history_gate() (core/history_gate.h): the latest point was
+	 * judged by the nightly gate's rule, as check judges it. latest then
+	 * holds: new_median the latest median, old_center the baseline's level
+	 * (geometric mean), n_old its points, rel_change, p_value the
+	 * family-wise adjusted one-sided p, bound_low/high the 95% band. */
+	int gate;                         /* 1: judged by the gate */
+	size_t gate_checks;               /* checks the gate decided together */
+	int gate_open;                    /* 1: the baseline stops before an open
+	                                     regression beginning at point gate_open_at */
+	size_t gate_open_at;
 };
 
 /*
@@ -239,5 +249,35 @@ enum pl_verdict pl_verdict_of(const struct pl_change *c, enum pl_direction dir,
                               const struct pl_accepted_list *accepted, int metric,
                               const long long *ids, size_t n,
                               const struct pl_accepted_step **acc);
+
+/* ------------------------------------------------- one rule with check */
+
+/* (core/history_gate.c) `history --fail-on-step`, the site and `check
+ * --baseline window:N --candidate latest` decide a series' latest night with
+ * the nightly gate (core/gate_night.h), so that they agree on every night:
+ * the same regression red, the same nights, until accepted or reverted. */
+/*
+ * Re-judges the latest point of each history hs[0..nh) (built by
+ * pl_history_build_grouped over runs, one condition key, one metric each,
+ * points by group; a history with no point is left alone) by the gate: the checks of the histories'
+ * metrics over runs are decided together (pl_gate_night_build: window
+ * PL_HISTORY_WINDOW_DEFAULT, threshold PL_GATE_THRESHOLD_DEFAULT, the defaults'
+ * alpha), exactly as `check --group-by G --baseline window:20 --candidate
+ * latest --metric M1,M2...` decides them. Then, per history:
+ *   latest_verdict, latest_accepted and latest (history.h: the gate's
+ *   numbers) are the gate's; gate = 1;
+ *   a step fails only while the gate holds its metric red: a detected,
+ *   unaccepted, worsening step beyond the threshold that the latest point
+ *   has reverted, or that the gate finds no longer worse, passes;
+ *   nfailing = failing steps + 1 for a red latest point + 1 for failed runs
+ *   of the last point (so nfailing > 0 exactly when check exits 1).
+ * A version group (engine_version, driver_version), or runs that the gate
+ * splits into more than one series (an --allow-mismatch selection), leave
+ * the histories as built (gate 0). allow is the histories' comparator
+ * options (may be NULL). Returns 0, PL_ENOMEM, PL_EUSAGE.
+ */
+int pl_history_gate(struct pl_history *hs, size_t nh, const struct pl_run_list *runs, int group,
+                    const struct pl_compare_opts *allow, const struct pl_accepted_list *accepted,
+                    struct pl_error *err);
 
 #endif

@@ -287,6 +287,22 @@
 	X(IMPORT_NO_FILES, "{1} TEXT the paths given, each in quotes, joined by commas") \
 	/* repeated caveats collapsed in check and history text (render/regress.c) */ \
 	X(CAVEAT_REPEATED, "{1} INT further caveats like it") \
+	/* one rule for a series' latest night: history and check (core/history_gate.h) */ \
+	X(HISTORY_GATE_LATEST, "{1} INT the latest point; {2} TEXT its median and unit; {3} TEXT the baseline level and unit; {4} INT baseline points; {5} TEXT the change; {6} TEXT the adjusted p; {7} INT checks decided together; {8} TEXT the verdict") \
+	X(HISTORY_GATE_OPEN, "{1} INT the first point of the open regression") \
+	X(HISTORY_GATE_TOO_FEW, "{1} INT baseline points needed") \
+	X(HISTORY_GATE_FAILED_NIGHT, "") \
+	/* what the nightly gate decided and why, in JUnit (render/gate_report.c) */ \
+	X(GATE_WHY_SELF, "{1} NUM its adjusted p; {2} NUM alpha; {3} TEXT the change; {4} NUM threshold in percent") \
+	X(GATE_WHY_FAMILY, "{1} INT series pooled; {2} NUM their Stouffer Z; {3} NUM the family's adjusted p; {4} NUM alpha; {5} TEXT the family's change; {6} NUM threshold in percent; {7} NUM the check's own p; {8} NUM member alpha") \
+	X(GATE_WHY_NOT_SIGNIFICANT, "{1} NUM its adjusted p; {2} NUM alpha") \
+	X(GATE_WHY_WITHIN, "{1} NUM its adjusted p; {2} NUM alpha; {3} TEXT the change; {4} NUM threshold in percent") \
+	X(GATE_WHY_BETTER, "{1} NUM the mirrored test's adjusted p; {2} NUM alpha; {3} TEXT the change; {4} NUM threshold in percent") \
+	X(GATE_WHY_TOO_FEW, "{1} INT baseline points needed") \
+	X(GATE_WHY_ACCEPTED, "{1} INT the accepted run; {2} TEXT the reason") \
+	X(GATE_WHY_BASELINE, "{1} INT baseline points; {2} TEXT the first; {3} TEXT the last") \
+	/* accept --commit of a step found a night late (cli/cmd_accept.c) */ \
+	X(ACCEPT_STEP_LATE, "{1} FIELD the metric; {2} INT the step's first run; {3} TEXT the commit") \
 	/* (the end of the list: keep this comment last, so every entry above \
 	 * ends with a backslash and blocks merge cleanly) */
 

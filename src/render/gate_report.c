@@ -350,10 +350,115 @@ static int xml_attr_label(FILE *out, const char *metric, const struct pl_gate_se
 	return 0;
 }
 
+/* Writes message m worded in English, escaped for XML; 0 or PL_ENOMEM /
+ * PL_EIO (m released). */
+static int say_xml(FILE *out, struct pl_msg *m)
+{
+	char *t = m->oom ? NULL : pl_words_msg(m, PL_LANG_EN);
+	int rc;
+
+	pl_msg_release(m);
+	if (!t)
+		return PL_ENOMEM;
+	rc = pl_html_write_text(out, t) ? PL_EIO : 0;
+	free(t);
+	return rc;
+}
+
+/* What the gate decided for item it and why, one note a line, escaped for
+ * XML: the decision (its own test, its family's, not significant, within
+ * the threshold, an improvement, not judged), the acceptance, the baseline
+ * and where it comes from (an open regression, across a change). */
+static int junit_why(FILE *out, const struct pl_gate_night *night, const struct pl_gate_item *it)
+{
+	const struct pl_gate_series *se = &night->series[it->series];
+	const struct pl_gate_opts *o = &night->gate;
+	int dir = pl_metric_info[it->metric].direction, rc;
+	char ch[32];
+	struct pl_msg m;
+
+	if (it->verdict == PL_V_TOO_FEW) {
+		if (se->started) {
+			pl_msg_init(&m, PL_MSG_GATE_STARTED);
+			pl_msg_int(&m, (long long)se->npoints);
+			pl_msg_int(&m, PL_GATE_OWN_MIN);
+		} else {
+			pl_msg_init(&m, PL_MSG_GATE_WHY_TOO_FEW);
+			pl_msg_int(&m, PL_GATE_MIN_WINDOW);
+		}
+	} else if (it->verdict == PL_V_IMPROVEMENT) {
+		pl_msg_init(&m, PL_MSG_GATE_WHY_BETTER);
+		pl_msg_num(&m, it->g.p_better_adjusted);
+		pl_msg_num(&m, o->alpha);
+		pl_msg_text(&m, pl_fmt_change(ch, sizeof(ch), it->g.rel_change, (enum pl_direction)dir));
+		pl_msg_num(&m, 100.0 * o->threshold);
+	} else if (it->g.by == PL_GATE_BY_FAMILY) {
+		pl_msg_init(&m, PL_MSG_GATE_WHY_FAMILY);
+		pl_msg_int(&m, (long long)it->g.family_n);
+		pl_msg_num(&m, it->g.family_z);
+		pl_msg_num(&m, it->g.family_p_adjusted);
+		pl_msg_num(&m, o->alpha);
+		pl_msg_text(&m, pl_fmt_change(ch, sizeof(ch), it->g.family_change, (enum pl_direction)dir));
+		pl_msg_num(&m, 100.0 * o->threshold);
+		pl_msg_num(&m, it->g.p);
+		pl_msg_num(&m, o->member_alpha);
+	} else if (it->g.by == PL_GATE_BY_SELF) {
+		pl_msg_init(&m, PL_MSG_GATE_WHY_SELF);
+		pl_msg_num(&m, it->g.p_adjusted);
+		pl_msg_num(&m, o->alpha);
+		pl_msg_text(&m, pl_fmt_change(ch, sizeof(ch), it->g.rel_change, (enum pl_direction)dir));
+		pl_msg_num(&m, 100.0 * o->threshold);
+	} else {
+		int sig = it->g.p_adjusted <= o->alpha;
+		pl_msg_init(&m, sig ? PL_MSG_GATE_WHY_WITHIN : PL_MSG_GATE_WHY_NOT_SIGNIFICANT);
+		pl_msg_num(&m, it->g.p_adjusted);
+		pl_msg_num(&m, o->alpha);
+		if (sig) {
+			pl_msg_text(&m, pl_fmt_change(ch, sizeof(ch), it->g.rel_change, (enum pl_direction)dir));
+			pl_msg_num(&m, 100.0 * o->threshold);
+		}
+	}
+	if ((rc = say_xml(out, &m)))
+		return rc;
+	if (it->accepted) {
+		pl_msg_init(&m, PL_MSG_GATE_WHY_ACCEPTED);
+		pl_msg_int(&m, it->accepted->run_id);
+		pl_msg_text(&m, it->accepted->reason ? it->accepted->reason : "");
+		fputc('\n', out);
+		if ((rc = say_xml(out, &m)))
+			return rc;
+	}
+	if (it->base_first && it->base_last) {
+		pl_msg_init(&m, PL_MSG_GATE_WHY_BASELINE);
+		pl_msg_int(&m, (long long)it->nbase);
+		pl_msg_text(&m, it->base_first);
+		pl_msg_text(&m, it->base_last);
+		fputc('\n', out);
+		if ((rc = say_xml(out, &m)))
+			return rc;
+	}
+	if (it->open_since) {
+		pl_msg_init(&m, PL_MSG_GATE_OPEN_SINCE);
+		pl_msg_text(&m, it->open_since);
+		fputc('\n', out);
+		if ((rc = say_xml(out, &m)))
+			return rc;
+	}
+	if (it->across && se->change) {
+		pl_msg_init(&m, PL_MSG_GATE_ACROSS);
+		pl_msg_text(&m, se->change);
+		fputc('\n', out);
+		if ((rc = say_xml(out, &m)))
+			return rc;
+	}
+	return 0;
+}
+
 int pl_render_gate_junit(FILE *out, const struct pl_gate_night *night, struct pl_error *err)
 {
 	size_t tests = night->nitems, failures = night->nred, skipped = 0;
 	char line[512];
+	int rc;
 
 	for (size_t s = 0; s < night->nseries; s++)
 		if (night->series[s].nfailed && !night->series[s].superseded) {
@@ -378,19 +483,22 @@ int pl_render_gate_junit(FILE *out, const struct pl_gate_night *night, struct pl
 		if (it->verdict == PL_V_TOO_FEW) {
 			fputs("      <skipped message=\"too few samples: ", out);
 			pl_html_write_text(out, line);
-			fputs("\"/>\n", out);
+			fputs("\"/>\n      <system-out>", out);
 		} else if (it->verdict == PL_V_REGRESSION) {
 			fputs("      <failure type=\"regression\" message=\"regression: ", out);
 			pl_html_write_text(out, line);
 			fputs("\">", out);
 			pl_html_write_text(out, line);
-			fputs("</failure>\n", out);
+			fputs("</failure>\n      <system-out>", out);
 		} else {
 			fprintf(out, "      <system-out>%s: ", pl_verdict_name(it->verdict));
 			pl_html_write_text(out, line);
-			fputs("</system-out>\n", out);
+			fputc('\n', out);
 		}
-		fputs("    </testcase>\n", out);
+		/* what the gate decided and why, one note a line */
+		if ((rc = junit_why(out, night, it)))
+			return done(out, rc, err);
+		fputs("</system-out>\n    </testcase>\n", out);
 	}
 	for (size_t s = 0; s < night->nseries; s++) {
 		const struct pl_gate_series *se = &night->series[s];

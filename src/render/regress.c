@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gate.h"
+#include "core/msg.h"
 #include "render/render_impl.h"
 #include "render/words.h"
 
@@ -137,6 +139,61 @@ static char *fmt_p(char *buf, size_t n, double p)
 static char *fmt_pct(char *buf, size_t n, double fraction)
 {
 	return pl_fmt_num(buf, n, pl_round_sig(100.0 * fraction, 12));
+}
+
+/* Writes message m worded in English; 0 or PL_ENOMEM (m released). */
+static int say_msg(FILE *out, struct pl_msg *m, enum pl_table_format fmt)
+{
+	char *t = m->oom ? NULL : pl_words_msg(m, PL_LANG_EN);
+	int rc;
+
+	pl_msg_release(m);
+	if (!t)
+		return PL_ENOMEM;
+	rc = pl_render_write_input(out, t, fmt);
+	free(t);
+	return rc;
+}
+
+/* The latest point as the gate judged it (core/history_gate.h): one line. */
+static int gate_latest(FILE *out, const struct pl_history *h, const char *bullet,
+                       enum pl_table_format fmt)
+{
+	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
+	char a[48], b[48], v[32], ch[64], p[32];
+	struct pl_msg m;
+	int rc;
+
+	snprintf(a, sizeof(a), "%s %s", pl_fmt_sig4(v, sizeof(v), h->latest.new_median),
+	         pl_unit_label(mi->unit));
+	snprintf(b, sizeof(b), "%s %s", pl_fmt_sig4(v, sizeof(v), h->latest.old_center),
+	         pl_unit_label(mi->unit));
+	pl_msg_init(&m, PL_MSG_HISTORY_GATE_LATEST);
+	pl_msg_int(&m, (long long)h->latest_point);
+	pl_msg_text(&m, a);
+	pl_msg_text(&m, b);
+	pl_msg_int(&m, (long long)h->latest.n_old);
+	pl_msg_text(&m, pl_fmt_change(ch, sizeof(ch), h->latest.rel_change, mi->direction));
+	pl_msg_text(&m, fmt_p(p, sizeof(p), h->latest.p_value));
+	pl_msg_int(&m, (long long)h->gate_checks);
+	pl_msg_text(&m, pl_verdict_name(h->latest_verdict));
+	fputs(bullet, out);
+	if ((rc = say_msg(out, &m, fmt)))
+		return rc;
+	if (h->gate_open) {
+		pl_msg_init(&m, PL_MSG_HISTORY_GATE_OPEN);
+		pl_msg_int(&m, (long long)h->gate_open_at);
+		fputs("; ", out);
+		if ((rc = say_msg(out, &m, fmt)))
+			return rc;
+	}
+	if (h->latest_accepted) {
+		fprintf(out, " at run %lld: ", h->latest_accepted->run_id);
+		if ((rc = pl_render_write_input(out, h->latest_accepted->reason, fmt)))
+			return rc;
+	}
+	fputc('\n', out);
+	return 0;
 }
 
 /* -------------------------------------------------------------- JSON bits */
@@ -821,7 +878,20 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 		             "median\n", bullet, h->nfailed, h->nfailed == 1 ? "" : "s");
 	if ((rc = put_caveats(out, &h->cmp, fmt)))
 		return finish(out, rc, err);
-	if (h->latest_verdict == PL_V_TOO_FEW) {
+	if (h->gate && h->latest_verdict != PL_V_TOO_FEW) {
+		if ((rc = gate_latest(out, h, bullet, fmt)))
+			return finish(out, rc, err);
+	} else if (h->gate) {
+		struct pl_msg m;
+		int failed_night = h->npoints && h->points[h->npoints - 1].n == 0;
+		pl_msg_init(&m, failed_night ? PL_MSG_HISTORY_GATE_FAILED_NIGHT : PL_MSG_HISTORY_GATE_TOO_FEW);
+		if (!failed_night)
+			pl_msg_int(&m, PL_GATE_MIN_WINDOW);
+		fputs(bullet, out);
+		if ((rc = say_msg(out, &m, fmt)))
+			return finish(out, rc, err);
+		fputc('\n', out);
+	} else if (h->latest_verdict == PL_V_TOO_FEW) {
 		fprintf(out, "%slatest point: not judged: %zu earlier point%s, at least %d needed\n",
 		        bullet, h->npoints ? h->npoints - 1 : 0, h->npoints == 2 ? "" : "s",
 		        PL_STATS_PREDICTION_MIN);

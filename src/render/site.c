@@ -1207,7 +1207,6 @@ static int add_series(void *v, struct pl_run_list *runs, struct pl_error *err)
 		free(sr.h);
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
-
 	for (size_t k = 0; k < S->nmetrics && !rc; k++) {
 		struct pl_error e;
 		int hr;
@@ -1227,7 +1226,8 @@ static int add_series(void *v, struct pl_run_list *runs, struct pl_error *err)
 			shown++;
 		}
 	}
-	if (!rc && shown) {
+	if (!rc && shown &&
+	    !(rc = pl_history_gate(sr.h, sr.nh, runs, S->o->group, NULL, S->o->accepted, err))) {
 		for (size_t k = 0; k < sr.nh && !rc; k++) {
 			double *xs;
 			if (!sr.h[k].npoints)

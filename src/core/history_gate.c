@@ -1,0 +1,113 @@
+/*
+ * history_gate.c — a history's latest night judged by the nightly gate's
+ * rule (see pl_history_gate in history.h).
+ */
+#include "core/history.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/gate_night.h"
+
+/* The item of night for metric, or NULL. */
+static const struct pl_gate_item *item_of(const struct pl_gate_night *night, int metric)
+{
+	for (size_t i = 0; i < night->nitems; i++)
+		if (night->items[i].metric == metric)
+			return &night->items[i];
+	return NULL;
+}
+
+/* Point index of h whose label is label, or h->npoints. */
+static size_t point_named(const struct pl_history *h, const char *label)
+{
+	for (size_t i = 0; i < h->npoints; i++)
+		if (h->points[i].value.text && strcmp(h->points[i].value.text, label) == 0)
+			return i;
+	return h->npoints;
+}
+
+/* Carries item's decision into h (history_gate.h). */
+static void apply(struct pl_history *h, const struct pl_gate_item *it, size_t nchecks)
+{
+	int red = it && it->verdict == PL_V_REGRESSION;
+
+	h->gate = 1;
+	h->gate_checks = nchecks;
+	h->latest_verdict = it ? it->verdict : PL_V_TOO_FEW;
+	h->latest_accepted = it ? it->accepted : NULL;
+	memset(&h->latest, 0, sizeof(h->latest));
+	h->latest.bound_low = h->latest.bound_high = NAN;
+	if (it && it->g.decidable) {
+		h->latest.decidable = 1;
+		h->latest.method = PL_TEST_WINDOW;
+		h->latest.new_median = it->latest;
+		h->latest.old_center = it->latest / (1.0 + it->g.rel_change);
+		h->latest.old_median = h->latest.old_center;
+		h->latest.n_old = it->nbase;
+		h->latest.n_new = 1;
+		h->latest.rel_change = it->g.rel_change;
+		h->latest.p_value = it->verdict == PL_V_IMPROVEMENT ? it->g.p_better_adjusted
+		                                                      : it->g.p_adjusted;
+		h->latest.bound_low = it->g.band_low;
+		h->latest.bound_high = it->g.band_high;
+		h->latest.worse = it->verdict == PL_V_REGRESSION || it->verdict == PL_V_ACCEPTED;
+		h->latest.better = it->verdict == PL_V_IMPROVEMENT;
+		h->latest.significant = h->latest.worse || h->latest.better;
+	}
+	h->gate_open = 0;
+	if (it && it->open_since) {
+		size_t at = point_named(h, it->open_since);
+		if (at < h->npoints) {
+			h->gate_open = 1;
+			h->gate_open_at = at;
+		}
+	}
+	h->nfailing = 0;
+	for (size_t k = 0; k < h->nsteps; k++) {
+		h->steps[k].fails = h->steps[k].fails && red;
+		h->nfailing += h->steps[k].fails;
+	}
+	h->nfailing += (size_t)red + (h->latest_failed ? 1 : 0);
+}
+
+int pl_history_gate(struct pl_history *hs, size_t nh, const struct pl_run_list *runs, int group,
+                    const struct pl_compare_opts *allow, const struct pl_accepted_list *accepted,
+                    struct pl_error *err)
+{
+	struct pl_gate_night_opts o;
+	struct pl_gate_night night;
+	int rc;
+
+	if (!pl_group_is_time(group))
+		return 0;
+	memset(&o, 0, sizeof(o));
+	o.group = group;
+	o.window = PL_HISTORY_WINDOW_DEFAULT;
+	for (size_t k = 0; k < nh && o.nmetrics < PL_METRIC_COUNT; k++)
+		if (hs[k].npoints)
+			o.metrics[o.nmetrics++] = hs[k].metric;
+	if (o.nmetrics == 0)
+		return 0;
+	if (allow)
+		o.allow = *allow;
+	pl_gate_opts_init(&o.gate);
+	rc = pl_gate_night_build(runs, &o, accepted, &night, err);
+	if (rc == PL_EEMPTY) { /* no metric has a value: nothing is decidable */
+		for (size_t k = 0; k < nh; k++)
+			if (hs[k].npoints)
+				apply(&hs[k], NULL, 0);
+		pl_gate_night_release(&night);
+		return 0;
+	}
+	if (rc) {
+		pl_gate_night_release(&night);
+		return rc;
+	}
+	if (night.nseries == 1)
+		for (size_t k = 0; k < nh; k++)
+			if (hs[k].npoints)
+				apply(&hs[k], item_of(&night, hs[k].metric), night.nitems);
+	pl_gate_night_release(&night);
+	return 0;
+}

@@ -1,0 +1,195 @@
+/*
+ * test_gate_rule.c — one rule for a series' latest night: `history
+ * --fail-on-step` (pl_history_build_grouped + pl_history_gate) and `check
+ * --baseline window:20 --candidate latest` (pl_gate_night_build) red on
+ * exactly the same nights, on a seeded series with a regression that stays
+ * open, is reverted, and (second series) is accepted; and the old history
+ * rule, the input that disagreed, kept as the bug's record.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/accepted.h"
+#include "core/gate_night.h"
+#include "core/history.h"
+
+#define NIGHTS 34
+#define REPS 3
+
+static uint64_t rng;
+
+static double unit01(void)
+{
+	uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	z ^= z >> 31;
+	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double normal(void)
+{
+	double u = unit01(), v = unit01();
+	return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* Night n's factor on ttft: +10% on nights 20-25 (commit bad), then
+ * reverted; tpot never moves. */
+static double factor(int n)
+{
+	return n >= 20 && n <= 25 ? 1.10 : 1.0;
+}
+
+/* The runs of nights 0..last (3 a night, 2% CV, ids 1 + 3n + r). */
+static void make_runs(struct pl_run_list *l, int last, uint64_t seed)
+{
+	double s = sqrt(log(1.0 + 0.02 * 0.02));
+
+	rng = seed;
+	pl_run_list_init(l);
+	for (int n = 0; n < NIGHTS; n++)
+		for (int r = 0; r < REPS; r++) {
+			double a = s * normal(), b = s * normal();
+			char when[32];
+			struct pl_run *run;
+			if (n > last)
+				continue;
+			run = pl_run_list_push(l);
+			assert_non_null(run);
+			run->id = 1 + 3 * n + r;
+			pl_run_set_cond(run, PL_C_MODEL, "m", NULL);
+			pl_run_set_cond(run, PL_C_ENGINE, "vllm", NULL);
+			pl_run_set_cond(run, PL_C_HARDWARE, "1x H100", NULL);
+			pl_run_set_cond(run, PL_C_CONCURRENCY, "8", NULL);
+			snprintf(when, sizeof(when), "2026-%02d-%02dT02:%02d:00Z", 10 + n / 31, 1 + n % 31, r);
+			pl_run_set_cond(run, PL_C_RUN_STARTED_AT, when, NULL);
+			pl_run_set_metric(run, PL_M_TTFT_P50, 0.060 * factor(n) * exp(a));
+			pl_run_set_metric(run, PL_M_TPOT_P50, 0.010 * exp(b));
+		}
+}
+
+static const int metrics[2] = {PL_M_TTFT_P50, PL_M_TPOT_P50};
+
+/* check's verdict of the night: 1 red. */
+static int check_red(const struct pl_run_list *runs, const struct pl_accepted_list *acc)
+{
+	struct pl_gate_night_opts o;
+	struct pl_gate_night night;
+	struct pl_error err;
+	int red;
+
+	memset(&o, 0, sizeof(o));
+	memset(&err, 0, sizeof(err));
+	o.group = PL_G_DAY;
+	o.window = 20;
+	o.metrics[0] = metrics[0];
+	o.metrics[1] = metrics[1];
+	o.nmetrics = 2;
+	pl_gate_opts_init(&o.gate);
+	assert_int_equal(pl_gate_night_build(runs, &o, acc, &night, &err), 0);
+	red = night.nred > 0 || night.nfailed_series > 0;
+	pl_gate_night_release(&night);
+	return red;
+}
+
+/* history --fail-on-step's verdict: 1 fails; with gate 0 the old rule. */
+static int history_fails(const struct pl_run_list *runs, const struct pl_accepted_list *acc,
+                         int gate)
+{
+	struct pl_history h[2];
+	struct pl_error err;
+	size_t failing = 0;
+
+	memset(&err, 0, sizeof(err));
+	for (int k = 0; k < 2; k++)
+		assert_int_equal(pl_history_build_grouped(runs, PL_G_DAY, metrics[k], NULL, acc, &h[k], &err),
+		                 0);
+	if (gate)
+		assert_int_equal(pl_history_gate(h, 2, runs, PL_G_DAY, NULL, acc, &err), 0);
+	for (int k = 0; k < 2; k++) {
+		if (gate)
+			assert_int_equal(h[k].gate, 1);
+		failing += h[k].nfailing;
+		pl_history_release(&h[k]);
+	}
+	return failing > 0;
+}
+
+/* The red nights from night 3 on, "20 21 ...", into buf. */
+static void red_nights(char *buf, size_t n, int (*judge)(const struct pl_run_list *,
+                                                        const struct pl_accepted_list *, int),
+                       const struct pl_accepted_list *acc, int arg)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int last = 3; last < NIGHTS; last++) {
+		struct pl_run_list runs;
+		make_runs(&runs, last, 20261202);
+		if (judge(&runs, acc, arg))
+			len += (size_t)snprintf(buf + len, n - len, "%s%d", len ? " " : "", last);
+		pl_run_list_release(&runs);
+	}
+}
+
+static int judge_check(const struct pl_run_list *runs, const struct pl_accepted_list *acc, int unused)
+{
+	(void)unused;
+	return check_red(runs, acc);
+}
+
+static int judge_history(const struct pl_run_list *runs, const struct pl_accepted_list *acc, int gate)
+{
+	return history_fails(runs, acc, gate);
+}
+
+/* The regression is red from its first night until it is reverted, in
+ * check and history alike; the old history rule stayed red after the revert
+ * (its worse step never closed) while check was green. */
+static void test_same_nights(void **state)
+{
+	char c[256], h[256], old[256];
+
+	(void)state;
+	red_nights(c, sizeof(c), judge_check, NULL, 0);
+	red_nights(h, sizeof(h), judge_history, NULL, 1);
+	red_nights(old, sizeof(old), judge_history, NULL, 0);
+	assert_string_equal(c, "20 21 22 23 24 25");
+	assert_string_equal(h, c);
+	assert_string_equal(old, "20 21 22 23 24 25 26 27 28 29 30 31 32 33");
+}
+
+/* Accepted at night 20's first run (id 61): green every night in both (the
+ * revert on night 26 is an improvement against the accepted level). */
+static void test_accepted(void **state)
+{
+	struct pl_accepted_list acc = {0};
+	char c[256], h[256];
+
+	(void)state;
+	assert_int_equal(pl_accepted_list_push(&acc, 61, PL_M_TTFT_P50, "expected", "2026-10-21T00:00:00Z",
+	                                       "lead"),
+	                 0);
+	red_nights(c, sizeof(c), judge_check, &acc, 0);
+	red_nights(h, sizeof(h), judge_history, &acc, 1);
+	assert_string_equal(c, "");
+	assert_string_equal(h, c);
+	pl_accepted_list_release(&acc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_nights),
+		cmocka_unit_test(test_accepted),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
