@@ -116,6 +116,6 @@ int cmd_pull(const struct pl_cli *cli, int argc, char **argv)
 out:
 	pl_store_close(st);
 	pl_hub_close(h);
-	pl_sel_release(&sel);
+	pl_selection_release(&sel);
 	return rc;
 }

@@ -99,6 +99,6 @@ int cmd_push(const struct pl_cli *cli, int argc, char **argv)
 out:
 	pl_hub_close(h);
 	pl_store_close(st);
-	pl_sel_release(&sel);
+	pl_selection_release(&sel);
 	return rc;
 }
