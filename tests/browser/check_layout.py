@@ -14,7 +14,9 @@ than 500 px). Asserts:
     lies within the first screen: wholly at 1280 px, its top and its first
     offer row at 390 px (the table scrolls sideways inside its own box there);
   - at 1280 px the page body does not scroll sideways
-    (documentElement.scrollWidth <= clientWidth).
+    (documentElement.scrollWidth <= clientWidth);
+  - at 390 px a card's offer cell is neither sticky nor shadowed (the
+    sticky column's box-shadow drew a grey bar beside the offer's name).
 Screenshots of every page and width are left in DIR/layout/ (verdict-LANG-WIDTH.png)
 for a person to look at. Exit 77 only when chromium is not installed (a
 failure under CI=true).
@@ -33,11 +35,14 @@ document.getElementById('f').addEventListener('load', function () {
   var t = doc.getElementById('verdict-table'), first = doc.querySelector('table');
   var r = t ? t.getBoundingClientRect() : null;
   var row = t ? t.tBodies[0].rows[0].getBoundingClientRect() : null;
+  var cell = t ? w.getComputedStyle(t.tBodies[0].rows[0].cells[0]) : null;
   var p = document.createElement('pre');
   p.id = 'layout-probe';
   p.textContent = r ? ['first=' + (first === t ? 1 : 0), 'top=' + r.top, 'bottom=' + r.bottom,
     'row_bottom=' + row.bottom, 'inner_h=' + w.innerHeight, 'inner_w=' + w.innerWidth,
-    'scroll_w=' + d.scrollWidth, 'client_w=' + d.clientWidth].join(' ') : 'no verdict table';
+    'scroll_w=' + d.scrollWidth, 'client_w=' + d.clientWidth,
+    'shadow=' + (cell.boxShadow === 'none' ? 0 : 1),
+    'sticky=' + (cell.position === 'sticky' ? 1 : 0)].join(' ') : 'no verdict table';
   document.body.appendChild(p);
 });
 </script></body></html>"""
@@ -101,6 +106,9 @@ def main():
                     failures.append(where + ": the verdict table does not end on the first screen")
                 if w == 390 and f["row_bottom"] > f["inner_h"]:
                     failures.append(where + ": the first offer is not on the first screen")
+                if w == 390 and (f["shadow"] or f["sticky"]):
+                    failures.append(where + ": a card's offer cell keeps the sticky column's "
+                                    "box-shadow (a grey bar beside the offer's name)")
                 if w == 1280 and f["scroll_w"] > f["client_w"]:
                     failures.append(where + ": the page scrolls sideways")
     finally:
