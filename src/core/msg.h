@@ -284,6 +284,21 @@
 	X(CI_ENV_MISSING, "{1} TEXT the CI detected; {2} LIST the variables unset or empty") \
 	/* repeated caveats collapsed in check and history text (render/regress.c) */ \
 	X(CAVEAT_REPEATED, "{1} INT further caveats like it") \
+	/* one verdict per kind of sweep (render/bundle_context.c, bundle_charts.c) */ \
+	X(VERDICT_KIND_CLOSED, "") \
+	X(VERDICT_KIND_OPEN, "") \
+	X(VERDICT_KIND_CLOSED_HEAD, "") \
+	X(VERDICT_KIND_OPEN_HEAD, "") \
+	X(VERDICT_KIND_CHART, "{1} TEXT the chart's title; {2} CODE the kind of sweep") \
+	/* the workbook's sheet names (render/xlsx_sheets.c): at most 31 \
+	 * characters, none of []:*?/\\ (Excel's rules) */ \
+	X(W_XLSX_SHEET_PROCUREMENT, "") \
+	X(W_XLSX_SHEET_COMPARISON, "") \
+	X(W_XLSX_SHEET_RUNS, "") \
+	X(W_XLSX_SHEET_CONDITIONS, "") \
+	X(W_XLSX_SHEET_CAVEATS, "") \
+	X(W_XLSX_SHEET_CHECKLIST, "") \
+	X(W_XLSX_SHEET_CHECK, "") \
 	/* (the end of the list: keep this comment last, so every entry above \
 	 * ends with a backslash and blocks merge cleanly) */
 
