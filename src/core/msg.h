@@ -303,6 +303,21 @@
 	X(GATE_WHY_BASELINE, "{1} INT baseline points; {2} TEXT the first; {3} TEXT the last") \
 	/* accept --commit of a step found a night late (cli/cmd_accept.c) */ \
 	X(ACCEPT_STEP_LATE, "{1} FIELD the metric; {2} INT the step's first run; {3} TEXT the commit") \
+	/* one verdict per kind of sweep (render/bundle_context.c, bundle_charts.c) */ \
+	X(VERDICT_KIND_CLOSED, "") \
+	X(VERDICT_KIND_OPEN, "") \
+	X(VERDICT_KIND_CLOSED_HEAD, "") \
+	X(VERDICT_KIND_OPEN_HEAD, "") \
+	X(VERDICT_KIND_CHART, "{1} TEXT the chart's title; {2} CODE the kind of sweep") \
+	/* the workbook's sheet names (render/xlsx_sheets.c): at most 31 \
+	 * characters, none of []:*?/\\ (Excel's rules) */ \
+	X(W_XLSX_SHEET_PROCUREMENT, "") \
+	X(W_XLSX_SHEET_COMPARISON, "") \
+	X(W_XLSX_SHEET_RUNS, "") \
+	X(W_XLSX_SHEET_CONDITIONS, "") \
+	X(W_XLSX_SHEET_CAVEATS, "") \
+	X(W_XLSX_SHEET_CHECKLIST, "") \
+	X(W_XLSX_SHEET_CHECK, "") \
 	/* (the end of the list: keep this comment last, so every entry above \
 	 * ends with a backslash and blocks merge cleanly) */
 

@@ -164,6 +164,18 @@ static int load_field(const struct pl_comparison *cmp)
 	return -1;
 }
 
+/* The load field of row r: with both load fields on the axis, closed
+ * loop where the row has a concurrency, open loop where it has only a
+ * request_rate (procure.h); else the sweep's. */
+static int row_load(const struct pl_comparison *cmp, size_t r, int load)
+{
+	if (!(on_axis(cmp, PL_C_CONCURRENCY) && on_axis(cmp, PL_C_REQUEST_RATE)))
+		return load;
+	if (!cmp->rows[r].axis[PL_C_CONCURRENCY].set && cmp->rows[r].axis[PL_C_REQUEST_RATE].set)
+		return PL_C_REQUEST_RATE;
+	return PL_C_CONCURRENCY;
+}
+
 /* Label of row r without the load axis field ("A / B", "(all)" when there
  * is none), of the values the row has (a field it lacks is left out, so a
  * request-rate offer beside concurrency sweeps is not "A / (missing)");
@@ -171,11 +183,13 @@ static int load_field(const struct pl_comparison *cmp)
 static char *group_label(const struct pl_comparison *cmp, size_t r, int load)
 {
 	struct pl_buf b;
+	int both = on_axis(cmp, PL_C_CONCURRENCY) && on_axis(cmp, PL_C_REQUEST_RATE);
 
 	pl_buf_init(&b);
 	for (size_t i = 0; i < cmp->naxis; i++) {
 		const struct pl_value *v;
-		if (cmp->axis[i] < 0 || cmp->axis[i] >= PL_COND_COUNT || cmp->axis[i] == load)
+		if (cmp->axis[i] < 0 || cmp->axis[i] >= PL_COND_COUNT || cmp->axis[i] == load ||
+		    (both && (cmp->axis[i] == PL_C_CONCURRENCY || cmp->axis[i] == PL_C_REQUEST_RATE)))
 			continue;
 		v = &cmp->rows[r].axis[cmp->axis[i]];
 		if (!v->set || !v->text)
@@ -600,10 +614,17 @@ static struct pl_procure_group *failed_group(const struct pl_comparison *cmp,
 	char *label;
 	struct pl_procure_group *g = NULL;
 
+	int both = on_axis(cmp, PL_C_CONCURRENCY) && on_axis(cmp, PL_C_REQUEST_RATE);
+	int kind = !both ? p->load
+	           : !run->cond[PL_C_CONCURRENCY].set && run->cond[PL_C_REQUEST_RATE].set
+	               ? PL_C_REQUEST_RATE
+	               : PL_C_CONCURRENCY;
+
 	pl_buf_init(&b);
 	for (size_t i = 0; i < cmp->naxis; i++) {
 		const struct pl_value *v;
-		if (cmp->axis[i] < 0 || cmp->axis[i] >= PL_COND_COUNT || cmp->axis[i] == p->load)
+		if (cmp->axis[i] < 0 || cmp->axis[i] >= PL_COND_COUNT || cmp->axis[i] == p->load ||
+		    (both && (cmp->axis[i] == PL_C_CONCURRENCY || cmp->axis[i] == PL_C_REQUEST_RATE)))
 			continue;
 		v = &run->cond[cmp->axis[i]];
 		if (!v->set || !v->text)
@@ -616,7 +637,7 @@ static struct pl_procure_group *failed_group(const struct pl_comparison *cmp,
 		pl_buf_adds(&b, "(all)");
 	label = pl_buf_detach(&b, NULL);
 	for (size_t i = 0; label && i < p->ngroups && !g; i++)
-		if (strcmp(p->groups[i].label, label) == 0)
+		if (strcmp(p->groups[i].label, label) == 0 && p->groups[i].load == kind)
 			g = &p->groups[i];
 	free(label);
 	return g;
@@ -645,7 +666,7 @@ static int add_failed(const struct pl_comparison *cmp, const struct pl_run_list 
 		size_t cap;
 		if (!pl_run_failed(run) || !(g = failed_group(cmp, run, p)))
 			continue;
-		load = p->load >= 0 && run->cond[p->load].set ? run->cond[p->load].num : NAN;
+		load = g->load >= 0 && run->cond[g->load].set ? run->cond[g->load].num : NAN;
 		if (p->load < 0)
 			load = run->cond[PL_C_CONCURRENCY].set ? run->cond[PL_C_CONCURRENCY].num : NAN;
 		g->nfailed_runs++;
@@ -697,6 +718,8 @@ static void mark_pareto(struct pl_procurement *p)
 			if (!isfinite(a->throughput_per_acc) || !isfinite(a->interactivity))
 				continue;
 			for (size_t h = 0; h < p->ngroups && !dominated; h++) {
+				if (p->groups[h].load != p->groups[g].load)
+					continue; /* one front per kind of sweep */
 				for (size_t j = 0; j < p->groups[h].npoints; j++) {
 					const struct pl_procure_point *b = &p->groups[h].points[j];
 					if (b == a || !isfinite(b->throughput_per_acc) ||
@@ -734,18 +757,29 @@ int pl_procure_build(const struct pl_comparison *cmp, const struct pl_run_list *
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		char *label = group_label(cmp, r, out->load);
+		int kind = row_load(cmp, r, out->load);
 		struct pl_procure_group *g = NULL;
 		struct pl_procure_point *pts;
 		if (!label)
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
 		for (size_t i = 0; i < out->ngroups; i++)
-			if (strcmp(out->groups[i].label, label) == 0)
+			if (strcmp(out->groups[i].label, label) == 0 && out->groups[i].load == kind)
 				g = &out->groups[i];
 		if (g) {
 			free(label);
 		} else {
+			size_t offer = out->noffers;
+			for (size_t i = 0; i < out->ngroups; i++)
+				if (strcmp(out->groups[i].label, label) == 0)
+					offer = out->groups[i].offer;
+			if (offer == out->noffers)
+				out->noffers++;
 			g = &out->groups[out->ngroups++];
 			g->label = label;
+			g->load = kind;
+			g->offer = offer;
+			if (kind != out->groups[0].load)
+				out->mixed = 1;
 		}
 		pts = realloc(g->points, (g->npoints + 1) * sizeof(*pts));
 		if (!pts)
@@ -753,7 +787,7 @@ int pl_procure_build(const struct pl_comparison *cmp, const struct pl_run_list *
 		g->points = pts;
 		memset(&pts[g->npoints], 0, sizeof(*pts));
 		pts[g->npoints].row = r;
-		pts[g->npoints].concurrency = row_cond_num(cmp, r, out->load >= 0 ? out->load : PL_C_CONCURRENCY);
+		pts[g->npoints].concurrency = row_cond_num(cmp, r, kind >= 0 ? kind : PL_C_CONCURRENCY);
 		if (out->load < 0 && isnan(pts[g->npoints].concurrency))
 			pts[g->npoints].concurrency = row_cond_num(cmp, r, PL_C_REQUEST_RATE);
 		g->npoints++;

@@ -61,6 +61,12 @@
  * `skipped`); so is a point without a known concurrency, unless it is the
  * only point (one point needs no order).
  *
+ * One verdict per kind of sweep: with both concurrency and request_rate on
+ * the axis, a row with a concurrency belongs to a closed-loop sweep and a
+ * row with only a request_rate to an open-loop one; an offer (the other
+ * axis values) measured both ways is two groups, one per kind, each with
+ * its own load, never one sweep over two loads.
+ *
  * Open-loop sweeps: when request_rate (arrival rate, req/s) is on the axis
  * and concurrency is not, the sweep's load is the request rate and
  * everything above reads "request rate" for "concurrency" (a rate of inf,
@@ -241,6 +247,14 @@ struct pl_procure_group {
 	double power_watts;        /* the power used (W): the SLO point's median, or
 	                              interpolated as the throughput is; NAN if none */
 	size_t power_runs;         /* runs whose power it rests on */
+	/* the kind of sweep and the offer (one verdict per kind of sweep) */
+	int load;                  /* the group's load field: PL_C_CONCURRENCY (closed
+	                              loop) or PL_C_REQUEST_RATE (open loop); as
+	                              pl_procurement.load unless the report is mixed */
+	size_t offer;              /* index of the offer (the label) among the distinct
+	                              labels, in order of first appearance: one colour
+	                              and marker per offer in every chart and table,
+	                              the same offer in both kinds of sweep alike */
 };
 
 /* Bits of pl_procure_group.lack past the limits' bits. */
@@ -266,6 +280,13 @@ struct pl_procurement {
 	                                   request_rate and without concurrency) or -1 (no
 	                                   sweep: a point's load is the concurrency the rows
 	                                   share, else their request_rate) */
+	int mixed;                      /* 1 when concurrency and request_rate are both on
+	                                   the axis and both kinds of sweep have groups: a
+	                                   row with a concurrency is closed loop, one with
+	                                   only a request_rate open loop; each group's
+	                                   `load` says which, the labels name neither
+	                                   field, and the Pareto front is per kind */
+	size_t noffers;                 /* distinct labels (pl_procure_group.offer) */
 	struct pl_procure_group *groups; /* in the order of their first row */
 	size_t ngroups;
 	char **unused_prices;           /* price table keys naming no row's hardware

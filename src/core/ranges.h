@@ -14,11 +14,16 @@
 /* One row of schema/ranges.tsv, as generated. */
 struct pl_range_row {
 	const char *unit;   /* "seconds", "tokens/s", "requests/s", "fraction",
-	                       "count", "bytes" or "watts" */
+	                       "count", "bytes" or "watts"; or PL_RANGE_SLO_UNIT:
+	                       an SLO limit's range (core/slo_range.h), never a
+	                       metric's */
 	const char *family; /* a metric name, a family prefix ("ttft") or "*" */
 	double lo, hi;      /* the plausible range, inclusive, in the unit */
 	const char *why;    /* what the bound stands for (one line) */
 };
+
+/* The unit column of the rows bounding SLO limits (seconds). */
+#define PL_RANGE_SLO_UNIT "slo-seconds"
 
 /* The generated table and its length (generated/ranges.c). */
 extern const struct pl_range_row pl_range_rows[];

@@ -1,23 +1,14 @@
 /*
- * slo_range.c — plausible SLO limits per latency family, from the table
- * schema/slo_ranges.def (see slo_range.h).
+ * slo_range.c — plausible SLO limits per latency family: the slo-seconds
+ * rows of the one table of plausible ranges, schema/ranges.tsv (see
+ * slo_range.h and ranges.h).
  */
 #include "core/slo_range.h"
 
 #include <string.h>
 
 #include "core/model.h"
-
-struct range {
-	const char *family; /* "ttft" */
-	double lo, hi;      /* seconds */
-};
-
-static const struct range ranges[] = {
-#define PL_SLO_RANGE(fam, lo, hi) {fam, lo, hi},
-#include "slo_ranges.def"
-#undef PL_SLO_RANGE
-};
+#include "core/ranges.h"
 
 int pl_slo_range(int m, double *lo, double *hi)
 {
@@ -26,11 +17,14 @@ int pl_slo_range(int m, double *lo, double *hi)
 	if (m < 0 || m >= PL_METRIC_COUNT)
 		return 0;
 	name = pl_metric_info[m].name;
-	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
-		size_t n = strlen(ranges[i].family);
-		if (strncmp(name, ranges[i].family, n) == 0 && name[n] == '_') {
-			*lo = ranges[i].lo;
-			*hi = ranges[i].hi;
+	for (unsigned i = 0; i < pl_range_row_count; i++) {
+		const struct pl_range_row *r = &pl_range_rows[i];
+		size_t n = strlen(r->family);
+		if (strcmp(r->unit, PL_RANGE_SLO_UNIT) != 0)
+			continue;
+		if (strncmp(name, r->family, n) == 0 && name[n] == '_') {
+			*lo = r->lo;
+			*hi = r->hi;
 			return 1;
 		}
 	}

@@ -1,6 +1,6 @@
 /*
  * core/slo_range.h — the plausible range of an SLO limit for a latency
- * metric (the table is schema/slo_ranges.def), and the unit a limit
+ * metric (the slo-seconds rows of schema/ranges.tsv), and the unit a limit
  * outside it probably meant. The report definition's reader refuses an
  * implausible limit with that unit in its message.
  */
@@ -8,7 +8,7 @@
 #define PL_CORE_SLO_RANGE_H
 
 /* The plausible range [*lo, *hi] (seconds) of a limit on metric m (enum
- * pl_metric_id): its family's row of schema/slo_ranges.def ("ttft_p95" is
+ * pl_metric_id): its family's slo-seconds row of schema/ranges.tsv ("ttft_p95" is
  * of family "ttft"). Returns 1 and fills lo and hi, or 0 when the family
  * has no row (lo and hi untouched). */
 int pl_slo_range(int m, double *lo, double *hi);

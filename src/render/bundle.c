@@ -273,7 +273,8 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 	b.o = opts;
 	words_fill(&lang_words, opts->lang);
 	b.w = &lang_words;
-	if (proc && proc->load == PL_C_REQUEST_RATE) {
+	b.w_closed = b.w;
+	{
 		/* an open-loop sweep: its load is the request rate, and the
 		 * sweep chart and the SLO texts say so */
 		rate_words = *b.w;
@@ -285,7 +286,9 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 		rate_words.point_label = rate_words.point_label_rate;
 		rate_words.latency_title = rate_words.latency_title_rate;
 		rate_words.pareto_title = rate_words.pareto_title_rate;
-		b.w = &rate_words;
+		b.w_open = &rate_words;
+		if (proc && proc->load == PL_C_REQUEST_RATE && !proc->mixed)
+			b.w = &rate_words;
 	}
 	if (opts->spec->builtin)
 		return write_default(dir, &b, err);
@@ -342,9 +345,9 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 		struct pl_xlsx_verdict v = {opts->spec->currency, b.offer_order,
 		                            (const char *const *)b.offer_flags,
 		                            (const char *const *)b.offer_notes, b.bundle_id,
-		                            b.how_to_check};
+		                            b.how_to_check, b.offer_rank};
 		if (!proc || b.noffers != proc->ngroups) /* no verdict drawn: the groups' order */
-			v.order = NULL, v.flags = v.notes = NULL;
+			v.order = v.ranks = NULL, v.flags = v.notes = NULL;
 		rc = path ? pl_xlsx_write_bundle(path, cmp, runs, proc, &v, opts->spec->sheets, opts->lang,
 		                                   opts->epoch, err)
 		          : pl_error_set(err, PL_ENOMEM, "out of memory");

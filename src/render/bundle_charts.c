@@ -102,12 +102,51 @@ static int add_svg(struct bundle *b, const char *file, const char *title, char *
 	return o->title ? 0 : PL_ENOMEM;
 }
 
+/* The groups of one kind of sweep (all of them unless the report is mixed)
+ * and the words their charts are titled in. */
+struct kind {
+	const size_t *idx; /* n group indexes, in the groups' order */
+	size_t n;
+	int load;          /* PL_C_CONCURRENCY or PL_C_REQUEST_RATE; -1: all groups */
+	const struct words *w;
+};
+
+/* A chart's title (base, with the kind of sweep in a mixed report:
+ * "Output throughput vs request rate (open loop)") into title, and its file
+ * (stem.svg; an open-loop chart of a mixed report stem_open_loop.svg) into
+ * file; a NULL base or stem writes nothing there. */
+static void kind_name(const struct bundle *b, const struct kind *kd, char *title, size_t tn,
+                      const char *base, char *file, size_t fn, const char *stem)
+{
+	int mixed = b->proc->mixed && kd->load >= 0, open = kd->load == PL_C_REQUEST_RATE;
+
+	if (base) {
+		if (mixed) {
+			struct pl_msg m;
+			char *t;
+			pl_msg_init(&m, PL_MSG_VERDICT_KIND_CHART);
+			pl_msg_text(&m, base);
+			pl_msg_code_arg(&m, open ? PL_MSG_VERDICT_KIND_OPEN : PL_MSG_VERDICT_KIND_CLOSED);
+			t = m.oom ? NULL : pl_words_msg(&m, pl_words_lang(b->w->lang));
+			pl_msg_release(&m);
+			snprintf(title, tn, "%s", t ? t : base);
+			free(t);
+		} else {
+			snprintf(title, tn, "%s", base);
+		}
+	}
+	if (stem)
+		snprintf(file, fn, "%s%s.svg", stem, mixed && open ? "_open_loop" : "");
+}
+
 /* Cost per 1M output tokens at the SLO, one bar per offer, lowest first;
  * offers without a figure last, with the reason. */
-static int cost_chart(struct bundle *b)
+static int cost_chart(struct bundle *b, const struct kind *kd)
 {
 	const struct pl_procurement *p = b->proc;
-	size_t n = p->ngroups, *order = calloc(n, sizeof(size_t));
+	size_t n = kd->n, *order = calloc(n, sizeof(size_t));
+	int *styles = calloc(n ? n : 1, sizeof(int));
+	char title[256], file[64];
 	const char **labels = calloc(n, sizeof(char *)), **notes = calloc(n, sizeof(char *));
 	const char **prefixes = calloc(n, sizeof(char *));
 	enum pl_lang lang = pl_words_lang(b->w->lang);
@@ -122,12 +161,12 @@ static int cost_chart(struct bundle *b)
 	fill(axis, sizeof(axis), b->w->with_currency, b->w->cost_x,
 	     cur && *cur ? cur : b->w->currency_unnamed);
 
-	if (!order || !labels || !notes || !vals || !prefixes) {
+	if (!order || !labels || !notes || !vals || !prefixes || !styles) {
 		rc = PL_ENOMEM;
 		goto out;
 	}
 	for (size_t g = 0; g < n; g++)
-		order[g] = g;
+		order[g] = kd->idx[g];
 	for (size_t i = 1; i < n; i++) { /* insertion sort by cost, NAN last, stable */
 		size_t v = order[i], j = i;
 		double cv = p->groups[v].slo_cost_per_mtok;
@@ -145,6 +184,7 @@ static int cost_chart(struct bundle *b)
 		const struct pl_procure_group *gr = &p->groups[order[i]];
 		int priced = gr->token_priced || isfinite(gr->price_per_hour);
 		labels[i] = gr->label;
+		styles[i] = (int)gr->offer + 1; /* the offer's colour in every chart */
 		vals[i] = gr->slo_cost_per_mtok;
 		notes[i] = !priced ? b->w->cost_no_price
 		           : gr->slo.status == PL_SLO_NONE_MEETS && gr->usable == 0
@@ -156,11 +196,13 @@ static int cost_chart(struct bundle *b)
 			prefixes[i] = pl_word(PL_MSG_VERDICT_AT_MOST_SIGN, lang);
 	}
 	{
-		struct pl_svg_bars c = {b->w->cost_title, axis, labels, n, series, 1, vals, notes, prefixes};
-		rc = add_svg(b, "cost.svg", b->w->cost_title, pl_svg_bars(&c));
+		struct pl_svg_bars c = {title, axis, labels, n, series, 1, vals, notes, prefixes, styles};
+		kind_name(b, kd, title, sizeof(title), b->w->cost_title, file, sizeof(file), "cost");
+		rc = add_svg(b, file, title, pl_svg_bars(&c));
 	}
 out:
 	free(order);
+	free(styles);
 	free(labels);
 	free(notes);
 	free(prefixes);
@@ -168,10 +210,12 @@ out:
 	return rc;
 }
 
-int pl_bundle_make_charts(struct bundle *b)
+static int kind_charts(struct bundle *b, const struct kind *kd)
 {
 	const struct pl_procurement *p = b->proc;
+	const struct words *w = kd->w;
 	unsigned want = b->o->spec->charts;
+	size_t ng = kd->n;
 	struct pl_svg_series *se;
 	double *xs, *ys, *px, *py, *lx, *ly;
 	char (*lab)[32];
@@ -180,13 +224,11 @@ int pl_bundle_make_charts(struct bundle *b)
 	size_t total = 0, at = 0;
 	int rc = 0, any_price = 0;
 
-	if (!p || p->ngroups == 0 || !(want & (PL_CHART_SWEEP | PL_CHART_PARETO)))
-		return 0;
-	for (size_t g = 0; g < p->ngroups; g++) {
-		total += p->groups[g].npoints;
-		any_price |= p->groups[g].token_priced || isfinite(p->groups[g].price_per_hour);
+	for (size_t g = 0; g < ng; g++) {
+		total += p->groups[kd->idx[g]].npoints;
+		any_price |= p->groups[kd->idx[g]].token_priced || isfinite(p->groups[kd->idx[g]].price_per_hour);
 	}
-	se = calloc(p->ngroups, sizeof(*se));
+	se = calloc(ng ? ng : 1, sizeof(*se));
 	xs = calloc(total + 1, sizeof(double));
 	ys = calloc(total + 1, sizeof(double));
 	px = calloc(total + 1, sizeof(double));
@@ -200,8 +242,8 @@ int pl_bundle_make_charts(struct bundle *b)
 		rc = PL_ENOMEM;
 		goto out;
 	}
-	for (size_t g = 0; g < p->ngroups; g++) {
-		const struct pl_procure_group *gr = &p->groups[g];
+	for (size_t g = 0; g < ng; g++) {
+		const struct pl_procure_group *gr = &p->groups[kd->idx[g]];
 		for (size_t i = 0; i < gr->npoints; i++) {
 			char num[40];
 			xs[at + i] = gr->points[i].concurrency;
@@ -210,26 +252,27 @@ int pl_bundle_make_charts(struct bundle *b)
 			py[at + i] = gr->points[i].interactivity;
 			mk[at + i] = (unsigned char)gr->points[i].pareto;
 			if (isfinite(gr->points[i].concurrency)) {
-				fill(lab[at + i], sizeof(lab[at + i]), b->w->point_label,
+				fill(lab[at + i], sizeof(lab[at + i]), w->point_label,
 				     num_text(num, sizeof(num), gr->points[i].concurrency), NULL);
 				labp[at + i] = lab[at + i];
 			}
 		}
 		se[g].name = gr->label;
 		se[g].n = gr->npoints;
+		se[g].style = (int)gr->offer + 1; /* one colour and marker per offer */
 		at += gr->npoints;
 	}
 	/* the answer first: what a token costs at the service level */
 	if ((want & PL_CHART_SWEEP) && p->slo.n > 0 && any_price)
-		rc = cost_chart(b);
+		rc = cost_chart(b, kd);
 	/* latency vs throughput, one chart per SLO metric, its limit drawn */
 	for (size_t k = 0; rc == 0 && (want & PL_CHART_SWEEP) && p->sweep && k < p->slo.n; k++) {
 		int m = p->slo.metric[k];
 		char mw[64], title[256], ylabel[96], lim[40], line[128], file[64];
 		struct pl_svg_hline hl;
 		at = 0;
-		for (size_t g = 0; g < p->ngroups; g++) {
-			const struct pl_procure_group *gr = &p->groups[g];
+		for (size_t g = 0; g < ng; g++) {
+			const struct pl_procure_group *gr = &p->groups[kd->idx[g]];
 			for (size_t i = 0; i < gr->npoints; i++) {
 				const struct pl_compare_row *row = &b->cmp->rows[gr->points[i].row];
 				lx[at + i] = gr->points[i].throughput;
@@ -243,25 +286,31 @@ int pl_bundle_make_charts(struct bundle *b)
 			at += gr->npoints;
 		}
 		metric_words(mw, sizeof(mw), m);
-		fill(title, sizeof(title), b->w->latency_title, mw, NULL);
+		fill(ylabel, sizeof(ylabel), w->latency_title, mw, NULL);
+		kind_name(b, kd, title, sizeof(title), ylabel, NULL, 0, NULL);
 		snprintf(ylabel, sizeof(ylabel), "%s (%s)", mw, pl_unit_label(pl_metric_info[m].unit));
-		fill(line, sizeof(line), b->w->slo_line, mw, num_text(lim, sizeof(lim), p->slo.limit[k]));
+		fill(line, sizeof(line), w->slo_line, mw, num_text(lim, sizeof(lim), p->slo.limit[k]));
 		hl.y = p->slo.limit[k];
 		hl.label = line;
-		snprintf(file, sizeof(file), "latency_%s.svg", pl_metric_info[m].name);
 		{
-			struct pl_svg_xy c = {.title = title, .xlabel = b->w->latency_x, .ylabel = ylabel,
+			char stem[40]; /* "latency_" and a metric name */
+			snprintf(stem, sizeof(stem), "latency_%s", pl_metric_info[m].name);
+			kind_name(b, kd, NULL, 0, NULL, file, sizeof(file), stem);
+		}
+		{
+			struct pl_svg_xy c = {.title = title, .xlabel = w->latency_x, .ylabel = ylabel,
 			                      .lines = 1, .sort_x = 1, .hlines = &hl, .nhlines = 1,
-			                      .series = se, .nseries = p->ngroups};
+			                      .series = se, .nseries = ng};
 			rc = add_svg(b, file, title, pl_svg_xy_chart(&c));
 		}
 	}
 	if (rc == 0 && (want & PL_CHART_SWEEP) && p->sweep) {
-		struct pl_svg_xy c = {.title = b->w->sweep_title, .xlabel = b->w->sweep_x,
-		                      .ylabel = b->w->sweep_y, .logx = 1, .lines = 1,
-		                      .series = se, .nseries = p->ngroups};
+		char title[256], file[64];
+		struct pl_svg_xy c = {.title = title, .xlabel = w->sweep_x,
+		                      .ylabel = w->sweep_y, .logx = 1, .lines = 1,
+		                      .series = se, .nseries = ng};
 		at = 0;
-		for (size_t g = 0; g < p->ngroups; g++) {
+		for (size_t g = 0; g < ng; g++) {
 			se[g].x = xs + at;
 			se[g].y = ys + at;
 			se[g].mark = NULL;
@@ -269,14 +318,16 @@ int pl_bundle_make_charts(struct bundle *b)
 			se[g].note = NULL;
 			at += se[g].n;
 		}
-		rc = add_svg(b, "sweep.svg", b->w->sweep_title, pl_svg_xy_chart(&c));
+		kind_name(b, kd, title, sizeof(title), w->sweep_title, file, sizeof(file), "sweep");
+		rc = add_svg(b, file, title, pl_svg_xy_chart(&c));
 	}
 	if (rc == 0 && (want & PL_CHART_PARETO)) {
-		struct pl_svg_xy c = {.title = b->w->pareto_title, .xlabel = b->w->pareto_x,
-		                      .ylabel = b->w->pareto_y, .mark_label = b->w->pareto_mark,
-		                      .lines = 1, .sort_x = 1, .series = se, .nseries = p->ngroups};
+		char title[256], file[64];
+		struct pl_svg_xy c = {.title = title, .xlabel = w->pareto_x,
+		                      .ylabel = w->pareto_y, .mark_label = w->pareto_mark,
+		                      .lines = 1, .sort_x = 1, .series = se, .nseries = ng};
 		at = 0;
-		for (size_t g = 0; g < p->ngroups; g++) {
+		for (size_t g = 0; g < ng; g++) {
 			int any_x = 0, drawn = 0;
 
 			se[g].x = px + at;
@@ -289,10 +340,11 @@ int pl_bundle_make_charts(struct bundle *b)
 			}
 			/* a group with no point on the chart says why: a cloud API
 			 * has no accelerator count to divide by */
-			se[g].note = drawn ? NULL : !any_x ? b->w->pareto_no_acc : b->w->pareto_no_tpot;
+			se[g].note = drawn ? NULL : !any_x ? w->pareto_no_acc : w->pareto_no_tpot;
 			at += se[g].n;
 		}
-		rc = add_svg(b, "pareto.svg", b->w->pareto_title, pl_svg_xy_chart(&c));
+		kind_name(b, kd, title, sizeof(title), w->pareto_title, file, sizeof(file), "pareto");
+		rc = add_svg(b, file, title, pl_svg_xy_chart(&c));
 	}
 out:
 	free(se);
@@ -305,6 +357,40 @@ out:
 	free(lab);
 	free(labp);
 	free(mk);
+	return rc;
+}
+
+int pl_bundle_make_charts(struct bundle *b)
+{
+	const struct pl_procurement *p = b->proc;
+	size_t *idx;
+	int rc = 0;
+
+	if (!p || p->ngroups == 0 || !(b->o->spec->charts & (PL_CHART_SWEEP | PL_CHART_PARETO)))
+		return 0;
+	if (!(idx = calloc(p->ngroups, sizeof(*idx))))
+		return PL_ENOMEM;
+	if (!p->mixed) {
+		struct kind kd = {idx, p->ngroups, -1, b->w};
+		for (size_t g = 0; g < p->ngroups; g++)
+			idx[g] = g;
+		rc = kind_charts(b, &kd);
+	} else {
+		/* one set of charts per kind of sweep, each on its own load axis */
+		static const int loads[] = {PL_C_CONCURRENCY, PL_C_REQUEST_RATE};
+		for (size_t k = 0; k < 2 && rc == 0; k++) {
+			struct kind kd = {idx, 0, loads[k], NULL};
+			for (size_t g = 0; g < p->ngroups; g++)
+				if (p->groups[g].load == loads[k]) {
+					if (!kd.w)
+						kd.w = bundle_words(b, &p->groups[g]);
+					idx[kd.n++] = g;
+				}
+			if (kd.n)
+				rc = kind_charts(b, &kd);
+		}
+	}
+	free(idx);
 	return rc;
 }
 
@@ -425,7 +511,7 @@ int pl_bundle_ctx_charts(struct bundle *b, const struct pl_chart *charts, size_t
 		if (rc == 0 && nm > 0) {
 			const char *unit = pl_metric_info[ms[0]].unit == PL_U_SECONDS ? b->w->unit_s
 			                                                             : b->w->unit_toks;
-			struct pl_svg_bars bc = {title, unit, labels, b->cmp->nrows, series, nm, vals, NULL, NULL};
+			struct pl_svg_bars bc = {title, unit, labels, b->cmp->nrows, series, nm, vals, NULL, NULL, NULL};
 			bars_title(b, ms, nm, title, sizeof(title));
 			svg = pl_svg_bars(&bc);
 			snprintf(file, sizeof(file), "%s.svg", charts[i].name);

@@ -20,6 +20,7 @@
 #include "render/words.h"
 #include "render/render.h"
 #include "render/render_impl.h"
+#include "render/svg.h"
 #include "render/template.h"
 
 /* Copies fmt into out replacing each "%s" by the next of a, b, c (the
@@ -308,6 +309,9 @@ static int cmp_offer(const void *a, const void *b)
 	const struct pl_procure_group *y = *(const struct pl_procure_group *const *)b;
 	int nx = isnan(x->slo_cost_per_mtok), ny = isnan(y->slo_cost_per_mtok);
 
+	/* one verdict per kind of sweep: the closed-loop table first */
+	if (x->load != y->load)
+		return (x->load == PL_C_REQUEST_RATE) - (y->load == PL_C_REQUEST_RATE);
 	if (nx != ny)
 		return nx - ny;
 	if (!nx && x->slo_cost_per_mtok != y->slo_cost_per_mtok)
@@ -351,10 +355,16 @@ static int add_msg(struct pl_tpl_ctx *it, const char *list, struct pl_msg *m, en
 	return rc;
 }
 
-/* The load word of p as a code. */
-static enum pl_msg_code load_word(const struct pl_procurement *p)
+/* The load word of group g (its kind of sweep's) as a code. */
+static enum pl_msg_code load_word(const struct pl_procure_group *g)
 {
-	return p->load == PL_C_REQUEST_RATE ? PL_MSG_VERDICT_LOAD_RATE : PL_MSG_VERDICT_LOAD_CONCURRENCY;
+	return g->load == PL_C_REQUEST_RATE ? PL_MSG_VERDICT_LOAD_RATE : PL_MSG_VERDICT_LOAD_CONCURRENCY;
+}
+
+/* The load field of group g, for what its runs lack. */
+static int group_load(const struct pl_procure_group *g)
+{
+	return g->load >= 0 ? g->load : PL_C_CONCURRENCY;
 }
 
 /* A figure of the verdict, "≤ 1.080" / "≥ 540.0" when it is a bound
@@ -400,7 +410,7 @@ static int evaluable_notes(const struct bundle *b, const struct pl_procure_group
 		pl_msg_field(&m, pl_metric_info[g->bound_metric[k]].name);
 		pl_msg_num(&m, g->bound_value[k]);
 		pl_msg_num(&m, slo->limit[k]);
-		pl_msg_code_arg(&m, load_word(p));
+		pl_msg_code_arg(&m, load_word(g));
 		pl_msg_text(&m, full(buf, sizeof(buf), g->bound_load[k]));
 		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
 	}
@@ -410,7 +420,7 @@ static int evaluable_notes(const struct bundle *b, const struct pl_procure_group
 	if (g->lack & PL_LACK_THROUGHPUT)
 		lack[nlack++] = pl_metric_info[PL_M_OUTPUT_THROUGHPUT].name;
 	if (g->lack & PL_LACK_LOAD)
-		lack[nlack++] = pl_cond_info[p->load >= 0 ? p->load : PL_C_CONCURRENCY].name;
+		lack[nlack++] = pl_cond_info[group_load(g)].name;
 	if (g->usable > 0) {
 		if (g->slo.skipped == 0)
 			return rc;
@@ -451,7 +461,7 @@ static int evaluable_notes(const struct bundle *b, const struct pl_procure_group
 	}
 	if (g->lack & PL_LACK_LOAD) {
 		pl_msg_init(&m, PL_MSG_VERDICT_NOT_EVALUABLE_NONE);
-		pl_msg_field(&m, pl_cond_info[p->load >= 0 ? p->load : PL_C_CONCURRENCY].name);
+		pl_msg_field(&m, pl_cond_info[group_load(g)].name);
 		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
 	}
 	return rc;
@@ -461,7 +471,7 @@ static int evaluable_notes(const struct bundle *b, const struct pl_procure_group
 static int failed_notes(const struct bundle *b, const struct pl_procure_group *g,
                         struct pl_tpl_ctx *it, char *nt, size_t ntn, enum pl_lang lang)
 {
-	const struct pl_procurement *p = b->proc;
+	(void)b;
 	char bufs[8][32], buf[64], b2[64];
 	const char *loads[8];
 	size_t nl = 0;
@@ -476,7 +486,7 @@ static int failed_notes(const struct bundle *b, const struct pl_procure_group *g
 		nl++;
 	}
 	pl_msg_init(&m, PL_MSG_VERDICT_FAILS_AT);
-	pl_msg_code_arg(&m, load_word(p));
+	pl_msg_code_arg(&m, load_word(g));
 	pl_msg_list(&m, loads, nl);
 	pl_msg_int(&m, (long long)g->nfailed_runs);
 	rc = add_msg(it, "notes", &m, lang, nt, ntn);
@@ -484,7 +494,7 @@ static int failed_notes(const struct bundle *b, const struct pl_procure_group *g
 		return rc;
 	if (g->fails_below_slo) {
 		pl_msg_init(&m, PL_MSG_VERDICT_FAILS_BELOW);
-		pl_msg_code_arg(&m, load_word(p));
+		pl_msg_code_arg(&m, load_word(g));
 		pl_msg_text(&m, full(buf, sizeof(buf), g->failed_loads[0]));
 		pl_msg_text(&m, full(b2, sizeof(b2), g->slo.concurrency));
 		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
@@ -494,7 +504,7 @@ static int failed_notes(const struct bundle *b, const struct pl_procure_group *g
 			above = g->failed_loads[i];
 	if (!isnan(above)) {
 		pl_msg_init(&m, PL_MSG_VERDICT_NO_BOUND_FAILED);
-		pl_msg_code_arg(&m, load_word(p));
+		pl_msg_code_arg(&m, load_word(g));
 		pl_msg_text(&m, full(buf, sizeof(buf), above));
 		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
 	}
@@ -509,6 +519,7 @@ static int ctx_verdict(struct bundle *b)
 	const struct pl_procurement *p = b->proc;
 	const struct words *w = b->w;
 	const struct pl_procure_group **order;
+	struct pl_tpl_ctx *table = NULL;
 	char buf[64], b2[64], line[512], fl[256], nt[4096];
 	int rc = 0;
 	enum pl_lang lang = pl_words_lang(w->lang);
@@ -527,7 +538,7 @@ static int ctx_verdict(struct bundle *b)
 		                                          : "");
 	}
 	rc |= pl_tpl_set_bool(c, "has_slo", p && p->slo.n > 0);
-	rc |= pl_tpl_set_list(c, "offers");
+	rc |= pl_tpl_set_list(c, "verdicts");
 	rc |= pl_tpl_set_list(c, "chart_notes");
 	rc |= pl_tpl_set_list(c, "verdict_notes");
 	if (!p || p->ngroups == 0)
@@ -548,7 +559,8 @@ static int ctx_verdict(struct bundle *b)
 	b->offer_order = calloc(p->ngroups, sizeof(*b->offer_order));
 	b->offer_flags = calloc(p->ngroups, sizeof(*b->offer_flags));
 	b->offer_notes = calloc(p->ngroups, sizeof(*b->offer_notes));
-	if (!order || !b->offer_order || !b->offer_flags || !b->offer_notes) {
+	b->offer_rank = calloc(p->ngroups, sizeof(*b->offer_rank));
+	if (!order || !b->offer_order || !b->offer_flags || !b->offer_notes || !b->offer_rank) {
 		free(order);
 		return PL_ENOMEM;
 	}
@@ -556,14 +568,39 @@ static int ctx_verdict(struct bundle *b)
 	for (size_t i = 0; i < p->ngroups; i++)
 		order[i] = &p->groups[i];
 	qsort(order, p->ngroups, sizeof(*order), cmp_offer);
-	for (size_t k = 0; k < p->ngroups && rc == 0; k++) {
+	for (size_t k = 0, rank = 0; k < p->ngroups && rc == 0; k++) {
 		const struct pl_procure_group *g = order[k];
-		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "offers");
-		if (!it) {
+		const struct words *gw = bundle_words(b, g);
+		struct pl_tpl_ctx *it;
+		/* one verdict table per kind of sweep, each ranked on its own */
+		if (k == 0 || g->load != order[k - 1]->load) {
+			int open = g->load == PL_C_REQUEST_RATE;
+			if (!(table = pl_tpl_add_item(c, "verdicts"))) {
+				rc = PL_ENOMEM;
+				break;
+			}
+			rc |= pl_tpl_set(table, "kind_head",
+			                 !p->mixed ? ""
+			                 : pl_word(open ? PL_MSG_VERDICT_KIND_OPEN_HEAD
+			                                : PL_MSG_VERDICT_KIND_CLOSED_HEAD,
+			                           lang));
+			rc |= pl_tpl_set(table, "table_id", k == 0 ? "verdict-table" : "verdict-table-open");
+			rc |= pl_tpl_set_list(table, "offers");
+			rank = 0;
+		}
+		if (!(it = pl_tpl_add_item(table, "offers"))) {
 			rc = PL_ENOMEM;
 			break;
 		}
-		rc |= pl_tpl_setf(it, "rank", "%zu", k + 1);
+		rank++;
+		b->offer_rank[k] = rank;
+		rc |= pl_tpl_setf(it, "rank", "%zu", rank);
+		rc |= pl_tpl_setf(it, "offer_style", "%zu", g->offer);
+		{ /* the offer's colour and marker, as every chart draws it */
+			char *mark = pl_svg_offer_mark(g->offer);
+			rc |= mark ? pl_tpl_set_raw(it, "offer_mark", mark) : PL_ENOMEM;
+			free(mark);
+		}
 		rc |= pl_tpl_set(it, "label", g->label);
 		/* a bound says so beside the number: "≥" throughput, "≤" cost */
 		rc |= set_bounded(it, "slo_per_acc", g->slo_throughput_per_acc,
@@ -580,6 +617,12 @@ static int ctx_verdict(struct bundle *b)
 		rc |= pl_tpl_setf(it, "n", "%zu", g->nruns);
 		fl[0] = nt[0] = '\0';
 		rc |= pl_tpl_set_list(it, "flags");
+		if (p->mixed)
+			rc |= add_joined(it, "flags",
+			                 pl_word(g->load == PL_C_REQUEST_RATE ? PL_MSG_VERDICT_KIND_OPEN
+			                                                      : PL_MSG_VERDICT_KIND_CLOSED,
+			                         lang),
+			                 fl, sizeof(fl));
 		if (g->lower_bound)
 			rc |= add_joined(it, "flags", w->flag_lower_bound, fl, sizeof(fl));
 		if (g->cost_upper_bound)
@@ -612,14 +655,14 @@ static int ctx_verdict(struct bundle *b)
 		} else if (g->slo.status == PL_SLO_NONE_MEETS && g->usable == 0) {
 			; /* not evaluable: evaluable_notes() says what is missing */
 		} else if (g->slo.status == PL_SLO_NONE_MEETS) {
-			rc |= add_joined(it, "notes", w->none, nt, sizeof(nt));
+			rc |= add_joined(it, "notes", gw->none, nt, sizeof(nt));
 		} else if (g->slo.status == PL_SLO_MEASURED) {
-			subst(line, sizeof(line), w->measured, full(buf, sizeof(buf), g->slo.concurrency),
+			subst(line, sizeof(line), gw->measured, full(buf, sizeof(buf), g->slo.concurrency),
 			      NULL, NULL);
 			rc |= add_joined(it, "notes", line, nt, sizeof(nt));
 		} else {
 			char b3[64];
-			subst(line, sizeof(line), w->interpolated, full(buf, sizeof(buf), g->slo.lo_concurrency),
+			subst(line, sizeof(line), gw->interpolated, full(buf, sizeof(buf), g->slo.lo_concurrency),
 			      full(b2, sizeof(b2), g->slo.hi_concurrency), num(b3, sizeof(b3), g->slo.concurrency));
 			rc |= add_joined(it, "notes", line, nt, sizeof(nt));
 		}
@@ -632,7 +675,7 @@ static int ctx_verdict(struct bundle *b)
 				    (isnan(top) || g->points[i].concurrency > top))
 					top = g->points[i].concurrency;
 			subst(line, sizeof(line), w->note_lower_bound_top,
-			      p->load == PL_C_REQUEST_RATE ? w->load_word_rate : w->load_word_concurrency,
+			      g->load == PL_C_REQUEST_RATE ? w->load_word_rate : w->load_word_concurrency,
 			      full(buf, sizeof(buf), top), NULL);
 			rc |= add_joined(it, "notes", line, nt, sizeof(nt));
 		}
@@ -716,6 +759,8 @@ void pl_bundle_free_verdict(struct bundle *b)
 	free(b->offer_order);
 	free(b->offer_flags);
 	free(b->offer_notes);
+	free(b->offer_rank);
+	b->offer_rank = NULL;
 	b->offer_order = NULL;
 	b->offer_flags = b->offer_notes = NULL;
 	b->noffers = 0;
@@ -867,8 +912,11 @@ static int ctx_procurement(struct bundle *b)
 		                        pl_fmt_num(buf, sizeof(buf), p->slo.limit[k]));
 	rc |= pl_tpl_set(c, "slo", slo);
 	rc |= pl_tpl_set_bool(c, "sweep", p->sweep);
-	rc |= pl_tpl_set(c, "load_name",
-	                 p->load == PL_C_REQUEST_RATE ? b->w->load_rate : b->w->load_concurrency);
+	if (p->mixed)
+		rc |= pl_tpl_setf(c, "load_name", "%s / %s", b->w->load_concurrency, b->w->load_rate);
+	else
+		rc |= pl_tpl_set(c, "load_name",
+		                 p->load == PL_C_REQUEST_RATE ? b->w->load_rate : b->w->load_concurrency);
 	{
 		int any_tokens = 0;
 		for (size_t g = 0; g < p->ngroups; g++)
@@ -881,7 +929,13 @@ static int ctx_procurement(struct bundle *b)
 		char how[256];
 		if (!it)
 			return PL_ENOMEM;
-		rc |= pl_tpl_set(it, "label", gr->label);
+		if (p->mixed) /* the offer and its kind of sweep */
+			rc |= pl_tpl_setf(it, "label", "%s (%s)", gr->label,
+			                  pl_word(gr->load == PL_C_REQUEST_RATE ? PL_MSG_VERDICT_KIND_OPEN
+			                                                        : PL_MSG_VERDICT_KIND_CLOSED,
+			                          lang));
+		else
+			rc |= pl_tpl_set(it, "label", gr->label);
 		rc |= pl_tpl_set(it, "accelerators", full(buf, sizeof(buf), gr->accelerators));
 		{
 			char pr[200];
@@ -913,17 +967,17 @@ static int ctx_procurement(struct bundle *b)
 		if (p->slo.n == 0)
 			snprintf(how, sizeof(how), "%s", b->w->no_slo);
 		else if (gr->slo.status == PL_SLO_MEASURED)
-			subst(how, sizeof(how), b->w->measured, full(buf, sizeof(buf), gr->slo.concurrency), NULL,
+			subst(how, sizeof(how), bundle_words(b, gr)->measured, full(buf, sizeof(buf), gr->slo.concurrency), NULL,
 			      NULL);
 		else if (gr->slo.status == PL_SLO_INTERPOLATED)
-			subst(how, sizeof(how), b->w->interpolated,
+			subst(how, sizeof(how), bundle_words(b, gr)->interpolated,
 			      full(buf, sizeof(buf), gr->slo.lo_concurrency),
 			      full(b2, sizeof(b2), gr->slo.hi_concurrency),
 			      num(b3, sizeof(b3), gr->slo.concurrency));
 		else if (gr->usable == 0)
 			snprintf(how, sizeof(how), "%s", pl_word(PL_MSG_VERDICT_FLAG_NOT_EVALUABLE, lang));
 		else
-			snprintf(how, sizeof(how), "%s", b->w->none);
+			snprintf(how, sizeof(how), "%s", bundle_words(b, gr)->none);
 		rc |= pl_tpl_set(it, "slo_how", how);
 		rc |= pl_tpl_set_bool(it, "interpolated", gr->slo.status == PL_SLO_INTERPOLATED);
 		rc |= pl_tpl_set_list(it, "points");
@@ -944,129 +998,10 @@ static int ctx_procurement(struct bundle *b)
 	return rc ? PL_ENOMEM : 0;
 }
 
-static int ctx_runs(struct bundle *b)
-{
-	struct pl_tpl_ctx *c = b->ctx;
-	int rc = 0;
-
-	rc |= pl_tpl_set_list(c, "checklist_items");
-	for (int k = 0; k < PL_CHK_COUNT; k++) {
-		struct pl_tpl_ctx *it = pl_tpl_add_item(c, "checklist_items");
-		rc |= it ? pl_tpl_set(it, "name", b->w->checklist[k]) : PL_ENOMEM;
-	}
-	rc |= pl_tpl_set_list(c, "runs");
-	for (size_t i = 0; b->runs && i < b->runs->n; i++) {
-		const struct pl_run *run = &b->runs->v[i];
-		struct pl_tpl_ctx *it;
-		if (!pl_bundle_run_in_cmp(b->cmp, run->id))
-			continue;
-		it = pl_tpl_add_item(c, "runs");
-		if (!it)
-			return PL_ENOMEM;
-		rc |= pl_tpl_setf(it, "id", "%lld", run->id);
-		rc |= pl_tpl_set(it, "source", run->source ? run->source : "-");
-		rc |= pl_tpl_set(it, "sha256", run->sha256);
-		rc |= pl_tpl_set_bool(it, "reference_only", run->checklist_missing != 0);
-		rc |= pl_tpl_set_list(it, "marks");
-		for (int k = 0; k < PL_CHK_COUNT; k++) {
-			struct pl_tpl_ctx *m = pl_tpl_add_item(it, "marks");
-			rc |= m ? pl_tpl_set(m, "mark", run->checklist_missing & (1u << k) ? "✗" : "✓")
-			        : PL_ENOMEM;
-		}
-	}
-	return rc ? PL_ENOMEM : 0;
-}
-
-/* A run as the errata name it: its source as shown, sha256 and record. */
-static void erratum_run(const struct pl_run *r, char *buf, size_t n)
-{
-	char id[64];
-
-	pl_bundle_run_short(r->sha256, r->record, id, sizeof(id));
-	snprintf(buf, n, "%s (%s)", r->source ? r->source : "-", id);
-}
-
-/* One erratum worded in the bundle's language. */
-static char *word_erratum(const struct bundle *b, const struct pl_bundle_erratum *e)
-{
-	struct pl_msg m;
-	char run[1200];
-	char *t;
-
-	erratum_run(e->run, run, sizeof(run));
-	switch (e->kind) {
-	case PL_ERRATUM_AMENDED:
-		pl_msg_init(&m, PL_MSG_BUNDLE_ERRATUM_AMENDED);
-		pl_msg_text(&m, run);
-		pl_msg_field(&m, e->rev->field);
-		pl_msg_text(&m, e->rev->old_value ? e->rev->old_value : "(missing)");
-		pl_msg_text(&m, e->rev->new_value ? e->rev->new_value : "(missing)");
-		pl_msg_text(&m, e->rev->reason);
-		pl_msg_text(&m, e->rev->author);
-		pl_msg_text(&m, e->at);
-		break;
-	case PL_ERRATUM_RETRACTED:
-	case PL_ERRATUM_RESTORED: {
-		int ret = e->kind == PL_ERRATUM_RETRACTED;
-		pl_msg_init(&m, ret ? PL_MSG_BUNDLE_ERRATUM_RETRACTED : PL_MSG_BUNDLE_ERRATUM_RESTORED);
-		pl_msg_text(&m, run);
-		pl_msg_text(&m, ret ? e->ret->reason : e->ret->restore_reason);
-		pl_msg_text(&m, ret ? e->ret->author : e->ret->restored_by);
-		pl_msg_text(&m, e->at);
-		break;
-	}
-	default:
-		pl_msg_init(&m, PL_MSG_BUNDLE_ERRATUM_ADDED);
-		pl_msg_text(&m, run);
-		pl_msg_text(&m, e->at);
-	}
-	t = m.oom ? NULL : pl_words_msg(&m, pl_words_lang(b->w->lang));
-	pl_msg_release(&m);
-	return t;
-}
-
-/* The bundle id with the "how to check this report" paragraph and, with
- * the definition's "since", the errata since the earlier bundle. */
-static int ctx_identity(struct bundle *b)
-{
-	struct pl_tpl_ctx *c = b->ctx;
-	const struct pl_report_spec *s = b->o->spec;
-	enum pl_lang lang = pl_words_lang(b->w->lang);
-	struct pl_msg m;
-	int rc = 0;
-
-	rc |= pl_tpl_set(c, "bundle_id", b->bundle_id);
-	rc |= pl_tpl_set(c, "as_of", b->as_of);
-	pl_msg_init(&m, PL_MSG_BUNDLE_HOW_TO_CHECK);
-	pl_msg_text(&m, b->bundle_id);
-	free(b->how_to_check);
-	b->how_to_check = m.oom ? NULL : pl_words_msg(&m, lang);
-	pl_msg_release(&m);
-	rc |= b->how_to_check ? pl_tpl_set(c, "how_to_check", b->how_to_check) : PL_ENOMEM;
-	if (s->since_bundle && s->since_at) {
-		char *head;
-		pl_msg_init(&m, b->o->nerrata ? PL_MSG_BUNDLE_ERRATA_SINCE : PL_MSG_BUNDLE_ERRATA_NONE);
-		pl_msg_text(&m, s->since_bundle);
-		pl_msg_text(&m, s->since_at);
-		head = m.oom ? NULL : pl_words_msg(&m, lang);
-		pl_msg_release(&m);
-		rc |= head ? pl_tpl_set(c, "errata_head", head) : PL_ENOMEM;
-		free(head);
-		rc |= pl_tpl_set_list(c, "errata");
-		for (size_t i = 0; i < b->o->nerrata && rc == 0; i++) {
-			struct pl_tpl_ctx *it = pl_tpl_add_item(c, "errata");
-			char *t = word_erratum(b, &b->o->errata[i]);
-			rc |= it && t ? pl_tpl_set(it, "text", t) : PL_ENOMEM;
-			free(t);
-		}
-	}
-	return rc ? PL_ENOMEM : 0;
-}
-
 int pl_bundle_context(struct bundle *b)
 {
-	return ctx_header(b) || ctx_identity(b) || ctx_comparison(b) || ctx_procurement(b) ||
-	       ctx_verdict(b) || ctx_caveats(b) || ctx_runs(b);
+	return ctx_header(b) || pl_bundle_ctx_identity(b) || ctx_comparison(b) ||
+	       ctx_procurement(b) || ctx_verdict(b) || ctx_caveats(b) || pl_bundle_ctx_runs(b);
 }
 
 /* ------------------------------------------------ the default definition */

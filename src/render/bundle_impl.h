@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "core/error.h"
+#include "core/procure.h"
 #include "render/bundle.h"
 #include "render/plot.h"
 #include "render/template.h"
@@ -85,7 +86,7 @@ struct bundle_svg {
 	char *svg;     /* heap */
 };
 
-#define BUNDLE_MAX_SVG 12
+#define BUNDLE_MAX_SVG 24 /* (1 + PL_SLO_MAX + 2) charts per kind of sweep */
 
 /* Everything the writers need. */
 struct bundle {
@@ -94,6 +95,9 @@ struct bundle {
 	const struct pl_procurement *proc;
 	const struct pl_bundle_opts *o;
 	const struct words *w;
+	/* the words of each kind of sweep (a closed-loop group's load is the
+	 * concurrency, an open-loop one's the request rate): bundle_words() */
+	const struct words *w_closed, *w_open;
 	struct pl_tpl_ctx *ctx;
 	struct bundle_svg svg[BUNDLE_MAX_SVG]; /* the charts drawn by bundle_charts.c, in report order */
 	size_t nsvg;
@@ -108,9 +112,25 @@ struct bundle {
 	 * each rank's flags and notes joined by "; " (heap; freed by
 	 * pl_bundle_free_verdict) */
 	size_t *offer_order;
+	size_t *offer_rank; /* each one's rank within its kind of sweep */
 	char **offer_flags, **offer_notes;
 	size_t noffers;
 };
+
+/* The words for group g of b's procurement: its kind of sweep's. */
+static inline const struct words *bundle_words(const struct bundle *b,
+                                               const struct pl_procure_group *g)
+{
+	if (!b->proc || !b->proc->mixed || !b->w_closed || !b->w_open)
+		return b->w;
+	return g->load == PL_C_REQUEST_RATE ? b->w_open : b->w_closed;
+}
+
+/* The context's bundle id, "how to check" paragraph (b->how_to_check,
+ * heap) and errata; and its runs with their checklist marks, sources and
+ * hashes (bundle_identity.c). Return 0 or PL_ENOMEM. */
+int pl_bundle_ctx_identity(struct bundle *b);
+int pl_bundle_ctx_runs(struct bundle *b);
 
 /* Frees the verdict arrays of b. Defined in bundle_context.c. */
 void pl_bundle_free_verdict(struct bundle *b);

@@ -176,8 +176,11 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 	const char *name = job->def->name;
 	const char *ylabel = pl_word(job->def->seconds ? PL_MSG_W_PLOT_AXIS_S : PL_MSG_W_PLOT_AXIS_TOKS,
 	                             job->zh ? PL_LANG_ZH : PL_LANG_EN);
-	/* tick labels turn further as rows get more: more rows, narrower slots */
-	int rot = job->cmp->nrows <= 6 ? -20 : job->cmp->nrows <= 12 ? -45 : -90;
+	/* tick labels turn further as rows get more: more rows, narrower slots.
+	 * Turned counter-clockwise and right-aligned, a label ends at its tic
+	 * and runs down and to the left, below the axis: turned clockwise and
+	 * right-aligned it ran up into the bars, cut to its last characters */
+	int rot = job->cmp->nrows <= 6 ? 20 : job->cmp->nrows <= 12 ? 45 : 90;
 
 	(void)err;
 	fprintf(fp,
@@ -201,7 +204,7 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 	        "plot '%s.dat' using 2:xtic(1) title \"%s\"",
 	        job->title, name, name, name, name, name,
 	        /* a legend only where the colours mean something: two metrics */
-	        job->nmetrics > 1 ? "set key outside top center horizontal\n" : "set key off\n", rot, rot == -20 ? "" : " right",
+	        job->nmetrics > 1 ? "set key outside top center horizontal\n" : "set key off\n", rot, " right",
 	        job->title, ylabel, name, pl_metric_info[job->metrics[0]].name);
 	for (size_t i = 1; i < job->nmetrics; i++)
 		fprintf(fp, ", '' using %zu title \"%s\"", i + 2, pl_metric_info[job->metrics[i]].name);

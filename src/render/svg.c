@@ -219,10 +219,31 @@ static void place(struct placed *p, const struct box *b)
 
 static const char *const anchors[] = {"start", "middle", "end"};
 
-/* A series' marker at (x, y), shape by series index, hollow. */
+#define NCOLOURS (sizeof(colours) / sizeof(colours[0]))
+
+/* The colour of style s: one of 8. */
+static const char *style_colour(size_t s)
+{
+	return colours[s % NCOLOURS];
+}
+
+/* The marker shape of style s: with the colour, a distinct pair for the
+ * first 32 styles (8 colours x 4 shapes; the first 8 as shape s % 4). */
+static size_t style_shape(size_t s)
+{
+	return (s % NCOLOURS + s / NCOLOURS) % 4;
+}
+
+/* The style of series s of c: its own (pl_svg_series.style), else its index. */
+static size_t series_style(const struct pl_svg_series *se, size_t s)
+{
+	return se->style > 0 ? (size_t)se->style - 1 : s;
+}
+
+/* A marker of style s at (x, y), shape by style_shape, hollow. */
 static void marker(FILE *f, size_t s, long x, long y, const char *col)
 {
-	switch (s % 4) {
+	switch (style_shape(s)) {
 	case 0:
 		fprintf(f, "<circle cx=\"%ld\" cy=\"%ld\" r=\"5\"", x, y);
 		break;
@@ -370,7 +391,7 @@ static void xy_series(FILE *f, const struct pl_svg_xy *c, const struct axis *ax,
 {
 	for (size_t s = 0; s < c->nseries; s++) {
 		const struct pl_svg_series *se = &c->series[s];
-		const char *col = colours[s % (sizeof(colours) / sizeof(colours[0]))];
+		const char *col = style_colour(series_style(se, s));
 		int first = 1;
 		for (size_t i = 0; i < se->n; i++)
 			order[i] = i;
@@ -397,7 +418,7 @@ static void xy_series(FILE *f, const struct pl_svg_xy *c, const struct axis *ax,
 				fprintf(f, "<circle cx=\"%ld\" cy=\"%ld\" r=\"10\" fill=\"none\" "
 				           "stroke=\"#000\" stroke-width=\"1.5\"/>\n",
 				        px, py);
-			marker(f, s, px, py, col);
+			marker(f, series_style(se, s), px, py, col);
 			{ /* labels keep off the markers too */
 				struct box mb = {px - 7, py - 7, px + 7, py + 7};
 				place(pl, &mb);
@@ -418,7 +439,7 @@ static void xy_labels(FILE *f, const struct pl_svg_xy *c, const struct axis *ax,
 
 	for (size_t s = 0; s < c->nseries; s++) {
 		const struct pl_svg_series *se = &c->series[s];
-		const char *col = colours[s % (sizeof(colours) / sizeof(colours[0]))];
+		const char *col = style_colour(series_style(se, s));
 		for (size_t i = 0; se->label && i < se->n; i++) {
 			long px, py;
 			if (!se->label[i] || !usable(c, se->x[i], se->y[i]))
@@ -448,14 +469,14 @@ static void xy_legend(FILE *f, const struct pl_svg_xy *c, long lx, long ly)
 {
 	for (size_t s = 0; s < c->nseries; s++) {
 		const struct pl_svg_series *se = &c->series[s];
-		const char *col = colours[s % (sizeof(colours) / sizeof(colours[0]))];
+		const char *col = style_colour(series_style(se, s));
 		/* legend entry, on the next row when this one is full */
 		if (lx > L + 10 &&
 		    (legend_split(se) || lx + (long)series_legend_width(se) > W - 10)) {
 			lx = L + 10;
 			ly += LEGEND_ROW;
 		}
-		marker(f, s, lx + 6, ly - 5, col);
+		marker(f, series_style(se, s), lx + 6, ly - 5, col);
 		fprintf(f, "<text x=\"%ld\" y=\"%ld\">", lx + 16, ly);
 		text(f, se->name);
 		if (se->note && legend_split(se)) { /* the note on its own row, under the name */
@@ -664,7 +685,10 @@ static void bars_groups(FILE *f, const struct pl_svg_bars *c, const struct bars_
 			x1 = map(axv, v);
 			fprintf(f, "<rect x=\"%ld\" y=\"%ld\" width=\"%ld\" height=\"%ld\" fill=\"%s\"/>"
 			           "<text x=\"%ld\" y=\"%ld\" font-size=\"11\">",
-			        left, top_s + 1, x1 - left, bar_h - 2, colours[(ns > 1 ? s : 0) % 8], x1 + 4,
+			        left, top_s + 1, x1 - left, bar_h - 2,
+			        ns == 1 && c->styles && c->styles[i] > 0 ? style_colour((size_t)c->styles[i] - 1)
+			                                                 : colours[(ns > 1 ? s : 0) % 8],
+			        x1 + 4,
 			        top_s + bar_h - 3);
 			if (c->prefixes && c->prefixes[i * ns + s])
 				text(f, c->prefixes[i * ns + s]);
@@ -734,4 +758,23 @@ done:
 	free(lines);
 	free(nlines);
 	return out;
+}
+
+char *pl_svg_offer_mark(size_t style)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fputs("<svg class=\"mk\" viewBox=\"-7 -7 14 14\" width=\"12\" height=\"12\" "
+	      "aria-hidden=\"true\">", f);
+	marker(f, style, 0, 0, style_colour(style));
+	fputs("</svg> ", f);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }

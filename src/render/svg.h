@@ -21,6 +21,8 @@ struct pl_svg_series {
 	const char *const *label; /* n point labels (e.g. "c=16"; NULL entries none), or NULL */
 	size_t n;
 	const char *note;       /* added to the legend entry (why no point is drawn), or NULL */
+	int style;              /* colour and marker: style + 1 (pl_svg_offer_mark), so one
+	                           offer looks alike in every chart; 0: the series' index */
 };
 
 /* A horizontal reference line (an SLO limit) with its label. */
@@ -71,9 +73,19 @@ struct pl_svg_bars {
 	const char *const *notes;    /* n texts written where a category has no bar, or NULL */
 	const char *const *prefixes; /* n * nseries texts written before a bar's value (a
 	                                bound: "≤ "), NULL entries none; or NULL (escaped) */
+	const int *styles;           /* nseries == 1: n colours, style + 1 of each category's
+	                                bar (an offer's colour in every chart); 0 entries or
+	                                NULL: the first colour */
 };
 
-#define PL_SVG_LABEL_COLS 34 /* columns of a category label line */
+#define PL_SVG_LABEL_COLS 34
+
+/* The marker of style `style` (the colour and hollow shape a series of
+ * that style is drawn with: 8 colours x 4 shapes, distinct for the first
+ * 32 styles), as a small inline <svg class="mk"> followed by a space, for
+ * a table cell beside the offer's name. Caller frees; NULL on out of
+ * memory. */
+char *pl_svg_offer_mark(size_t style); /* columns of a category label line */
 
 /* The bar chart as pl_svg_xy_chart's. Caller frees; NULL on out of memory. */
 char *pl_svg_bars(const struct pl_svg_bars *c);

@@ -231,6 +231,20 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_VERDICT_PRICE_USED_NONE] = "{1} (the definition's; none stored)",
 	[PL_MSG_VERDICT_ENERGY] = "energy at the SLO: {1:.4g} J per output token, {2:.4g} kWh per 1M output tokens (power_watts {3:.4g} W recorded by {4} {4|run|runs})",
 	[PL_MSG_VERDICT_ENERGY_AT_MOST] = "energy at the SLO at most {1:.4g} J per output token, {2:.4g} kWh per 1M output tokens (a lower-bound throughput; power_watts {3:.4g} W recorded by {4} {4|run|runs})",
+	/* one verdict per kind of sweep */
+	[PL_MSG_VERDICT_KIND_CLOSED] = "closed loop",
+	[PL_MSG_VERDICT_KIND_OPEN] = "open loop",
+	[PL_MSG_VERDICT_KIND_CLOSED_HEAD] = "Closed loop: sweeps of concurrency (requests in flight)",
+	[PL_MSG_VERDICT_KIND_OPEN_HEAD] = "Open loop: sweeps of request rate (arrivals per second)",
+	[PL_MSG_VERDICT_KIND_CHART] = "{1} ({2})",
+	/* the workbook's sheet names */
+	[PL_MSG_W_XLSX_SHEET_PROCUREMENT] = "Procurement",
+	[PL_MSG_W_XLSX_SHEET_COMPARISON] = "Comparison",
+	[PL_MSG_W_XLSX_SHEET_RUNS] = "Runs",
+	[PL_MSG_W_XLSX_SHEET_CONDITIONS] = "Conditions",
+	[PL_MSG_W_XLSX_SHEET_CAVEATS] = "Caveats",
+	[PL_MSG_W_XLSX_SHEET_CHECKLIST] = "Checklist",
+	[PL_MSG_W_XLSX_SHEET_CHECK] = "Check",
 	/* the nightly gate over every series */
 	[PL_MSG_GATE_HEAD] = "gate: {1} series, {2} checks, window of {3} points, family-wise alpha {4:g}, threshold {5:g}%",
 	[PL_MSG_GATE_SERIES] = "{1} (latest {2})",

@@ -227,6 +227,20 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_VERDICT_PRICE_USED_NONE] = "{1}（报告定义的价格；运行记录中没有）",
 	[PL_MSG_VERDICT_ENERGY] = "满足 SLO 时的能耗：每输出 token {1:.4g} J，每百万输出 token {2:.4g} kWh（power_watts {3:.4g} W，来自 {4} 次运行的记录）",
 	[PL_MSG_VERDICT_ENERGY_AT_MOST] = "满足 SLO 时的能耗最多为每输出 token {1:.4g} J，每百万输出 token {2:.4g} kWh（吞吐量为下限；power_watts {3:.4g} W，来自 {4} 次运行的记录）",
+	/* one verdict per kind of sweep */
+	[PL_MSG_VERDICT_KIND_CLOSED] = "闭环",
+	[PL_MSG_VERDICT_KIND_OPEN] = "开环",
+	[PL_MSG_VERDICT_KIND_CLOSED_HEAD] = "闭环：并发数扫描（同时处理的请求数）",
+	[PL_MSG_VERDICT_KIND_OPEN_HEAD] = "开环：请求速率扫描（每秒到达的请求数）",
+	[PL_MSG_VERDICT_KIND_CHART] = "{1}（{2}）",
+	/* the workbook's sheet names */
+	[PL_MSG_W_XLSX_SHEET_PROCUREMENT] = "采购评审",
+	[PL_MSG_W_XLSX_SHEET_COMPARISON] = "对比",
+	[PL_MSG_W_XLSX_SHEET_RUNS] = "运行",
+	[PL_MSG_W_XLSX_SHEET_CONDITIONS] = "条件",
+	[PL_MSG_W_XLSX_SHEET_CAVEATS] = "注意事项",
+	[PL_MSG_W_XLSX_SHEET_CHECKLIST] = "发布检查清单",
+	[PL_MSG_W_XLSX_SHEET_CHECK] = "核验",
 	/* the nightly gate over every series */
 	[PL_MSG_GATE_HEAD] = "门禁：{1} 个序列，{2} 项检查，窗口 {3} 个点，族错误率 α {4:g}，阈值 {5:g}%",
 	[PL_MSG_GATE_SERIES] = "{1}（最新 {2}）",

@@ -819,7 +819,6 @@ static int write_workbook(const char *path, const struct pl_comparison *cmp,
                           const struct pl_run_list *runs, struct extras *x,
                           long long epoch, struct pl_error *err)
 {
-	static const char *const names[] = {"Comparison", "Runs", "Conditions", "Caveats"};
 	lxw_doc_properties props;
 	struct formats f;
 	struct sheet *sheets = NULL;
@@ -862,10 +861,10 @@ static int write_workbook(const char *path, const struct pl_comparison *cmp,
 	f.link = workbook_get_default_url_format(wb); /* NULL is the same style */
 	f.zh = x && x->zh;
 	/* the decision first: the Procurement sheet opens the workbook */
-	if (wants_procurement(x) && !(x->proc_ws = workbook_add_worksheet(wb, "Procurement")))
+	if (wants_procurement(x) && !(x->proc_ws = workbook_add_worksheet(wb, pl_xlsx_sheet_name(PL_XLSX_SHEET_PROCUREMENT, f.zh))))
 		rc = PL_ENOMEM;
 	for (size_t i = 0; i < nsheets; i++) {
-		sheets[i].ws = workbook_add_worksheet(wb, names[i]);
+		sheets[i].ws = workbook_add_worksheet(wb, pl_xlsx_sheet_name(PL_XLSX_SHEET_COMPARISON + (int)i, f.zh));
 		if (!sheets[i].ws)
 			rc = PL_ENOMEM;
 	}
@@ -954,6 +953,8 @@ static lxw_format *top_format(lxw_workbook *wb, const char *num, int wrap)
 		format_set_text_wrap(f);
 	if (f)
 		format_set_align(f, LXW_ALIGN_VERTICAL_TOP);
+	if (f && !num) /* padding: a text never touches the number printed left of it */
+		format_set_indent(f, 1);
 	return f;
 }
 
@@ -1032,8 +1033,8 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	              TR(f, W_XLSX_API_PRICE_PER_1M_OUTPUT_TOKENS), cur, 0);
 	with_currency(ph_cost, sizeof(ph_cost), f,
 	              TR(f, W_XLSX_COST_PER_1M_OUTPUT_TOKENS), cur, 1);
-	snprintf(ph_load, sizeof(ph_load), "%s",
-	         rate ? TR(f, W_XLSX_REQUEST_RATE_REQ_S) : TR(f, W_XLSX_CONCURRENCY));
+	snprintf(ph_load, sizeof(ph_load), "%s%s%s", rate ? TR(f, W_XLSX_REQUEST_RATE_REQ_S) : TR(f, W_XLSX_CONCURRENCY),
+	         p->mixed ? " / " : "", p->mixed ? TR(f, W_XLSX_REQUEST_RATE_REQ_S) : "");
 	for (size_t i = 0; i < V_COLS; i++)
 		rc |= put_head(sh, 0, (lxw_col_t)i, (zh ? head_zh : head)[i] ? (zh ? head_zh : head)[i] : h[i],
 		               f->header);
@@ -1044,8 +1045,8 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		const char *nt = v && v->notes && v->notes[k] ? v->notes[k] : "";
 		size_t lines, ol;
 		r = (lxw_row_t)(k + 1);
-		rank[g] = k + 1;
-		put_num(sh, r, V_RANK, (double)(k + 1), t_whole);
+		rank[g] = v && v->ranks ? v->ranks[k] : k + 1; /* within its kind of sweep */
+		put_num(sh, r, V_RANK, (double)rank[g], t_whole);
 		rc |= put_str(sh, r, V_OFFER, gr->label, t_text);
 		put_nan_dash(sh, r, V_COST, gr->slo_cost_per_mtok, gr->cost_upper_bound ? t_at_most : t_sec);
 		put_nan_dash(sh, r, V_SLO_ACC, gr->slo_throughput_per_acc, gr->lower_bound ? t_at_least : t_rate);
@@ -1075,9 +1076,7 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	pr = (lxw_row_t)(p->ngroups + 3);
 	/* the formulas run on over the empty cells to their right; they do
 	 * not widen column A (which would push the table off the page) */
-	worksheet_write_string(sh->ws, pr - 1, 0,
-	              TR(f, W_XLSX_COST_FORMULA),
-	              NULL);
+	worksheet_write_string(sh->ws, pr - 1, 0, TR(f, W_XLSX_COST_FORMULA), NULL);
 	for (size_t i = 0; i < sizeof(phead) / sizeof(phead[0]); i++)
 		rc |= put_head(sh, pr, (lxw_col_t)i,
 		               i == 2 ? ph_load : i == 6 ? ph_cost : zh ? phead_zh[i] : phead[i], f->header);
@@ -1110,9 +1109,9 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		if (sc && gr->npoints > 0) {
 			lxw_chart_series *se = chart_add_series(sc, NULL, NULL);
 			if (se) {
-				chart_series_set_categories(se, "Procurement", first, 2, pr, 2);
-				chart_series_set_values(se, "Procurement", first, 3, pr, 3);
-				chart_series_set_name_range(se, "Procurement", first, 1);
+				chart_series_set_categories(se, pl_xlsx_sheet_name(PL_XLSX_SHEET_PROCUREMENT, zh), first, 2, pr, 2);
+				chart_series_set_values(se, pl_xlsx_sheet_name(PL_XLSX_SHEET_PROCUREMENT, zh), first, 3, pr, 3);
+				chart_series_set_name_range(se, pl_xlsx_sheet_name(PL_XLSX_SHEET_PROCUREMENT, zh), first, 1);
 			}
 		}
 	}
@@ -1124,9 +1123,9 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		lxw_row_t last = (lxw_row_t)(ncost ? ncost : p->ngroups);
 		lxw_col_t col = ncost ? V_COST : V_SLO_ACC;
 		if (se) {
-			chart_series_set_categories(se, "Procurement", 1, V_OFFER, last, V_OFFER);
-			chart_series_set_values(se, "Procurement", 1, col, last, col);
-			chart_series_set_name_range(se, "Procurement", 0, col);
+			chart_series_set_categories(se, pl_xlsx_sheet_name(PL_XLSX_SHEET_PROCUREMENT, zh), 1, V_OFFER, last, V_OFFER);
+			chart_series_set_values(se, pl_xlsx_sheet_name(PL_XLSX_SHEET_PROCUREMENT, zh), 1, col, last, col);
+			chart_series_set_name_range(se, pl_xlsx_sheet_name(PL_XLSX_SHEET_PROCUREMENT, zh), 0, col);
 		}
 		chart_title_set_name(bar, ncost ? h[V_COST] : zh ? "满足 SLO 的单卡吞吐量（tok/s，推导值）"
 		                                                  : "SLO throughput per accelerator (tok/s, derived)");
@@ -1189,10 +1188,10 @@ static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl
 		lxw_chart_series *se = ch ? chart_add_series(ch, NULL, NULL) : NULL;
 		if (!ch || !se)
 			return PL_ENOMEM;
-		chart_series_set_categories(se, "Comparison", 1, 0, (lxw_row_t)cmp->nrows, 0);
-		chart_series_set_values(se, "Comparison", 1, (lxw_col_t)col, (lxw_row_t)cmp->nrows,
+		chart_series_set_categories(se, pl_xlsx_sheet_name(PL_XLSX_SHEET_COMPARISON, x->zh), 1, 0, (lxw_row_t)cmp->nrows, 0);
+		chart_series_set_values(se, pl_xlsx_sheet_name(PL_XLSX_SHEET_COMPARISON, x->zh), 1, (lxw_col_t)col, (lxw_row_t)cmp->nrows,
 		                        (lxw_col_t)col);
-		chart_series_set_name_range(se, "Comparison", 0, (lxw_col_t)col);
+		chart_series_set_name_range(se, pl_xlsx_sheet_name(PL_XLSX_SHEET_COMPARISON, x->zh), 0, (lxw_col_t)col);
 		chart_title_set_name(ch, x->zh ? "输出吞吐量（tok/s）" : "Output throughput (tok/s)");
 		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
 		worksheet_insert_chart(cmp_sheet->ws, (lxw_row_t)cmp->nrows + 2, 0, ch);
@@ -1209,7 +1208,7 @@ static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl
 		struct sheet *sh = calloc(1, sizeof(*sh));
 		if (!sh)
 			return PL_ENOMEM;
-		sh->ws = workbook_add_worksheet(wb, "Checklist");
+		sh->ws = workbook_add_worksheet(wb, pl_xlsx_sheet_name(PL_XLSX_SHEET_CHECKLIST, f->zh));
 		rc = sh->ws ? sheet_checklist(sh, cmp, runs, f) : PL_ENOMEM;
 		free(sh);
 	}
@@ -1218,7 +1217,7 @@ static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl
 		struct sheet *sh = calloc(1, sizeof(*sh));
 		if (!sh)
 			return PL_ENOMEM;
-		sh->ws = workbook_add_worksheet(wb, "Check");
+		sh->ws = workbook_add_worksheet(wb, pl_xlsx_sheet_name(PL_XLSX_SHEET_CHECK, f->zh));
 		if (!sh->ws) {
 			rc = PL_ENOMEM;
 		} else {

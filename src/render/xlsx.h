@@ -38,6 +38,8 @@ struct pl_xlsx_verdict {
 	const char *bundle_id;     /* the bundle id: a last "Check" sheet with it and
 	                              how_to_check; NULL: no such sheet */
 	const char *how_to_check;  /* the "how to check this report" paragraph, or NULL */
+	const size_t *ranks;       /* per rank: the offer's rank within its kind of sweep
+	                              (one verdict per kind), or NULL: 1, 2, ... */
 };
 
 /* The bundle's workbook: the sheets of pl_xlsx_write plus a native column
@@ -59,5 +61,23 @@ int pl_xlsx_write_bundle(const char *path, const struct pl_comparison *cmp,
                          const struct pl_run_list *runs, const struct pl_procurement *proc,
                          const struct pl_xlsx_verdict *verdict, unsigned sheets,
                          const char *lang, long long epoch, struct pl_error *err);
+
+/* The workbook's sheets, in the order Comparison.. follow Procurement. */
+enum pl_xlsx_sheet {
+	PL_XLSX_SHEET_PROCUREMENT,
+	PL_XLSX_SHEET_COMPARISON,
+	PL_XLSX_SHEET_RUNS,
+	PL_XLSX_SHEET_CONDITIONS,
+	PL_XLSX_SHEET_CAVEATS,
+	PL_XLSX_SHEET_CHECKLIST,
+	PL_XLSX_SHEET_CHECK,
+	PL_XLSX_SHEET_COUNT
+};
+
+/* The name of sheet in the workbook's language (zh = 1: Chinese, e.g.
+ * "采购评审"; else English, "Procurement"): valid under Excel's rules (at
+ * most 31 characters, none of [ ] : * ? / \\, checked by unit_xlsx).
+ * Static storage; "Sheet" out of range. */
+const char *pl_xlsx_sheet_name(enum pl_xlsx_sheet sheet, int zh);
 
 #endif

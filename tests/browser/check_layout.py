@@ -17,6 +17,8 @@ than 500 px). Asserts:
     (documentElement.scrollWidth <= clientWidth);
   - at 390 px no chart (figure) scrolls sideways in its box: it fits the
     width whole.
+  - at 390 px a card's offer cell is neither sticky nor shadowed (the
+    sticky column's box-shadow drew a grey bar beside the offer's name).
 Screenshots of every page and width are left in DIR/layout/ (verdict-LANG-WIDTH.png)
 for a person to look at. Exit 77 only when chromium is not installed (a
 failure under CI=true).
@@ -38,12 +40,15 @@ document.getElementById('f').addEventListener('load', function () {
   var figs = doc.querySelectorAll('figure'), wide = 0;
   for (var i = 0; i < figs.length; i++)
     if (figs[i].scrollWidth > figs[i].clientWidth + 1) wide++;
+  var cell = t ? w.getComputedStyle(t.tBodies[0].rows[0].cells[0]) : null;
   var p = document.createElement('pre');
   p.id = 'layout-probe';
   p.textContent = r ? ['first=' + (first === t ? 1 : 0), 'top=' + r.top, 'bottom=' + r.bottom,
     'row_bottom=' + row.bottom, 'inner_h=' + w.innerHeight, 'inner_w=' + w.innerWidth,
-    'scroll_w=' + d.scrollWidth, 'client_w=' + d.clientWidth, 'figures=' + figs.length,
-    'figures_wider=' + wide].join(' ') : 'no verdict table';
+      'scroll_w=' + d.scrollWidth, 'client_w=' + d.clientWidth, 'figures=' + figs.length,
+      'figures_wider=' + wide,
+      'shadow=' + (cell.boxShadow === 'none' ? 0 : 1),
+      'sticky=' + (cell.position === 'sticky' ? 1 : 0)].join(' ') : 'no verdict table';
   document.body.appendChild(p);
 });
 </script></body></html>"""
@@ -107,6 +112,9 @@ def main():
                     failures.append(where + ": the verdict table does not end on the first screen")
                 if w == 390 and f["row_bottom"] > f["inner_h"]:
                     failures.append(where + ": the first offer is not on the first screen")
+                if w == 390 and (f["shadow"] or f["sticky"]):
+                    failures.append(where + ": a card's offer cell keeps the sticky column's "
+                                    "box-shadow (a grey bar beside the offer's name)")
                 if w == 1280 and f["scroll_w"] > f["client_w"]:
                     failures.append(where + ": the page scrolls sideways")
                 if f["figures"] < 1:

@@ -15,7 +15,8 @@ WORK, then one check:
             (separating axis test).
   english   no English sentence in a zh-CN bundle's report.md, report.html
             (visible text, title/alt/aria-label attributes), SVGs and
-            workbook strings (cells, chart titles and axis names). A
+            workbook strings (cells, chart titles and axis names), and no
+            English word in its workbook's sheet names. A
             sentence is 3 or more consecutive English words (a word: 2+
             ASCII letters, optionally joined by ' or -) separated only by
             spaces, commas, semicolons, colons or slashes, after removing
@@ -290,6 +291,12 @@ def check_english(args, work):
                 clean = re.sub(r"'perfledger [^']*'", " \u25a1 ", clean)
                 for m in SENTENCE.finditer(clean):
                     bad.append("%s.zh-CN/%s: %r in %r" % (spec, name, m.group(0), line.strip()[:160]))
+        # the workbook's sheet tabs are ours: Chinese, not one English word
+        with zipfile.ZipFile(os.path.join(bundle, "comparison.xlsx")) as z:
+            root = ET.fromstring(z.read("xl/workbook.xml"))
+        for e in root.iter():
+            if e.tag.split("}")[-1] == "sheet" and re.search(r"[A-Za-z]{2,}", e.get("name", "")):
+                bad.append("%s.zh-CN/comparison.xlsx: sheet name %r" % (spec, e.get("name")))
     if bad:
         sys.exit("English sentences in zh-CN reports (%d):\n  " % len(bad) + "\n  ".join(bad))
     print("english: no English sentence in the zh-CN bundles")

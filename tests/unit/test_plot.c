@@ -40,7 +40,7 @@ static const char golden_ttft_gp[] =
 	"set grid ytics\n"
 	"set key outside top center horizontal\n"
 	"set yrange [0:*]\n"
-	"set xtics rotate by -20\n"
+	"set xtics rotate by 20 right\n"
 	"set title \"TTFT p50 / p95 (s)\"\n"
 	"set ylabel \"seconds\"\n"
 	"plot 'ttft.dat' using 2:xtic(1) title \"ttft_p50\", '' using 3 title \"ttft_p95\"\n"

@@ -107,7 +107,7 @@ static void test_bars(void **state)
 	static const char *const one[] = {"cost"}, *const two[] = {"ttft_p50", "ttft_p95"};
 	static const char *const notes[] = {"no price", "-"};
 	double v1[] = {NAN, 1.852}, v2[] = {0.1, 0.2, 0.3, 0.4};
-	struct pl_svg_bars c = {"Cost", "cost", labels, 2, one, 1, v1, notes, NULL};
+	struct pl_svg_bars c = {"Cost", "cost", labels, 2, one, 1, v1, notes, NULL, NULL};
 	char *svg = pl_svg_bars(&c);
 
 	(void)state;
@@ -202,6 +202,41 @@ static void test_caveats_zh(void **state)
 		assert_string_equal(pl_i18n_checklist_item(k, "en"), pl_checklist_item(k));
 }
 
+/* One colour and marker per offer: the first 32 styles are 32 distinct
+ * (colour, shape) pairs, the first 8 as a series' index draws them
+ * (circle, square, triangle, diamond in turn), and a series' style
+ * overrides its index. */
+static void test_offer_styles(void **state)
+{
+	char *marks[32];
+	(void)state;
+	for (size_t s = 0; s < 32; s++) {
+		marks[s] = pl_svg_offer_mark(s);
+		assert_non_null(marks[s]);
+		for (size_t t = 0; t < s; t++)
+			assert_string_not_equal(marks[s], marks[t]);
+	}
+	assert_non_null(strstr(marks[0], "<circle cx=\"0\" cy=\"0\" r=\"5\" fill=\"#fff\" stroke=\"#1f77b4\""));
+	assert_non_null(strstr(marks[1], "<rect x=\"-4\" y=\"-4\" width=\"9\" height=\"9\" fill=\"#fff\" stroke=\"#d62728\""));
+	assert_non_null(strstr(marks[4], "<circle") );
+	assert_non_null(strstr(marks[4], "#ff7f0e"));
+	/* style 8: the first colour again, with the next shape (a square) */
+	assert_non_null(strstr(marks[8], "<rect"));
+	assert_non_null(strstr(marks[8], "#1f77b4"));
+	for (size_t s = 0; s < 32; s++)
+		free(marks[s]);
+	{ /* a series of style 2 (index 1) drawn first is a red square */
+		double x[1] = {10}, y[1] = {5};
+		struct pl_svg_series se = {.name = "Q", .x = x, .y = y, .n = 1, .style = 2};
+		struct pl_svg_xy c = {.title = "t", .xlabel = "x", .ylabel = "y", .series = &se, .nseries = 1};
+		char *svg = pl_svg_xy_chart(&c);
+		assert_non_null(svg);
+		assert_non_null(strstr(svg, "fill=\"#fff\" stroke=\"#d62728\""));
+		assert_null(strstr(svg, "#1f77b4"));
+		free(svg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_slo_line),
 		cmocka_unit_test(test_bars),
 		cmocka_unit_test(test_caveats_zh),
+		cmocka_unit_test(test_offer_styles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /*
  * test_verdict_bounds.c — the pieces a verdict that never overstates rests
  * on: which recorded percentile bounds a missing one, the plausible SLO
- * ranges of schema/slo_ranges.def and the unit an implausible limit
+ * ranges of schema/ranges.tsv (its slo-seconds rows) and the unit an implausible limit
  * probably meant, and the "did you mean" of util/suggest.h. The verdict
  * itself is checked end to end by tests/e2e/cases/320-verdict-bounds.case.
  */
@@ -9,11 +9,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
 #include "core/model.h"
 #include "core/procure.h"
+#include "core/ranges.h"
 #include "core/slo_range.h"
 #include "util/suggest.h"
 
@@ -51,6 +54,28 @@ static void test_slo_ranges(void **state)
 	assert_int_equal(pl_slo_range(PL_M_E2EL_P99, &lo, &hi), 1);
 	assert_true(hi == 3600);
 	assert_int_equal(pl_slo_range(PL_M_OUTPUT_THROUGHPUT, &lo, &hi), 0);
+	/* one table: the SLO rows live in schema/ranges.tsv beside the
+	 * measurements' rows, never bound a measurement, and each lies inside
+	 * the plausible range of what its family measures */
+	{
+		unsigned nslo = 0;
+		for (unsigned i = 0; i < pl_range_row_count; i++) {
+			const struct pl_range_row *r = &pl_range_rows[i];
+			int m;
+			if (strcmp(r->unit, PL_RANGE_SLO_UNIT) != 0)
+				continue;
+			nslo++;
+			{ /* the family's p50 stands for it */
+				char name[32];
+				snprintf(name, sizeof(name), "%s_p50", r->family);
+				m = pl_metric_lookup(name);
+			}
+			assert_true(m >= 0);
+			assert_true(pl_range_of_metric(m) != r);
+			assert_true(r->lo >= pl_range_of_metric(m)->lo && r->hi <= pl_range_of_metric(m)->hi);
+		}
+		assert_int_equal(nslo, 4);
+	}
 	/* the boundaries are plausible; just past them is not */
 	assert_null(pl_slo_probable_unit(PL_M_TPOT_P50, 5));
 	assert_null(pl_slo_probable_unit(PL_M_TPOT_P50, 0.0001));

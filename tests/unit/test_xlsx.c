@@ -564,6 +564,33 @@ static void test_bundle_links_and_charts(void **state)
 	pl_run_list_release(&runs);
 }
 
+/* Sheet names in both languages are valid under Excel's rules: 1 to 31
+ * characters (UTF-16 units; every name here is in the BMP), none of
+ * [ ] : * ? / \\, no apostrophe at either end; the Chinese ones hold no
+ * Latin letter (a zh-CN workbook's tabs are Chinese), and they differ. */
+static void test_sheet_names(void **state)
+{
+	(void)state;
+	for (int zh = 0; zh < 2; zh++)
+		for (int k = 0; k < PL_XLSX_SHEET_COUNT; k++) {
+			const char *n = pl_xlsx_sheet_name((enum pl_xlsx_sheet)k, zh);
+			size_t chars = 0, len = strlen(n);
+			for (const unsigned char *c = (const unsigned char *)n; *c; c++)
+				chars += (*c & 0xC0) != 0x80;
+			assert_true(chars >= 1 && chars <= 31);
+			assert_null(strpbrk(n, "[]:*?/\\"));
+			assert_true(n[0] != '\'' && n[len - 1] != '\'');
+			for (const char *c = n; zh && *c; c++)
+				assert_false((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z'));
+			for (int j = 0; j < k; j++)
+				assert_string_not_equal(n, pl_xlsx_sheet_name((enum pl_xlsx_sheet)j, zh));
+		}
+	assert_string_equal(pl_xlsx_sheet_name(PL_XLSX_SHEET_PROCUREMENT, 0), "Procurement");
+	assert_string_equal(pl_xlsx_sheet_name(PL_XLSX_SHEET_PROCUREMENT, 1), "采购评审");
+	assert_string_equal(pl_xlsx_sheet_name(PL_XLSX_SHEET_CHECKLIST, 1), "发布检查清单");
+	assert_string_equal(pl_xlsx_sheet_name(PL_XLSX_SHEET_COUNT, 1), "Sheet");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -578,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_no_caveats_and_bad_path),
 		cmocka_unit_test(test_bundle_links_and_charts),
 		cmocka_unit_test(test_long_text_marked),
+		cmocka_unit_test(test_sheet_names),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
