@@ -876,7 +876,8 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 	attached = 1;
 	/* no value read from it larger than a chunk may be (SQLITE_TOOBIG) */
 	old_limit = sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, (int)PL_SOURCE_CHUNK_MAX + 1024);
-	if ((rc = pl_merge_check_source(st, other, err)))
+	if ((rc = pl_merge_check_source(st, other, err)) ||
+	    (rc = pl_merge_check_runs(copy ? copy : other, other, err)))
 		goto out;
 	if ((rc = pl_store_exec_sql(st, "PRAGMA temp_store = FILE", "merging", err)) ||
 	    (rc = pl_store_begin(st, err)))

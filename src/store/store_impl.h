@@ -281,6 +281,14 @@ int pl_merge_check_objects(sqlite3 *db, sqlite3 *mine, const char *path, struct 
  * 0, PL_EINVALID naming the first bad table or row, PL_EDB, PL_ENOMEM. */
 int pl_merge_check_source(struct pl_store *st, const char *path, struct pl_error *err);
 
+/* Checks every run of the ledger file at file (the one merged: the other
+ * ledger, or its migrated copy; shown is its name in messages), one at a
+ * time, after pl_merge_check_source() passed (merge_runs.c): its required
+ * conditions as import checks them, its trail as pl_carried_check()
+ * checks an export line's. Returns 0, or PL_EINVALID naming the first bad
+ * run (id, source path, record, sha256) and why; PL_ENOMEM. */
+int pl_merge_check_runs(const char *file, const char *shown, struct pl_error *err);
+
 /* The SQLite URI of the file at path (any bytes: '%', '?', '#', spaces,
  * control and non-ASCII bytes percent-escaped; an absolute path after an
  * empty authority, so "//x/y.db" stays a path), with "?query" appended
