@@ -284,6 +284,10 @@
 	X(CI_ENV_MISSING, "{1} TEXT the CI detected; {2} LIST the variables unset or empty") \
 	/* repeated caveats collapsed in check and history text (render/regress.c) */ \
 	X(CAVEAT_REPEATED, "{1} INT further caveats like it") \
+	/* hostile ledgers: a stored value outside its plausible range \
+	 * (schema/ranges.tsv), left out of a history (core/history.c) */ \
+	X(CAV_IMPLAUSIBLE_LEFT_OUT, "{1} FIELD the metric; {2} INT how many runs; {3} RUNS " \
+	  "the first of them (at most 10)") \
 	/* (the end of the list: keep this comment last, so every entry above \
 	 * ends with a backslash and blocks merge cleanly) */
 
