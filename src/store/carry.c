@@ -52,18 +52,30 @@ static int stored_steps(struct pl_store *st, long long id, struct pl_accepted_li
 	return rc;
 }
 
-/* Revisions: the carried ones must be the stored ones or a prefix of them
- * (revision by revision, field by field, every value equal). A carried
- * revision the ledger lacks would change the run's values, which the
- * record's conditions (equal to the stored ones, or the record was refused
- * before) cannot have: it is refused. */
+/* Revisions: the carried ones numbered up to the last one here must be
+ * the stored ones or a prefix of them (revision by revision, field by
+ * field, every value equal); those numbered beyond it (the other ledger
+ * amended or reimported the run later) are applied by
+ * pl_store_carry_extend(), *ext_from the first of them (got->n: none),
+ * when the file holds every stored revision too. */
 static int revisions_fit(const struct pl_revision_list *have, const struct pl_revision_list *got,
-                         const struct pl_run *run, long long id, struct pl_error *err)
+                         const struct pl_run *run, long long id, size_t *ext_from,
+                         struct pl_error *err)
 {
 	char what[1024];
+	int max = 1; /* the last revision here */
 
+	for (size_t k = 0; k < have->n; k++)
+		max = have->v[k].revision > max ? have->v[k].revision : max;
+	*ext_from = got->n;
 	for (size_t i = 0; i < got->n; i++) {
 		const struct pl_revision *g = &got->v[i], *h = NULL;
+
+		if (g->revision > max) { /* beyond the trail here: pl_store_carry_extend() */
+			if (*ext_from == got->n)
+				*ext_from = i;
+			continue;
+		}
 
 		for (size_t k = 0; k < have->n && !h; k++)
 			if (have->v[k].revision == g->revision && strcmp(have->v[k].field, g->field) == 0)
@@ -96,7 +108,8 @@ static int revisions_fit(const struct pl_revision_list *have, const struct pl_re
 			in_got |= got->v[i].revision == have->v[k].revision &&
 			          strcmp(got->v[i].field, have->v[k].field) == 0;
 		}
-		if (any_of_number && !in_got) {
+		if ((any_of_number || *ext_from < got->n) && !in_got) {
+			/* a file that goes beyond the trail here holds all of it */
 			snprintf(what, sizeof(what), "revision %d lacks field '%.80s' in the file",
 			         have->v[k].revision, have->v[k].field);
 			return differs(err, run, id, what);
@@ -249,7 +262,7 @@ int pl_store_carry_onto_stored(struct pl_store *st, const struct pl_run *run, lo
 	struct pl_retraction_list rets = {0};
 	struct pl_accepted_list steps = {0};
 	unsigned char *add = NULL, *revoke = NULL;
-	size_t add_from = 0;
+	size_t add_from = 0, ext_from = 0;
 	int restore_last = 0, rc;
 	sqlite3_stmt *s = NULL;
 
@@ -276,9 +289,14 @@ int pl_store_carry_onto_stored(struct pl_store *st, const struct pl_run *run, lo
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((rc = revisions_fit(&revs, &c->revisions, run, id, err)) ||
+	if ((rc = revisions_fit(&revs, &c->revisions, run, id, &ext_from, err)) ||
 	    (rc = retractions_fit(&rets, &c->retractions, run, id, &add_from, &restore_last, err)) ||
 	    (rc = steps_fit(&steps, &c->accepted, run, id, add, revoke, err)))
+		goto out;
+	/* the revisions beyond the trail here first: the file's retractions
+	 * and acceptances that follow them are of the amended run */
+	if (ext_from < c->revisions.n &&
+	    (rc = pl_store_carry_extend(st, run, id, &c->revisions, ext_from, added, err)))
 		goto out;
 	if (restore_last) {
 		const struct pl_retraction *g = &c->retractions.v[rets.n - 1];

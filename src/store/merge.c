@@ -1122,8 +1122,45 @@ int pl_store_revise_metrics(struct pl_store *st, long long run_id, int revision,
 
 /* --------------------------- a ledger record of a run stored already */
 
+/* 1 when run carries a revision numbered beyond the stored trail of
+ * stored run id (*beyond; pl_store_carry_extend() then decides). */
+static int carries_more(struct pl_store *st, const struct pl_run *run, long long id, int *beyond,
+                        struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int max = 1;
+
+	*beyond = 0;
+	if (!run->carried || run->carried->revisions.n == 0)
+		return 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT coalesce(max(revision), 1) FROM revisions WHERE "
+	                               "run_id = ?1", -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "looking up a stored run");
+	sqlite3_bind_int64(s, 1, id);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		max = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	*beyond = run->carried->revisions.v[run->carried->revisions.n - 1].revision > max;
+	return 0;
+}
+
+static int same_run(struct pl_store *st, const struct pl_run *run, const struct pl_cond_key *key,
+                    int strict, struct pl_error *err);
+
 int pl_store_check_same_run(struct pl_store *st, const struct pl_run *run,
                             const struct pl_cond_key *key, struct pl_error *err)
+{
+	return same_run(st, run, key, 0, err);
+}
+
+int pl_store_check_same_run_strict(struct pl_store *st, const struct pl_run *run,
+                                   const struct pl_cond_key *key, struct pl_error *err)
+{
+	return same_run(st, run, key, 1, err);
+}
+
+static int same_run(struct pl_store *st, const struct pl_run *run, const struct pl_cond_key *key,
+                    int strict, struct pl_error *err)
 {
 	static const char sql[] =
 		"SELECT r.id, c.key_text, r.run_started_at FROM runs r JOIN conditions c ON "
@@ -1141,6 +1178,7 @@ int pl_store_check_same_run(struct pl_store *st, const struct pl_run *run,
 	if (sqlite3_step(s) == SQLITE_ROW) {
 		const char *here = (const char *)sqlite3_column_text(s, 1);
 		const char *t = (const char *)sqlite3_column_text(s, 2);
+		int beyond = 0;
 
 		if (!here || strcmp(here, key->text) != 0)
 			key_diff(here ? here : "", key->text, "in the file", diff, sizeof(diff));
@@ -1150,7 +1188,20 @@ int pl_store_check_same_run(struct pl_store *st, const struct pl_run *run,
 			         "the file", diff[0] ? "; " : "", t ? t : "(missing)",
 			         started ? started : "(missing)");
 		}
-		if (diff[0])
+		if (diff[0] && !strict &&
+		    (rc = carries_more(st, run, sqlite3_column_int64(s, 0), &beyond, err)) == 0 && beyond)
+			diff[0] = '\0'; /* the file amended it further: pl_store_carry_extend() */
+		if (!rc && diff[0] && !strict && !beyond) {
+			/* an older export of the run, amended here since: its
+			 * conditions are those of a revision of the trail here
+			 * (pl_store_carry_onto_stored() checks its trail is a prefix) */
+			int older = 0;
+			if ((rc = same_at_some_revision(st, sqlite3_column_int64(s, 0), here ? here : "",
+			                                key->text, t, started, &older, err)) == 0 &&
+			    older)
+				diff[0] = '\0';
+		}
+		if (!rc && diff[0])
 			rc = pl_error_set(err, PL_EINVALID,
 			                  "the run of sha256 %.12s..., record %ld is stored (run %lld) with "
 			                  "other conditions: %s; make them agree with 'perfledger amend' "

@@ -303,4 +303,23 @@ char *pl_store_file_uri(const char *path, const char *query);
 int pl_store_check_same_run(struct pl_store *st, const struct pl_run *run,
                             const struct pl_cond_key *key, struct pl_error *err);
 
+/* As pl_store_check_same_run(), except that pl_store_check_same_run()
+ * lets a record through whose carried revisions go beyond the stored
+ * trail (pl_store_carry_extend() applies them, then checks with this one
+ * that the run here now has the record's conditions). */
+int pl_store_check_same_run_strict(struct pl_store *st, const struct pl_run *run,
+                                   const struct pl_cond_key *key, struct pl_error *err);
+
+/* Applies the revisions got->v[from..] a ledger record carries beyond the
+ * stored trail of run id (carry_extend.c): each revision's old values the
+ * run's values here, applied as amend (conditions, build identity,
+ * extras, through pl_ledger_amend_run()) and reimport (metrics) apply
+ * them, with the file's time, reason and author; then the run here must
+ * have run's conditions. *added grows by the revision rows stored. Inside
+ * the caller's transaction (on error it undoes). Returns 0, PL_EINVALID
+ * naming the revision and field, PL_EDB or PL_ENOMEM. */
+int pl_store_carry_extend(struct pl_store *st, const struct pl_run *run, long long id,
+                          const struct pl_revision_list *got, size_t from, long long *added,
+                          struct pl_error *err);
+
 #endif
