@@ -253,6 +253,122 @@ static void bind_opt(sqlite3_stmt *s, int i, const char *v)
 		sqlite3_bind_null(s, i);
 }
 
+/* The id of the stored run read from sha256's record, or 0. */
+static int run_by_source(struct pl_store *st, const char *sha, long record, long long *id,
+                         struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = 0, step;
+
+	*id = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE source_sha256 = ?1 AND record = ?2",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "looking up a run");
+	sqlite3_bind_text(s, 1, sha, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, record);
+	step = sqlite3_step(s);
+	if (step == SQLITE_ROW)
+		*id = sqlite3_column_int64(s, 0);
+	else if (step != SQLITE_DONE)
+		rc = pl_store_fail(st, err, "looking up a run");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long long run_id,
+                            struct pl_error *err)
+{
+	static const char steps_sql[] =
+		"INSERT INTO accepted_steps (run_id, metric, reason, accepted_at, accepted_by, revoked_at, "
+		"revoked_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (run_id, metric) DO NOTHING";
+	static const char rev_sql[] =
+		"INSERT INTO revisions (run_id, revision, field, old_value, new_value, changed_at, reason, "
+		"author) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING";
+	static const char ret_sql[] =
+		"INSERT INTO retractions (run_id, retracted_at, reason, author, restored_at, "
+		"restore_reason, restored_by) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE NOT EXISTS (SELECT 1 "
+		"FROM retractions WHERE run_id = ?1 AND retracted_at = ?2 AND reason = ?3 AND author = ?4) "
+		"ON CONFLICT DO NOTHING";
+	const struct pl_carried *c = run->carried;
+	sqlite3_stmt *s = NULL;
+	long long id = run_id, audit = 0;
+	int rc;
+
+	if (pl_carried_empty(c))
+		return 0;
+	if (!id && (rc = run_by_source(st, run->sha256, run->record, &id, err)))
+		return rc;
+	if (!id)
+		return 0; /* not stored (cannot happen after an insert) */
+	if (sqlite3_prepare_v2(st->db, steps_sql, -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "storing accepted steps");
+	for (size_t i = 0; i < c->accepted.n; i++) {
+		const struct pl_accepted_step *a = &c->accepted.v[i];
+
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_text(s, 2, pl_metric_info[a->metric].name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, a->reason, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, a->accepted_at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 5, a->accepted_by ? a->accepted_by : "", -1, SQLITE_STATIC);
+		bind_opt(s, 6, a->revoked_at);
+		bind_opt(s, 7, a->revoked_by);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			rc = pl_store_fail(st, err, "storing accepted steps");
+			sqlite3_finalize(s);
+			return rc;
+		}
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	if (sqlite3_prepare_v2(st->db, rev_sql, -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "storing revisions");
+	for (size_t i = 0; i < c->revisions.n; i++) {
+		const struct pl_revision *r = &c->revisions.v[i];
+
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_int(s, 2, r->revision);
+		sqlite3_bind_text(s, 3, r->field, -1, SQLITE_STATIC);
+		bind_opt(s, 4, r->old_value);
+		bind_opt(s, 5, r->new_value);
+		sqlite3_bind_text(s, 6, r->changed_at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 7, r->reason, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 8, r->author, -1, SQLITE_STATIC);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			rc = pl_store_fail(st, err, "storing revisions");
+			sqlite3_finalize(s);
+			return rc;
+		}
+		audit += sqlite3_changes64(st->db);
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	if (sqlite3_prepare_v2(st->db, ret_sql, -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "storing retractions");
+	for (size_t i = 0; i < c->retractions.n; i++) {
+		const struct pl_retraction *r = &c->retractions.v[i];
+
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_text(s, 2, r->retracted_at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, r->reason, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, r->author, -1, SQLITE_STATIC);
+		bind_opt(s, 5, r->restored_at);
+		bind_opt(s, 6, r->restore_reason);
+		bind_opt(s, 7, r->restored_by);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			rc = pl_store_fail(st, err, "storing retractions");
+			sqlite3_finalize(s);
+			return rc;
+		}
+		audit += sqlite3_changes64(st->db);
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	if (audit)
+		return pl_store_exec_sql(st, "UPDATE ledger_generation SET generation = generation + 1",
+		                         "storing retractions", err);
+	return 0;
+}
+
 int pl_store_carry_onto_stored(struct pl_store *st, const struct pl_run *run, long long *added,
                                struct pl_error *err)
 {

@@ -40,20 +40,29 @@ static int refuse(struct pl_error *err, const struct pl_run *run, long long id,
 	                    run->sha256, run->record, id, r->revision, r->field, why);
 }
 
+/* The number of n digits at s (pl_carried_time_valid() checked them). */
+static long long num(const char *s, int n)
+{
+	long long v = 0;
+
+	for (int i = 0; i < n; i++)
+		v = v * 10 + (s[i] - '0');
+	return v;
+}
+
 /* Seconds since 1970 of a time as pl_carried_time_valid() accepts
  * (days from the civil date: H. Hinnant's days_from_civil). */
 static long long epoch_of(const char *t)
 {
-	long long y = atoi(t), era, yoe, doy, doe;
-	unsigned m = (unsigned)atoi(t + 5), d = (unsigned)atoi(t + 8);
+	long long y = num(t, 4), m = num(t + 5, 2), d = num(t + 8, 2), era, yoe, doy, doe;
 
 	y -= m <= 2;
 	era = (y >= 0 ? y : y - 399) / 400;
 	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
 	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return (era * 146097 + doe - 719468) * 86400 + atoi(t + 11) * 3600LL + atoi(t + 14) * 60LL +
-	       atoi(t + 17);
+	return (era * 146097 + doe - 719468) * 86400 + num(t + 11, 2) * 3600 + num(t + 14, 2) * 60 +
+	       num(t + 17, 2);
 }
 
 /* 1 when text (NULL: missing) is the value of field in cur now. */
