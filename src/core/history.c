@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/normalize.h"
+#include "core/ranges.h"
 
 /* Confidence level of the per-point interval of the median. */
 #define HISTORY_CI_LEVEL 0.95
@@ -540,6 +541,7 @@ int pl_history_build_grouped(const struct pl_run_list *runs, int group, int metr
 	struct pl_compare_opts opts;
 	struct item *it = NULL, *tmp = NULL;
 	struct order ord;
+	long long bad[10]; /* the first runs whose value is implausible */
 	size_t n = 0;
 	int rc, axis;
 
@@ -600,8 +602,28 @@ int pl_history_build_grouped(const struct pl_run_list *runs, int group, int metr
 			out->nfailed++;
 		} else if (!r->has_metric[metric])
 			out->skipped_no_metric++;
-		else
+		else if (!pl_range_holds(metric, r->metric[metric])) {
+			/* a ledger edited outside perfledger (import refuses such a
+			 * value): it would stretch every range, level and step */
+			if (out->skipped_implausible < sizeof(bad) / sizeof(bad[0]))
+				bad[out->skipped_implausible] = r->id;
+			out->skipped_implausible++;
+		} else
 			n++;
+	}
+	if (out->skipped_implausible) {
+		struct pl_msg cav;
+		size_t named = out->skipped_implausible < sizeof(bad) / sizeof(bad[0])
+		                   ? out->skipped_implausible : sizeof(bad) / sizeof(bad[0]);
+
+		pl_msg_init(&cav, PL_MSG_CAV_IMPLAUSIBLE_LEFT_OUT);
+		pl_msg_field(&cav, pl_metric_info[metric].name);
+		pl_msg_int(&cav, (long long)out->skipped_implausible);
+		pl_msg_runs(&cav, bad, named);
+		if (pl_msgs_push(&out->cmp.caveats, &cav)) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			goto done;
+		}
 	}
 	if (n == 0) {
 		rc = pl_error_set(err, PL_EEMPTY, "no selected run has both %s and %s",

@@ -160,6 +160,8 @@ struct pl_history {
 	size_t nruns;                     /* runs in the points */
 	size_t skipped_no_value;          /* runs left out: --by field missing */
 	size_t skipped_no_metric;         /* runs left out: metric missing */
+	size_t skipped_implausible;       /* runs left out: metric outside its plausible
+	                                     range (core/ranges.h), a caveat in cmp */
 	size_t nfailed;                   /* failed runs, in their points' failed_ids */
 	size_t nfailing;                  /* steps that fail --fail-on-step (step.fails);
 	                                     plus 1 when latest_verdict is

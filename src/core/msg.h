@@ -318,6 +318,10 @@
 	X(W_XLSX_SHEET_CAVEATS, "") \
 	X(W_XLSX_SHEET_CHECKLIST, "") \
 	X(W_XLSX_SHEET_CHECK, "") \
+	/* hostile ledgers: a stored value outside its plausible range \
+	 * (schema/ranges.tsv), left out of a history (core/history.c) */ \
+	X(CAV_IMPLAUSIBLE_LEFT_OUT, "{1} FIELD the metric; {2} INT how many runs; {3} RUNS " \
+	  "the first of them (at most 10)") \
 	/* (the end of the list: keep this comment last, so every entry above \
 	 * ends with a backslash and blocks merge cleanly) */
 

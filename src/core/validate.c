@@ -34,7 +34,7 @@ static int fail(struct pl_error *err, const char *field)
 
 /* Names every missing required condition at once, so that a file lacking
  * three of them does not take three attempts to fix. */
-static int check_required(const struct pl_run *run, struct pl_error *err)
+int pl_validate_required(const struct pl_run *run, struct pl_error *err)
 {
 	char names[200] = "", sets[300] = "";
 	const char *first = NULL;
@@ -249,7 +249,7 @@ int pl_validate_run(struct pl_run *run, struct pl_error *err)
 	pl_run_update_checklist(run);
 	rc = check_utf8(run, err);
 	if (rc == 0)
-		rc = check_required(run, err);
+		rc = pl_validate_required(run, err);
 	if (rc == 0)
 		rc = check_values(run, err);
 	if (rc == 0)

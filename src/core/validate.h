@@ -27,4 +27,10 @@
  * range; err->file is left for the caller to set. */
 int pl_validate_run(struct pl_run *run, struct pl_error *err);
 
+/* The first rule alone: every required condition (model, precision,
+ * engine, hardware) present in run. Returns 0, or PL_EINVALID with err
+ * naming every missing one at once (err->field the first), worded as
+ * import words it. Merge checks each run of another ledger with it. */
+int pl_validate_required(const struct pl_run *run, struct pl_error *err);
+
 #endif

@@ -63,7 +63,9 @@ static void dat_num(FILE *fp, double v)
 {
 	char buf[40];
 
-	fputs(isfinite(v) ? pl_fmt_num(buf, sizeof(buf), v) : "NaN", fp);
+	/* beyond what a chart draws (pl_history_build() leaves implausible
+	 * values out; this holds for any history given): missing */
+	fputs(isfinite(v) && fabs(v) <= 1e15 ? pl_fmt_num(buf, sizeof(buf), v) : "NaN", fp);
 }
 
 /* What the points are: the --by field for run and version groups (as the
@@ -296,6 +298,8 @@ int pl_plot_history(const char *dir, const struct pl_history *h, struct pl_error
 		const struct pl_history_point *p = &h->points[i];
 		double lo = p->s.ci_valid ? p->s.ci_low : p->s.median;
 		double hi = p->s.ci_valid ? p->s.ci_high : p->s.median;
+		if (!(fabs(lo) <= 1e15) || !(fabs(hi) <= 1e15))
+			continue; /* not drawn (dat_num()): out of the range too */
 		job.ylo = fmin(job.ylo, fmin(lo, p->level));
 		job.yhi = fmax(job.yhi, fmax(hi, p->level));
 	}

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/model.h"
+#include "core/ranges.h"
 #include "render/render_impl.h"
 #include "render/words.h"
 #include "util/spawn.h"
@@ -159,13 +160,24 @@ static int write_dat(FILE *fp, void *ctx, struct pl_error *err)
 		for (size_t i = 0; i < job->nmetrics; i++) {
 			int m = job->metrics[i];
 			fputc('\t', fp);
-			if (cmp->rows[r].n_metric[m])
+			if (cmp->rows[r].n_metric[m] && pl_range_holds(m, cmp->rows[r].metric[m]))
 				fputs(pl_fmt_num(num, sizeof(num), cmp->rows[r].metric[m]), fp);
 			else
 				fputs("NaN", fp);
 		}
 		fputc('\n', fp);
 	}
+	/* a value outside its plausible range (a ledger edited outside
+	 * perfledger: import and merge refuse one) is left out, not drawn: one
+	 * 1e308 bar would flatten every other and overflow the axis */
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t i = 0; i < job->nmetrics; i++) {
+			int m = job->metrics[i];
+			if (cmp->rows[r].n_metric[m] && !pl_range_holds(m, cmp->rows[r].metric[m]))
+				fprintf(fp, "# row %zu: %s left out, outside its plausible range "
+				            "(schema/ranges.tsv)\n",
+				        r + 1, pl_metric_info[m].name);
+		}
 	return ferror(fp) ? PL_EIO : 0;
 }
 

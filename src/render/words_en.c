@@ -37,6 +37,8 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_ERR_RATE_MISSING_RUNS] = "(missing) ({1|run|runs} {1:r})",
 	[PL_MSG_CAV_FAILED_LEFT_OUT] = "failed runs left out (no request completed; never pooled): "
 	                               "run {1/, run }",
+	[PL_MSG_CAV_IMPLAUSIBLE_LEFT_OUT] = "{2} {2|run|runs} left out: {1} outside its plausible "
+	                                    "range (schema/ranges.tsv): run {3/, run }",
 	[PL_MSG_CAV_FAILED_LEFT_OUT_MORE] = "failed runs left out (no request completed; never "
 	                                    "pooled): run {1/, run } and {2} more",
 	/* a refused comparison */

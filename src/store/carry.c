@@ -52,18 +52,30 @@ static int stored_steps(struct pl_store *st, long long id, struct pl_accepted_li
 	return rc;
 }
 
-/* Revisions: the carried ones must be the stored ones or a prefix of them
- * (revision by revision, field by field, every value equal). A carried
- * revision the ledger lacks would change the run's values, which the
- * record's conditions (equal to the stored ones, or the record was refused
- * before) cannot have: it is refused. */
+/* Revisions: the carried ones numbered up to the last one here must be
+ * the stored ones or a prefix of them (revision by revision, field by
+ * field, every value equal); those numbered beyond it (the other ledger
+ * amended or reimported the run later) are applied by
+ * pl_store_carry_extend(), *ext_from the first of them (got->n: none),
+ * when the file holds every stored revision too. */
 static int revisions_fit(const struct pl_revision_list *have, const struct pl_revision_list *got,
-                         const struct pl_run *run, long long id, struct pl_error *err)
+                         const struct pl_run *run, long long id, size_t *ext_from,
+                         struct pl_error *err)
 {
 	char what[1024];
+	int max = 1; /* the last revision here */
 
+	for (size_t k = 0; k < have->n; k++)
+		max = have->v[k].revision > max ? have->v[k].revision : max;
+	*ext_from = got->n;
 	for (size_t i = 0; i < got->n; i++) {
 		const struct pl_revision *g = &got->v[i], *h = NULL;
+
+		if (g->revision > max) { /* beyond the trail here: pl_store_carry_extend() */
+			if (*ext_from == got->n)
+				*ext_from = i;
+			continue;
+		}
 
 		for (size_t k = 0; k < have->n && !h; k++)
 			if (have->v[k].revision == g->revision && strcmp(have->v[k].field, g->field) == 0)
@@ -96,7 +108,8 @@ static int revisions_fit(const struct pl_revision_list *have, const struct pl_re
 			in_got |= got->v[i].revision == have->v[k].revision &&
 			          strcmp(got->v[i].field, have->v[k].field) == 0;
 		}
-		if (any_of_number && !in_got) {
+		if ((any_of_number || *ext_from < got->n) && !in_got) {
+			/* a file that goes beyond the trail here holds all of it */
 			snprintf(what, sizeof(what), "revision %d lacks field '%.80s' in the file",
 			         have->v[k].revision, have->v[k].field);
 			return differs(err, run, id, what);
@@ -240,6 +253,122 @@ static void bind_opt(sqlite3_stmt *s, int i, const char *v)
 		sqlite3_bind_null(s, i);
 }
 
+/* The id of the stored run read from sha256's record, or 0. */
+static int run_by_source(struct pl_store *st, const char *sha, long record, long long *id,
+                         struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = 0, step;
+
+	*id = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE source_sha256 = ?1 AND record = ?2",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "looking up a run");
+	sqlite3_bind_text(s, 1, sha, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, record);
+	step = sqlite3_step(s);
+	if (step == SQLITE_ROW)
+		*id = sqlite3_column_int64(s, 0);
+	else if (step != SQLITE_DONE)
+		rc = pl_store_fail(st, err, "looking up a run");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long long run_id,
+                            struct pl_error *err)
+{
+	static const char steps_sql[] =
+		"INSERT INTO accepted_steps (run_id, metric, reason, accepted_at, accepted_by, revoked_at, "
+		"revoked_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (run_id, metric) DO NOTHING";
+	static const char rev_sql[] =
+		"INSERT INTO revisions (run_id, revision, field, old_value, new_value, changed_at, reason, "
+		"author) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING";
+	static const char ret_sql[] =
+		"INSERT INTO retractions (run_id, retracted_at, reason, author, restored_at, "
+		"restore_reason, restored_by) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE NOT EXISTS (SELECT 1 "
+		"FROM retractions WHERE run_id = ?1 AND retracted_at = ?2 AND reason = ?3 AND author = ?4) "
+		"ON CONFLICT DO NOTHING";
+	const struct pl_carried *c = run->carried;
+	sqlite3_stmt *s = NULL;
+	long long id = run_id, audit = 0;
+	int rc;
+
+	if (pl_carried_empty(c))
+		return 0;
+	if (!id && (rc = run_by_source(st, run->sha256, run->record, &id, err)))
+		return rc;
+	if (!id)
+		return 0; /* not stored (cannot happen after an insert) */
+	if (sqlite3_prepare_v2(st->db, steps_sql, -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "storing accepted steps");
+	for (size_t i = 0; i < c->accepted.n; i++) {
+		const struct pl_accepted_step *a = &c->accepted.v[i];
+
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_text(s, 2, pl_metric_info[a->metric].name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, a->reason, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, a->accepted_at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 5, a->accepted_by ? a->accepted_by : "", -1, SQLITE_STATIC);
+		bind_opt(s, 6, a->revoked_at);
+		bind_opt(s, 7, a->revoked_by);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			rc = pl_store_fail(st, err, "storing accepted steps");
+			sqlite3_finalize(s);
+			return rc;
+		}
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	if (sqlite3_prepare_v2(st->db, rev_sql, -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "storing revisions");
+	for (size_t i = 0; i < c->revisions.n; i++) {
+		const struct pl_revision *r = &c->revisions.v[i];
+
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_int(s, 2, r->revision);
+		sqlite3_bind_text(s, 3, r->field, -1, SQLITE_STATIC);
+		bind_opt(s, 4, r->old_value);
+		bind_opt(s, 5, r->new_value);
+		sqlite3_bind_text(s, 6, r->changed_at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 7, r->reason, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 8, r->author, -1, SQLITE_STATIC);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			rc = pl_store_fail(st, err, "storing revisions");
+			sqlite3_finalize(s);
+			return rc;
+		}
+		audit += sqlite3_changes64(st->db);
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	if (sqlite3_prepare_v2(st->db, ret_sql, -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "storing retractions");
+	for (size_t i = 0; i < c->retractions.n; i++) {
+		const struct pl_retraction *r = &c->retractions.v[i];
+
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_text(s, 2, r->retracted_at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, r->reason, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, r->author, -1, SQLITE_STATIC);
+		bind_opt(s, 5, r->restored_at);
+		bind_opt(s, 6, r->restore_reason);
+		bind_opt(s, 7, r->restored_by);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			rc = pl_store_fail(st, err, "storing retractions");
+			sqlite3_finalize(s);
+			return rc;
+		}
+		audit += sqlite3_changes64(st->db);
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	if (audit)
+		return pl_store_exec_sql(st, "UPDATE ledger_generation SET generation = generation + 1",
+		                         "storing retractions", err);
+	return 0;
+}
+
 int pl_store_carry_onto_stored(struct pl_store *st, const struct pl_run *run, long long *added,
                                struct pl_error *err)
 {
@@ -249,7 +378,7 @@ int pl_store_carry_onto_stored(struct pl_store *st, const struct pl_run *run, lo
 	struct pl_retraction_list rets = {0};
 	struct pl_accepted_list steps = {0};
 	unsigned char *add = NULL, *revoke = NULL;
-	size_t add_from = 0;
+	size_t add_from = 0, ext_from = 0;
 	int restore_last = 0, rc;
 	sqlite3_stmt *s = NULL;
 
@@ -276,9 +405,14 @@ int pl_store_carry_onto_stored(struct pl_store *st, const struct pl_run *run, lo
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((rc = revisions_fit(&revs, &c->revisions, run, id, err)) ||
+	if ((rc = revisions_fit(&revs, &c->revisions, run, id, &ext_from, err)) ||
 	    (rc = retractions_fit(&rets, &c->retractions, run, id, &add_from, &restore_last, err)) ||
 	    (rc = steps_fit(&steps, &c->accepted, run, id, add, revoke, err)))
+		goto out;
+	/* the revisions beyond the trail here first: the file's retractions
+	 * and acceptances that follow them are of the amended run */
+	if (ext_from < c->revisions.n &&
+	    (rc = pl_store_carry_extend(st, run, id, &c->revisions, ext_from, added, err)))
 		goto out;
 	if (restore_last) {
 		const struct pl_retraction *g = &c->retractions.v[rets.n - 1];

@@ -883,7 +883,8 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 	attached = 1;
 	/* no value read from it larger than a chunk may be (SQLITE_TOOBIG) */
 	old_limit = sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, (int)PL_SOURCE_CHUNK_MAX + 1024);
-	if ((rc = pl_merge_check_source(st, other, err)))
+	if ((rc = pl_merge_check_source(st, other, err)) ||
+	    (rc = pl_merge_check_runs(copy ? copy : other, other, err)))
 		goto out;
 	if ((rc = pl_store_exec_sql(st, "PRAGMA temp_store = FILE", "merging", err)) ||
 	    (rc = pl_store_begin(st, err)))
@@ -914,30 +915,6 @@ out:
 	return rc;
 }
 
-/* ----------------------------------------- what a ledger record carries */
-
-/* The id of the stored run read from sha256's record, or 0. */
-static int run_by_source(struct pl_store *st, const char *sha, long record, long long *id,
-                         struct pl_error *err)
-{
-	sqlite3_stmt *s = NULL;
-	int rc = 0, step;
-
-	*id = 0;
-	if (sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE source_sha256 = ?1 AND record = ?2",
-	                       -1, &s, NULL) != SQLITE_OK)
-		return pl_store_fail(st, err, "looking up a run");
-	sqlite3_bind_text(s, 1, sha, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, record);
-	step = sqlite3_step(s);
-	if (step == SQLITE_ROW)
-		*id = sqlite3_column_int64(s, 0);
-	else if (step != SQLITE_DONE)
-		rc = pl_store_fail(st, err, "looking up a run");
-	sqlite3_finalize(s);
-	return rc;
-}
-
 /* Binds text or NULL. */
 static void bind_opt(sqlite3_stmt *s, int i, const char *v)
 {
@@ -945,100 +922,6 @@ static void bind_opt(sqlite3_stmt *s, int i, const char *v)
 		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(s, i);
-}
-
-int pl_store_insert_carried(struct pl_store *st, const struct pl_run *run, long long run_id,
-                            struct pl_error *err)
-{
-	static const char steps_sql[] =
-		"INSERT INTO accepted_steps (run_id, metric, reason, accepted_at, accepted_by, revoked_at, "
-		"revoked_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (run_id, metric) DO NOTHING";
-	static const char rev_sql[] =
-		"INSERT INTO revisions (run_id, revision, field, old_value, new_value, changed_at, reason, "
-		"author) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING";
-	static const char ret_sql[] =
-		"INSERT INTO retractions (run_id, retracted_at, reason, author, restored_at, "
-		"restore_reason, restored_by) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE NOT EXISTS (SELECT 1 "
-		"FROM retractions WHERE run_id = ?1 AND retracted_at = ?2 AND reason = ?3 AND author = ?4) "
-		"ON CONFLICT DO NOTHING";
-	const struct pl_carried *c = run->carried;
-	sqlite3_stmt *s = NULL;
-	long long id = run_id, audit = 0;
-	int rc;
-
-	if (pl_carried_empty(c))
-		return 0;
-	if (!id && (rc = run_by_source(st, run->sha256, run->record, &id, err)))
-		return rc;
-	if (!id)
-		return 0; /* not stored (cannot happen after an insert) */
-	if (sqlite3_prepare_v2(st->db, steps_sql, -1, &s, NULL) != SQLITE_OK)
-		return pl_store_fail(st, err, "storing accepted steps");
-	for (size_t i = 0; i < c->accepted.n; i++) {
-		const struct pl_accepted_step *a = &c->accepted.v[i];
-
-		sqlite3_bind_int64(s, 1, id);
-		sqlite3_bind_text(s, 2, pl_metric_info[a->metric].name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 3, a->reason, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 4, a->accepted_at, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 5, a->accepted_by ? a->accepted_by : "", -1, SQLITE_STATIC);
-		bind_opt(s, 6, a->revoked_at);
-		bind_opt(s, 7, a->revoked_by);
-		if (sqlite3_step(s) != SQLITE_DONE) {
-			rc = pl_store_fail(st, err, "storing accepted steps");
-			sqlite3_finalize(s);
-			return rc;
-		}
-		sqlite3_reset(s);
-	}
-	sqlite3_finalize(s);
-	if (sqlite3_prepare_v2(st->db, rev_sql, -1, &s, NULL) != SQLITE_OK)
-		return pl_store_fail(st, err, "storing revisions");
-	for (size_t i = 0; i < c->revisions.n; i++) {
-		const struct pl_revision *r = &c->revisions.v[i];
-
-		sqlite3_bind_int64(s, 1, id);
-		sqlite3_bind_int(s, 2, r->revision);
-		sqlite3_bind_text(s, 3, r->field, -1, SQLITE_STATIC);
-		bind_opt(s, 4, r->old_value);
-		bind_opt(s, 5, r->new_value);
-		sqlite3_bind_text(s, 6, r->changed_at, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 7, r->reason, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 8, r->author, -1, SQLITE_STATIC);
-		if (sqlite3_step(s) != SQLITE_DONE) {
-			rc = pl_store_fail(st, err, "storing revisions");
-			sqlite3_finalize(s);
-			return rc;
-		}
-		audit += sqlite3_changes64(st->db);
-		sqlite3_reset(s);
-	}
-	sqlite3_finalize(s);
-	if (sqlite3_prepare_v2(st->db, ret_sql, -1, &s, NULL) != SQLITE_OK)
-		return pl_store_fail(st, err, "storing retractions");
-	for (size_t i = 0; i < c->retractions.n; i++) {
-		const struct pl_retraction *r = &c->retractions.v[i];
-
-		sqlite3_bind_int64(s, 1, id);
-		sqlite3_bind_text(s, 2, r->retracted_at, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 3, r->reason, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 4, r->author, -1, SQLITE_STATIC);
-		bind_opt(s, 5, r->restored_at);
-		bind_opt(s, 6, r->restore_reason);
-		bind_opt(s, 7, r->restored_by);
-		if (sqlite3_step(s) != SQLITE_DONE) {
-			rc = pl_store_fail(st, err, "storing retractions");
-			sqlite3_finalize(s);
-			return rc;
-		}
-		audit += sqlite3_changes64(st->db);
-		sqlite3_reset(s);
-	}
-	sqlite3_finalize(s);
-	if (audit)
-		return pl_store_exec_sql(st, "UPDATE ledger_generation SET generation = generation + 1",
-		                         "storing retractions", err);
-	return 0;
 }
 
 /* ---------------------------------------------- reimport: metric changes */
@@ -1128,8 +1011,45 @@ int pl_store_revise_metrics(struct pl_store *st, long long run_id, int revision,
 
 /* --------------------------- a ledger record of a run stored already */
 
+/* 1 when run carries a revision numbered beyond the stored trail of
+ * stored run id (*beyond; pl_store_carry_extend() then decides). */
+static int carries_more(struct pl_store *st, const struct pl_run *run, long long id, int *beyond,
+                        struct pl_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int max = 1;
+
+	*beyond = 0;
+	if (!run->carried || run->carried->revisions.n == 0)
+		return 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT coalesce(max(revision), 1) FROM revisions WHERE "
+	                               "run_id = ?1", -1, &s, NULL) != SQLITE_OK)
+		return pl_store_fail(st, err, "looking up a stored run");
+	sqlite3_bind_int64(s, 1, id);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		max = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	*beyond = run->carried->revisions.v[run->carried->revisions.n - 1].revision > max;
+	return 0;
+}
+
+static int same_run(struct pl_store *st, const struct pl_run *run, const struct pl_cond_key *key,
+                    int strict, struct pl_error *err);
+
 int pl_store_check_same_run(struct pl_store *st, const struct pl_run *run,
                             const struct pl_cond_key *key, struct pl_error *err)
+{
+	return same_run(st, run, key, 0, err);
+}
+
+int pl_store_check_same_run_strict(struct pl_store *st, const struct pl_run *run,
+                                   const struct pl_cond_key *key, struct pl_error *err)
+{
+	return same_run(st, run, key, 1, err);
+}
+
+static int same_run(struct pl_store *st, const struct pl_run *run, const struct pl_cond_key *key,
+                    int strict, struct pl_error *err)
 {
 	static const char sql[] =
 		"SELECT r.id, c.key_text, r.run_started_at FROM runs r JOIN conditions c ON "
@@ -1147,6 +1067,7 @@ int pl_store_check_same_run(struct pl_store *st, const struct pl_run *run,
 	if (sqlite3_step(s) == SQLITE_ROW) {
 		const char *here = (const char *)sqlite3_column_text(s, 1);
 		const char *t = (const char *)sqlite3_column_text(s, 2);
+		int beyond = 0;
 
 		if (!here || strcmp(here, key->text) != 0)
 			key_diff(here ? here : "", key->text, "in the file", diff, sizeof(diff));
@@ -1156,7 +1077,20 @@ int pl_store_check_same_run(struct pl_store *st, const struct pl_run *run,
 			         "the file", diff[0] ? "; " : "", t ? t : "(missing)",
 			         started ? started : "(missing)");
 		}
-		if (diff[0])
+		if (diff[0] && !strict &&
+		    (rc = carries_more(st, run, sqlite3_column_int64(s, 0), &beyond, err)) == 0 && beyond)
+			diff[0] = '\0'; /* the file amended it further: pl_store_carry_extend() */
+		if (!rc && diff[0] && !strict && !beyond) {
+			/* an older export of the run, amended here since: its
+			 * conditions are those of a revision of the trail here
+			 * (pl_store_carry_onto_stored() checks its trail is a prefix) */
+			int older = 0;
+			if ((rc = same_at_some_revision(st, sqlite3_column_int64(s, 0), here ? here : "",
+			                                key->text, t, started, &older, err)) == 0 &&
+			    older)
+				diff[0] = '\0';
+		}
+		if (!rc && diff[0])
 			rc = pl_error_set(err, PL_EINVALID,
 			                  "the run of sha256 %.12s..., record %ld is stored (run %lld) with "
 			                  "other conditions: %s; make them agree with 'perfledger amend' "

@@ -14,7 +14,8 @@
  *    PL_MERGE_TEXT_MAX bytes, BLOBs only in source_chunks.bytes and no
  *    larger than a chunk may be), and is a row import or the commands
  *    would write: metrics finite and in their plausible range
- *    (schema/ranges.tsv), sha256 as 64 lowercase hex digits, trail times as perfledger writes them, reasons
+ *    (schema/ranges.tsv), build identity as import --set checks it
+ *    (ci_run_url an http(s) URL), sha256 as 64 lowercase hex digits, trail times as perfledger writes them, reasons
  *    and authors not empty, revision numbers from 2, fields and metrics
  *    that exist, chunk sizes within PL_SOURCE_CHUNK_MAX and compression
  *    'zlib'.
@@ -145,6 +146,28 @@ static void fn_metric_name(sqlite3_context *c, int n, sqlite3_value **v)
 	sqlite3_result_int(c, f && pl_metric_lookup(f) >= 0);
 }
 
+/* pl_ok_build(f, x): 1 when x is NULL or a value build identity field f
+ * takes as import --set and amend check it (1 to 200 bytes of UTF-8
+ * without control characters; ci_run_url an http(s) URL, which the site
+ * writes into a link: "javascript:..." must not arrive by merge). */
+static void fn_build(sqlite3_context *c, int n, sqlite3_value **v)
+{
+	struct pl_run scratch;
+	int ok;
+
+	(void)n;
+	if (sqlite3_value_type(v[1]) == SQLITE_NULL) {
+		sqlite3_result_int(c, 1);
+		return;
+	}
+	pl_run_init(&scratch);
+	ok = sqlite3_value_type(v[1]) == SQLITE_TEXT &&
+	     pl_run_set_build(&scratch, sqlite3_value_int(v[0]),
+	                      (const char *)sqlite3_value_text(v[1]), NULL) == 0;
+	pl_run_release(&scratch);
+	sqlite3_result_int(c, ok);
+}
+
 static int add_functions(sqlite3 *db)
 {
 	static const struct {
@@ -153,7 +176,7 @@ static int add_functions(sqlite3 *db)
 		void (*fn)(sqlite3_context *, int, sqlite3_value **);
 	} fns[] = {{"pl_ok_utf8", 1, fn_utf8},   {"pl_ok_time", 1, fn_time},
 	           {"pl_ok_metric", 2, fn_metric}, {"pl_ok_field", 1, fn_field},
-	           {"pl_ok_metric_name", 1, fn_metric_name}};
+	           {"pl_ok_metric_name", 1, fn_metric_name}, {"pl_ok_build", 2, fn_build}};
 
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
 		if (sqlite3_create_function_v2(db, fns[i].name, fns[i].nargs,
@@ -293,6 +316,12 @@ static char *row_sql(const char *table, const struct col *c, size_t n)
 				when(q, bad, c[i].name);
 			}
 		}
+		if (strcmp(table, "runs") == 0)
+			for (int f = 0; f < PL_BUILD_COUNT; f++)
+				if (strcmp(c[i].name, pl_store_build_cols[f]) == 0) {
+					snprintf(bad, sizeof(bad), "NOT pl_ok_build(%d, %s)", f, id);
+					when(q, bad, c[i].name);
+				}
 		if (strcmp(table, "source_chunks") == 0 && strcmp(c[i].name, "size") == 0) {
 			snprintf(bad, sizeof(bad), "size < 0 OR size > %zu", PL_SOURCE_CHUNK_MAX);
 			when(q, bad, c[i].name);

@@ -338,8 +338,12 @@ static int read_row(const char *path, sqlite3_stmt *s, struct cond_slot *cache,
 		if (rc)
 			return rc;
 	}
+	/* a number, or missing: text that is no number (a column's REAL
+	 * affinity stores a number given as text as a number; "NaN" or "abc"
+	 * stays text, and SQLite reads it as 0) is no value perfledger wrote */
 	for (int m = 0; m < PL_METRIC_COUNT; m++, col++)
-		if (sqlite3_column_type(s, col) != SQLITE_NULL)
+		if (sqlite3_column_type(s, col) == SQLITE_FLOAT ||
+		    sqlite3_column_type(s, col) == SQLITE_INTEGER)
 			pl_run_set_metric(run, m, sqlite3_column_double(s, col));
 	for (int f = 0; f < PL_BUILD_COUNT; f++, col++)
 		if (sqlite3_column_type(s, col) != SQLITE_NULL &&

@@ -281,6 +281,14 @@ int pl_merge_check_objects(sqlite3 *db, sqlite3 *mine, const char *path, struct 
  * 0, PL_EINVALID naming the first bad table or row, PL_EDB, PL_ENOMEM. */
 int pl_merge_check_source(struct pl_store *st, const char *path, struct pl_error *err);
 
+/* Checks every run of the ledger file at file (the one merged: the other
+ * ledger, or its migrated copy; shown is its name in messages), one at a
+ * time, after pl_merge_check_source() passed (merge_runs.c): its required
+ * conditions as import checks them, its trail as pl_carried_check()
+ * checks an export line's. Returns 0, or PL_EINVALID naming the first bad
+ * run (id, source path, record, sha256) and why; PL_ENOMEM. */
+int pl_merge_check_runs(const char *file, const char *shown, struct pl_error *err);
+
 /* The SQLite URI of the file at path (any bytes: '%', '?', '#', spaces,
  * control and non-ASCII bytes percent-escaped; an absolute path after an
  * empty authority, so "//x/y.db" stays a path), with "?query" appended
@@ -294,5 +302,24 @@ char *pl_store_file_uri(const char *path, const char *query);
  * condition key) or another run_started_at; else 0. PL_EDB. */
 int pl_store_check_same_run(struct pl_store *st, const struct pl_run *run,
                             const struct pl_cond_key *key, struct pl_error *err);
+
+/* As pl_store_check_same_run(), except that pl_store_check_same_run()
+ * lets a record through whose carried revisions go beyond the stored
+ * trail (pl_store_carry_extend() applies them, then checks with this one
+ * that the run here now has the record's conditions). */
+int pl_store_check_same_run_strict(struct pl_store *st, const struct pl_run *run,
+                                   const struct pl_cond_key *key, struct pl_error *err);
+
+/* Applies the revisions got->v[from..] a ledger record carries beyond the
+ * stored trail of run id (carry_extend.c): each revision's old values the
+ * run's values here, applied as amend (conditions, build identity,
+ * extras, through pl_ledger_amend_run()) and reimport (metrics) apply
+ * them, with the file's time, reason and author; then the run here must
+ * have run's conditions. *added grows by the revision rows stored. Inside
+ * the caller's transaction (on error it undoes). Returns 0, PL_EINVALID
+ * naming the revision and field, PL_EDB or PL_ENOMEM. */
+int pl_store_carry_extend(struct pl_store *st, const struct pl_run *run, long long id,
+                          const struct pl_revision_list *got, size_t from, long long *added,
+                          struct pl_error *err);
 
 #endif
