@@ -24,25 +24,28 @@ src/render/xlsx.c 1235
 fcaps="
 src/cli/cmd_accept.c:cmd_accept 187
 src/cli/cmd_check.c:cmd_check 212
-src/cli/cmd_history.c:cmd_history 138
-src/cli/cmd_import.c:cmd_import 185
+src/cli/cmd_history.c:cmd_history 149
+src/cli/cmd_import.c:cmd_import 187
 src/core/gate.c:pl_gate_decide 121
 src/core/gate_night.c:gate_item 137
 src/core/gate_night.c:pl_gate_night_build 152
+src/core/history.c:pl_history_build_grouped 127
+src/hub/pull.c:read_lines 125
+src/hub/push.c:flush 162
 src/import/pipeline.c:pl_import_paths 125
-src/import/reimport.c:redo_run 146
-src/render/bundle.c:render_into 122
-src/render/bundle_charts.c:pl_bundle_make_charts 138
-src/render/bundle_context.c:ctx_verdict 200
-src/render/export.c:pl_render_export_run 127
+src/import/reimport.c:redo_run 153
+src/render/bundle.c:render_into 125
+src/render/bundle_charts.c:kind_charts 148
+src/render/bundle_context.c:ctx_verdict 233
+src/render/export.c:pl_render_export_run 135
 src/render/gate_report.c:pl_render_gate 128
 src/render/regress.c:pl_render_check 121
 src/render/regress.c:history_json 137
-src/render/regress.c:pl_render_history 149
+src/render/regress.c:pl_render_history 162
 src/render/site.c:chart 170
 src/render/site.c:index_row 128
 src/render/site.c:write_series_files 195
-src/render/xlsx.c:sheet_procurement 169
+src/render/xlsx.c:sheet_procurement 167
 "
 flimit=120
 bad=0
