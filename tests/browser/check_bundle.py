@@ -177,11 +177,12 @@ def sheet_rows(fods, name):
 def check_numbers(fods):
     """Numbers must reach a spreadsheet as numbers (a workbook with every
     number written as text converted fine before). In the Comparison sheet
+    (对比: the bundle is rendered in zh-CN)
     every cell under a header with a unit, "(s)" or "(tok/s)", is a float
     or empty, and the row of the MI300X at concurrency 1 holds the values
     of samples/procurement-sweep/mi300x.jsonl, a single run: ttft_p50 0.09 s,
     output throughput 45 tok/s, price per hour 4.5."""
-    rows = sheet_rows(fods, "Comparison")
+    rows = sheet_rows(fods, "对比")  # the zh-CN bundle's Comparison sheet
     head = [v for _, v in rows[0]]
     col = lambda name: head.index(name) if name in head else sys.exit("no column %r in %r" % (name, head))
     units = [i for i, h in enumerate(head) if isinstance(h, str) and (h.endswith("(s)") or h.endswith("(tok/s)"))]
