@@ -3,7 +3,7 @@
  * on: which recorded percentile bounds a missing one, the plausible SLO
  * ranges of schema/ranges.tsv (its slo-seconds rows) and the unit an implausible limit
  * probably meant, and the "did you mean" of util/suggest.h. The verdict
- * itself is checked end to end by tests/e2e/cases/320-verdict-bounds.case.
+ * itself is checked end to end by tests/e2e/cases/418-verdict-bounds.case.
  */
 #include <setjmp.h>
 #include <stdarg.h>
