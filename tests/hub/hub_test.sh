@@ -86,9 +86,12 @@ check_eq "incremental pull" "pulled from '$WORK/pg/sock:$PGPORT/hub': 27 new ver
 
 # 5. a laptop pulls, accepts a step and amends a run, pushes; the site sees both
 "$BIN" --db laptop.db pull "$HUB" >/dev/null || fail "laptop pull"
-# (local ids depend on the order the pushes arrived in: take two listed runs)
-A_RUN=$("$BIN" --db laptop.db list | awk 'NR == 7 {print $1}')
-M_RUN=$("$BIN" --db laptop.db list | awk 'NR == 9 {print $1}')
+# (local ids depend on the order the pushes arrived in: take two of r7's
+# runs by their start time, so that no run of r0 is touched and the conflict
+# of step 6 stays exactly r0's 40 runs whatever order the pushes took)
+A_RUN=$("$BIN" --db laptop.db list --where run_started_at=2026-09-07T00:00:08Z | awk 'NR == 3 {print $1}')
+M_RUN=$("$BIN" --db laptop.db list --where run_started_at=2026-09-09T00:00:08Z | awk 'NR == 3 {print $1}')
+[ -n "$A_RUN" ] && [ -n "$M_RUN" ] || fail "r7's runs by start time"
 "$BIN" --db laptop.db accept --run "$A_RUN" --metric ttft_p50 --reason "new scheduler" --by bob --force >/dev/null || fail "accept"
 "$BIN" --db laptop.db amend --run "$M_RUN" --set dataset=sharegpt --reason "dataset was not recorded" --by bob >/dev/null || fail "amend"
 "$BIN" --db laptop.db push "$HUB" >push-laptop.out
