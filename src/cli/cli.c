@@ -308,6 +308,36 @@ int pl_cli_find_data(const char *sub, const char *name, char *out, size_t n)
 	return data_at(exe, "/..", sub, name, out, n);
 }
 
+int pl_cli_opt_format_json(void *value, const char *arg, const char *cmd)
+{
+	if (strcmp(arg, "json") == 0 || strcmp(arg, "text") == 0) {
+		*(int *)value = arg[0] == 'j';
+		return 0;
+	}
+	pl_cli_errorf(cmd, "bad --format '%s': expected text or json", arg);
+	return PL_EXIT_USAGE;
+}
+
+int pl_cli_operand_run_id(void *id, const char *arg, const char *cmd)
+{
+	char *end;
+	long long v;
+
+	if (*(long long *)id != 0) {
+		pl_cli_errorf(cmd, "unexpected argument '%s' (one run id)", arg);
+		return PL_EXIT_USAGE;
+	}
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (!*arg || *end || errno == ERANGE || v <= 0) {
+		pl_cli_errorf(cmd, "bad run id '%s': expected a whole number ('perfledger list' shows them)",
+		              arg);
+		return PL_EXIT_USAGE;
+	}
+	*(long long *)id = v;
+	return 0;
+}
+
 int pl_cli_opt_summary(void *value, const char *arg, const char *cmd)
 {
 	if (strcmp(arg, "json") == 0 || strcmp(arg, "text") == 0) {

@@ -72,6 +72,28 @@ int pl_cli_render_bundle(const struct pl_cli *cli, const char *spec_path, const 
                          const char *since, const char *wind_to);
 int cmd_formats(const struct pl_cli *cli, int argc, char **argv);
 
+/* --format F for a command that prints text or json: an option handler
+ * setting *(int *)value to 1 for "json" and 0 for "text"; anything else is
+ * a usage error naming both (returns PL_EXIT_USAGE). Used by show and
+ * requests. */
+int pl_cli_opt_format_json(void *value, const char *arg, const char *cmd);
+
+/* The one operand of a command about one run (show, requests): sets
+ * *(long long *)id to the run id ARG names. A usage error (PL_EXIT_USAGE,
+ * printed) when ARG is not a whole number > 0 or when *id is set already
+ * (a second operand). */
+int pl_cli_operand_run_id(void *id, const char *arg, const char *cmd);
+
+/* The command line of push and pull (hub_cli.c): `CMD [--where
+ * FIELD=VALUE]... [--summary text|json] URL`, parsed with USAGE_TEXT as the
+ * --help head. Zeroes and fills *sel (release it with
+ * pl_selection_release() whatever this returns), *json (1: --summary json)
+ * and *url (borrowed from argv). Returns PL_OPTIONS_CONTINUE when the
+ * command should go on, else the exit code (0 after --help; a usage error
+ * printed, PL_EXIT_USAGE, for a bad option or not exactly one URL). */
+int pl_cli_hub_args(const char *cmd, const char *usage_text, int argc, char **argv,
+                    struct pl_selection *sel, int *json, const char **url);
+
 /* --summary F: an option handler setting *(int *)value to 1 for "json" and
  * 0 for "text" (the default); anything else is a usage error naming both.
  * The summary of a command that changes the ledger (import, merge, amend,

@@ -420,8 +420,6 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 		.head = usage_text,
 		.options = options,
 		.width = 18,
-		.unknown_fmt = "unknown or incomplete option '%s'",
-		.on_error = PL_USAGE_SEE_HELP,
 		.no_operands = 1,
 	};
 

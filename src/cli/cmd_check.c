@@ -182,8 +182,6 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 		.options = options,
 		.width = 24,
 		.tail = usage_tail,
-		.unknown_fmt = "unknown or incomplete option '%s'",
-		.on_error = PL_USAGE_SEE_HELP,
 		.no_operands = 1,
 	};
 

@@ -84,8 +84,6 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 		.width = 24,
 		.tail = usage_tail,
 		.more = print_metrics,
-		.unknown_fmt = "unknown or incomplete option '%s'",
-		.on_error = PL_USAGE_SEE_HELP,
 		.no_operands = 1,
 	};
 

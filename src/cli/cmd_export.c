@@ -114,8 +114,6 @@ int cmd_export(const struct pl_cli *cli, int argc, char **argv)
 		.cmd = "export",
 		.head = usage_text,
 		.options = options,
-		.unknown_fmt = "unknown or incomplete option '%s'",
-		.on_error = PL_USAGE_FULL,
 		.no_operands = 1,
 	};
 	struct export_ctx ctx;

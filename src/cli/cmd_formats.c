@@ -262,8 +262,6 @@ int cmd_formats(const struct pl_cli *cli, int argc, char **argv)
 		.cmd = "formats",
 		.head = usage_text,
 		.options = options,
-		.unknown_fmt = "unexpected argument '%s'",
-		.on_error = PL_USAGE_FULL,
 		.operand = operand,
 		.operand_data = &fa,
 	};

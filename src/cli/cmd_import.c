@@ -477,8 +477,6 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 		.options = options,
 		.width = 19,
 		.tail = usage_tail,
-		.unknown_fmt = "unknown or incomplete option '%s'",
-		.on_error = PL_USAGE_FULL,
 	};
 
 	pl_error_init(&err);

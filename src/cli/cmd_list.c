@@ -73,8 +73,6 @@ int cmd_list(const struct pl_cli *cli, int argc, char **argv)
 		.head = usage_text,
 		.options = options,
 		.more = print_conditions,
-		.unknown_fmt = "unknown or incomplete option '%s'",
-		.on_error = PL_USAGE_FULL,
 		.no_operands = 1,
 	};
 

@@ -52,8 +52,6 @@ int cmd_merge(const struct pl_cli *cli, int argc, char **argv)
 		.cmd = "merge",
 		.head = usage_text,
 		.options = options,
-		.unknown_fmt = "unknown or incomplete option '%s'",
-		.on_error = PL_USAGE_FULL,
 	};
 
 	pl_error_init(&err);

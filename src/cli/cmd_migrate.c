@@ -28,8 +28,6 @@ int cmd_migrate(const struct pl_cli *cli, int argc, char **argv)
 		.head = usage_text,
 		.options = options,
 		.width = 16,
-		.unknown_fmt = "unknown option '%s'",
-		.on_error = PL_USAGE_SEE_HELP,
 		.no_operands = 1,
 	};
 	struct pl_store *st;

@@ -34,40 +34,19 @@ int cmd_pull(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_store *st = NULL;
 	struct pl_hub *h = NULL;
 	struct pl_pull_stats ps;
-	int argi, rc, json = 0;
+	const char *url;
+	int rc, json;
 	struct pl_selection sel;
-	char selection[2048] = "";
-	const struct pl_option options[] = {
-		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &sel, pl_sel_opt_where, NULL),
-		PL_OPT_CALLBACK_ENTRY("summary", 0, "F", &json, pl_cli_opt_summary,
-		                      "the summary as text (default) or json"),
-		PL_OPT_END_ENTRY,
-	};
-	const struct pl_usage usage = {
-		.cmd = "pull",
-		.head = usage_text,
-		.options = options,
-		.unknown_fmt = "unknown or incomplete option '%s'",
-		.on_error = PL_USAGE_FULL,
-	};
+	char selection[2048];
 	const struct pl_merge_stats *m = &ps.merged;
 
-	memset(&sel, 0, sizeof(sel));
 	pl_error_init(&err);
-	rc = pl_options_parse(&usage, argc, argv, &argi);
+	rc = pl_cli_hub_args("pull", usage_text, argc, argv, &sel, &json, &url);
 	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
 	rc = PL_EXIT_USAGE;
-	if (argi + 1 != argc) {
-		pl_cli_errorf("pull", "pull takes one hub (usage: perfledger pull [--where FIELD=VALUE]... URL)");
-		goto out;
-	}
-	for (size_t i = 0; i < sel.nfilters; i++) {
-		size_t used = strlen(selection);
-		snprintf(selection + used, sizeof(selection) - used, "%s%s", i ? " " : "",
-		         sel.where_text[i]);
-	}
-	if (pl_hub_connect(argv[argi], &h, &err)) {
+	pl_selection_where_join(&sel, " ", selection, sizeof(selection));
+	if (pl_hub_connect(url, &h, &err)) {
 		pl_cli_print_error(&err);
 		rc = pl_cli_exit_for(err.code);
 		goto out;

@@ -51,8 +51,6 @@ int cmd_purge(const struct pl_cli *cli, int argc, char **argv)
 		.head = usage_text,
 		.options = options,
 		.width = 21,
-		.unknown_fmt = "unknown or incomplete option '%s'",
-		.on_error = PL_USAGE_SEE_HELP,
 		.no_operands = 1,
 	};
 

@@ -39,35 +39,18 @@ int cmd_push(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_store *st = NULL;
 	struct pl_hub *h = NULL;
 	struct pl_push_stats ps;
-	int argi, rc, json = 0;
-	const struct pl_option options[] = {
-		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &sel, pl_sel_opt_where, NULL),
-		PL_OPT_CALLBACK_ENTRY("summary", 0, "F", &json, pl_cli_opt_summary,
-		                      "the summary as text (default) or json"),
-		PL_OPT_END_ENTRY,
-	};
-	const struct pl_usage usage = {
-		.cmd = "push",
-		.head = usage_text,
-		.options = options,
-		.unknown_fmt = "unknown or incomplete option '%s'",
-		.on_error = PL_USAGE_FULL,
-	};
+	const char *url;
+	int rc, json;
 
-	memset(&sel, 0, sizeof(sel));
 	pl_error_init(&err);
-	rc = pl_options_parse(&usage, argc, argv, &argi);
+	rc = pl_cli_hub_args("push", usage_text, argc, argv, &sel, &json, &url);
 	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
 	rc = PL_EXIT_USAGE;
-	if (argi + 1 != argc) {
-		pl_cli_errorf("push", "push takes one hub (usage: perfledger push [--where FIELD=VALUE]... URL)");
-		goto out;
-	}
 	st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
 	if (!st)
 		goto out;
-	if (pl_hub_connect(argv[argi], &h, &err) ||
+	if (pl_hub_connect(url, &h, &err) ||
 	    pl_hub_push(h, st, sel.filters, sel.nfilters, &ps, &err)) {
 		pl_cli_print_error(&err);
 		rc = pl_cli_exit_for(err.code);

@@ -224,8 +224,6 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 		.cmd = "report",
 		.head = usage_text,
 		.options = options,
-		.unknown_fmt = "unknown or incomplete option '%s'",
-		.on_error = PL_USAGE_SEE_HELP,
 		.no_operands = 1,
 	};
 

@@ -4,7 +4,6 @@
  * (core/requests.h), and, given --slo, the run graded against it:
  * attainment and goodput counted from the requests.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,39 +29,6 @@ static const char usage_text[] =
 	"against a limit is its largest gap. Text shows 6 significant digits;\n"
 	"--format json every digit, with the canonical names.\n"
 	"\n";
-
-static int operand_id(void *id, const char *arg, const char *cmd)
-{
-	char *end;
-	long long v;
-
-	if (*(long long *)id != 0) {
-		pl_cli_errorf(cmd, "unexpected argument '%s' (one run id)", arg);
-		return PL_EXIT_USAGE;
-	}
-	errno = 0;
-	v = strtoll(arg, &end, 10);
-	if (!*arg || *end || errno == ERANGE || v <= 0) {
-		pl_cli_errorf(cmd, "bad run id '%s': expected a whole number ('perfledger list' shows them)",
-		              arg);
-		return PL_EXIT_USAGE;
-	}
-	*(long long *)id = v;
-	return 0;
-}
-
-static int opt_format(void *fmt, const char *arg, const char *cmd)
-{
-	if (strcmp(arg, "text") == 0)
-		*(int *)fmt = 0;
-	else if (strcmp(arg, "json") == 0)
-		*(int *)fmt = 1;
-	else {
-		pl_cli_errorf(cmd, "bad --format '%s': expected text or json", arg);
-		return PL_EXIT_USAGE;
-	}
-	return 0;
-}
 
 static void num(FILE *out, double v)
 {
@@ -181,7 +147,7 @@ int cmd_requests(const struct pl_cli *cli, int argc, char **argv)
 	const struct pl_option options[] = {
 		PL_OPT_STRING_ENTRY("slo", 0, "LIMITS", &slo_text,
 		                    "ttft=S,tpot=S,e2el=S,itl=S (seconds, any subset)"),
-		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &json, opt_format, "text (default) or json"),
+		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &json, pl_cli_opt_format_json, "text (default) or json"),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
@@ -189,9 +155,7 @@ int cmd_requests(const struct pl_cli *cli, int argc, char **argv)
 		.head = usage_text,
 		.options = options,
 		.width = 14,
-		.unknown_fmt = "unknown or incomplete option '%s'",
-		.on_error = PL_USAGE_SEE_HELP,
-		.operand = operand_id,
+		.operand = pl_cli_operand_run_id,
 		.operand_data = &id,
 	};
 

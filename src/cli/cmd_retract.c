@@ -61,8 +61,6 @@ static int retract_or_restore(const struct pl_cli *cli, int argc, char **argv, i
 		.head = restore ? restore_usage : retract_usage,
 		.options = options,
 		.width = 21,
-		.unknown_fmt = "unknown or incomplete option '%s'",
-		.on_error = PL_USAGE_SEE_HELP,
 		.no_operands = 1,
 	};
 

@@ -6,9 +6,7 @@
  * trail: imported, each amend (old -> new), each retraction and restore.
  * A retracted run is shown too: show is how one finds out why.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -27,44 +25,9 @@ static const char usage_text[] =
 	"object with \"revision\", \"retracted\" and \"trail\" added.\n"
 	"\n";
 
-/* The one operand: the run id. */
-static int operand_id(void *id, const char *arg, const char *cmd)
-{
-	char *end;
-	long long v;
-
-	if (*(long long *)id != 0) {
-		pl_cli_errorf(cmd, "unexpected argument '%s' (one run id)", arg);
-		return PL_EXIT_USAGE;
-	}
-	errno = 0;
-	v = strtoll(arg, &end, 10);
-	if (!*arg || *end || errno == ERANGE || v <= 0) {
-		pl_cli_errorf(cmd, "bad run id '%s': expected a whole number ('perfledger list' shows them)",
-		              arg);
-		return PL_EXIT_USAGE;
-	}
-	*(long long *)id = v;
-	return 0;
-}
-
-/* --format text|json. */
-static int opt_format(void *fmt, const char *arg, const char *cmd)
-{
-	if (strcmp(arg, "text") == 0)
-		*(enum pl_table_format *)fmt = PL_FMT_TEXT;
-	else if (strcmp(arg, "json") == 0)
-		*(enum pl_table_format *)fmt = PL_FMT_JSON;
-	else {
-		pl_cli_errorf(cmd, "bad --format '%s': expected text or json", arg);
-		return PL_EXIT_USAGE;
-	}
-	return 0;
-}
-
 int cmd_show(const struct pl_cli *cli, int argc, char **argv)
 {
-	enum pl_table_format fmt = PL_FMT_TEXT;
+	int json = 0;
 	struct pl_revision_list revs = {0};
 	struct pl_retraction_list rets = {0};
 	struct pl_run run;
@@ -74,7 +37,7 @@ int cmd_show(const struct pl_cli *cli, int argc, char **argv)
 	long long id = 0;
 	int argi, rc, found = 0;
 	const struct pl_option options[] = {
-		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, opt_format, "text (default) or json"),
+		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &json, pl_cli_opt_format_json, "text (default) or json"),
 		PL_OPT_END_ENTRY,
 	};
 	const struct pl_usage usage = {
@@ -82,9 +45,7 @@ int cmd_show(const struct pl_cli *cli, int argc, char **argv)
 		.head = usage_text,
 		.options = options,
 		.width = 12,
-		.unknown_fmt = "unknown or incomplete option '%s'",
-		.on_error = PL_USAGE_SEE_HELP,
-		.operand = operand_id,
+		.operand = pl_cli_operand_run_id,
 		.operand_data = &id,
 	};
 
@@ -111,11 +72,11 @@ int cmd_show(const struct pl_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (pl_store_request_counts(st, id, &counts, &err) ||
-	    pl_render_run_show(stdout, &run, &revs, &rets, fmt, &err)) {
+	    pl_render_run_show(stdout, &run, &revs, &rets, json ? PL_FMT_JSON : PL_FMT_TEXT, &err)) {
 		pl_cli_print_error(&err);
 		goto out;
 	}
-	if (counts.found && fmt == PL_FMT_TEXT)
+	if (counts.found && !json)
 		printf("requests: %lld (%lld completed, %lld failed), %lld inter-token gaps, %lld bytes "
 		       "stored ('perfledger requests %lld')\n",
 		       counts.requests, counts.requests - counts.failed, counts.failed, counts.gaps,

@@ -462,7 +462,6 @@ int cmd_verify(const struct pl_cli *cli, int argc, char **argv)
 		.cmd = "verify",
 		.head = usage_text,
 		.options = options,
-		.on_error = PL_USAGE_FULL, /* and no message */
 		.operand = take_dir,        /* options may follow DIR (--offline DIR --id ID) */
 		.operand_data = &dir_arg,
 	};

@@ -45,14 +45,6 @@ struct pl_option {
 #define PL_OPT_CALLBACK_ENTRY(l, s, a, v, f, h) {PL_OPT_CALLBACK, (l), (s), (a), (v), (f), (h)}
 #define PL_OPT_END_ENTRY {PL_OPT_END, NULL, 0, NULL, NULL, NULL, NULL}
 
-/* What a usage error prints after its message. Not read any more: every
- * option error is one line naming what is wrong, then "see 'perfledger
- * CMD --help'" (options.c); the field stays so that tables compile. */
-enum pl_usage_on_error {
-	PL_USAGE_SEE_HELP = 0, /* "see 'perfledger CMD --help'" */
-	PL_USAGE_FULL          /* the whole usage text */
-};
-
 /* A command's usage: the table and the text around it. --help and -h are
  * built in (print the usage to stdout) and are not listed. */
 struct pl_usage {
@@ -64,11 +56,6 @@ struct pl_usage {
 	                                    gap); the help text starts at 2 + width */
 	const char *tail;                /* printed after the option list, or NULL */
 	void (*more)(FILE *f);           /* prints a generated table last, or NULL */
-	const char *unknown_fmt;         /* not read any more (options.c words
-	                                    every option error alike: unknown,
-	                                    ambiguous, missing or unexpected value);
-	                                    kept so tables compile */
-	enum pl_usage_on_error on_error; /* not read any more (see above) */
 	pl_opt_cb operand;               /* NULL: operands are gathered at the end
 	                                    of argv; else called for each operand
 	                                    in order (with operand_data) */

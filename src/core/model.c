@@ -11,6 +11,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -379,16 +380,20 @@ int pl_run_set_cond_num(struct pl_run *run, int id, double num, struct pl_error 
 	return 0;
 }
 
-/* Index of extra name in run->extra, or where it would be inserted
- * (*found 0). */
-static size_t extra_find(const struct pl_run *run, const char *name, int *found)
+/* Index of NAME in the array at base of n elements of size bytes, each
+ * starting with its `char *name` and sorted by it (strcmp), or where it
+ * would be inserted (*found 0). */
+_Static_assert(offsetof(struct pl_extra, name) == 0, "name_find reads name first");
+_Static_assert(offsetof(struct pl_measure, name) == 0, "name_find reads name first");
+
+static size_t name_find(const void *base, size_t n, size_t size, const char *name, int *found)
 {
-	size_t lo = 0, hi = run->nextra;
+	size_t lo = 0, hi = n;
 
 	*found = 0;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(run->extra[mid].name, name);
+		int c = strcmp(*(char *const *)((const char *)base + mid * size), name);
 		if (c == 0) {
 			*found = 1;
 			return mid;
@@ -399,6 +404,13 @@ static size_t extra_find(const struct pl_run *run, const char *name, int *found)
 			hi = mid;
 	}
 	return lo;
+}
+
+/* Index of extra name in run->extra, or where it would be inserted
+ * (*found 0). */
+static size_t extra_find(const struct pl_run *run, const char *name, int *found)
+{
+	return name_find(run->extra, run->nextra, sizeof(*run->extra), name, found);
 }
 
 int pl_run_set_extra(struct pl_run *run, const char *name, const char *value,
@@ -453,22 +465,7 @@ int pl_run_set_extra(struct pl_run *run, const char *name, const char *value,
  * inserted (*found 0). */
 static size_t measure_find(const struct pl_run *run, const char *name, int *found)
 {
-	size_t lo = 0, hi = run->nmeasure;
-
-	*found = 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(run->measure[mid].name, name);
-		if (c == 0) {
-			*found = 1;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return name_find(run->measure, run->nmeasure, sizeof(*run->measure), name, found);
 }
 
 int pl_run_set_measure(struct pl_run *run, const char *name, double num, const char *json,

@@ -197,6 +197,16 @@ int pl_selection_add_allow(struct pl_selection *sel, const char *arg, struct pl_
 	return each_name(sel, NULL, "--allow-mismatch", arg, add_allow, err);
 }
 
+char *pl_selection_where_join(const struct pl_selection *sel, const char *sep, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < sel->nfilters; i++) {
+		size_t used = strlen(buf);
+		snprintf(buf + used, n - used, "%s%s", i ? sep : "", sel->where_text[i]);
+	}
+	return buf;
+}
+
 void pl_selection_release(struct pl_selection *sel)
 {
 	for (size_t i = 0; i < sel->nfilters; i++)

@@ -56,6 +56,11 @@ int pl_selection_add_metric(struct pl_selection *sel, const char *cmd, const cha
  * message naming the unknown condition and the closest names. */
 int pl_selection_add_allow(struct pl_selection *sel, const char *arg, struct pl_error *err);
 
+/* Writes the --where texts of sel as given, joined by SEP ("a=1 b=2" with
+ * " "), into buf of n bytes (n > 0), cut to fit; "" without filters.
+ * Returns buf. For the selection a report, site or pull names. */
+char *pl_selection_where_join(const struct pl_selection *sel, const char *sep, char *buf, size_t n);
+
 /* Frees the owned values; sel can be filled again after it. */
 void pl_selection_release(struct pl_selection *sel);
 

@@ -212,6 +212,76 @@ static void add_merge(struct pl_merge_stats *sum, const struct pl_merge_stats *m
 	sum->skipped += ms->skipped;
 }
 
+/* Runs SQL, a DECLARE ... CURSOR with one parameter (the watermark PREV),
+ * in the open transaction. Returns 0, or the hub's error worded as WHAT
+ * failing. */
+static int declare_cursor(struct pl_hub *h, const char *sql, const char *prev, const char *what,
+                          struct pl_error *err)
+{
+	const char *params[1] = {prev};
+	PGresult *r = PQexecParams(h->conn, sql, 1, NULL, params, NULL, NULL, 0);
+	int rc = 0;
+
+	if (!r || PQresultStatus(r) != PGRES_COMMAND_OK)
+		rc = pl_hub_fail(h, err, what);
+	PQclear(r);
+	return rc;
+}
+
+/* Reads the source bytes of the files the new lines were read from into
+ * the temporary ledger t0 (open), in one transaction of t0, inside the
+ * hub's open REPEATABLE READ transaction. */
+static int read_sources(struct pl_hub *h, const char *prev, struct pl_store *t0,
+                        struct pl_error *err)
+{
+	PGresult *r;
+	int rc;
+
+	rc = declare_cursor(h,
+	                    "DECLARE pl_src NO SCROLL CURSOR FOR SELECT s.sha256, s.seq::text, "
+	                    "s.size::text, s.z FROM perfledger.sources s WHERE s.sha256 IN (SELECT "
+	                    "l.sha256 FROM perfledger.lines l WHERE " NEW_LINES
+	                    ") ORDER BY s.sha256, s.seq",
+	                    prev, "reading source bytes", err);
+	if (rc || (rc = pl_store_begin(t0, err)))
+		return rc;
+	for (;;) {
+		int nt;
+
+		/* binary results: z arrives as its bytes, the text columns as text */
+		r = PQexecParams(h->conn, "FETCH 64 FROM pl_src", 0, NULL, NULL, NULL, NULL, 1);
+		if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
+			rc = pl_hub_fail(h, err, "reading source bytes");
+			PQclear(r);
+			break;
+		}
+		nt = PQntuples(r);
+		for (int t = 0; t < nt && !rc; t++) {
+			struct pl_source_chunk c;
+			char sha[65];
+
+			snprintf(sha, sizeof(sha), "%.*s", PQgetlength(r, t, 0), PQgetvalue(r, t, 0));
+			c.z = (unsigned char *)PQgetvalue(r, t, 3);
+			c.zlen = (size_t)PQgetlength(r, t, 3);
+			c.size = (size_t)strtoull(PQgetvalue(r, t, 2), NULL, 10);
+			rc = pl_store_put_source_chunk(t0, sha, strtoll(PQgetvalue(r, t, 1), NULL, 10), &c,
+			                               err);
+		}
+		PQclear(r);
+		if (rc || nt == 0)
+			break;
+	}
+	if (rc) {
+		struct pl_error e2;
+		pl_error_init(&e2);
+		pl_store_rollback(t0, &e2);
+		return rc;
+	}
+	if ((rc = pl_store_commit(t0, err)))
+		return rc;
+	return pl_hub_exec(h, "CLOSE pl_src", "reading source bytes", err);
+}
+
 /* Reads the new lines into v[] (one file per version) and the source bytes
  * of their files into the first temporary ledger t0 (opened here when a
  * line was read), inside the open REPEATABLE READ transaction. */
@@ -219,22 +289,17 @@ static int read_lines(struct pl_hub *h, const char *db_path, const char *prev,
                       struct version **v, int *nv, struct pl_store **t0, struct pl_pull_stats *ps,
                       struct pl_error *err)
 {
-	const char *params[1] = {prev};
 	PGresult *r;
 	int rc = 0;
 	size_t cap = 0;
 
-	r = PQexecParams(h->conn,
-	                 "DECLARE pl_lines NO SCROLL CURSOR FOR SELECT l.line, row_number() OVER "
-	                 "(PARTITION BY l.sha256, l.record ORDER BY l.id) FROM perfledger.lines l "
-	                 "WHERE " NEW_LINES " ORDER BY l.id",
-	                 1, NULL, params, NULL, NULL, 0);
-	if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
-		rc = pl_hub_fail(h, err, "reading runs");
-		PQclear(r);
+	rc = declare_cursor(h,
+	                    "DECLARE pl_lines NO SCROLL CURSOR FOR SELECT l.line, row_number() OVER "
+	                    "(PARTITION BY l.sha256, l.record ORDER BY l.id) FROM perfledger.lines l "
+	                    "WHERE " NEW_LINES " ORDER BY l.id",
+	                    prev, "reading runs", err);
+	if (rc)
 		return rc;
-	}
-	PQclear(r);
 	for (;;) {
 		int nt;
 
@@ -294,54 +359,7 @@ static int read_lines(struct pl_hub *h, const char *db_path, const char *prev,
 	/* the source bytes of the files those lines were read from */
 	if ((rc = pl_store_open((*v)[0].db, t0, err)))
 		return rc;
-	r = PQexecParams(h->conn,
-	                 "DECLARE pl_src NO SCROLL CURSOR FOR SELECT s.sha256, s.seq::text, "
-	                 "s.size::text, s.z FROM perfledger.sources s WHERE s.sha256 IN (SELECT "
-	                 "l.sha256 FROM perfledger.lines l WHERE " NEW_LINES ") ORDER BY s.sha256, s.seq",
-	                 1, NULL, params, NULL, NULL, 0);
-	if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
-		rc = pl_hub_fail(h, err, "reading source bytes");
-		PQclear(r);
-		return rc;
-	}
-	PQclear(r);
-	if ((rc = pl_store_begin(*t0, err)))
-		return rc;
-	for (;;) {
-		int nt;
-
-		/* binary results: z arrives as its bytes, the text columns as text */
-		r = PQexecParams(h->conn, "FETCH 64 FROM pl_src", 0, NULL, NULL, NULL, NULL, 1);
-		if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
-			rc = pl_hub_fail(h, err, "reading source bytes");
-			PQclear(r);
-			break;
-		}
-		nt = PQntuples(r);
-		for (int t = 0; t < nt && !rc; t++) {
-			struct pl_source_chunk c;
-			char sha[65];
-
-			snprintf(sha, sizeof(sha), "%.*s", PQgetlength(r, t, 0), PQgetvalue(r, t, 0));
-			c.z = (unsigned char *)PQgetvalue(r, t, 3);
-			c.zlen = (size_t)PQgetlength(r, t, 3);
-			c.size = (size_t)strtoull(PQgetvalue(r, t, 2), NULL, 10);
-			rc = pl_store_put_source_chunk(*t0, sha, strtoll(PQgetvalue(r, t, 1), NULL, 10), &c,
-			                               err);
-		}
-		PQclear(r);
-		if (rc || nt == 0)
-			break;
-	}
-	if (rc) {
-		struct pl_error e2;
-		pl_error_init(&e2);
-		pl_store_rollback(*t0, &e2);
-		return rc;
-	}
-	if ((rc = pl_store_commit(*t0, err)))
-		return rc;
-	return pl_hub_exec(h, "CLOSE pl_src", "reading source bytes", err);
+	return read_sources(h, prev, *t0, err);
 }
 
 int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,

@@ -492,7 +492,10 @@ bad:
 	return PL_EINVALID;
 }
 
-int pl_manifest_string(const char *path, const char *key, char *buf, size_t n)
+/* The string member KEY of the manifest at PATH into buf (size n > 0).
+ * CUT 0: a value of n bytes or more counts as not found; 1: it is cut to
+ * fit. Returns 1 if found, else 0 (buf empty). */
+static int manifest_member(const char *path, const char *key, int cut, char *buf, size_t n)
 {
 	char *text;
 	size_t len;
@@ -509,7 +512,7 @@ int pl_manifest_string(const char *path, const char *key, char *buf, size_t n)
 		return 0;
 	if (pl_jsonread_parse(path, text, len, &doc, &err) == 0 &&
 	    pl_jsonread_member(pl_jsonread_root(doc), key, &g, NULL) == 0 &&
-	    pl_jsonread_string(g, &gs, NULL) == 0 && strlen(gs) < n) {
+	    pl_jsonread_string(g, &gs, NULL) == 0 && (cut || strlen(gs) < n)) {
 		snprintf(buf, n, "%s", gs);
 		found = 1;
 	}
@@ -518,28 +521,12 @@ int pl_manifest_string(const char *path, const char *key, char *buf, size_t n)
 	return found;
 }
 
+int pl_manifest_string(const char *path, const char *key, char *buf, size_t n)
+{
+	return manifest_member(path, key, 0, buf, n);
+}
+
 int pl_manifest_gnuplot(const char *path, char *buf, size_t n)
 {
-	char *text;
-	size_t len;
-	struct pl_jsonread *doc = NULL;
-	const struct pl_jsonval *g;
-	const char *gs;
-	struct pl_error err;
-	int found = 0;
-
-	if (n)
-		buf[0] = '\0';
-	pl_error_init(&err);
-	if (pl_file_read(path, MANIFEST_MAX, &text, &len, &err))
-		return 0;
-	if (pl_jsonread_parse(path, text, len, &doc, &err) == 0 &&
-	    pl_jsonread_member(pl_jsonread_root(doc), "gnuplot", &g, NULL) == 0 &&
-	    pl_jsonread_string(g, &gs, NULL) == 0) {
-		snprintf(buf, n, "%s", gs);
-		found = 1;
-	}
-	free(text);
-	pl_jsonread_free(doc);
-	return found;
+	return manifest_member(path, "gnuplot", 1, buf, n);
 }

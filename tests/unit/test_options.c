@@ -94,8 +94,7 @@ static int no_operands;
 
 /* Parses the NULL-ended words (words[0] is the command) with the test
  * table; returns the parser's result, *argi the first operand. */
-static int parse(struct got *g, int *argi, pl_opt_cb operand, enum pl_usage_on_error on_error,
-                 const char **words)
+static int parse(struct got *g, int *argi, pl_opt_cb operand, const char **words)
 {
 	const struct pl_option options[] = {
 		PL_OPT_STRING_ENTRY("name", 'n', "NAME", &g->name, "the name"),
@@ -111,8 +110,6 @@ static int parse(struct got *g, int *argi, pl_opt_cb operand, enum pl_usage_on_e
 		.options = options,
 		.width = 16,
 		.tail = "\nmore text\n",
-		.unknown_fmt = "unknown or incomplete option '%s'",
-		.on_error = on_error,
 		.operand = operand,
 		.operand_data = g,
 		.no_operands = no_operands,
@@ -140,20 +137,20 @@ static void long_and_short_forms(void **state)
 	(void)state;
 
 	const char *a[] = {"demo", "--name", "x", "--verbose", "op", NULL};
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, a), PL_OPTIONS_CONTINUE);
+	assert_int_equal(parse(&g, &argi, NULL, a), PL_OPTIONS_CONTINUE);
 	assert_string_equal(g.name, "x");
 	assert_int_equal(g.verbose, 1);
 	assert_int_equal(argi, 4);
 
 	const char *b[] = {"demo", "-n", "y", "-v", NULL};
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, b), PL_OPTIONS_CONTINUE);
+	assert_int_equal(parse(&g, &argi, NULL, b), PL_OPTIONS_CONTINUE);
 	assert_string_equal(g.name, "y");
 	assert_int_equal(g.verbose, 1);
 	assert_int_equal(argi, 4);
 
 	/* -nVALUE, and clustered flags */
 	const char *c[] = {"demo", "-nz", "-va", NULL};
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, c), PL_OPTIONS_CONTINUE);
+	assert_int_equal(parse(&g, &argi, NULL, c), PL_OPTIONS_CONTINUE);
 	assert_string_equal(g.name, "z");
 	assert_int_equal(g.verbose, 1);
 	assert_int_equal(g.all, 1);
@@ -166,21 +163,21 @@ static void equals_and_separate_values(void **state)
 	(void)state;
 
 	const char *a[] = {"demo", "--name=a=b", NULL};
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, a), PL_OPTIONS_CONTINUE);
+	assert_int_equal(parse(&g, &argi, NULL, a), PL_OPTIONS_CONTINUE);
 	assert_string_equal(g.name, "a=b");
 
 	/* a value may be empty, or start with '-' */
 	const char *b[] = {"demo", "--name=", NULL};
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, b), PL_OPTIONS_CONTINUE);
+	assert_int_equal(parse(&g, &argi, NULL, b), PL_OPTIONS_CONTINUE);
 	assert_string_equal(g.name, "");
 	const char *c[] = {"demo", "--name", "--verbose", NULL};
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, c), PL_OPTIONS_CONTINUE);
+	assert_int_equal(parse(&g, &argi, NULL, c), PL_OPTIONS_CONTINUE);
 	assert_string_equal(g.name, "--verbose");
 	assert_int_equal(g.verbose, 0);
 
 	/* a unique prefix names the option; an exact name wins over longer ones */
 	const char *d[] = {"demo", "--na", "p", "--tag", "t", "--tagl", "u", NULL};
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, d), PL_OPTIONS_CONTINUE);
+	assert_int_equal(parse(&g, &argi, NULL, d), PL_OPTIONS_CONTINUE);
 	assert_string_equal(g.name, "p");
 	assert_string_equal(g.seen, "tag=t;tag=u;");
 }
@@ -194,50 +191,49 @@ static void missing_value_and_unknown_option(void **state)
 
 	const char *a[] = {"demo", "--name", NULL};
 	capture_begin(&c, 2);
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, a), PL_EXIT_USAGE);
+	assert_int_equal(parse(&g, &argi, NULL, a), PL_EXIT_USAGE);
 	assert_string_equal(capture_end(&c), "perfledger: demo: option '--name' needs a value "
 	                                     "(--name NAME)\nsee 'perfledger demo --help'\n");
 
 	const char *b[] = {"demo", "--nosuch=1", "x", NULL};
 	capture_begin(&c, 2);
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, b), PL_EXIT_USAGE);
+	assert_int_equal(parse(&g, &argi, NULL, b), PL_EXIT_USAGE);
 	assert_string_equal(capture_end(&c), "perfledger: demo: unknown option "
 	                                     "'--nosuch=1'\nsee 'perfledger demo --help'\n");
 
 	/* an ambiguous prefix, a value given to a flag, an unknown short option */
 	const char *d[] = {"demo", "--ta", "x", NULL};
 	capture_begin(&c, 2);
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, d), PL_EXIT_USAGE);
+	assert_int_equal(parse(&g, &argi, NULL, d), PL_EXIT_USAGE);
 	assert_string_equal(capture_end(&c), "perfledger: demo: ambiguous option '--ta' (--tag, "
 	                                     "--tagline)\nsee 'perfledger demo --help'\n");
 	const char *e[] = {"demo", "--verbose=1", NULL};
 	capture_begin(&c, 2);
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, e), PL_EXIT_USAGE);
+	assert_int_equal(parse(&g, &argi, NULL, e), PL_EXIT_USAGE);
 	assert_string_equal(capture_end(&c), "perfledger: demo: option '--verbose' takes no value "
 	                                     "(got '--verbose=1')\nsee 'perfledger demo --help'\n");
 	const char *f[] = {"demo", "-q", NULL};
 	capture_begin(&c, 2);
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, f), PL_EXIT_USAGE);
+	assert_int_equal(parse(&g, &argi, NULL, f), PL_EXIT_USAGE);
 	assert_string_equal(capture_end(&c), "perfledger: demo: unknown option '-q'\n"
 	                                     "see 'perfledger demo --help'\n");
 	/* one bad letter of a cluster is named alone */
 	const char *g2[] = {"demo", "-vq", NULL};
 	capture_begin(&c, 2);
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, g2), PL_EXIT_USAGE);
+	assert_int_equal(parse(&g, &argi, NULL, g2), PL_EXIT_USAGE);
 	assert_string_equal(capture_end(&c), "perfledger: demo: unknown option '-q'\n"
 	                                     "see 'perfledger demo --help'\n");
 
 	/* a handler's error is its own message, and a usage error */
 	const char *h[] = {"demo", "--tag", "bad", NULL};
 	capture_begin(&c, 2);
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, h), PL_EXIT_USAGE);
+	assert_int_equal(parse(&g, &argi, NULL, h), PL_EXIT_USAGE);
 	assert_string_equal(capture_end(&c), "perfledger: demo: bad --tag 'bad'\n");
 
-	/* every command says it alike: PL_USAGE_FULL prints the same two lines,
-	 * not the whole usage after them */
+	/* an unknown long option: the same two lines, never the whole usage */
 	const char *k[] = {"demo", "--nosuch", NULL};
 	capture_begin(&c, 2);
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_FULL, k), PL_EXIT_USAGE);
+	assert_int_equal(parse(&g, &argi, NULL, k), PL_EXIT_USAGE);
 	assert_string_equal(capture_end(&c), "perfledger: demo: unknown option '--nosuch'\n"
 	                                     "see 'perfledger demo --help'\n");
 }
@@ -249,7 +245,7 @@ static void repeated_options_apply_in_order(void **state)
 	(void)state;
 
 	const char *a[] = {"demo", "--tag", "1", "--name", "a", "--tag=2", "--name", "b", NULL};
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, a), PL_OPTIONS_CONTINUE);
+	assert_int_equal(parse(&g, &argi, NULL, a), PL_OPTIONS_CONTINUE);
 	assert_string_equal(g.seen, "tag=1;tag=2;");
 	assert_string_equal(g.name, "b"); /* the last one wins */
 	assert_int_equal(argi, 8);
@@ -262,19 +258,19 @@ static void double_dash_ends_options(void **state)
 	(void)state;
 
 	const char *a[] = {"demo", "-v", "--", "--name", "x", NULL};
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, a), PL_OPTIONS_CONTINUE);
+	assert_int_equal(parse(&g, &argi, NULL, a), PL_OPTIONS_CONTINUE);
 	assert_int_equal(argi, 3);
 	assert_null(g.name);
 
 	/* options may follow operands ("-" is one); the operands are gathered
 	 * at the end of argv in their order, those after "--" last */
 	const char *b[] = {"demo", "-", "--verbose", NULL};
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, b), PL_OPTIONS_CONTINUE);
+	assert_int_equal(parse(&g, &argi, NULL, b), PL_OPTIONS_CONTINUE);
 	assert_int_equal(argi, 2);
 	assert_string_equal(b[2], "-");
 	assert_int_equal(g.verbose, 1);
 	const char *d[] = {"demo", "x", "--name", "n", "y", "-v", "--", "--tag", NULL};
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, d), PL_OPTIONS_CONTINUE);
+	assert_int_equal(parse(&g, &argi, NULL, d), PL_OPTIONS_CONTINUE);
 	assert_int_equal(argi, 5);
 	assert_string_equal(g.name, "n");
 	assert_int_equal(g.verbose, 1);
@@ -284,7 +280,7 @@ static void double_dash_ends_options(void **state)
 
 	/* with an operand handler, options may follow operands; after "--" not */
 	const char *c[] = {"demo", "x", "--tag", "t", "y", "--", "--tag", NULL};
-	assert_int_equal(parse(&g, &argi, on_operand, PL_USAGE_SEE_HELP, c), PL_OPTIONS_CONTINUE);
+	assert_int_equal(parse(&g, &argi, on_operand, c), PL_OPTIONS_CONTINUE);
 	assert_string_equal(g.seen, "x;tag=t;y;--tag;");
 	assert_int_equal(argi, 7);
 }
@@ -299,10 +295,10 @@ static void no_operands_is_a_usage_error(void **state)
 	no_operands = 1;
 	const char *a[] = {"demo", "-v", "extra", "--name", "n", NULL};
 	capture_begin(&c, 2);
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, a), PL_EXIT_USAGE);
+	assert_int_equal(parse(&g, &argi, NULL, a), PL_EXIT_USAGE);
 	assert_string_equal(capture_end(&c), "perfledger: demo: unexpected argument 'extra'\n");
 	const char *b[] = {"demo", "-v", "--", NULL};
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, b), PL_OPTIONS_CONTINUE);
+	assert_int_equal(parse(&g, &argi, NULL, b), PL_OPTIONS_CONTINUE);
 	assert_int_equal(argi, 3);
 	no_operands = 0;
 }
@@ -326,11 +322,11 @@ static void generated_usage_text(void **state)
 	/* --help and -h print the usage to stdout and say: exit 0 */
 	const char *a[] = {"demo", "--verbose", "--help", "--nosuch", NULL};
 	capture_begin(&c, 1);
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, a), PL_EXIT_OK);
+	assert_int_equal(parse(&g, &argi, NULL, a), PL_EXIT_OK);
 	assert_string_equal(capture_end(&c), demo_usage);
 	const char *b[] = {"demo", "-h", NULL};
 	capture_begin(&c, 1);
-	assert_int_equal(parse(&g, &argi, NULL, PL_USAGE_SEE_HELP, b), PL_EXIT_OK);
+	assert_int_equal(parse(&g, &argi, NULL, b), PL_EXIT_OK);
 	assert_string_equal(capture_end(&c), demo_usage);
 }
 
