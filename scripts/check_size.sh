@@ -16,7 +16,7 @@ limit=1200
 # file cap — over the limit today, to be split (the layering work)
 caps="
 src/core/compare.c 1410
-src/import/pipeline.c 1359
+src/import/pipeline.c 1298
 src/render/site.c 1423
 src/render/xlsx.c 1235
 "

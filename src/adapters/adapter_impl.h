@@ -10,7 +10,7 @@
  * source, record and format_version set; JSON record formats do that
  * through pl_adapter_records(), which also walks every record's keys
  * against the adapter's field inventory (inventory.c). An adapter never
- * opens a file: sidecars are the importer's business (src/import/read.c).
+ * opens a file: sidecars are the importer's business (src/import/parse_file.c).
  */
 #ifndef PL_ADAPTER_IMPL_H
 #define PL_ADAPTER_IMPL_H

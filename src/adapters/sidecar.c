@@ -1,7 +1,7 @@
 /*
  * sidecar.c — the bodies of conditions sidecars (NAME.conditions.json).
  *
- * The importer (src/import/read.c) finds and reads a sidecar beside any
+ * The importer (src/import/parse_file.c) finds and reads a sidecar beside any
  * input file, with its regular-file and size checks, and hands the bytes
  * here. A sidecar is one JSON object: canonical condition keys (as in a
  * descriptor), or an MLPerf systems/NAME.json system description, whose

@@ -4,7 +4,7 @@
  *
  * One transaction for the whole command: every selected run is read back,
  * the --set values are applied, normalized and validated as an import
- * would (core/ledger.h), and each run that changes becomes its next
+ * would (core/amend.h), and each run that changes becomes its next
  * revision (store: the run moves to the conditions row of its new key, the
  * old values go to the revisions table). Any run that fails rolls back
  * everything, so a killed or refused amend leaves the ledger as it was and
@@ -20,7 +20,7 @@
 #include "cli/ledger_cli.h"
 #include "cli/options.h"
 #include "core/condkey.h"
-#include "core/ledger.h"
+#include "core/amend.h"
 #include "render/render.h"
 #include "util/alloc.h"
 

@@ -12,7 +12,7 @@
 #include "cli/ledger_cli.h"
 #include "cli/options.h"
 #include "render/render.h"
-#include "core/ledger.h"
+#include "core/amend.h"
 #include "import/import.h"
 
 static const char usage_text[] =

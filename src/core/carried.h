@@ -1,7 +1,7 @@
 /*
  * carried.h — what a perfledger ledger record carries besides the run
  * itself: its accepted steps, revisions and retractions, as read from an
- * `export` line (adapters/ledger.c) on their way to the store, which
+ * `export` line (adapters/export_lines.c) on their way to the store, which
  * attaches them to the run it stores (or finds stored) under the same
  * sha256 and record. Every run_id in them is 0: "this run".
  */
@@ -10,7 +10,7 @@
 
 #include "core/accepted.h"
 #include "core/error.h"
-#include "core/ledger.h"
+#include "core/amend.h"
 #include "core/model.h"
 
 struct pl_carried {

@@ -360,7 +360,7 @@ struct pl_run {
 	struct pl_carried *carried; /* accepted steps, revisions and retractions a
 	                           ledger record carries (core/carried.h), or NULL; owned */
 	int revision;           /* the stored run's current revision: 1 as
-	                           imported, +1 per amend (core/ledger.h); set
+	                           imported, +1 per amend (core/amend.h); set
 	                           by the store's reads, 0 otherwise */
 	int retracted;          /* 1: retracted (`perfledger retract`); set by
 	                           the store's reads */

@@ -12,7 +12,7 @@
  * *.jsonl, *.yaml, *.yml, *.csv and *.txt files only (not hidden ones); a
  * file named explicitly is always read.
  *
- * The layer: walk.c (which files a directory import reads), read.c (one
+ * The layer: walk.c (which files a directory import reads), parse_file.c (one
  * input file, read whole or streamed, and its sidecar), prepare.c (one
  * file's runs: sidecar, --set, engine_args, normalize, validate, warnings),
  * pipeline.c (threads, queue, batches, transactions, progress); they share
@@ -135,7 +135,7 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 
 /* ------------------------------------------------ reimport (issue 13) */
 
-struct pl_amend_change; /* core/ledger.h */
+struct pl_amend_change; /* core/amend.h */
 
 /* Options of pl_reimport(). */
 struct pl_reimport_opts {

@@ -2,8 +2,8 @@
  * import_impl.h — what the files of the import layer share, and nothing
  * outside src/import/ (and its unit tests) includes: the items the parser
  * thread hands to the writer, the state of one pl_import_paths call, and the
- * functions by which walk.c, read.c, prepare.c and pipeline.c call each
- * other. The parser side (walk.c, read.c, prepare.c) runs on the parser
+ * functions by which walk.c, parse_file.c, prepare.c and pipeline.c call each
+ * other. The parser side (walk.c, parse_file.c, prepare.c) runs on the parser
  * thread and reaches the writer only through pl_import_push() and its
  * companions of pipeline.c; prepare.c needs no thread and no store.
  */
@@ -18,10 +18,10 @@
 #include "core/model.h"
 #include "import/import.h"
 #include "core/condkey.h" /* struct pl_cond_key, pl_cond_key_make */
+#include "core/hexset.h"
 #include "store/db.h"
 
 struct outcome;
-struct hexset;
 
 /* Where the parser finds a file: its path (for messages, the sidecar and
  * the stored source_path) and, inside a directory walk, the open directory
@@ -102,8 +102,8 @@ struct batch {
 	char stream_sha[65];           /* sha256 of the streamed file */
 	char *stream_path;             /* its path (chunks carry none); owned */
 	size_t refonly_stored;         /* reference-only runs of the current file stored */
-	struct hexset *seen_files;     /* dry run: sha256s this batch would have stored */
-	struct hexset *seen_records;   /* dry run: record_ids this batch would have stored */
+	struct pl_hexset seen_files;   /* dry run: sha256s this batch would have stored */
+	struct pl_hexset seen_records; /* dry run: record_ids this batch would have stored */
 	int rejected;                  /* a file was rejected */
 	int io_failed;                 /* a path could not be read */
 	int fatal;                     /* PL_EDB / PL_ENOMEM: stop the batch */
@@ -139,7 +139,7 @@ int pl_import_stream_skipped(struct batch *b);
 /* Parser side: pushes an out-of-memory fatal item (best effort). */
 void pl_import_push_oom(struct batch *b);
 
-/* --------------------------------------------- read.c: one input file */
+/* ----------------------------------------- parse_file.c: one input file */
 
 /* 1 when s ends with suffix (case-sensitive), else 0. */
 int pl_import_has_suffix(const char *s, const char *suffix);

@@ -1,7 +1,7 @@
 /*
  * lines.c — a *.jsonl file read whole whose text does not parse as a whole
  * (its last line cut short by an interrupted write, a line of junk) is read
- * again line by line, as a streamed file is (read.c): the good lines are
+ * again line by line, as a streamed file is (parse_file.c): the good lines are
  * kept and each bad one is rejected as a record naming its line, so that a
  * small file and a large one behave alike and a benchmark killed mid-write
  * loses only the line it was writing.

@@ -39,7 +39,7 @@
  * was rejected" (stats.rejected counts only the files that were bad
  * themselves).
  *
- * The parser side lives in walk.c (directories), read.c (one input file,
+ * The parser side lives in walk.c (directories), parse_file.c (one input file,
  * whole or streamed) and prepare.c (one file's runs: sidecar, --set,
  * normalize, validate); this file holds the queue, the writer, batches and
  * transactions, progress and the entry points.
@@ -75,59 +75,6 @@ struct outcome {
 	char *warnings;               /* notes about the runs, or NULL; owned */
 	struct pl_error *err;         /* set when rejected; owned */
 };
-
-/* ------------------------------------------------------- dry run sets */
-
-/* A set of hex strings (sha256s, record_ids): in a dry run, the files and records the
- * batch would have stored so far, so that a file named twice, or a record
- * that two files hold, is counted as a later import would count it. Open
- * addressing on pl_hash64, grown at half full. */
-struct hexset {
-	char (*slot)[65]; /* cap entries, "" when free; owned */
-	size_t cap, n;    /* slots, used */
-};
-
-static void hexset_free(struct hexset *s)
-{
-	if (s)
-		free(s->slot);
-	free(s);
-}
-
-static int hexset_has(const struct hexset *s, const char *h)
-{
-	if (!s || !s->cap)
-		return 0;
-	for (size_t i = pl_hash64(h, strlen(h)) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-		if (!s->slot[i][0])
-			return 0;
-		if (strcmp(s->slot[i], h) == 0)
-			return 1;
-	}
-}
-
-/* Adds h (at most 64 hex digits); returns 0 or PL_ENOMEM. */
-static int hexset_add(struct hexset *s, const char *h)
-{
-	if (hexset_has(s, h))
-		return 0;
-	if ((s->n + 1) * 2 > s->cap) {
-		struct hexset big = {NULL, s->cap ? s->cap * 2 : 256, 0};
-		if (!(big.slot = calloc(big.cap, sizeof(*big.slot))))
-			return PL_ENOMEM;
-		for (size_t i = 0; i < s->cap; i++)
-			if (s->slot[i][0])
-				hexset_add(&big, s->slot[i]);
-		free(s->slot);
-		*s = big;
-	}
-	for (size_t i = pl_hash64(h, strlen(h)) & (s->cap - 1);; i = (i + 1) & (s->cap - 1))
-		if (!s->slot[i][0]) {
-			snprintf(s->slot[i], sizeof(s->slot[i]), "%s", h);
-			s->n++;
-			return 0;
-		}
-}
 
 static double seconds_since(const struct timespec *t)
 {
@@ -391,7 +338,7 @@ static int preview_runs(struct batch *b, const struct pl_run *runs, size_t n, co
 		int found = 0;
 		if (r->reject)
 			continue;
-		if (r->record_id[0] && !(found = hexset_has(b->seen_records, r->record_id)) &&
+		if (r->record_id[0] && !(found = pl_hexset_has(&b->seen_records, r->record_id)) &&
 		    (rc = pl_store_has_record(b->st, r->record_id, sha, &found, err)))
 			break;
 		if (found)
@@ -403,9 +350,9 @@ static int preview_runs(struct batch *b, const struct pl_run *runs, size_t n, co
 	}
 	for (size_t i = 0; i < n && rc == 0; i++)
 		if (!runs[i].reject && runs[i].record_id[0] &&
-		    hexset_add(b->seen_records, runs[i].record_id))
+		    pl_hexset_add(&b->seen_records, runs[i].record_id))
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-	if (rc == 0 && hexset_add(b->seen_files, sha))
+	if (rc == 0 && pl_hexset_add(&b->seen_files, sha))
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 	return rc;
 }
@@ -461,7 +408,7 @@ static int is_duplicate(struct batch *b, const char *sha)
 		set_fatal(b, &err);
 		return -1;
 	}
-	return found || hexset_has(b->seen_files, sha);
+	return found || pl_hexset_has(&b->seen_files, sha);
 }
 
 /* Appends "FIELD stored 'A', now 'B'" for every condition in which now
@@ -1285,16 +1232,8 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 		if (!b.opts->dry_run && pl_store_defer_indexes(st, &deferred, &derr) == PL_ENOMEM)
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
-	if (b.opts->dry_run && (!(b.seen_files = calloc(1, sizeof(*b.seen_files))) ||
-	                        !(b.seen_records = calloc(1, sizeof(*b.seen_records))))) {
-		hexset_free(b.seen_files);
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	}
-	if (b.opts->strict && !b.opts->dry_run && (rc = pl_store_begin(st, err)) != 0) {
-		hexset_free(b.seen_files);
-		hexset_free(b.seen_records);
+	if (b.opts->strict && !b.opts->dry_run && (rc = pl_store_begin(st, err)) != 0)
 		return rc;
-	}
 	pthread_mutex_init(&b.mu, NULL);
 	pthread_cond_init(&b.not_empty, NULL);
 	pthread_cond_init(&b.not_full, NULL);
@@ -1322,8 +1261,8 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 		commit_batch(&b);
 	/* also after a failure: the runs committed before it need the indexes
 	 * (and a killed import's are built by the next one) */
-	hexset_free(b.seen_files);
-	hexset_free(b.seen_records);
+	pl_hexset_release(&b.seen_files);
+	pl_hexset_release(&b.seen_records);
 	if (!b.opts->dry_run) {
 		struct pl_error ierr;
 		pl_error_init(&ierr);

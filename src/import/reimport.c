@@ -43,77 +43,14 @@
 
 #include "adapters/adapters.h"
 #include "core/hash.h"
-#include "core/ledger.h"
+#include "core/hexset.h"
+#include "core/amend.h"
 #include "import/import_impl.h"
 #include "store/requests.h"
 
-/* ------------------------------------------- the set of source files */
-
-/* Distinct sha256 values in order of first sight: an array and an
- * open-addressing index into it. */
-struct sha_set {
-	char (*v)[65];  /* the values, in order */
-	size_t n, cap;  /* in use, allocated */
-	size_t *slot;   /* index + 1 into v, 0 empty; nslot a power of two */
-	size_t nslot;
-};
-
-static unsigned long long sha_hash(const char *sha)
-{
-	unsigned long long h = 0;
-
-	for (int i = 0; i < 16; i++)
-		h = h * 16 + (unsigned long long)(sha[i] <= '9' ? sha[i] - '0' : sha[i] - 'a' + 10);
-	return h;
-}
-
-static int sha_grow(struct sha_set *s)
-{
-	size_t nslot = s->nslot ? s->nslot * 2 : 1024;
-	size_t *slot = calloc(nslot, sizeof(*slot));
-
-	if (!slot)
-		return PL_ENOMEM;
-	for (size_t i = 0; i < s->n; i++) {
-		size_t k = (size_t)sha_hash(s->v[i]) & (nslot - 1);
-		while (slot[k])
-			k = (k + 1) & (nslot - 1);
-		slot[k] = i + 1;
-	}
-	free(s->slot);
-	s->slot = slot;
-	s->nslot = nslot;
-	return 0;
-}
-
-static int sha_add(struct sha_set *s, const char *sha)
-{
-	size_t k;
-
-	if ((s->n + 1) * 2 > s->nslot && sha_grow(s))
-		return PL_ENOMEM;
-	k = (size_t)sha_hash(sha) & (s->nslot - 1);
-	while (s->slot[k]) {
-		if (memcmp(s->v[s->slot[k] - 1], sha, 65) == 0)
-			return 0;
-		k = (k + 1) & (s->nslot - 1);
-	}
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		char(*v)[65] = realloc(s->v, cap * sizeof(*v));
-		if (!v)
-			return PL_ENOMEM;
-		s->v = v;
-		s->cap = cap;
-	}
-	memcpy(s->v[s->n], sha, 65);
-	s->slot[k] = ++s->n;
-	return 0;
-}
-
 static int collect(void *ctx, const struct pl_run *run, struct pl_error *err)
 {
-	if (run->sha256[0] && sha_add(ctx, run->sha256))
+	if (run->sha256[0] && pl_hexset_add(ctx, run->sha256))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	return 0;
 }
@@ -724,7 +661,7 @@ out:
 int pl_reimport(struct pl_store *st, const struct pl_reimport_opts *o,
                 struct pl_reimport_stats *stats, struct pl_error *err)
 {
-	struct sha_set set;
+	struct pl_hexset set;
 	int rc;
 
 	memset(stats, 0, sizeof(*stats));
@@ -733,7 +670,6 @@ int pl_reimport(struct pl_store *st, const struct pl_reimport_opts *o,
 	rc = pl_store_each_run(st, o->filters, o->nfilters, collect, &set, err);
 	for (size_t i = 0; i < set.n && !rc; i++)
 		rc = redo_file(st, o, set.v[i], stats, err);
-	free(set.v);
-	free(set.slot);
+	pl_hexset_release(&set);
 	return rc;
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ledger.h"
+#include "core/amend.h"
 #include "render/bundle_impl.h"
 #include "render/words.h"
 #include "render/template.h"

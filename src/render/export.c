@@ -2,7 +2,7 @@
  * export.c — one line of `perfledger export`: a stored run as a
  * descriptor (schema/descriptor.md) that also carries what the ledger
  * knows about it, so that `import` of the lines recreates the same runs
- * (adapters/ledger.c reads them). Keys in a fixed order, numbers in their
+ * (adapters/export_lines.c reads them). Keys in a fixed order, numbers in their
  * shortest round-trip form, so the same ledger exports the same bytes:
  *
  *   {"descriptor_version": "1", <every known condition, canonical name and

@@ -34,7 +34,7 @@
 
 #include "core/compare.h"
 #include "core/error.h"
-#include "core/ledger.h"
+#include "core/amend.h"
 #include "core/model.h"
 
 enum pl_table_format { PL_FMT_TEXT, PL_FMT_MARKDOWN, PL_FMT_CSV, PL_FMT_JSON };

@@ -18,7 +18,7 @@
  */
 #include "store/store_impl.h"
 #include "core/carried.h"
-#include "core/ledger.h"
+#include "core/amend.h"
 #include "core/ranges.h"
 
 #include <math.h>

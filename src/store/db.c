@@ -4,7 +4,7 @@
  * the cached statements, transactions and file savepoints, deferred
  * indexes, and the helpers the other files of the store share (errors,
  * statements, the time a stamp is made for). Runs are written in write.c,
- * read in read.c and columns.c, accepted steps kept in steps.c.
+ * read in query.c and columns.c, accepted steps kept in steps.c.
  *
  * The schema is schema/migrations/NNN_*.sql, embedded at build time as
  * pl_schema_migrations[]; opening a store to write applies the missing ones,
@@ -307,7 +307,7 @@ static int build_sql(struct pl_store *st, char **cond_ins, char **run_ins, struc
 		pl_store_append_ident(s, ", runs.", pl_metric_info[m].name);
 	for (int f = 0; f < PL_BUILD_COUNT; f++)
 		pl_store_append_ident(s, ", runs.", pl_store_build_cols[f]);
-	sqlite3_str_appendall(s, ", runs.record_id"); /* last: read_row() in read.c */
+	sqlite3_str_appendall(s, ", runs.record_id"); /* last: read_row() in query.c */
 	sqlite3_str_appendall(s, " FROM runs JOIN conditions ON conditions.id = runs.condition_id");
 	st->select_sql = sqlite3_str_finish(s);
 

@@ -24,7 +24,7 @@
 #include "core/accepted.h"
 #include "core/condkey.h"
 #include "core/error.h"
-#include "core/ledger.h"
+#include "core/amend.h"
 #include "core/model.h"
 
 struct pl_store; /* opaque */

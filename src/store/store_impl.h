@@ -2,7 +2,7 @@
  * store_impl.h — what the files of src/store/ share and nothing else may
  * see: struct pl_store, the layout of its select statement, the conditions
  * memo, and the helpers for errors, statements and time that db.c defines
- * for write.c, read.c, columns.c and steps.c. Not installed; only src/store/
+ * for write.c, query.c, columns.c and steps.c. Not installed; only src/store/
  * includes it (and so sqlite3.h).
  *
  * Column lists of the hot statements are generated once per store from the
@@ -181,7 +181,7 @@ int pl_store_find_or_add_conditions(struct pl_store *st, const struct pl_run *ru
                                     const struct pl_cond_key *key, long long *cond_id,
                                     int *created, struct pl_error *err);
 
-/* ---------------------------------------- helpers defined in ledger.c */
+/* ----------------------------------------- helpers defined in trail.c */
 
 /* The SQL term (our own text, no parameters) that keeps the runs of
  * st->retracted_mode, on a query whose runs table is in scope as `runs`,
@@ -203,7 +203,7 @@ int pl_store_annotate_runs(struct pl_store *st, struct pl_run_list *list, size_t
 int pl_store_read_measures(struct pl_store *st, struct pl_run_list *list, size_t from,
                            struct pl_error *err);
 
-/* ------------------------------------------ helpers defined in read.c */
+/* ----------------------------------------- helpers defined in query.c */
 
 /* 1 if filter f selects on the conditions row (a condition of `conditions`
  * or an extra condition), 0 if on the run (run_started_at). */

@@ -1389,7 +1389,7 @@ static void test_adapters_list(void **state)
 	const struct pl_adapter_info *a = pl_adapters_list(&n);
 
 	(void)state;
-	assert_true(n >= 2); /* test_formats.c checks the tool adapters */
+	assert_true(n >= 2); /* test_tool_results.c checks the tool adapters */
 	assert_string_equal(a[0].name, "descriptor");
 	assert_string_equal(a[0].versions, "1");
 	assert_string_equal(a[1].name, "vllm-serving");

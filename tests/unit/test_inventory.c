@@ -141,7 +141,7 @@ static void parse_ok(const char *path, const char *text, struct pl_run_list *l)
 /* Unknown keys of a JSON record: nested objects by dotted path, arrays of
  * objects as [], scalars and arrays as their JSON text, long values cut;
  * each kept with one warning; known keys (mapped, ignored) leave nothing
- * (an inventory "extra" key, kept quietly: test_formats3's InferenceMAX). */
+ * (an inventory "extra" key, kept quietly: test_layout_versions's InferenceMAX). */
 static void test_walk_json_record(void **state)
 {
 	struct pl_run_list l = {0};

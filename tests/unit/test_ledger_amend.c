@@ -1,6 +1,6 @@
 /*
  * test_ledger_amend.c — issue 13 items 2 and 3: amend, retract, restore and
- * purge. The amend step of core/ledger.h (checks, changes listed exactly,
+ * purge. The amend step of core/amend.h (checks, changes listed exactly,
  * validation), the store's writes and reads of revisions and retractions
  * (exact rows, the conditions row shared after an amend, retracted runs
  * hidden from both query paths, purge counts, accept refused, the ledger
@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/ledger.h"
+#include "core/amend.h"
 #include "core/model.h"
 #include "store/db.h"
 

@@ -1,5 +1,5 @@
 /*
- * ledger.c — revisions and retractions in the store (issue 13, migration
+ * trail.c — revisions and retractions in the store (issue 13, migration
  * 009): reading the trail (pl_store_revisions, pl_store_retractions), the
  * revision and retracted flag of runs read back, the retraction term the
  * queries add, and the writes of amend, retract, restore and purge, each

@@ -1,5 +1,5 @@
 /*
- * ledger.c — perfledger's own records read back: the lines of
+ * export_lines.c — perfledger's own records read back: the lines of
  * `perfledger export` (a descriptor with "provenance", "extras",
  * "accepted_steps", "revisions" and "retractions") and the entries of `perfledger list --format json`
  * ("conditions", "metrics", "extras" and the provenance at the top level).

@@ -1,9 +1,9 @@
 /*
- * ledger.c — revision and retraction lists, and the amend step: --set
+ * amend.c — revision and retraction lists, and the amend step: --set
  * values checked, applied to a copy of a stored run, normalized and
- * validated as an import would, and the changed fields listed. See ledger.h.
+ * validated as an import would, and the changed fields listed. See amend.h.
  */
-#include "core/ledger.h"
+#include "core/amend.h"
 
 #include <math.h>
 #include <stdlib.h>

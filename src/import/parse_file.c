@@ -1,5 +1,5 @@
 /*
- * read.c — the import's parser side for one input file: reads it whole or
+ * parse_file.c — the import's parser side for one input file: reads it whole or
  * streams it (a large *.jsonl), parses it with the adapters, finds and reads
  * its sidecar, has prepare.c ready its runs, and pushes the result to the
  * writer (pipeline.c). Files are opened once through util's reader

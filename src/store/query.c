@@ -1,5 +1,5 @@
 /*
- * read.c — reading runs back whole: --where filters turned into SQL terms
+ * query.c — reading runs back whole: --where filters turned into SQL terms
  * and bound, rows read into struct pl_run (each conditions row's values and
  * extra conditions read once through a small cache), pl_store_query(),
  * pl_store_query_source(), and the two lookups an import asks first

@@ -1,5 +1,5 @@
 /*
- * test_formats3.c — issue 11, items 3 and 6 for four formats: InferenceMAX
+ * test_layout_versions.c — layouts and format versions of four tools: InferenceMAX
  * parallelism, offload and speculative decoding (JSON and the agentic
  * summary CSV), the MLPerf scenario and latency limits, GuideLLM 0.4 and
  * the version-2 report, and llmnop's llmperf-shaped summaries.

@@ -1,5 +1,5 @@
 /*
- * ledger.h — the audit trail of stored runs (issue 13): revisions (a
+ * amend.h — the audit trail of stored runs (issue 13): revisions (a
  * correction of a run's conditions by `perfledger amend`, one record per
  * changed field) and retractions (`retract` / `restore`), as the store
  * reads them from the tables revisions and retractions (migration 009,
@@ -7,8 +7,8 @@
  * copy of a stored run, normalized and validated like an import's, and the
  * fields that changed. Pure: no store, no printing.
  */
-#ifndef PL_LEDGER_H
-#define PL_LEDGER_H
+#ifndef PL_CORE_AMEND_H
+#define PL_CORE_AMEND_H
 
 #include <stddef.h>
 

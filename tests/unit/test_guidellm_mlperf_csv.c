@@ -1,5 +1,5 @@
 /*
- * test_formats2.c — issue 3, part 2: guidellm (JSON, YAML), MLPerf log
+ * test_guidellm_mlperf_csv.c — guidellm (JSON, YAML), MLPerf log
  * summaries, the CSV exports and the CSV files refused with a reason, the
  * errors rule and the JSON reader fixes a tester found.
  *
@@ -440,7 +440,7 @@ static void test_refused_files(void **state)
 	/* every request failed: a failed run, stored */
 	expect_failed_file("genai_perf/aiperf080_kimik25_b200_c32_failed.csv", 0, 32);
 	/* inferencemax/rocmfork_agentic_summary_kimik25_b200.csv: read without its failed
-	 * row since issue 11 (test_formats3.c) */
+	 * row (test_layout_versions.c) */
 	expect_rejected("mlperf/v41_hpe_summary_header_only.csv", PL_EFORMAT,
 	                "an MLPerf submission summary.csv that holds only its header row: no results "
 	                "to import");

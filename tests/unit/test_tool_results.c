@@ -1,5 +1,5 @@
 /*
- * test_formats.c — the tool adapters of issue 3 on every corpus file, and
+ * test_tool_results.c — the tool adapters on every corpus file, and
  * one small test per "honest numbers" rule.
  *
  * Corpus files are read in place from PL_CORPUS_DIR. Every expected value
