@@ -65,6 +65,7 @@ static void compared_metrics(const struct pl_compare_opts *opts, unsigned char w
 	if (want[PL_M_GOODPUT]) /* goodput compares only under one SLO */
 		want[PL_M_GOODPUT_SLO_TTFT] = want[PL_M_GOODPUT_SLO_TPOT] = want[PL_M_GOODPUT_SLO_E2EL] = 1;
 }
+
 /* The distinct stored values of one condition (closest_values()). */
 struct values_seen {
 	int cond;    /* enum pl_cond_id */
