@@ -1141,8 +1141,8 @@ static int drop_failed(const struct pl_run_columns *in, struct pl_run_columns *o
 static int build_columns(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
                          struct pl_comparison *out, struct pl_error *err);
 
-int pl_compare_build_columns(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
-                             struct pl_comparison *out, struct pl_error *err)
+int pl_compare_build_rows(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
+                          struct pl_comparison *out, struct pl_error *err)
 {
 	struct pl_run_columns ok;
 	size_t nfailed = 0;

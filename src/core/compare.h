@@ -62,6 +62,8 @@ struct pl_compare_opts {
 	size_t nallow_extra;              /* entries in allow_extra */
 	unsigned char failed_quiet;       /* 1 = leave failed runs out without the
 	                                     caveat (history draws them itself) */
+	unsigned char implausible_quiet;  /* 1 = mark implausible values without the
+	                                     caveat (history leaves them out itself) */
 };
 
 /* The values of a mismatch that carry the runs holding them (the rest,
@@ -113,6 +115,11 @@ struct pl_compare_row {
 	                                        first of its kind) */
 	double delta_pct[PL_METRIC_COUNT];   /* vs the baseline; valid where has_delta */
 	unsigned char has_delta[PL_METRIC_COUNT];
+	unsigned char implausible[PL_METRIC_COUNT]; /* 1 = a run of the row holds a value
+	                                        outside the metric's plausible range
+	                                        (schema/ranges.tsv): shown marked, and
+	                                        neither this row nor a row whose
+	                                        baseline it is has a delta of it */
 };
 
 /* A comparison (or a refusal). Release with pl_comparison_release(). */
@@ -167,6 +174,12 @@ int pl_compare_parse_axis_named(struct pl_compare_opts *opts, const char *list, 
  * read from the loaded columns, so load requests_completed) are never
  * pooled: they are left out before anything else, named in a caveat
  * (unless opts->failed_quiet) and counted in out->nfailed.
+ * A stored value outside its metric's plausible range (schema/ranges.tsv:
+ * a ledger written before import checked it, or edited outside perfledger)
+ * is never the ground of a delta: its row's cell is marked implausible,
+ * that row and every row with it as baseline get no delta of the metric
+ * (has_delta 0), and a caveat per metric names the runs
+ * (CAV_IMPLAUSIBLE_NO_DELTA; unless opts->implausible_quiet).
  * Returns 0; PL_EEMPTY if there are no runs, or every run failed; PL_EMISMATCH if conditions
  * differ (out->mismatches lists every field with its values and the runs
  * holding each; err->message only counts them: render.h's pl_refusal_*

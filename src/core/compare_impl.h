@@ -36,4 +36,9 @@ int pl_compare_same_value(const struct pl_run_columns *runs, const struct pl_val
 int pl_compare_group_sets(const struct pl_run_columns *runs, const int *fields, size_t nfields,
                           struct set_groups *g);
 
+/* pl_compare_build_columns() before implausible values are marked
+ * (compare.c; compare_plausible.c adds the marks). Same returns. */
+int pl_compare_build_rows(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
+                          struct pl_comparison *out, struct pl_error *err);
+
 #endif

@@ -562,7 +562,7 @@ int pl_history_build_grouped(const struct pl_run_list *runs, int group, int metr
 	opts.naxis = 1;
 	opts.metrics[0] = metric;
 	opts.nmetrics = 1;
-	opts.failed_quiet = 1; /* failed runs are drawn here, not a caveat */
+	opts.failed_quiet = opts.implausible_quiet = 1; /* drawn, or left out below: no caveat */
 	if (allow) {
 		memcpy(opts.allow_mismatch, allow->allow_mismatch, sizeof(opts.allow_mismatch));
 		memcpy(opts.allow_extra, allow->allow_extra, sizeof(opts.allow_extra));

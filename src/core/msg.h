@@ -322,6 +322,10 @@
 	 * (schema/ranges.tsv), left out of a history (core/history.c) */ \
 	X(CAV_IMPLAUSIBLE_LEFT_OUT, "{1} FIELD the metric; {2} INT how many runs; {3} RUNS " \
 	  "the first of them (at most 10)") \
+	/* implausible values in a comparison (core/compare_plausible.c): shown \
+	 * marked, no delta computed from them */ \
+	X(CAV_IMPLAUSIBLE_NO_DELTA, "{1} FIELD the metric; {2} INT how many runs; {3} RUNS " \
+	  "the first of them (at most 10)") \
 	/* (the end of the list: keep this comment last, so every entry above \
 	 * ends with a backslash and blocks merge cleanly) */
 

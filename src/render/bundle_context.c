@@ -267,8 +267,14 @@ static int ctx_comparison(struct bundle *b)
 			cell = pl_tpl_add_item(it, "cells");
 			if (!cell)
 				return PL_ENOMEM;
-			rc |= pl_tpl_set(cell, "value",
-			                 row->n_metric[m] ? num(buf, sizeof(buf), row->metric[m]) : "-");
+			if (row->n_metric[m] && row->implausible[m]) { /* marked, as the caveat says */
+				char marked[96];
+				snprintf(marked, sizeof(marked), "%s !", num(buf, sizeof(buf), row->metric[m]));
+				rc |= pl_tpl_set(cell, "value", marked);
+			} else {
+				rc |= pl_tpl_set(cell, "value",
+				                 row->n_metric[m] ? num(buf, sizeof(buf), row->metric[m]) : "-");
+			}
 			rc |= pl_tpl_set(cell, "sort",
 			                 row->n_metric[m] ? full(buf, sizeof(buf), row->metric[m]) : "");
 			rc |= pl_tpl_set(cell, "spread", pl_fmt_spread(buf, sizeof(buf), row, m));

@@ -181,11 +181,14 @@ static void comparison_grid(const struct pl_comparison *cmp, const struct layout
 				fmt_metric(buf, sizeof(buf), row->metric[m], fmt);
 			else
 				snprintf(buf, sizeof(buf), "%s", missing);
-			if (human) { /* "0.1097 (0.1050–0.1120)" */
+			if (human) { /* "0.1097 (0.1050–0.1120)"; "1e+308 !" when implausible */
 				char spread[96];
 				size_t len = strlen(buf);
 				if (pl_fmt_spread(spread, sizeof(spread), row, m)[0])
 					snprintf(buf + len, sizeof(buf) - len, " (%s)", spread);
+				len = strlen(buf);
+				if (row->n_metric[m] && row->implausible[m])
+					snprintf(buf + len, sizeof(buf) - len, " !");
 			}
 			pl_grid_put(g, buf, 0, 1);
 			if (!human)

@@ -39,6 +39,9 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	                               "run {1/, run }",
 	[PL_MSG_CAV_IMPLAUSIBLE_LEFT_OUT] = "{2} {2|run|runs} left out: {1} outside its plausible "
 	                                    "range (schema/ranges.tsv): run {3/, run }",
+	[PL_MSG_CAV_IMPLAUSIBLE_NO_DELTA] = "{1} outside its plausible range (schema/ranges.tsv) in "
+	                                    "{2} {2|run|runs}, marked '!', no delta computed from it: "
+	                                    "run {3/, run }",
 	[PL_MSG_CAV_FAILED_LEFT_OUT_MORE] = "failed runs left out (no request completed; never "
 	                                    "pooled): run {1/, run } and {2} more",
 	/* a refused comparison */

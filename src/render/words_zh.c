@@ -35,6 +35,8 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_ERR_RATE_MISSING_RUNS] = "（缺失）（运行 {1:r}）",
 	[PL_MSG_CAV_FAILED_LEFT_OUT] = "已排除失败的运行（没有请求完成；从不合并）：运行 {1/、}",
 	[PL_MSG_CAV_IMPLAUSIBLE_LEFT_OUT] = "已排除 {2} 个运行：{1} 超出其合理范围：运行 {3/、}",
+	[PL_MSG_CAV_IMPLAUSIBLE_NO_DELTA] = "{2} 个运行的 {1} 超出其合理范围（schema/ranges.tsv），"
+	                                    "标记为“!”，不据此计算变化：运行 {3/、}",
 	[PL_MSG_CAV_FAILED_LEFT_OUT_MORE] = "已排除失败的运行（没有请求完成；从不合并）：运行 {1/、} "
 	                                    "等另 {2} 个",
 	/* a refused comparison */

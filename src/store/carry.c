@@ -412,7 +412,7 @@ int pl_store_carry_onto_stored(struct pl_store *st, const struct pl_run *run, lo
 	/* the revisions beyond the trail here first: the file's retractions
 	 * and acceptances that follow them are of the amended run */
 	if (ext_from < c->revisions.n &&
-	    (rc = pl_store_carry_extend(st, run, id, &c->revisions, ext_from, added, err)))
+	    (rc = pl_store_carry_extend(st, run, id, &c->revisions, ext_from, NULL, added, err)))
 		goto out;
 	if (restore_last) {
 		const struct pl_retraction *g = &c->retractions.v[rets.n - 1];

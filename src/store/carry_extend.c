@@ -31,9 +31,18 @@ static int same(const char *a, const char *b)
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
-static int refuse(struct pl_error *err, const struct pl_run *run, long long id,
+/* The refusal of revision r of run (stored here as run id); other is
+ * the other ledger of a merge (run->id its run there), NULL for a file. */
+static int refuse(struct pl_error *err, const struct pl_run *run, long long id, const char *other,
                   const struct pl_revision *r, const char *why)
 {
+	if (other)
+		return pl_error_set(err, PL_EINVALID,
+		                    "run %lld here and run %lld of '%s' were read from the same bytes "
+		                    "(sha256 %.12s..., record %ld), and its revision %d of field '%.80s' "
+		                    "there cannot be applied as amend would apply it: %s",
+		                    id, run->id, other, run->sha256, run->record, r->revision, r->field,
+		                    why);
 	return pl_error_set(err, PL_EINVALID,
 	                    "the run of sha256 %.12s..., record %ld is stored (run %lld); the file's "
 	                    "revision %d of field '%.80s' cannot be applied: %s; nothing was stored",
@@ -102,7 +111,8 @@ static int metric_value(int m, const char *text, double *v)
 
 /* Applies the entries r[0..n) (one revision) to stored run id. */
 static int apply_revision(struct pl_store *st, const struct pl_run *run, long long id,
-                          const struct pl_revision *r, size_t n, struct pl_error *err)
+                          const char *other, const struct pl_revision *r, size_t n,
+                          struct pl_error *err)
 {
 	struct pl_run cur;
 	struct pl_amend_result res;
@@ -131,12 +141,12 @@ static int apply_revision(struct pl_store *st, const struct pl_run *run, long lo
 		int m = pl_metric_lookup(r[i].field);
 
 		if (!is_now(&cur, r[i].field, r[i].old_value)) {
-			rc = refuse(err, run, id, &r[i], "its old value is not the run's value here");
+			rc = refuse(err, run, id, other, &r[i], "its old value is not the run's value here");
 			goto out;
 		}
 		if (m >= 0) {
 			if (!metric_value(m, r[i].new_value, &mval[nm])) {
-				rc = refuse(err, run, id, &r[i], "its new value is no plausible value of the "
+				rc = refuse(err, run, id, other, &r[i], "its new value is no plausible value of the "
 				                                  "metric in the text perfledger writes");
 				goto out;
 			}
@@ -152,14 +162,14 @@ static int apply_revision(struct pl_store *st, const struct pl_run *run, long lo
 			if (rc == PL_ENOMEM)
 				rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 			else
-				rc = refuse(err, run, id, &r[0], why.message);
+				rc = refuse(err, run, id, other, &r[0], why.message);
 			goto out;
 		}
 		have_res = 1;
 		/* amend's changes are exactly the file's; the metrics it
 		 * re-derives are the file's metric changes of this revision */
 		if (res.nchanges != nsets)
-			rc = refuse(err, run, id, &r[0], "amend would record other changes");
+			rc = refuse(err, run, id, other, &r[0], "amend would record other changes");
 		for (size_t k = 0; !rc && k < res.nchanges; k++) {
 			const struct pl_amend_change *ch = &res.changes[k];
 			size_t i = 0;
@@ -167,7 +177,7 @@ static int apply_revision(struct pl_store *st, const struct pl_run *run, long lo
 				i++;
 			if (i == n || !same(r[i].old_value, ch->old_value) ||
 			    !same(r[i].new_value, ch->new_value))
-				rc = refuse(err, run, id, i < n ? &r[i] : &r[0],
+				rc = refuse(err, run, id, other, i < n ? &r[i] : &r[0],
 				            "amend would record it with other values");
 		}
 		for (size_t k = 0; !rc && k < res.nmetrics; k++) {
@@ -178,7 +188,7 @@ static int apply_revision(struct pl_store *st, const struct pl_run *run, long lo
 				i++;
 			if (i == nm || !((isnan(mval[i]) && isnan(res.metrics[k].new_value)) ||
 			                 mval[i] == res.metrics[k].new_value))
-				rc = refuse(err, run, id, &r[0],
+				rc = refuse(err, run, id, other, &r[0],
 				            "amend re-derives a per-accelerator throughput the file does not "
 				            "change so");
 		}
@@ -189,7 +199,7 @@ static int apply_revision(struct pl_store *st, const struct pl_run *run, long lo
 		                         r[0].author, &revision, &shared, &first, err)))
 			goto out;
 		if (revision != r[0].revision) {
-			rc = refuse(err, run, id, &r[0], "it is not the next revision here");
+			rc = refuse(err, run, id, other, &r[0], "it is not the next revision here");
 			goto out;
 		}
 	}
@@ -207,8 +217,8 @@ out:
 }
 
 int pl_store_carry_extend(struct pl_store *st, const struct pl_run *run, long long id,
-                          const struct pl_revision_list *got, size_t from, long long *added,
-                          struct pl_error *err)
+                          const struct pl_revision_list *got, size_t from, const char *other,
+                          long long *added, struct pl_error *err)
 {
 	struct pl_cond_key key = {0};
 	int rc = 0;
@@ -217,7 +227,7 @@ int pl_store_carry_extend(struct pl_store *st, const struct pl_run *run, long lo
 		size_t k = i;
 		while (k < got->n && got->v[k].revision == got->v[i].revision)
 			k++;
-		rc = apply_revision(st, run, id, &got->v[i], k - i, err);
+		rc = apply_revision(st, run, id, other, &got->v[i], k - i, err);
 		if (!rc)
 			*added += (long long)(k - i);
 		i = k;

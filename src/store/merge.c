@@ -427,7 +427,8 @@ out:
  * the other's revisions of its run oid, every one equal, the other has
  * later ones, and the other's run with those later revisions undone has
  * this ledger's run's conditions (key_text here, run_started_at thire).
- * The run is then merged as the revision it is (merge_upgrades()). */
+ * The run is then merged as the revision it is (pl_merge_apply_amended()
+ * in merge_amended.c). */
 static int other_extends(struct pl_store *st, long long mid, long long oid, const char *here,
                          const char *thire, const char *there, const char *tthere, int *ext,
                          struct pl_error *err)
@@ -661,62 +662,16 @@ static char *conditions_sql(struct pl_store *st)
 	return sqlite3_str_finish(s);
 }
 
-/* The runs the other ledger amended after they were this ledger's
- * (temp.pl_upgrade, other_extends()): each takes the other's values (its
- * conditions row mapped, run_started_at, checklist, build identity and
- * metrics) and the other's revisions beyond this ledger's, so the amend is
- * merged as the revision it is. */
-static int merge_upgrades(struct pl_store *st, long long *revisions, struct pl_error *err)
-{
-	sqlite3_str *q = sqlite3_str_new(st->db);
-	long long n = 0;
-	char *sql;
-	int rc;
-
-	sqlite3_str_appendall(q, "UPDATE main.runs SET (condition_id, run_started_at, "
-	                         "checklist_missing");
-	for (int f = 0; f < PL_BUILD_COUNT; f++)
-		pl_store_append_ident(q, ", ", pl_store_build_cols[f]);
-	for (int m = 0; m < PL_METRIC_COUNT; m++)
-		pl_store_append_ident(q, ", ", pl_metric_info[m].name);
-	sqlite3_str_appendall(q, ") = (SELECT c.mid, r.run_started_at, r.checklist_missing");
-	for (int f = 0; f < PL_BUILD_COUNT; f++)
-		pl_store_append_ident(q, ", r.", pl_store_build_cols[f]);
-	for (int m = 0; m < PL_METRIC_COUNT; m++)
-		pl_store_append_ident(q, ", r.", pl_metric_info[m].name);
-	sqlite3_str_appendall(q, " FROM temp.pl_upgrade u JOIN o.runs r ON r.id = u.oid JOIN "
-	                         "temp.pl_cmap c ON c.oid = r.condition_id WHERE u.mid = main.runs.id) "
-	                         "WHERE id IN (SELECT u.mid FROM temp.pl_upgrade u JOIN o.runs r ON "
-	                         "r.id = u.oid JOIN temp.pl_cmap c ON c.oid = r.condition_id)");
-	if (!(sql = sqlite3_str_finish(q)))
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	rc = merge_step(st, sql, "merging amended runs", &n, err);
-	sqlite3_free(sql);
-	if (rc || n == 0)
-		return rc;
-	rc = merge_step(st,
-	                "INSERT INTO main.revisions (run_id, revision, field, old_value, new_value, "
-	                "changed_at, reason, author) SELECT u.mid, v.revision, v.field, v.old_value, "
-	                "v.new_value, v.changed_at, v.reason, v.author FROM o.revisions v JOIN "
-	                "temp.pl_upgrade u ON u.oid = v.run_id WHERE v.revision > coalesce((SELECT "
-	                "max(x.revision) FROM main.revisions x WHERE x.run_id = u.mid), 1) ORDER BY "
-	                "u.mid, v.revision, v.field ON CONFLICT DO NOTHING",
-	                "merging amended runs", &n, err);
-	if (!rc)
-		*revisions = n;
-	return rc;
-}
-
 /* The merge proper, inside the transaction, with the other ledger
- * attached as "o". */
-static int merge_attached(struct pl_store *st, const char *other, struct pl_merge_stats *ms,
-                          struct pl_error *err)
+ * attached as "o" (file: its file or migrated copy; other: its name). */
+static int merge_attached(struct pl_store *st, const char *file, const char *other,
+                          struct pl_merge_stats *ms, struct pl_error *err)
 {
-	long long upgraded = 0; /* revisions of runs amended there, merged (merge_upgrades) */
+	long long upgraded = 0; /* revisions of runs amended there (merge_amended.c) */
 	char *sql;
 	int rc;
 
-	if ((rc = find_conflict(st, other, ms, err)))
+	if ((rc = find_conflict(st, other, ms, err)) || (rc = pl_merge_find_amended(st, err)))
 		return rc;
 	if (!(sql = conditions_sql(st)))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
@@ -749,7 +704,7 @@ static int merge_attached(struct pl_store *st, const char *other, struct pl_merg
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	rc = merge_step(st, sql, "merging runs", &ms->runs, err);
 	sqlite3_free(sql);
-	if (rc || (rc = merge_upgrades(st, &upgraded, err)))
+	if (rc || (rc = pl_merge_apply_amended(st, file, other, ms, &upgraded, err)))
 		return rc;
 	if ((rc = merge_step(st,
 	                     "INSERT INTO main.accepted_steps (run_id, metric, reason, accepted_at, "
@@ -889,7 +844,7 @@ int pl_store_merge(struct pl_store *st, const char *other, struct pl_merge_stats
 	if ((rc = pl_store_exec_sql(st, "PRAGMA temp_store = FILE", "merging", err)) ||
 	    (rc = pl_store_begin(st, err)))
 		goto out;
-	rc = merge_attached(st, other, ms, err);
+	rc = merge_attached(st, copy ? copy : other, other, ms, err);
 	if (rc)
 		pl_store_rollback(st, NULL);
 	else

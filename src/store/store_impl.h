@@ -315,11 +315,37 @@ int pl_store_check_same_run_strict(struct pl_store *st, const struct pl_run *run
  * run's values here, applied as amend (conditions, build identity,
  * extras, through pl_ledger_amend_run()) and reimport (metrics) apply
  * them, with the file's time, reason and author; then the run here must
- * have run's conditions. *added grows by the revision rows stored. Inside
- * the caller's transaction (on error it undoes). Returns 0, PL_EINVALID
- * naming the revision and field, PL_EDB or PL_ENOMEM. */
+ * have run's conditions. other is the other ledger of a merge, in
+ * messages (run->id is its run there), or NULL for an export line. *added
+ * grows by the revision rows stored. Inside the caller's transaction (on
+ * error it undoes). Returns 0, PL_EINVALID naming the revision and field,
+ * PL_EDB or PL_ENOMEM. */
 int pl_store_carry_extend(struct pl_store *st, const struct pl_run *run, long long id,
-                          const struct pl_revision_list *got, size_t from, long long *added,
-                          struct pl_error *err);
+                          const struct pl_revision_list *got, size_t from, const char *other,
+                          long long *added, struct pl_error *err);
+
+/* Adds to temp.pl_upgrade (mid, oid) every run stored in this ledger and
+ * in the one attached as "o" from the same bytes, with the same
+ * conditions and run_started_at but another build identity or metric
+ * value, whose copy there holds a revision this ledger's trail lacks (an
+ * amend of build identity, or a reimport's metrics, made there after the
+ * run was copied here): merge
+ * then takes those revisions as pl_merge_apply_amended() says
+ * (merge_amended.c). Returns 0 or PL_EDB. */
+int pl_merge_find_amended(struct pl_store *st, struct pl_error *err);
+
+/* Takes each run of temp.pl_upgrade from the other ledger (file: its
+ * file or migrated copy, read one run at a time; shown: its name in
+ * messages), inside the merge's transaction: when this ledger's trail of
+ * the run is the first part of the other's, the other's later revisions
+ * are applied by pl_store_carry_extend(), checked as amend and reimport
+ * check them; a run whose trail there is not this one's continued, or
+ * whose revisions are refused, is undone alone, put in temp.pl_skip (its
+ * accepted steps and retractions are then not merged either) and counted
+ * in ms (the first one named in ms->skipped_first, when no conflict was
+ * named before). *revisions grows by the revision rows stored. Returns 0,
+ * PL_EIO (the file cannot be read), PL_EDB or PL_ENOMEM. */
+int pl_merge_apply_amended(struct pl_store *st, const char *file, const char *shown,
+                           struct pl_merge_stats *ms, long long *revisions, struct pl_error *err);
 
 #endif

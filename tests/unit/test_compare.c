@@ -684,6 +684,66 @@ static void rate_shortfall_boundaries(void **state)
 	}
 }
 
+/* A value outside its plausible range (schema/ranges.tsv: a TTFT of 0 to
+ * 86400 s, inclusive) is shown, marked, and never the ground of a delta:
+ * neither its row's nor that of a row whose baseline it is. 86400 itself
+ * is plausible and gets its delta. */
+static void implausible_values_get_no_delta(void **state)
+{
+	struct pl_run_list l;
+	struct pl_compare_opts o;
+	struct pl_comparison c;
+	struct pl_error e;
+	(void)state;
+	pl_run_list_init(&l);
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&e);
+	add(&l, 1, "1x NVIDIA A100 80G", "550.54", "bfloat16", "8", 0.25, 100);
+	add(&l, 2, "1x NVIDIA H100 80G", "550.90", "bfloat16", "8", 1e308, 300);
+	add(&l, 3, "1x NVIDIA L40S 48G", "550.90", "bfloat16", "8", 86400, 50);
+	add(&l, 4, "1x NVIDIA H100 80G", "550.90", "bfloat16", "8", 0.20, 310);
+	assert_int_equal(pl_compare_parse_axis(&o, "hardware", &e), 0);
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+	assert_int_equal(c.nrows, 3);
+	/* the H100 row: median of 0.20 and 1e308, its spread the value itself */
+	assert_int_equal(c.rows[1].implausible[PL_M_TTFT_P50], 1);
+	assert_true(c.rows[1].max[PL_M_TTFT_P50] == 1e308);
+	assert_int_equal(c.rows[1].has_delta[PL_M_TTFT_P50], 0);
+	assert_int_equal(c.rows[1].implausible[PL_M_OUTPUT_THROUGHPUT], 0);
+	assert_int_equal(c.rows[1].has_delta[PL_M_OUTPUT_THROUGHPUT], 1);
+	assert_true(fabs(c.rows[1].delta_pct[PL_M_OUTPUT_THROUGHPUT] - 205.0) < 1e-9);
+	/* 86400 s is at the range's top: plausible, with its delta */
+	assert_int_equal(c.rows[2].implausible[PL_M_TTFT_P50], 0);
+	assert_int_equal(c.rows[2].has_delta[PL_M_TTFT_P50], 1);
+	assert_true(fabs(c.rows[2].delta_pct[PL_M_TTFT_P50] - 34559900.0) < 1e-6);
+	assert_string_equal(find_caveat(&c, "ttft_p50 outside"),
+	                    "ttft_p50 outside its plausible range (schema/ranges.tsv) in 1 run, "
+	                    "marked '!', no delta computed from it: run 2");
+	pl_comparison_release(&c);
+
+	/* the baseline implausible (just above the top): no row has a TTFT delta */
+	l.v[0].metric[PL_M_TTFT_P50] = 86400.001;
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+	for (size_t r = 0; r < c.nrows; r++)
+		assert_int_equal(c.rows[r].has_delta[PL_M_TTFT_P50], 0);
+	assert_int_equal(c.rows[0].implausible[PL_M_TTFT_P50], 1);
+	assert_int_equal(c.rows[2].implausible[PL_M_TTFT_P50], 0);
+	assert_int_equal(c.rows[2].has_delta[PL_M_OUTPUT_THROUGHPUT], 1);
+	assert_true(fabs(c.rows[2].delta_pct[PL_M_OUTPUT_THROUGHPUT] - (-50.0)) < 1e-9);
+	assert_string_equal(find_caveat(&c, "ttft_p50 outside"),
+	                    "ttft_p50 outside its plausible range (schema/ranges.tsv) in 2 runs, "
+	                    "marked '!', no delta computed from it: run 1, run 2");
+	pl_comparison_release(&c);
+
+	/* history marks them without the caveat (it leaves them out itself) */
+	o.implausible_quiet = 1;
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+	assert_null(find_caveat(&c, "ttft_p50 outside"));
+	assert_int_equal(c.rows[0].has_delta[PL_M_TTFT_P50], 0);
+	pl_comparison_release(&c);
+	pl_run_list_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -701,6 +761,7 @@ int main(void)
 		cmocka_unit_test(median_is_the_sorted_middle),
 		cmocka_unit_test(workload_rule_boundaries),
 		cmocka_unit_test(rate_shortfall_boundaries),
+		cmocka_unit_test(implausible_values_get_no_delta),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
