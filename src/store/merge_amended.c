@@ -23,7 +23,7 @@
  * (the one merge rule); every other run is merged.
  */
 #include "store/store_impl.h"
-#include "core/ledger.h"
+#include "core/amend.h"
 #include "util/alloc.h"
 
 #include <stdio.h>
