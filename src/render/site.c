@@ -7,8 +7,10 @@
  * a series' own three files are written and closed before the next series
  * is read. So memory holds one series at a time whatever the ledger's size
  * (the walk, pl_store_each_set(), reads one conditions row's runs at a
- * time too). All of it happens in the temporary directory that
- * pl_bundle_publish() swaps in at the end.
+ * time too). A first walk before it keeps only each series' conditions,
+ * so that its label names what tells it from its siblings (site_labels.c).
+ * All of it happens in the temporary directory that pl_bundle_publish()
+ * swaps in at the end.
  *
  * Charts are our own inline SVG (no gnuplot: a site of 10k series must not
  * spawn 10k processes, and inline SVG needs no second request). Input text
@@ -27,6 +29,7 @@
 #include "core/history.h"
 #include "render/bundle_impl.h"
 #include "render/regress.h"
+#include "render/site_impl.h"
 #include "render/render_impl.h"
 #include "util/buf.h"
 #include "util/file.h"
@@ -51,6 +54,7 @@ struct site {
 	size_t nregressions;  /* rows with the verdict regression */
 	size_t nfailedrows;   /* rows with the verdict failed */
 	size_t nundated;      /* series left out: no run with run_started_at */
+	struct pl_site_labels labels; /* every series' label (site_labels.c) */
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -102,32 +106,6 @@ static const char *verdict_of(const struct pl_history *h)
 	if (!h->detected && h->latest_verdict == PL_V_TOO_FEW)
 		return "too few points";
 	return "stable";
-}
-
-/* The short label of a series from one of its runs: "model / hardware /
- * engine version / c=8 / in=2048 out=256". Raw input text. */
-static void series_label(char *buf, size_t n, const struct pl_run *r)
-{
-	static const int ids[] = {PL_C_MODEL, PL_C_HARDWARE, PL_C_ENGINE, PL_C_ENGINE_VERSION,
-	                          PL_C_CONCURRENCY, PL_C_REQUEST_RATE, PL_C_INPUT_TOKENS,
-	                          PL_C_MAX_OUTPUT_TOKENS};
-	static const char *const pre[] = {"", "", "", "", "c=", "rate=", "in=", "out="};
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]) && len + 1 < n; i++) {
-		const struct pl_value *v = &r->cond[ids[i]];
-		const char *sep = len == 0                          ? ""
-		                  : ids[i] == PL_C_ENGINE_VERSION || ids[i] == PL_C_MAX_OUTPUT_TOKENS
-		                      ? " "
-		                      : " / ";
-		if (!v->set || !v->text)
-			continue;
-		snprintf(buf + len, n - len, "%s%s%s", sep, pre[i], v->text);
-		len = strlen(buf);
-	}
-	if (len == 0)
-		snprintf(buf, n, "(no key conditions)");
 }
 
 /* ------------------------------------------------------------- charts */
@@ -1201,8 +1179,8 @@ static int add_series(void *v, struct pl_run_list *runs, struct pl_error *err)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
 	snprintf(sr.page, sizeof(sr.page), "s-%016llx", key.hash);
+	snprintf(sr.label, sizeof(sr.label), "%s", pl_site_labels_find(&S->labels, key.hash));
 	pl_cond_key_release(&key);
-	series_label(sr.label, sizeof(sr.label), &runs->v[0]);
 	if (!(sr.conds = series_conds(&runs->v[0]))) {
 		free(sr.h);
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
@@ -1384,6 +1362,12 @@ static int render(const char *dir, void *v, struct pl_error *err)
 	fputc('[', S.json);
 	fputs("series,label,metric,unit,points,latest,latest_at,verdict,steps,failing_steps\r\n",
 	      S.csv);
+	if ((rc = J->walk(J->ctx, pl_site_labels_collect, &S.labels, err)))
+		goto out;
+	if (pl_site_labels_finish(&S.labels)) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
 	if ((rc = J->walk(J->ctx, add_series, &S, err)))
 		goto out;
 	if (S.nseries == 0) {
@@ -1407,6 +1391,7 @@ out:
 	rc = close_checked(&S.html, dir, "index.html", rc, err);
 	rc = close_checked(&S.json, dir, "index.json", rc, err);
 	rc = close_checked(&S.csv, dir, "index.csv", rc, err);
+	pl_site_labels_release(&S.labels);
 	if (!rc)
 		rc = write_manifest(&S, err);
 	return rc;

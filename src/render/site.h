@@ -74,7 +74,9 @@ struct pl_site_opts {
 typedef int (*pl_site_add_fn)(void *site, struct pl_run_list *runs, struct pl_error *err);
 
 /* Supplies every series: calls add(site, runs, err) once per condition key
- * and returns 0 or the first non-zero code. ctx is the caller's. */
+ * and returns 0 or the first non-zero code. ctx is the caller's. The site
+ * walks twice (the labels first, then the pages): each walk must give the
+ * same series. */
 typedef int (*pl_site_walk_fn)(void *ctx, pl_site_add_fn add, void *site, struct pl_error *err);
 
 /* Renders the site into dir (see the file comment), replacing an earlier
