@@ -1376,8 +1376,8 @@ static int render(const char *dir, void *v, struct pl_error *err)
 		                  "the metrics");
 		goto out;
 	}
-	fprintf(S.html, "</tbody></table></div>\n<p>%zu series, %zu rows, %zu with a regression",
-	        S.nseries, S.nrows, S.nregressions);
+	fprintf(S.html, "</tbody></table></div>\n<p>%zu series, %zu row%s, %zu with a regression",
+	        S.nseries, S.nrows, S.nrows == 1 ? "" : "s", S.nregressions);
 	if (S.nfailedrows) /* only when there are some: other sites' bytes unchanged */
 		fprintf(S.html, ", %zu with failed runs", S.nfailedrows);
 	if (S.nundated)
