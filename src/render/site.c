@@ -1205,7 +1205,9 @@ static int add_series(void *v, struct pl_run_list *runs, struct pl_error *err)
 		}
 	}
 	if (!rc && shown &&
-	    !(rc = pl_history_gate(sr.h, sr.nh, runs, S->o->group, NULL, S->o->accepted, err))) {
+	    !(rc = S->o->night ? (pl_history_gate_night(sr.h, sr.nh, S->o->night, runs->v[0].id), 0)
+	                       : pl_history_gate(sr.h, sr.nh, runs, S->o->group, NULL, S->o->accepted,
+	                                         err))) {
 		for (size_t k = 0; k < sr.nh && !rc; k++) {
 			double *xs;
 			if (!sr.h[k].npoints)
@@ -1347,7 +1349,11 @@ static int render(const char *dir, void *v, struct pl_error *err)
 	      "goes the worse way by more than 5%, or the latest point a regression against the "
 	      "points before it (<code>history --fail-on-step</code> fails); <b>accepted</b> the "
 	      "latest step is accepted; <b>improvement</b> the latest step is better; "
-	      "<b>stable</b> no failing step; <b>too few points</b> fewer than 4 points. "
+	      "<b>stable</b> no failing step; <b>too few points</b> fewer than 4 points. ", S.html);
+	fputs(S.o->night ? "The latest nights are decided together, as <code>check</code> without "
+	      "<code>--where</code> decides them. " : "Each series' latest night is decided alone. ",
+	      S.html);
+	fputs(
 	      "Data: <a href=\"index.json\">index.json</a>, <a href=\"index.csv\">index.csv</a>.</p>\n"
 	      "<div class=\"controls\"><input id=\"q\" type=\"search\" "
 	      "placeholder=\"filter: model, hardware, metric, verdict…\" aria-label=\"filter\">"
