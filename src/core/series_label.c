@@ -130,7 +130,8 @@ int pl_series_labels(const struct pl_label_src *srcs, size_t n,
 		pl_series_label(id[i].label, sizeof(id[i].label), &srcs[i], NULL, PL_C_NONE, none);
 		id[i].i = i;
 	}
-	qsort(id, n, sizeof(*id), cmp_ident);
+	if (n) /* qsort's base may not be NULL */
+		qsort(id, n, sizeof(*id), cmp_ident);
 	for (size_t g = 0, e; g < n && !rc; g = e) {
 		struct pl_label_siblings sb;
 		char buf[1024];

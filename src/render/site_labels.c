@@ -156,7 +156,8 @@ int pl_site_labels_finish(struct pl_site_labels *L)
 {
 	int rc = 0;
 
-	qsort(L->v, L->n, sizeof(*L->v), by_ident);
+	if (L->n) /* qsort's base may not be NULL */
+		qsort(L->v, L->n, sizeof(*L->v), by_ident);
 	for (size_t g = 0, e; g < L->n && !rc; g = e) {
 		for (e = g + 1; e < L->n && strcmp(L->v[e].ident, L->v[g].ident) == 0; e++)
 			;
@@ -169,7 +170,8 @@ int pl_site_labels_finish(struct pl_site_labels *L)
 		free(L->v[i].conds);
 		L->v[i].conds = NULL;
 	}
-	qsort(L->v, L->n, sizeof(*L->v), by_hash);
+	if (L->n)
+		qsort(L->v, L->n, sizeof(*L->v), by_hash);
 	L->done = 1;
 	return rc;
 }
