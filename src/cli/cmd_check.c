@@ -70,7 +70,8 @@ static const char usage_tail[] =
 /* The night of every series in runs (a selection of several condition keys
  * gated with window:N latest): core/gate_night.h. Returns the exit code. */
 static int gate_night(const struct pl_run_list *runs, const struct pl_check_opts *opts,
-                      const struct pl_accepted_list *acc, const struct pl_out_format *fmt)
+                      const struct pl_accepted_list *acc, const struct pl_out_format *fmt,
+                      const struct pl_selection *sel)
 {
 	struct pl_gate_night_opts go;
 	struct pl_gate_night night;
@@ -89,6 +90,7 @@ static int gate_night(const struct pl_run_list *runs, const struct pl_check_opts
 	go.allow.allow_errors = opts->allow_errors;
 	pl_gate_opts_init(&go.gate);
 	go.gate.threshold = opts->threshold;
+	pl_selection_named(sel, go.named, &go.named_extras);
 	switch (pl_gate_night_build(runs, &go, acc, &night, &err)) {
 	case 0:
 		break;
@@ -120,6 +122,18 @@ static int gate_night(const struct pl_run_list *runs, const struct pl_check_opts
 out:
 	pl_gate_night_release(&night);
 	return rc;
+}
+
+/* Writes the classic check chk in fmt, its labels naming what sel's --where
+ * fixed (core/series_label.h). Returns 0, or nonzero with err set (or
+ * err.code 0 when the error was printed). */
+static int render_check(struct pl_check *chk, const struct pl_out_format *fmt,
+                        const struct pl_selection *sel, struct pl_error *err)
+{
+	pl_selection_named(sel, chk->cmp.named, &chk->cmp.named_extras);
+	return fmt->ci == PL_CI_JUNIT    ? pl_render_check_junit(stdout, chk, err)
+	       : fmt->ci == PL_CI_GITHUB ? pl_cli_ci_github("check", chk, NULL, 0, err)
+	                                 : pl_render_check(stdout, chk, fmt->table, err);
 }
 
 /* --threshold PCT: "5" and "5%" both mean five percent, into the double
@@ -312,7 +326,7 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 	    opts.axis == PL_C_NONE && pl_group_is_time(opts.group)) {
 		/* nights of one series or several (a version group is one series
 		 * across its versions, checked as before): one rule, the gate's */
-		rc = gate_night(&runs, &opts, &acc, &fmt);
+		rc = gate_night(&runs, &opts, &acc, &fmt, &sel);
 		goto out;
 	}
 	switch (pl_check_build(&runs, &opts, &acc, &chk, &err)) {
@@ -332,9 +346,7 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 		rc = pl_cli_exit_for(err.code);
 		goto out;
 	}
-	if (fmt.ci == PL_CI_JUNIT ? pl_render_check_junit(stdout, &chk, &err)
-	    : fmt.ci == PL_CI_GITHUB ? pl_cli_ci_github("check", &chk, NULL, 0, &err)
-	                             : pl_render_check(stdout, &chk, fmt.table, &err)) {
+	if (render_check(&chk, &fmt, &sel, &err)) {
 		if (err.code)
 			pl_cli_print_error(&err);
 		goto out;

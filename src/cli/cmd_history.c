@@ -72,6 +72,19 @@ static int opt_group(void *group, const char *arg, const char *cmd)
 	return 0;
 }
 
+/* The CI formats of the histories hs[0..nh) (nothing for a table format),
+ * their labels naming what sel's --where fixed (core/series_label.h).
+ * Returns 0, or nonzero with err set (err.code 0: printed already). */
+static int render_ci(struct pl_history *hs, size_t nh, const struct pl_out_format *fmt,
+                     const struct pl_selection *sel, struct pl_error *err)
+{
+	for (size_t k = 0; k < nh; k++)
+		pl_selection_named(sel, hs[k].cmp.named, &hs[k].cmp.named_extras);
+	return fmt->ci == PL_CI_JUNIT    ? pl_render_history_junit(stdout, hs, nh, err)
+	       : fmt->ci == PL_CI_GITHUB ? pl_cli_ci_github("history", NULL, hs, nh, err)
+	                                 : 0;
+}
+
 int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 {
 	struct pl_selection sel;
@@ -202,9 +215,7 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 	}
 	if (fmt.ci == PL_CI_NONE && fmt.table == PL_FMT_JSON && sel.opts.nmetrics > 1)
 		fputs("]\n", stdout);
-	if (fmt.ci == PL_CI_JUNIT ? pl_render_history_junit(stdout, hs, nh, &err)
-	    : fmt.ci == PL_CI_GITHUB ? pl_cli_ci_github("history", NULL, hs, nh, &err)
-	                             : 0) {
+	if (render_ci(hs, nh, &fmt, &sel, &err)) {
 		if (err.code)
 			pl_cli_print_error(&err);
 		goto out;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/gate_night.h"
 #include "core/history.h"
 #include "cli/options.h"
 #include "render/site.h"
@@ -48,6 +49,57 @@ static int walk_store(void *v, pl_site_add_fn add, void *site, struct pl_error *
 	return pl_store_each_set(w->st, w->sel->filters, w->sel->nfilters, add, site, err);
 }
 
+/* The latest night of every selected series decided together, as `check
+ * --group-by G --baseline window:20 --candidate latest --metric M...`
+ * without --where decides it, into *night; *have 0 (and nothing held) when
+ * the ledger has more than PL_SITE_NIGHT_MAX_RUNS runs or no metric has
+ * values. Returns 0, or nonzero with the error printed. */
+static int decide_night(struct pl_store *st, const struct pl_selection *sel,
+                        const struct pl_site_opts *opts, struct pl_gate_night *night, int *have)
+{
+	struct pl_gate_night_opts go;
+	struct pl_run_list runs;
+	struct pl_error err;
+	const int *metrics = opts->metrics;
+	size_t nmetrics = opts->nmetrics;
+	long long count = 0;
+	int rc;
+
+	*have = 0;
+	memset(night, 0, sizeof(*night));
+	pl_error_init(&err);
+	if (pl_store_count_runs(st, &count, &err)) {
+		pl_cli_print_error(&err);
+		return -1;
+	}
+	if (count > PL_SITE_NIGHT_MAX_RUNS)
+		return 0;
+	if (!nmetrics)
+		metrics = pl_site_default_metrics(&nmetrics);
+	memset(&go, 0, sizeof(go));
+	go.group = opts->group;
+	go.window = PL_HISTORY_WINDOW_DEFAULT;
+	for (size_t k = 0; k < nmetrics && k < PL_METRIC_COUNT; k++)
+		go.metrics[go.nmetrics++] = metrics[k];
+	pl_gate_opts_init(&go.gate);
+	pl_run_list_init(&runs);
+	rc = pl_store_query(st, sel->filters, sel->nfilters, &runs, &err);
+	if (!rc)
+		rc = pl_gate_night_build(&runs, &go, opts->accepted, night, &err);
+	pl_run_list_release(&runs);
+	if (rc == PL_EEMPTY) { /* nothing to decide: the site says so itself */
+		pl_gate_night_release(night);
+		return 0;
+	}
+	if (rc) {
+		pl_gate_night_release(night);
+		pl_cli_print_error(&err);
+		return -1;
+	}
+	*have = 1;
+	return 0;
+}
+
 int cmd_site(const struct pl_cli *cli, int argc, char **argv)
 {
 	struct pl_selection sel;
@@ -56,6 +108,8 @@ int cmd_site(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	struct walk w;
+	struct pl_gate_night night = {0};
+	int have_night = 0;
 	const char *out_dir = NULL, *group = NULL;
 	char where[1024] = "";
 	int argi, rc;
@@ -98,10 +152,7 @@ int cmd_site(const struct pl_cli *cli, int argc, char **argv)
 	}
 	if (pl_cli_source_date_epoch("site", &opts.epoch))
 		goto out;
-	for (size_t i = 0; i < sel.nfilters; i++) {
-		size_t len = strlen(where);
-		snprintf(where + len, sizeof(where) - len, "%s%s", i ? ", " : "", sel.where_text[i]);
-	}
+	pl_selection_where_join(&sel, ", ", where, sizeof(where));
 	opts.metrics = sel.opts.metrics;
 	opts.nmetrics = sel.opts.nmetrics;
 	opts.accepted = &acc;
@@ -114,6 +165,9 @@ int cmd_site(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_print_error(&err);
 		goto out;
 	}
+	if (decide_night(st, &sel, &opts, &night, &have_night))
+		goto out;
+	opts.night = have_night ? &night : NULL;
 	w.st = st;
 	w.sel = &sel;
 	switch (pl_site_write(out_dir, &opts, walk_store, &w, &err)) {
@@ -130,6 +184,7 @@ int cmd_site(const struct pl_cli *cli, int argc, char **argv)
 		break;
 	}
 out:
+	pl_gate_night_release(&night);
 	pl_store_close(st);
 	pl_accepted_list_release(&acc);
 	pl_selection_release(&sel);

@@ -329,10 +329,10 @@ static int series_metric(const struct pl_run_list *runs, const struct id_index *
 				c = i;
 		if (c == h->npoints)
 			return pl_error_set(err, PL_EEMPTY,
-			                    "no candidate point with %s '%s' in the series of %s (%zu points, "
+			                    "no candidate point with %s '%s' in the series of %s (%zu point%s, "
 			                    "the last '%s')",
 			                    pl_group_name(opts->group), opts->candidate,
-			                    pl_metric_info[m].name, h->npoints,
+			                    pl_metric_info[m].name, h->npoints, h->npoints == 1 ? "" : "s",
 			                    h->points[h->npoints - 1].value.text
 			                        ? h->points[h->npoints - 1].value.text
 			                        : "");

@@ -136,6 +136,11 @@ struct pl_comparison {
 	                                     every run has, with the one value they
 	                                     share, sorted by name; owned */
 	size_t nshared_extra;             /* entries in shared_extra */
+	unsigned char named[PL_COND_COUNT]; /* conditions the selection fixed (--where)
+	                                     that a series label names besides its
+	                                     identity (core/series_label.h): 0 from
+	                                     the builders, set by the caller */
+	int named_extras;                 /* 1: the label names the extra conditions too */
 	struct pl_compare_row *rows;      /* ordered rows */
 	size_t nrows;
 	struct pl_msgs caveats;           /* one message per allowed mismatch,

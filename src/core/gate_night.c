@@ -13,6 +13,7 @@
 
 #include "core/condkey.h"
 #include "core/normalize.h"
+#include "core/series_label.h"
 #include "util/alloc.h"
 
 int pl_gate_is_load(int id)
@@ -309,52 +310,46 @@ done:
 	return rc;
 }
 
-/* Labels, families and predecessors of the series sl[0..n). */
-static int name_series(const struct slice *sl, size_t n, struct pl_gate_night *out)
+/* The label source of run r (its conditions and extras). */
+static struct pl_label_src label_src(const struct pl_run *r)
 {
-	unsigned char differs[PL_COND_COUNT] = {0};
-	int extras_differ = 0;
+	struct pl_label_src src = {r->cond, NULL, r->extra, r->nextra};
+	return src;
+}
 
-	for (size_t s = 1; s < n; s++) {
-		for (int c = 0; c < PL_COND_COUNT; c++)
-			if (is_key(c) && !value_same(&sl[0].rep->cond[c], &sl[s].rep->cond[c]))
-				differs[c] = 1;
-		if (!extras_same(sl[0].rep, sl[s].rep))
-			extras_differ = 1;
+/* Labels (core/series_label.h: the identity, then what tells the series
+ * from its siblings — the series of the same identity — and the conditions
+ * opts names), families and predecessors of the series sl[0..n). */
+static int name_series(const struct slice *sl, size_t n, const struct pl_gate_night_opts *opts,
+                       struct pl_gate_night *out)
+{
+	struct pl_label_src *src = n ? malloc(n * sizeof(*src)) : NULL;
+	char **labels = n ? malloc(n * sizeof(*labels)) : NULL;
+	struct pl_label_siblings named;
+	int rc = 0;
+
+	if (n && (!src || !labels)) {
+		free(src);
+		free(labels);
+		return PL_ENOMEM;
+	}
+	memcpy(named.differs, opts->named, sizeof(named.differs));
+	named.extras = opts->named_extras;
+	for (size_t s = 0; s < n; s++)
+		src[s] = label_src(sl[s].rep);
+	rc = pl_series_labels(src, n, &named, "all runs", labels);
+	free(src);
+	if (rc) {
+		free(labels);
+		return rc;
 	}
 	for (size_t s = 0; s < n; s++) {
 		struct pl_gate_series *se = &out->series[s];
 		const struct pl_run *r = sl[s].rep;
-		char *buf = NULL;
-		size_t len = 0, cap = 0;
-		int first = 1;
 
 		se->first_run = sl[s].first_id;
 		se->predecessor = (size_t)-1;
-		if (cat(&buf, &len, &cap, ""))
-			return PL_ENOMEM;
-		for (int c = 0; c < PL_COND_COUNT; c++) {
-			if (!differs[c])
-				continue;
-			if ((!first && cat(&buf, &len, &cap, ", ")) ||
-			    cat(&buf, &len, &cap, pl_cond_info[c].name) || cat(&buf, &len, &cap, "=") ||
-			    cat(&buf, &len, &cap, text_of(&r->cond[c]))) {
-				free(buf);
-				return PL_ENOMEM;
-			}
-			first = 0;
-		}
-		if (extras_differ)
-			for (size_t k = 0; k < r->nextra; k++) {
-				if ((!first && cat(&buf, &len, &cap, ", ")) ||
-				    cat(&buf, &len, &cap, r->extra[k].name) || cat(&buf, &len, &cap, "=") ||
-				    cat(&buf, &len, &cap, r->extra[k].value)) {
-					free(buf);
-					return PL_ENOMEM;
-				}
-				first = 0;
-			}
-		se->label = buf;
+		se->label = labels[s];
 		se->family = s;
 		for (size_t f = 0; f < s; f++)
 			if (same_but_load(sl[f].rep, r, 0)) {
@@ -362,6 +357,7 @@ static int name_series(const struct slice *sl, size_t n, struct pl_gate_night *o
 				break;
 			}
 	}
+	free(labels);
 	/* predecessors: same load, other conditions differ, ended before it began;
 	 * the one that ended last */
 	for (size_t s = 0; s < n; s++) {
@@ -467,7 +463,7 @@ int pl_gate_night_build(const struct pl_run_list *runs, const struct pl_gate_nig
 	if (!(out->series = calloc(nsl, sizeof(*out->series))))
 		goto oom;
 	out->nseries = nsl;
-	if (name_series(sl, nsl, out))
+	if (name_series(sl, nsl, opts, out))
 		goto oom;
 
 	if (opts->nmetrics) {

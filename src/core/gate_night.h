@@ -56,13 +56,19 @@ struct pl_gate_night_opts {
 	struct pl_compare_opts allow; /* only allow_mismatch, allow_extra and
 	                                 allow_errors are read */
 	struct pl_gate_opts gate;     /* alpha, member alpha, threshold, pooling */
+	unsigned char named[PL_COND_COUNT]; /* conditions every series label names
+	                                 besides its identity: those the selection
+	                                 fixed (--where); zero for none */
+	int named_extras;             /* 1: labels name the extra conditions too */
 };
 
 /* One series of the night. */
 struct pl_gate_series {
-	char *label;          /* the conditions that tell it from the other series of
-	                         the selection, "hardware=H100, concurrency=8"
-	                         ("" when it is the only one); owned */
+	char *label;          /* core/series_label.h: its identity, then the
+	                         conditions that tell it from its siblings (the
+	                         series of the same identity) and those opts
+	                         names, "m / H100 / vllm 0.9.2 / c=8 /
+	                         driver_version=570.86.15"; owned */
 	size_t family;        /* its family (equal numbers: one runner's load points) */
 	long long first_run;  /* its earliest run id (a stable name for it) */
 	char *latest;         /* its latest point's label (--group-by value); owned */

@@ -282,4 +282,18 @@ int pl_history_gate(struct pl_history *hs, size_t nh, const struct pl_run_list *
                     const struct pl_compare_opts *allow, const struct pl_accepted_list *accepted,
                     struct pl_error *err);
 
+struct pl_gate_night;
+/*
+ * As pl_history_gate(), but with a night already decided over a whole
+ * selection (pl_gate_night_build: every series and metric of it together,
+ * families pooled, Holm over all its checks — what `check` without --where
+ * decides): the histories hs[0..nh) of the series whose earliest run id is
+ * first_run take that series' items (a metric the night has no item for,
+ * e.g. a series superseded across a change of condition, is "not judged").
+ * Returns 1 when the night holds that series, 0 when it does not (hs left
+ * as built). Never fails.
+ */
+int pl_history_gate_night(struct pl_history *hs, size_t nh, const struct pl_gate_night *night,
+                          long long first_run);
+
 #endif

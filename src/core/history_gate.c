@@ -9,11 +9,11 @@
 
 #include "core/gate_night.h"
 
-/* The item of night for metric, or NULL. */
-static const struct pl_gate_item *item_of(const struct pl_gate_night *night, int metric)
+/* The item of night's series s (any series: (size_t)-1) for metric, or NULL. */
+static const struct pl_gate_item *item_of(const struct pl_gate_night *night, size_t s, int metric)
 {
 	for (size_t i = 0; i < night->nitems; i++)
-		if (night->items[i].metric == metric)
+		if (night->items[i].metric == metric && (s == (size_t)-1 || night->items[i].series == s))
 			return &night->items[i];
 	return NULL;
 }
@@ -107,7 +107,22 @@ int pl_history_gate(struct pl_history *hs, size_t nh, const struct pl_run_list *
 	if (night.nseries == 1)
 		for (size_t k = 0; k < nh; k++)
 			if (hs[k].npoints)
-				apply(&hs[k], item_of(&night, hs[k].metric), night.nitems);
+				apply(&hs[k], item_of(&night, (size_t)-1, hs[k].metric), night.nitems);
 	pl_gate_night_release(&night);
 	return 0;
+}
+
+int pl_history_gate_night(struct pl_history *hs, size_t nh, const struct pl_gate_night *night,
+                          long long first_run)
+{
+	size_t s = 0;
+
+	while (s < night->nseries && night->series[s].first_run != first_run)
+		s++;
+	if (s == night->nseries)
+		return 0;
+	for (size_t k = 0; k < nh; k++)
+		if (hs[k].npoints)
+			apply(&hs[k], item_of(night, s, hs[k].metric), night->nitems);
+	return 1;
 }

@@ -11,6 +11,7 @@
 
 #include "core/names.h"
 #include "core/normalize.h"
+#include "core/series_label.h"
 #include "util/suggest.h"
 
 int pl_selection_add_where(struct pl_selection *sel, const char *arg, struct pl_error *err)
@@ -205,6 +206,21 @@ char *pl_selection_where_join(const struct pl_selection *sel, const char *sep, c
 		snprintf(buf + used, n - used, "%s%s", i ? sep : "", sel->where_text[i]);
 	}
 	return buf;
+}
+
+void pl_selection_named(const struct pl_selection *sel, unsigned char named[PL_COND_COUNT],
+                        int *extras)
+{
+	memset(named, 0, PL_COND_COUNT);
+	*extras = 0;
+	for (size_t i = 0; i < sel->nfilters; i++) {
+		int c = sel->filters[i].cond;
+		if (c == PL_C_NONE)
+			*extras = 1;
+		else if (c >= 0 && c < PL_COND_COUNT && (pl_cond_info[c].flags & PL_CF_KEY) &&
+		         !pl_series_label_identity(c))
+			named[c] = 1;
+	}
 }
 
 void pl_selection_release(struct pl_selection *sel)

@@ -61,6 +61,13 @@ int pl_selection_add_allow(struct pl_selection *sel, const char *arg, struct pl_
  * Returns buf. For the selection a report, site or pull names. */
 char *pl_selection_where_join(const struct pl_selection *sel, const char *sep, char *buf, size_t n);
 
+/* The conditions sel's --where filters fixed, for series labels
+ * (core/series_label.h: what tells the selected series from its siblings):
+ * named[c] = 1 for each filtered key condition c outside the identity,
+ * *extras = 1 when a filter names an extra condition; the rest zeroed. */
+void pl_selection_named(const struct pl_selection *sel, unsigned char named[PL_COND_COUNT],
+                        int *extras);
+
 /* Frees the owned values; sel can be filled again after it. */
 void pl_selection_release(struct pl_selection *sel);
 

@@ -17,6 +17,7 @@
 #include "render/refusal.h"
 #include "render/regress.h"
 #include "render/render_impl.h"
+#include "core/series_label.h"
 #include "util/utf8.h"
 #include "render/words.h"
 
@@ -57,32 +58,18 @@ int pl_gh_write_escaped(FILE *out, const char *s, int property)
 	return ferror(out) ? PL_EIO : 0;
 }
 
-/* The short label of a condition key, from the values every run shares:
- * "model / hardware / engine version / c=8 / in=2048 out=256", leaving out
- * the fields in skip (PL_C_NONE: none) and unknown ones. Raw input text. */
+/* The short label of a condition key (core/series_label.h), from the
+ * values every run shares, leaving out the field skip (PL_C_NONE: none):
+ * its identity, and the conditions the selection fixed (cmp->named, set by
+ * the caller from --where) that tell it from its siblings. Raw input text. */
 static void series_label(char *buf, size_t n, const struct pl_comparison *cmp, int skip)
 {
-	static const int ids[] = {PL_C_MODEL, PL_C_HARDWARE, PL_C_ENGINE, PL_C_ENGINE_VERSION,
-	                          PL_C_CONCURRENCY, PL_C_REQUEST_RATE, PL_C_INPUT_TOKENS,
-	                          PL_C_MAX_OUTPUT_TOKENS};
-	static const char *const pre[] = {"", "", "", "", "c=", "rate=", "in=", "out="};
-	size_t len = 0;
+	struct pl_label_src src = {cmp->shared, cmp->varies, cmp->shared_extra, cmp->nshared_extra};
+	struct pl_label_siblings sb;
 
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]) && len + 1 < n; i++) {
-		const struct pl_value *v = &cmp->shared[ids[i]];
-		const char *sep = len == 0                          ? ""
-		                  : ids[i] == PL_C_ENGINE_VERSION || ids[i] == PL_C_MAX_OUTPUT_TOKENS
-		                      ? " "
-		                      : " / ";
-
-		if (ids[i] == skip || !v->set || !v->text || cmp->varies[ids[i]])
-			continue;
-		snprintf(buf + len, n - len, "%s%s%s", sep, pre[i], v->text);
-		len = strlen(buf);
-	}
-	if (len == 0)
-		snprintf(buf, n, "all runs");
+	memcpy(sb.differs, cmp->named, sizeof(sb.differs));
+	sb.extras = cmp->named_extras;
+	pl_series_label(buf, n, &src, &sb, skip, "all runs");
 }
 
 /* --------------------------------------------------------------- JUnit */

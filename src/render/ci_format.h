@@ -6,9 +6,10 @@
  * JUnit: one <testsuites> holding one <testsuite> for the condition key
  * checked (its shared conditions as <property name="condition.FIELD">), with
  * one <testcase> per metric (classname "perfledger.check" or
- * "perfledger.history", name "METRIC [KEY]" where KEY is the short label of
- * the condition key: model, hardware, engine, concurrency / request rate,
- * input/output tokens where known). A regression (or, for history, a
+ * "perfledger.history", name "METRIC [KEY]" where KEY is the series label
+ * of core/series_label.h: model, hardware, engine, concurrency / request
+ * rate, input/output tokens where known, then the conditions the selection
+ * fixed with --where, comparison.named). A regression (or, for history, a
  * failing step) is a <failure type="regression"> whose message is the line
  * the text format prints; too few samples is <skipped>; a refused
  * comparison is one <testcase name="conditions"> with an <error

@@ -7,8 +7,10 @@
  * a series' own three files are written and closed before the next series
  * is read. So memory holds one series at a time whatever the ledger's size
  * (the walk, pl_store_each_set(), reads one conditions row's runs at a
- * time too). All of it happens in the temporary directory that
- * pl_bundle_publish() swaps in at the end.
+ * time too). A first walk before it keeps only each series' conditions,
+ * so that its label names what tells it from its siblings (site_labels.c).
+ * All of it happens in the temporary directory that pl_bundle_publish()
+ * swaps in at the end.
  *
  * Charts are our own inline SVG (no gnuplot: a site of 10k series must not
  * spawn 10k processes, and inline SVG needs no second request). Input text
@@ -27,6 +29,7 @@
 #include "core/history.h"
 #include "render/bundle_impl.h"
 #include "render/regress.h"
+#include "render/site_impl.h"
 #include "render/render_impl.h"
 #include "util/buf.h"
 #include "util/file.h"
@@ -51,6 +54,7 @@ struct site {
 	size_t nregressions;  /* rows with the verdict regression */
 	size_t nfailedrows;   /* rows with the verdict failed */
 	size_t nundated;      /* series left out: no run with run_started_at */
+	struct pl_site_labels labels; /* every series' label (site_labels.c) */
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -102,32 +106,6 @@ static const char *verdict_of(const struct pl_history *h)
 	if (!h->detected && h->latest_verdict == PL_V_TOO_FEW)
 		return "too few points";
 	return "stable";
-}
-
-/* The short label of a series from one of its runs: "model / hardware /
- * engine version / c=8 / in=2048 out=256". Raw input text. */
-static void series_label(char *buf, size_t n, const struct pl_run *r)
-{
-	static const int ids[] = {PL_C_MODEL, PL_C_HARDWARE, PL_C_ENGINE, PL_C_ENGINE_VERSION,
-	                          PL_C_CONCURRENCY, PL_C_REQUEST_RATE, PL_C_INPUT_TOKENS,
-	                          PL_C_MAX_OUTPUT_TOKENS};
-	static const char *const pre[] = {"", "", "", "", "c=", "rate=", "in=", "out="};
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]) && len + 1 < n; i++) {
-		const struct pl_value *v = &r->cond[ids[i]];
-		const char *sep = len == 0                          ? ""
-		                  : ids[i] == PL_C_ENGINE_VERSION || ids[i] == PL_C_MAX_OUTPUT_TOKENS
-		                      ? " "
-		                      : " / ";
-		if (!v->set || !v->text)
-			continue;
-		snprintf(buf + len, n - len, "%s%s%s", sep, pre[i], v->text);
-		len = strlen(buf);
-	}
-	if (len == 0)
-		snprintf(buf, n, "(no key conditions)");
 }
 
 /* ------------------------------------------------------------- charts */
@@ -1201,8 +1179,8 @@ static int add_series(void *v, struct pl_run_list *runs, struct pl_error *err)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
 	snprintf(sr.page, sizeof(sr.page), "s-%016llx", key.hash);
+	snprintf(sr.label, sizeof(sr.label), "%s", pl_site_labels_find(&S->labels, key.hash));
 	pl_cond_key_release(&key);
-	series_label(sr.label, sizeof(sr.label), &runs->v[0]);
 	if (!(sr.conds = series_conds(&runs->v[0]))) {
 		free(sr.h);
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
@@ -1227,7 +1205,9 @@ static int add_series(void *v, struct pl_run_list *runs, struct pl_error *err)
 		}
 	}
 	if (!rc && shown &&
-	    !(rc = pl_history_gate(sr.h, sr.nh, runs, S->o->group, NULL, S->o->accepted, err))) {
+	    !(rc = S->o->night ? (pl_history_gate_night(sr.h, sr.nh, S->o->night, runs->v[0].id), 0)
+	                       : pl_history_gate(sr.h, sr.nh, runs, S->o->group, NULL, S->o->accepted,
+	                                         err))) {
 		for (size_t k = 0; k < sr.nh && !rc; k++) {
 			double *xs;
 			if (!sr.h[k].npoints)
@@ -1369,7 +1349,11 @@ static int render(const char *dir, void *v, struct pl_error *err)
 	      "goes the worse way by more than 5%, or the latest point a regression against the "
 	      "points before it (<code>history --fail-on-step</code> fails); <b>accepted</b> the "
 	      "latest step is accepted; <b>improvement</b> the latest step is better; "
-	      "<b>stable</b> no failing step; <b>too few points</b> fewer than 4 points. "
+	      "<b>stable</b> no failing step; <b>too few points</b> fewer than 4 points. ", S.html);
+	fputs(S.o->night ? "The latest nights are decided together, as <code>check</code> without "
+	      "<code>--where</code> decides them. " : "Each series' latest night is decided alone. ",
+	      S.html);
+	fputs(
 	      "Data: <a href=\"index.json\">index.json</a>, <a href=\"index.csv\">index.csv</a>.</p>\n"
 	      "<div class=\"controls\"><input id=\"q\" type=\"search\" "
 	      "placeholder=\"filter: model, hardware, metric, verdict…\" aria-label=\"filter\">"
@@ -1384,6 +1368,12 @@ static int render(const char *dir, void *v, struct pl_error *err)
 	fputc('[', S.json);
 	fputs("series,label,metric,unit,points,latest,latest_at,verdict,steps,failing_steps\r\n",
 	      S.csv);
+	if ((rc = J->walk(J->ctx, pl_site_labels_collect, &S.labels, err)))
+		goto out;
+	if (pl_site_labels_finish(&S.labels)) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
 	if ((rc = J->walk(J->ctx, add_series, &S, err)))
 		goto out;
 	if (S.nseries == 0) {
@@ -1392,8 +1382,8 @@ static int render(const char *dir, void *v, struct pl_error *err)
 		                  "the metrics");
 		goto out;
 	}
-	fprintf(S.html, "</tbody></table></div>\n<p>%zu series, %zu rows, %zu with a regression",
-	        S.nseries, S.nrows, S.nregressions);
+	fprintf(S.html, "</tbody></table></div>\n<p>%zu series, %zu row%s, %zu with a regression",
+	        S.nseries, S.nrows, S.nrows == 1 ? "" : "s", S.nregressions);
 	if (S.nfailedrows) /* only when there are some: other sites' bytes unchanged */
 		fprintf(S.html, ", %zu with failed runs", S.nfailedrows);
 	if (S.nundated)
@@ -1407,6 +1397,7 @@ out:
 	rc = close_checked(&S.html, dir, "index.html", rc, err);
 	rc = close_checked(&S.json, dir, "index.json", rc, err);
 	rc = close_checked(&S.csv, dir, "index.csv", rc, err);
+	pl_site_labels_release(&S.labels);
 	if (!rc)
 		rc = write_manifest(&S, err);
 	return rc;

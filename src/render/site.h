@@ -49,11 +49,18 @@
 
 #include "core/accepted.h"
 #include "core/error.h"
+#include "core/gate_night.h"
 #include "core/model.h"
 
 /* The metrics a site shows when none are named: ttft_p50, tpot_p50,
  * output_throughput. *count receives the number. */
 const int *pl_site_default_metrics(size_t *count);
+
+/* Most stored runs for which `site` decides the latest nights of every
+ * series together (site opts.night): the whole selection is then in
+ * memory at once, as for `check`; above it each series is gated alone, so
+ * that memory holds one series whatever the ledger's size. */
+#define PL_SITE_NIGHT_MAX_RUNS 8000
 
 /* What to render. */
 struct pl_site_opts {
@@ -66,6 +73,11 @@ struct pl_site_opts {
 	int group;                 /* enum pl_group of the points: PL_G_RUN (0, every
 	                              run_started_at a point), PL_G_DAY, PL_G_BUILD or
 	                              PL_G_COMMIT, as history --group-by */
+	const struct pl_gate_night *night; /* the latest night of every selected series
+	                              decided together, as `check` without --where
+	                              decides it (families pooled, Holm over all
+	                              checks; pl_history_gate_night); borrowed. NULL:
+	                              each series is gated alone (pl_history_gate) */
 };
 
 /* Adds one series to a site being rendered: runs are the runs of one
@@ -74,7 +86,9 @@ struct pl_site_opts {
 typedef int (*pl_site_add_fn)(void *site, struct pl_run_list *runs, struct pl_error *err);
 
 /* Supplies every series: calls add(site, runs, err) once per condition key
- * and returns 0 or the first non-zero code. ctx is the caller's. */
+ * and returns 0 or the first non-zero code. ctx is the caller's. The site
+ * walks twice (the labels first, then the pages): each walk must give the
+ * same series. */
 typedef int (*pl_site_walk_fn)(void *ctx, pl_site_add_fn add, void *site, struct pl_error *err);
 
 /* Renders the site into dir (see the file comment), replacing an earlier

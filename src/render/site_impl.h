@@ -1,0 +1,42 @@
+/*
+ * site_impl.h — render-private: the labels of a site's series, found in a
+ * first walk over every series before any page is written, so that a
+ * series' label names the conditions that tell it from its siblings
+ * (core/series_label.h) although the pages stream one series at a time.
+ */
+#ifndef PL_SITE_IMPL_H
+#define PL_SITE_IMPL_H
+
+#include <stddef.h>
+
+#include "core/error.h"
+#include "core/model.h"
+
+/* Every series' label, by the hash of its condition key. */
+struct pl_site_labels {
+	struct pl_site_label *v; /* sorted by hash after pl_site_labels_finish(); owned */
+	size_t n, cap;
+	int done;                /* 1 after pl_site_labels_finish() */
+};
+
+/* Adds the series of run r (one of its runs; only conditions and extras are
+ * read, and copied) under hash, its condition key's hash. Returns 0 or
+ * PL_ENOMEM. */
+int pl_site_labels_add(struct pl_site_labels *L, const struct pl_run *r, unsigned long long hash);
+
+/* pl_site_add_fn (site.h) of the first walk: pl_site_labels_add() of
+ * runs->v[0] into the struct pl_site_labels *labels. */
+int pl_site_labels_collect(void *labels, struct pl_run_list *runs, struct pl_error *err);
+
+/* Labels every series added (pl_series_labels over each group of siblings),
+ * freeing the copied conditions. Returns 0 or PL_ENOMEM. */
+int pl_site_labels_finish(struct pl_site_labels *L);
+
+/* The label of the series with key hash hash (after finish), or "(no key
+ * conditions)" when it was not added. Borrowed until pl_site_labels_release(). */
+const char *pl_site_labels_find(const struct pl_site_labels *L, unsigned long long hash);
+
+/* Frees everything; L can be reused after pl_site_labels_init (zeroing). */
+void pl_site_labels_release(struct pl_site_labels *L);
+
+#endif
