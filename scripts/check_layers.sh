@@ -12,7 +12,7 @@
 # Each third-party header belongs to one place:
 #   <cjson/...>, <yaml.h>: src/adapters/    <sqlite3.h>: src/store/
 #   <xlsxwriter.h>: src/render/xlsx.c
-#   <zlib.h>: src/render/xlsx.c, src/store/source.c (the kept source bytes)
+#   <zlib.h>: src/render/xlsx_epoch.c, src/store/source.c (the kept source bytes)
 #             and src/store/requests.c (a run's requests)
 #   <libdeflate.h>: src/store/source.c (writing the kept source bytes)
 #   <gsl/...>: src/core/                    <openssl/...>: src/core/hash.c
@@ -56,7 +56,7 @@ function bad(msg) { printf "%s:%s: %s\n", file, line, msg }
 		else if (h == "sqlite3.h") place = "src/store/"
 		else if (h == "xlsxwriter.h") place = "src/render/xlsx.c"
 		else if (h == "libdeflate.h") place = "src/store/source.c"
-		else if (h == "zlib.h") place = (rel == "store/source.c" || rel == "store/requests.c") ? "src/" rel : "src/render/xlsx.c"
+		else if (h == "zlib.h") place = (rel == "store/source.c" || rel == "store/requests.c") ? "src/" rel : "src/render/xlsx_epoch.c"
 		else if (h ~ /^gsl\//) place = "src/core/"
 		else if (h ~ /^openssl\//) place = "src/core/hash.c"
 		else if (h == "libpq-fe.h") place = "src/hub/"

@@ -92,8 +92,7 @@ static const struct pl_value *run_cond(const struct pl_run_columns *runs, size_t
 	return &runs->sets[runs->set[i]].cond[id];
 }
 
-/* Metric m of run i, NaN when missing or not loaded. */
-static double run_metric(const struct pl_run_columns *runs, size_t i, int m)
+double pl_compare_run_metric(const struct pl_run_columns *runs, size_t i, int m)
 {
 	return runs->metric[m] ? runs->metric[m][i] : NAN;
 }
@@ -119,8 +118,7 @@ static int row_cmp(const void *vctx, size_t a, size_t b)
 	return 0;
 }
 
-/* Frees v[0..n) and v. NULL is a no-op. */
-static void free_strings(char **v, size_t n)
+void pl_compare_free_strings(char **v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++)
 		free(v[i]);
@@ -197,7 +195,7 @@ static int distinct_values(const struct pl_run_columns *runs, int id, char ***ou
 	vals = NULL;
 	rc = 0;
 out:
-	free_strings(vals, n);
+	pl_compare_free_strings(vals, n);
 	free(order);
 	free(tmp);
 	free(first);
@@ -205,7 +203,7 @@ out:
 	return rc;
 }
 
-static void append(char *buf, size_t n, const char *s)
+void pl_compare_append(char *buf, size_t n, const char *s)
 {
 	size_t len = strlen(buf);
 	if (len + 1 < n)
@@ -282,13 +280,12 @@ static int check_workload(const struct pl_run_columns *runs, const struct pl_com
 
 static int cmp_id(const void *a, const void *b);
 
-/* Adds a mismatch (values are taken over: on failure too). */
-static int push_mismatch(struct pl_comparison *cmp, int cond, char **values, size_t nvalues)
+int pl_compare_push_mismatch(struct pl_comparison *cmp, int cond, char **values, size_t nvalues)
 {
 	struct pl_mismatch *m;
 
 	if (PL_ALLOC_GROW(cmp->mismatches, cmp->nmismatches + 1, cmp->cap_mismatches)) {
-		free_strings(values, nvalues);
+		pl_compare_free_strings(values, nvalues);
 		return PL_ENOMEM;
 	}
 	m = &cmp->mismatches[cmp->nmismatches++];
@@ -352,189 +349,6 @@ static int attach_runs(const struct pl_run_columns *runs, struct pl_mismatch *m,
 			qsort(m->runs[k], m->nruns[k], sizeof(**m->runs), cmp_id);
 	}
 	free(setidx);
-	return 0;
-}
-
-/* Error rates ascending, missing (NaN) last. */
-static int rate_order(const void *ctx, size_t a, size_t b)
-{
-	const double *rate = ctx;
-	int am = isnan(rate[a]), bm = isnan(rate[b]);
-
-	if (am || bm)
-		return am - bm;
-	return rate[a] < rate[b] ? -1 : rate[a] > rate[b];
-}
-
-/* The distinct error rates of runs, ascending, missing (NaN) last. */
-struct rate_groups {
-	double *rate;    /* n rates */
-	long long **ids; /* per rate: the ids of the runs with it, in run order; owned */
-	size_t *nids;    /* entries of ids[k] */
-	size_t n;        /* distinct rates */
-};
-
-static void rate_groups_release(struct rate_groups *r)
-{
-	for (size_t k = 0; r->ids && k < r->n; k++)
-		free(r->ids[k]);
-	free(r->ids);
-	free(r->nids);
-	free(r->rate);
-	memset(r, 0, sizeof(*r));
-}
-
-/* The distinct error rates of runs (ascending, missing last), each with the
- * runs that have it. Rates are grouped by hashing (a million runs may bring
- * many distinct rates), then each group's runs listed in run order. Release
- * *out with rate_groups_release(). */
-static int group_error_rates(const struct pl_run_columns *runs, struct rate_groups *out)
-{
-	size_t n = runs->n, nslots = 16, ngroups = 0;
-	size_t *slot = NULL, *group = malloc(n * sizeof(*group)), *order = NULL, *tmp = NULL;
-	size_t *start = NULL, *pos = NULL;
-	double *rate = malloc(n * sizeof(*rate)); /* per group */
-	int rc = PL_ENOMEM;
-
-	memset(out, 0, sizeof(*out));
-	while (nslots < 2 * n)
-		nslots *= 2;
-	if (!group || !rate || !(slot = calloc(nslots, sizeof(*slot))))
-		goto oom;
-	for (size_t i = 0; i < n; i++) {
-		double r = run_metric(runs, i, PL_M_ERROR_RATE);
-		unsigned long long bits;
-		size_t h;
-
-		if (r == 0)
-			r = 0; /* -0 is 0 */
-		if (isnan(r))
-			r = NAN; /* one missing group */
-		memcpy(&bits, &r, sizeof(bits));
-		h = (size_t)((bits * 0x9e3779b97f4a7c15ULL) >> 20) & (nslots - 1);
-		while (slot[h] && !(rate[slot[h] - 1] == r || (isnan(r) && isnan(rate[slot[h] - 1]))))
-			h = (h + 1) & (nslots - 1);
-		if (!slot[h]) {
-			rate[ngroups] = r;
-			slot[h] = ++ngroups;
-		}
-		group[i] = slot[h] - 1;
-	}
-	if (!(order = malloc(ngroups * sizeof(*order))) || !(tmp = malloc(ngroups * sizeof(*tmp))) ||
-	    !(start = calloc(ngroups + 1, sizeof(*start))) || !(pos = malloc(n * sizeof(*pos))) ||
-	    !(out->rate = malloc(ngroups * sizeof(*out->rate))) ||
-	    !(out->ids = calloc(ngroups, sizeof(*out->ids))) ||
-	    !(out->nids = calloc(ngroups, sizeof(*out->nids))))
-		goto oom;
-	out->n = ngroups;
-	for (size_t k = 0; k < ngroups; k++)
-		order[k] = k;
-	pl_compare_sort_indices(order, tmp, ngroups, rate_order, rate);
-	for (size_t i = 0; i < n; i++) /* counting sort of the runs by group, stable */
-		start[group[i] + 1]++;
-	for (size_t k = 0; k < ngroups; k++)
-		start[k + 1] += start[k];
-	memcpy(tmp, start, ngroups * sizeof(*tmp));
-	for (size_t i = 0; i < n; i++)
-		pos[tmp[group[i]]++] = i;
-	for (size_t g = 0; g < ngroups; g++) {
-		size_t k = order[g], cnt = start[k + 1] - start[k];
-
-		out->rate[g] = rate[k];
-		if (!(out->ids[g] = malloc(cnt * sizeof(**out->ids))))
-			goto oom;
-		for (size_t j = 0; j < cnt; j++)
-			out->ids[g][j] = runs->id[pos[start[k] + j]];
-		out->nids[g] = cnt;
-	}
-	rc = 0;
-oom:
-	if (rc)
-		rate_groups_release(out);
-	free(slot);
-	free(group);
-	free(rate);
-	free(order);
-	free(tmp);
-	free(start);
-	free(pos);
-	return rc;
-}
-
-/* The errors rule: a run with errors (error_rate > 0) is never compared
- * with one without (error_rate 0), and a run whose error rate is unknown
- * (missing) is neither: missing is not 0. Unless opts->allow_errors, mixed
- * runs refuse the comparison with each error rate and its runs; when
- * allowed, the same list becomes a caveat. Returns 0 or PL_ENOMEM. */
-static int check_errors(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
-                        struct pl_comparison *cmp)
-{
-	int seen[3] = {0, 0, 0}; /* unknown, none, some */
-	struct rate_groups g;
-	char **vals;
-	int rc;
-
-	for (size_t i = 0; i < runs->n; i++) {
-		double rate = run_metric(runs, i, PL_M_ERROR_RATE);
-		seen[isnan(rate) ? 0 : rate > 0 ? 2 : 1] = 1;
-	}
-	if (seen[0] + seen[1] + seen[2] < 2)
-		return 0;
-	if ((rc = group_error_rates(runs, &g)))
-		return rc;
-	if (opts->allow_errors) {
-		struct pl_msg cav, *sub = calloc(g.n, sizeof(*sub));
-
-		if (!sub) {
-			rate_groups_release(&g);
-			return PL_ENOMEM;
-		}
-		for (size_t k = 0; k < g.n; k++) {
-			pl_msg_init(&sub[k], isnan(g.rate[k]) ? PL_MSG_ERR_RATE_MISSING_RUNS
-			                                       : PL_MSG_ERR_RATE_RUNS);
-			if (!isnan(g.rate[k]))
-				pl_msg_num(&sub[k], g.rate[k]);
-			pl_msg_runs(&sub[k], g.ids[k], g.nids[k]);
-		}
-		pl_msg_init(&cav, PL_MSG_CAV_ERRORS_ALLOWED);
-		pl_msg_msgs(&cav, sub, g.n);
-		for (size_t k = 0; k < g.n; k++)
-			pl_msg_release(&sub[k]);
-		free(sub);
-		rate_groups_release(&g);
-		return pl_msgs_push(&cmp->caveats, &cav);
-	}
-	if (!(vals = calloc(g.n, sizeof(*vals)))) {
-		rate_groups_release(&g);
-		return PL_ENOMEM;
-	}
-	for (size_t k = 0; k < g.n; k++) {
-		char num[40];
-		if (!(vals[k] = strdup(isnan(g.rate[k]) ? "(missing)"
-		                                        : pl_fmt_num(num, sizeof(num), g.rate[k])))) {
-			free_strings(vals, g.n);
-			rate_groups_release(&g);
-			return PL_ENOMEM;
-		}
-	}
-	if (push_mismatch(cmp, PL_C_NONE, vals, g.n)) {
-		rate_groups_release(&g);
-		return PL_ENOMEM;
-	}
-	{
-		struct pl_mismatch *m = &cmp->mismatches[cmp->nmismatches - 1];
-		if (!(m->runs = calloc(g.n, sizeof(*m->runs))) ||
-		    !(m->nruns = calloc(g.n, sizeof(*m->nruns)))) {
-			rate_groups_release(&g);
-			return PL_ENOMEM;
-		}
-		for (size_t k = 0; k < g.n && k < PL_MISMATCH_RUN_VALUES; k++) {
-			m->runs[k] = g.ids[k]; /* taken over */
-			m->nruns[k] = g.nids[k];
-			g.ids[k] = NULL;
-		}
-	}
-	rate_groups_release(&g);
 	return 0;
 }
 
@@ -623,7 +437,7 @@ static int distinct_texts(const char **values, size_t n, int id, char ***out, si
 	vals = NULL;
 	rc = 0;
 out:
-	free_strings(vals, nv);
+	pl_compare_free_strings(vals, nv);
 	free(idx);
 	free(tmp);
 	return rc;
@@ -648,10 +462,10 @@ static int refuse_or_caveat(const struct pl_run_columns *runs, struct pl_compari
 		if (within)
 			pl_msg_text(&cav, within);
 		pl_msg_list(&cav, (const char *const *)vals, nvals);
-		free_strings(vals, nvals);
+		pl_compare_free_strings(vals, nvals);
 		return pl_msgs_push(&cmp->caveats, &cav);
 	}
-	if (push_mismatch(cmp, cond, vals, nvals))
+	if (pl_compare_push_mismatch(cmp, cond, vals, nvals))
 		return PL_ENOMEM;
 	m = &cmp->mismatches[cmp->nmismatches - 1];
 	if ((extra && !(m->extra = strdup(extra))) || (within && !(m->within = strdup(within))))
@@ -706,10 +520,10 @@ static int check_travellers(const struct pl_run_columns *runs, const struct pl_c
 				}
 			for (size_t k = 0; k < cmp->naxis; k++) {
 				const struct pl_value *v = &rep->cond[cmp->axis[k]];
-				append(within, sizeof(within), k ? ", " : "");
-				append(within, sizeof(within), pl_cond_info[cmp->axis[k]].name);
-				append(within, sizeof(within), " ");
-				append(within, sizeof(within), v->set ? v->text : "(missing)");
+				pl_compare_append(within, sizeof(within), k ? ", " : "");
+				pl_compare_append(within, sizeof(within), pl_cond_info[cmp->axis[k]].name);
+				pl_compare_append(within, sizeof(within), " ");
+				pl_compare_append(within, sizeof(within), v->set ? v->text : "(missing)");
 			}
 			rc = distinct_texts(vals, nv, id, &dv, &ndv);
 			free(vals);
@@ -844,13 +658,13 @@ static int check_conditions(const struct pl_run_columns *runs, const struct pl_c
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
 	if (check_travellers(runs, opts, cmp) || check_extras(runs, opts, cmp) ||
-	    check_workload(runs, opts, cmp) || check_errors(runs, opts, cmp) || explain_loops(runs, cmp))
+	    check_workload(runs, opts, cmp) || pl_compare_check_errors(runs, opts, cmp) || explain_loops(runs, cmp))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	if (cmp->nmismatches) {
 		char axis[256] = "";
 		for (size_t k = 0; k < cmp->naxis; k++) {
-			append(axis, sizeof(axis), k ? "," : "");
-			append(axis, sizeof(axis), pl_cond_info[cmp->axis[k]].name);
+			pl_compare_append(axis, sizeof(axis), k ? "," : "");
+			pl_compare_append(axis, sizeof(axis), pl_cond_info[cmp->axis[k]].name);
 		}
 		/* the fields are data (cmp->mismatches), worded by render */
 		return pl_error_set(err, PL_EMISMATCH,
@@ -866,8 +680,8 @@ static void row_label(const struct pl_comparison *cmp, const struct pl_compare_r
 	buf[0] = '\0';
 	for (size_t k = 0; k < cmp->naxis; k++) {
 		const struct pl_value *v = &row->axis[cmp->axis[k]];
-		append(buf, n, k ? " / " : "");
-		append(buf, n, v->set ? v->text : "(missing)");
+		pl_compare_append(buf, n, k ? " / " : "");
+		pl_compare_append(buf, n, v->set ? v->text : "(missing)");
 	}
 }
 
@@ -913,15 +727,15 @@ static int mixed_value(const struct pl_run_columns *runs, const size_t *pos, siz
 	if (!rc) {
 		joined[0] = '\0';
 		for (i = 0; i < ndv; i++) {
-			append(joined, len + 1, i ? "; " : "");
-			append(joined, len + 1, dv[i]);
+			pl_compare_append(joined, len + 1, i ? "; " : "");
+			pl_compare_append(joined, len + 1, dv[i]);
 		}
 		free(v->text);
 		v->text = joined;
 		v->set = 1;
 		v->num = NAN;
 	}
-	free_strings(dv, ndv);
+	pl_compare_free_strings(dv, ndv);
 	return rc;
 }
 
@@ -1078,8 +892,8 @@ static size_t same_tail_row(const struct pl_comparison *cmp, size_t r)
 /* 1 if run i failed (pl_run_failed's rule on the loaded columns). */
 static int column_failed(const struct pl_run_columns *runs, size_t i)
 {
-	double done = run_metric(runs, i, PL_M_REQUESTS_COMPLETED);
-	double rate = run_metric(runs, i, PL_M_ERROR_RATE);
+	double done = pl_compare_run_metric(runs, i, PL_M_REQUESTS_COMPLETED);
+	double rate = pl_compare_run_metric(runs, i, PL_M_ERROR_RATE);
 
 	return done == 0 || rate >= 1;
 }
@@ -1185,122 +999,6 @@ int pl_compare_build_rows(const struct pl_run_columns *runs, const struct pl_com
 	return rc;
 }
 
-/* The SLO run i's goodput was counted against, as text ("ttft 0.2 s,
- * tpot 0.05 s", limits in table order), "" when it records none. */
-static void slo_text(const struct pl_run_columns *runs, size_t i, char *buf, size_t n)
-{
-	static const int slo[] = {PL_M_GOODPUT_SLO_TTFT, PL_M_GOODPUT_SLO_TPOT, PL_M_GOODPUT_SLO_E2EL};
-	static const char *const what[] = {"ttft", "tpot", "e2el"};
-
-	buf[0] = '\0';
-	for (size_t k = 0; k < sizeof(slo) / sizeof(slo[0]); k++) {
-		const double *col = runs->metric[slo[k]];
-		char num[32];
-		size_t len = strlen(buf);
-
-		if (col && !isnan(col[i]))
-			snprintf(buf + len, n - len, "%s%s %s s", len ? ", " : "", what[k],
-			         pl_fmt_num(num, sizeof(num), col[i]));
-	}
-}
-
-/* Goodput is a number only with its SLO: two goodput values compare when
- * every run that has one records the SLO it was counted against and the
- * SLOs are equal. Otherwise goodput is shown n/a (its medians cleared)
- * with a caveat naming the runs without an SLO (GOODPUT_SLO_MISSING) and
- * the SLOs that differ (GOODPUT_SLO_DIFFERS); when goodput is the only
- * metric asked for, the comparison is refused (PL_EMISMATCH with no
- * mismatched condition, err naming the SLOs). Other metrics are untouched:
- * the SLO did not change how the run was measured. */
-static int check_goodput_slo(const struct pl_run_columns *runs, struct pl_comparison *cmp,
-                             struct pl_error *err)
-{
-	const double *gp = runs->metric[PL_M_GOODPUT];
-	char text[200], **slos = NULL;
-	long long *bare = NULL;
-	size_t nbare = 0, nslos = 0, capslos = 0;
-	int shown = 0, rc = 0;
-
-	for (size_t k = 0; k < cmp->nmetrics; k++)
-		shown |= cmp->metrics[k] == PL_M_GOODPUT;
-	if (!shown || !gp)
-		return 0;
-	if (!(bare = malloc(runs->n * sizeof(*bare))))
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	for (size_t i = 0; i < runs->n; i++) {
-		size_t k;
-		if (isnan(gp[i]))
-			continue;
-		slo_text(runs, i, text, sizeof(text));
-		if (!text[0]) {
-			bare[nbare++] = runs->id[i];
-			continue;
-		}
-		for (k = 0; k < nslos && strcmp(slos[k], text) != 0; k++)
-			;
-		if (k < nslos)
-			continue;
-		if (PL_ALLOC_GROW(slos, nslos + 1, capslos) || !(slos[nslos] = strdup(text))) {
-			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-			goto out;
-		}
-		nslos++;
-	}
-	if (nbare == 0 && nslos <= 1)
-		goto out; /* one SLO for every goodput value (or no goodput at all) */
-	for (size_t r = 0; r < cmp->nrows; r++) {
-		cmp->rows[r].n_metric[PL_M_GOODPUT] = 0;
-		cmp->rows[r].metric[PL_M_GOODPUT] = NAN;
-	}
-	if (nbare) {
-		struct pl_msg m;
-		pl_msg_init(&m, PL_MSG_GOODPUT_SLO_MISSING);
-		pl_msg_runs(&m, bare, nbare);
-		pl_msg_list(&m, (const char *const *)slos, nslos);
-		if (pl_msgs_push(&cmp->caveats, &m)) {
-			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-			goto out;
-		}
-	} else {
-		struct pl_msg m;
-		pl_msg_init(&m, PL_MSG_GOODPUT_SLO_DIFFERS);
-		pl_msg_list(&m, (const char *const *)slos, nslos);
-		if (pl_msgs_push(&cmp->caveats, &m)) {
-			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-			goto out;
-		}
-	}
-	if (cmp->nmetrics == 1) {
-		char list[600] = "";
-		for (size_t k = 0; k < nslos; k++) {
-			append(list, sizeof(list), k ? "' vs '" : "'");
-			append(list, sizeof(list), slos[k]);
-		}
-		if (nslos)
-			append(list, sizeof(list), "'");
-		if (!nbare)
-			rc = pl_error_set(err, PL_EMISMATCH,
-			                  "comparison refused: goodput compares only when counted against "
-			                  "one SLO, and the SLOs differ: %s",
-			                  list);
-		else if (nslos)
-			rc = pl_error_set(err, PL_EMISMATCH,
-			                  "comparison refused: goodput compares only when counted against "
-			                  "one SLO; %zu run%s record%s none, the others %s",
-			                  nbare, nbare > 1 ? "s" : "", nbare > 1 ? "" : "s", list);
-		else
-			rc = pl_error_set(err, PL_EMISMATCH,
-			                  "comparison refused: goodput compares only when counted against "
-			                  "one SLO, and no run records the SLO its goodput was counted against");
-	}
-out:
-	for (size_t k = 0; k < nslos; k++)
-		free(slos[k]);
-	free(slos);
-	free(bare);
-	return rc;
-}
-
 static int build_columns(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
                          struct pl_comparison *out, struct pl_error *err)
 {
@@ -1331,7 +1029,7 @@ static int build_columns(const struct pl_run_columns *runs, const struct pl_comp
 		return pl_error_set(err, PL_EEMPTY, "no runs match the selection");
 
 	if ((rc = check_conditions(runs, opts, cmp, err)) || (rc = build_rows(runs, cmp, err)) ||
-	    (rc = check_goodput_slo(runs, cmp, err)))
+	    (rc = pl_compare_check_goodput_slo(runs, cmp, err)))
 		return rc;
 
 	for (size_t r = 0; r < cmp->nrows; r++) {
@@ -1386,7 +1084,7 @@ void pl_comparison_release(struct pl_comparison *cmp)
 			free(cmp->mismatches[i].runs[k]);
 		free(cmp->mismatches[i].runs);
 		free(cmp->mismatches[i].nruns);
-		free_strings(cmp->mismatches[i].values, cmp->mismatches[i].nvalues);
+		pl_compare_free_strings(cmp->mismatches[i].values, cmp->mismatches[i].nvalues);
 		free(cmp->mismatches[i].extra);
 		free(cmp->mismatches[i].within);
 	}

@@ -146,4 +146,11 @@ int pl_grid_write(FILE *out, const struct pl_grid *g, enum pl_table_format fmt);
  * plot.c. */
 int pl_plot_run_script(const char *dir, const char *name, struct pl_error *err);
 
+/* Sets the creation and modification dates of the finished workbook at
+ * path to 1970-01-01T00:00:00Z, which libxlsxwriter takes for "unset"
+ * (xlsx_epoch.c: docProps/core.xml rewritten, the zip's offsets
+ * recomputed). Returns 0, PL_EIO (path named: unreadable, not a plain zip,
+ * or not written) or PL_ENOMEM. */
+int pl_xlsx_pin_epoch_zero(const char *path, struct pl_error *err);
+
 #endif
