@@ -139,6 +139,30 @@ int pl_import_stream_skipped(struct batch *b);
 /* Parser side: pushes an out-of-memory fatal item (best effort). */
 void pl_import_push_oom(struct batch *b);
 
+/* Writer side: the import's first fatal error (a store failure, out of
+ * memory) is err (copied; later ones are dropped), and the parser is told
+ * to stop. */
+void pl_import_set_fatal(struct batch *b, const struct pl_error *err);
+
+/* ---------------------------------- differs.c: stored bytes read again */
+
+/* Writer side. The bytes of a file (path, sha256 sha) are stored already.
+ * When the conditions it gets now (from --set or a sidecar) differ from
+ * the stored runs', calling it a duplicate would silently keep the old
+ * values: say what differs instead, since a stored run is never
+ * rewritten. runs are the file's runs as read now, or NULL for a streamed
+ * file (whose runs are not read on a duplicate): then the --set values are
+ * compared with every stored run. keys are the condition keys of runs (or
+ * NULL): when the stored runs have the same keys nothing differs, and no
+ * stored run is read back. An amended run also matches with the
+ * conditions it was imported with. Returns 0 when nothing differs, 1 with
+ * err set (PL_EINVALID, at path: "these bytes are stored already (run N)
+ * with other conditions: FIELD stored 'A', now 'B'; ...") when something
+ * does, -1 after a fatal store error (pl_import_set_fatal() called). */
+int pl_import_stored_differs(struct batch *b, const char *path, const char *sha,
+                             const struct pl_run_list *runs, const struct pl_cond_key *keys,
+                             struct pl_error *err);
+
 /* ----------------------------------------- parse_file.c: one input file */
 
 /* 1 when s ends with suffix (case-sensitive), else 0. */

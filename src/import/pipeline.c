@@ -1,48 +1,51 @@
 /*
- * pipeline.c — the import pipeline: paths in, validated runs stored.
+ * pipeline.c — the import pipeline: paths in, validated runs stored. The
+ * parser side lives in walk.c (directories), parse_file.c (one input file,
+ * whole or streamed) and prepare.c (one file's runs: sidecar, --set,
+ * normalize, validate); differs.c decides a file stored already; this file
+ * holds the queue, the writer, batches and transactions, progress and the
+ * entry points.
  *
- * Two threads. The parser thread walks the paths, reads each file, hashes
- * it, parses it (adapters), overlays the sidecar NAME.conditions.json (the
- * one place sidecars are read, for every input extension) and
- * then --set, normalizes and validates; it hands finished files to the
- * calling thread through a bounded queue (QUEUE_RUNS runs, filled
- * PUBLISH_ITEMS files at a time so the threads do not wake each other for
- * every file), so memory does not grow with the number of files; the
- * queue is bounded in runs, not items, so that it holds as many small
- * files as it holds runs of a streamed file, and either thread can run on
- * while the other pauses (a commit, a checkpoint, a slow file); the writer hands the
- * items it is done with back through the same lock, and the parser frees
- * them (blocks go back to the malloc arena of the thread that allocated
- * them, so the two threads do not contend for its lock). The calling thread is
- * the one writer: it skips files whose sha256 is stored, stores each file's
- * runs in the open batch transaction (a file is atomic: its runs are all
- * validated before, and a store failure rolls the batch back), and commits
- * every opts->commit_runs runs
- * (PL_IMPORT_COMMIT_RUNS by default) rather than once per file; a crash
- * loses at most the open batch, and re-running the import stores exactly
- * what is missing. Callbacks run on the calling thread, in input order; a
- * file's outcome is held back until its batch is committed, so "stored"
- * is never said of a run that a later failure could undo. If a commit
- * fails (disk full), the files of that batch are reported as not stored.
+ * Two threads:
+ * - The parser thread walks the paths, reads each file, hashes it, parses
+ *   it (adapters), overlays the sidecar NAME.conditions.json (the one place
+ *   sidecars are read, for every input extension) and then --set,
+ *   normalizes and validates.
+ * - It hands finished files to the calling thread through a bounded queue:
+ *   QUEUE_RUNS runs, filled PUBLISH_ITEMS files at a time so the threads do
+ *   not wake each other for every file. Memory does not grow with the
+ *   number of files. The bound is in runs, not items, so the queue holds
+ *   as many small files as runs of a streamed file, and either thread runs
+ *   on while the other pauses (a commit, a checkpoint, a slow file).
+ * - The writer hands the items it is done with back through the same lock
+ *   and the parser frees them, so blocks go back to the malloc arena of the
+ *   thread that allocated them and the two threads do not contend for it.
  *
- * An import into a database that holds no runs yet drops the indexes only
- * selections use and builds them once at the end (pl_store_defer_indexes,
- * migration 006): one sort each instead of a b-tree insert per run, about
- * a fifth of the import's time. They are built at the end of every import,
- * after a failure too, which also repairs after an import that was killed.
+ * The calling thread is the one writer:
+ * - It skips files whose sha256 is stored, and stores each file's runs in
+ *   the open batch transaction. A file is atomic: its runs are all
+ *   validated before, and a store failure rolls the batch back.
+ * - It commits every opts->commit_runs runs (PL_IMPORT_COMMIT_RUNS by
+ *   default) rather than once per file. A crash loses at most the open
+ *   batch; re-running the import stores exactly what is missing.
+ * - Callbacks run on it, in input order. A file's outcome is held back
+ *   until its batch is committed, so "stored" is never said of a run that
+ *   a later failure could undo. If a commit fails (disk full), the files of
+ *   that batch are reported as not stored.
+ *
+ * Into a database that holds no runs yet, the import drops the indexes
+ * only selections use and builds them once at the end
+ * (pl_store_defer_indexes, migration 006): one sort each instead of a
+ * b-tree insert per run, about a fifth of the import's time. They are
+ * built at the end of every import, after a failure too, which also
+ * repairs after an import that was killed.
  *
  * A rejected file is reported through the callback and the batch goes on.
- * With strict, the whole batch runs inside one outer transaction; every
- * file is still checked so the user sees every bad one, but once any file
- * is rejected nothing is stored: files that were fine are then reported as
- * rejected with the message "not stored: another file of the strict batch
- * was rejected" (stats.rejected counts only the files that were bad
- * themselves).
- *
- * The parser side lives in walk.c (directories), parse_file.c (one input file,
- * whole or streamed) and prepare.c (one file's runs: sidecar, --set,
- * normalize, validate); this file holds the queue, the writer, batches and
- * transactions, progress and the entry points.
+ * With strict, the whole batch runs inside one outer transaction: every
+ * file is still checked, so the user sees every bad one, but once any file
+ * is rejected nothing is stored. Files that were fine are then reported as
+ * rejected with "not stored: another file of the strict batch was
+ * rejected" (stats.rejected counts only the files that were bad).
  */
 #include "core/names.h"
 #include "util/suggest.h"
@@ -243,7 +246,7 @@ static void report_w(struct batch *b, const char *path, enum pl_import_status st
 	free(o.err);
 }
 
-static void set_fatal(struct batch *b, const struct pl_error *err)
+void pl_import_set_fatal(struct batch *b, const struct pl_error *err)
 {
 	if (b->fatal)
 		return;
@@ -271,7 +274,7 @@ static void commit_batch(struct batch *b)
 			pl_store_rollback(b->st, &err);
 			unstore_held(b, &b->fatal_err);
 		} else if (pl_store_commit(b->st, &err) != 0) {
-			set_fatal(b, &err);
+			pl_import_set_fatal(b, &err);
 			unstore_held(b, &err);
 		}
 	}
@@ -390,7 +393,7 @@ static int backfill_source(struct batch *b, struct item *it)
 		return 0;
 	if (err.code || pl_store_put_source_chunk(b->st, it->sha, 0, &it->src, &err)) {
 		pl_error_at(&err, it->path, 0, 0);
-		set_fatal(b, &err);
+		pl_import_set_fatal(b, &err);
 		report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &err);
 		return -1;
 	}
@@ -405,181 +408,10 @@ static int is_duplicate(struct batch *b, const char *sha)
 
 	pl_error_init(&err);
 	if (pl_store_has_sha256(b->st, sha, &found, &err) != 0) {
-		set_fatal(b, &err);
+		pl_import_set_fatal(b, &err);
 		return -1;
 	}
 	return found || pl_hexset_has(&b->seen_files, sha);
-}
-
-/* Appends "FIELD stored 'A', now 'B'" for every condition in which now
- * differs from stored; returns how many did. */
-static int diff_conditions(const struct pl_run *stored, const struct pl_run *now, char *buf,
-                           size_t n)
-{
-	int count = 0;
-
-	for (int id = 0; id < PL_COND_COUNT; id++) {
-		const struct pl_value *a = &stored->cond[id], *v = &now->cond[id];
-		size_t len = strlen(buf);
-
-		if (pl_value_equal(a, v))
-			continue;
-		if (a->set && v->set && pl_cond_info[id].type == PL_CT_TIME) {
-			/* stored before times with an offset were written in UTC */
-			char *t = pl_normalize_value(id, a->text);
-			int same = t && strcmp(t, v->text) == 0;
-			free(t);
-			if (same)
-				continue;
-		}
-		snprintf(buf + len, n - len, "%s%s stored '%s', now '%s'", count ? "; " : "",
-		         pl_cond_info[id].name, a->set ? a->text : "(missing)",
-		         v->set ? v->text : "(missing)");
-		count++;
-	}
-	/* the extra conditions (both sorted by name): conditions like the others */
-	for (size_t i = 0, k = 0; i < stored->nextra || k < now->nextra;) {
-		const struct pl_extra *a = i < stored->nextra ? &stored->extra[i] : NULL;
-		const struct pl_extra *v = k < now->nextra ? &now->extra[k] : NULL;
-		int c = !a ? 1 : !v ? -1 : strcmp(a->name, v->name);
-		size_t len = strlen(buf);
-
-		if (c <= 0)
-			i++;
-		if (c >= 0)
-			k++;
-		if (c < 0)
-			v = NULL; /* stored only */
-		else if (c > 0)
-			a = NULL; /* now only */
-		if (a && v && strcmp(a->value, v->value) == 0)
-			continue;
-		snprintf(buf + len, n - len, "%s%s stored '%s', now '%s'", count ? "; " : "",
-		         a ? a->name : v->name, a ? a->value : "(missing)", v ? v->value : "(missing)");
-		count++;
-	}
-	return count;
-}
-
-/* diff_conditions() of a stored run s against now, where an amended run
- * (migration 009) also matches with the conditions it was imported with:
- * the file read again gives those, and that is a duplicate, not a
- * conflict. Returns how many fields differ (0 when either matches), or -1
- * when the original could not be read (err set). */
-static int differs_from_stored(struct batch *b, const struct pl_run *s, const struct pl_run *now,
-                               char *buf, size_t n, struct pl_error *err)
-{
-	struct pl_run orig;
-	char scratch[700] = "";
-	int count = diff_conditions(s, now, buf, n);
-
-	if (count == 0) /* the common case; else look for revisions (rare) */
-		return count;
-	pl_run_init(&orig);
-	if (pl_store_run_as_imported(b->st, s, &orig, err)) {
-		pl_run_release(&orig);
-		return -1;
-	}
-	if (diff_conditions(&orig, now, scratch, sizeof(scratch)) == 0) {
-		buf[0] = '\0';
-		count = 0;
-	}
-	pl_run_release(&orig);
-	return count;
-}
-
-/* The bytes of a file are stored already. When the conditions it gets now
- * (from --set or a sidecar) differ from the stored runs', calling it a
- * duplicate would silently keep the old values: say what differs instead,
- * since a stored run is never rewritten. runs are the file's runs as read
- * now, or NULL for a streamed file (whose runs are not read on a
- * duplicate): then the --set values are compared with every stored run.
- * keys are the condition keys of runs (or NULL): when the stored runs have
- * the same keys nothing differs, and no stored run is read back.
- * Returns 0 when nothing differs, 1 with err set (PL_EINVALID) when
- * something does, -1 after a fatal store error. */
-static int stored_differs(struct batch *b, const char *path, const char *sha,
-                          const struct pl_run_list *runs, const struct pl_cond_key *keys,
-                          struct pl_error *err)
-{
-	struct pl_run_list stored;
-	struct pl_run now;
-	char diff[700] = "";
-	long long id = 0;
-	int rc = 0;
-
-	if (runs && keys) {
-		/* the usual case, a file stored with the conditions it gets now:
-		 * decided from the keys (pl_store_source_same_keys) */
-		int same = 0;
-		if (pl_store_source_same_keys(b->st, sha, runs->v, keys, runs->n, &same, err)) {
-			set_fatal(b, err);
-			return -1;
-		}
-		if (same)
-			return 0;
-	}
-	pl_run_list_init(&stored);
-	pl_run_init(&now);
-	if (pl_store_query_source(b->st, sha, &stored, err)) {
-		set_fatal(b, err);
-		pl_run_list_release(&stored);
-		return -1;
-	}
-	for (size_t i = 0; i < stored.n && !diff[0] && rc == 0; i++) {
-		const struct pl_run *s = &stored.v[i];
-		if (runs) {
-			for (size_t k = 0; k < runs->n && rc == 0; k++) {
-				int d = !runs->v[k].reject && runs->v[k].record == s->record
-				            ? differs_from_stored(b, s, &runs->v[k], diff, sizeof(diff), err)
-				            : 0;
-				if (d < 0)
-					rc = -2;
-				else if (d)
-					id = s->id;
-			}
-			continue;
-		}
-		/* streamed: the --set values, normalized, against each stored run */
-		pl_run_release(&now);
-		if (pl_run_copy(&now, s)) {
-			rc = -1;
-			break;
-		}
-		for (size_t k = 0; k < b->opts->nset; k++)
-			if (pl_cond_lookup(b->opts->set[k].key) >= 0) /* build identity is no condition */
-				pl_run_set_cond(&now, pl_cond_lookup(b->opts->set[k].key),
-				                b->opts->set[k].value, NULL);
-		pl_normalize_run(&now, NULL);
-		switch (differs_from_stored(b, s, &now, diff, sizeof(diff), err)) {
-		case -1:
-			rc = -2;
-			break;
-		case 0:
-			break;
-		default:
-			id = s->id;
-		}
-	}
-	pl_run_release(&now);
-	pl_run_list_release(&stored);
-	if (rc == -2) {
-		set_fatal(b, err);
-		return -1;
-	}
-	if (rc < 0) {
-		pl_error_set(err, PL_ENOMEM, "out of memory");
-		set_fatal(b, err);
-		return -1;
-	}
-	if (!diff[0])
-		return 0;
-	pl_error_set(err, PL_EINVALID,
-	             "these bytes are stored already (run %lld) with other conditions: %s; a "
-	             "stored run is never rewritten",
-	             id, diff);
-	pl_error_at(err, path, 0, 0);
-	return 1;
 }
 
 /* Reports each rejected record of the item (its own message, "record N:"
@@ -643,7 +475,7 @@ static void consume_file(struct batch *b, struct item *it)
 		pl_error_init(&err);
 		if (ensure_tx(b, &err)) {
 			pl_error_at(&err, it->path, 0, 0);
-			set_fatal(b, &err);
+			pl_import_set_fatal(b, &err);
 			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &err);
 			return;
 		}
@@ -665,7 +497,7 @@ static void consume_file(struct batch *b, struct item *it)
 				b->stats.partial++;
 		}
 		if (dup && it->rc == 0 && it->runs.n > 0) {
-			int d = stored_differs(b, it->path, it->sha, &it->runs, it->keys, &err);
+			int d = pl_import_stored_differs(b, it->path, it->sha, &it->runs, it->keys, &err);
 			if (d != 0) {
 				report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0,
 				       d < 0 ? &b->fatal_err : &err);
@@ -683,7 +515,7 @@ static void consume_file(struct batch *b, struct item *it)
 	}
 	if (it->rc) {
 		if (is_fatal_code(it->rc))
-			set_fatal(b, it->err);
+			pl_import_set_fatal(b, it->err);
 		report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, it->err);
 		after_file(b);
 		return;
@@ -694,7 +526,7 @@ static void consume_file(struct batch *b, struct item *it)
 		b->refonly_stored = 0;
 		if ((rc = preview_runs(b, it->runs.v, it->runs.n, it->sha, &stored, &err))) {
 			pl_error_at(&err, it->path, 0, 0);
-			set_fatal(b, &err);
+			pl_import_set_fatal(b, &err);
 			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &err);
 			return;
 		}
@@ -709,7 +541,7 @@ static void consume_file(struct batch *b, struct item *it)
 		if (rc) {
 			if (!err.file[0])
 				pl_error_at(&err, it->path, err.line, err.column);
-			set_fatal(b, &err);
+			pl_import_set_fatal(b, &err);
 			report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &err);
 			return;
 		}
@@ -742,7 +574,7 @@ static void consume_begin(struct batch *b, struct item *it)
 	pl_error_init(&err);
 	if (ensure_tx(b, &err)) { /* the lookup below is then under the write lock */
 		pl_error_at(&err, it->path, 0, 0);
-		set_fatal(b, &err);
+		pl_import_set_fatal(b, &err);
 		b->stream_state = 4;
 		return;
 	}
@@ -752,7 +584,7 @@ static void consume_begin(struct batch *b, struct item *it)
 		return;
 	}
 	if (dup && b->opts->nset > 0) {
-		int d = stored_differs(b, it->path, it->sha, NULL, NULL, &err);
+		int d = pl_import_stored_differs(b, it->path, it->sha, NULL, NULL, &err);
 		if (d < 0) {
 			b->stream_state = 4;
 			return;
@@ -760,7 +592,7 @@ static void consume_begin(struct batch *b, struct item *it)
 		if (d > 0) {
 			b->stream_state = 5;
 			if (!(b->stream_err = malloc(sizeof(*b->stream_err)))) {
-				set_fatal(b, &err);
+				pl_import_set_fatal(b, &err);
 				b->stream_state = 4;
 				return;
 			}
@@ -784,7 +616,7 @@ static void consume_begin(struct batch *b, struct item *it)
 	}
 	if (pl_store_file_begin(b->st, &err)) {
 		pl_error_at(&err, it->path, 0, 0);
-		set_fatal(b, &err);
+		pl_import_set_fatal(b, &err);
 		b->stream_state = 4;
 		return;
 	}
@@ -804,7 +636,7 @@ static void consume_runs(struct batch *b, struct item *it)
 		size_t n = 0;
 		pl_error_init(&err);
 		if (preview_runs(b, it->runs.v, it->runs.n, b->stream_sha, &n, &err)) {
-			set_fatal(b, &err);
+			pl_import_set_fatal(b, &err);
 			b->stream_state = 4;
 			return;
 		}
@@ -818,7 +650,7 @@ static void consume_runs(struct batch *b, struct item *it)
 		struct pl_error ignore;
 		pl_error_init(&ignore);
 		pl_store_file_end(b->st, 0, &ignore);
-		set_fatal(b, &err);
+		pl_import_set_fatal(b, &err);
 		b->stream_state = 4;
 		return;
 	}
@@ -837,7 +669,7 @@ static void consume_src(struct batch *b, struct item *it)
 		struct pl_error ignore;
 		pl_error_init(&ignore);
 		pl_store_file_end(b->st, 0, &ignore);
-		set_fatal(b, &err);
+		pl_import_set_fatal(b, &err);
 		b->stream_state = 4;
 	}
 }
@@ -869,14 +701,14 @@ static void consume_end(struct batch *b, struct item *it)
 		if (state == 1)
 			pl_store_file_end(b->st, 0, &err);
 		if (is_fatal_code(it->rc))
-			set_fatal(b, it->err);
+			pl_import_set_fatal(b, it->err);
 		report(b, it->path, PL_IMPORT_REJECTED, it->nruns, 0, it->err);
 		after_file(b);
 		return;
 	}
 	if (state == 1 && pl_store_file_end(b->st, 1, &err)) {
 		pl_error_at(&err, it->path, 0, 0);
-		set_fatal(b, &err);
+		pl_import_set_fatal(b, &err);
 		report(b, it->path, PL_IMPORT_REJECTED, it->nruns, 0, &err);
 		return;
 	}
@@ -940,7 +772,7 @@ static void consume(struct batch *b, struct item *it)
 			consume_end(b, it);
 			break;
 		case IT_FATAL:
-			set_fatal(b, it->err);
+			pl_import_set_fatal(b, it->err);
 			break;
 		}
 	}
@@ -1149,7 +981,7 @@ static void finish_strict(struct batch *b)
 		b->stats.stored = 0;
 		b->stats.runs = 0;
 	} else if (pl_store_commit(b->st, &err) != 0) {
-		set_fatal(b, &err);
+		pl_import_set_fatal(b, &err);
 		b->stats.stored = 0;
 		b->stats.runs = 0;
 	}
