@@ -180,6 +180,14 @@ static int gate_latest(FILE *out, const struct pl_history *h, const char *bullet
 	fputs(bullet, out);
 	if ((rc = say_msg(out, &m, fmt)))
 		return rc;
+	if (h->gate_family_n) {
+		pl_msg_init(&m, PL_MSG_GATE_BY_FAMILY);
+		pl_msg_int(&m, (long long)h->gate_family_n);
+		pl_msg_num(&m, h->gate_family_z);
+		fputs("; ", out);
+		if ((rc = say_msg(out, &m, fmt)))
+			return rc;
+	}
 	if (h->gate_open) {
 		pl_msg_init(&m, PL_MSG_HISTORY_GATE_OPEN);
 		pl_msg_int(&m, (long long)h->gate_open_at);
