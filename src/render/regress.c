@@ -43,7 +43,9 @@ static int put_shared(FILE *out, const struct pl_comparison *cmp, enum pl_table_
 }
 
 /* 1 if caveat b repeats a: equal (pl_msg_equal), or, with two arguments or
- * more, the same but for the first (the point or run it names). */
+ * more, the same but for the first (the point or run it names) and, for a
+ * reference-only caveat, its row's index ({5}: never printed, read by the
+ * bundle's links). */
 static int caveat_repeats(const struct pl_msg *a, const struct pl_msg *b)
 {
 	struct pl_msg t;
@@ -54,6 +56,8 @@ static int caveat_repeats(const struct pl_msg *a, const struct pl_msg *b)
 		return 0;
 	t = *a; /* a shallow view: never released */
 	t.args[0] = b->args[0];
+	if (a->code == PL_MSG_CAV_REFERENCE_ONLY && a->nargs >= 5)
+		t.args[4] = b->args[4];
 	return pl_msg_equal(&t, b);
 }
 
