@@ -202,6 +202,9 @@ struct pl_history {
 	                                     series (pooled), gate_family_z their
 	                                     Stouffer Z; 0: judged alone */
 	double gate_family_z;
+	int gate_superseded;              /* 1: the night's series is continued by
+	                                     another across a change of condition:
+	                                     not gated (pl_history_gate_night) */
 };
 
 /*

@@ -58,6 +58,7 @@ static void apply(struct pl_history *h, const struct pl_gate_item *it, size_t nc
 	}
 	h->gate_family_n = 0;
 	h->gate_family_z = 0;
+	h->gate_superseded = 0;
 	if (it && it->g.by == PL_GATE_BY_FAMILY) {
 		h->gate_family_n = it->g.family_n;
 		h->gate_family_z = it->g.family_z;
@@ -129,7 +130,9 @@ int pl_history_gate_night(struct pl_history *hs, size_t nh, const struct pl_gate
 	if (s == night->nseries)
 		return 0;
 	for (size_t k = 0; k < nh; k++)
-		if (hs[k].npoints)
+		if (hs[k].npoints) {
 			apply(&hs[k], item_of(night, s, hs[k].metric), night->nitems);
+			hs[k].gate_superseded = night->series[s].superseded;
+		}
 	return 1;
 }
