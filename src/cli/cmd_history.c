@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/history.h"
+#include "flow/gate_flow.h"
 #include "render/ci_format.h"
 #include "render/history_plot.h"
 #include "render/regress.h"
@@ -83,6 +84,58 @@ static int render_ci(struct pl_history *hs, size_t nh, const struct pl_out_forma
 	return fmt->ci == PL_CI_JUNIT    ? pl_render_history_junit(stdout, hs, nh, err)
 	       : fmt->ci == PL_CI_GITHUB ? pl_cli_ci_github("history", NULL, hs, nh, err)
 	                                 : 0;
+}
+
+/* 1 if allow lets conditions differ: the history may then span several
+ * series (condition keys) of the night. */
+static int allows_mismatch(const struct pl_compare_opts *allow)
+{
+	for (int c = 0; c < PL_COND_COUNT; c++)
+		if (allow->allow_mismatch[c])
+			return 1;
+	return allow->nallow_extra > 0;
+}
+
+/* The latest night of hs[0..nh) (the histories of runs, one series) as
+ * `check --group-by G --baseline window:20 --candidate latest --metric M...`
+ * without --where decides it: every series of the ledger and these metrics
+ * together, its family pooled, Holm over the whole night
+ * (flow/gate_flow.h). Alone by the same rule (pl_history_gate) when the
+ * ledger is too large for one night, or the history spans several series
+ * (--allow-mismatch). Returns 0, or nonzero with err set. */
+static int gate_latest(struct pl_store *st, struct pl_history *hs, size_t nh,
+                       const struct pl_run_list *runs, int group,
+                       const struct pl_compare_opts *allow, const struct pl_accepted_list *acc,
+                       struct pl_error *err)
+{
+	struct pl_gate_night_opts go;
+	struct pl_gate_night night = {0};
+	long long first = 0;
+	int have = 0, rc;
+
+	if (!pl_group_is_time(group) || !runs->n || allows_mismatch(allow))
+		return pl_history_gate(hs, nh, runs, group, allow, acc, err);
+	memset(&go, 0, sizeof(go));
+	go.group = group;
+	go.window = PL_HISTORY_WINDOW_DEFAULT;
+	for (size_t k = 0; k < nh && go.nmetrics < PL_METRIC_COUNT; k++)
+		if (hs[k].npoints)
+			go.metrics[go.nmetrics++] = hs[k].metric;
+	if (go.nmetrics == 0)
+		return 0;
+	go.allow = *allow;
+	pl_gate_opts_init(&go.gate);
+	if ((rc = pl_flow_gate_night(st, NULL, 0, &go, acc, &night, &have, err)) != 0)
+		return rc;
+	first = runs->v[0].id;
+	for (size_t i = 1; i < runs->n; i++)
+		if (runs->v[i].id < first)
+			first = runs->v[i].id;
+	rc = have && pl_history_gate_night(hs, nh, &night, first)
+	             ? 0
+	             : pl_history_gate(hs, nh, runs, group, allow, acc, err);
+	pl_gate_night_release(&night);
+	return rc;
 }
 
 int cmd_history(const struct pl_cli *cli, int argc, char **argv)
@@ -178,8 +231,8 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 			goto out;
 		}
 	}
-	/* the latest night by check's rule, every metric decided together */
-	if (pl_history_gate(hs, nh, &runs, group, &sel.opts, &acc, &err)) {
+	/* the latest night by check's rule, every series and metric decided together */
+	if (gate_latest(st, hs, nh, &runs, group, &sel.opts, &acc, &err)) {
 		pl_cli_print_error(&err);
 		rc = pl_cli_exit_for(err.code);
 		goto out;

@@ -11,6 +11,7 @@
 #include "core/gate_night.h"
 #include "core/history.h"
 #include "cli/options.h"
+#include "flow/gate_flow.h"
 #include "render/site.h"
 
 static const char usage_text[] =
@@ -51,29 +52,18 @@ static int walk_store(void *v, pl_site_add_fn add, void *site, struct pl_error *
 
 /* The latest night of every selected series decided together, as `check
  * --group-by G --baseline window:20 --candidate latest --metric M...`
- * without --where decides it, into *night; *have 0 (and nothing held) when
- * the ledger has more than PL_SITE_NIGHT_MAX_RUNS runs or no metric has
- * values. Returns 0, or nonzero with the error printed. */
+ * without --where decides it (flow/gate_flow.h), into *night; *have 0 (and
+ * nothing held) when there is none. Returns 0, or nonzero with the error
+ * printed. */
 static int decide_night(struct pl_store *st, const struct pl_selection *sel,
                         const struct pl_site_opts *opts, struct pl_gate_night *night, int *have)
 {
 	struct pl_gate_night_opts go;
-	struct pl_run_list runs;
 	struct pl_error err;
 	const int *metrics = opts->metrics;
 	size_t nmetrics = opts->nmetrics;
-	long long count = 0;
-	int rc;
 
-	*have = 0;
-	memset(night, 0, sizeof(*night));
 	pl_error_init(&err);
-	if (pl_store_count_runs(st, &count, &err)) {
-		pl_cli_print_error(&err);
-		return -1;
-	}
-	if (count > PL_SITE_NIGHT_MAX_RUNS)
-		return 0;
 	if (!nmetrics)
 		metrics = pl_site_default_metrics(&nmetrics);
 	memset(&go, 0, sizeof(go));
@@ -82,21 +72,11 @@ static int decide_night(struct pl_store *st, const struct pl_selection *sel,
 	for (size_t k = 0; k < nmetrics && k < PL_METRIC_COUNT; k++)
 		go.metrics[go.nmetrics++] = metrics[k];
 	pl_gate_opts_init(&go.gate);
-	pl_run_list_init(&runs);
-	rc = pl_store_query(st, sel->filters, sel->nfilters, &runs, &err);
-	if (!rc)
-		rc = pl_gate_night_build(&runs, &go, opts->accepted, night, &err);
-	pl_run_list_release(&runs);
-	if (rc == PL_EEMPTY) { /* nothing to decide: the site says so itself */
-		pl_gate_night_release(night);
-		return 0;
-	}
-	if (rc) {
-		pl_gate_night_release(night);
+	if (pl_flow_gate_night(st, sel->filters, sel->nfilters, &go, opts->accepted, night, have,
+	                       &err)) {
 		pl_cli_print_error(&err);
 		return -1;
 	}
-	*have = 1;
 	return 0;
 }
 

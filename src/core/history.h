@@ -198,6 +198,13 @@ struct pl_history {
 	int gate_open;                    /* 1: the baseline stops before an open
 	                                     regression beginning at point gate_open_at */
 	size_t gate_open_at;
+	size_t gate_family_n;             /* >= 2: red with its family of that many
+	                                     series (pooled), gate_family_z their
+	                                     Stouffer Z; 0: judged alone */
+	double gate_family_z;
+	int gate_superseded;              /* 1: the night's series is continued by
+	                                     another across a change of condition:
+	                                     not gated (pl_history_gate_night) */
 };
 
 /*

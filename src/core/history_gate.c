@@ -48,12 +48,20 @@ static void apply(struct pl_history *h, const struct pl_gate_item *it, size_t nc
 		h->latest.n_new = 1;
 		h->latest.rel_change = it->g.rel_change;
 		h->latest.p_value = it->verdict == PL_V_IMPROVEMENT ? it->g.p_better_adjusted
-		                                                      : it->g.p_adjusted;
+		                    : it->g.by == PL_GATE_BY_FAMILY ? it->g.family_p_adjusted
+		                                                    : it->g.p_adjusted;
 		h->latest.bound_low = it->g.band_low;
 		h->latest.bound_high = it->g.band_high;
 		h->latest.worse = it->verdict == PL_V_REGRESSION || it->verdict == PL_V_ACCEPTED;
 		h->latest.better = it->verdict == PL_V_IMPROVEMENT;
 		h->latest.significant = h->latest.worse || h->latest.better;
+	}
+	h->gate_family_n = 0;
+	h->gate_family_z = 0;
+	h->gate_superseded = 0;
+	if (it && it->g.by == PL_GATE_BY_FAMILY) {
+		h->gate_family_n = it->g.family_n;
+		h->gate_family_z = it->g.family_z;
 	}
 	h->gate_open = 0;
 	if (it && it->open_since) {
@@ -122,7 +130,9 @@ int pl_history_gate_night(struct pl_history *hs, size_t nh, const struct pl_gate
 	if (s == night->nseries)
 		return 0;
 	for (size_t k = 0; k < nh; k++)
-		if (hs[k].npoints)
+		if (hs[k].npoints) {
 			apply(&hs[k], item_of(night, s, hs[k].metric), night->nitems);
+			hs[k].gate_superseded = night->series[s].superseded;
+		}
 	return 1;
 }

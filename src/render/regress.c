@@ -43,7 +43,9 @@ static int put_shared(FILE *out, const struct pl_comparison *cmp, enum pl_table_
 }
 
 /* 1 if caveat b repeats a: equal (pl_msg_equal), or, with two arguments or
- * more, the same but for the first (the point or run it names). */
+ * more, the same but for the first (the point or run it names) and, for a
+ * reference-only caveat, its row's index ({5}: never printed, read by the
+ * bundle's links). */
 static int caveat_repeats(const struct pl_msg *a, const struct pl_msg *b)
 {
 	struct pl_msg t;
@@ -54,6 +56,8 @@ static int caveat_repeats(const struct pl_msg *a, const struct pl_msg *b)
 		return 0;
 	t = *a; /* a shallow view: never released */
 	t.args[0] = b->args[0];
+	if (a->code == PL_MSG_CAV_REFERENCE_ONLY && a->nargs >= 5)
+		t.args[4] = b->args[4];
 	return pl_msg_equal(&t, b);
 }
 
@@ -180,6 +184,14 @@ static int gate_latest(FILE *out, const struct pl_history *h, const char *bullet
 	fputs(bullet, out);
 	if ((rc = say_msg(out, &m, fmt)))
 		return rc;
+	if (h->gate_family_n) {
+		pl_msg_init(&m, PL_MSG_GATE_BY_FAMILY);
+		pl_msg_int(&m, (long long)h->gate_family_n);
+		pl_msg_num(&m, h->gate_family_z);
+		fputs("; ", out);
+		if ((rc = say_msg(out, &m, fmt)))
+			return rc;
+	}
 	if (h->gate_open) {
 		pl_msg_init(&m, PL_MSG_HISTORY_GATE_OPEN);
 		pl_msg_int(&m, (long long)h->gate_open_at);

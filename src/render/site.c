@@ -95,8 +95,8 @@ static const char *verdict_of(const struct pl_history *h)
 {
 	const struct pl_history_step *last = h->nsteps ? &h->steps[h->nsteps - 1] : NULL;
 
-	if (h->latest_failed) /* the last point has failed runs: they fail the gate */
-		return "failed";
+	if (h->latest_failed || h->gate_superseded) /* failed runs fail the gate; a series */
+		return h->latest_failed ? "failed" : "superseded"; /* continued: not gated */
 	if (h->nfailing) /* a failing step, or the latest point a regression */
 		return "regression";
 	if (h->latest_verdict == PL_V_ACCEPTED || (last && last->accepted))
@@ -1349,18 +1349,18 @@ static int render(const char *dir, void *v, struct pl_error *err)
 	      "goes the worse way by more than 5%, or the latest point a regression against the "
 	      "points before it (<code>history --fail-on-step</code> fails); <b>accepted</b> the "
 	      "latest step is accepted; <b>improvement</b> the latest step is better; "
-	      "<b>stable</b> no failing step; <b>too few points</b> fewer than 4 points. ", S.html);
+	      "<b>stable</b> no failing step; <b>too few points</b> fewer than 4 points; <b>"
+	      "superseded</b> continued across a change of condition: not gated. ", S.html);
 	fputs(S.o->night ? "The latest nights are decided together, as <code>check</code> without "
-	      "<code>--where</code> decides them. " : "Each series' latest night is decided alone. ",
-	      S.html);
+	      "<code>--where</code> decides them. " : "Each series' latest night is decided alone. ", S.html);
 	fputs(
 	      "Data: <a href=\"index.json\">index.json</a>, <a href=\"index.csv\">index.csv</a>.</p>\n"
 	      "<div class=\"controls\"><input id=\"q\" type=\"search\" "
 	      "placeholder=\"filter: model, hardware, metric, verdict…\" aria-label=\"filter\">"
 	      "<select id=\"v\" aria-label=\"verdict\"><option value=\"\">any verdict</option>"
 	      "<option>failed</option><option>regression</option><option>accepted</option>"
-	      "<option>improvement</option>"
-	      "<option>stable</option><option>too few points</option></select></div>\n"
+	      "<option>improvement</option><option>stable</option><option>too few points</option>"
+	      "<option>superseded</option></select></div>\n"
 	      "<p id=\"count\"></p>\n<div class=\"wrap\"><table id=\"series\">\n<thead><tr>"
 	      "<th>series</th><th>metric</th><th>trend</th><th>latest</th><th>at</th>"
 	      "<th>points</th><th>verdict</th><th>steps</th><th>accepted</th></tr></thead>\n<tbody>\n",
