@@ -205,6 +205,9 @@ struct pl_history {
 	int gate_superseded;              /* 1: the night's series is continued by
 	                                     another across a change of condition:
 	                                     not gated (pl_history_gate_night) */
+	char gate_change[256];            /* superseded: the change its successor
+	                                     starts at ("driver_version A -> B"),
+	                                     "" when unknown */
 };
 
 /*

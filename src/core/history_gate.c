@@ -5,6 +5,7 @@
 #include "core/history.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/gate_night.h"
@@ -133,6 +134,11 @@ int pl_history_gate_night(struct pl_history *hs, size_t nh, const struct pl_gate
 		if (hs[k].npoints) {
 			apply(&hs[k], item_of(night, s, hs[k].metric), night->nitems);
 			hs[k].gate_superseded = night->series[s].superseded;
+			hs[k].gate_change[0] = '\0';
+			for (size_t t = 0; hs[k].gate_superseded && t < night->nseries; t++)
+				if (night->series[t].predecessor == s && night->series[t].change)
+					snprintf(hs[k].gate_change, sizeof(hs[k].gate_change), "%s",
+					         night->series[t].change);
 		}
 	return 1;
 }

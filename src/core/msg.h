@@ -292,6 +292,7 @@
 	X(HISTORY_GATE_OPEN, "{1} INT the first point of the open regression") \
 	X(HISTORY_GATE_TOO_FEW, "{1} INT baseline points needed") \
 	X(HISTORY_GATE_FAILED_NIGHT, "") \
+	X(HISTORY_GATE_SUPERSEDED, "{1} TEXT the change of condition the next series starts at") \
 	/* what the nightly gate decided and why, in JUnit (render/gate_report.c) */ \
 	X(GATE_WHY_SELF, "{1} NUM its adjusted p; {2} NUM alpha; {3} TEXT the change; {4} NUM threshold in percent") \
 	X(GATE_WHY_FAMILY, "{1} INT series pooled; {2} NUM their Stouffer Z; {3} NUM the family's adjusted p; {4} NUM alpha; {5} TEXT the family's change; {6} NUM threshold in percent; {7} NUM the check's own p; {8} NUM member alpha") \

@@ -896,9 +896,15 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 	} else if (h->gate) {
 		struct pl_msg m;
 		int failed_night = h->npoints && h->points[h->npoints - 1].n == 0;
-		pl_msg_init(&m, failed_night ? PL_MSG_HISTORY_GATE_FAILED_NIGHT : PL_MSG_HISTORY_GATE_TOO_FEW);
-		if (!failed_night)
+		if (h->gate_superseded) {
+			pl_msg_init(&m, PL_MSG_HISTORY_GATE_SUPERSEDED);
+			pl_msg_text(&m, h->gate_change[0] ? h->gate_change : "?");
+		} else if (failed_night) {
+			pl_msg_init(&m, PL_MSG_HISTORY_GATE_FAILED_NIGHT);
+		} else {
+			pl_msg_init(&m, PL_MSG_HISTORY_GATE_TOO_FEW);
 			pl_msg_int(&m, PL_GATE_MIN_WINDOW);
+		}
 		fputs(bullet, out);
 		if ((rc = say_msg(out, &m, fmt)))
 			return finish(out, rc, err);

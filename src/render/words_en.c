@@ -264,6 +264,7 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_HISTORY_GATE_OPEN] = "open since point {1}: judged against the level before it",
 	[PL_MSG_HISTORY_GATE_TOO_FEW] = "latest point: not judged: fewer than {1} baseline points (since the first point or the latest accepted one)",
 	[PL_MSG_HISTORY_GATE_FAILED_NIGHT] = "latest point: not judged: every run of the last point failed",
+	[PL_MSG_HISTORY_GATE_SUPERSEDED] = "latest point: not judged here: a later series continues this one across a change of condition ({1}), and the gate judges the change there",
 	[PL_MSG_GATE_WHY_SELF] = "decided: red by its own test: p {1} after Holm <= alpha {2:g}, and {3} beyond the {4:g}% threshold",
 	[PL_MSG_GATE_WHY_FAMILY] = "decided: red with its family of {1} series: pooled Z {2:.2f}, p {3} after Holm <= alpha {4:g}, the family {5} beyond the {6:g}% threshold, and its own p {7} <= {8:g}",
 	[PL_MSG_GATE_WHY_NOT_SIGNIFICANT] = "decided: not red: p {1} after Holm > alpha {2:g}",

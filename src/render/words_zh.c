@@ -258,6 +258,7 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_HISTORY_GATE_OPEN] = "自点 {1} 起未关闭：与其之前的水平比较",
 	[PL_MSG_HISTORY_GATE_TOO_FEW] = "最新点：未判定：基线点少于 {1} 个（自第一个点或最近一次接受起）",
 	[PL_MSG_HISTORY_GATE_FAILED_NIGHT] = "最新点：未判定：最后一个点的运行全部失败",
+	[PL_MSG_HISTORY_GATE_SUPERSEDED] = "最新点：此处不判定：后续系列在条件变更（{1}）后接续本系列，门禁在那里判定这一变更",
 	[PL_MSG_GATE_WHY_SELF] = "判定：自身检验为红：Holm 校正后 p {1} <= α {2:g}，且 {3} 超过 {4:g}% 阈值",
 	[PL_MSG_GATE_WHY_FAMILY] = "判定：与同族 {1} 个序列合并为红：合并 Z {2:.2f}，Holm 校正后 p {3} <= α {4:g}，族变化 {5} 超过 {6:g}% 阈值，且自身 p {7} <= {8:g}",
 	[PL_MSG_GATE_WHY_NOT_SIGNIFICANT] = "判定：不为红：Holm 校正后 p {1} > α {2:g}",
