@@ -771,6 +771,31 @@ static int history_json(FILE *out, const struct pl_history *h)
 	return 0;
 }
 
+/* The gate's line for a latest point it did not judge: a series continued
+ * across a change of condition, a failed last point, or too few baseline
+ * points. Returns 0 or PL_EIO/PL_ENOMEM. */
+static int gate_not_judged(FILE *out, const struct pl_history *h, const char *bullet,
+                           enum pl_table_format fmt)
+{
+	struct pl_msg m;
+	int rc;
+
+	if (h->gate_superseded) {
+		pl_msg_init(&m, PL_MSG_HISTORY_GATE_SUPERSEDED);
+		pl_msg_text(&m, h->gate_change[0] ? h->gate_change : "?");
+	} else if (h->npoints && h->points[h->npoints - 1].n == 0) {
+		pl_msg_init(&m, PL_MSG_HISTORY_GATE_FAILED_NIGHT);
+	} else {
+		pl_msg_init(&m, PL_MSG_HISTORY_GATE_TOO_FEW);
+		pl_msg_int(&m, PL_GATE_MIN_WINDOW);
+	}
+	fputs(bullet, out);
+	if ((rc = say_msg(out, &m, fmt)))
+		return rc;
+	fputc('\n', out);
+	return 0;
+}
+
 /* The step that starts at point i, or NULL. */
 static const struct pl_history_step *step_at(const struct pl_history *h, size_t i)
 {
@@ -894,21 +919,8 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 		if ((rc = gate_latest(out, h, bullet, fmt)))
 			return finish(out, rc, err);
 	} else if (h->gate) {
-		struct pl_msg m;
-		int failed_night = h->npoints && h->points[h->npoints - 1].n == 0;
-		if (h->gate_superseded) {
-			pl_msg_init(&m, PL_MSG_HISTORY_GATE_SUPERSEDED);
-			pl_msg_text(&m, h->gate_change[0] ? h->gate_change : "?");
-		} else if (failed_night) {
-			pl_msg_init(&m, PL_MSG_HISTORY_GATE_FAILED_NIGHT);
-		} else {
-			pl_msg_init(&m, PL_MSG_HISTORY_GATE_TOO_FEW);
-			pl_msg_int(&m, PL_GATE_MIN_WINDOW);
-		}
-		fputs(bullet, out);
-		if ((rc = say_msg(out, &m, fmt)))
+		if ((rc = gate_not_judged(out, h, bullet, fmt)))
 			return finish(out, rc, err);
-		fputc('\n', out);
 	} else if (h->latest_verdict == PL_V_TOO_FEW) {
 		fprintf(out, "%slatest point: not judged: %zu earlier point%s, at least %d needed\n",
 		        bullet, h->npoints ? h->npoints - 1 : 0, h->npoints == 2 ? "" : "s",

@@ -8,6 +8,7 @@
 #define PL_SITE_IMPL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/error.h"
 #include "core/model.h"
@@ -38,5 +39,37 @@ const char *pl_site_labels_find(const struct pl_site_labels *L, unsigned long lo
 
 /* Frees everything; L can be reused after pl_site_labels_init (zeroing). */
 void pl_site_labels_release(struct pl_site_labels *L);
+
+/* ---------------------------------- shared by site.c and site_chart.c */
+
+struct pl_history;
+struct pl_run_list;
+
+/* pl_html_write_text, with a fast path for the common text that needs no
+ * escaping (printable ASCII without & < > " '): dates and numbers fill most
+ * of a site, and the escaper writes them a character at a time. Returns 0
+ * or PL_EIO. */
+int pl_site_html(FILE *f, const char *s);
+
+/* "2026-11-21" of seconds t (since the epoch, UTC) into buf (n bytes).
+ * Returns buf. */
+char *pl_site_fmt_day(char *buf, size_t n, double t);
+
+/* x positions of h's points in [0, 1], proportional to time; evenly spaced
+ * when a time does not parse or all are equal. xs has h->npoints entries
+ * (site_chart.c). */
+void pl_site_point_x(const struct pl_history *h, double *xs);
+
+/* The index row's sparkline of h (points at xs from pl_site_point_x), an
+ * inline SVG of at most 60 points, into f (site_chart.c). */
+void pl_site_sparkline(FILE *f, const struct pl_history *h, const double *xs);
+
+/* The chart of one metric's history (see the file comment of site.h) into
+ * f (site_chart.c). Input text enters it only escaped: each point's label
+ * and commit in its hover title, a step's commit (of its first run; runs
+ * ordered by id, may be NULL) in its label; the rest are numbers and days
+ * we print. Returns 0. */
+int pl_site_chart(FILE *f, const struct pl_history *h, const double *xs,
+                  const struct pl_run_list *runs);
 
 #endif
