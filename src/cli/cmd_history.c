@@ -115,16 +115,8 @@ static int gate_latest(struct pl_store *st, struct pl_history *hs, size_t nh,
 
 	if (!pl_group_is_time(group) || !runs->n || allows_mismatch(allow))
 		return pl_history_gate(hs, nh, runs, group, allow, acc, err);
-	memset(&go, 0, sizeof(go));
-	go.group = group;
-	go.window = PL_HISTORY_WINDOW_DEFAULT;
-	for (size_t k = 0; k < nh && go.nmetrics < PL_METRIC_COUNT; k++)
-		if (hs[k].npoints)
-			go.metrics[go.nmetrics++] = hs[k].metric;
-	if (go.nmetrics == 0)
+	if (pl_history_night_opts(hs, nh, group, allow, &go) == 0)
 		return 0;
-	go.allow = *allow;
-	pl_gate_opts_init(&go.gate);
 	if ((rc = pl_flow_gate_night(st, NULL, 0, &go, acc, &night, &have, err)) != 0)
 		return rc;
 	first = runs->v[0].id;

@@ -35,17 +35,6 @@ static int value_same(const struct pl_value *a, const struct pl_value *b)
 	return !a->set || pl_value_equal(a, b);
 }
 
-static int extras_same(const struct pl_run *a, const struct pl_run *b)
-{
-	if (a->nextra != b->nextra)
-		return 0;
-	for (size_t k = 0; k < a->nextra; k++)
-		if (strcmp(a->extra[k].name, b->extra[k].name) ||
-		    strcmp(a->extra[k].value, b->extra[k].value))
-			return 0;
-	return 1;
-}
-
 /* 1 if a and b agree on every key condition, load conditions included when
  * with_load, and on their extra conditions. */
 static int same_but_load(const struct pl_run *a, const struct pl_run *b, int with_load)
@@ -53,7 +42,7 @@ static int same_but_load(const struct pl_run *a, const struct pl_run *b, int wit
 	for (int c = 0; c < PL_COND_COUNT; c++)
 		if (is_key(c) && (with_load || !pl_gate_is_load(c)) && !value_same(&a->cond[c], &b->cond[c]))
 			return 0;
-	return extras_same(a, b);
+	return pl_run_extras_equal(a, b);
 }
 
 /* 1 if a and b agree on every load condition. */

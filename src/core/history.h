@@ -306,4 +306,15 @@ struct pl_gate_night;
 int pl_history_gate_night(struct pl_history *hs, size_t nh, const struct pl_gate_night *night,
                           long long first_run);
 
+/*
+ * The options of the night a history's gate decides (core/gate_night.h):
+ * *o zeroed, then group, the default window (PL_HISTORY_WINDOW_DEFAULT),
+ * the metrics of hs[0..nh) that have points (in order), *allow (NULL:
+ * none) and the default gate. Returns how many metrics (0: nothing to
+ * judge). For pl_history_gate() and `history`'s night over the ledger.
+ */
+struct pl_gate_night_opts;
+size_t pl_history_night_opts(const struct pl_history *hs, size_t nh, int group,
+                             const struct pl_compare_opts *allow, struct pl_gate_night_opts *o);
+
 #endif

@@ -80,6 +80,21 @@ static void apply(struct pl_history *h, const struct pl_gate_item *it, size_t nc
 	h->nfailing += (size_t)red + (h->latest_failed ? 1 : 0);
 }
 
+size_t pl_history_night_opts(const struct pl_history *hs, size_t nh, int group,
+                             const struct pl_compare_opts *allow, struct pl_gate_night_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->group = group;
+	o->window = PL_HISTORY_WINDOW_DEFAULT;
+	for (size_t k = 0; k < nh && o->nmetrics < PL_METRIC_COUNT; k++)
+		if (hs[k].npoints)
+			o->metrics[o->nmetrics++] = hs[k].metric;
+	if (allow)
+		o->allow = *allow;
+	pl_gate_opts_init(&o->gate);
+	return o->nmetrics;
+}
+
 int pl_history_gate(struct pl_history *hs, size_t nh, const struct pl_run_list *runs, int group,
                     const struct pl_compare_opts *allow, const struct pl_accepted_list *accepted,
                     struct pl_error *err)
@@ -88,19 +103,8 @@ int pl_history_gate(struct pl_history *hs, size_t nh, const struct pl_run_list *
 	struct pl_gate_night night;
 	int rc;
 
-	if (!pl_group_is_time(group))
+	if (!pl_group_is_time(group) || pl_history_night_opts(hs, nh, group, allow, &o) == 0)
 		return 0;
-	memset(&o, 0, sizeof(o));
-	o.group = group;
-	o.window = PL_HISTORY_WINDOW_DEFAULT;
-	for (size_t k = 0; k < nh && o.nmetrics < PL_METRIC_COUNT; k++)
-		if (hs[k].npoints)
-			o.metrics[o.nmetrics++] = hs[k].metric;
-	if (o.nmetrics == 0)
-		return 0;
-	if (allow)
-		o.allow = *allow;
-	pl_gate_opts_init(&o.gate);
 	rc = pl_gate_night_build(runs, &o, accepted, &night, err);
 	if (rc == PL_EEMPTY) { /* no metric has a value: nothing is decidable */
 		for (size_t k = 0; k < nh; k++)

@@ -551,15 +551,19 @@ const char *pl_run_extra(const struct pl_run *run, const char *name)
 	return found ? run->extra[at].value : NULL;
 }
 
-int pl_run_extras_equal(const struct pl_run *a, const struct pl_run *b)
+int pl_extras_equal(const struct pl_extra *a, size_t na, const struct pl_extra *b, size_t nb)
 {
-	if (a->nextra != b->nextra)
+	if (na != nb)
 		return 0;
-	for (size_t i = 0; i < a->nextra; i++)
-		if (strcmp(a->extra[i].name, b->extra[i].name) != 0 ||
-		    strcmp(a->extra[i].value, b->extra[i].value) != 0)
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(a[i].name, b[i].name) != 0 || strcmp(a[i].value, b[i].value) != 0)
 			return 0;
 	return 1;
+}
+
+int pl_run_extras_equal(const struct pl_run *a, const struct pl_run *b)
+{
+	return pl_extras_equal(a->extra, a->nextra, b->extra, b->nextra);
 }
 
 void pl_run_set_metric(struct pl_run *run, int id, double value)

@@ -427,6 +427,10 @@ const struct pl_measure *pl_run_measure(const struct pl_run *run, const char *na
 int pl_run_set_measure_text(struct pl_run *run, const char *name, const char *text,
                             struct pl_error *err);
 
+/* 1 if a[0..na) and b[0..nb), each sorted by name, hold the same extra
+ * conditions with equal values. */
+int pl_extras_equal(const struct pl_extra *a, size_t na, const struct pl_extra *b, size_t nb);
+
 /* 1 if a and b hold the same extra conditions with equal values. */
 int pl_run_extras_equal(const struct pl_run *a, const struct pl_run *b);
 

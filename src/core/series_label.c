@@ -34,17 +34,6 @@ static int same_value(const struct pl_value *a, const struct pl_value *b)
 	return !sa || strcmp(a->text, b->text) == 0;
 }
 
-static int same_extras(const struct pl_label_src *a, const struct pl_label_src *b)
-{
-	if (a->nextra != b->nextra)
-		return 0;
-	for (size_t k = 0; k < a->nextra; k++)
-		if (strcmp(a->extra[k].name, b->extra[k].name) ||
-		    strcmp(a->extra[k].value, b->extra[k].value))
-			return 0;
-	return 1;
-}
-
 void pl_series_label_mark(struct pl_label_siblings *sb, const struct pl_label_src *a,
                           const struct pl_label_src *b)
 {
@@ -52,7 +41,7 @@ void pl_series_label_mark(struct pl_label_siblings *sb, const struct pl_label_sr
 		if ((pl_cond_info[c].flags & PL_CF_KEY) && !pl_series_label_identity(c) &&
 		    !same_value(&a->cond[c], &b->cond[c]))
 			sb->differs[c] = 1;
-	if (!same_extras(a, b))
+	if (!pl_extras_equal(a->extra, a->nextra, b->extra, b->nextra))
 		sb->extras = 1;
 }
 
