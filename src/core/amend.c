@@ -12,6 +12,7 @@
 #include "core/engine_args.h"
 #include "core/normalize.h"
 #include "core/validate.h"
+#include "util/alloc.h"
 
 /* strdup of s, or of def when s is NULL (def NULL: NULL stays NULL).
  * Returns 0, or -1 when out of memory. */
@@ -25,23 +26,7 @@ static int dup_or(char **dst, const char *s, const char *def)
 	return (*dst = strdup(v)) ? 0 : -1;
 }
 
-/* Grows *v (elements of size sz) so that one more fits. */
-static int grow(void **v, size_t *cap, size_t n, size_t sz)
-{
-	void *nv;
-	size_t ncap;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? 2 * *cap : 8;
-	if (!(nv = realloc(*v, ncap * sz)))
-		return PL_ENOMEM;
-	*v = nv;
-	*cap = ncap;
-	return 0;
-}
-
-static void revision_free(struct pl_revision *r)
+void pl_revision_free(struct pl_revision *r)
 {
 	free(r->field);
 	free(r->old_value);
@@ -55,7 +40,7 @@ int pl_revision_list_push(struct pl_revision_list *list, const struct pl_revisio
 {
 	struct pl_revision e;
 
-	if (grow((void **)&list->v, &list->cap, list->n, sizeof(*list->v)))
+	if (PL_ALLOC_GROW(list->v, list->n + 1, list->cap))
 		return PL_ENOMEM;
 	memset(&e, 0, sizeof(e));
 	e.run_id = r->run_id;
@@ -63,7 +48,7 @@ int pl_revision_list_push(struct pl_revision_list *list, const struct pl_revisio
 	if (dup_or(&e.field, r->field, "") || dup_or(&e.old_value, r->old_value, NULL) ||
 	    dup_or(&e.new_value, r->new_value, NULL) || dup_or(&e.changed_at, r->changed_at, "") ||
 	    dup_or(&e.reason, r->reason, "") || dup_or(&e.author, r->author, "")) {
-		revision_free(&e);
+		pl_revision_free(&e);
 		return PL_ENOMEM;
 	}
 	list->v[list->n++] = e;
@@ -75,12 +60,12 @@ void pl_revision_list_release(struct pl_revision_list *list)
 	if (!list)
 		return;
 	for (size_t i = 0; i < list->n; i++)
-		revision_free(&list->v[i]);
+		pl_revision_free(&list->v[i]);
 	free(list->v);
 	memset(list, 0, sizeof(*list));
 }
 
-static void retraction_free(struct pl_retraction *r)
+void pl_retraction_free(struct pl_retraction *r)
 {
 	free(r->retracted_at);
 	free(r->reason);
@@ -94,7 +79,7 @@ int pl_retraction_list_push(struct pl_retraction_list *list, const struct pl_ret
 {
 	struct pl_retraction e;
 
-	if (grow((void **)&list->v, &list->cap, list->n, sizeof(*list->v)))
+	if (PL_ALLOC_GROW(list->v, list->n + 1, list->cap))
 		return PL_ENOMEM;
 	memset(&e, 0, sizeof(e));
 	e.run_id = r->run_id;
@@ -102,7 +87,7 @@ int pl_retraction_list_push(struct pl_retraction_list *list, const struct pl_ret
 	    dup_or(&e.author, r->author, "") || dup_or(&e.restored_at, r->restored_at, NULL) ||
 	    dup_or(&e.restore_reason, r->restore_reason, NULL) ||
 	    dup_or(&e.restored_by, r->restored_by, NULL)) {
-		retraction_free(&e);
+		pl_retraction_free(&e);
 		return PL_ENOMEM;
 	}
 	list->v[list->n++] = e;
@@ -114,7 +99,7 @@ void pl_retraction_list_release(struct pl_retraction_list *list)
 	if (!list)
 		return;
 	for (size_t i = 0; i < list->n; i++)
-		retraction_free(&list->v[i]);
+		pl_retraction_free(&list->v[i]);
 	free(list->v);
 	memset(list, 0, sizeof(*list));
 }

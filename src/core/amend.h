@@ -43,6 +43,10 @@ int pl_revision_list_push(struct pl_revision_list *list, const struct pl_revisio
 /* Frees every entry and the array; the list is empty afterwards. NULL ok. */
 void pl_revision_list_release(struct pl_revision_list *list);
 
+/* Frees the strings of one revision (not r itself), as the list's release
+ * does for each entry: for a caller dropping entries from a list. */
+void pl_revision_free(struct pl_revision *r);
+
 /* One retraction of a run (table retractions): open (restored_at NULL)
  * while the run is retracted; `restore` fills the restored_* fields. */
 struct pl_retraction {
@@ -67,6 +71,10 @@ int pl_retraction_list_push(struct pl_retraction_list *list, const struct pl_ret
 
 /* Frees every entry and the array; the list is empty afterwards. NULL ok. */
 void pl_retraction_list_release(struct pl_retraction_list *list);
+
+/* Frees the strings of one retraction (not r itself), as the list's
+ * release does for each entry. */
+void pl_retraction_free(struct pl_retraction *r);
 
 /* One --set FIELD=VALUE of `amend`: field is a condition name or an extra
  * condition "FORMAT.key"; value NULL (or "") removes it (missing). */

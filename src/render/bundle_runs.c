@@ -222,12 +222,7 @@ static int wind_back(struct pl_run *run, const char *at, struct pl_error *err)
 		return rc;
 	for (size_t i = 0; i < rv->n; i++) {
 		if (strcmp(rv->v[i].changed_at, at) > 0) {
-			free(rv->v[i].field);
-			free(rv->v[i].old_value);
-			free(rv->v[i].new_value);
-			free(rv->v[i].changed_at);
-			free(rv->v[i].reason);
-			free(rv->v[i].author);
+			pl_revision_free(&rv->v[i]);
 			continue;
 		}
 		if (rv->v[i].revision > top)
@@ -241,12 +236,7 @@ static int wind_back(struct pl_run *run, const char *at, struct pl_error *err)
 	for (size_t i = 0; i < rt->n; i++) {
 		struct pl_retraction *r = &rt->v[i];
 		if (strcmp(r->retracted_at, at) > 0) {
-			free(r->retracted_at);
-			free(r->reason);
-			free(r->author);
-			free(r->restored_at);
-			free(r->restore_reason);
-			free(r->restored_by);
+			pl_retraction_free(r);
 			continue;
 		}
 		if (r->restored_at && strcmp(r->restored_at, at) > 0) {
