@@ -6,8 +6,9 @@
  * (util/file.h): only regular files are read (a FIFO or a device such as
  * /dev/zero never ends), files read whole at most PL_IMPORT_WHOLE_MAX
  * bytes and sidecars at most SIDECAR_MAX; standard input ("-") is read
- * whole, or, beyond PL_IMPORT_WHOLE_MAX, spooled to an unlinked temporary
- * file and streamed as JSONL. This file words util's refusals the
+ * whole, or, beyond STDIN_MEM_MAX, spooled to an unlinked temporary
+ * file and streamed as JSONL when it has JSONL's shape or is over
+ * PL_IMPORT_WHOLE_MAX. This file words util's refusals the
  * importer's way.
  *
  * Large *.jsonl files (over PL_IMPORT_STREAM_MIN bytes) are streamed: one
@@ -564,12 +565,38 @@ static ssize_t read_full(int fd, char *buf, size_t n)
 	return (ssize_t)got;
 }
 
+/* 1 if the first n bytes of an input have the shape of JSONL: a first
+ * line that starts with '{' and ends with '}' (blanks and a CR aside), and
+ * a next non-blank line that starts with '{'. One JSON document never has
+ * that shape: after a '}' that ends a line (a string cannot span lines),
+ * the document goes on with ',', ']' or '}', never with '{'. A pretty
+ * printed document's first line is "{" alone. */
+static int jsonl_shape(const char *s, size_t n)
+{
+	const char *end = s + n, *nl, *last;
+
+	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+		s++;
+	if (s == end || *s != '{' || !(nl = memchr(s, '\n', (size_t)(end - s))))
+		return 0;
+	last = nl;
+	while (last > s && (last[-1] == ' ' || last[-1] == '\t' || last[-1] == '\r'))
+		last--;
+	if (last - s < 2 || last[-1] != '}')
+		return 0;
+	for (s = nl + 1; s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'); s++)
+		;
+	return s < end && *s == '{';
+}
+
 /* Standard input ("-"): read into memory when it ends within
  * STDIN_MEM_MAX bytes, as a file read whole. Longer input is spooled to an
- * unlinked temporary file in $TMPDIR (memory stays bounded): read whole
- * from there up to PL_IMPORT_WHOLE_MAX bytes, and streamed line by line
- * like a large *.jsonl file beyond that (the only form so much input can
- * be imported in). */
+ * unlinked temporary file in $TMPDIR (memory stays bounded), then streamed
+ * line by line like a large *.jsonl file when it has JSONL's shape
+ * (jsonl_shape() on its first STDIN_MEM_MAX bytes) or is over
+ * PL_IMPORT_WHOLE_MAX bytes (the only form so much input can be imported
+ * in), and read whole from there otherwise: a file read whole holds all its
+ * runs in memory at once, which a pipe of JSONL never needs. */
 static void produce_stdin(struct batch *b, const struct src *f)
 {
 	const char *tmpdir = getenv("TMPDIR");
@@ -577,7 +604,7 @@ static void produce_stdin(struct batch *b, const struct src *f)
 	struct pl_error err;
 	ssize_t got;
 	size_t total;
-	int fd = -1, e;
+	int fd = -1, e, jsonl;
 
 	pl_error_init(&err);
 	pl_error_at(&err, f->path, 0, 0);
@@ -609,6 +636,7 @@ static void produce_stdin(struct batch *b, const struct src *f)
 	if (fd >= 0)
 		unlink(tmpl); /* gone when closed, whatever happens */
 	total = (size_t)got;
+	jsonl = jsonl_shape(buf, (size_t)got);
 	while (fd >= 0 && got > 0) {
 		size_t off = 0;
 		while (off < (size_t)got) {
@@ -646,7 +674,7 @@ static void produce_stdin(struct batch *b, const struct src *f)
 		return;
 	}
 	free(tmpl);
-	if (total <= PL_IMPORT_WHOLE_MAX && lseek(fd, 0, SEEK_SET) == 0)
+	if (!jsonl && total <= PL_IMPORT_WHOLE_MAX && lseek(fd, 0, SEEK_SET) == 0)
 		produce_whole(b, f, fd, total, NULL);
 	else
 		produce_stream(b, fd, f->path);

@@ -14,11 +14,13 @@
 
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "adapters/adapters.h"
 #include "core/condkey.h"
@@ -399,6 +401,88 @@ static void test_reimport_partial(void **state)
 	pl_store_close(st);
 }
 
+/* Imports the file at path as standard input ("-") into st: stats out. */
+static void import_as_stdin(struct pl_store *st, const char *path, struct pl_import_stats *stats)
+{
+	const char *paths[] = {"-"};
+	struct pl_import_opts opts = {0};
+	struct pl_error err;
+	int fd = open(path, O_RDONLY), saved = dup(STDIN_FILENO);
+
+	assert_true(fd >= 0 && saved >= 0);
+	assert_int_equal(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+	close(fd);
+	pl_error_init(&err);
+	if (pl_import_paths(st, paths, 1, &opts, NULL, NULL, stats, &err) != 0)
+		fail_msg("pl_import_paths: %s", err.message);
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+}
+
+/* Kept chunks of the one source file in the database at db. */
+static long chunks_kept(const char *db)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *q = NULL;
+	long n = -1;
+
+	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, "SELECT count(*), count(DISTINCT sha256) FROM source_chunks",
+	                                    -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(q, 1), 1);
+	n = sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	sqlite3_close(h);
+	return n;
+}
+
+/* JSONL piped on standard input beyond the 1 MiB read into memory is
+ * streamed line by line, as a large *.jsonl file is (kept in 1 MiB chunks,
+ * memory bounded), not read whole: 100,000 lines (51 MB) read whole took
+ * 602 MB. Input with one object on its first line and nothing but blanks
+ * after it is no JSONL and is still read whole (one chunk). */
+static void test_stdin_jsonl_streamed(void **state)
+{
+	char db[1200], path[1200];
+	struct pl_import_stats stats;
+	struct pl_store *st;
+	struct stat sb;
+	const long lines = 20000;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/import-perf-stdin.jsonl", PL_TEST_TMP);
+	assert_non_null(f = fopen(path, "wb"));
+	for (long i = 0; i < lines; i++)
+		fprintf(f, "{\"model\": \"m\", \"engine\": \"sglang\", \"precision\": \"fp8\", "
+		           "\"hardware\": \"1x H100\", \"concurrency\": %ld, "
+		           "\"metric\": {\"ttft_p50\": 0.3}}\n", i + 1);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_true((size_t)sb.st_size > 2 * PL_SOURCE_CHUNK);
+	st = open_ok(db_path(db, sizeof(db), "stdin-jsonl"));
+	import_as_stdin(st, path, &stats);
+	pl_store_close(st);
+	assert_int_equal(stats.runs, lines);
+	assert_int_equal(stats.rejected, 0);
+	assert_int_equal(chunks_kept(db), ((size_t)sb.st_size + PL_SOURCE_CHUNK - 1) / PL_SOURCE_CHUNK);
+
+	/* one object, then only blank lines: not JSONL's shape, read whole */
+	assert_non_null(f = fopen(path, "wb"));
+	fputs("{\"model\": \"m\", \"engine\": \"sglang\", \"precision\": \"fp8\", "
+	      "\"hardware\": \"1x H100\", \"metric\": {\"ttft_p50\": 0.3}}\n", f);
+	for (size_t i = 0; i <= PL_SOURCE_CHUNK; i += 64)
+		fputs("                                                               \n", f);
+	assert_int_equal(fclose(f), 0);
+	st = open_ok(db_path(db, sizeof(db), "stdin-one"));
+	import_as_stdin(st, path, &stats);
+	pl_store_close(st);
+	assert_int_equal(stats.runs, 1);
+	assert_int_equal(chunks_kept(db), 1);
+	remove(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_reimport_legacy_time),
 		cmocka_unit_test(test_record_lines),
 		cmocka_unit_test(test_reimport_partial),
+		cmocka_unit_test(test_stdin_jsonl_streamed),
 	};
 
 	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
