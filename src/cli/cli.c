@@ -209,7 +209,10 @@ static void put_msg_line(const char *indent, const struct pl_msg *m)
 /* The refusal of cmp on stderr, worded through the word table
  * (render/refusal.h): the axis, then each differing field (at most
  * PL_CLI_LIST_MAX) with its values (at most PL_CLI_LIST_MAX, each cut to
- * PL_CLI_VALUE_MAX characters) and the runs holding each, then the hint.
+ * PL_CLI_VALUE_MAX characters) and the runs holding each, then the
+ * subsets that would compare (each line of options cut to
+ * PL_CLI_SUBSET_MAX characters) or, where they were looked for, that none
+ * does, then the hint.
  * Control characters of input values are shown as '?'. */
 int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 {
@@ -232,6 +235,17 @@ int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 	if (cmp->nmismatches > PL_CLI_LIST_MAX) {
 		pl_msg_init(&m, PL_MSG_REFUSAL_MORE_FIELDS);
 		pl_msg_int(&m, (long long)(cmp->nmismatches - PL_CLI_LIST_MAX));
+		put_msg_line("  ", &m);
+		pl_msg_release(&m);
+	}
+	if (cmp->nsubsets || cmp->subsets_sought) {
+		pl_msg_init(&m, cmp->nsubsets ? PL_MSG_REFUSAL_SUBSETS : PL_MSG_REFUSAL_NO_SUBSET);
+		put_msg_line("", &m);
+		pl_msg_release(&m);
+	}
+	for (size_t i = 0; i < cmp->nsubsets; i++) {
+		if (pl_refusal_subset_msg(&m, &cmp->subsets[i], PL_CLI_SUBSET_MAX))
+			m.oom = 1;
 		put_msg_line("  ", &m);
 		pl_msg_release(&m);
 	}

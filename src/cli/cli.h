@@ -125,6 +125,8 @@ void pl_cli_put_inert(FILE *f, const char *s);
  * "and K more"; each value at most PL_CLI_VALUE_MAX characters. */
 #define PL_CLI_LIST_MAX 20
 #define PL_CLI_VALUE_MAX 200
+/* Characters of one comparable subset's --where options a refusal shows. */
+#define PL_CLI_SUBSET_MAX 400
 
 /* pl_cli_put_inert() that shows at most max_chars characters of s (0: no
  * limit), the last one an ellipsis (U+2026) when s is longer. */

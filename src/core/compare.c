@@ -1089,6 +1089,7 @@ void pl_comparison_release(struct pl_comparison *cmp)
 		free(cmp->mismatches[i].within);
 	}
 	free(cmp->mismatches);
+	pl_subsets_release(cmp);
 	for (size_t i = 0; i < cmp->nshared_extra; i++) {
 		free(cmp->shared_extra[i].name);
 		free(cmp->shared_extra[i].value);

@@ -96,6 +96,21 @@ struct pl_mismatch {
 	                     or 0 */
 };
 
+/* A subset of a refused comparison's runs that compares (pl_compare_subsets). */
+struct pl_subset {
+	size_t nruns;         /* runs in it (failed runs among them are left out
+	                         of its comparison, as always) */
+	long long first_run;  /* its lowest run id */
+	char **where;         /* the filters that select it from the selection,
+	                         "FIELD=VALUE" in the order of the refusal's
+	                         fields ("FIELD=" where it is missing: a --where
+	                         that selects the missing value); owned */
+	size_t nwhere;        /* entries in where */
+};
+
+/* Subsets named at most (the largest that compare). */
+#define PL_SUBSETS_MAX 3
+
 /* One row: the runs sharing one set of axis values. */
 struct pl_compare_row {
 	struct pl_value axis[PL_COND_COUNT]; /* values of the axis fields and the
@@ -150,6 +165,11 @@ struct pl_comparison {
 	struct pl_mismatch *mismatches;   /* filled when refused */
 	size_t nmismatches;
 	size_t cap_mismatches;            /* allocated entries of mismatches */
+	struct pl_subset *subsets;        /* when refused and pl_compare_subsets()
+	                                     ran: the largest subsets that compare,
+	                                     largest first; owned */
+	size_t nsubsets;                  /* entries in subsets (<= PL_SUBSETS_MAX) */
+	int subsets_sought;               /* 1 once pl_compare_subsets() looked */
 	size_t nruns;                     /* runs considered */
 	size_t nfailed;                   /* failed runs (pl_run_failed) left out:
 	                                     never pooled; named in a caveat */
@@ -199,6 +219,27 @@ int pl_compare_build_columns(const struct pl_run_columns *runs, const struct pl_
  * set, with every metric. Same returns. */
 int pl_compare_build(const struct pl_run_list *runs, const struct pl_compare_opts *opts,
                      struct pl_comparison *out, struct pl_error *err);
+
+/* After a refusal (PL_EMISMATCH) of runs by pl_compare_build_columns() with
+ * opts: fills cmp->subsets with the largest subsets of runs (at most
+ * PL_SUBSETS_MAX, each of 2 runs or more) that agree on every condition
+ * and extra condition the refusal lists and whose own comparison with
+ * opts succeeds — largest first, equal sizes by their lowest run id. Each
+ * is named by FIELD=VALUE filters over the listed fields (a run's stored
+ * canonical text, which --where reads back to the same value). A field
+ * of the workload or errors rule selects nothing: subsets refused over it
+ * are passed over. O(runs log runs) to group, then each candidate's runs
+ * compared once (O(runs) in all) until PL_SUBSETS_MAX compare.
+ * Returns 0 (nsubsets may be 0: nothing compares) or PL_ENOMEM (none
+ * kept). runs and opts are borrowed. */
+int pl_compare_subsets(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
+                       struct pl_comparison *cmp);
+
+/* Frees what s owns and zeroes it. */
+void pl_subset_release(struct pl_subset *s);
+
+/* Frees cmp's subsets (nsubsets 0 afterwards). */
+void pl_subsets_release(struct pl_comparison *cmp);
 
 /* Frees everything in cmp. NULL is a no-op. */
 void pl_comparison_release(struct pl_comparison *cmp);

@@ -202,9 +202,84 @@ int pl_render_refusal_json(FILE *out, const struct pl_comparison *cmp, struct pl
 		}
 		fprintf(out, "], \"more_values\": %zu}", m->nvalues - nv);
 	}
-	fprintf(out, "\n  ],\n  \"more_mismatches\": %zu\n}\n",
+	fprintf(out, "\n  ],\n  \"more_mismatches\": %zu,\n  \"subsets\": [",
 	        cmp->nmismatches > JSON_FIELDS ? cmp->nmismatches - JSON_FIELDS : 0);
+	for (size_t i = 0; i < cmp->nsubsets; i++) {
+		const struct pl_subset *sub = &cmp->subsets[i];
+
+		fprintf(out, "%s{\"runs\": %zu, \"first_run\": %lld, \"where\": [", i ? ", " : "",
+		        sub->nruns, sub->first_run);
+		for (size_t k = 0; k < sub->nwhere; k++) {
+			fputs(k ? ", " : "", out);
+			pl_json_write_string(out, sub->where[k]);
+		}
+		fputs("]}", out);
+	}
+	fputs("]\n}\n", out);
 	if (ferror(out))
 		return pl_error_set(err, PL_EIO, "cannot write the refusal: write error");
+	return 0;
+}
+
+/* 1 if c needs no quoting in a POSIX shell word. */
+static int shell_plain(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c != '\0' && strchr("._:/,+=@%-", c) != NULL);
+}
+
+/* Appends "--where " and w, quoted for a shell where needed, to b. */
+static int put_where(struct pl_buf *b, const char *w)
+{
+	int plain = w[0] != '\0';
+
+	for (const char *p = w; *p && plain; p++)
+		plain = shell_plain((unsigned char)*p);
+	if (pl_buf_adds(b, "--where "))
+		return PL_ENOMEM;
+	if (plain)
+		return pl_buf_adds(b, w) ? PL_ENOMEM : 0;
+	if (pl_buf_addc(b, '\''))
+		return PL_ENOMEM;
+	for (const char *p = w; *p; p++)
+		if (*p == '\'' ? pl_buf_adds(b, "'\\''") : pl_buf_addc(b, *p))
+			return PL_ENOMEM;
+	return pl_buf_addc(b, '\'') ? PL_ENOMEM : 0;
+}
+
+char *pl_refusal_subset_options(const struct pl_subset *s)
+{
+	struct pl_buf b = PL_BUF_INIT;
+
+	for (size_t k = 0; k < s->nwhere; k++)
+		if ((k && pl_buf_addc(&b, ' ')) || put_where(&b, s->where[k])) {
+			pl_buf_release(&b);
+			return NULL;
+		}
+	if (b.oom || !b.len) { /* a subset always has a filter */
+		pl_buf_release(&b);
+		return NULL;
+	}
+	return pl_buf_detach(&b, NULL);
+}
+
+int pl_refusal_subset_msg(struct pl_msg *out, const struct pl_subset *s, size_t max_chars)
+{
+	char *opts = pl_refusal_subset_options(s);
+	char *shown = opts ? cut(opts, max_chars) : NULL;
+
+	free(opts);
+	pl_msg_init(out, PL_MSG_REFUSAL_SUBSET);
+	if (!shown) {
+		pl_msg_release(out);
+		return PL_ENOMEM;
+	}
+	pl_msg_text(out, shown);
+	pl_msg_int(out, (long long)s->nruns);
+	free(shown);
+	if (out->oom) {
+		pl_msg_release(out);
+		return PL_ENOMEM;
+	}
 	return 0;
 }

@@ -32,10 +32,26 @@ int pl_refusal_field_msg(struct pl_msg *out, const struct pl_mismatch *m, size_t
 char *pl_refusal_field_line(const struct pl_mismatch *m, size_t max_values, size_t max_chars,
                             enum pl_lang lang);
 
+/* The command-line options that select subset s from the refused
+ * selection: "--where FIELD=VALUE" for each of its filters, joined by
+ * spaces; an option holding anything but letters, digits and ._:/,+=@%-
+ * is put in single quotes for a POSIX shell ("'" written as '\''), so the
+ * line can be pasted as it is. A new string (free()); NULL on out of
+ * memory. */
+char *pl_refusal_subset_options(const struct pl_subset *s);
+
+/* Builds into *out (initialised here) the message of one comparable subset:
+ * REFUSAL_SUBSET with its options (pl_refusal_subset_options(), cut to
+ * max_chars characters with control characters shown as '?'; 0: as they
+ * are) and its number of runs. Returns 0 or PL_ENOMEM (out released). */
+int pl_refusal_subset_msg(struct pl_msg *out, const struct pl_subset *s, size_t max_chars);
+
 /* Writes the refusal of cmp as a JSON object (--format json):
  * {"refused": true, "axis": [...], "message": "...", "mismatches": [{"field",
  * "within", "values": [{"value", "runs", "more_runs"}], "more_values"}],
- * "more_mismatches"}; at most 20 fields, 20 values per field and 10 run ids
+ * "more_mismatches", "subsets": [{"runs", "first_run", "where": ["FIELD=VALUE"]}]}
+ * (the comparable subsets, core/compare.h; [] when none compares or none
+ * was looked for); at most 20 fields, 20 values per field and 10 run ids
  * per value, the rest counted. Returns 0 or PL_EIO (err set). */
 int pl_render_refusal_json(FILE *out, const struct pl_comparison *cmp, struct pl_error *err);
 

@@ -56,6 +56,9 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_REFUSAL_VALUE_ALONE] = "'{1}'",
 	[PL_MSG_REFUSAL_VALUE_WORD] = "'{1}' ({2|run|runs} {2})",
 	[PL_MSG_REFUSAL_MORE_FIELDS] = "and {1} more differing fields",
+	[PL_MSG_REFUSAL_SUBSETS] = "adding these --where options selects a subset that compares (the largest first):",
+	[PL_MSG_REFUSAL_SUBSET] = "{1}  ({2} {2|run|runs})",
+	[PL_MSG_REFUSAL_NO_SUBSET] = "no subset of two or more runs that --where can select compares",
 	[PL_MSG_REFUSAL_HINT] = "hint: narrow the selection with --where FIELD=VALUE, put the field on "
 	                        "the axis, or accept the difference with --allow-mismatch FIELD "
 	                        "(printed as a caveat)",

@@ -51,6 +51,9 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_REFUSAL_VALUE_ALONE] = "'{1}'",
 	[PL_MSG_REFUSAL_VALUE_WORD] = "{1}（运行 {2}）",
 	[PL_MSG_REFUSAL_MORE_FIELDS] = "另有 {1} 个不同的字段",
+	[PL_MSG_REFUSAL_SUBSETS] = "加上以下 --where 选项即可选出能比较的子集（从大到小）：",
+	[PL_MSG_REFUSAL_SUBSET] = "{1}  （{2} 个运行）",
+	[PL_MSG_REFUSAL_NO_SUBSET] = "用 --where 选不出能比较的子集（两个或更多运行）",
 	[PL_MSG_REFUSAL_HINT] = "提示：用 --where FIELD=VALUE 缩小选择，把该字段放到比较轴上，"
 	                        "或用 --allow-mismatch FIELD 接受差异（列为注意事项）",
 	/* the words of a report bundle (struct words of render/bundle_impl.h) */
