@@ -143,6 +143,30 @@ static void test_vllm_spec_decode(void **state)
  * drafts accepted at each position): positions 1..8 are metrics, and the
  * whole list is kept as the unplaced measurement so 9 and 10 are not lost;
  * acceptance 4250 / 10000 = 0.425, length 1 + 4250 / 1000 = 5.25. */
+/* trtllm-bench's decoding_stats (speculative decoding: draft acceptance
+ * rate and acceptance length percentiles) is a result section: its values
+ * (average, p50, ... with no result word of their own) are unplaced
+ * measurements named by their full path, never conditions. */
+static void test_trtllm_decoding_stats(void **state)
+{
+	struct pl_run_list l;
+
+	(void)state;
+	load_ok("trtllm_decoding_stats.json", &l);
+	assert_int_equal(l.n, 1);
+	for (size_t i = 0; i < l.v[0].nextra; i++)
+		assert_null(strstr(l.v[0].extra[i].name, "decoding_stats"));
+	assert_true(num_of(&l.v[0], "trtllm-bench.decoding_stats.acceptance_length_percentiles.average") ==
+	            2.4);
+	assert_true(num_of(&l.v[0], "trtllm-bench.decoding_stats.acceptance_length_percentiles.p50") ==
+	            2.3);
+	assert_true(num_of(&l.v[0],
+	                   "trtllm-bench.decoding_stats.draft_acceptance_rate_percentiles.p50") == 0.6);
+	assert_true(num_of(&l.v[0],
+	                   "trtllm-bench.decoding_stats.draft_acceptance_rate_percentiles.p99") == 0.9);
+	pl_run_list_release(&l);
+}
+
 static void test_vllm_ten_positions(void **state)
 {
 	static const double want[] = {0.9, 0.78, 0.65, 0.54, 0.43, 0.33, 0.25, 0.18};
@@ -435,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_vllm_spec_decode),
 		cmocka_unit_test(test_vllm_ten_positions),
+		cmocka_unit_test(test_trtllm_decoding_stats),
 		cmocka_unit_test(test_correct_rate_and_accept_length),
 		cmocka_unit_test(test_mlperf_renamed_tpot),
 		cmocka_unit_test(test_inferencex_request_metrics),
