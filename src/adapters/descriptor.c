@@ -30,7 +30,7 @@ static const char *const descriptor_mapping[] = {
 	"metric.tokens_per_second_<stat> -> tokens_per_second_<stat> (tok/s; no suffix)",
 	"metric.duration[_ms|_s] -> duration (s)",
 	"metric.goodput_slo_{ttft,tpot,e2el}[_ms|_s] -> same (s): the SLO goodput was counted against",
-	"metric.spec_acceptance_rate, correct_rate -> same (fraction 0..1); spec_acceptance_length -> same",
+	"metric.spec_acceptance_rate, spec_acceptance_rate_pos1..8, correct_rate -> same (fraction 0..1); spec_acceptance_length -> same",
 	"metric.output_throughput, total_token_throughput -> same (tok/s)",
 	"metric.request_throughput, goodput -> same (req/s)",
 	"metric.error_rate -> error_rate (fraction 0..1)",

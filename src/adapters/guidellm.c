@@ -747,8 +747,8 @@ static int guidellm_parse(struct pl_adapter_input *in, struct pl_run_list *out,
 		if (!cJSON_IsObject(b))
 			rc = pl_error_set(err, PL_EINVALID, "a benchmark must be an object, got %s",
 			                  pl_json_type_name(b));
-		else
-			rc = convert_benchmark(root, b, lay, run, err);
+		else if (pl_json_forget_failed(), (rc = convert_benchmark(root, b, lay, run, err)))
+			pl_json_name_failed(root, err);
 		if (rc == 0)
 			rc = pl_inventory_walk(&guidellm_info, fv, root, "", run, err);
 		if (rc == 0)

@@ -273,7 +273,9 @@ static int ib_parse(struct pl_adapter_input *in, struct pl_run_list *out, struct
 		}
 		run->record = i;
 		nruns++;
-		rc = convert_result(root, res, run, err);
+		pl_json_forget_failed();
+		if ((rc = convert_result(root, res, run, err)))
+			pl_json_name_failed(root, err);
 		if (rc == 0)
 			rc = pl_inventory_walk(&ib_info, VERSION, root, "", run, err);
 		if (rc == 0)

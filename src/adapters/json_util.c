@@ -865,8 +865,21 @@ const char *pl_json_type_name(const cJSON *item)
 	return "an unknown value";
 }
 
+/* The value the last failed pl_json_get_* / pl_json_set_cond /
+ * pl_json_metric of this thread named, for pl_json_name_failed(). */
+static _Thread_local const cJSON *failed_item;
+
+/* Returns rc, remembering item as the value rc (non-zero) is about. */
+static int failed_at(const cJSON *item, int rc)
+{
+	if (rc)
+		failed_item = item;
+	return rc;
+}
+
 static int type_error(const cJSON *item, const char *key, const char *want, struct pl_error *err)
 {
+	failed_item = item;
 	pl_error_field(err, key);
 	if (cJSON_IsString(item))
 		return pl_error_set(err, PL_EINVALID, "'%s' must be %s, got the string \"%.60s\"", key,
@@ -897,6 +910,7 @@ int pl_json_get_number(const cJSON *obj, const char *key, double *out, struct pl
 	if (!cJSON_IsNumber(it))
 		return type_error(it, key, "a number", err);
 	if (!isfinite(it->valuedouble)) {
+		failed_item = it;
 		pl_error_field(err, key);
 		return pl_error_set(err, PL_EINVALID, "'%s' must be a finite number", key);
 	}
@@ -913,6 +927,7 @@ int pl_json_get_count(const cJSON *obj, const char *key, double *out, struct pl_
 		return rc;
 	if (v < 0 || v != floor(v)) {
 		char buf[40];
+		failed_item = pl_json_get(obj, key);
 		pl_error_field(err, key);
 		return pl_error_set(err, PL_EINVALID, "'%s' must be a non-negative whole number, got %s",
 		                    key, pl_fmt_num(buf, sizeof(buf), v));
@@ -969,15 +984,18 @@ int pl_json_set_cond(struct pl_run *run, int id, const cJSON *item, const char *
 				snprintf(buf, sizeof(buf), "%.0f", v);
 				return pl_run_set_cond(run, id, buf, err);
 			}
+			failed_item = item;
 			pl_error_field(err, key);
 			return pl_error_set(err, PL_EINVALID,
 			                    "'%s' must be a string (a JSON number would lose digits)", key);
 		case PL_CT_VERSION:
+			failed_item = item;
 			pl_error_field(err, key);
 			return pl_error_set(err, PL_EINVALID,
 			                    "'%s' must be a string (a JSON number would lose digits: 0.10 reads as 0.1)",
 			                    key);
 		case PL_CT_TIME:
+			failed_item = item;
 			pl_error_field(err, key);
 			return pl_error_set(err, PL_EINVALID,
 			                    "'%s' must be a string like \"2026-01-02T03:04:05Z\", got a number",
@@ -1006,7 +1024,7 @@ int pl_json_metric(const cJSON *obj, const char *key, int id, int exp10, struct 
 	if (rc < 0)
 		return rc;
 	if (rc == 0)
-		return pl_adapter_metric(run, id, v, exp10, key, 0, err);
+		return failed_at(pl_json_get(obj, key), pl_adapter_metric(run, id, v, exp10, key, 0, err));
 	return 0;
 }
 
@@ -1058,7 +1076,62 @@ int pl_json_cond(const cJSON *obj, const char *key, int id, struct pl_run *run,
 	if (!it || cJSON_IsNull(it) || (cJSON_IsString(it) && it->valuestring &&
 	                                it->valuestring[0] == '\0'))
 		return 0;
-	return pl_json_set_cond(run, id, it, key, err);
+	return failed_at(it, pl_json_set_cond(run, id, it, key, err));
+}
+
+void pl_json_forget_failed(void)
+{
+	failed_item = NULL;
+}
+
+/* Appends to b[*n..) the path from node to target ("a.b[2].c"): 1 when
+ * found beneath node (b holds it), else 0 (b as it was). */
+static int path_to(const cJSON *node, const cJSON *target, char *b, size_t cap, size_t *n,
+                   int depth)
+{
+	const cJSON *c;
+	size_t at = *n;
+	int i = 0;
+
+	if (depth > 64 || !(cJSON_IsObject(node) || cJSON_IsArray(node)))
+		return 0;
+	for (c = node->child; c; c = c->next, i++) {
+		int w = cJSON_IsArray(node)
+		            ? snprintf(b + at, cap - at, "[%d]", i)
+		            : snprintf(b + at, cap - at, "%s%s", at ? "." : "", c->string ? c->string : "");
+		if (w < 0 || (size_t)w >= cap - at)
+			break;
+		*n = at + (size_t)w;
+		if (c == target || path_to(c, target, b, cap, n, depth + 1))
+			return 1;
+	}
+	*n = at;
+	b[at] = '\0';
+	return 0;
+}
+
+void pl_json_name_failed(const cJSON *root, struct pl_error *err)
+{
+	const cJSON *it = failed_item;
+	char path[200], quoted[210], leaf[140], msg[sizeof(err->message)];
+	const char *at;
+	size_t n = 0;
+
+	failed_item = NULL;
+	if (!err || !err->code || !it || !it->string || !root || it == root)
+		return;
+	path[0] = '\0';
+	if (!path_to(root, it, path, sizeof(path), &n, 0) || strcmp(path, it->string) == 0)
+		return;
+	snprintf(leaf, sizeof(leaf), "'%s'", it->string);
+	snprintf(quoted, sizeof(quoted), "'%s'", path);
+	if (!(at = strstr(err->message, leaf)))
+		return;
+	snprintf(msg, sizeof(msg), "%.*s%s%s", (int)(at - err->message), err->message, quoted,
+	         at + strlen(leaf));
+	memcpy(err->message, msg, sizeof(msg));
+	if (strcmp(err->field, it->string) == 0)
+		pl_error_field(err, path);
 }
 
 int pl_adapter_requests(struct pl_run *run, double completed, double failed, const char *field,

@@ -99,6 +99,17 @@ const char *pl_json_type_name(const cJSON *item);
  *   get_count:  a JSON number that is whole and non-negative.
  */
 int pl_json_get_string(const cJSON *obj, const char *key, const char **out, struct pl_error *err);
+/* A failed pl_json_get_string/number/count, pl_json_set_cond, pl_json_cond
+ * or pl_json_metric of a value nested in a record names the key by its
+ * leaf ("'mean' must be a number"); pl_json_name_failed() renames it by its
+ * full path from root ("'request_metrics.latency.ttft.mean' must be ...",
+ * array elements as "[i]"), in err's message and field, when err is set
+ * and the failed value lies beneath root; otherwise err stays as it is.
+ * pl_json_forget_failed() clears the remembered value (per thread) before
+ * a record is converted. */
+void pl_json_forget_failed(void);
+void pl_json_name_failed(const cJSON *root, struct pl_error *err);
+
 int pl_json_get_number(const cJSON *obj, const char *key, double *out, struct pl_error *err);
 int pl_json_get_count(const cJSON *obj, const char *key, double *out, struct pl_error *err);
 

@@ -242,8 +242,10 @@ int pl_adapter_records(const struct pl_adapter_impl *impl, struct pl_adapter_inp
 		if (!cJSON_IsObject(rec->obj))
 			rc = pl_error_set(err, PL_EINVALID, "a %s record must be a JSON object, got %s",
 			                  impl->info->name, pl_json_type_name(rec->obj));
-		else if ((rc = convert(rec->obj, run, err)) == 0)
+		else if (pl_json_forget_failed(), (rc = convert(rec->obj, run, err)) == 0)
 			rc = pl_inventory_walk(impl->info, run->format_version, rec->obj, "", run, err);
+		else
+			pl_json_name_failed(rec->obj, err);
 		if (rc)
 			locate(err, in->path, doc, rec);
 		/* one bad record of several: that record is rejected, the file's

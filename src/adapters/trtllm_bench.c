@@ -131,10 +131,11 @@ static const struct pl_field trtllm_fields[] = {
 };
 
 /* Where unknown keys sit: the engine, world and dataset blocks are the
- * configuration, performance and streaming_metrics the results. */
+ * configuration; performance, streaming_metrics and decoding_stats
+ * (speculative decoding's acceptance percentiles) the results. */
 static const struct pl_section trtllm_sections[] = {
 	{"{engine,machine,world_info,dataset}", PL_PLACE_CONFIG},
-	{"{performance,streaming_metrics}", PL_PLACE_RESULT},
+	{"{performance,streaming_metrics,decoding_stats}", PL_PLACE_RESULT},
 	{NULL, 0},
 };
 

@@ -112,6 +112,10 @@ static const struct pl_field vllm_fields[] = {
 	 "spec_acceptance_rate (fraction, percent / 100); with any spec_decode_* key -> "
 	 "speculative_method = unknown unless the launch flags name it"},
 	{"spec_decode_acceptance_length", PL_FATE_METRIC, "spec_acceptance_length (tokens per step)"},
+	{"spec_decode_per_position_acceptance_rates", PL_FATE_METRIC,
+	 "spec_acceptance_rate_pos1 .. pos8 (each a fraction 0..1, the list in position order); a "
+	 "list of more than 8 positions, or one holding anything but numbers, is also kept whole as "
+	 "the unplaced measurement vllm-serving.spec_decode_per_position_acceptance_rates"},
 	{"structured_output_ratio", PL_FATE_CONDITION,
 	 "structured_output_ratio (benchmark_serving_structured_output.py; share of requests, 0..1)"},
 	{"correct_rate(%)", PL_FATE_METRIC, "correct_rate (fraction, percent / 100)"},
@@ -294,6 +298,41 @@ static int convert_arrivals(const cJSON *obj, struct pl_run *run, struct pl_erro
 	return 0;
 }
 
+/* spec_decode_per_position_acceptance_rates (fractions, in position
+ * order) as the metrics spec_acceptance_rate_pos1 ..; a null element is a
+ * position not recorded. A list longer than PL_SPEC_POSITIONS or with an
+ * element that is neither a number nor null is also kept whole as the
+ * unplaced measurement (nothing lost); a value that is not a list is
+ * refused. */
+static int convert_positions(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	static const char key[] = "spec_decode_per_position_acceptance_rates";
+	const cJSON *list = pl_json_get(obj, key), *it;
+	int k = 0, whole = 0;
+
+	if (!list || cJSON_IsNull(list))
+		return 0;
+	if (!cJSON_IsArray(list))
+		return pl_error_set(err, PL_EINVALID, "'%s' must be a list of numbers", key);
+	cJSON_ArrayForEach(it, list)
+	{
+		if (k >= PL_SPEC_POSITIONS || !(cJSON_IsNumber(it) || cJSON_IsNull(it)))
+			whole = 1;
+		else if (cJSON_IsNumber(it))
+			pl_run_set_metric(run, PL_M_SPEC_ACCEPTANCE_RATE_POS1 + k, it->valuedouble);
+		k++;
+	}
+	if (whole) {
+		char *text = cJSON_PrintUnformatted(list);
+		int rc = text ? pl_run_set_measure(run, "vllm-serving.spec_decode_per_position_acceptance_rates",
+		                                   0, text, err)
+		              : pl_error_set(err, PL_ENOMEM, "out of memory");
+		cJSON_free(text);
+		return rc;
+	}
+	return 0;
+}
+
 /* Speculative decoding: the acceptance metrics (vLLM writes the rate in
  * percent), and speculative_method "unknown" when the file shows
  * speculative decoding (any spec_decode_* value) without the method,
@@ -306,7 +345,8 @@ static int convert_spec(const cJSON *obj, struct pl_run *run, struct pl_error *e
 	if ((rc = pl_json_metric(obj, "spec_decode_acceptance_rate", PL_M_SPEC_ACCEPTANCE_RATE, -2, run,
 	                         err)) ||
 	    (rc = pl_json_metric(obj, "spec_decode_acceptance_length", PL_M_SPEC_ACCEPTANCE_LENGTH, 0,
-	                         run, err)))
+	                         run, err)) ||
+	    (rc = convert_positions(obj, run, err)))
 		return rc;
 	cJSON_ArrayForEach(it, obj)
 	{

@@ -184,6 +184,18 @@ enum pl_stat {
 	X(FAM##_P99, fam "_p99", unit, dir, PL_S_P99, what ", 99th percentile") \
 	X(FAM##_P999, fam "_p99_9", unit, dir, PL_S_P999, what ", 99.9th percentile")
 
+/* Speculative decoding's acceptance rate of each draft position (vLLM's
+ * spec_decode_per_position_acceptance_rates): position k is the share of
+ * verification steps whose k-th draft token was accepted, a fraction.
+ * Positions 1..PL_SPEC_POSITIONS are metrics (migration 015); a file with
+ * more positions also keeps its whole list as the unplaced measurement. */
+#define PL_SPEC_POSITIONS 8
+#define PL_POS_METRIC(X, k) \
+	X(SPEC_ACCEPTANCE_RATE_POS##k, "spec_acceptance_rate_pos" #k, PL_U_FRACTION, PL_HIGHER_IS_BETTER, PL_S_VALUE, "speculative decoding: acceptance rate of draft position " #k)
+#define PL_POS_METRICS(X) \
+	PL_POS_METRIC(X, 1) PL_POS_METRIC(X, 2) PL_POS_METRIC(X, 3) PL_POS_METRIC(X, 4) \
+	PL_POS_METRIC(X, 5) PL_POS_METRIC(X, 6) PL_POS_METRIC(X, 7) PL_POS_METRIC(X, 8)
+
 /* X(ID, name, unit, direction, stat, description) */
 #define PL_METRICS(X) \
 	PL_DIST_METRICS(X, "ttft", TTFT, PL_U_SECONDS, PL_LOWER_IS_BETTER, "time to first token") \
@@ -212,6 +224,7 @@ enum pl_stat {
 	X(PREFILL_TPS_STD, "prefill_tokens_per_second_std", PL_U_TOKENS_PER_S, PL_NO_DIRECTION, PL_S_STD, "prompt-processing speed, standard deviation") \
 	X(SPEC_ACCEPTANCE_RATE, "spec_acceptance_rate", PL_U_FRACTION, PL_HIGHER_IS_BETTER, PL_S_VALUE, "speculative decoding: accepted / proposed draft tokens") \
 	X(SPEC_ACCEPTANCE_LENGTH, "spec_acceptance_length", PL_U_COUNT, PL_HIGHER_IS_BETTER, PL_S_MEAN, "speculative decoding: tokens emitted per verification step, mean (1 + accepted drafts)") \
+	PL_POS_METRICS(X) \
 	X(CORRECT_RATE, "correct_rate", PL_U_FRACTION, PL_HIGHER_IS_BETTER, PL_S_VALUE, "structured output: share of responses that are valid / correct") \
 	X(GOODPUT_SLO_TTFT, "goodput_slo_ttft", PL_U_SECONDS, PL_NO_DIRECTION, PL_S_LIMIT, "the TTFT limit goodput was counted against (kept with goodput)") \
 	X(GOODPUT_SLO_TPOT, "goodput_slo_tpot", PL_U_SECONDS, PL_NO_DIRECTION, PL_S_LIMIT, "the TPOT limit goodput was counted against (kept with goodput)") \

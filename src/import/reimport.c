@@ -157,6 +157,92 @@ static int now_measured(const struct pl_run *s, const struct pl_run *now, const 
 	       pl_inventory_maps(now->adapter, now->format_version, name + n + 1);
 }
 
+/* 1 when the unplaced measurement name of stored run s is, in the file's
+ * run now, no measurement any more because the run's own adapter now
+ * places its key as metrics (vLLM's per-position acceptance rates, which
+ * an older perfledger kept whole as a measurement). */
+static int now_placed(const struct pl_run *s, const struct pl_run *now, const char *name)
+{
+	size_t n;
+
+	if (pl_run_measure(now, name) || !s->adapter || !now->adapter ||
+	    strcmp(s->adapter, now->adapter) != 0)
+		return 0;
+	n = strlen(s->adapter);
+	return strncmp(name, s->adapter, n) == 0 && name[n] == '.' &&
+	       pl_inventory_maps(now->adapter, now->format_version, name + n + 1);
+}
+
+/* The next revision of stored run id: 1 + its latest. */
+static int next_revision(struct pl_store *st, long long id, int *revision, struct pl_error *err)
+{
+	struct pl_run cur;
+	int found = 0, rc;
+
+	pl_run_init(&cur);
+	rc = pl_store_get_run(st, id, &cur, &found, err);
+	*revision = (found && cur.revision > 0 ? cur.revision : 1) + 1;
+	pl_run_release(&cur);
+	return rc;
+}
+
+/* The unplaced measurements of stored run s that the file's run now
+ * places as metrics leave the run, and the metrics the run lacks that
+ * now gives (metric[0..*n), had, newv) are set, together one revision with
+ * the reason "<reason>: placed as metrics"; those metrics are taken out of
+ * the list (*n shrinks) so that the later revision holds only the rest.
+ * metric[*n .. *n + *nplaced_metrics) are then the placed ones (for the
+ * report). *placed_rev gets the revision made, 0 if none. */
+static int place_measures(struct pl_store *st, const struct pl_reimport_opts *o,
+                          const struct pl_run *s, const struct pl_run *now, int *metric,
+                          unsigned char *had, double *oldv, double *newv, size_t *n,
+                          size_t *nplaced_metrics, int *placed_rev, struct pl_error *err)
+{
+	int pm[PL_METRIC_COUNT];
+	double pv[PL_METRIC_COUNT];
+	size_t np = 0, keep = 0, nplaced = 0;
+	char why[300];
+	int rc = 0;
+
+	*placed_rev = 0;
+	*nplaced_metrics = 0;
+	for (size_t i = 0; i < s->nmeasure; i++)
+		nplaced += now_placed(s, now, s->measure[i].name);
+	if (!nplaced)
+		return 0;
+	snprintf(why, sizeof(why), "%.260s: placed as metrics", o->reason ? o->reason : "reimport");
+	if ((rc = next_revision(st, s->id, placed_rev, err)))
+		return rc;
+	for (size_t i = 0; i < s->nmeasure && !rc; i++)
+		if (now_placed(s, now, s->measure[i].name))
+			rc = pl_store_place_measure(st, s->id, s->measure[i].name, *placed_rev, o->when, why,
+			                            o->author, err);
+	for (size_t i = 0; i < *n; i++) {
+		if (!had[i]) {
+			pm[np] = metric[i];
+			pv[np++] = newv[i];
+			continue;
+		}
+		metric[keep] = metric[i];
+		had[keep] = had[i];
+		oldv[keep] = oldv[i];
+		newv[keep++] = newv[i];
+	}
+	if (!rc && np)
+		rc = pl_store_revise_metrics(st, s->id, *placed_rev, pm, pv, np, o->when, why, o->author,
+		                             err);
+	/* the placed metrics back at the end of the list, for the report */
+	for (size_t i = 0; i < np; i++) {
+		metric[keep + i] = pm[i];
+		had[keep + i] = 0;
+		oldv[keep + i] = NAN;
+		newv[keep + i] = pv[i];
+	}
+	*n = keep;
+	*nplaced_metrics = np;
+	return rc;
+}
+
 /* Re-derives stored run s from now (the file's run of the same record).
  * *changed is set to 1 when a revision was made. */
 static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
@@ -169,7 +255,8 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 	size_t nmove = 0;
 	struct pl_run cand; /* the stored run with its new metrics */
 	const struct pl_run *s = stored;
-	size_t nsets = 0, nmetric = 0;
+	size_t nsets = 0, nmetric = 0, nplaced = 0;
+	int placed_rev = 0; /* the revision placing measurements as metrics */
 	int metric[PL_METRIC_COUNT];
 	double newv[PL_METRIC_COUNT], oldv[PL_METRIC_COUNT];
 	unsigned char had[PL_METRIC_COUNT];
@@ -253,6 +340,9 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 			oldv[nmetric] = s->metric[m];
 			newv[nmetric++] = now->metric[m];
 		}
+	if ((rc = place_measures(st, o, s, now, metric, had, oldv, newv, &nmetric, &nplaced, &placed_rev,
+	                         err)))
+		goto out;
 	if (nsets > 0) {
 		long long shared = 0, first = 0;
 
@@ -274,21 +364,14 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 		}
 	}
 	if (nmetric > 0) {
-		if (revision == 0) {
-			struct pl_run cur;
-			int found = 0;
-
-			pl_run_init(&cur);
-			rc = pl_store_get_run(st, s->id, &cur, &found, err);
-			revision = (found && cur.revision > 0 ? cur.revision : 1) + 1;
-			pl_run_release(&cur);
-			if (rc)
-				goto out;
-		}
+		if (revision == 0 && (rc = next_revision(st, s->id, &revision, err)))
+			goto out;
 		if ((rc = pl_store_revise_metrics(st, s->id, revision, metric, newv, nmetric, o->when,
 		                                  o->reason, o->author, err)))
 			goto out;
 	}
+	if (revision == 0)
+		revision = placed_rev;
 	if (revision > 0) {
 		struct pl_amend_change *all = NULL;
 		size_t nall = moved.nchanges + res.nchanges;
@@ -303,7 +386,8 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 		for (size_t i = 0; i < res.nchanges; i++)
 			all[moved.nchanges + i] = res.changes[i];
 		if (o->on_run && reports &&
-		    keep_report(reports, s->id, revision, all, nall, metric, oldv, had, newv, nmetric))
+		    keep_report(reports, s->id, revision, all, nall, metric, oldv, had, newv,
+		                nmetric + nplaced))
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 		free(all);
 	}

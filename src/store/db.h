@@ -338,6 +338,17 @@ int pl_store_generation(struct pl_store *st, long long *generation, struct pl_er
 int pl_store_write_measures(struct pl_store *st, long long run_id, const struct pl_run *run,
                             struct pl_error *err);
 
+/* reimport: the unplaced measurement name of stored run run_id, which
+ * today's adapter places as metrics, leaves the run's measurements; one
+ * revisions row of the given revision (>= 2) records it (field = name, the
+ * old value its stored text: the number in its shortest form or the JSON
+ * text; new value NULL) with reason and author at time when. Inside the
+ * caller's transaction. Returns 0; PL_EUSAGE (revision < 2, no reason or
+ * author); PL_EDB. A name the run does not hold is no change (0). */
+int pl_store_place_measure(struct pl_store *st, long long run_id, const char *name, int revision,
+                           long long when, const char *reason, const char *author,
+                           struct pl_error *err);
+
 int pl_store_amend(struct pl_store *st, const struct pl_run *amended,
                    const struct pl_amend_change *changes, size_t nchanges, long long when,
                    const char *reason, const char *author, int *revision, long long *shared,

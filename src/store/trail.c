@@ -210,6 +210,60 @@ int pl_store_write_measures(struct pl_store *st, long long run_id, const struct 
 	return rc;
 }
 
+int pl_store_place_measure(struct pl_store *st, long long run_id, const char *name, int revision,
+                           long long when, const char *reason, const char *author,
+                           struct pl_error *err)
+{
+	sqlite3_stmt *s;
+	char at[32], num[40];
+	char *was = NULL;
+	int rc, found = 0;
+
+	if (!name || !reason || !*reason || !author || !*author || revision < 2)
+		return pl_error_set(err, PL_EUSAGE, "a revision needs a number >= 2, a reason and an author");
+	if ((rc = pl_store_time_iso(when, at, sizeof(at), err)) ||
+	    (rc = prep(st, "SELECT value, json FROM run_measurements WHERE run_id = ?1 AND name = ?2",
+	               &s, "reading unplaced measurements", err)))
+		return rc;
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		const char *json = (const char *)sqlite3_column_text(s, 1);
+		found = 1;
+		was = strdup(json ? json : pl_fmt_num(num, sizeof(num), sqlite3_column_double(s, 0)));
+		if (!was)
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	}
+	sqlite3_finalize(s);
+	if (rc || !found)
+		return rc;
+	if (!(rc = prep(st, "DELETE FROM run_measurements WHERE run_id = ?1 AND name = ?2", &s,
+	                "placing an unplaced measurement", err))) {
+		sqlite3_bind_int64(s, 1, run_id);
+		sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			rc = ledger_fail(st, err, "placing an unplaced measurement");
+		sqlite3_finalize(s);
+	}
+	if (!rc && !(rc = prep(st, "INSERT INTO revisions (run_id, revision, field, old_value, "
+	                           "new_value, changed_at, reason, author) "
+	                           "VALUES (?1, ?2, ?3, ?4, NULL, ?5, ?6, ?7)",
+	                       &s, "recording a revision", err))) {
+		sqlite3_bind_int64(s, 1, run_id);
+		sqlite3_bind_int(s, 2, revision);
+		sqlite3_bind_text(s, 3, name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, was, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 5, at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 6, reason, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 7, author, -1, SQLITE_STATIC);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			rc = ledger_fail(st, err, "recording a revision");
+		sqlite3_finalize(s);
+	}
+	free(was);
+	return rc;
+}
+
 int pl_store_annotate_runs(struct pl_store *st, struct pl_run_list *list, size_t from,
                            struct pl_error *err)
 {

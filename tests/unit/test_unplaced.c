@@ -114,7 +114,7 @@ static void test_vllm_spec_decode(void **state)
 	assert_int_equal(l.n, 1);
 	/* the inventory maps acceptance rate (percent -> fraction) and length
 	 * to canonical metrics; the rest of the section is unplaced */
-	assert_int_equal(l.v[0].nmeasure, 4);
+	assert_int_equal(l.v[0].nmeasure, 3);
 	assert_true(l.v[0].has_metric[PL_M_SPEC_ACCEPTANCE_RATE]);
 	assert_true(l.v[0].metric[PL_M_SPEC_ACCEPTANCE_RATE] == 0.584);
 	assert_true(l.v[0].has_metric[PL_M_SPEC_ACCEPTANCE_LENGTH]);
@@ -122,17 +122,72 @@ static void test_vllm_spec_decode(void **state)
 	assert_true(num_of(&l.v[0], "vllm-serving.spec_decode_num_drafts") == 4655);
 	assert_true(num_of(&l.v[0], "vllm-serving.spec_decode_draft_tokens") == 13965);
 	assert_true(num_of(&l.v[0], "vllm-serving.spec_decode_accepted_tokens") == 8145);
-	assert_string_equal(
-		pl_run_measure(&l.v[0], "vllm-serving.spec_decode_per_position_acceptance_rates")->json,
-		"[0.81,0.58,0.36]");
+	/* the per-position rates are metrics, one per draft position */
+	assert_null(pl_run_measure(&l.v[0], "vllm-serving.spec_decode_per_position_acceptance_rates"));
+	assert_true(l.v[0].metric[PL_M_SPEC_ACCEPTANCE_RATE_POS1] == 0.81);
+	assert_true(l.v[0].metric[PL_M_SPEC_ACCEPTANCE_RATE_POS2] == 0.58);
+	assert_true(l.v[0].metric[PL_M_SPEC_ACCEPTANCE_RATE_POS3] == 0.36);
+	assert_false(l.v[0].has_metric[PL_M_SPEC_ACCEPTANCE_RATE_POS4]);
 	/* none of them is a condition */
 	for (size_t i = 0; i < l.v[0].nextra; i++)
 		assert_null(strstr(l.v[0].extra[i].name, "spec_decode"));
 	assert_int_equal(l.v[0].nextra, 2); /* endpoint_type, tokenizer_id */
 	assert_string_equal(l.v[0].warnings,
-	                    "4 keys not in the vllm-serving field inventory: 4 kept as unplaced "
+	                    "3 keys not in the vllm-serving field inventory: 3 kept as unplaced "
 	                    "measurements (spec_decode_num_drafts, spec_decode_draft_tokens, "
-	                    "spec_decode_accepted_tokens, spec_decode_per_position_acceptance_rates)");
+	                    "spec_decode_accepted_tokens)");
+	pl_run_list_release(&l);
+}
+
+/* Ten draft positions (ngram, 10 draft tokens; 900, 780, ... 70 of 1000
+ * drafts accepted at each position): positions 1..8 are metrics, and the
+ * whole list is kept as the unplaced measurement so 9 and 10 are not lost;
+ * acceptance 4250 / 10000 = 0.425, length 1 + 4250 / 1000 = 5.25. */
+/* trtllm-bench's decoding_stats (speculative decoding: draft acceptance
+ * rate and acceptance length percentiles) is a result section: its values
+ * (average, p50, ... with no result word of their own) are unplaced
+ * measurements named by their full path, never conditions. */
+static void test_trtllm_decoding_stats(void **state)
+{
+	struct pl_run_list l;
+
+	(void)state;
+	load_ok("trtllm_decoding_stats.json", &l);
+	assert_int_equal(l.n, 1);
+	for (size_t i = 0; i < l.v[0].nextra; i++)
+		assert_null(strstr(l.v[0].extra[i].name, "decoding_stats"));
+	assert_true(num_of(&l.v[0], "trtllm-bench.decoding_stats.acceptance_length_percentiles.average") ==
+	            2.4);
+	assert_true(num_of(&l.v[0], "trtllm-bench.decoding_stats.acceptance_length_percentiles.p50") ==
+	            2.3);
+	assert_true(num_of(&l.v[0],
+	                   "trtllm-bench.decoding_stats.draft_acceptance_rate_percentiles.p50") == 0.6);
+	assert_true(num_of(&l.v[0],
+	                   "trtllm-bench.decoding_stats.draft_acceptance_rate_percentiles.p99") == 0.9);
+	pl_run_list_release(&l);
+}
+
+static void test_vllm_ten_positions(void **state)
+{
+	static const double want[] = {0.9, 0.78, 0.65, 0.54, 0.43, 0.33, 0.25, 0.18};
+	struct pl_run_list l;
+
+	(void)state;
+	load_ok("vllm_spec_ten.json", &l);
+	assert_int_equal(l.n, 1);
+	for (int k = 0; k < PL_SPEC_POSITIONS; k++) {
+		assert_true(l.v[0].has_metric[PL_M_SPEC_ACCEPTANCE_RATE_POS1 + k]);
+		assert_true(l.v[0].metric[PL_M_SPEC_ACCEPTANCE_RATE_POS1 + k] == want[k]);
+	}
+	assert_string_equal(pl_metric_info[PL_M_SPEC_ACCEPTANCE_RATE_POS8].name,
+	                    "spec_acceptance_rate_pos8");
+	assert_true(l.v[0].metric[PL_M_SPEC_ACCEPTANCE_RATE] == 0.425);
+	assert_true(l.v[0].metric[PL_M_SPEC_ACCEPTANCE_LENGTH] == 5.25);
+	assert_string_equal(
+		pl_run_measure(&l.v[0], "vllm-serving.spec_decode_per_position_acceptance_rates")->json,
+		"[0.9,0.78,0.65,0.54,0.43,0.33,0.25,0.18,0.12,0.07]");
+	for (size_t i = 0; i < l.v[0].nextra; i++)
+		assert_null(strstr(l.v[0].extra[i].name, "spec_decode"));
 	pl_run_list_release(&l);
 }
 
@@ -403,6 +458,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_vllm_spec_decode),
+		cmocka_unit_test(test_vllm_ten_positions),
+		cmocka_unit_test(test_trtllm_decoding_stats),
 		cmocka_unit_test(test_correct_rate_and_accept_length),
 		cmocka_unit_test(test_mlperf_renamed_tpot),
 		cmocka_unit_test(test_inferencex_request_metrics),
