@@ -147,10 +147,10 @@ static const char *not_a_run(const cJSON *obj)
 
 	if (pl_json_get(obj, "ttft_s") && pl_json_get(obj, "error_code"))
 		return "llmperf per-request responses (*_individual_responses.json) are not a run; "
-		       "import the matching *_summary.json";
+		       "they are imported with the run of the *_summary.json beside them";
 	if (pl_json_get(pl_json_get(obj, "metadata"), "x_request_id"))
 		return "AIPerf per-request records (profile_export.jsonl) are not a run; "
-		       "import profile_export_aiperf.json";
+		       "they are imported with the run of the profile_export_aiperf.json beside them";
 	if (cJSON_IsObject(pl_json_get(obj, "Results")))
 		return "a GenAI-Perf analyze checkpoint (checkpoint.json) is internal state, not a run; "
 		       "import the profile exports of its runs";
