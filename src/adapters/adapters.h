@@ -225,4 +225,14 @@ int pl_adapters_summary_name(const char *name, size_t k, char **out);
 int pl_adapters_parse_requests(const char *path, const char *buf, size_t len, struct pl_run *run,
                                struct pl_error *err);
 
+/* The size (bytes) from which a JSON object's per-request "itls" array (a
+ * vLLM or SGLang detailed result) is read by a streaming parser into its
+ * column rather than into the JSON tree (4 MiB unless set; the results are
+ * the same, only memory differs). For tests and the bench; not thread-safe:
+ * set it before parsing starts. */
+void pl_adapters_set_stream_min(size_t bytes);
+
+/* How many files this process has parsed with "itls" streamed (for tests). */
+size_t pl_adapters_streamed(void);
+
 #endif

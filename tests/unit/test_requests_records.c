@@ -282,6 +282,86 @@ static void bad_records_refused(void **state)
 	pl_run_release(&run);
 }
 
+/* Parses buf both ways: as a tree (stream minimum out of reach) and with
+ * "itls" streamed (minimum 0); the two runs' requests must be equal, field
+ * by field, and so must the parse's code and message. */
+static void both_ways(const char *path, const char *buf, size_t len)
+{
+	struct pl_run_list a = {0}, b = {0};
+	struct pl_error ea, eb;
+	int ra, rb;
+
+	pl_error_init(&ea);
+	pl_error_init(&eb);
+	pl_adapters_set_stream_min(SIZE_MAX);
+	ra = pl_adapters_parse(path, buf, len, NULL, &a, &ea);
+	size_t before = pl_adapters_streamed();
+	pl_adapters_set_stream_min(0);
+	rb = pl_adapters_parse(path, buf, len, NULL, &b, &eb);
+	pl_adapters_set_stream_min((size_t)4 << 20);
+	/* streamed exactly when the file parses (bad gaps: the tree's words) */
+	assert_int_equal(pl_adapters_streamed() - before, rb == 0 ? 1 : 0);
+	assert_int_equal(ra, rb);
+	assert_string_equal(ea.message, eb.message);
+	assert_string_equal(ea.field, eb.field);
+	if (ra)
+		return;
+	assert_int_equal(a.n, 1);
+	assert_int_equal(b.n, 1);
+	const struct pl_requests *x = a.v[0].requests, *y = b.v[0].requests;
+	assert_non_null(x);
+	assert_non_null(y);
+	assert_int_equal(x->n, y->n);
+	assert_int_equal(x->columns, y->columns);
+	assert_int_equal(x->ngaps, y->ngaps);
+	assert_int_equal(x->nerrors, y->nerrors);
+	assert_memory_equal(x->error, y->error, x->n * sizeof(*x->error));
+	assert_memory_equal(x->input_tokens, y->input_tokens, x->n * sizeof(int64_t));
+	assert_memory_equal(x->output_tokens, y->output_tokens, x->n * sizeof(int64_t));
+	assert_memory_equal(x->ttft, y->ttft, x->n * sizeof(double));
+	assert_memory_equal(x->gap_off, y->gap_off, (x->n + 1) * sizeof(size_t));
+	if (x->ngaps)
+		assert_memory_equal(x->gaps, y->gaps, x->ngaps * sizeof(double));
+	assert_memory_equal(a.v[0].metric, b.v[0].metric, sizeof(a.v[0].metric));
+	assert_memory_equal(a.v[0].has_metric, b.v[0].has_metric, sizeof(a.v[0].has_metric));
+	assert_int_equal(a.v[0].nextra, b.v[0].nextra);
+	pl_run_list_release(&a);
+	pl_run_list_release(&b);
+}
+
+/* The streamed "itls" gives the requests the tree gives: the project's
+ * fixture (a failed request's gaps dropped), the corpus's 200-request vLLM
+ * file, and bad gaps, where the streamed path steps aside and the tree
+ * path's own message is the one given. */
+static void streamed_gaps_equal_tree(void **state)
+{
+	static const char bad_gap[] =
+		"{\"backend\": \"vllm\", \"completed\": 1, \"failed\": 0, \"duration\": 1.0, "
+		"\"request_throughput\": 1.0, \"ttfts\": [0.1], \"input_lens\": [1], "
+		"\"output_lens\": [3], \"errors\": [\"\"], \"itls\": [[0.1, \"x\"]]}";
+	static const char failed_gaps[] =
+		"{\"backend\": \"vllm\", \"completed\": 1, \"failed\": 1, \"duration\": 1.0, "
+		"\"request_throughput\": 1.0, \"ttfts\": [0.1, 0.0], \"input_lens\": [1, 1], "
+		"\"output_lens\": [3, 0], \"errors\": [\"\", \"boom\"], "
+		"\"itls\": [[0.1, 0.2], [0.5]], \"mean_ttft_ms\": 100.0}";
+	char path[4096];
+	size_t len;
+	char *buf;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/requests/vllm_detailed_small.json", PL_FIXTURES_DIR);
+	buf = slurp(path, &len);
+	both_ways(path, buf, len);
+	free(buf);
+	both_ways("bad.json", bad_gap, strlen(bad_gap));
+	both_ways("failed.json", failed_gaps, strlen(failed_gaps));
+	snprintf(path, sizeof(path), "%s/vllm_serving/llmk8s_dsv25_tp8pp2_qps_inf_full.json",
+	         PL_CORPUS_DIR);
+	buf = slurp(path, &len);
+	both_ways(path, buf, len);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +370,7 @@ int main(void)
 		cmocka_unit_test(corpus_records),
 		cmocka_unit_test(pairing_names),
 		cmocka_unit_test(bad_records_refused),
+		cmocka_unit_test(streamed_gaps_equal_tree),
 	};
 
 	pl_adapters_init();
