@@ -23,6 +23,10 @@ fi
 deb=$(ls "$src"/build-release/perfledger_*_*.deb)
 echo "== package: $(basename "$deb")"
 dpkg-deb -f "$deb" Depends Recommends
+# the runtime libraries the binary links (the streaming JSON parser included)
+for lib in libcjson1 libyajl2 libyaml-0-2 libsqlite3-0; do
+	dpkg-deb -f "$deb" Depends | grep -q "$lib" || { echo "Depends lacks $lib" >&2; exit 1; }
+done
 if [ -n "$extract" ]; then
 	rm -rf "$extract" && mkdir -p "$extract"
 	dpkg-deb -x "$deb" "$extract"

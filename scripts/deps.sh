@@ -11,7 +11,7 @@ set -eu
 # build and run: compiler and cmake, the libraries' -dev packages, gnuplot
 # for charts
 PKGS="gcc make cmake pkg-config libsqlite3-dev libcjson-dev libxlsxwriter-dev zlib1g-dev
-libyaml-dev libssl-dev libgsl-dev libpq-dev libdeflate-dev gnuplot-nox"
+libyaml-dev libyajl-dev libssl-dev libgsl-dev libpq-dev libdeflate-dev gnuplot-nox"
 if [ "${1:-}" = test ]; then
 	PKGS="$PKGS libcmocka-dev sqlite3 unzip python3 python3-openpyxl python3-yaml locales
 chromium libreoffice-calc-nogui fonts-noto-cjk libxml2-utils

@@ -193,4 +193,46 @@ int pl_adapters_parse_records(const char *path, const char *buf, size_t len, con
 int pl_adapters_parse_conditions(const char *path, const char *buf, size_t len,
                                  struct pl_run *run, struct pl_error *err);
 
+/*
+ * Per-request records that a tool writes in a file of their own beside its
+ * summary (docs/requests.md): AIPerf profile_export.jsonl beside
+ * profile_export_aiperf.json (or NAME_records.jsonl beside NAME.json),
+ * llmperf NAME_individual_responses.json (or NAME_individual.json) beside
+ * NAME_summary.json.
+ *
+ * pl_adapters_records_name: the k-th (0-based) name that the records file
+ * of the summary file called name (a file name, no directory) read by
+ * adapter may have. Returns 1 and *out (caller frees), 0 when there is no
+ * k-th name (*out NULL), -1 on out of memory.
+ *
+ * pl_adapters_summary_name: the k-th name of the summary file that a
+ * records file called name would belong to, for any adapter (the
+ * directory walk leaves a records file to its summary's import). Returns
+ * as pl_adapters_records_name.
+ *
+ * pl_adapters_parse_requests: the records file's bytes buf[0..len) (path
+ * names it in messages) into run->requests, run being the summary's run as
+ * its adapter ("aiperf" or "llmperf") parsed it (its source set). The
+ * records must be the summary's: as many completed and failed requests
+ * as its requests_completed and requests_failed, where it counts them.
+ * Returns 0; PL_EUSAGE (another adapter); PL_ESYNTAX; PL_EFORMAT (a record
+ * not of that tool's layout); PL_EINVALID (a bad request, named by its
+ * 0-based index as in pl_requests_check, or counts that disagree with the
+ * summary), err located at path; PL_ENOMEM. run is unchanged on error.
+ */
+int pl_adapters_records_name(const char *adapter, const char *name, size_t k, char **out);
+int pl_adapters_summary_name(const char *name, size_t k, char **out);
+int pl_adapters_parse_requests(const char *path, const char *buf, size_t len, struct pl_run *run,
+                               struct pl_error *err);
+
+/* The size (bytes) from which a JSON object's per-request "itls" array (a
+ * vLLM or SGLang detailed result) is read by a streaming parser into its
+ * column rather than into the JSON tree (4 MiB unless set; the results are
+ * the same, only memory differs). For tests and the bench; not thread-safe:
+ * set it before parsing starts. */
+void pl_adapters_set_stream_min(size_t bytes);
+
+/* How many files this process has parsed with "itls" streamed (for tests). */
+size_t pl_adapters_streamed(void);
+
 #endif

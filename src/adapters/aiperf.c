@@ -43,6 +43,9 @@ static const char *const aiperf_mapping[] = {
 	"reasoning_token_count.avg (or total_reasoning_tokens) > 0 -> output_includes_reasoning = true (AIPerf's output lengths and throughputs count reasoning tokens); 0 -> false",
 	"input_config.input.conversation.num -> conversation_count; conversation.turn.mean -> turns_per_conversation",
 	"input_config.input.custom_dataset_type -> dataset_type (single_turn, multi_turn, mooncake_trace, ...)",
+	"profile_export.jsonl beside profile_export_aiperf.json (or NAME_records.jsonl beside NAME.json) "
+	"-> the run's requests: time_to_first_token, request_latency, inter_chunk_latency (gaps), "
+	"input/output_sequence_length, error (docs/requests.md)",
 	"input_config.input.goodput {time_to_first_token, inter_token_latency, request_latency} (ms) -> goodput_slo_ttft, goodput_slo_tpot, goodput_slo_e2el (s); an SLO on any other metric -> none stored (goodput then compares as without its SLO)",
 	NULL,
 };

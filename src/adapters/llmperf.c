@@ -9,7 +9,9 @@
  * (output tokens), TTFT included, so it is stored as the TPOT family (one
  * value per request) and the benchmark_tool in the condition key keeps it
  * apart from vLLM's TPOT. The *_individual_responses.json arrays are
- * per-request records, not runs: the registry names them and refuses them.
+ * per-request records, not runs: the import reads them as the requests of
+ * the summary beside them (requests_records.c); alone, the registry names
+ * them and refuses them.
  * "framework" (leaderboard files) is the API provider, not an engine, and is
  * not stored; the engine, hardware and precision come from --set or a sidecar.
  *
@@ -52,6 +54,9 @@ static const char *const llmperf_mapping[] = {
 	"results_mean_output_throughput_token_per_s -> output_throughput (tok/s)",
 	"results_num_completed_requests_per_min / 60 -> request_throughput (req/s)",
 	"framework, api, model_size, name, results_error_code_frequency -> not stored",
+	"NAME_individual_responses.json (or NAME_individual.json) beside NAME_summary.json -> the run's "
+	"requests: ttft_s, end_to_end_latency_s, number_input_tokens, number_output_tokens, "
+	"error_code / error_msg (docs/requests.md)",
 	NULL,
 };
 
@@ -109,7 +114,7 @@ static const struct pl_format_version llmperf_inventory[] = {
 static const struct pl_adapter_info llmperf_info = {
 	.name = "llmperf",
 	.versions = "token_benchmark_ray.py summary version 2023-08-31; llmnop summary version 2026-01-20",
-	.description = "llmperf *_summary.json (per-request *_individual_responses.json is refused)",
+	.description = "llmperf *_summary.json (the *_individual_responses.json beside it: its requests)",
 	.mapping = llmperf_mapping,
 	.inventory = llmperf_inventory,
 };

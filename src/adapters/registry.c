@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "adapters/adapter_impl.h"
+#include "adapters/requests_impl.h"
 #include "adapters/adapters.h"
 #include "adapters/json_util.h"
 
@@ -147,10 +148,10 @@ static const char *not_a_run(const cJSON *obj)
 
 	if (pl_json_get(obj, "ttft_s") && pl_json_get(obj, "error_code"))
 		return "llmperf per-request responses (*_individual_responses.json) are not a run; "
-		       "import the matching *_summary.json";
+		       "they are imported with the run of the *_summary.json beside them";
 	if (pl_json_get(pl_json_get(obj, "metadata"), "x_request_id"))
 		return "AIPerf per-request records (profile_export.jsonl) are not a run; "
-		       "import profile_export_aiperf.json";
+		       "they are imported with the run of the profile_export_aiperf.json beside them";
 	if (cJSON_IsObject(pl_json_get(obj, "Results")))
 		return "a GenAI-Perf analyze checkpoint (checkpoint.json) is internal state, not a run; "
 		       "import the profile exports of its runs";
@@ -455,6 +456,39 @@ static int holds_nothing(const char *buf, size_t len)
 	return i >= len;
 }
 
+/* The runs of a large detailed vLLM / SGLang result whose "itls" was read
+ * by the streaming parser (requests_stream.c): the adapter parses the rest
+ * of the document and the gaps join its one run's requests. Returns 0 with
+ * the runs in tmp and impl set, or 1 when this path does not apply or does
+ * not fit (nothing kept: parse the bytes as a tree), or PL_ENOMEM. */
+static int parse_streamed(const char *path, const char *buf, size_t len, const char *format,
+                          const struct pl_adapter_impl **impl, struct pl_run_list *tmp)
+{
+	struct pl_gap_capture cap;
+	struct pl_adapter_input in = {.path = path};
+	struct pl_error e;
+	int rc = 1;
+
+	if (!pl_gap_capture_read(buf, len, &cap))
+		return 1;
+	pl_error_init(&e);
+	in.buf = cap.rest;
+	in.len = cap.nrest;
+	if ((*impl || detect(&in, impl, &e) == 0) &&
+	    (*impl == &pl_adapter_vllm_serving || *impl == &pl_adapter_sglang) &&
+	    (*impl)->parse(&in, tmp, &e) == 0 && tmp->n == 1 && !tmp->v[0].reject &&
+	    pl_gap_capture_attach(&cap, tmp->v[0].requests, &e) == 0)
+		rc = 0;
+	(void)format;
+	pl_json_doc_release(&in.doc);
+	pl_gap_capture_release(&cap);
+	if (rc) {
+		pl_run_list_release(tmp);
+		memset(tmp, 0, sizeof(*tmp));
+	}
+	return rc;
+}
+
 static int parse_file(const char *path, const char *buf, size_t len, const char *format,
                       int keep, struct pl_run_list *out, struct pl_error *err)
 {
@@ -468,11 +502,16 @@ static int parse_file(const char *path, const char *buf, size_t len, const char 
 		                    known_formats());
 	if (holds_nothing(buf, len))
 		return 0; /* no runs, like a CSV of a header alone */
-	rc = impl ? 0 : detect(&in, &impl, err);
-	if (rc == 0) {
-		rc = impl->parse(&in, &tmp, err);
-		if (rc && err && !err->file[0])
-			pl_error_at(err, in.path, err->line, err->column);
+	if (parse_streamed(in.path, buf, len, format, &impl, &tmp) == 0) {
+		rc = 0;
+	} else {
+		impl = format ? by_name(format) : NULL;
+		rc = impl ? 0 : detect(&in, &impl, err);
+		if (rc == 0) {
+			rc = impl->parse(&in, &tmp, err);
+			if (rc && err && !err->file[0])
+				pl_error_at(err, in.path, err->line, err->column);
+		}
 	}
 	pl_json_doc_release(&in.doc);
 	for (size_t i = 0; rc == 0 && i < tmp.n; i++) {

@@ -6,8 +6,9 @@
  * profile_export.jsonl records, llmperf individual responses), the import
  * keeps every request: its outcome (ok, or failed with an error text kept
  * once per distinct text), its input and output token counts, TTFT, E2EL
- * and the inter-token gaps (or, where the tool gives only a per-request
- * mean gap, that mean). From them this module derives, the same way for
+ * and the inter-token gaps where the tool records them (or, where it gives
+ * only a per-request mean gap, that mean; llmperf gives neither). From
+ * them this module derives, the same way for
  * every tool (schema/requests.md):
  *
  *   TTFT and E2EL of a request as recorded;
@@ -35,7 +36,7 @@
 #define PL_RQ_TTFT 0x04u    /* time to first token */
 #define PL_RQ_E2EL 0x08u    /* end-to-end latency */
 #define PL_RQ_GAPS 0x10u    /* every inter-token gap */
-#define PL_RQ_ITLMEAN 0x20u /* only a per-request mean gap (llmperf) */
+#define PL_RQ_ITLMEAN 0x20u /* only a per-request mean gap */
 
 /* The requests of one run, in columns of n entries each. A value not
  * recorded for one request is NaN (times) or -1 (token counts). Initialise

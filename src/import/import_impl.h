@@ -187,6 +187,16 @@ int pl_import_load_sidecar(const char *path, int known, char **side_out, char **
  * whole. A failure is pushed as the file's rejection. */
 void pl_import_produce_file(struct batch *b, const struct src *f);
 
+/* ---------------------------- records.c: per-request records beside a summary */
+
+/* Parser side: when runs holds the one run of a summary file path whose
+ * tool writes its per-request records in a file of their own (AIPerf,
+ * llmperf; pl_adapters_records_name), reads that file from beside path, if
+ * present, into the run's requests. Returns 0 (also when there is none),
+ * or the records' rejection (PL_EIO, PL_ESYNTAX, PL_EFORMAT, PL_EINVALID,
+ * err located at the records file) or PL_ENOMEM. */
+int pl_import_attach_records(const char *path, struct pl_run_list *runs, struct pl_error *err);
+
 /* -------------------------------------------- walk.c: directory imports */
 
 /* Parser side: every importable file under dir (depth 0 for a directory

@@ -239,6 +239,9 @@ static void produce_buffer(struct batch *b, const struct src *f, char *buf, size
 		pl_error_init(&err);
 		rc = pl_import_parse_lines(path, buf, len, b->opts->format, &it->runs, &err);
 	}
+	/* a summary's per-request records, from the file beside it */
+	if (rc == 0)
+		rc = pl_import_attach_records(path, &it->runs, &err);
 	/* the bytes are kept with the runs (compressed here, on the parser
 	 * thread); not those of a ledger export, whose runs name their own */
 	if (rc == 0 && !(it->runs.n > 0 && it->runs.v[0].provenance_given))

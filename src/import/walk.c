@@ -2,7 +2,8 @@
  * walk.c — which files a directory import reads: entries in byte order of
  * their names, recursively; *.json, *.jsonl, *.yaml, *.yml, *.csv and *.txt
  * files only (names are case-sensitive), *.conditions.json skipped
- * (sidecars), hidden entries (".name") skipped, symbolic links to
+ * (sidecars), per-request records beside their summary skipped (read with
+ * it, records.c), hidden entries (".name") skipped, symbolic links to
  * directories not followed (no loops); a file named explicitly is always
  * read (pipeline.c). A walk keeps the directory open and opens its files
  * relative to it (no path walk per file), takes file types from readdir's
@@ -21,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "adapters/adapters.h"
 #include "import/import_impl.h"
 
 /* A directory entry as listed: its name and readdir's d_type. */
@@ -66,6 +68,25 @@ static int listed_sidecar(const struct entry *v, size_t n, const char *name)
 	memcpy(want + stem, tail, sizeof(tail));
 	key.name = want;
 	return bsearch(&key, v, n, sizeof(*v), cmp_entries) != NULL;
+}
+
+/* Whether the file name is the per-request records file of a summary that
+ * the listing v[0..n) (sorted) holds: that summary's import reads it
+ * (records.c), so the walk does not import it as a file of its own. */
+static int listed_summary(const struct entry *v, size_t n, const char *name)
+{
+	struct entry key;
+	int found = 0;
+
+	for (size_t k = 0; !found; k++) {
+		char *s = NULL;
+		if (pl_adapters_summary_name(name, k, &s) <= 0)
+			break; /* out of memory: the file is imported (and refused) alone */
+		key.name = s;
+		found = bsearch(&key, v, n, sizeof(*v), cmp_entries) != NULL;
+		free(s);
+	}
+	return found;
 }
 
 /* Directories deeper than this are walked without keeping their stream
@@ -152,7 +173,8 @@ void pl_import_walk_dir(struct batch *b, const char *dir, int depth)
 		           (pl_import_has_suffix(name, ".json") || pl_import_has_suffix(name, ".jsonl") ||
 		            pl_import_has_suffix(name, ".yaml") || pl_import_has_suffix(name, ".yml") ||
 		            pl_import_has_suffix(name, ".csv") || pl_import_has_suffix(name, ".txt")) &&
-		           !pl_import_has_suffix(name, ".conditions.json")) {
+		           !pl_import_has_suffix(name, ".conditions.json") &&
+		           !listed_summary(names, n, name)) {
 			struct src f = {full, dfd, name, dfd >= 0 ? listed_sidecar(names, n, name) : -1};
 			pl_import_produce_file(b, &f);
 		}

@@ -220,10 +220,10 @@ static void test_llmperf_individual_refused(void **state)
 	(void)state;
 	expect_rejected("llmperf/lb_lepton_llama2_7b_individual.json", PL_EFORMAT,
 	                "llmperf per-request responses (*_individual_responses.json) are not a run; "
-	                "import the matching *_summary.json");
+	                "they are imported with the run of the *_summary.json beside them");
 	expect_rejected("llmperf/lb_bedrock_llama2_13b_individual.json", PL_EFORMAT,
 	                "llmperf per-request responses (*_individual_responses.json) are not a run; "
-	                "import the matching *_summary.json");
+	                "they are imported with the run of the *_summary.json beside them");
 }
 
 /* ------------------------------------------------------------ AIPerf/GenAI */
@@ -305,7 +305,8 @@ static void test_aiperf_refusals(void **state)
 	expect_failed_file("genai_perf/aiperf080_kimik25_b200_c32_failed.json", 0, 32);
 	expect_rejected("genai_perf/aiperf080_kimik25_b200_c32_failed_records.jsonl", PL_EFORMAT,
 	                "AIPerf per-request records (profile_export.jsonl) are not a run; "
-	                "import profile_export_aiperf.json");
+	                "they are imported with the run of the profile_export_aiperf.json beside "
+	                "them");
 	expect_rejected("genai_perf/genaiperf_analyze_checkpoint_gpt2.json", PL_EFORMAT,
 	                "a GenAI-Perf analyze checkpoint (checkpoint.json) is internal state, not a "
 	                "run; import the profile exports of its runs");
