@@ -29,7 +29,6 @@ src/import/pipeline.c:pl_import_paths 125
 src/import/reimport.c:redo_run 153
 src/render/bundle.c:render_into 125
 src/render/bundle_charts.c:kind_charts 148
-src/render/bundle_context.c:ctx_verdict 233
 src/render/export.c:pl_render_export_run 135
 src/render/gate_report.c:pl_render_gate 128
 src/render/regress.c:pl_render_check 121
@@ -37,7 +36,6 @@ src/render/regress.c:history_json 137
 src/render/regress.c:pl_render_history 155
 src/render/site_chart.c:pl_site_chart 170
 src/render/site.c:index_row 128
-src/render/site.c:write_series_files 195
 src/render/xlsx.c:sheet_procurement 167
 "
 flimit=120
