@@ -18,8 +18,6 @@ caps="
 "
 # file:function cap — over 120 lines today, to be split
 fcaps="
-src/cli/cmd_accept.c:cmd_accept 187
-src/cli/cmd_import.c:cmd_import 187
 src/core/gate.c:pl_gate_decide 121
 src/core/gate_night.c:gate_item 137
 src/core/gate_night.c:pl_gate_night_build 152
