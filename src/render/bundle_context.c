@@ -309,8 +309,8 @@ void pl_bundle_price_text(const struct bundle *b, int per_token, double hour, do
 
 /* A figure of the verdict, "≤ 1.080" / "≥ 540.0" when it is a bound
  * (code AT_MOST / AT_LEAST; PL_MSG_NONE: as it is). "-" when unknown. */
-int pl_bundle_set_bounded(struct pl_tpl_ctx *it, const char *key, double v,
-                          enum pl_msg_code bound, enum pl_lang lang)
+static int set_bounded(struct pl_tpl_ctx *it, const char *key, double v, enum pl_msg_code bound,
+                       enum pl_lang lang)
 {
 	char buf[64], *text;
 	struct pl_msg m;
@@ -326,6 +326,16 @@ int pl_bundle_set_bounded(struct pl_tpl_ctx *it, const char *key, double v,
 	rc = text ? pl_tpl_set(it, key, text) : PL_ENOMEM;
 	free(text);
 	return rc;
+}
+
+int pl_bundle_set_bounded(struct pl_tpl_ctx *it, const char *key, double v,
+                          enum pl_msg_code bound, enum pl_lang lang)
+{
+	char sort_key[64], buf[64];
+	int rc = set_bounded(it, key, v, bound, lang);
+
+	snprintf(sort_key, sizeof(sort_key), "%s_sort", key);
+	return rc | pl_tpl_set(it, sort_key, pl_bundle_full(buf, sizeof(buf), v));
 }
 
 /* The reference-only runs of row r: the union of what they lack. */
@@ -518,13 +528,10 @@ static int ctx_procurement(struct bundle *b)
 		rc |= pl_tpl_set(it, "peak_concurrency", pl_bundle_full(buf, sizeof(buf), gr->peak_concurrency));
 		rc |= pl_bundle_set_bounded(it, "slo_throughput", gr->slo.throughput,
 		                            gr->lower_bound ? PL_MSG_VERDICT_AT_LEAST : PL_MSG_NONE, lang);
-		rc |= pl_tpl_set(it, "slo_throughput_sort", pl_bundle_full(buf, sizeof(buf), gr->slo.throughput));
 		rc |= pl_bundle_set_bounded(it, "slo_per_acc", gr->slo_throughput_per_acc,
 		                            gr->lower_bound ? PL_MSG_VERDICT_AT_LEAST : PL_MSG_NONE, lang);
-		rc |= pl_tpl_set(it, "slo_per_acc_sort", pl_bundle_full(buf, sizeof(buf), gr->slo_throughput_per_acc));
 		rc |= pl_bundle_set_bounded(it, "slo_cost", gr->slo_cost_per_mtok,
 		                            gr->cost_upper_bound ? PL_MSG_VERDICT_AT_MOST : PL_MSG_NONE, lang);
-		rc |= pl_tpl_set(it, "slo_cost_sort", pl_bundle_full(buf, sizeof(buf), gr->slo_cost_per_mtok));
 		rc |= pl_tpl_set(it, "goodput", pl_bundle_num(buf, sizeof(buf), gr->goodput));
 		if (p->slo.n == 0)
 			snprintf(how, sizeof(how), "%s", b->w->no_slo);

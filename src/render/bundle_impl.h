@@ -161,8 +161,9 @@ void pl_bundle_price_text(const struct bundle *b, int per_token, double hour, do
 
 /* Sets key of it to the figure v, "≤ 1.080" / "≥ 540.0" when it is a bound
  * (bound PL_MSG_VERDICT_AT_MOST / AT_LEAST, worded in lang; PL_MSG_NONE:
- * as it is), "-" when unknown. Returns 0 or PL_ENOMEM. Defined in
- * bundle_context.c. */
+ * as it is), "-" when unknown, and key_sort (key under 59 bytes) to v in
+ * full, "" when unknown, for sorting. Returns 0 or nonzero (out of
+ * memory). Defined in bundle_context.c. */
 int pl_bundle_set_bounded(struct pl_tpl_ctx *it, const char *key, double v,
                           enum pl_msg_code bound, enum pl_lang lang);
 

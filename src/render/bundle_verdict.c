@@ -294,13 +294,10 @@ static int offer_figures(const struct pl_procure_group *g, size_t rank, struct p
 	/* a bound says so beside the number: "≥" throughput, "≤" cost */
 	rc |= pl_bundle_set_bounded(it, "slo_per_acc", g->slo_throughput_per_acc,
 	                            g->lower_bound ? PL_MSG_VERDICT_AT_LEAST : PL_MSG_NONE, lang);
-	rc |= pl_tpl_set(it, "slo_per_acc_sort", pl_bundle_full(buf, sizeof(buf), g->slo_throughput_per_acc));
 	rc |= pl_bundle_set_bounded(it, "slo_throughput", g->slo.throughput,
 	                            g->lower_bound ? PL_MSG_VERDICT_AT_LEAST : PL_MSG_NONE, lang);
-	rc |= pl_tpl_set(it, "slo_throughput_sort", pl_bundle_full(buf, sizeof(buf), g->slo.throughput));
 	rc |= pl_bundle_set_bounded(it, "cost", g->slo_cost_per_mtok,
 	                            g->cost_upper_bound ? PL_MSG_VERDICT_AT_MOST : PL_MSG_NONE, lang);
-	rc |= pl_tpl_set(it, "cost_sort", pl_bundle_full(buf, sizeof(buf), g->slo_cost_per_mtok));
 	rc |= pl_tpl_set(it, "peak", pl_bundle_num(buf, sizeof(buf), g->peak_throughput));
 	rc |= pl_tpl_set(it, "peak_sort", pl_bundle_full(buf, sizeof(buf), g->peak_throughput));
 	rc |= pl_tpl_setf(it, "n", "%zu", g->nruns);
