@@ -18,10 +18,6 @@ caps="
 "
 # file:function cap — over 120 lines today, to be split
 fcaps="
-src/cli/cmd_accept.c:cmd_accept 187
-src/cli/cmd_check.c:cmd_check 210
-src/cli/cmd_history.c:cmd_history 147
-src/cli/cmd_import.c:cmd_import 187
 src/core/gate.c:pl_gate_decide 121
 src/core/gate_night.c:gate_item 137
 src/core/gate_night.c:pl_gate_night_build 152
@@ -31,7 +27,6 @@ src/import/pipeline.c:pl_import_paths 125
 src/import/reimport.c:redo_run 153
 src/render/bundle.c:render_into 125
 src/render/bundle_charts.c:kind_charts 148
-src/render/bundle_context.c:ctx_verdict 233
 src/render/export.c:pl_render_export_run 135
 src/render/gate_report.c:pl_render_gate 128
 src/render/regress.c:pl_render_check 121
@@ -39,7 +34,6 @@ src/render/regress.c:history_json 137
 src/render/regress.c:pl_render_history 155
 src/render/site_chart.c:pl_site_chart 170
 src/render/site.c:index_row 128
-src/render/site.c:write_series_files 195
 src/render/xlsx.c:sheet_procurement 167
 "
 flimit=120

@@ -383,14 +383,117 @@ out:
 	return rc;
 }
 
-int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
+/* *by, or $USER when it is not given. Returns 0, or -1 printed when
+ * neither names anyone. */
+static int who_accepts(const char **by)
+{
+	if (!*by || !**by)
+		*by = getenv("USER");
+	if (!*by || !**by) {
+		pl_cli_errorf("accept", "who accepts? give --by NAME ($USER is not set)");
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether run_id starts a change of metric in its series: without
+ * --group-by (group_given 0) by run, then by engine_version (the ways
+ * history and check find a change by default). Returns 0 with a note
+ * printed naming the change, or the exit code with the error printed. */
+static int check_change(struct pl_store *st, long long run_id, int metric, int group,
+                        int group_given, const struct pl_selection *sel)
+{
+	struct pl_run_list runs;
+	struct pl_error err;
+	enum pl_change_kind kind = PL_CHANGE_NONE;
+	size_t point = 0;
+	int groups[2] = {group, PL_G_ENGINE_VERSION}, ng = group_given ? 1 : 2, used = group;
+	int rc = 0;
+
+	pl_run_list_init(&runs);
+	pl_error_init(&err);
+	for (int gi = 0; gi < ng && kind == PL_CHANGE_NONE; gi++) {
+		int r;
+		pl_run_list_release(&runs);
+		if ((rc = load_series(st, run_id, groups[gi], &runs)))
+			goto out;
+		rc = PL_EXIT_USAGE;
+		r = pl_check_run_starts_change(&runs, groups[gi], metric, &sel->opts,
+		                               PL_CHECK_THRESHOLD_DEFAULT, run_id, &kind, &point, &err);
+		used = groups[gi];
+		if (r == PL_EMISMATCH) {
+			pl_cli_errorf("accept", "the series of run %lld by %s is not one condition key; "
+			                        "name the fields that may differ with --allow-mismatch",
+			              run_id, pl_group_name(groups[gi]));
+			goto out;
+		}
+		if (r == PL_EEMPTY && gi + 1 < ng)
+			continue;
+		if (r) {
+			pl_cli_errorf("accept", "%s", err.message);
+			goto out;
+		}
+	}
+	if (kind == PL_CHANGE_NONE) {
+		pl_cli_errorf("accept", "run %lld starts no step and no regression of %s in its "
+		                        "series by %s; nothing to accept (--force accepts anyway)",
+		              run_id, pl_metric_info[metric].name,
+		              group_given ? pl_group_name(group) : "run or engine_version");
+		rc = PL_EXIT_USAGE;
+		goto out;
+	}
+	fprintf(stderr, "perfledger: note: run %lld is %s of %s (point %zu of its series by %s)\n",
+	        run_id, change_name(kind), pl_metric_info[metric].name, point, pl_group_name(used));
+	rc = 0;
+out:
+	pl_run_list_release(&runs);
+	return rc;
+}
+
+/* Accepts the step of each metric of ml at run_id (revoke: withdraws
+ * the acceptance), all or none, and says so. Returns the exit code. */
+static int store_steps(struct pl_store *st, long long run_id, const struct metric_list *ml,
+                       const char *reason, const char *by, int revoke)
 {
 	struct pl_error err;
+	int replaced[PL_METRIC_COUNT] = {0};
+
+	pl_error_init(&err);
+	/* all the metrics or none: one transaction around them */
+	if (pl_store_begin(st, &err)) {
+		pl_cli_print_error(&err);
+		return PL_EXIT_USAGE;
+	}
+	for (size_t k = 0; k < ml->n; k++) {
+		if (revoke ? pl_store_revoke_step(st, run_id, ml->m[k], by, &err)
+		           : pl_store_accept_step(st, run_id, ml->m[k], reason, by, &replaced[k], &err)) {
+			pl_store_rollback(st, NULL);
+			if (err.code == PL_EEMPTY || (revoke && err.code == PL_EUSAGE))
+				pl_cli_errorf("accept", "%s", err.message);
+			else
+				pl_cli_print_error(&err);
+			return PL_EXIT_USAGE;
+		}
+	}
+	if (pl_store_commit(st, &err)) {
+		pl_cli_print_error(&err);
+		return PL_EXIT_USAGE;
+	}
+	for (size_t k = 0; k < ml->n; k++)
+		if (revoke)
+			printf("revoked the acceptance of %s at run %lld\n",
+			       pl_metric_info[ml->m[k]].name, run_id);
+		else
+			printf("%s step of %s at run %lld\n", replaced[k] ? "re-accepted" : "accepted",
+			       pl_metric_info[ml->m[k]].name, run_id);
+	return PL_EXIT_OK;
+}
+
+int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
+{
 	struct pl_store *st = NULL;
 	struct pl_selection sel;
 	struct metric_list ml = {{0}, 0};
-	int replaced[PL_METRIC_COUNT] = {0};
-	struct pl_run_list runs;
 	const char *reason = NULL, *by = NULL, *commit = NULL;
 	long long run_id = 0;
 	int argi, rc, list = 0, revoke = 0, force = 0, group = -1, group_given;
@@ -424,8 +527,6 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 	};
 
 	memset(&sel, 0, sizeof(sel));
-	pl_run_list_init(&runs);
-	pl_error_init(&err);
 	rc = pl_options_parse(&usage, argc, argv, &argi);
 	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
@@ -448,12 +549,8 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 			pl_cli_errorf("accept", "--commit SHA needs --reason TEXT and no --run");
 			goto out;
 		}
-		if (!by || !*by)
-			by = getenv("USER");
-		if (!by || !*by) {
-			pl_cli_errorf("accept", "who accepts? give --by NAME ($USER is not set)");
+		if (who_accepts(&by))
 			goto out;
-		}
 		if (!(st = pl_cli_open_store(cli, PL_CLI_STORE_WRITE)))
 			goto out;
 		rc = accept_commit(st, commit, &ml, group_given ? group : PL_G_COMMIT, &sel, reason, by);
@@ -464,108 +561,17 @@ int cmd_accept(const struct pl_cli *cli, int argc, char **argv)
 		                               : "--run ID, --metric NAME and --reason TEXT are required");
 		goto out;
 	}
-	if (!by || !*by)
-		by = getenv("USER");
-	if (!by || !*by) {
-		pl_cli_errorf("accept", "who accepts? give --by NAME ($USER is not set)");
+	if (who_accepts(&by))
 		goto out;
-	}
 	if (!(st = pl_cli_open_store(cli, PL_CLI_STORE_WRITE)))
 		goto out;
-	if (revoke) {
-		/* all the metrics or none: one transaction around them */
-		if (pl_store_begin(st, &err)) {
-			pl_cli_print_error(&err);
+	/* every metric is checked before anything is stored */
+	for (size_t k = 0; !revoke && !force && k < ml.n; k++)
+		if ((rc = check_change(st, run_id, ml.m[k], group, group_given, &sel)) != 0)
 			goto out;
-		}
-		for (size_t k = 0; k < ml.n; k++) {
-			if (pl_store_revoke_step(st, run_id, ml.m[k], by, &err)) {
-				pl_store_rollback(st, NULL);
-				if (err.code == PL_EEMPTY || err.code == PL_EUSAGE)
-					pl_cli_errorf("accept", "%s", err.message);
-				else
-					pl_cli_print_error(&err);
-				goto out;
-			}
-		}
-		if (pl_store_commit(st, &err)) {
-			pl_cli_print_error(&err);
-			goto out;
-		}
-		for (size_t k = 0; k < ml.n; k++)
-			printf("revoked the acceptance of %s at run %lld\n", pl_metric_info[ml.m[k]].name,
-			       run_id);
-		rc = PL_EXIT_OK;
-		goto out;
-	}
-	/* every metric is checked before anything is stored; without --group-by
-	 * the run's series by run, then by engine_version (the ways history and
-	 * check find a change by default) */
-	for (size_t k = 0; !force && k < ml.n; k++) {
-		enum pl_change_kind kind = PL_CHANGE_NONE;
-		size_t point = 0;
-		int groups[2] = {group, PL_G_ENGINE_VERSION}, ng = group_given ? 1 : 2, used = group;
-
-		for (int gi = 0; gi < ng && kind == PL_CHANGE_NONE; gi++) {
-			int r;
-			pl_run_list_release(&runs);
-			if ((rc = load_series(st, run_id, groups[gi], &runs)))
-				goto out;
-			rc = PL_EXIT_USAGE;
-			r = pl_check_run_starts_change(&runs, groups[gi], ml.m[k], &sel.opts,
-			                               PL_CHECK_THRESHOLD_DEFAULT, run_id, &kind, &point,
-			                               &err);
-			used = groups[gi];
-			if (r == PL_EMISMATCH) {
-				pl_cli_errorf("accept", "the series of run %lld by %s is not one condition key; "
-				                        "name the fields that may differ with --allow-mismatch",
-				              run_id, pl_group_name(groups[gi]));
-				goto out;
-			}
-			if (r == PL_EEMPTY && gi + 1 < ng)
-				continue;
-			if (r) {
-				pl_cli_errorf("accept", "%s", err.message);
-				goto out;
-			}
-		}
-		if (kind == PL_CHANGE_NONE) {
-			pl_cli_errorf("accept", "run %lld starts no step and no regression of %s in its "
-			                        "series by %s; nothing to accept (--force accepts anyway)",
-			              run_id, pl_metric_info[ml.m[k]].name,
-			              group_given ? pl_group_name(group) : "run or engine_version");
-			goto out;
-		}
-		fprintf(stderr, "perfledger: note: run %lld is %s of %s (point %zu of its series by %s)\n",
-		        run_id, change_name(kind), pl_metric_info[ml.m[k]].name, point,
-		        pl_group_name(used));
-	}
-	/* all the metrics or none: one transaction around them */
-	if (pl_store_begin(st, &err)) {
-		pl_cli_print_error(&err);
-		goto out;
-	}
-	for (size_t k = 0; k < ml.n; k++) {
-		if (pl_store_accept_step(st, run_id, ml.m[k], reason, by, &replaced[k], &err)) {
-			pl_store_rollback(st, NULL);
-			if (err.code == PL_EEMPTY)
-				pl_cli_errorf("accept", "%s", err.message);
-			else
-				pl_cli_print_error(&err);
-			goto out;
-		}
-	}
-	if (pl_store_commit(st, &err)) {
-		pl_cli_print_error(&err);
-		goto out;
-	}
-	for (size_t k = 0; k < ml.n; k++)
-		printf("%s step of %s at run %lld\n", replaced[k] ? "re-accepted" : "accepted",
-		       pl_metric_info[ml.m[k]].name, run_id);
-	rc = PL_EXIT_OK;
+	rc = store_steps(st, run_id, &ml, reason, by, revoke);
 out:
 	pl_store_close(st);
-	pl_run_list_release(&runs);
 	pl_selection_release(&sel);
 	return rc;
 }

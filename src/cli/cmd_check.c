@@ -1,8 +1,9 @@
 /*
  * cmd_check.c — `perfledger check`: the CI gate. Did the candidate regress
- * against the baseline beyond noise? The work is in core/check.c; this file
- * parses options, loads the runs and accepted steps, prints, and maps the
- * outcome to the exit code (0 ok, 1 regression, 3 refused, 5 too few).
+ * against the baseline beyond noise? The work is in flow/check_flow.c and
+ * core/check.c; this file parses options, calls pl_flow_check(), prints,
+ * and maps the outcome to the exit code (0 ok, 1 regression, 3 refused,
+ * 5 too few).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "cli/ci_output.h"
 #include "core/normalize.h"
 #include "core/gate_night.h"
+#include "flow/check_flow.h"
 #include "render/ci_format.h"
 #include "render/gate_report.h"
 #include "render/regress.h"
@@ -67,73 +69,73 @@ static const char usage_tail[] =
 	"metric decidable: with n = 2 and 2 the smallest possible p is 0.33 > 0.05;\n"
 	"4 runs a side is the least that can decide); 2 usage or I/O error.\n";
 
-/* The night of every series in runs (a selection of several condition keys
- * gated with window:N latest): core/gate_night.h. Returns the exit code. */
-static int gate_night(const struct pl_run_list *runs, const struct pl_check_opts *opts,
-                      const struct pl_accepted_list *acc, const struct pl_out_format *fmt,
-                      const struct pl_selection *sel)
+/* Writes the night (several series gated together, flow/check_flow.h)
+ * in fmt. Returns the exit code. */
+static int render_night(const struct pl_gate_night *night, const struct pl_out_format *fmt)
 {
-	struct pl_gate_night_opts go;
-	struct pl_gate_night night;
 	struct pl_error err;
-	int rc = PL_EXIT_USAGE, wrc;
+	int wrc;
 
-	memset(&go, 0, sizeof(go));
 	pl_error_init(&err);
-	go.group = opts->group;
-	go.window = opts->window;
-	memcpy(go.metrics, opts->metrics, sizeof(go.metrics));
-	go.nmetrics = opts->nmetrics;
-	memcpy(go.allow.allow_mismatch, opts->allow_mismatch, sizeof(go.allow.allow_mismatch));
-	memcpy(go.allow.allow_extra, opts->allow_extra, sizeof(go.allow.allow_extra));
-	go.allow.nallow_extra = opts->nallow_extra;
-	go.allow.allow_errors = opts->allow_errors;
-	pl_gate_opts_init(&go.gate);
-	go.gate.threshold = opts->threshold;
-	pl_selection_named(sel, go.named, &go.named_extras);
-	switch (pl_gate_night_build(runs, &go, acc, &night, &err)) {
-	case 0:
-		break;
-	case PL_EEMPTY:
-	case PL_EUSAGE:
-		pl_cli_errorf("check", "%s", err.message);
-		goto out;
-	default:
-		pl_cli_print_error(&err);
-		rc = pl_cli_exit_for(err.code);
-		goto out;
-	}
 	if (fmt->ci == PL_CI_GITHUB) {
 		FILE *summary = pl_cli_step_summary_open("check");
 		if (!summary)
-			goto out;
-		wrc = pl_render_gate_github(stdout, summary, &night, &err);
+			return PL_EXIT_USAGE;
+		wrc = pl_render_gate_github(stdout, summary, night, &err);
 		if (pl_cli_step_summary_close("check", summary))
-			goto out;
+			return PL_EXIT_USAGE;
 	} else {
-		wrc = fmt->ci == PL_CI_JUNIT ? pl_render_gate_junit(stdout, &night, &err)
-		                             : pl_render_gate(stdout, &night, fmt->table, &err);
+		wrc = fmt->ci == PL_CI_JUNIT ? pl_render_gate_junit(stdout, night, &err)
+		                             : pl_render_gate(stdout, night, fmt->table, &err);
 	}
 	if (wrc) {
 		pl_cli_print_error(&err);
-		goto out;
+		return PL_EXIT_USAGE;
 	}
-	rc = pl_gate_exit_status(&night);
-out:
-	pl_gate_night_release(&night);
-	return rc;
+	return pl_gate_exit_status(night);
 }
 
-/* Writes the classic check chk in fmt, its labels naming what sel's --where
- * fixed (core/series_label.h). Returns 0, or nonzero with err set (or
- * err.code 0 when the error was printed). */
-static int render_check(struct pl_check *chk, const struct pl_out_format *fmt,
-                        const struct pl_selection *sel, struct pl_error *err)
+/* Writes the classic check chk in fmt. Returns the exit code. */
+static int render_check(struct pl_check *chk, const struct pl_out_format *fmt)
 {
-	pl_selection_named(sel, chk->cmp.named, &chk->cmp.named_extras);
-	return fmt->ci == PL_CI_JUNIT    ? pl_render_check_junit(stdout, chk, err)
-	       : fmt->ci == PL_CI_GITHUB ? pl_cli_ci_github("check", chk, NULL, 0, err)
-	                                 : pl_render_check(stdout, chk, fmt->table, err);
+	struct pl_error err;
+	int wrc;
+
+	pl_error_init(&err);
+	wrc = fmt->ci == PL_CI_JUNIT    ? pl_render_check_junit(stdout, chk, &err)
+	      : fmt->ci == PL_CI_GITHUB ? pl_cli_ci_github("check", chk, NULL, 0, &err)
+	                                : pl_render_check(stdout, chk, fmt->table, &err);
+	if (wrc) {
+		if (err.code)
+			pl_cli_print_error(&err);
+		return PL_EXIT_USAGE;
+	}
+	return pl_check_exit_status(chk);
+}
+
+/* Prints the check's outcome (pl_flow_check() returned rc) in fmt.
+ * Returns the exit code. */
+static int print_outcome(int rc, struct pl_check_outcome *res, const struct pl_out_format *fmt,
+                         const struct pl_error *err)
+{
+	switch (rc) {
+	case 0:
+		return res->is_night ? render_night(&res->night, fmt) : render_check(&res->chk, fmt);
+	case PL_EMISMATCH:
+		rc = pl_cli_print_refusal("check", &res->chk.cmp);
+		return pl_cli_ci_refusal("check", fmt, &res->chk.cmp) ? PL_EXIT_USAGE : rc;
+	case PL_EEMPTY:
+	case PL_EUSAGE:
+		if (res->loaded) { /* else the store's own error, printed as it is */
+			pl_cli_errorf("check", "%s", err->message);
+			return PL_EXIT_USAGE;
+		}
+		break;
+	default:
+		break;
+	}
+	pl_cli_print_error(err);
+	return pl_cli_exit_for(err->code);
 }
 
 /* --threshold PCT: "5" and "5%" both mean five percent, into the double
@@ -154,18 +156,166 @@ static int opt_threshold(void *threshold, const char *arg, const char *cmd)
 	return 0;
 }
 
+/* The normalized values of --baseline and --candidate, owned. */
+struct values {
+	char *cand;
+	char *base[PL_CHECK_VALUES_MAX];
+};
+
+static void values_release(struct values *v)
+{
+	free(v->cand);
+	for (size_t k = 0; k < PL_CHECK_VALUES_MAX; k++)
+		free(v->base[k]);
+}
+
+/* --baseline previous or window:N into opts (VALUE[,VALUE...] is left to
+ * parse_values()). Returns 0 or PL_EXIT_USAGE, printed. */
+static int parse_baseline_kind(const char *base, struct pl_check_opts *opts)
+{
+	if (strcmp(base, "previous") == 0) {
+		opts->baseline_kind = PL_BASELINE_PREVIOUS;
+	} else if (strncmp(base, "window:", 7) == 0) {
+		double n;
+		if (pl_parse_num(base + 7, 0, &n) || n < 1 || n > 100000 || n != (double)(size_t)n) {
+			pl_cli_errorf("check", "bad --baseline '%s': expected window:N with N a whole "
+			                       "number from 1 to 100000", base);
+			return PL_EXIT_USAGE;
+		}
+		opts->baseline_kind = PL_BASELINE_WINDOW;
+		opts->window = (size_t)n;
+	}
+	return 0;
+}
+
+/* Whether the check is of a series, and its group (--group-by G, or the
+ * group of --axis), into opts. Returns 0 or PL_EXIT_USAGE, printed. */
+static int parse_series(const char *axis, const char *group, struct pl_check_opts *opts)
+{
+	opts->series = group || opts->baseline_kind != PL_BASELINE_VALUES || opts->candidate_latest;
+	if (!opts->series) {
+		if (opts->axis != PL_C_NONE)
+			return 0;
+		pl_cli_errorf("check", "--axis FIELD is required with --baseline VALUE --candidate "
+		                       "VALUE (or give --group-by for a series)");
+		return PL_EXIT_USAGE;
+	}
+	opts->group = group ? pl_group_lookup(group)
+	              : opts->axis != PL_C_NONE ? pl_group_of_by(opts->axis)
+	                                        : PL_G_RUN;
+	if (opts->group < 0) {
+		if (group)
+			pl_cli_errorf("check", "bad --group-by '%s': expected run, day, build, commit, "
+			                       "engine_version or driver_version", group);
+		else
+			pl_cli_errorf("check", "--axis %s cannot order a series: use --group-by", axis);
+		return PL_EXIT_USAGE;
+	}
+	if (opts->axis != PL_C_NONE && opts->axis != pl_group_axis(opts->group)) {
+		pl_cli_errorf("check", "--axis %s and --group-by %s disagree (the series varies "
+		                       "along %s)", axis, pl_group_name(opts->group),
+		              pl_cond_info[pl_group_axis(opts->group)].name);
+		return PL_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* One value of a list, normalized as field stores it when norm; NULL when
+ * out of memory (printed). */
+static char *value_of(int field, int norm, const char *text)
+{
+	char *v = norm ? pl_normalize_value(field, text) : strdup(text);
+
+	if (!v)
+		pl_cli_errorf("check", "out of memory");
+	return v;
+}
+
+/* The values of --baseline VALUE[,VALUE...] and --candidate VALUE,
+ * normalized as the axis (or the group's field) stores them, into v and
+ * opts (borrowing v). Returns 0 or PL_EXIT_USAGE, printed. */
+static int parse_values(const char *base, const char *cand, struct pl_check_opts *opts,
+                        struct values *v)
+{
+	int field = opts->series ? pl_group_axis(opts->group) : opts->axis;
+	int norm = !opts->series || !pl_group_is_time(opts->group) || opts->group == PL_G_RUN;
+
+	if (opts->baseline_kind == PL_BASELINE_VALUES) {
+		const char *p = base;
+		while (*p) {
+			size_t len = strcspn(p, ",");
+			char *one = strndup(p, len);
+			if (opts->nbaselines == PL_CHECK_VALUES_MAX) {
+				free(one);
+				pl_cli_errorf("check", "--baseline lists more than %d values",
+				              PL_CHECK_VALUES_MAX);
+				return PL_EXIT_USAGE;
+			}
+			if (!one || !*one) {
+				free(one);
+				pl_cli_errorf("check", "bad --baseline '%s': an empty value", base);
+				return PL_EXIT_USAGE;
+			}
+			v->base[opts->nbaselines] = value_of(field, norm, one);
+			free(one);
+			if (!v->base[opts->nbaselines])
+				return PL_EXIT_USAGE;
+			opts->baselines[opts->nbaselines] = v->base[opts->nbaselines];
+			opts->nbaselines++;
+			p += len;
+			if (*p == ',')
+				p++;
+		}
+		opts->baseline = base;
+	}
+	if (!opts->candidate_latest) {
+		if (!(v->cand = value_of(field, norm, cand)))
+			return PL_EXIT_USAGE;
+		opts->candidate = v->cand;
+	}
+	if (!opts->series && opts->nbaselines == 1) { /* the classic one-value check */
+		opts->baseline = opts->baselines[0];
+		opts->nbaselines = 0;
+	}
+	return 0;
+}
+
+/* The check's options from the command line's texts (NULL: not given)
+ * into opts and v. Returns 0 or PL_EXIT_USAGE, printed. */
+static int parse_check(const char *axis, const char *base, const char *cand, const char *group,
+                       struct pl_check_opts *opts, struct values *v)
+{
+	if (!base || !cand) {
+		pl_cli_errorf("check", "--baseline and --candidate are required (e.g. --axis "
+		                       "engine_version --baseline 0.9.0 --candidate 0.9.1, or "
+		                       "--group-by day --baseline window:20 --candidate latest)");
+		return PL_EXIT_USAGE;
+	}
+	opts->axis = PL_C_NONE;
+	if (axis && (opts->axis = pl_cond_lookup(axis)) == PL_C_NONE) {
+		char dym[96];
+		pl_cli_errorf("check", "unknown condition '%s' in --axis%s (see 'perfledger list --help')",
+		              axis, pl_did_you_mean(dym, sizeof(dym), pl_cond_suggest(axis)));
+		return PL_EXIT_USAGE;
+	}
+	if (parse_baseline_kind(base, opts))
+		return PL_EXIT_USAGE;
+	opts->candidate_latest = strcmp(cand, "latest") == 0;
+	if (parse_series(axis, group, opts))
+		return PL_EXIT_USAGE;
+	return parse_values(base, cand, opts, v);
+}
+
 int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 {
 	struct pl_selection sel;
 	struct pl_check_opts opts;
-	struct pl_check chk;
-	struct pl_run_list runs;
-	struct pl_accepted_list acc = {0};
+	struct pl_check_outcome res;
+	struct values vals = {0};
 	struct pl_out_format fmt = {PL_FMT_TEXT, PL_CI_NONE};
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	const char *axis = NULL, *base = NULL, *cand = NULL, *group = NULL;
-	char *ncand = NULL, *nvals[PL_CHECK_VALUES_MAX] = {0};
 	int argi, rc = PL_EXIT_USAGE;
 	const struct pl_option options[] = {
 		PL_OPT_STRING_ENTRY("axis", 0, "FIELD", &axis,
@@ -201,8 +351,7 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 
 	memset(&sel, 0, sizeof(sel));
 	memset(&opts, 0, sizeof(opts));
-	memset(&chk, 0, sizeof(chk));
-	pl_run_list_init(&runs);
+	memset(&res, 0, sizeof(res));
 	pl_error_init(&err);
 	opts.threshold = PL_CHECK_THRESHOLD_DEFAULT;
 	opts.alpha = PL_CHECK_ALPHA;
@@ -210,156 +359,17 @@ int cmd_check(const struct pl_cli *cli, int argc, char **argv)
 	if (rc != PL_OPTIONS_CONTINUE)
 		goto out;
 	rc = PL_EXIT_USAGE;
-	if (!base || !cand) {
-		pl_cli_errorf("check", "--baseline and --candidate are required (e.g. --axis "
-		                       "engine_version --baseline 0.9.0 --candidate 0.9.1, or "
-		                       "--group-by day --baseline window:20 --candidate latest)");
+	if (parse_check(axis, base, cand, group, &opts, &vals))
 		goto out;
-	}
-	opts.axis = PL_C_NONE;
-	if (axis && (opts.axis = pl_cond_lookup(axis)) == PL_C_NONE) {
-		char dym[96];
-		pl_cli_errorf("check", "unknown condition '%s' in --axis%s (see 'perfledger list --help')",
-		              axis, pl_did_you_mean(dym, sizeof(dym), pl_cond_suggest(axis)));
-		goto out;
-	}
-	if (strcmp(base, "previous") == 0) {
-		opts.baseline_kind = PL_BASELINE_PREVIOUS;
-	} else if (strncmp(base, "window:", 7) == 0) {
-		double n;
-		if (pl_parse_num(base + 7, 0, &n) || n < 1 || n > 100000 || n != (double)(size_t)n) {
-			pl_cli_errorf("check", "bad --baseline '%s': expected window:N with N a whole "
-			                       "number from 1 to 100000", base);
-			goto out;
-		}
-		opts.baseline_kind = PL_BASELINE_WINDOW;
-		opts.window = (size_t)n;
-	}
-	opts.candidate_latest = strcmp(cand, "latest") == 0;
-	opts.series = group || opts.baseline_kind != PL_BASELINE_VALUES || opts.candidate_latest;
-	if (opts.series) {
-		opts.group = group ? pl_group_lookup(group)
-		             : opts.axis != PL_C_NONE ? pl_group_of_by(opts.axis)
-		                                      : PL_G_RUN;
-		if (opts.group < 0) {
-			if (group)
-				pl_cli_errorf("check", "bad --group-by '%s': expected run, day, build, commit, "
-				                       "engine_version or driver_version", group);
-			else
-				pl_cli_errorf("check", "--axis %s cannot order a series: use --group-by", axis);
-			goto out;
-		}
-		if (opts.axis != PL_C_NONE && opts.axis != pl_group_axis(opts.group)) {
-			pl_cli_errorf("check", "--axis %s and --group-by %s disagree (the series varies "
-			                       "along %s)", axis, pl_group_name(opts.group),
-			              pl_cond_info[pl_group_axis(opts.group)].name);
-			goto out;
-		}
-	} else if (opts.axis == PL_C_NONE) {
-		pl_cli_errorf("check", "--axis FIELD is required with --baseline VALUE --candidate "
-		                       "VALUE (or give --group-by for a series)");
-		goto out;
-	}
-	/* the values, normalized as the axis (or the group's field) stores them */
-	{
-		int field = opts.series ? pl_group_axis(opts.group) : opts.axis;
-		int norm = !opts.series || !pl_group_is_time(opts.group) || opts.group == PL_G_RUN;
-		if (opts.baseline_kind == PL_BASELINE_VALUES) {
-			const char *p = base;
-			while (*p) {
-				size_t len = strcspn(p, ",");
-				char *one = strndup(p, len);
-				if (opts.nbaselines == PL_CHECK_VALUES_MAX) {
-					free(one);
-					pl_cli_errorf("check", "--baseline lists more than %d values",
-					              PL_CHECK_VALUES_MAX);
-					goto out;
-				}
-				if (!one || !*one) {
-					free(one);
-					pl_cli_errorf("check", "bad --baseline '%s': an empty value", base);
-					goto out;
-				}
-				nvals[opts.nbaselines] = norm ? pl_normalize_value(field, one) : strdup(one);
-				free(one);
-				if (!nvals[opts.nbaselines]) {
-					pl_cli_errorf("check", "out of memory");
-					goto out;
-				}
-				opts.baselines[opts.nbaselines] = nvals[opts.nbaselines];
-				opts.nbaselines++;
-				p += len;
-				if (*p == ',')
-					p++;
-			}
-			opts.baseline = base;
-		}
-		if (!opts.candidate_latest) {
-			ncand = norm ? pl_normalize_value(field, cand) : strdup(cand);
-			if (!ncand) {
-				pl_cli_errorf("check", "out of memory");
-				goto out;
-			}
-			opts.candidate = ncand;
-		}
-		if (!opts.series && opts.nbaselines == 1) { /* the classic one-value check */
-			opts.baseline = opts.baselines[0];
-			opts.nbaselines = 0;
-		}
-	}
-	memcpy(opts.metrics, sel.opts.metrics, sizeof(opts.metrics));
-	opts.nmetrics = sel.opts.nmetrics;
-	memcpy(opts.allow_mismatch, sel.opts.allow_mismatch, sizeof(opts.allow_mismatch));
-	memcpy(opts.allow_extra, sel.opts.allow_extra, sizeof(opts.allow_extra));
-	opts.nallow_extra = sel.opts.nallow_extra;
-	opts.allow_errors = sel.opts.allow_errors;
-
 	st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
 	if (!st)
 		goto out;
-	if (pl_store_query(st, sel.filters, sel.nfilters, &runs, &err) ||
-	    pl_store_accepted_steps(st, PL_M_NONE, &acc, &err)) {
-		pl_cli_print_error(&err);
-		goto out;
-	}
-	if (opts.series && opts.baseline_kind == PL_BASELINE_WINDOW && opts.candidate_latest &&
-	    opts.axis == PL_C_NONE && pl_group_is_time(opts.group)) {
-		/* nights of one series or several (a version group is one series
-		 * across its versions, checked as before): one rule, the gate's */
-		rc = gate_night(&runs, &opts, &acc, &fmt, &sel);
-		goto out;
-	}
-	switch (pl_check_build(&runs, &opts, &acc, &chk, &err)) {
-	case 0:
-		break;
-	case PL_EMISMATCH:
-		rc = pl_cli_print_refusal("check", &chk.cmp);
-		if (pl_cli_ci_refusal("check", &fmt, &chk.cmp))
-			rc = PL_EXIT_USAGE;
-		goto out;
-	case PL_EEMPTY:
-	case PL_EUSAGE:
-		pl_cli_errorf("check", "%s", err.message);
-		goto out;
-	default:
-		pl_cli_print_error(&err);
-		rc = pl_cli_exit_for(err.code);
-		goto out;
-	}
-	if (render_check(&chk, &fmt, &sel, &err)) {
-		if (err.code)
-			pl_cli_print_error(&err);
-		goto out;
-	}
-	rc = pl_check_exit_status(&chk);
+	rc = pl_flow_check(st, &sel, &opts, &res, &err);
+	rc = print_outcome(rc, &res, &fmt, &err);
 out:
 	pl_store_close(st);
-	pl_check_release(&chk);
-	pl_accepted_list_release(&acc);
-	pl_run_list_release(&runs);
+	pl_flow_check_release(&res);
 	pl_selection_release(&sel);
-	free(ncand);
-	for (size_t k = 0; k < PL_CHECK_VALUES_MAX; k++)
-		free(nvals[k]);
+	values_release(&vals);
 	return rc;
 }

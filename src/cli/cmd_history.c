@@ -1,7 +1,8 @@
 /*
  * cmd_history.c — `perfledger history`: one metric of one condition key
  * over time or versions, its steps, and a gnuplot chart. The work is in
- * core/history.c and render/history_plot.c.
+ * flow/history_flow.c (pl_flow_history), core/history.c and
+ * render/history_plot.c; this file parses options and prints.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/history.h"
-#include "flow/gate_flow.h"
+#include "flow/history_flow.h"
 #include "render/ci_format.h"
 #include "render/history_plot.h"
 #include "render/regress.h"
@@ -73,76 +74,102 @@ static int opt_group(void *group, const char *arg, const char *cmd)
 	return 0;
 }
 
-/* The CI formats of the histories hs[0..nh) (nothing for a table format),
- * their labels naming what sel's --where fixed (core/series_label.h).
+/* The CI formats of the histories hs[0..nh) (nothing for a table format).
  * Returns 0, or nonzero with err set (err.code 0: printed already). */
 static int render_ci(struct pl_history *hs, size_t nh, const struct pl_out_format *fmt,
-                     const struct pl_selection *sel, struct pl_error *err)
+                     struct pl_error *err)
 {
-	for (size_t k = 0; k < nh; k++)
-		pl_selection_named(sel, hs[k].cmp.named, &hs[k].cmp.named_extras);
 	return fmt->ci == PL_CI_JUNIT    ? pl_render_history_junit(stdout, hs, nh, err)
 	       : fmt->ci == PL_CI_GITHUB ? pl_cli_ci_github("history", NULL, hs, nh, err)
 	                                 : 0;
 }
 
-/* 1 if allow lets conditions differ: the history may then span several
- * series (condition keys) of the night. */
-static int allows_mismatch(const struct pl_compare_opts *allow)
+/* The gnuplot chart of h into out_dir (DIR/METRIC with several metrics),
+ * made as report's bundle directory is (mkdir -p). Returns 0, or -1
+ * printed. */
+static int write_plot(const char *out_dir, int several, const struct pl_history *h)
 {
-	for (int c = 0; c < PL_COND_COUNT; c++)
-		if (allow->allow_mismatch[c])
-			return 1;
-	return allow->nallow_extra > 0;
+	struct pl_error err;
+	char *dir = several ? pl_fs_path(out_dir, pl_metric_info[h->metric].name) : strdup(out_dir);
+	int bad = !dir;
+
+	pl_error_init(&err);
+	if (bad)
+		pl_cli_errorf("history", "out of memory");
+	else if ((bad = pl_fs_mkdirs(dir, &err) != 0))
+		pl_cli_errorf("history", "%s", err.message);
+	else if ((bad = pl_plot_history(dir, h, &err) != 0))
+		pl_cli_print_error(&err);
+	free(dir);
+	return bad ? -1 : 0;
 }
 
-/* The latest night of hs[0..nh) (the histories of runs, one series) as
- * `check --group-by G --baseline window:20 --candidate latest --metric M...`
- * without --where decides it: every series of the ledger and these metrics
- * together, its family pooled, Holm over the whole night
- * (flow/gate_flow.h). Alone by the same rule (pl_history_gate) when the
- * ledger is too large for one night, or the history spans several series
- * (--allow-mismatch). Returns 0, or nonzero with err set. */
-static int gate_latest(struct pl_store *st, struct pl_history *hs, size_t nh,
-                       const struct pl_run_list *runs, int group,
-                       const struct pl_compare_opts *allow, const struct pl_accepted_list *acc,
-                       struct pl_error *err)
+/* Prints why pl_flow_history() returned rc (nonzero), having stopped at
+ * res->stage. Returns the exit code. */
+static int print_failure(int rc, const struct pl_history_outcome *res,
+                         const struct pl_out_format *fmt, const struct pl_error *err)
 {
-	struct pl_gate_night_opts go;
-	struct pl_gate_night night = {0};
-	long long first = 0;
-	int have = 0, rc;
+	if (res->stage == PL_HISTORY_BUILDING && !res->hs) {
+		pl_cli_errorf("history", "out of memory");
+		return PL_EXIT_USAGE;
+	}
+	if (res->stage == PL_HISTORY_BUILDING && rc == PL_EMISMATCH) {
+		const struct pl_comparison *cmp = &res->hs[res->nh - 1].cmp;
+		rc = pl_cli_print_refusal("history", cmp);
+		return pl_cli_ci_refusal("history", fmt, cmp) ? PL_EXIT_USAGE : rc;
+	}
+	if (res->stage == PL_HISTORY_BUILDING && rc == PL_EEMPTY) {
+		pl_cli_errorf("history", "%s", err->message);
+		return PL_EXIT_USAGE;
+	}
+	pl_cli_print_error(err);
+	return res->stage == PL_HISTORY_LOADING ? PL_EXIT_USAGE : pl_cli_exit_for(err->code);
+}
 
-	if (!pl_group_is_time(group) || !runs->n || allows_mismatch(allow))
-		return pl_history_gate(hs, nh, runs, group, allow, acc, err);
-	if (pl_history_night_opts(hs, nh, group, allow, &go) == 0)
-		return 0;
-	if ((rc = pl_flow_gate_night(st, NULL, 0, &go, acc, &night, &have, err)) != 0)
-		return rc;
-	first = runs->v[0].id;
-	for (size_t i = 1; i < runs->n; i++)
-		if (runs->v[i].id < first)
-			first = runs->v[i].id;
-	rc = have && pl_history_gate_night(hs, nh, &night, first)
-	             ? 0
-	             : pl_history_gate(hs, nh, runs, group, allow, acc, err);
-	pl_gate_night_release(&night);
-	return rc;
+/* Writes the histories of res in fmt (with out_dir, their charts too).
+ * Returns the exit code. */
+static int print_histories(const struct pl_history_outcome *res, const struct pl_out_format *fmt,
+                           const char *out_dir, int fail_on_step)
+{
+	struct pl_error err;
+	size_t failing = 0;
+	int json = fmt->ci == PL_CI_NONE && fmt->table == PL_FMT_JSON && res->nh > 1;
+
+	pl_error_init(&err);
+	for (size_t k = 0; k < res->nh; k++) {
+		struct pl_history *h = &res->hs[k];
+
+		if (fmt->ci == PL_CI_NONE) { /* the CI formats write every metric at the end */
+			if (k > 0)
+				fputs(fmt->table == PL_FMT_JSON ? ", " : "\n", stdout);
+			if (pl_render_history(stdout, h, fmt->table, &err)) {
+				pl_cli_print_error(&err);
+				return PL_EXIT_USAGE;
+			}
+		}
+		if (out_dir && write_plot(out_dir, res->nh > 1, h))
+			return PL_EXIT_USAGE;
+		failing += h->nfailing;
+	}
+	if (json)
+		fputs("]\n", stdout);
+	if (render_ci(res->hs, res->nh, fmt, &err)) {
+		if (err.code)
+			pl_cli_print_error(&err);
+		return PL_EXIT_USAGE;
+	}
+	return fail_on_step && failing ? PL_EXIT_REGRESSION : PL_EXIT_OK;
 }
 
 int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 {
 	struct pl_selection sel;
-	struct pl_history *hs = NULL; /* one per metric */
-	size_t nh = 0;
-	struct pl_run_list runs;
-	struct pl_accepted_list acc = {0};
+	struct pl_history_outcome res;
 	struct pl_out_format fmt = {PL_FMT_TEXT, PL_CI_NONE};
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	const char *out_dir = NULL;
 	int argi, rc = PL_EXIT_USAGE, group = PL_G_RUN, fail_on_step = 0;
-	size_t failing = 0;
 	const struct pl_option options[] = {
 		PL_OPT_CALLBACK_ENTRY("metric", 0, "NAME[,NAME]", &sel, pl_sel_opt_metric,
 		                      "the metrics (required; repeatable)"),
@@ -176,7 +203,7 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 	};
 
 	memset(&sel, 0, sizeof(sel));
-	pl_run_list_init(&runs);
+	memset(&res, 0, sizeof(res));
 	pl_error_init(&err);
 	rc = pl_options_parse(&usage, argc, argv, &argi);
 	if (rc != PL_OPTIONS_CONTINUE)
@@ -190,89 +217,15 @@ int cmd_history(const struct pl_cli *cli, int argc, char **argv)
 	st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
 	if (!st)
 		goto out;
-	if (pl_store_query(st, sel.filters, sel.nfilters, &runs, &err) ||
-	    pl_store_accepted_steps(st, PL_M_NONE, &acc, &err)) {
-		pl_cli_print_error(&err);
-		goto out;
-	}
-	if (!(hs = calloc(sel.opts.nmetrics, sizeof(*hs)))) {
-		pl_cli_errorf("history", "out of memory");
-		goto out;
-	}
-	if (fmt.ci == PL_CI_NONE && fmt.table == PL_FMT_JSON && sel.opts.nmetrics > 1)
+	rc = pl_flow_history(st, &sel, group, &res, &err);
+	/* several metrics in JSON: an array, opened once the histories are begun */
+	if (res.hs && fmt.ci == PL_CI_NONE && fmt.table == PL_FMT_JSON && sel.opts.nmetrics > 1)
 		fputc('[', stdout);
-	for (size_t k = 0; k < sel.opts.nmetrics; k++) {
-		int metric = sel.opts.metrics[k];
-		struct pl_history *h = &hs[k];
-
-		nh = k + 1;
-		switch (pl_history_build_grouped(&runs, group, metric, &sel.opts, &acc, h, &err)) {
-		case 0:
-			break;
-		case PL_EMISMATCH:
-			rc = pl_cli_print_refusal("history", &h->cmp);
-			if (pl_cli_ci_refusal("history", &fmt, &h->cmp))
-				rc = PL_EXIT_USAGE;
-			goto out;
-		case PL_EEMPTY:
-			pl_cli_errorf("history", "%s", runs.n ? err.message : "no runs match the selection");
-			goto out;
-		default:
-			pl_cli_print_error(&err);
-			rc = pl_cli_exit_for(err.code);
-			goto out;
-		}
-	}
-	/* the latest night by check's rule, every series and metric decided together */
-	if (gate_latest(st, hs, nh, &runs, group, &sel.opts, &acc, &err)) {
-		pl_cli_print_error(&err);
-		rc = pl_cli_exit_for(err.code);
-		goto out;
-	}
-	for (size_t k = 0; k < sel.opts.nmetrics; k++) {
-		int metric = sel.opts.metrics[k];
-		struct pl_history *h = &hs[k];
-
-		if (fmt.ci == PL_CI_NONE) { /* the CI formats write every metric at the end */
-			if (k > 0)
-				fputs(fmt.table == PL_FMT_JSON ? ", " : "\n", stdout);
-			if (pl_render_history(stdout, h, fmt.table, &err)) {
-				pl_cli_print_error(&err);
-				goto out;
-			}
-		}
-		if (out_dir) {
-			char *dir = sel.opts.nmetrics > 1 ? pl_fs_path(out_dir, pl_metric_info[metric].name)
-			                                  : strdup(out_dir);
-			int bad = !dir;
-			/* as report's bundle directory: mkdir -p */
-			if (bad)
-				pl_cli_errorf("history", "out of memory");
-			else if ((bad = pl_fs_mkdirs(dir, &err) != 0))
-				pl_cli_errorf("history", "%s", err.message);
-			else if ((bad = pl_plot_history(dir, h, &err) != 0))
-				pl_cli_print_error(&err);
-			free(dir);
-			if (bad)
-				goto out;
-		}
-		failing += h->nfailing;
-	}
-	if (fmt.ci == PL_CI_NONE && fmt.table == PL_FMT_JSON && sel.opts.nmetrics > 1)
-		fputs("]\n", stdout);
-	if (render_ci(hs, nh, &fmt, &sel, &err)) {
-		if (err.code)
-			pl_cli_print_error(&err);
-		goto out;
-	}
-	rc = fail_on_step && failing ? PL_EXIT_REGRESSION : PL_EXIT_OK;
+	rc = rc ? print_failure(rc, &res, &fmt, &err)
+	        : print_histories(&res, &fmt, out_dir, fail_on_step);
 out:
 	pl_store_close(st);
-	for (size_t k = 0; k < nh; k++)
-		pl_history_release(&hs[k]);
-	free(hs);
-	pl_accepted_list_release(&acc);
-	pl_run_list_release(&runs);
+	pl_flow_history_release(&res);
 	pl_selection_release(&sel);
 	return rc;
 }

@@ -438,6 +438,104 @@ static int write_summary(FILE *f, const struct import_ctx *ctx, const struct pl_
 	return 0;
 }
 
+/* The import stopped on irc (err), neither a rejection nor an I/O error
+ * already named: says why and what is kept. Returns the exit code. */
+static int say_stopped(int irc, const struct pl_error *err, const struct import_ctx *ctx,
+                       const struct pl_import_stats *stats)
+{
+	if (irc == PL_EUSAGE) { /* refused before reading anything (--format) */
+		pl_cli_errorf("import", "%s", err->message);
+		return PL_EXIT_USAGE;
+	}
+	{
+		/* a database error that stopped the import was also the reason
+		 * given for the file it happened on: once is enough */
+		char now[2048];
+		pl_error_format(err, now, sizeof(now));
+		if (strcmp(now, ctx->last_error) != 0 &&
+		    !(err->code == PL_EDB && strcmp(err->message, ctx->db_error) == 0))
+			pl_cli_print_error(err);
+	}
+	/* the import stopped (disk full, database error): say what is kept */
+	pl_cli_errorf("import",
+	              "stopped: %zu run%s from %zu file%s stored before the error, the files "
+	              "after it not read; run the same import again to store the rest (stored "
+	              "files are skipped)",
+	              stats->runs, stats->runs == 1 ? "" : "s", stats->stored,
+	              stats->stored == 1 ? "" : "s");
+	return PL_EXIT_USAGE;
+}
+
+/* The summary line of a finished import (or dry run) into sum. */
+static void say_summary(FILE *sum, struct pl_store *st, const struct pl_import_stats *stats,
+                        const struct pl_import_opts *opts)
+{
+	if (opts->strict && (stats->rejected || stats->records_rejected)) {
+		fprintf(sum, "rejected %zu of %zu file%s", stats->rejected + stats->partial, stats->files,
+		        stats->files == 1 ? "" : "s");
+		if (stats->records_rejected)
+			fprintf(sum, " (%zu bad record%s)", stats->records_rejected,
+			        stats->records_rejected == 1 ? "" : "s");
+		fprintf(sum, "; nothing %s (--strict)\n", opts->dry_run ? "would be stored" : "stored");
+		return;
+	}
+	fprintf(sum, "%s %zu run%s from %zu file%s (%zu duplicate%s, %zu rejected",
+	        opts->dry_run ? "would import" : "imported", stats->runs,
+	        stats->runs == 1 ? "" : "s", stats->stored, stats->stored == 1 ? "" : "s",
+	        stats->duplicates, stats->duplicates == 1 ? "" : "s", stats->rejected);
+	/* the records of multi-record files: said only when there are some */
+	if (stats->records_rejected)
+		fprintf(sum, "; %zu record%s rejected", stats->records_rejected,
+		        stats->records_rejected == 1 ? "" : "s");
+	if (stats->records_present)
+		fprintf(sum, "; %zu record%s stored already", stats->records_present,
+		        stats->records_present == 1 ? "" : "s");
+	if (pl_store_trail_added(st) > 0) /* a ledger record's trail, later than here */
+		fprintf(sum, "; %lld trail entr%s added to stored runs", pl_store_trail_added(st),
+		        pl_store_trail_added(st) == 1 ? "y" : "ies");
+	fprintf(sum, ")%s\n", opts->dry_run ? "; nothing stored" : "");
+}
+
+/* What a finished import did: a dry run's list of runs (stdout), then the
+ * summary (stdout; stderr in a dry run) and the reference-only note.
+ * Returns 0, or -1 with the error printed. */
+static int say_outcome(struct pl_store *st, struct import_ctx *ctx,
+                       const struct pl_import_stats *stats, const struct pl_import_opts *opts,
+                       enum pl_table_format lfmt, struct pl_error *err)
+{
+	FILE *sum = opts->dry_run ? stderr : stdout;
+
+	if (opts->dry_run) {
+		/* the runs that would be stored, as `list` prints them; none when
+		 * --strict would roll the batch back */
+		if (opts->strict && (stats->rejected || stats->records_rejected))
+			pl_run_list_release(&ctx->preview);
+		if (ctx->preview_oom) {
+			pl_cli_errorf("import", "out of memory");
+			return -1;
+		}
+		if (pl_render_runs(stdout, &ctx->preview, lfmt, err)) {
+			pl_cli_print_error(err);
+			return -1;
+		}
+		if (!ctx->summary_json)
+			fputs("dry run: ", sum);
+	}
+	if (ctx->summary_json) {
+		if (write_summary(sum, ctx, stats, opts))
+			return -1;
+	} else {
+		say_summary(sum, st, stats, opts);
+	}
+	if (ctx->refonly_files > REFONLY_NOTES_MAX)
+		fprintf(stderr,
+		        "perfledger: note: %zu runs in all %s as reference-only, from %zu files "
+		        "(%zu not named above)\n",
+		        ctx->refonly_runs, ctx->dry ? "would be stored" : "stored", ctx->refonly_files,
+		        ctx->refonly_files - REFONLY_NOTES_MAX);
+	return 0;
+}
+
 int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 {
 	struct set_list sets = {calloc((size_t)argc + PL_BUILD_COUNT, sizeof(*sets.set)),
@@ -450,7 +548,6 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_error err;
 	struct pl_store *st = NULL;
 	enum pl_table_format lfmt = PL_FMT_TEXT;
-	FILE *sum = stdout; /* the summary line: stderr in a dry run (stdout is the list) */
 	int argi, rc = PL_EXIT_USAGE;
 	const struct pl_option options[] = {
 		PL_OPT_CALLBACK_ENTRY("set", 0, "FIELD=VALUE", &sets, opt_set,
@@ -512,7 +609,6 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 		opts.preview = on_preview;
 		opts.preview_ctx = &ctx;
 		ctx.dry = 1;
-		sum = stderr;
 	}
 	st = opts.dry_run ? open_dry(cli) : pl_cli_open_store(cli, PL_CLI_STORE_CREATE);
 	if (!st)
@@ -530,83 +626,13 @@ int cmd_import(const struct pl_cli *cli, int argc, char **argv)
 		              "the next import builds the selection indexes",
 		              stats.indexes_pending);
 	if (irc && irc != PL_EINVALID && !(irc == PL_EIO && ctx.printed_io)) {
-		if (irc == PL_EUSAGE) { /* refused before reading anything (--format) */
-			pl_cli_errorf("import", "%s", err.message);
-			rc = PL_EXIT_USAGE;
-			goto out;
-		}
-		{
-			/* a database error that stopped the import was also the reason
-			 * given for the file it happened on: once is enough */
-			char now[2048];
-			pl_error_format(&err, now, sizeof(now));
-			if (strcmp(now, ctx.last_error) != 0 &&
-			    !(err.code == PL_EDB && strcmp(err.message, ctx.db_error) == 0))
-				pl_cli_print_error(&err);
-		}
-		/* the import stopped (disk full, database error): say what is kept */
-		pl_cli_errorf("import",
-		              "stopped: %zu run%s from %zu file%s stored before the error, the files "
-		              "after it not read; run the same import again to store the rest (stored "
-		              "files are skipped)",
-		              stats.runs, stats.runs == 1 ? "" : "s", stats.stored,
-		              stats.stored == 1 ? "" : "s");
+		rc = say_stopped(irc, &err, &ctx, &stats);
+		goto out;
+	}
+	if (say_outcome(st, &ctx, &stats, &opts, lfmt, &err)) {
 		rc = PL_EXIT_USAGE;
 		goto out;
 	}
-	if (opts.dry_run) {
-		/* the runs that would be stored, as `list` prints them; none when
-		 * --strict would roll the batch back */
-		if (opts.strict && (stats.rejected || stats.records_rejected))
-			pl_run_list_release(&ctx.preview);
-		if (ctx.preview_oom) {
-			pl_cli_errorf("import", "out of memory");
-			rc = PL_EXIT_USAGE;
-			goto out;
-		}
-		if (pl_render_runs(stdout, &ctx.preview, lfmt, &err)) {
-			pl_cli_print_error(&err);
-			rc = PL_EXIT_USAGE;
-			goto out;
-		}
-		if (!ctx.summary_json)
-			fputs("dry run: ", sum);
-	}
-	if (ctx.summary_json) {
-		if (write_summary(sum, &ctx, &stats, &opts)) {
-			rc = PL_EXIT_USAGE;
-			goto out;
-		}
-	} else if (opts.strict && (stats.rejected || stats.records_rejected)) {
-		fprintf(sum, "rejected %zu of %zu file%s", stats.rejected + stats.partial, stats.files,
-		        stats.files == 1 ? "" : "s");
-		if (stats.records_rejected)
-			fprintf(sum, " (%zu bad record%s)", stats.records_rejected,
-			        stats.records_rejected == 1 ? "" : "s");
-		fprintf(sum, "; nothing %s (--strict)\n", opts.dry_run ? "would be stored" : "stored");
-	} else {
-		fprintf(sum, "%s %zu run%s from %zu file%s (%zu duplicate%s, %zu rejected",
-		        opts.dry_run ? "would import" : "imported", stats.runs,
-		        stats.runs == 1 ? "" : "s", stats.stored, stats.stored == 1 ? "" : "s",
-		        stats.duplicates, stats.duplicates == 1 ? "" : "s", stats.rejected);
-		/* the records of multi-record files: said only when there are some */
-		if (stats.records_rejected)
-			fprintf(sum, "; %zu record%s rejected", stats.records_rejected,
-			        stats.records_rejected == 1 ? "" : "s");
-		if (stats.records_present)
-			fprintf(sum, "; %zu record%s stored already", stats.records_present,
-			        stats.records_present == 1 ? "" : "s");
-		if (pl_store_trail_added(st) > 0) /* a ledger record's trail, later than here */
-			fprintf(sum, "; %lld trail entr%s added to stored runs", pl_store_trail_added(st),
-			        pl_store_trail_added(st) == 1 ? "y" : "ies");
-		fprintf(sum, ")%s\n", opts.dry_run ? "; nothing stored" : "");
-	}
-	if (ctx.refonly_files > REFONLY_NOTES_MAX)
-		fprintf(stderr,
-		        "perfledger: note: %zu runs in all %s as reference-only, from %zu files "
-		        "(%zu not named above)\n",
-		        ctx.refonly_runs, ctx.dry ? "would be stored" : "stored", ctx.refonly_files,
-		        ctx.refonly_files - REFONLY_NOTES_MAX);
 	/* an unreadable path is an I/O error (2); a bad file is a rejection (4) */
 	rc = irc == PL_EIO ? PL_EXIT_USAGE
 	     : stats.rejected || stats.records_rejected ? PL_EXIT_REJECTED

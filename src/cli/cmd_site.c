@@ -1,18 +1,14 @@
 /*
  * cmd_site.c — `perfledger site --out DIR`: the static site of every
- * series and metric (render/site.c), fed one condition key at a time from
- * the store (pl_store_each_set), so that memory holds one series whatever
- * the ledger's size.
+ * series and metric. The work is in flow/site_flow.c (pl_flow_site) and
+ * render/site.c; this file parses options and prints.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/gate_night.h"
-#include "core/history.h"
 #include "cli/options.h"
-#include "flow/gate_flow.h"
-#include "render/site.h"
+#include "flow/site_flow.h"
 
 static const char usage_text[] =
 	"usage: perfledger site --out DIR [--where FIELD=VALUE]... [--metric NAME]...\n"
@@ -37,62 +33,15 @@ static const char usage_tail[] =
 	"Exit: 0 written; 2 usage or I/O error, or nothing to show (no selected run\n"
 	"has run_started_at and one of the metrics).\n";
 
-/* pl_site_walk_fn over the store: one call of add per conditions row. */
-struct walk {
-	struct pl_store *st;
-	const struct pl_selection *sel;
-};
-
-static int walk_store(void *v, pl_site_add_fn add, void *site, struct pl_error *err)
-{
-	struct walk *w = v;
-
-	return pl_store_each_set(w->st, w->sel->filters, w->sel->nfilters, add, site, err);
-}
-
-/* The latest night of every selected series decided together, as `check
- * --group-by G --baseline window:20 --candidate latest --metric M...`
- * without --where decides it (flow/gate_flow.h), into *night; *have 0 (and
- * nothing held) when there is none. Returns 0, or nonzero with the error
- * printed. */
-static int decide_night(struct pl_store *st, const struct pl_selection *sel,
-                        const struct pl_site_opts *opts, struct pl_gate_night *night, int *have)
-{
-	struct pl_gate_night_opts go;
-	struct pl_error err;
-	const int *metrics = opts->metrics;
-	size_t nmetrics = opts->nmetrics;
-
-	pl_error_init(&err);
-	if (!nmetrics)
-		metrics = pl_site_default_metrics(&nmetrics);
-	memset(&go, 0, sizeof(go));
-	go.group = opts->group;
-	go.window = PL_HISTORY_WINDOW_DEFAULT;
-	for (size_t k = 0; k < nmetrics && k < PL_METRIC_COUNT; k++)
-		go.metrics[go.nmetrics++] = metrics[k];
-	pl_gate_opts_init(&go.gate);
-	if (pl_flow_gate_night(st, sel->filters, sel->nfilters, &go, opts->accepted, night, have,
-	                       &err)) {
-		pl_cli_print_error(&err);
-		return -1;
-	}
-	return 0;
-}
-
 int cmd_site(const struct pl_cli *cli, int argc, char **argv)
 {
 	struct pl_selection sel;
 	struct pl_site_opts opts;
-	struct pl_accepted_list acc = {0};
 	struct pl_error err;
 	struct pl_store *st = NULL;
-	struct walk w;
-	struct pl_gate_night night = {0};
-	int have_night = 0;
 	const char *out_dir = NULL, *group = NULL;
 	char where[1024] = "";
-	int argi, rc;
+	int argi, rc, writing = 0;
 	const struct pl_option options[] = {
 		PL_OPT_STRING_ENTRY("out", 0, "DIR", &out_dir, "the site's directory (required)"),
 		PL_OPT_CALLBACK_ENTRY("where", 0, "FIELD=VALUE", &sel, pl_sel_opt_where,
@@ -135,38 +84,23 @@ int cmd_site(const struct pl_cli *cli, int argc, char **argv)
 	pl_selection_where_join(&sel, ", ", where, sizeof(where));
 	opts.metrics = sel.opts.metrics;
 	opts.nmetrics = sel.opts.nmetrics;
-	opts.accepted = &acc;
 	opts.tool_version = PL_VERSION;
 	opts.selection = where;
 	st = pl_cli_open_store(cli, PL_CLI_STORE_READ);
 	if (!st)
 		goto out;
-	if (pl_store_accepted_steps(st, PL_M_NONE, &acc, &err)) {
-		pl_cli_print_error(&err);
-		goto out;
-	}
-	if (decide_night(st, &sel, &opts, &night, &have_night))
-		goto out;
-	opts.night = have_night ? &night : NULL;
-	w.st = st;
-	w.sel = &sel;
-	switch (pl_site_write(out_dir, &opts, walk_store, &w, &err)) {
-	case 0:
+	rc = pl_flow_site(st, &sel, &opts, out_dir, &writing, &err);
+	if (rc == 0) {
 		rc = PL_EXIT_OK;
-		break;
-	case PL_EEMPTY:
-	case PL_EUSAGE:
+	} else if (writing && (rc == PL_EEMPTY || rc == PL_EUSAGE)) {
 		pl_cli_errorf("site", "%s", err.message);
-		break;
-	default:
+		rc = PL_EXIT_USAGE;
+	} else { /* the store's, the gate's or the writer's own error */
 		pl_cli_print_error(&err);
-		rc = pl_cli_exit_for(err.code);
-		break;
+		rc = writing ? pl_cli_exit_for(err.code) : PL_EXIT_USAGE;
 	}
 out:
-	pl_gate_night_release(&night);
 	pl_store_close(st);
-	pl_accepted_list_release(&acc);
 	pl_selection_release(&sel);
 	return rc;
 }

@@ -25,7 +25,8 @@
 
 /* Copies fmt into out replacing each "%s" by the next of a, b, c (the
  * phrase tables hold only "%s" directives). */
-static void subst(char *out, size_t n, const char *fmt, const char *a, const char *b, const char *c)
+void pl_bundle_subst(char *out, size_t n, const char *fmt, const char *a, const char *b,
+                     const char *c)
 {
 	const char *args[3] = {a, b, c};
 	size_t len = 0, k = 0;
@@ -43,7 +44,7 @@ static void subst(char *out, size_t n, const char *fmt, const char *a, const cha
 	out[len] = '\0';
 }
 
-static char *num(char *buf, size_t n, double v)
+char *pl_bundle_num(char *buf, size_t n, double v)
 {
 	if (isnan(v)) {
 		snprintf(buf, n, "-");
@@ -52,7 +53,7 @@ static char *num(char *buf, size_t n, double v)
 	return pl_fmt_sig4(buf, n, v);
 }
 
-static char *full(char *buf, size_t n, double v)
+char *pl_bundle_full(char *buf, size_t n, double v)
 {
 	if (isnan(v)) {
 		snprintf(buf, n, "%s", "");
@@ -200,7 +201,7 @@ static char *price_cell(const struct bundle *b, size_t r, int id, const struct p
 	if (isnan(used) || (v->set && v->num == used))
 		return strdup(stored);
 	pl_msg_init(&m, v->set ? PL_MSG_VERDICT_PRICE_USED : PL_MSG_VERDICT_PRICE_USED_NONE);
-	pl_msg_text(&m, full(buf, sizeof(buf), used));
+	pl_msg_text(&m, pl_bundle_full(buf, sizeof(buf), used));
 	if (v->set)
 		pl_msg_text(&m, stored);
 	text = m.oom ? NULL : pl_words_msg(&m, pl_words_lang(b->w->lang));
@@ -269,14 +270,14 @@ static int ctx_comparison(struct bundle *b)
 				return PL_ENOMEM;
 			if (row->n_metric[m] && row->implausible[m]) { /* marked, as the caveat says */
 				char marked[96];
-				snprintf(marked, sizeof(marked), "%s !", num(buf, sizeof(buf), row->metric[m]));
+				snprintf(marked, sizeof(marked), "%s !", pl_bundle_num(buf, sizeof(buf), row->metric[m]));
 				rc |= pl_tpl_set(cell, "value", marked);
 			} else {
 				rc |= pl_tpl_set(cell, "value",
-				                 row->n_metric[m] ? num(buf, sizeof(buf), row->metric[m]) : "-");
+				                 row->n_metric[m] ? pl_bundle_num(buf, sizeof(buf), row->metric[m]) : "-");
 			}
 			rc |= pl_tpl_set(cell, "sort",
-			                 row->n_metric[m] ? full(buf, sizeof(buf), row->metric[m]) : "");
+			                 row->n_metric[m] ? pl_bundle_full(buf, sizeof(buf), row->metric[m]) : "");
 			rc |= pl_tpl_set(cell, "spread", pl_fmt_spread(buf, sizeof(buf), row, m));
 			if (r != row->base && row->has_delta[m] && isfinite(row->delta_pct[m]))
 				rc |= pl_tpl_set(cell, "delta", pl_fmt_delta(buf, sizeof(buf), row->delta_pct[m]));
@@ -290,87 +291,20 @@ static int ctx_comparison(struct bundle *b)
 
 /* A price with the definition's currency: "USD 8/h" or "USD 0.6 in /
  * 0.8 out per 1M tokens"; "-" when unknown. */
-static void price_text(const struct bundle *b, int per_token, double hour, double in, double out,
-                       char *dst, size_t n)
+void pl_bundle_price_text(const struct bundle *b, int per_token, double hour, double in,
+                          double out, char *dst, size_t n)
 {
 	const char *cur = b->o->spec->currency ? b->o->spec->currency : "";
 	char x[64], y[64];
 
 	if (per_token && !isnan(in) && !isnan(out))
-		subst(dst, n, b->w->per_mtok, cur, full(x, sizeof(x), in), full(y, sizeof(y), out));
+		pl_bundle_subst(dst, n, b->w->per_mtok, cur, pl_bundle_full(x, sizeof(x), in), pl_bundle_full(y, sizeof(y), out));
 	else if (!per_token && !isnan(hour))
-		subst(dst, n, b->w->per_hour, cur, full(x, sizeof(x), hour), NULL);
+		pl_bundle_subst(dst, n, b->w->per_hour, cur, pl_bundle_full(x, sizeof(x), hour), NULL);
 	else
 		snprintf(dst, n, "-");
 	if (!*cur && dst[0] == ' ') /* no currency (runs' prices, no table) */
 		memmove(dst, dst + 1, strlen(dst));
-}
-
-/* Order of the verdict: cost per 1M output tokens at the SLO, lowest
- * first, unknown last; then SLO throughput per accelerator, highest
- * first; then the label. */
-static int cmp_offer(const void *a, const void *b)
-{
-	const struct pl_procure_group *x = *(const struct pl_procure_group *const *)a;
-	const struct pl_procure_group *y = *(const struct pl_procure_group *const *)b;
-	int nx = isnan(x->slo_cost_per_mtok), ny = isnan(y->slo_cost_per_mtok);
-
-	/* one verdict per kind of sweep: the closed-loop table first */
-	if (x->load != y->load)
-		return (x->load == PL_C_REQUEST_RATE) - (y->load == PL_C_REQUEST_RATE);
-	if (nx != ny)
-		return nx - ny;
-	if (!nx && x->slo_cost_per_mtok != y->slo_cost_per_mtok)
-		return x->slo_cost_per_mtok < y->slo_cost_per_mtok ? -1 : 1;
-	nx = isnan(x->slo_throughput_per_acc);
-	ny = isnan(y->slo_throughput_per_acc);
-	if (nx != ny)
-		return nx - ny;
-	if (!nx && x->slo_throughput_per_acc != y->slo_throughput_per_acc)
-		return x->slo_throughput_per_acc > y->slo_throughput_per_acc ? -1 : 1;
-	return strcmp(x->label, y->label);
-}
-
-static int add_text(struct pl_tpl_ctx *it, const char *list, const char *text)
-{
-	struct pl_tpl_ctx *e = pl_tpl_add_item(it, list);
-
-	return e ? pl_tpl_set(e, "text", text) : PL_ENOMEM;
-}
-
-/* add_text, and text appended to joined (size n) after "; " (the
- * Markdown table's one cell). */
-static int add_joined(struct pl_tpl_ctx *it, const char *list, const char *text, char *joined,
-                      size_t n)
-{
-	size_t len = strlen(joined);
-
-	snprintf(joined + len, n - len, "%s%s", len ? "; " : "", text);
-	return add_text(it, list, text);
-}
-
-/* add_joined with message m worded in lang (m released). */
-static int add_msg(struct pl_tpl_ctx *it, const char *list, struct pl_msg *m, enum pl_lang lang,
-                   char *joined, size_t n)
-{
-	char *text = m->oom ? NULL : pl_words_msg(m, lang);
-	int rc = text ? add_joined(it, list, text, joined, n) : PL_ENOMEM;
-
-	free(text);
-	pl_msg_release(m);
-	return rc;
-}
-
-/* The load word of group g (its kind of sweep's) as a code. */
-static enum pl_msg_code load_word(const struct pl_procure_group *g)
-{
-	return g->load == PL_C_REQUEST_RATE ? PL_MSG_VERDICT_LOAD_RATE : PL_MSG_VERDICT_LOAD_CONCURRENCY;
-}
-
-/* The load field of group g, for what its runs lack. */
-static int group_load(const struct pl_procure_group *g)
-{
-	return g->load >= 0 ? g->load : PL_C_CONCURRENCY;
 }
 
 /* A figure of the verdict, "≤ 1.080" / "≥ 540.0" when it is a bound
@@ -382,7 +316,7 @@ static int set_bounded(struct pl_tpl_ctx *it, const char *key, double v, enum pl
 	struct pl_msg m;
 	int rc;
 
-	num(buf, sizeof(buf), v);
+	pl_bundle_num(buf, sizeof(buf), v);
 	if (bound == PL_MSG_NONE || isnan(v))
 		return pl_tpl_set(it, key, buf);
 	pl_msg_init(&m, bound);
@@ -394,382 +328,14 @@ static int set_bounded(struct pl_tpl_ctx *it, const char *key, double v, enum pl
 	return rc;
 }
 
-/* Notes of g saying what its SLO figure rests on: each limit judged
- * through a higher percentile, each point not evaluable and why, and
- * (no evaluable point) what exactly the runs lack. */
-static int evaluable_notes(const struct bundle *b, const struct pl_procure_group *g,
-                           struct pl_tpl_ctx *it, char *nt, size_t ntn, enum pl_lang lang)
+int pl_bundle_set_bounded(struct pl_tpl_ctx *it, const char *key, double v,
+                          enum pl_msg_code bound, enum pl_lang lang)
 {
-	const struct pl_procurement *p = b->proc;
-	const struct pl_slo *slo = &p->slo;
-	char buf[64];
-	const char *lack[PL_SLO_MAX + 2];
-	size_t nlack = 0;
-	int rc = 0;
-	struct pl_msg m;
+	char sort_key[64], buf[64];
+	int rc = set_bounded(it, key, v, bound, lang);
 
-	for (size_t k = 0; k < slo->n; k++) {
-		if (g->bound_metric[k] == PL_M_NONE)
-			continue;
-		pl_msg_init(&m, PL_MSG_VERDICT_BOUNDED_BY);
-		pl_msg_field(&m, pl_metric_info[slo->metric[k]].name);
-		pl_msg_field(&m, pl_metric_info[g->bound_metric[k]].name);
-		pl_msg_num(&m, g->bound_value[k]);
-		pl_msg_num(&m, slo->limit[k]);
-		pl_msg_code_arg(&m, load_word(g));
-		pl_msg_text(&m, full(buf, sizeof(buf), g->bound_load[k]));
-		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
-	}
-	for (size_t k = 0; k < slo->n; k++)
-		if (g->lack & (1u << k))
-			lack[nlack++] = pl_metric_info[slo->metric[k]].name;
-	if (g->lack & PL_LACK_THROUGHPUT)
-		lack[nlack++] = pl_metric_info[PL_M_OUTPUT_THROUGHPUT].name;
-	if (g->lack & PL_LACK_LOAD)
-		lack[nlack++] = pl_cond_info[group_load(g)].name;
-	if (g->usable > 0) {
-		if (g->slo.skipped == 0)
-			return rc;
-		pl_msg_init(&m, PL_MSG_VERDICT_SKIPPED);
-		pl_msg_int(&m, (long long)g->slo.skipped);
-		pl_msg_int(&m, (long long)g->npoints);
-		pl_msg_list(&m, lack, nlack);
-		return rc | add_msg(it, "notes", &m, lang, nt, ntn);
-	}
-	/* nothing evaluable: name each missing metric (with what its family
-	 * records) and each missing throughput or load */
-	for (size_t k = 0; k < slo->n; k++) {
-		const char *have[PL_METRIC_COUNT];
-		size_t nhave = 0;
-		int fam = slo->metric[k] - (int)(pl_metric_info[slo->metric[k]].stat - PL_S_MEAN);
-		if (!(g->lack & (1u << k)))
-			continue;
-		if (pl_metric_info[slo->metric[k]].stat >= PL_S_MEAN)
-			for (int f = fam; f <= fam + (int)(PL_S_P999 - PL_S_MEAN) && f < PL_METRIC_COUNT; f++) {
-				int any = 0;
-				if (f == slo->metric[k] || pl_metric_info[f].stat == PL_S_STD)
-					continue;
-				for (size_t i = 0; i < g->npoints; i++)
-					any |= b->cmp->rows[g->points[i].row].n_metric[f] != 0;
-				if (any)
-					have[nhave++] = pl_metric_info[f].name;
-			}
-		pl_msg_init(&m, nhave ? PL_MSG_VERDICT_NOT_EVALUABLE_METRIC : PL_MSG_VERDICT_NOT_EVALUABLE_NONE);
-		if (nhave)
-			pl_msg_list(&m, have, nhave);
-		pl_msg_field(&m, pl_metric_info[slo->metric[k]].name);
-		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
-	}
-	if (g->lack & PL_LACK_THROUGHPUT) {
-		pl_msg_init(&m, PL_MSG_VERDICT_NOT_EVALUABLE_NONE);
-		pl_msg_field(&m, pl_metric_info[PL_M_OUTPUT_THROUGHPUT].name);
-		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
-	}
-	if (g->lack & PL_LACK_LOAD) {
-		pl_msg_init(&m, PL_MSG_VERDICT_NOT_EVALUABLE_NONE);
-		pl_msg_field(&m, pl_cond_info[group_load(g)].name);
-		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
-	}
-	return rc;
-}
-
-/* Notes of g's failed loads (procure.h: failed runs). */
-static int failed_notes(const struct bundle *b, const struct pl_procure_group *g,
-                        struct pl_tpl_ctx *it, char *nt, size_t ntn, enum pl_lang lang)
-{
-	(void)b;
-	char bufs[8][32], buf[64], b2[64];
-	const char *loads[8];
-	size_t nl = 0;
-	double above = NAN;
-	int rc;
-	struct pl_msg m;
-
-	if (!g->nfailed_loads)
-		return 0;
-	for (size_t i = 0; i < g->nfailed_loads && nl < 8; i++) {
-		loads[nl] = isnan(g->failed_loads[i]) ? "?" : full(bufs[nl], sizeof(bufs[nl]), g->failed_loads[i]);
-		nl++;
-	}
-	pl_msg_init(&m, PL_MSG_VERDICT_FAILS_AT);
-	pl_msg_code_arg(&m, load_word(g));
-	pl_msg_list(&m, loads, nl);
-	pl_msg_int(&m, (long long)g->nfailed_runs);
-	rc = add_msg(it, "notes", &m, lang, nt, ntn);
-	if (g->slo.status == PL_SLO_NONE_MEETS)
-		return rc;
-	if (g->fails_below_slo) {
-		pl_msg_init(&m, PL_MSG_VERDICT_FAILS_BELOW);
-		pl_msg_code_arg(&m, load_word(g));
-		pl_msg_text(&m, full(buf, sizeof(buf), g->failed_loads[0]));
-		pl_msg_text(&m, full(b2, sizeof(b2), g->slo.concurrency));
-		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
-	}
-	for (size_t i = 0; i < g->nfailed_loads; i++)
-		if (g->failed_loads[i] > g->slo.concurrency && isnan(above))
-			above = g->failed_loads[i];
-	if (!isnan(above)) {
-		pl_msg_init(&m, PL_MSG_VERDICT_NO_BOUND_FAILED);
-		pl_msg_code_arg(&m, load_word(g));
-		pl_msg_text(&m, full(buf, sizeof(buf), above));
-		rc |= add_msg(it, "notes", &m, lang, nt, ntn);
-	}
-	return rc;
-}
-
-/* The verdict: one row per offer (procurement group), ranked by cost at
- * the SLO, with its flags and a note for every figure it lacks and why. */
-static int ctx_verdict(struct bundle *b)
-{
-	struct pl_tpl_ctx *c = b->ctx;
-	const struct pl_procurement *p = b->proc;
-	const struct words *w = b->w;
-	const struct pl_procure_group **order;
-	struct pl_tpl_ctx *table = NULL;
-	char buf[64], b2[64], line[512], fl[256], nt[4096];
-	int rc = 0;
-	enum pl_lang lang = pl_words_lang(w->lang);
-
-	/* a decision needs a service level or prices: a regression watch has neither */
-	rc |= pl_tpl_set_bool(c, "verdict",
-	                      p && p->ngroups > 0 && (p->slo.n > 0 || b->o->spec->nprices > 0));
-	rc |= pl_tpl_set(c, "currency", b->o->spec->currency ? b->o->spec->currency : "");
-	{ /* the cost column's unit: the currency, or that none is named */
-		int priced = 0;
-		for (size_t i = 0; p && i < p->ngroups; i++)
-			priced |= p->groups[i].price_source != 0;
-		rc |= pl_tpl_set(c, "cost_unit", b->o->spec->currency && *b->o->spec->currency
-		                                     ? b->o->spec->currency
-		                                 : priced ? w->currency_unnamed
-		                                          : "");
-	}
-	rc |= pl_tpl_set_bool(c, "has_slo", p && p->slo.n > 0);
-	rc |= pl_tpl_set_list(c, "verdicts");
-	rc |= pl_tpl_set_list(c, "chart_notes");
-	rc |= pl_tpl_set_list(c, "verdict_notes");
-	if (!p || p->ngroups == 0)
-		return rc ? PL_ENOMEM : 0;
-	if (!b->o->spec->currency) {
-		int runs_priced = 0;
-		for (size_t i = 0; i < p->ngroups; i++)
-			runs_priced |= p->groups[i].price_source == 1;
-		if (runs_priced)
-			rc |= add_text(c, "verdict_notes", w->no_currency);
-	}
-	for (size_t i = 0; i < p->nunused_prices; i++) {
-		subst(line, sizeof(line), w->price_unused, p->unused_prices[i], NULL, NULL);
-		rc |= add_text(c, "verdict_notes", line);
-	}
-	order = malloc(p->ngroups * sizeof(*order));
-	pl_bundle_free_verdict(b);
-	b->offer_order = calloc(p->ngroups, sizeof(*b->offer_order));
-	b->offer_flags = calloc(p->ngroups, sizeof(*b->offer_flags));
-	b->offer_notes = calloc(p->ngroups, sizeof(*b->offer_notes));
-	b->offer_rank = calloc(p->ngroups, sizeof(*b->offer_rank));
-	if (!order || !b->offer_order || !b->offer_flags || !b->offer_notes || !b->offer_rank) {
-		free(order);
-		return PL_ENOMEM;
-	}
-	b->noffers = p->ngroups;
-	for (size_t i = 0; i < p->ngroups; i++)
-		order[i] = &p->groups[i];
-	qsort(order, p->ngroups, sizeof(*order), cmp_offer);
-	for (size_t k = 0, rank = 0; k < p->ngroups && rc == 0; k++) {
-		const struct pl_procure_group *g = order[k];
-		const struct words *gw = bundle_words(b, g);
-		struct pl_tpl_ctx *it;
-		/* one verdict table per kind of sweep, each ranked on its own */
-		if (k == 0 || g->load != order[k - 1]->load) {
-			int open = g->load == PL_C_REQUEST_RATE;
-			if (!(table = pl_tpl_add_item(c, "verdicts"))) {
-				rc = PL_ENOMEM;
-				break;
-			}
-			rc |= pl_tpl_set(table, "kind_head",
-			                 !p->mixed ? ""
-			                 : pl_word(open ? PL_MSG_VERDICT_KIND_OPEN_HEAD
-			                                : PL_MSG_VERDICT_KIND_CLOSED_HEAD,
-			                           lang));
-			rc |= pl_tpl_set(table, "table_id", k == 0 ? "verdict-table" : "verdict-table-open");
-			rc |= pl_tpl_set_list(table, "offers");
-			rank = 0;
-		}
-		if (!(it = pl_tpl_add_item(table, "offers"))) {
-			rc = PL_ENOMEM;
-			break;
-		}
-		rank++;
-		b->offer_rank[k] = rank;
-		rc |= pl_tpl_setf(it, "rank", "%zu", rank);
-		rc |= pl_tpl_setf(it, "offer_style", "%zu", g->offer);
-		{ /* the offer's colour and marker, as every chart draws it */
-			char *mark = pl_svg_offer_mark(g->offer);
-			rc |= mark ? pl_tpl_set_raw(it, "offer_mark", mark) : PL_ENOMEM;
-			free(mark);
-		}
-		rc |= pl_tpl_set(it, "label", g->label);
-		/* a bound says so beside the number: "≥" throughput, "≤" cost */
-		rc |= set_bounded(it, "slo_per_acc", g->slo_throughput_per_acc,
-		                  g->lower_bound ? PL_MSG_VERDICT_AT_LEAST : PL_MSG_NONE, lang);
-		rc |= pl_tpl_set(it, "slo_per_acc_sort", full(buf, sizeof(buf), g->slo_throughput_per_acc));
-		rc |= set_bounded(it, "slo_throughput", g->slo.throughput,
-		                  g->lower_bound ? PL_MSG_VERDICT_AT_LEAST : PL_MSG_NONE, lang);
-		rc |= pl_tpl_set(it, "slo_throughput_sort", full(buf, sizeof(buf), g->slo.throughput));
-		rc |= set_bounded(it, "cost", g->slo_cost_per_mtok,
-		                  g->cost_upper_bound ? PL_MSG_VERDICT_AT_MOST : PL_MSG_NONE, lang);
-		rc |= pl_tpl_set(it, "cost_sort", full(buf, sizeof(buf), g->slo_cost_per_mtok));
-		rc |= pl_tpl_set(it, "peak", num(buf, sizeof(buf), g->peak_throughput));
-		rc |= pl_tpl_set(it, "peak_sort", full(buf, sizeof(buf), g->peak_throughput));
-		rc |= pl_tpl_setf(it, "n", "%zu", g->nruns);
-		fl[0] = nt[0] = '\0';
-		rc |= pl_tpl_set_list(it, "flags");
-		if (p->mixed)
-			rc |= add_joined(it, "flags",
-			                 pl_word(g->load == PL_C_REQUEST_RATE ? PL_MSG_VERDICT_KIND_OPEN
-			                                                      : PL_MSG_VERDICT_KIND_CLOSED,
-			                         lang),
-			                 fl, sizeof(fl));
-		if (g->lower_bound)
-			rc |= add_joined(it, "flags", w->flag_lower_bound, fl, sizeof(fl));
-		if (g->cost_upper_bound)
-			rc |= add_joined(it, "flags", pl_word(PL_MSG_VERDICT_FLAG_COST_AT_MOST, lang), fl,
-			                 sizeof(fl));
-		if (g->fails_below_slo)
-			rc |= add_joined(it, "flags", pl_word(PL_MSG_VERDICT_FLAG_FAILS_BELOW, lang), fl,
-			                 sizeof(fl));
-		else if (g->nfailed_loads)
-			rc |= add_joined(it, "flags", pl_word(PL_MSG_VERDICT_FLAG_FAILED_LOAD, lang), fl,
-			                 sizeof(fl));
-		if (p->slo.n > 0 && g->usable == 0)
-			rc |= add_joined(it, "flags", pl_word(PL_MSG_VERDICT_FLAG_NOT_EVALUABLE, lang), fl,
-			                 sizeof(fl));
-		for (size_t j = 0; j < p->slo.n; j++)
-			if (g->bound_metric[j] != PL_M_NONE) {
-				rc |= add_joined(it, "flags", pl_word(PL_MSG_VERDICT_FLAG_BOUNDED, lang), fl,
-				                 sizeof(fl));
-				break;
-			}
-		if (g->single_point)
-			rc |= add_joined(it, "flags", w->flag_single, fl, sizeof(fl));
-		if (g->slo.status == PL_SLO_INTERPOLATED)
-			rc |= add_joined(it, "flags", w->flag_interpolated, fl, sizeof(fl));
-		if (g->reference_only)
-			rc |= add_joined(it, "flags", w->flag_reference, fl, sizeof(fl));
-		rc |= pl_tpl_set_list(it, "notes");
-		if (p->slo.n == 0) {
-			rc |= add_joined(it, "notes", w->no_slo, nt, sizeof(nt));
-		} else if (g->slo.status == PL_SLO_NONE_MEETS && g->usable == 0) {
-			; /* not evaluable: evaluable_notes() says what is missing */
-		} else if (g->slo.status == PL_SLO_NONE_MEETS) {
-			rc |= add_joined(it, "notes", gw->none, nt, sizeof(nt));
-		} else if (g->slo.status == PL_SLO_MEASURED) {
-			subst(line, sizeof(line), gw->measured, full(buf, sizeof(buf), g->slo.concurrency),
-			      NULL, NULL);
-			rc |= add_joined(it, "notes", line, nt, sizeof(nt));
-		} else {
-			char b3[64];
-			subst(line, sizeof(line), gw->interpolated, full(buf, sizeof(buf), g->slo.lo_concurrency),
-			      full(b2, sizeof(b2), g->slo.hi_concurrency), num(b3, sizeof(b3), g->slo.concurrency));
-			rc |= add_joined(it, "notes", line, nt, sizeof(nt));
-		}
-		if (g->lower_bound && g->usable == 1) {
-			rc |= add_joined(it, "notes", w->note_lower_bound_one, nt, sizeof(nt));
-		} else if (g->lower_bound) {
-			double top = NAN;
-			for (size_t i = 0; i < g->npoints; i++)
-				if (g->points[i].meets_slo >= 0 && !isnan(g->points[i].concurrency) &&
-				    (isnan(top) || g->points[i].concurrency > top))
-					top = g->points[i].concurrency;
-			subst(line, sizeof(line), w->note_lower_bound_top,
-			      g->load == PL_C_REQUEST_RATE ? w->load_word_rate : w->load_word_concurrency,
-			      full(buf, sizeof(buf), top), NULL);
-			rc |= add_joined(it, "notes", line, nt, sizeof(nt));
-		}
-		if (g->cost_upper_bound) {
-			struct pl_msg m;
-			pl_msg_init(&m, PL_MSG_VERDICT_COST_AT_MOST);
-			char cost[128];
-			const char *cur = b->o->spec->currency;
-			snprintf(cost, sizeof(cost), "%s%s%s", num(buf, sizeof(buf), g->slo_cost_per_mtok),
-			         cur && *cur ? " " : "", cur && *cur ? cur : "");
-			pl_msg_text(&m, cost);
-			rc |= add_msg(it, "notes", &m, lang, nt, sizeof(nt));
-		}
-		if (p->slo.n > 0)
-			rc |= evaluable_notes(b, g, it, nt, sizeof(nt), lang);
-		if (!isnan(g->energy_j_per_tok)) {
-			struct pl_msg m;
-			pl_msg_init(&m, g->lower_bound ? PL_MSG_VERDICT_ENERGY_AT_MOST : PL_MSG_VERDICT_ENERGY);
-			pl_msg_num(&m, g->energy_j_per_tok);
-			pl_msg_num(&m, g->energy_kwh_per_mtok);
-			pl_msg_num(&m, g->power_watts);
-			pl_msg_int(&m, (long long)g->power_runs);
-			rc |= add_msg(it, "notes", &m, lang, nt, sizeof(nt));
-		}
-		rc |= failed_notes(b, g, it, nt, sizeof(nt), lang);
-		if (isnan(g->accelerators))
-			rc |= add_joined(it, "notes", w->note_no_acc, nt, sizeof(nt));
-		if (g->price_conflict)
-			rc |= add_joined(it, "notes", w->note_price_conflict, nt, sizeof(nt));
-		else if (g->price_source == 0)
-			rc |= add_joined(it, "notes", w->note_no_price, nt, sizeof(nt));
-		if (g->price_source == 3) {
-			char now[200], was[200];
-			int was_tok = !isnan(g->runs_price_in);
-			price_text(b, g->token_priced, g->price_per_hour, g->price_in_per_mtok,
-			           g->price_out_per_mtok, now, sizeof(now));
-			if (was_tok || !isnan(g->runs_price_per_hour))
-				price_text(b, was_tok, g->runs_price_per_hour, g->runs_price_in, g->runs_price_out,
-				           was, sizeof(was));
-			else
-				snprintf(was, sizeof(was), "%s", w->price_conflict);
-			subst(line, sizeof(line), strcmp(now, was) == 0 ? w->note_price_same : w->note_price_override,
-			      now, was, NULL);
-			rc |= add_joined(it, "notes", line, nt, sizeof(nt));
-		}
-		rc |= pl_tpl_set(it, "flags_text", fl);
-		rc |= pl_tpl_set(it, "notes_text", nt);
-		/* the workbook's verdict sheet says the same */
-		b->offer_order[k] = (size_t)(g - p->groups);
-		b->offer_flags[k] = strdup(fl);
-		b->offer_notes[k] = strdup(nt);
-		if (!b->offer_flags[k] || !b->offer_notes[k])
-			rc = PL_ENOMEM;
-		/* the sweep chart draws finite loads only: say which points it leaves out */
-		if (p->sweep && (b->o->spec->charts & PL_CHART_SWEEP)) {
-			size_t out = 0;
-			for (size_t i = 0; i < g->npoints; i++)
-				if (!isfinite(g->points[i].concurrency) || !isfinite(g->points[i].throughput))
-					out++;
-			if (out) {
-				snprintf(buf, sizeof(buf), "%zu", out);
-				subst(line, sizeof(line), w->sweep_points_not_drawn, g->label, buf, NULL);
-				rc |= add_text(c, "chart_notes", line);
-			}
-		}
-	}
-	free(order);
-	if (!p->sweep && (b->o->spec->charts & PL_CHART_SWEEP))
-		rc |= add_text(c, "chart_notes", w->sweep_not_drawn);
-	return rc ? PL_ENOMEM : 0;
-}
-
-void pl_bundle_free_verdict(struct bundle *b)
-{
-	for (size_t i = 0; i < b->noffers; i++) {
-		if (b->offer_flags)
-			free(b->offer_flags[i]);
-		if (b->offer_notes)
-			free(b->offer_notes[i]);
-	}
-	free(b->offer_order);
-	free(b->offer_flags);
-	free(b->offer_notes);
-	free(b->offer_rank);
-	b->offer_rank = NULL;
-	b->offer_order = NULL;
-	b->offer_flags = b->offer_notes = NULL;
-	b->noffers = 0;
+	snprintf(sort_key, sizeof(sort_key), "%s_sort", key);
+	return rc | pl_tpl_set(it, sort_key, pl_bundle_full(buf, sizeof(buf), v));
 }
 
 /* The reference-only runs of row r: the union of what they lack. */
@@ -843,7 +409,7 @@ static int ctx_caveats(struct bundle *b)
 			break;
 		{
 			char text[1200];
-			subst(text, sizeof(text), b->w->ref_caveat, line, NULL, NULL);
+			pl_bundle_subst(text, sizeof(text), b->w->ref_caveat, line, NULL, NULL);
 			rc |= pl_tpl_set(box, "text", text);
 		}
 		rc |= pl_tpl_set_list(box, "applies");
@@ -854,7 +420,7 @@ static int ctx_caveats(struct bundle *b)
 			done[q] = 1;
 			snprintf(x, sizeof(x), "%zu", cmp->rows[q].reference_only);
 			snprintf(y, sizeof(y), "%zu", cmp->rows[q].n);
-			subst(line, sizeof(line), b->w->ref_rows, x, y, NULL);
+			pl_bundle_subst(line, sizeof(line), b->w->ref_rows, x, y, NULL);
 			e = pl_tpl_add_item(box, "applies");
 			rc |= e ? pl_tpl_set(e, "label", pl_compare_row_label(cmp, q, label, sizeof(label))) |
 			              pl_tpl_set(e, "detail", line)
@@ -942,44 +508,41 @@ static int ctx_procurement(struct bundle *b)
 			                          lang));
 		else
 			rc |= pl_tpl_set(it, "label", gr->label);
-		rc |= pl_tpl_set(it, "accelerators", full(buf, sizeof(buf), gr->accelerators));
+		rc |= pl_tpl_set(it, "accelerators", pl_bundle_full(buf, sizeof(buf), gr->accelerators));
 		{
 			char pr[200];
-			price_text(b, gr->token_priced, gr->price_per_hour, gr->price_in_per_mtok,
-			           gr->price_out_per_mtok, pr, sizeof(pr));
+			pl_bundle_price_text(b, gr->token_priced, gr->price_per_hour, gr->price_in_per_mtok,
+			                     gr->price_out_per_mtok, pr, sizeof(pr));
 			rc |= pl_tpl_set(it, "price", gr->price_conflict ? "-" : pr);
 		}
 		rc |= pl_tpl_set_bool(it, "token_priced", gr->token_priced);
-		rc |= pl_tpl_set(it, "price_per_acc", num(buf, sizeof(buf), gr->price_per_acc_hour));
+		rc |= pl_tpl_set(it, "price_per_acc", pl_bundle_num(buf, sizeof(buf), gr->price_per_acc_hour));
 		rc |= pl_tpl_set(it, "price_source",
 		                 gr->price_conflict      ? b->w->price_conflict
 		                 : gr->price_source == 1 ? b->w->price_runs
 		                 : gr->price_source == 2 ? b->w->price_table
 		                 : gr->price_source == 3 ? b->w->price_override
 		                                         : b->w->price_none);
-		rc |= pl_tpl_set(it, "peak", num(buf, sizeof(buf), gr->peak_throughput));
-		rc |= pl_tpl_set(it, "peak_sort", full(buf, sizeof(buf), gr->peak_throughput));
-		rc |= pl_tpl_set(it, "peak_concurrency", full(buf, sizeof(buf), gr->peak_concurrency));
-		rc |= set_bounded(it, "slo_throughput", gr->slo.throughput,
-		                  gr->lower_bound ? PL_MSG_VERDICT_AT_LEAST : PL_MSG_NONE, lang);
-		rc |= pl_tpl_set(it, "slo_throughput_sort", full(buf, sizeof(buf), gr->slo.throughput));
-		rc |= set_bounded(it, "slo_per_acc", gr->slo_throughput_per_acc,
-		                  gr->lower_bound ? PL_MSG_VERDICT_AT_LEAST : PL_MSG_NONE, lang);
-		rc |= pl_tpl_set(it, "slo_per_acc_sort", full(buf, sizeof(buf), gr->slo_throughput_per_acc));
-		rc |= set_bounded(it, "slo_cost", gr->slo_cost_per_mtok,
-		                  gr->cost_upper_bound ? PL_MSG_VERDICT_AT_MOST : PL_MSG_NONE, lang);
-		rc |= pl_tpl_set(it, "slo_cost_sort", full(buf, sizeof(buf), gr->slo_cost_per_mtok));
-		rc |= pl_tpl_set(it, "goodput", num(buf, sizeof(buf), gr->goodput));
+		rc |= pl_tpl_set(it, "peak", pl_bundle_num(buf, sizeof(buf), gr->peak_throughput));
+		rc |= pl_tpl_set(it, "peak_sort", pl_bundle_full(buf, sizeof(buf), gr->peak_throughput));
+		rc |= pl_tpl_set(it, "peak_concurrency", pl_bundle_full(buf, sizeof(buf), gr->peak_concurrency));
+		rc |= pl_bundle_set_bounded(it, "slo_throughput", gr->slo.throughput,
+		                            gr->lower_bound ? PL_MSG_VERDICT_AT_LEAST : PL_MSG_NONE, lang);
+		rc |= pl_bundle_set_bounded(it, "slo_per_acc", gr->slo_throughput_per_acc,
+		                            gr->lower_bound ? PL_MSG_VERDICT_AT_LEAST : PL_MSG_NONE, lang);
+		rc |= pl_bundle_set_bounded(it, "slo_cost", gr->slo_cost_per_mtok,
+		                            gr->cost_upper_bound ? PL_MSG_VERDICT_AT_MOST : PL_MSG_NONE, lang);
+		rc |= pl_tpl_set(it, "goodput", pl_bundle_num(buf, sizeof(buf), gr->goodput));
 		if (p->slo.n == 0)
 			snprintf(how, sizeof(how), "%s", b->w->no_slo);
 		else if (gr->slo.status == PL_SLO_MEASURED)
-			subst(how, sizeof(how), bundle_words(b, gr)->measured, full(buf, sizeof(buf), gr->slo.concurrency), NULL,
-			      NULL);
+			pl_bundle_subst(how, sizeof(how), bundle_words(b, gr)->measured, pl_bundle_full(buf, sizeof(buf), gr->slo.concurrency), NULL,
+			                NULL);
 		else if (gr->slo.status == PL_SLO_INTERPOLATED)
-			subst(how, sizeof(how), bundle_words(b, gr)->interpolated,
-			      full(buf, sizeof(buf), gr->slo.lo_concurrency),
-			      full(b2, sizeof(b2), gr->slo.hi_concurrency),
-			      num(b3, sizeof(b3), gr->slo.concurrency));
+			pl_bundle_subst(how, sizeof(how), bundle_words(b, gr)->interpolated,
+			                pl_bundle_full(buf, sizeof(buf), gr->slo.lo_concurrency),
+			                pl_bundle_full(b2, sizeof(b2), gr->slo.hi_concurrency),
+			                pl_bundle_num(b3, sizeof(b3), gr->slo.concurrency));
 		else if (gr->usable == 0)
 			snprintf(how, sizeof(how), "%s", pl_word(PL_MSG_VERDICT_FLAG_NOT_EVALUABLE, lang));
 		else
@@ -992,11 +555,11 @@ static int ctx_procurement(struct bundle *b)
 			struct pl_tpl_ctx *pi = pl_tpl_add_item(it, "points");
 			if (!pi)
 				return PL_ENOMEM;
-			rc |= pl_tpl_set(pi, "concurrency", full(buf, sizeof(buf), pt->concurrency));
-			rc |= pl_tpl_set(pi, "throughput", num(buf, sizeof(buf), pt->throughput));
-			rc |= pl_tpl_set(pi, "per_acc", num(buf, sizeof(buf), pt->throughput_per_acc));
-			rc |= pl_tpl_set(pi, "interactivity", num(buf, sizeof(buf), pt->interactivity));
-			rc |= pl_tpl_set(pi, "cost", num(buf, sizeof(buf), pt->cost_per_mtok));
+			rc |= pl_tpl_set(pi, "concurrency", pl_bundle_full(buf, sizeof(buf), pt->concurrency));
+			rc |= pl_tpl_set(pi, "throughput", pl_bundle_num(buf, sizeof(buf), pt->throughput));
+			rc |= pl_tpl_set(pi, "per_acc", pl_bundle_num(buf, sizeof(buf), pt->throughput_per_acc));
+			rc |= pl_tpl_set(pi, "interactivity", pl_bundle_num(buf, sizeof(buf), pt->interactivity));
+			rc |= pl_tpl_set(pi, "cost", pl_bundle_num(buf, sizeof(buf), pt->cost_per_mtok));
 			rc |= pl_tpl_set(pi, "meets", pt->meets_slo == 1 ? "✓" : pt->meets_slo == 0 ? "✗" : "-");
 			rc |= pl_tpl_set(pi, "pareto", pt->pareto ? "●" : "");
 		}
@@ -1007,7 +570,7 @@ static int ctx_procurement(struct bundle *b)
 int pl_bundle_context(struct bundle *b)
 {
 	return ctx_header(b) || pl_bundle_ctx_identity(b) || ctx_comparison(b) ||
-	       ctx_procurement(b) || ctx_verdict(b) || ctx_caveats(b) || pl_bundle_ctx_runs(b);
+	       ctx_procurement(b) || pl_bundle_ctx_verdict(b) || ctx_caveats(b) || pl_bundle_ctx_runs(b);
 }
 
 /* ------------------------------------------------ the default definition */

@@ -18,10 +18,12 @@
 #include <stdio.h>
 
 #include "core/error.h"
+#include "core/msg.h"
 #include "core/procure.h"
 #include "render/bundle.h"
 #include "render/plot.h"
 #include "render/template.h"
+#include "render/words.h"
 
 /* Words the C code produces, per language. */
 struct words {
@@ -107,7 +109,7 @@ struct bundle {
 	                       bundle's language (pl_bundle_context); heap */
 	char as_of[32];    /* the runs' as-of time: the definition's "as_of", else the epoch */
 	char gnuplot[128]; /* `gnuplot --version` when gnuplot drew charts, else "" */
-	/* the verdict as its table says it (bundle_context.c), for the
+	/* the verdict as its table says it (bundle_verdict.c), for the
 	 * workbook's first sheet: noffers group indexes in rank order and
 	 * each rank's flags and notes joined by "; " (heap; freed by
 	 * pl_bundle_free_verdict) */
@@ -132,8 +134,38 @@ static inline const struct words *bundle_words(const struct bundle *b,
 int pl_bundle_ctx_identity(struct bundle *b);
 int pl_bundle_ctx_runs(struct bundle *b);
 
-/* Frees the verdict arrays of b. Defined in bundle_context.c. */
+/* Fills b->ctx's verdict section (verdict, currency, cost_unit, has_slo,
+ * verdicts, chart_notes, verdict_notes) and b's verdict arrays (offer_*,
+ * freed first). Returns 0 or PL_ENOMEM. Defined in bundle_verdict.c. */
+int pl_bundle_ctx_verdict(struct bundle *b);
+
+/* Frees the verdict arrays of b. Defined in bundle_verdict.c. */
 void pl_bundle_free_verdict(struct bundle *b);
+
+/* The number formats of a bundle's context, defined in bundle_context.c:
+ * out (size n) = fmt with each "%s" replaced by the next of a, b, c
+ * (NULL: nothing), cut to fit; */
+void pl_bundle_subst(char *out, size_t n, const char *fmt, const char *a, const char *b,
+                     const char *c);
+/* v with 4 significant digits into buf (size n), "-" when NaN; returns buf; */
+char *pl_bundle_num(char *buf, size_t n, double v);
+/* v in full (pl_fmt_num) into buf (size n), "" when NaN; returns buf. */
+char *pl_bundle_full(char *buf, size_t n, double v);
+
+/* A price with the definition's currency into dst (size n): "USD 8/h" or
+ * "USD 0.6 in / 0.8 out per 1M tokens" (per_token: in and out per 1M
+ * tokens, else hour per hour); "-" when unknown. Defined in
+ * bundle_context.c. */
+void pl_bundle_price_text(const struct bundle *b, int per_token, double hour, double in,
+                          double out, char *dst, size_t n);
+
+/* Sets key of it to the figure v, "≤ 1.080" / "≥ 540.0" when it is a bound
+ * (bound PL_MSG_VERDICT_AT_MOST / AT_LEAST, worded in lang; PL_MSG_NONE:
+ * as it is), "-" when unknown, and key_sort (key under 59 bytes) to v in
+ * full, "" when unknown, for sorting. Returns 0 or nonzero (out of
+ * memory). Defined in bundle_context.c. */
+int pl_bundle_set_bounded(struct pl_tpl_ctx *it, const char *key, double v,
+                          enum pl_msg_code bound, enum pl_lang lang);
 
 /* 1 if run id is one of cmp's runs. Defined in bundle_context.c. */
 int pl_bundle_run_in_cmp(const struct pl_comparison *cmp, long long id);

@@ -608,22 +608,36 @@ static char *series_conds(const struct pl_run *r)
 	return pl_buf_detach(&b, NULL);
 }
 
-static int write_series_files(struct site *S, struct series *sr, const struct pl_run_list *runs,
-                              struct pl_error *err)
+/* Creates DIR/PAGE.EXT of the site, fresh, into *f and its path into
+ * *path (the caller frees it, *f closed or not). Returns 0, or PL_ENOMEM or
+ * PL_EIO with err set (nothing to free). */
+static int open_file(const struct site *S, const char *page, const char *ext, char **path,
+                     FILE **f, struct pl_error *err)
 {
-	char name[40], *path = NULL;
-	FILE *f = NULL;
-	int rc = 0;
+	char name[40];
 
-	/* HTML */
-	snprintf(name, sizeof(name), "%s.html", sr->page);
-	if (!(path = pl_fs_path(S->dir, name)))
+	snprintf(name, sizeof(name), "%s.%s", page, ext);
+	if (!(*path = pl_fs_path(S->dir, name)))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	if (!(f = pl_fs_create_fresh(path, err))) {
-		free(path);
+	if (!(*f = pl_fs_create_fresh(*path, err))) {
+		free(*path);
 		return PL_EIO;
 	}
-	__fsetlocking(f, FSETLOCKING_BYCALLER); /* one thread writes it */
+	__fsetlocking(*f, FSETLOCKING_BYCALLER); /* one thread writes it */
+	return 0;
+}
+
+/* The page of series sr: DIR/s-HASH.html. Returns 0 or a PL_E* code with
+ * err set. */
+static int series_html(struct site *S, struct series *sr, const struct pl_run_list *runs,
+                       struct pl_error *err)
+{
+	char *path = NULL;
+	FILE *f = NULL;
+	int rc = open_file(S, sr->page, "html", &path, &f, err);
+
+	if (rc)
+		return rc;
 	page_head(f, sr->label);
 	fputs("<p><a href=\"index.html\">&larr; all series</a></p>\n<h1>", f);
 	rc = pl_site_html(f, sr->label);
@@ -658,152 +672,179 @@ static int write_series_files(struct site *S, struct series *sr, const struct pl
 	}
 	if (ferror(f) | fclose(f))
 		rc = rc ? rc : PL_EIO;
-	if (rc) {
+	if (rc)
 		rc = rc == PL_ENOMEM ? pl_error_set(err, rc, "out of memory")
 		                     : pl_error_set(err, PL_EIO, "cannot write '%s'", path);
-		free(path);
-		return rc;
-	}
 	free(path);
+	return rc;
+}
 
-	/* JSON */
-	snprintf(name, sizeof(name), "%s.json", sr->page);
-	if (!(path = pl_fs_path(S->dir, name)))
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	if (!(f = pl_fs_create_fresh(path, err))) {
-		free(path);
-		return PL_EIO;
+/* One run of a series' JSON: id, start, build identity, source. */
+static void json_run(FILE *f, const struct pl_run *r, int first)
+{
+	int f2 = 1, f3 = 1;
+
+	fputs(first ? "\n{" : ",\n{", f);
+	pl_json_write_key(f, &f2, "id");
+	fprintf(f, "%lld", r->id);
+	pl_json_write_key(f, &f2, "run_started_at");
+	if (r->cond[PL_C_RUN_STARTED_AT].set)
+		pl_json_write_string(f, r->cond[PL_C_RUN_STARTED_AT].text);
+	else
+		fputs("null", f);
+	pl_json_write_key(f, &f2, "build");
+	fputc('{', f);
+	for (int b = 0; b < PL_BUILD_COUNT; b++) {
+		if (!r->build[b])
+			continue;
+		pl_json_write_key(f, &f3, pl_build_name(b));
+		pl_json_write_string(f, r->build[b]);
 	}
-	__fsetlocking(f, FSETLOCKING_BYCALLER); /* one thread writes it */
-	{
-		int first = 1, nfirst = 1;
-		fputc('{', f);
-		pl_json_write_key(f, &first, "series");
-		pl_json_write_string(f, sr->page + 2);
-		pl_json_write_key(f, &first, "label");
-		pl_json_write_string(f, sr->label);
-		pl_json_write_key(f, &first, "conditions");
-		fputc('{', f);
-		for (int id = 0; id < PL_COND_COUNT; id++) {
-			const struct pl_value *v = &runs->v[0].cond[id];
-			if (id == PL_C_RUN_STARTED_AT || !v->set || !v->text)
-				continue;
-			pl_json_write_key(f, &nfirst, pl_cond_info[id].name);
-			pl_json_write_string(f, v->text);
-		}
-		for (size_t i = 0; i < runs->v[0].nextra; i++) {
-			pl_json_write_key(f, &nfirst, runs->v[0].extra[i].name);
-			pl_json_write_string(f, runs->v[0].extra[i].value);
-		}
-		fputc('}', f);
-		pl_json_write_key(f, &first, "metrics");
-		fputs("[\n", f);
-		for (size_t k = 0, n = 0; k < sr->nh && !rc; k++) {
-			if (!sr->h[k].npoints)
-				continue;
-			if (n++)
-				fputs(",\n", f);
-			rc = pl_render_history(f, &sr->h[k], PL_FMT_JSON, err);
-		}
-		fputs("]", f);
-		pl_json_write_key(f, &first, "runs");
-		fputc('[', f);
-		for (size_t i = 0; i < runs->n; i++) {
-			const struct pl_run *r = &runs->v[i];
-			int f2 = 1;
-			fputs(i ? ",\n{" : "\n{", f);
-			pl_json_write_key(f, &f2, "id");
-			fprintf(f, "%lld", r->id);
-			pl_json_write_key(f, &f2, "run_started_at");
-			if (r->cond[PL_C_RUN_STARTED_AT].set)
-				pl_json_write_string(f, r->cond[PL_C_RUN_STARTED_AT].text);
-			else
-				fputs("null", f);
-			pl_json_write_key(f, &f2, "build");
-			{
-				int f3 = 1;
-				fputc('{', f);
-				for (int b = 0; b < PL_BUILD_COUNT; b++) {
-					if (!r->build[b])
-						continue;
-					pl_json_write_key(f, &f3, pl_build_name(b));
-					pl_json_write_string(f, r->build[b]);
-				}
-				fputc('}', f);
-			}
-			pl_json_write_key(f, &f2, "source");
-			pl_json_write_string(f, r->source);
-			pl_json_write_key(f, &f2, "sha256");
-			pl_json_write_string(f, r->sha256);
-			pl_json_write_key(f, &f2, "reference_only");
-			fputs(r->checklist_missing ? "true" : "false", f);
-			fputc('}', f);
-		}
-		fputs("]}\n", f);
+	fputc('}', f);
+	pl_json_write_key(f, &f2, "source");
+	pl_json_write_string(f, r->source);
+	pl_json_write_key(f, &f2, "sha256");
+	pl_json_write_string(f, r->sha256);
+	pl_json_write_key(f, &f2, "reference_only");
+	fputs(r->checklist_missing ? "true" : "false", f);
+	fputc('}', f);
+}
+
+/* The conditions of a series (those of its first run, the start left out)
+ * as a JSON object. */
+static void json_conditions(FILE *f, const struct pl_run *r)
+{
+	int first = 1;
+
+	fputc('{', f);
+	for (int id = 0; id < PL_COND_COUNT; id++) {
+		const struct pl_value *v = &r->cond[id];
+		if (id == PL_C_RUN_STARTED_AT || !v->set || !v->text)
+			continue;
+		pl_json_write_key(f, &first, pl_cond_info[id].name);
+		pl_json_write_string(f, v->text);
 	}
+	for (size_t i = 0; i < r->nextra; i++) {
+		pl_json_write_key(f, &first, r->extra[i].name);
+		pl_json_write_string(f, r->extra[i].value);
+	}
+	fputc('}', f);
+}
+
+/* The data of series sr: DIR/s-HASH.json. Returns 0 or a PL_E* code with
+ * err set. */
+static int series_json(struct site *S, struct series *sr, const struct pl_run_list *runs,
+                       struct pl_error *err)
+{
+	char *path = NULL;
+	FILE *f = NULL;
+	int first = 1, rc = open_file(S, sr->page, "json", &path, &f, err);
+
+	if (rc)
+		return rc;
+	fputc('{', f);
+	pl_json_write_key(f, &first, "series");
+	pl_json_write_string(f, sr->page + 2);
+	pl_json_write_key(f, &first, "label");
+	pl_json_write_string(f, sr->label);
+	pl_json_write_key(f, &first, "conditions");
+	json_conditions(f, &runs->v[0]);
+	pl_json_write_key(f, &first, "metrics");
+	fputs("[\n", f);
+	for (size_t k = 0, n = 0; k < sr->nh && !rc; k++) {
+		if (!sr->h[k].npoints)
+			continue;
+		if (n++)
+			fputs(",\n", f);
+		rc = pl_render_history(f, &sr->h[k], PL_FMT_JSON, err);
+	}
+	fputs("]", f);
+	pl_json_write_key(f, &first, "runs");
+	fputc('[', f);
+	for (size_t i = 0; i < runs->n; i++)
+		json_run(f, &runs->v[i], i == 0);
+	fputs("]}\n", f);
 	if (ferror(f) | fclose(f))
 		rc = rc ? rc : PL_EIO;
-	if (rc) {
-		if (rc == PL_EIO)
-			pl_error_set(err, PL_EIO, "cannot write '%s'", path);
-		free(path);
-		return rc;
-	}
+	if (rc == PL_EIO)
+		pl_error_set(err, PL_EIO, "cannot write '%s'", path);
 	free(path);
+	return rc;
+}
 
-	/* CSV: metric,unit,index,run_started_at,n,median,ci_low,ci_high,level,step_change_pct,accepted */
-	snprintf(name, sizeof(name), "%s.csv", sr->page);
-	if (!(path = pl_fs_path(S->dir, name)))
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	if (!(f = pl_fs_create_fresh(path, err))) {
-		free(path);
-		return PL_EIO;
-	}
-	__fsetlocking(f, FSETLOCKING_BYCALLER); /* one thread writes it */
+/* One point i of history h as a CSV row (series_csv()). Returns 0 or
+ * nonzero. */
+static int csv_point(FILE *f, const struct pl_history *h, size_t i)
+{
+	const struct pl_history_point *p = &h->points[i];
+	const struct pl_history_step *st = NULL;
+	int rc;
+
+	for (size_t j = 0; j < h->nsteps; j++)
+		if (h->steps[j].index == i)
+			st = &h->steps[j];
+	fprintf(f, "%s,%s,%zu,", pl_metric_info[h->metric].name,
+	        pl_unit_label(pl_metric_info[h->metric].unit), i);
+	rc = pl_csv_write_field(f, p->value.text);
+	fprintf(f, ",%zu,", p->n);
+	if (!isnan(p->s.median)) /* a point of failed runs only: an empty cell */
+		pl_json_write_num(f, p->s.median);
+	fputc(',', f);
+	if (p->s.ci_valid)
+		pl_json_write_num(f, p->s.ci_low);
+	fputc(',', f);
+	if (p->s.ci_valid)
+		pl_json_write_num(f, p->s.ci_high);
+	fputc(',', f);
+	if (!isnan(p->level))
+		pl_json_write_num(f, p->level);
+	fputc(',', f);
+	if (st)
+		pl_json_write_num(f, 100.0 * st->rel_change);
+	fputc(',', f);
+	if (!rc && st && st->accepted)
+		rc = pl_csv_write_field(f, st->accepted->reason);
+	fputs("\r\n", f);
+	return rc;
+}
+
+/* The points of series sr: DIR/s-HASH.csv, one row a point
+ * (metric,unit,index,run_started_at,n,median,ci_low,ci_high,level,
+ * step_change_pct,accepted). Returns 0 or a PL_E* code with err set. */
+static int series_csv(struct site *S, struct series *sr, struct pl_error *err)
+{
+	char *path = NULL;
+	FILE *f = NULL;
+	int rc = open_file(S, sr->page, "csv", &path, &f, err);
+
+	if (rc)
+		return rc;
 	fputs("metric,unit,index,run_started_at,n,median,ci_low,ci_high,level,step_change_pct,"
 	      "step_accepted_reason\r\n",
 	      f);
-	for (size_t k = 0; k < sr->nh && !rc; k++) {
-		const struct pl_history *h = &sr->h[k];
-		for (size_t i = 0; i < h->npoints && !rc; i++) {
-			const struct pl_history_point *p = &h->points[i];
-			const struct pl_history_step *st = NULL;
-			for (size_t j = 0; j < h->nsteps; j++)
-				if (h->steps[j].index == i)
-					st = &h->steps[j];
-			fprintf(f, "%s,%s,%zu,", pl_metric_info[h->metric].name,
-			        pl_unit_label(pl_metric_info[h->metric].unit), i);
-			rc = pl_csv_write_field(f, p->value.text);
-			fprintf(f, ",%zu,", p->n);
-			if (!isnan(p->s.median)) /* a point of failed runs only: an empty cell */
-				pl_json_write_num(f, p->s.median);
-			fputc(',', f);
-			if (p->s.ci_valid)
-				pl_json_write_num(f, p->s.ci_low);
-			fputc(',', f);
-			if (p->s.ci_valid)
-				pl_json_write_num(f, p->s.ci_high);
-			fputc(',', f);
-			if (!isnan(p->level))
-				pl_json_write_num(f, p->level);
-			fputc(',', f);
-			if (st)
-				pl_json_write_num(f, 100.0 * st->rel_change);
-			fputc(',', f);
-			if (!rc && st && st->accepted)
-				rc = pl_csv_write_field(f, st->accepted->reason);
-			fputs("\r\n", f);
-		}
-	}
+	for (size_t k = 0; k < sr->nh && !rc; k++)
+		for (size_t i = 0; i < sr->h[k].npoints && !rc; i++)
+			rc = csv_point(f, &sr->h[k], i);
 	if (ferror(f) | fclose(f))
 		rc = rc ? rc : PL_EIO;
-	if (rc) {
+	if (rc)
 		pl_error_set(err, PL_EIO, "cannot write '%s'", path);
-		free(path);
-		return rc;
-	}
 	free(path);
-	return 0;
+	return rc;
+}
+
+/* The three files of series sr: its page, its JSON and its CSV. Returns 0
+ * or a PL_E* code with err set. */
+static int write_series_files(struct site *S, struct series *sr, const struct pl_run_list *runs,
+                              struct pl_error *err)
+{
+	int rc = series_html(S, sr, runs, err);
+
+	if (!rc)
+		rc = series_json(S, sr, runs, err);
+	if (!rc)
+		rc = series_csv(S, sr, err);
+	return rc;
 }
 
 /* pl_site_add_fn: one series. */
