@@ -138,6 +138,12 @@ extern const struct pl_adapter_impl pl_adapter_inference_perf;
 extern const struct pl_adapter_impl pl_adapter_inference_benchmarker;
 extern const struct pl_adapter_impl pl_adapter_evalscope;
 
+/* AIPerf's time units (aiperf.c; also its CSV export and its per-request
+ * records): sets *exp10 to the power of ten from unit ("ns", "us", "ms",
+ * "sec", "s") to seconds and returns 0, or returns 1 for any other unit
+ * (*exp10 untouched). */
+int pl_aiperf_time_exp(const char *unit, int *exp10);
+
 /* CSV files that are recognised and refused (csv_exports.c): the message,
  * or NULL. */
 const char *pl_csv_refusal(const char *buf, size_t len);

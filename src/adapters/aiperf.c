@@ -176,8 +176,7 @@ static int aiperf_detect(struct pl_adapter_input *in)
 	        is_metric_obj(pl_json_get(obj, "time_to_first_token")));
 }
 
-/* Power of ten from unit to seconds, or 1 for an unknown unit. */
-static int time_exp(const char *unit, int *exp10)
+int pl_aiperf_time_exp(const char *unit, int *exp10)
 {
 	static const struct {
 		const char *u;
@@ -224,7 +223,7 @@ static int family(const cJSON *obj, const char *key, const char *fam, int is_tim
 
 	if ((rc0 = metric_obj(obj, key, &m, &unit, err)) != 0)
 		return rc0 > 0 ? 0 : rc0;
-	if (is_time ? time_exp(unit, &exp10) != 0 : strcmp(unit, "tokens/sec/user") != 0) {
+	if (is_time ? pl_aiperf_time_exp(unit, &exp10) != 0 : strcmp(unit, "tokens/sec/user") != 0) {
 		pl_error_field(err, key);
 		return pl_error_set(err, PL_EINVALID, "unknown unit '%s' in '%s' (expected %s)", unit, key,
 		                    is_time ? "ns, us, ms or sec" : "tokens/sec/user");

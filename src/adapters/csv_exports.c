@@ -69,22 +69,6 @@ static void split_unit(const char *cell, char *name, size_t nn, char *unit, size
 	snprintf(unit, un, "%.*s", (int)(cell + len - 1 - open - 1), open + 1);
 }
 
-/* Power of ten from a time unit to seconds; 1 if unknown. */
-static int time_exp(const char *unit, int *e)
-{
-	if (strcmp(unit, "ns") == 0)
-		*e = -9;
-	else if (strcmp(unit, "us") == 0)
-		*e = -6;
-	else if (strcmp(unit, "ms") == 0)
-		*e = -3;
-	else if (strcmp(unit, "sec") == 0 || strcmp(unit, "s") == 0)
-		*e = 0;
-	else
-		return 1;
-	return 0;
-}
-
 static int new_run(struct pl_run_list *out, const char *adapter, const char *path, long record,
                    const char *tool, struct pl_run **run, struct pl_error *err)
 {
@@ -278,7 +262,7 @@ static int aiperf_stats(const struct pl_csv_table *t, struct pl_run *run, struct
 				break;
 		if (k == sizeof(aiperf_rows) / sizeof(aiperf_rows[0]))
 			continue;
-		if (aiperf_rows[k].is_time ? time_exp(unit, &exp10) != 0
+		if (aiperf_rows[k].is_time ? pl_aiperf_time_exp(unit, &exp10) != 0
 		    : aiperf_rows[k].fam ? strcmp(unit, "tokens/sec/user") != 0
 		    : aiperf_rows[k].single == PL_M_CONCURRENCY_MEAN ? unit[0] != '\0'
 		    : strcmp(unit, "tokens") != 0) {

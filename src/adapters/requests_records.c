@@ -146,22 +146,6 @@ static int tokens(double v, const char *key, size_t i, int64_t *out, struct pl_e
 	                    v);
 }
 
-/* Power of ten from an AIPerf time unit to seconds; 1 for an unknown unit. */
-static int time_exp(const char *unit, int *exp10)
-{
-	static const struct {
-		const char *u;
-		int e;
-	} t[] = {{"ns", -9}, {"us", -6}, {"ms", -3}, {"sec", 0}, {"s", 0}};
-
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (strcmp(unit, t[i].u) == 0) {
-			*exp10 = t[i].e;
-			return 0;
-		}
-	return 1;
-}
-
 /* AIPerf metric key of record i: its {value, unit}; *v NULL when absent.
  * time: the unit is a time unit (*exp10 set), else "tokens". */
 static int aiperf_metric(const cJSON *metrics, const char *key, size_t i, int time,
@@ -177,7 +161,7 @@ static int aiperf_metric(const cJSON *metrics, const char *key, size_t i, int ti
 	u = pl_json_get(m, "unit");
 	if (!cJSON_IsObject(m) || !cJSON_IsString(u))
 		return bad(err, i, key, "an object {value, unit}", m);
-	if (time ? time_exp(u->valuestring, exp10) != 0 : strcmp(u->valuestring, "tokens") != 0) {
+	if (time ? pl_aiperf_time_exp(u->valuestring, exp10) != 0 : strcmp(u->valuestring, "tokens") != 0) {
 		snprintf(field, sizeof(field), "requests[%zu].%s", i, key);
 		pl_error_field(err, field);
 		return pl_error_set(err, PL_EINVALID, "request %zu: unknown unit '%.20s' in '%s' (expected %s)",
