@@ -31,7 +31,7 @@
 /* A fresh database path under PL_TEST_TMP (old files removed). */
 static const char *db_path(char *buf, size_t n, const char *name)
 {
-	char f[1200];
+	char f[1300]; /* buf (at most 1200 bytes here) and "-wal" */
 
 	mkdir(PL_TEST_TMP, 0777);
 	snprintf(buf, n, "%s/import-perf-%s.db", PL_TEST_TMP, name);
