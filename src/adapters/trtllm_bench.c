@@ -54,6 +54,8 @@ static const char *const trtllm_mapping[] = {
 	"streaming_metrics.ttft_percentiles / tpot_percentiles -> ttft_* / tpot_* (s)",
 	"streaming_metrics.gen_tps_percentiles -> tokens_per_second_* (tok/s; the mean is "
 	"dragged by near-zero-TPOT requests: a warning when it exceeds twice the median)",
+	"decoding_stats (written for speculative runs only) -> speculative_method = its mode "
+	"(normalized: lower-cased), unknown without one; its percentiles stay unplaced measurements",
 	NULL,
 };
 
@@ -127,6 +129,8 @@ static const struct pl_field trtllm_fields[] = {
 	 "the same values as isl_stats / osl_stats"},
 	{"dataset.{max_sequence_length,avg_sequence_length}", PL_FATE_IGNORED,
 	 "the same values as seq_len_stats"},
+	{"decoding_stats.mode", PL_FATE_CONDITION,
+	 "speculative_method (lower-cased; decoding_stats without a mode -> unknown)"},
 	{NULL, 0, NULL},
 };
 
@@ -311,6 +315,32 @@ static void check_decode_mean(struct pl_run *run)
 	}
 }
 
+/* speculative_method from decoding_stats, which trtllm-bench writes only
+ * for a speculative run (TensorRT-LLM's bench reporting: its "mode", the
+ * decoding type, e.g. "MTP", "Eagle"): the mode lower-cased, "unknown"
+ * when it is absent; no block (or null): nothing. A method named by a
+ * sidecar or --set wins. Its acceptance percentiles stay unplaced
+ * measurements: their rate is a per-request mean of ratios, not vLLM's
+ * accepted / drafted tokens over the run, so they are no spec_acceptance_*
+ * metric. */
+static int convert_decoding(const cJSON *obj, struct pl_run *run, struct pl_error *err)
+{
+	const cJSON *ds, *mode;
+	int rc;
+
+	if ((rc = block(obj, "decoding_stats", &ds, err)) || !ds ||
+	    run->cond[PL_C_SPECULATIVE_METHOD].set)
+		return rc;
+	mode = pl_json_get(ds, "mode");
+	if (cJSON_IsString(mode) && mode->valuestring[0])
+		return pl_run_set_cond(run, PL_C_SPECULATIVE_METHOD, mode->valuestring, err);
+	if (mode && !cJSON_IsNull(mode)) {
+		pl_error_field(err, "decoding_stats.mode");
+		return pl_error_set(err, PL_EINVALID, "'decoding_stats.mode' must be a string");
+	}
+	return pl_run_set_cond(run, PL_C_SPECULATIVE_METHOD, PL_SPEC_UNKNOWN, err);
+}
+
 static int trtllm_convert(const cJSON *obj, struct pl_run *run, struct pl_error *err)
 {
 	const cJSON *engine, *machine, *world, *req, *perf, *stream, *dataset;
@@ -364,6 +394,8 @@ static int trtllm_convert(const cJSON *obj, struct pl_run *run, struct pl_error 
 	     (rc = stats(stream, "tpot_percentiles", "tpot", -3, run, err)) ||
 	     (rc = pl_json_metric(stream, "token_output_speed_tok_s", PL_M_TPS_MEAN, 0, run, err)) ||
 	     (rc = stats(stream, "gen_tps_percentiles", "tokens_per_second", 0, run, err))))
+		return rc;
+	if ((rc = convert_decoding(obj, run, err)))
 		return rc;
 	check_decode_mean(run);
 	return 0;

@@ -139,14 +139,12 @@ static void test_vllm_spec_decode(void **state)
 	pl_run_list_release(&l);
 }
 
-/* Ten draft positions (ngram, 10 draft tokens; 900, 780, ... 70 of 1000
- * drafts accepted at each position): positions 1..8 are metrics, and the
- * whole list is kept as the unplaced measurement so 9 and 10 are not lost;
- * acceptance 4250 / 10000 = 0.425, length 1 + 4250 / 1000 = 5.25. */
 /* trtllm-bench's decoding_stats (speculative decoding: draft acceptance
  * rate and acceptance length percentiles) is a result section: its values
  * (average, p50, ... with no result word of their own) are unplaced
- * measurements named by their full path, never conditions. */
+ * measurements named by their full path, never conditions. The block is
+ * written for speculative runs only: its mode "MTP" is speculative_method
+ * (mtp once normalized), no mode is "unknown", and a run without the block has none. */
 static void test_trtllm_decoding_stats(void **state)
 {
 	struct pl_run_list l;
@@ -164,9 +162,21 @@ static void test_trtllm_decoding_stats(void **state)
 	                   "trtllm-bench.decoding_stats.draft_acceptance_rate_percentiles.p50") == 0.6);
 	assert_true(num_of(&l.v[0],
 	                   "trtllm-bench.decoding_stats.draft_acceptance_rate_percentiles.p99") == 0.9);
+	/* as the file says it; the import's normalization stores "mtp" */
+	assert_string_equal(l.v[0].cond[PL_C_SPECULATIVE_METHOD].text, "MTP");
+	pl_run_list_release(&l);
+	load_ok("trtllm_decoding_stats_nomode.json", &l);
+	assert_string_equal(l.v[0].cond[PL_C_SPECULATIVE_METHOD].text, "unknown");
+	pl_run_list_release(&l);
+	load_ok("../trtllm-bench/throughput_tp2_1.2.0.json", &l);
+	assert_false(l.v[0].cond[PL_C_SPECULATIVE_METHOD].set);
 	pl_run_list_release(&l);
 }
 
+/* Ten draft positions (ngram, 10 draft tokens; 900, 780, ... 70 of 1000
+ * drafts accepted at each position): positions 1..8 are metrics, and the
+ * whole list is kept as the unplaced measurement so 9 and 10 are not lost;
+ * acceptance 4250 / 10000 = 0.425, length 1 + 4250 / 1000 = 5.25. */
 static void test_vllm_ten_positions(void **state)
 {
 	static const double want[] = {0.9, 0.78, 0.65, 0.54, 0.43, 0.33, 0.25, 0.18};
