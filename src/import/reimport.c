@@ -189,7 +189,10 @@ static int next_revision(struct pl_store *st, long long id, int *revision, struc
 /* The unplaced measurements of stored run s that the file's run now
  * places as metrics leave the run, and the metrics the run lacks that
  * now gives (metric[0..*n), had, newv) are set, together one revision with
- * the reason "<reason>: placed as metrics"; those metrics are taken out of
+ * the reason "<reason>: placed as metrics" (or, when that sets no metric,
+ * as for trtllm-bench's decoding_stats.mode, now a condition that the
+ * amend after this sets: "<reason>: mapped by its format's inventory
+ * now"); those metrics are taken out of
  * the list (*n shrinks) so that the later revision holds only the rest.
  * metric[*n .. *n + *nplaced_metrics) are then the placed ones (for the
  * report). *placed_rev gets the revision made, 0 if none. */
@@ -200,7 +203,7 @@ static int place_measures(struct pl_store *st, const struct pl_reimport_opts *o,
 {
 	int pm[PL_METRIC_COUNT];
 	double pv[PL_METRIC_COUNT];
-	size_t np = 0, keep = 0, nplaced = 0;
+	size_t np = 0, keep = 0, nplaced = 0, nmissing = 0;
 	char why[300];
 	int rc = 0;
 
@@ -210,7 +213,12 @@ static int place_measures(struct pl_store *st, const struct pl_reimport_opts *o,
 		nplaced += now_placed(s, now, s->measure[i].name);
 	if (!nplaced)
 		return 0;
-	snprintf(why, sizeof(why), "%.260s: placed as metrics", o->reason ? o->reason : "reimport");
+	for (size_t i = 0; i < *n; i++)
+		nmissing += !had[i];
+	/* no metric to set: the key is now a condition (set by the amend after
+	 * this) or otherwise mapped, never silently dropped */
+	snprintf(why, sizeof(why), "%.260s: %s", o->reason ? o->reason : "reimport",
+	         nmissing ? "placed as metrics" : "mapped by its format's inventory now");
 	if ((rc = next_revision(st, s->id, placed_rev, err)))
 		return rc;
 	for (size_t i = 0; i < s->nmeasure && !rc; i++)
@@ -374,10 +382,15 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 		revision = placed_rev;
 	if (revision > 0) {
 		struct pl_amend_change *all = NULL;
-		size_t nall = moved.nchanges + res.nchanges;
+		char (*nums)[32] = NULL; /* the texts of placed numbers */
+		size_t nall = moved.nchanges + res.nchanges, k;
 
 		*changed = 1;
-		if (nall && !(all = calloc(nall, sizeof(*all)))) {
+		for (size_t i = 0; placed_rev && i < s->nmeasure; i++)
+			nall += now_placed(s, now, s->measure[i].name);
+		if (nall && (!(all = calloc(nall, sizeof(*all))) ||
+		             !(nums = calloc(s->nmeasure ? s->nmeasure : 1, sizeof(*nums))))) {
+			free(all);
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 			goto out;
 		}
@@ -385,11 +398,22 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 			all[i] = moved.changes[i];
 		for (size_t i = 0; i < res.nchanges; i++)
 			all[moved.nchanges + i] = res.changes[i];
+		/* each measurement the inventory places now leaves the run: said too */
+		k = moved.nchanges + res.nchanges;
+		for (size_t i = 0; placed_rev && i < s->nmeasure; i++) {
+			const struct pl_measure *m = &s->measure[i];
+
+			if (!now_placed(s, now, m->name))
+				continue;
+			all[k].field = m->name; /* borrowed: keep_report copies */
+			all[k++].old_value = m->is_num ? pl_fmt_num(nums[i], sizeof(nums[i]), m->num) : m->json;
+		}
 		if (o->on_run && reports &&
 		    keep_report(reports, s->id, revision, all, nall, metric, oldv, had, newv,
 		                nmetric + nplaced))
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 		free(all);
+		free(nums);
 	}
 out:
 	pl_run_release(&cand);
