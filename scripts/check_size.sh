@@ -24,7 +24,7 @@ src/core/gate_night.c:pl_gate_night_build 152
 src/core/history.c:pl_history_build_grouped 127
 src/hub/push.c:flush 162
 src/import/pipeline.c:pl_import_paths 125
-src/import/reimport.c:redo_run 153
+src/import/reimport.c:redo_run 141
 src/render/bundle.c:render_into 125
 src/render/bundle_charts.c:kind_charts 148
 src/render/export.c:pl_render_export_run 135

@@ -251,6 +251,44 @@ static int place_measures(struct pl_store *st, const struct pl_reimport_opts *o,
 	return rc;
 }
 
+/* Keeps the report of stored run s's revision: the condition changes of
+ * parts[0] (extras moved out) and parts[1] (the amend), each measurement
+ * the inventory now places (placed_rev > 0: it left the run) and the
+ * metric changes (metric..newv, n entries). Returns 0 or PL_ENOMEM. */
+static int report_run(struct pending_list *reports, const struct pl_run *s, const struct pl_run *now,
+                      int revision, int placed_rev, const struct pl_amend_result *const parts[2],
+                      const int *metric, const double *oldv, const unsigned char *had,
+                      const double *newv, size_t n)
+{
+	struct pl_amend_change *all = NULL;
+	char (*nums)[32] = NULL; /* the texts of placed numbers */
+	size_t nall = parts[0]->nchanges + parts[1]->nchanges, k = 0;
+	int rc;
+
+	for (size_t i = 0; placed_rev && i < s->nmeasure; i++)
+		nall += now_placed(s, now, s->measure[i].name);
+	if (nall && (!(all = calloc(nall, sizeof(*all))) ||
+	             !(nums = calloc(s->nmeasure ? s->nmeasure : 1, sizeof(*nums))))) {
+		free(all);
+		return PL_ENOMEM;
+	}
+	for (size_t p = 0; p < 2; p++)
+		for (size_t i = 0; i < parts[p]->nchanges; i++)
+			all[k++] = parts[p]->changes[i];
+	for (size_t i = 0; placed_rev && i < s->nmeasure; i++) {
+		const struct pl_measure *m = &s->measure[i];
+
+		if (!now_placed(s, now, m->name))
+			continue;
+		all[k].field = m->name; /* borrowed: keep_report copies */
+		all[k++].old_value = m->is_num ? pl_fmt_num(nums[i], sizeof(nums[i]), m->num) : m->json;
+	}
+	rc = keep_report(reports, s->id, revision, all, nall, metric, oldv, had, newv, n);
+	free(all);
+	free(nums);
+	return rc;
+}
+
 /* Re-derives stored run s from now (the file's run of the same record).
  * *changed is set to 1 when a revision was made. */
 static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
@@ -381,39 +419,13 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 	if (revision == 0)
 		revision = placed_rev;
 	if (revision > 0) {
-		struct pl_amend_change *all = NULL;
-		char (*nums)[32] = NULL; /* the texts of placed numbers */
-		size_t nall = moved.nchanges + res.nchanges, k;
+		const struct pl_amend_result *parts[2] = {&moved, &res};
 
 		*changed = 1;
-		for (size_t i = 0; placed_rev && i < s->nmeasure; i++)
-			nall += now_placed(s, now, s->measure[i].name);
-		if (nall && (!(all = calloc(nall, sizeof(*all))) ||
-		             !(nums = calloc(s->nmeasure ? s->nmeasure : 1, sizeof(*nums))))) {
-			free(all);
-			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-			goto out;
-		}
-		for (size_t i = 0; i < moved.nchanges; i++)
-			all[i] = moved.changes[i];
-		for (size_t i = 0; i < res.nchanges; i++)
-			all[moved.nchanges + i] = res.changes[i];
-		/* each measurement the inventory places now leaves the run: said too */
-		k = moved.nchanges + res.nchanges;
-		for (size_t i = 0; placed_rev && i < s->nmeasure; i++) {
-			const struct pl_measure *m = &s->measure[i];
-
-			if (!now_placed(s, now, m->name))
-				continue;
-			all[k].field = m->name; /* borrowed: keep_report copies */
-			all[k++].old_value = m->is_num ? pl_fmt_num(nums[i], sizeof(nums[i]), m->num) : m->json;
-		}
 		if (o->on_run && reports &&
-		    keep_report(reports, s->id, revision, all, nall, metric, oldv, had, newv,
-		                nmetric + nplaced))
+		    report_run(reports, s, now, revision, placed_rev, parts, metric, oldv, had, newv,
+		               nmetric + nplaced))
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-		free(all);
-		free(nums);
 	}
 out:
 	pl_run_release(&cand);
