@@ -22,7 +22,7 @@ CC=clang cmake -S . -B "$out/lib" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TEST
 cmake --build "$out/lib" --target pl_import pl_render pl_store pl_adapters pl_core pl_util --parallel 2 >/dev/null
 # the layer libraries, upper layers first (static libraries link in order)
 layers="$out/lib/libpl_import.a $out/lib/libpl_render.a $out/lib/libpl_store.a $out/lib/libpl_adapters.a $out/lib/libpl_core.a $out/lib/libpl_util.a"
-libs="$(pkg-config --libs libcjson xlsxwriter libcrypto gsl sqlite3) $(pkg-config --libs yaml-0.1 2>/dev/null || true) -lm -lpthread"
+libs="$(pkg-config --libs libcjson xlsxwriter libcrypto gsl sqlite3 yajl) $(pkg-config --libs yaml-0.1 2>/dev/null || true) -lm -lpthread"
 for h in parse conditions verify merge; do
 	clang -g -O1 -fsanitize=fuzzer $san -D_POSIX_C_SOURCE=200809L -Isrc \
 		"fuzz/fuzz_$h.c" $layers $libs -o "$out/fuzz_$h"
