@@ -35,22 +35,10 @@ struct ctx {
 static const char *field_text(const struct pl_run_columns *cols, size_t i, const struct field *f)
 {
 	const struct pl_run *set = &cols->sets[cols->set[i]];
-	size_t lo = 0, hi = set->nextra;
 
-	if (!f->extra)
-		return set->cond[f->cond].set ? set->cond[f->cond].text : NULL;
-	while (lo < hi) { /* extras are sorted by name (strcmp) */
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(set->extra[mid].name, f->extra);
-
-		if (c == 0)
-			return set->extra[mid].value;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	if (f->extra)
+		return pl_run_extra(set, f->extra);
+	return set->cond[f->cond].set ? set->cond[f->cond].text : NULL;
 }
 
 /* Missing first, then by text. */
@@ -61,26 +49,23 @@ static int text_cmp(const char *a, const char *b)
 	return a == b ? 0 : strcmp(a, b);
 }
 
-/* Orders runs by their values of the listed fields, then by position. */
-static int by_values(const void *p, size_t a, size_t b)
+/* Orders runs a and b by their values of the listed fields (0: equal). */
+static int values_cmp(const struct ctx *c, size_t a, size_t b)
 {
-	const struct ctx *c = p;
-
 	for (size_t k = 0; k < c->nf; k++) {
 		int d = text_cmp(field_text(c->cols, a, &c->f[k]), field_text(c->cols, b, &c->f[k]));
 		if (d)
 			return d;
 	}
-	return (a > b) - (a < b);
+	return 0;
 }
 
-/* 1 if runs a and b hold equal values of every listed field. */
-static int same_values(const struct ctx *c, size_t a, size_t b)
+/* values_cmp(), then by position: a stable order for the sort. */
+static int by_values(const void *p, size_t a, size_t b)
 {
-	for (size_t k = 0; k < c->nf; k++)
-		if (text_cmp(field_text(c->cols, a, &c->f[k]), field_text(c->cols, b, &c->f[k])))
-			return 0;
-	return 1;
+	int d = values_cmp(p, a, b);
+
+	return d ? d : (a > b) - (a < b);
 }
 
 /* One group: order[start .. start + n). */
@@ -226,7 +211,7 @@ static int candidate_groups(const struct ctx *c, const size_t *order, struct gro
 		size_t j = i + 1;
 		long long first = cols->id[order[i]];
 
-		while (j < cols->n && same_values(c, order[i], order[j])) {
+		while (j < cols->n && values_cmp(c, order[i], order[j]) == 0) {
 			if (cols->id[order[j]] < first)
 				first = cols->id[order[j]];
 			j++;
