@@ -239,17 +239,23 @@ int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 		pl_msg_release(&m);
 	}
 	if (cmp->nsubsets || cmp->subsets_sought) {
-		pl_msg_init(&m, cmp->nsubsets ? PL_MSG_REFUSAL_SUBSETS : PL_MSG_REFUSAL_NO_SUBSET);
+		static const enum pl_msg_code head[2][2] = {
+			{PL_MSG_REFUSAL_NO_SUBSET, PL_MSG_REFUSAL_SUBSETS},
+			{PL_MSG_REFUSAL_NO_SUBSET_DEFINITION, PL_MSG_REFUSAL_SUBSETS_DEFINITION}};
+
+		pl_msg_init(&m, head[cmp->subsets_in_definition != 0][cmp->nsubsets != 0]);
 		put_msg_line("", &m);
 		pl_msg_release(&m);
 	}
 	for (size_t i = 0; i < cmp->nsubsets; i++) {
-		if (pl_refusal_subset_msg(&m, &cmp->subsets[i], PL_CLI_SUBSET_MAX))
+		if (pl_refusal_subset_msg(&m, &cmp->subsets[i], cmp->subsets_in_definition,
+		                          PL_CLI_SUBSET_MAX))
 			m.oom = 1;
 		put_msg_line("  ", &m);
 		pl_msg_release(&m);
 	}
-	pl_msg_init(&m, PL_MSG_REFUSAL_HINT);
+	pl_msg_init(&m, cmp->subsets_in_definition ? PL_MSG_REFUSAL_HINT_DEFINITION
+	                                           : PL_MSG_REFUSAL_HINT);
 	put_msg_line("", &m);
 	return PL_EXIT_REFUSED;
 }

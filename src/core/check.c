@@ -460,6 +460,7 @@ static int check_series(const struct pl_run_list *runs, const struct pl_check_op
 	memcpy(allow.allow_extra, opts->allow_extra, sizeof(allow.allow_extra));
 	allow.nallow_extra = opts->nallow_extra;
 	allow.allow_errors = opts->allow_errors;
+	allow.subsets_min_rows = opts->seek_subsets ? 2 : 0;
 
 	ix = malloc((runs->n ? runs->n : 1) * sizeof(*ix));
 	which = malloc((runs->n ? runs->n : 1) * sizeof(*which));
@@ -581,6 +582,7 @@ int pl_check_build(const struct pl_run_list *runs, const struct pl_check_opts *o
 	memcpy(copts.allow_extra, opts->allow_extra, sizeof(copts.allow_extra));
 	copts.nallow_extra = opts->nallow_extra;
 	copts.allow_errors = opts->allow_errors;
+	copts.subsets_min_rows = opts->seek_subsets ? 2 : 0; /* both sides */
 	if (opts->nmetrics) {
 		memcpy(copts.metrics, opts->metrics, opts->nmetrics * sizeof(int));
 		copts.nmetrics = opts->nmetrics;

@@ -110,6 +110,10 @@ struct pl_check_opts {
 	unsigned char allow_errors;   /* as in compare (--allow-mismatch error_rate) */
 	double threshold;             /* practical threshold, fraction >= 0 (0.05 = 5%) */
 	double alpha;                 /* significance level, inside (0, 1) */
+	unsigned char seek_subsets;   /* 1: a refusal also names the subsets that
+	                                 would be checked (pl_compare_subsets: each
+	                                 holds both sides, or 2 points of a
+	                                 series) */
 };
 
 /* The outcome for one metric. */

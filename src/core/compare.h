@@ -64,6 +64,13 @@ struct pl_compare_opts {
 	                                     caveat (history draws them itself) */
 	unsigned char implausible_quiet;  /* 1 = mark implausible values without the
 	                                     caveat (history leaves them out itself) */
+	size_t subsets_min_rows;          /* > 0: a refused pl_compare_build*() also
+	                                     seeks the subsets that compare
+	                                     (pl_compare_subsets), each with at least
+	                                     this many rows: 1 for compare and
+	                                     report, 2 for check (both sides) and
+	                                     history (two run times); 0 = not
+	                                     sought */
 };
 
 /* The values of a mismatch that carry the runs holding them (the rest,
@@ -170,6 +177,11 @@ struct pl_comparison {
 	                                     largest first; owned */
 	size_t nsubsets;                  /* entries in subsets (<= PL_SUBSETS_MAX) */
 	int subsets_sought;               /* 1 once pl_compare_subsets() looked */
+	unsigned char subsets_in_definition; /* 1: the selection is a report
+	                                     definition's "where" list, so a subset
+	                                     is named by the entries to add there
+	                                     and the hint names the definition's
+	                                     keys (set by the caller) */
 	size_t nruns;                     /* runs considered */
 	size_t nfailed;                   /* failed runs (pl_run_failed) left out:
 	                                     never pooled; named in a caveat */
@@ -224,7 +236,9 @@ int pl_compare_build(const struct pl_run_list *runs, const struct pl_compare_opt
  * opts: fills cmp->subsets with the largest subsets of runs (at most
  * PL_SUBSETS_MAX, each of 2 runs or more) that agree on every condition
  * and extra condition the refusal lists and whose own comparison with
- * opts succeeds — largest first, equal sizes by their lowest run id. Each
+ * opts succeeds with at least opts->subsets_min_rows rows (1 when 0) —
+ * largest first, equal sizes by their lowest run id. pl_compare_build*()
+ * call it themselves when opts->subsets_min_rows > 0. Each
  * is named by FIELD=VALUE filters over the listed fields (a run's stored
  * canonical text, which --where reads back to the same value). A field
  * of the workload or errors rule selects nothing: subsets refused over it

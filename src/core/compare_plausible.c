@@ -109,5 +109,7 @@ int pl_compare_build_columns(const struct pl_run_columns *runs, const struct pl_
 
 	if (rc == 0 && mark(runs, opts, out))
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (rc == PL_EMISMATCH && opts->subsets_min_rows && pl_compare_subsets(runs, opts, out))
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory"); /* what would compare */
 	return rc;
 }

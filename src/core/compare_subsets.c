@@ -87,8 +87,8 @@ static int group_cmp(const void *pa, const void *pb)
 /* Builds the comparison of the runs at idx[0..n) (positions in cols, in
  * ascending order), over the condition sets they use alone (a comparison
  * reads every set it is given). newset (cols->nsets entries, all SIZE_MAX)
- * is scratch space, left all SIZE_MAX again. Returns 1 if it compares, 0
- * if not, -1 without memory. */
+ * is scratch space, left all SIZE_MAX again. Returns 1 if it compares with
+ * at least opts->subsets_min_rows rows, 0 if not, -1 without memory. */
 static int compares(const struct pl_run_columns *cols, const size_t *idx, size_t n,
                     const struct pl_compare_opts *opts, size_t *newset)
 {
@@ -96,6 +96,7 @@ static int compares(const struct pl_run_columns *cols, const size_t *idx, size_t
 	struct pl_comparison cmp;
 	struct pl_error err;
 	struct pl_run *sets = NULL;
+	struct pl_compare_opts o = *opts;
 	int rc = -1, oom;
 
 	memset(&sub, 0, sizeof(sub));
@@ -125,7 +126,10 @@ static int compares(const struct pl_run_columns *cols, const size_t *idx, size_t
 		}
 		sub.sets = sets;
 		pl_error_init(&err);
-		rc = pl_compare_build_columns(&sub, opts, &cmp, &err);
+		o.subsets_min_rows = 0; /* the subset's own refusal seeks none */
+		rc = pl_compare_build_columns(&sub, &o, &cmp, &err);
+		if (rc == 0 && cmp.nrows < opts->subsets_min_rows)
+			rc = PL_EMISMATCH; /* compares, but too few rows for the caller */
 		pl_comparison_release(&cmp);
 		rc = rc == 0 ? 1 : rc == PL_ENOMEM ? -1 : 0;
 		for (size_t j = 0; j < n; j++) /* back to unmapped for the next call */

@@ -568,6 +568,7 @@ int pl_history_build_grouped(const struct pl_run_list *runs, int group, int metr
 		memcpy(opts.allow_extra, allow->allow_extra, sizeof(opts.allow_extra));
 		opts.nallow_extra = allow->nallow_extra;
 		opts.allow_errors = allow->allow_errors;
+		opts.subsets_min_rows = allow->subsets_min_rows;
 	}
 	if ((rc = pl_compare_build(runs, &opts, &out->cmp, err)))
 		return rc;

@@ -85,10 +85,13 @@
 	  "{2} RUNS the runs that hold it") \
 	X(REFUSAL_MORE_FIELDS, "{1} INT how many more differing fields") \
 	X(REFUSAL_HINT, "") \
+	X(REFUSAL_HINT_DEFINITION, "") \
 	/* what would compare (core/compare_subsets.c, struct pl_subset) */ \
 	X(REFUSAL_SUBSETS, "") \
 	X(REFUSAL_SUBSET, "{1} TEXT the --where options that select the subset; {2} INT its runs") \
 	X(REFUSAL_NO_SUBSET, "") \
+	X(REFUSAL_SUBSETS_DEFINITION, "") \
+	X(REFUSAL_NO_SUBSET_DEFINITION, "") \
 	/* the words of a report bundle (render/bundle*.c: struct words), each \
 	 * a fixed text or a printf format whose %s the bundle fills in the \
 	 * order its struct words comment gives; worded with pl_word() */ \

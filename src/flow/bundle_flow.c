@@ -135,12 +135,87 @@ int pl_flow_bundle_load(struct pl_flow_bundle *job, const char *spec_path, const
 	return 0;
 }
 
+/* A refusal names the ledger's run ids, not the bundle's numbers 1..n
+ * (which name nothing: a refused report writes no bundle): each number k
+ * of cmp's mismatches becomes ledger_id[k - 1], kept ascending. */
+static void refusal_ledger_ids(struct pl_comparison *cmp, const long long *ledger_id, size_t n)
+{
+	for (size_t i = 0; i < cmp->nmismatches; i++) {
+		const struct pl_mismatch *m = &cmp->mismatches[i];
+
+		for (size_t k = 0; m->nruns && k < m->nvalues; k++) {
+			long long *ids = m->runs[k];
+			size_t nids = m->nruns[k];
+
+			for (size_t j = 0; ids && j < nids; j++)
+				if (ids[j] >= 1 && (size_t)ids[j] <= n)
+					ids[j] = ledger_id[ids[j] - 1];
+			for (size_t j = 1; ids && j < nids; j++) /* insertion sort: few, nearly sorted */
+				for (size_t q = j; q > 0 && ids[q - 1] > ids[q]; q--) {
+					long long t = ids[q];
+					ids[q] = ids[q - 1];
+					ids[q - 1] = t;
+				}
+		}
+	}
+	for (size_t i = 0; i < cmp->nsubsets; i++) {
+		long long f = cmp->subsets[i].first_run;
+		if (f >= 1 && (size_t)f <= n)
+			cmp->subsets[i].first_run = ledger_id[f - 1];
+	}
+}
+
+/* A run's ledger id by its record identity. */
+struct ledger_pair {
+	char record_id[sizeof(((struct pl_run *)0)->record_id)]; /* copied: canonical order moves runs */
+	long long id;
+};
+
+static int pair_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct ledger_pair *)a)->record_id,
+	              ((const struct ledger_pair *)b)->record_id);
+}
+
+/* The ledger ids of runs (before pl_bundle_runs_canonical() renumbers
+ * them) by record identity, sorted, into *out (caller frees). Returns 0 or
+ * PL_ENOMEM. */
+static int keep_ledger_ids(const struct pl_run_list *runs, struct ledger_pair **out)
+{
+	struct ledger_pair *p = malloc((runs->n ? runs->n : 1) * sizeof(*p));
+
+	if (!(*out = p))
+		return PL_ENOMEM;
+	for (size_t i = 0; i < runs->n; i++) {
+		memcpy(p[i].record_id, runs->v[i].record_id, sizeof(p[i].record_id));
+		p[i].id = runs->v[i].id;
+	}
+	qsort(p, runs->n, sizeof(*p), pair_cmp);
+	return 0;
+}
+
+/* The ledger id of run r from pairs (n entries), or its bundle number
+ * where its record identity is not there. */
+static long long ledger_id_of(const struct pl_run *r, const struct ledger_pair *pairs, size_t n)
+{
+	struct ledger_pair key;
+	const struct ledger_pair *f;
+
+	memcpy(key.record_id, r->record_id, sizeof(key.record_id));
+	f = r->record_id[0] ? bsearch(&key, pairs, n, sizeof(key), pair_cmp) : NULL;
+
+	return f ? f->id : r->id;
+}
+
 int pl_flow_bundle_render(struct pl_flow_bundle *job, struct pl_store *st, const char *out_dir,
                           int fresh, const char *wind_to, struct pl_error *err)
 {
 	struct pl_run_list all, runs;
 	struct pl_procurement proc;
 	struct pl_bundle_opts opts;
+	struct pl_compare_opts copts;
+	long long *ledger_id = NULL; /* the ledger's id of bundle run k + 1 */
+	struct ledger_pair *pairs = NULL;
 	struct pl_revision_list revs = {0};
 	struct pl_retraction_list rets = {0};
 	struct pl_bundle_erratum *errata = NULL;
@@ -167,11 +242,17 @@ int pl_flow_bundle_render(struct pl_flow_bundle *job, struct pl_store *st, const
 	at = spec->as_of ? spec->as_of : wind_to;
 	if ((rc = attach_trails(&all, &revs, &rets)) ||
 	    (at && (rc = pl_bundle_runs_as_of(&all, at, err))) ||
+	    (rc = keep_ledger_ids(&all, &pairs)) ||
 	    (rc = pl_bundle_runs_canonical(&all, err)) ||
 	    (spec->since_bundle &&
 	     (rc = pl_bundle_errata(&all, spec->since_at, at, &errata, &nerrata, err)))) {
 		if (!err->message[0])
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (!(ledger_id = malloc((all.n ? all.n : 1) * sizeof(*ledger_id)))) {
+		job->stage = PL_FLOW_AT_ARGS;
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < all.n; i++) {
@@ -183,10 +264,17 @@ int pl_flow_bundle_render(struct pl_flow_bundle *job, struct pl_store *st, const
 			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 			goto out;
 		}
+		ledger_id[runs.n - 1] = ledger_id_of(r, pairs, all.n);
 		r->id = (long long)runs.n; /* the bundle's run numbers, 1..n */
 	}
 	job->stage = PL_FLOW_AT_COMPARE;
-	if ((rc = pl_compare_build(&runs, &job->sel.opts, &job->cmp, err)))
+	copts = job->sel.opts;
+	copts.subsets_min_rows = 1; /* a refusal names what would compare */
+	rc = pl_compare_build(&runs, &copts, &job->cmp, err);
+	job->cmp.subsets_in_definition = 1; /* named as "where" entries */
+	if (rc == PL_EMISMATCH)
+		refusal_ledger_ids(&job->cmp, ledger_id, runs.n);
+	if (rc)
 		goto out;
 	job->stage = PL_FLOW_AT_INPUT;
 	if ((rc = pl_procure_build(&job->cmp, &runs, &spec->slo, spec->prices, spec->nprices, &proc,
@@ -207,6 +295,8 @@ int pl_flow_bundle_render(struct pl_flow_bundle *job, struct pl_store *st, const
 	           : pl_bundle_write(out_dir, &job->cmp, &runs, &proc, &opts, err);
 out:
 	pl_procurement_release(&proc);
+	free(ledger_id);
+	free(pairs);
 	free(errata);
 	pl_run_list_release(&runs);
 	pl_run_list_release(&all);

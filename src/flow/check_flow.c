@@ -41,6 +41,7 @@ int pl_flow_check(struct pl_store *st, const struct pl_selection *sel, struct pl
 	memcpy(opts->allow_extra, sel->opts.allow_extra, sizeof(opts->allow_extra));
 	opts->nallow_extra = sel->opts.nallow_extra;
 	opts->allow_errors = sel->opts.allow_errors;
+	opts->seek_subsets = 1; /* a refusal names what would be checked */
 	if ((rc = pl_store_query(st, sel->filters, sel->nfilters, &out->runs, err)) != 0 ||
 	    (rc = pl_store_accepted_steps(st, PL_M_NONE, &out->accepted, err)) != 0)
 		return rc;

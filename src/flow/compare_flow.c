@@ -187,9 +187,8 @@ int pl_flow_compare(struct pl_store *st, const struct pl_selection *sel, struct 
 		goto out;
 	}
 	memset(cmp, 0, sizeof(*cmp));
+	opts.subsets_min_rows = 1; /* a refusal names what would compare */
 	rc = pl_compare_build_columns(&cols, &opts, cmp, err);
-	if (rc == PL_EMISMATCH && pl_compare_subsets(&cols, &opts, cmp)) /* what would compare */
-		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 	if (rc == PL_EEMPTY && (runs ? runs->n : cols.n) == 0 && nhint)
 		closest_values(st, sel, hint, nhint); /* nothing matched: which filter, what is near */
 out:

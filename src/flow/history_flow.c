@@ -56,8 +56,10 @@ static int gate_latest(struct pl_store *st, struct pl_history *hs, size_t nh,
 int pl_flow_history(struct pl_store *st, const struct pl_selection *sel, int group,
                     struct pl_history_outcome *out, struct pl_error *err)
 {
+	struct pl_compare_opts allow = sel->opts;
 	int rc;
 
+	allow.subsets_min_rows = 2; /* a refusal names the series that would have 2 points */
 	memset(out, 0, sizeof(*out));
 	pl_run_list_init(&out->runs);
 	out->stage = PL_HISTORY_LOADING;
@@ -69,7 +71,7 @@ int pl_flow_history(struct pl_store *st, const struct pl_selection *sel, int gro
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	for (size_t k = 0; k < sel->opts.nmetrics; k++) {
 		out->nh = k + 1;
-		rc = pl_history_build_grouped(&out->runs, group, sel->opts.metrics[k], &sel->opts,
+		rc = pl_history_build_grouped(&out->runs, group, sel->opts.metrics[k], &allow,
 		                              &out->accepted, &out->hs[k], err);
 		if (rc == PL_EEMPTY && !out->runs.n)
 			return pl_error_set(err, PL_EEMPTY, "no runs match the selection");

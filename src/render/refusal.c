@@ -5,6 +5,7 @@
  */
 #include "render/refusal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,9 +264,28 @@ char *pl_refusal_subset_options(const struct pl_subset *s)
 	return pl_buf_detach(&b, NULL);
 }
 
-int pl_refusal_subset_msg(struct pl_msg *out, const struct pl_subset *s, size_t max_chars)
+char *pl_refusal_subset_entries(const struct pl_subset *s)
 {
-	char *opts = pl_refusal_subset_options(s);
+	char *mem = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&mem, &len);
+	int bad = f == NULL;
+
+	for (size_t k = 0; k < s->nwhere && !bad; k++)
+		bad = (k && fputs(", ", f) == EOF) || pl_json_write_string(f, s->where[k]) != 0;
+	if (f && fclose(f))
+		bad = 1;
+	if (bad || !len) { /* a subset always has a filter */
+		free(mem);
+		return NULL;
+	}
+	return mem;
+}
+
+int pl_refusal_subset_msg(struct pl_msg *out, const struct pl_subset *s, int definition,
+                          size_t max_chars)
+{
+	char *opts = definition ? pl_refusal_subset_entries(s) : pl_refusal_subset_options(s);
 	char *shown = opts ? cut(opts, max_chars) : NULL;
 
 	free(opts);

@@ -40,11 +40,20 @@ char *pl_refusal_field_line(const struct pl_mismatch *m, size_t max_values, size
  * memory. */
 char *pl_refusal_subset_options(const struct pl_subset *s);
 
+/* The entries to add to a report definition's "where" list that select
+ * subset s: each "FIELD=VALUE" filter as a JSON string (which a YAML
+ * definition reads the same), joined by ", ". A new string (free()); NULL
+ * on out of memory. */
+char *pl_refusal_subset_entries(const struct pl_subset *s);
+
 /* Builds into *out (initialised here) the message of one comparable subset:
- * REFUSAL_SUBSET with its options (pl_refusal_subset_options(), cut to
- * max_chars characters with control characters shown as '?'; 0: as they
- * are) and its number of runs. Returns 0 or PL_ENOMEM (out released). */
-int pl_refusal_subset_msg(struct pl_msg *out, const struct pl_subset *s, size_t max_chars);
+ * REFUSAL_SUBSET with its options (pl_refusal_subset_options(), or with
+ * definition 1 the definition's entries, pl_refusal_subset_entries()), cut
+ * to max_chars characters with control characters shown as '?' (0: as
+ * they are), and its number of runs. Returns 0 or PL_ENOMEM (out
+ * released). */
+int pl_refusal_subset_msg(struct pl_msg *out, const struct pl_subset *s, int definition,
+                          size_t max_chars);
 
 /* Writes the refusal of cmp as a JSON object (--format json):
  * {"refused": true, "axis": [...], "message": "...", "mismatches": [{"field",

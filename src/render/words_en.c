@@ -59,9 +59,14 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_REFUSAL_SUBSETS] = "adding these --where options selects a subset that compares (the largest first):",
 	[PL_MSG_REFUSAL_SUBSET] = "{1}  ({2} {2|run|runs})",
 	[PL_MSG_REFUSAL_NO_SUBSET] = "no subset of two or more runs that --where can select compares",
+	[PL_MSG_REFUSAL_SUBSETS_DEFINITION] = "adding these entries to the definition's \"where\" list selects a subset that compares (the largest first):",
+	[PL_MSG_REFUSAL_NO_SUBSET_DEFINITION] = "no subset of two or more runs that the definition's \"where\" list can select compares",
 	[PL_MSG_REFUSAL_HINT] = "hint: narrow the selection with --where FIELD=VALUE, put the field on "
 	                        "the axis, or accept the difference with --allow-mismatch FIELD "
 	                        "(printed as a caveat)",
+	[PL_MSG_REFUSAL_HINT_DEFINITION] = "hint: narrow the definition's \"where\" list, put the "
+	                        "field on its \"axis\", or accept the difference in its "
+	                        "\"allow_mismatch\" list (printed as a caveat)",
 	/* the words of a report bundle (struct words of render/bundle_impl.h) */
 	[PL_MSG_W_BUNDLE_SWEEP_TITLE] = "Output throughput vs concurrency",
 	[PL_MSG_W_BUNDLE_SWEEP_X] = "concurrency (log2)",

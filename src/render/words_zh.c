@@ -54,8 +54,12 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_REFUSAL_SUBSETS] = "加上以下 --where 选项即可选出能比较的子集（从大到小）：",
 	[PL_MSG_REFUSAL_SUBSET] = "{1}  （{2} 个运行）",
 	[PL_MSG_REFUSAL_NO_SUBSET] = "用 --where 选不出能比较的子集（两个或更多运行）",
+	[PL_MSG_REFUSAL_SUBSETS_DEFINITION] = "在报告定义的 \"where\" 列表中加上以下条目即可选出能比较的子集（从大到小）：",
+	[PL_MSG_REFUSAL_NO_SUBSET_DEFINITION] = "用报告定义的 \"where\" 列表选不出能比较的子集（两个或更多运行）",
 	[PL_MSG_REFUSAL_HINT] = "提示：用 --where FIELD=VALUE 缩小选择，把该字段放到比较轴上，"
 	                        "或用 --allow-mismatch FIELD 接受差异（列为注意事项）",
+	[PL_MSG_REFUSAL_HINT_DEFINITION] = "提示：缩小报告定义的 \"where\" 列表，把该字段放到它的 "
+	                        "\"axis\" 上，或在它的 \"allow_mismatch\" 列表中接受差异（列为注意事项）",
 	/* the words of a report bundle (struct words of render/bundle_impl.h) */
 	[PL_MSG_W_BUNDLE_SWEEP_TITLE] = "输出吞吐量与并发数",
 	[PL_MSG_W_BUNDLE_SWEEP_X] = "并发数（log2）",
