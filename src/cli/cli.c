@@ -17,6 +17,7 @@
 #include "render/render.h"
 #include "render/words.h"
 #include "util/alloc.h"
+#include "util/buf.h"
 #include "util/file.h"
 #include "util/suggest.h"
 
@@ -194,16 +195,23 @@ int pl_cli_opt_format(void *fmt, const char *arg, const char *cmd)
 	return 0;
 }
 
-/* Writes m worded in English and a newline to stderr; an allocation
- * failure writes "(out of memory)". */
+void pl_cli_put_msgs(FILE *out, const char *indent, const struct pl_msg *parts, size_t n)
+{
+	struct pl_buf b = PL_BUF_INIT;
+
+	for (size_t i = 0; i < n; i++)
+		if (parts[i].oom || pl_words_add(&b, &parts[i], PL_LANG_EN))
+			b.oom = 1;
+	fputs(indent, out);
+	pl_cli_put_inert(out, b.oom ? "(out of memory)" : b.len ? b.data : "");
+	fputc('\n', out);
+	pl_buf_release(&b);
+}
+
+/* Writes m worded in English and a newline to stderr. */
 static void put_msg_line(const char *indent, const struct pl_msg *m)
 {
-	char *t = m->oom ? NULL : pl_words_msg(m, PL_LANG_EN);
-
-	fputs(indent, stderr);
-	pl_cli_put_inert(stderr, t ? t : "(out of memory)");
-	fputc('\n', stderr);
-	free(t);
+	pl_cli_put_msgs(stderr, indent, m, 1);
 }
 
 /* The refusal of cmp on stderr, worded through the word table

@@ -121,6 +121,14 @@ int pl_cli_find_data(const char *sub, const char *name, char *out, size_t n);
  * like) or show a message reordered. */
 void pl_cli_put_inert(FILE *f, const char *s);
 
+/* Writes indent, then the n messages parts worded in English one after
+ * another (render/words.h) as one line made inert (pl_cli_put_inert(): a
+ * message may carry names read from an input), then a newline, to out.
+ * An allocation failure, or a part with oom set, writes "(out of
+ * memory)" instead. parts are borrowed, not released. */
+struct pl_msg;
+void pl_cli_put_msgs(FILE *out, const char *indent, const struct pl_msg *parts, size_t n);
+
 /* Lists of values in messages show at most PL_CLI_LIST_MAX of them, then
  * "and K more"; each value at most PL_CLI_VALUE_MAX characters. */
 #define PL_CLI_LIST_MAX 20

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "core/msg.h"
 #include "hub/hub.h"
 #include "render/render.h"
 
@@ -38,7 +39,7 @@ int cmd_pull(const struct pl_cli *cli, int argc, char **argv)
 	int rc, json;
 	struct pl_selection sel;
 	char selection[2048];
-	const struct pl_merge_stats *m = &ps.merged;
+	const struct pl_merge_stats *merged = &ps.merged;
 
 	pl_error_init(&err);
 	rc = pl_cli_hub_args("pull", usage_text, argc, argv, &sel, &json, &url);
@@ -59,39 +60,59 @@ int cmd_pull(const struct pl_cli *cli, int argc, char **argv)
 		rc = pl_cli_exit_for(err.code);
 		goto out;
 	}
-	rc = m->skipped || ps.rejected ? PL_EXIT_REJECTED : PL_EXIT_OK;
+	rc = merged->skipped || ps.rejected ? PL_EXIT_REJECTED : PL_EXIT_OK;
 	if (json) {
 		fputs("{\"command\": \"pull\", \"hub\": ", stdout);
 		pl_json_write_string(stdout, pl_hub_name(h));
 		printf(", \"full\": %s, \"lines\": %lld, \"runs\": %lld, \"accepted_steps\": %lld, "
 		       "\"revisions\": %lld, \"retractions\": %lld, \"source_chunks\": %lld, "
 		       "\"skipped\": %lld, \"rejected\": %lld, \"watermark_moved\": %s}\n",
-		       ps.full ? "true" : "false", ps.lines, m->runs, m->steps, m->revisions,
-		       m->retractions, m->source_chunks, m->skipped, ps.rejected,
+		       ps.full ? "true" : "false", ps.lines, merged->runs, merged->steps, merged->revisions,
+		       merged->retractions, merged->source_chunks, merged->skipped, ps.rejected,
 		       ps.watermark_kept ? "false" : "true");
 	} else {
-		fputs("pulled from '", stdout);
-		pl_cli_put_inert(stdout, pl_hub_name(h));
-		printf("'%s: %lld new version%s read; %lld run%s, %lld accepted step%s, %lld "
-		       "revision%s, %lld retraction%s, %lld source chunk%s stored",
-		       ps.full ? " (everything: no earlier pull)" : "", ps.lines,
-		       ps.lines == 1 ? "" : "s", m->runs, m->runs == 1 ? "" : "s", m->steps,
-		       m->steps == 1 ? "" : "s", m->revisions, m->revisions == 1 ? "" : "s",
-		       m->retractions, m->retractions == 1 ? "" : "s", m->source_chunks,
-		       m->source_chunks == 1 ? "" : "s");
-		if (m->skipped)
-			printf("; %lld run%s skipped", m->skipped, m->skipped == 1 ? "" : "s");
-		if (ps.rejected)
-			printf("; %lld refused", ps.rejected);
-		fputc('\n', stdout);
+		struct pl_msg m[4];
+		size_t n = 2;
+
+		pl_msg_init(&m[0], ps.full ? PL_MSG_HUB_PULLED_FROM_FULL : PL_MSG_HUB_PULLED_FROM);
+		pl_msg_text(&m[0], pl_hub_name(h));
+		pl_msg_init(&m[1], PL_MSG_HUB_PULLED_COUNTS);
+		pl_msg_int(&m[1], ps.lines);
+		pl_msg_int(&m[1], merged->runs);
+		pl_msg_int(&m[1], merged->steps);
+		pl_msg_int(&m[1], merged->revisions);
+		pl_msg_int(&m[1], merged->retractions);
+		pl_msg_int(&m[1], merged->source_chunks);
+		if (merged->skipped) {
+			pl_msg_init(&m[n], PL_MSG_HUB_SKIPPED_TAIL);
+			pl_msg_int(&m[n++], merged->skipped);
+		}
+		if (ps.rejected) {
+			pl_msg_init(&m[n], PL_MSG_HUB_REFUSED_TAIL);
+			pl_msg_int(&m[n++], ps.rejected);
+		}
+		pl_cli_put_msgs(stdout, "", m, n);
+		for (size_t k = 0; k < n; k++)
+			pl_msg_release(&m[k]);
 	}
 	fflush(stdout);
-	if (m->skipped)
-		pl_cli_errorf("pull", "skipped: %s; make them agree with 'perfledger amend', then pull "
-		                      "again (the watermark did not move)", m->skipped_first);
-	if (ps.rejected)
-		pl_cli_errorf("pull", "refused %lld run%s from the hub: %s (the watermark did not move)",
-		              ps.rejected, ps.rejected == 1 ? "" : "s", ps.rejected_first);
+	if (merged->skipped) {
+		struct pl_msg e;
+
+		pl_msg_init(&e, PL_MSG_HUB_PULL_SKIPPED);
+		pl_msg_text(&e, merged->skipped_first);
+		pl_cli_put_msgs(stderr, "perfledger: pull: ", &e, 1);
+		pl_msg_release(&e);
+	}
+	if (ps.rejected) {
+		struct pl_msg e;
+
+		pl_msg_init(&e, PL_MSG_HUB_PULL_REFUSED);
+		pl_msg_int(&e, ps.rejected);
+		pl_msg_text(&e, ps.rejected_first);
+		pl_cli_put_msgs(stderr, "perfledger: pull: ", &e, 1);
+		pl_msg_release(&e);
+	}
 out:
 	pl_store_close(st);
 	pl_hub_close(h);

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "core/msg.h"
 #include "hub/hub.h"
 #include "render/render.h"
 
@@ -64,20 +65,31 @@ int cmd_push(const struct pl_cli *cli, int argc, char **argv)
 		       "\"source_chunks\": %lld, \"transactions\": %lld}\n",
 		       ps.runs, ps.stored, ps.present, ps.skipped, ps.source_chunks, ps.transactions);
 	} else {
-		fputs("pushed to '", stdout);
-		pl_cli_put_inert(stdout, pl_hub_name(h));
-		printf("': %lld run%s read, %lld stored, %lld on the hub already, %lld source chunk%s "
-		       "stored",
-		       ps.runs, ps.runs == 1 ? "" : "s", ps.stored, ps.present, ps.source_chunks,
-		       ps.source_chunks == 1 ? "" : "s");
-		if (ps.skipped)
-			printf("; %lld run%s skipped", ps.skipped, ps.skipped == 1 ? "" : "s");
-		fputc('\n', stdout);
+		struct pl_msg m[2];
+		size_t n = 1;
+
+		pl_msg_init(&m[0], PL_MSG_HUB_PUSHED);
+		pl_msg_text(&m[0], pl_hub_name(h));
+		pl_msg_int(&m[0], ps.runs);
+		pl_msg_int(&m[0], ps.stored);
+		pl_msg_int(&m[0], ps.present);
+		pl_msg_int(&m[0], ps.source_chunks);
+		if (ps.skipped) {
+			pl_msg_init(&m[n], PL_MSG_HUB_SKIPPED_TAIL);
+			pl_msg_int(&m[n++], ps.skipped);
+		}
+		pl_cli_put_msgs(stdout, "", m, n);
+		for (size_t k = 0; k < n; k++)
+			pl_msg_release(&m[k]);
 	}
 	if (ps.skipped) {
+		struct pl_msg m;
+
 		fflush(stdout);
-		pl_cli_errorf("push", "skipped: %s; make them agree with 'perfledger amend', then push "
-		                      "again", ps.skipped_first);
+		pl_msg_init(&m, PL_MSG_HUB_PUSH_SKIPPED);
+		pl_msg_text(&m, ps.skipped_first);
+		pl_cli_put_msgs(stderr, "perfledger: push: ", &m, 1);
+		pl_msg_release(&m);
 	}
 out:
 	pl_hub_close(h);

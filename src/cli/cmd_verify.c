@@ -90,11 +90,7 @@ static void trap_signals(struct sigaction *old, int restore)
  * read from the bundle). */
 static void say(struct pl_msg *m)
 {
-	char *t = m->oom ? NULL : pl_words_msg(m, PL_LANG_EN);
-
-	pl_cli_put_inert(stdout, t ? t : "(out of memory)");
-	putchar('\n');
-	free(t);
+	pl_cli_put_msgs(stdout, "", m, 1);
 	pl_msg_release(m);
 }
 

@@ -334,6 +334,20 @@
 	 * marked, no delta computed from them */ \
 	X(CAV_IMPLAUSIBLE_NO_DELTA, "{1} FIELD the metric; {2} INT how many runs; {3} RUNS " \
 	  "the first of them (at most 10)") \
+	/* push and pull (cli/cmd_push.c, cmd_pull.c): the summary line is \
+	 * parts worded one after another; the details ({1} of the _SKIPPED \
+	 * and {2} of PULL_REFUSED) are the hub's and merge's own text */ \
+	X(HUB_PUSHED, "{1} TEXT the hub (HOST:PORT/DB); {2} INT runs read; {3} INT stored; " \
+	  "{4} INT on the hub already; {5} INT source chunks stored") \
+	X(HUB_PULLED_FROM, "{1} TEXT the hub (HOST:PORT/DB)") \
+	X(HUB_PULLED_FROM_FULL, "{1} TEXT the hub (HOST:PORT/DB): no earlier pull") \
+	X(HUB_PULLED_COUNTS, "{1} INT new versions read; {2} INT runs; {3} INT accepted steps; " \
+	  "{4} INT revisions; {5} INT retractions; {6} INT source chunks stored") \
+	X(HUB_SKIPPED_TAIL, "{1} INT runs skipped (a conflict)") \
+	X(HUB_REFUSED_TAIL, "{1} INT runs refused (invalid)") \
+	X(HUB_PUSH_SKIPPED, "{1} TEXT the first skipped run with both values, then ids") \
+	X(HUB_PULL_SKIPPED, "{1} TEXT the first skipped run with both values, then ids") \
+	X(HUB_PULL_REFUSED, "{1} INT runs refused; {2} TEXT the first import error") \
 	/* (the end of the list: keep this comment last, so every entry above \
 	 * ends with a backslash and blocks merge cleanly) */
 

@@ -282,6 +282,16 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_GATE_WHY_ACCEPTED] = "decided: red, but accepted at run {1}: {2}",
 	[PL_MSG_GATE_WHY_BASELINE] = "baseline: {1} {1|point|points}, {2} to {3}",
 	[PL_MSG_ACCEPT_STEP_LATE] = "accepted step of {1} at run {2} (the point after commit {3}: the step was found a night late)",
+	/* push and pull */
+	[PL_MSG_HUB_PUSHED] = "pushed to '{1}': {2} {2|run|runs} read, {3} stored, {4} on the hub already, {5} source {5|chunk|chunks} stored",
+	[PL_MSG_HUB_PULLED_FROM] = "pulled from '{1}'",
+	[PL_MSG_HUB_PULLED_FROM_FULL] = "pulled from '{1}' (everything: no earlier pull)",
+	[PL_MSG_HUB_PULLED_COUNTS] = ": {1} new {1|version|versions} read; {2} {2|run|runs}, {3} accepted {3|step|steps}, {4} {4|revision|revisions}, {5} {5|retraction|retractions}, {6} source {6|chunk|chunks} stored",
+	[PL_MSG_HUB_SKIPPED_TAIL] = "; {1} {1|run|runs} skipped",
+	[PL_MSG_HUB_REFUSED_TAIL] = "; {1} refused",
+	[PL_MSG_HUB_PUSH_SKIPPED] = "skipped: {1}; make them agree with 'perfledger amend', then push again",
+	[PL_MSG_HUB_PULL_SKIPPED] = "skipped: {1}; make them agree with 'perfledger amend', then pull again (the watermark did not move)",
+	[PL_MSG_HUB_PULL_REFUSED] = "refused {1} {1|run|runs} from the hub: {2} (the watermark did not move)",
 	/* import --from-ci-env */
 	[PL_MSG_CI_ENV_MISSING] = "--from-ci-env: {1} detected, but {2} unset or empty: no commit or run link from the CI",
 	/* import: nothing to import */

@@ -275,6 +275,16 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_GATE_WHY_ACCEPTED] = "判定：为红，但已在运行 {1} 处接受：{2}",
 	[PL_MSG_GATE_WHY_BASELINE] = "基线：{1} 个点，从 {2} 到 {3}",
 	[PL_MSG_ACCEPT_STEP_LATE] = "已接受 {1} 在运行 {2} 处的阶跃（提交 {3} 之后的点：该阶跃晚一晚才被检出）",
+	/* push and pull */
+	[PL_MSG_HUB_PUSHED] = "已推送到 '{1}'：读取 {2} 个运行，存入 {3} 个，{4} 个已在中心库中，存入 {5} 个源文件块",
+	[PL_MSG_HUB_PULLED_FROM] = "已从 '{1}' 拉取",
+	[PL_MSG_HUB_PULLED_FROM_FULL] = "已从 '{1}' 拉取（全部：此前未拉取过）",
+	[PL_MSG_HUB_PULLED_COUNTS] = "：读取 {1} 个新版本；存入 {2} 个运行、{3} 个已接受的阶跃、{4} 个修订、{5} 个撤回、{6} 个源文件块",
+	[PL_MSG_HUB_SKIPPED_TAIL] = "；跳过 {1} 个运行",
+	[PL_MSG_HUB_REFUSED_TAIL] = "；拒绝 {1} 个",
+	[PL_MSG_HUB_PUSH_SKIPPED] = "已跳过：{1}；请用 'perfledger amend' 使两者一致后再推送",
+	[PL_MSG_HUB_PULL_SKIPPED] = "已跳过：{1}；请用 'perfledger amend' 使两者一致后再拉取（水位线未移动）",
+	[PL_MSG_HUB_PULL_REFUSED] = "拒绝了来自中心库的 {1} 个运行：{2}（水位线未移动）",
 	/* import --from-ci-env */
 	[PL_MSG_CI_ENV_MISSING] = "--from-ci-env：检测到 {1}，但 {2} 未设置或为空：CI 未提供提交或运行链接",
 	/* import: nothing to import */
