@@ -229,8 +229,8 @@ static int declare_cursor(struct pl_hub *h, const char *sql, const char *prev, c
 }
 
 /* Reads the source bytes of the files the new lines were read from into
- * the temporary ledger t0 (open), in one transaction of t0, inside the
- * hub's open REPEATABLE READ transaction. */
+ * the temporary ledger t0 (open, holding no run), in one transaction of
+ * t0, inside the hub's open REPEATABLE READ transaction. */
 static int read_sources(struct pl_hub *h, const char *prev, struct pl_store *t0,
                         struct pl_error *err)
 {
@@ -283,9 +283,11 @@ static int read_sources(struct pl_hub *h, const char *prev, struct pl_store *t0,
 }
 
 /* Reads the new lines into v[] (one file per version) and the source bytes
- * of their files into the first temporary ledger t0 (opened here when a
- * line was read), inside the open REPEATABLE READ transaction. */
-static int read_lines(struct pl_hub *h, const char *db_path, const char *prev,
+ * of their files into a temporary ledger of their own at src_db, *t0
+ * (opened here when a line was read; it holds no run, so no --where purge
+ * of a version's runs can delete a selected run's bytes), inside the open
+ * REPEATABLE READ transaction. */
+static int read_lines(struct pl_hub *h, const char *db_path, const char *src_db, const char *prev,
                       struct version **v, int *nv, struct pl_store **t0, struct pl_pull_stats *ps,
                       struct pl_error *err)
 {
@@ -357,7 +359,7 @@ static int read_lines(struct pl_hub *h, const char *db_path, const char *prev,
 	if (!*nv)
 		return 0;
 	/* the source bytes of the files those lines were read from */
-	if ((rc = pl_store_open((*v)[0].db, t0, err)))
+	if ((rc = pl_store_open(src_db, t0, err)))
 		return rc;
 	return read_sources(h, prev, *t0, err);
 }
@@ -370,6 +372,7 @@ int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,
 	struct version *v = NULL;
 	struct pl_store *t0 = NULL;
 	char *mpath = NULL, *prev = NULL, *snap = NULL;
+	char src_db[4200]; /* the temporary ledger of the source bytes */
 	int nv = 0, rc, in_txn = 0;
 
 	memset(ps, 0, sizeof(*ps));
@@ -403,7 +406,8 @@ int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,
 			goto out;
 		}
 	}
-	if ((rc = read_lines(h, db_path, prev, &v, &nv, &t0, ps, err)))
+	snprintf(src_db, sizeof(src_db), "%s.pull-%ld-src.tmp", db_path, (long)getpid());
+	if ((rc = read_lines(h, db_path, src_db, prev, &v, &nv, &t0, ps, err)))
 		goto out;
 	in_txn = 0;
 	if ((rc = pl_hub_exec(h, "COMMIT", "finishing the pull", err)))
@@ -415,10 +419,9 @@ int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,
 		struct pl_import_stats is;
 		struct import_note note = {ps};
 		struct pl_merge_stats ms;
-		struct pl_store *t = t0;
+		struct pl_store *t = NULL;
 
-		t0 = NULL;
-		if (!t && (rc = pl_store_open(v[i].db, &t, err)))
+		if ((rc = pl_store_open(v[i].db, &t, err)))
 			goto out;
 		memset(&opts, 0, sizeof(opts));
 		rc = pl_import_paths(t, paths, 1, &opts, on_file, &note, &is, err);
@@ -437,6 +440,18 @@ int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,
 		add_merge(&ps->merged, &ms);
 		remove_db(v[i].db);
 	}
+	if (t0) {
+		/* last: merge copies a file's bytes only where this ledger now
+		 * holds a run from that file, so --where leaves the others out */
+		struct pl_merge_stats ms;
+
+		pl_store_close(t0);
+		t0 = NULL;
+		if ((rc = pl_store_merge(st, src_db, &ms, err)))
+			goto out;
+		add_merge(&ps->merged, &ms);
+		remove_db(src_db);
+	}
 	if (ps->merged.skipped || ps->rejected) {
 		ps->watermark_kept = 1;
 	} else {
@@ -446,7 +461,10 @@ int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,
 out:
 	if (in_txn)
 		PQclear(PQexec(h->conn, "ROLLBACK"));
-	pl_store_close(t0);
+	if (t0) {
+		pl_store_close(t0);
+		remove_db(src_db);
+	}
 	for (int i = 0; i < nv; i++) {
 		if (v[i].f)
 			fclose(v[i].f);

@@ -112,6 +112,9 @@ if cmp -s fresh.export laptop.export; then echo "ok: a fresh pull of every versi
 "$BIN" --db laptop.db export --where "hardware=1x NVIDIA H100 80G" --where concurrency=8 | LC_ALL=C sort >laptop-sel.export
 if cmp -s sel.export laptop-sel.export && [ -s sel.export ]; then echo "ok: pull --where = export --where ($(wc -l <sel.export | tr -d ' ') runs)"; else fail "pull --where differs"; diff sel.export laptop-sel.export | head -4; fi
 check_eq "selection watermark" "$WORK/pg/sock:$PGPORT/hub --where hardware=1x NVIDIA H100 80G concurrency=8" "$(cut -f1 sel.db.hub-marks)"
+files_of_runs() { sqlite3 "$1" "SELECT count(DISTINCT source_sha256) FROM runs WHERE source_sha256 IN (SELECT sha256 FROM source_chunks)"; }
+files_kept() { sqlite3 "$1" "SELECT count(DISTINCT sha256) FROM source_chunks"; }
+check_eq "pull --where keeps the bytes of the selected runs' files alone" "$(files_of_runs sel.db)" "$(files_kept sel.db)"
 
 # 6. a conflict: the same bytes imported with other conditions
 "$BIN" --db other.db import --set warmup_requests=0 "r0.jsonl" >/dev/null 2>&1 || fail "import other"
@@ -144,6 +147,19 @@ check_eq "newer hub exit" 2 "$?"
 check_eq "newer hub" "perfledger: hub '$WORK/pg/sock:$PGPORT/newer' has schema version 99; this perfledger knows up to 1: use a newer perfledger with this hub" "$(cat newer.err)"
 "$BIN" --db empty.db pull "dbname=postgres" >nohub.out 2>nohub.err
 check_eq "no hub" "perfledger: no perfledger hub in '$WORK/pg/sock:$PGPORT/postgres' (perfledger push creates one)" "$(cat nohub.err)"
+
+psql -q -c 'CREATE DATABASE hub9' || fail "createdb hub9"
+# 9. pull --where: a run selected only by its amended (second) version
+# keeps its file's bytes (the first version's purge from its temporary
+# ledger must not take them); a hub of its own, as the counts above stand
+"$BIN" --db amendsrc.db import "$SRC/samples/procurement/l40s_c16_run1.json" >/dev/null 2>&1 || fail "import amendsrc"
+"$BIN" --db amendsrc.db push "dbname=hub9" >/dev/null || fail "push amendsrc 1"
+"$BIN" --db amendsrc.db amend --run 1 --set driver_version=999.1 --reason "driver read wrong" --by t >/dev/null || fail "amend amendsrc"
+"$BIN" --db amendsrc.db push "dbname=hub9" >/dev/null || fail "push amendsrc 2"
+"$BIN" --db sel2.db pull --where driver_version=999.1 "dbname=hub9" >pull-sel2.out 2>pull-sel2.err || { fail "pull sel2"; cat pull-sel2.err; }
+check_eq "run selected by its second version" 1 "$(sqlite3 sel2.db "SELECT count(*) FROM runs")"
+check_eq "its file's bytes kept" 1 "$(files_kept sel2.db)"
+check_eq "its file's bytes are its own" "$(files_of_runs sel2.db)" "$(files_kept sel2.db)"
 
 [ "$fails" -eq 0 ] && echo "hub: all checks passed" || echo "hub: $fails checks failed"
 [ "$fails" -eq 0 ]
