@@ -24,9 +24,10 @@ static const char usage_text[] =
 	"explains named with both values and skipped alone (exit 4), the rest merged.\n"
 	"The pull's watermark (a PostgreSQL snapshot, which misses no push committed\n"
 	"out of order) is kept per hub (host, port, database; never a password) in\n"
-	"the file DB.hub-marks beside the ledger, and moves only when nothing was\n"
-	"skipped: after a fix, the next pull reads the same runs again. Without that\n"
-	"file the pull reads the whole hub (merging is idempotent).\n"
+	"the ledger (its hub_marks table), and moves only when nothing was skipped:\n"
+	"after a fix, the next pull reads the same runs again. Without a watermark\n"
+	"the pull reads the whole hub (merging is idempotent). The file DB.hub-marks\n"
+	"an older perfledger kept beside the ledger is moved into it.\n"
 	"\n";
 
 int cmd_pull(const struct pl_cli *cli, int argc, char **argv)

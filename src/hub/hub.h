@@ -94,8 +94,9 @@ struct pl_pull_stats {
 
 /* Brings the hub's runs that were pushed since the last pull into st,
  * whose file is db_path: the watermark of this hub (pl_hub_name) is read
- * from, and written to, the file "<db_path>.hub-marks" (one line per hub:
- * name TAB snapshot; no password). With filters[0..nfilters) (--where)
+ * from, and written to, st's hub_marks table (pl_store_hub_mark; no
+ * password), into which the file "<db_path>.hub-marks" an older
+ * perfledger wrote is moved first (then deleted). With filters[0..nfilters) (--where)
  * only the runs they select are merged (the others are deleted from the
  * temporary ledgers first), and the watermark is kept under the name
  * "NAME --where SELECTION" (selection: the --where texts as given, space-

@@ -10,8 +10,9 @@
  * (xid at or above its xmin, and not visible in it). A transaction that
  * took its id early and committed late is in the snapshot's in-progress
  * list, so it is read next time: nothing committed out of order is missed,
- * and no push waits for another. It is kept per hub (pl_hub_name) in
- * "<ledger>.hub-marks", never with a password.
+ * and no push waits for another. It is kept per hub (pl_hub_name) in the
+ * ledger's hub_marks table (migration 016), never with a password; an
+ * older perfledger's "<ledger>.hub-marks" file is moved into it.
  */
 #include "hub/hub_impl.h"
 
@@ -34,7 +35,8 @@
 
 /* ------------------------------------------------------------- watermark */
 
-/* The marks file of db_path (caller frees), or NULL. */
+/* The marks file an older perfledger wrote beside db_path (caller frees),
+ * or NULL. */
 static char *marks_path(const char *db_path)
 {
 	size_t n = strlen(db_path) + 16;
@@ -45,58 +47,46 @@ static char *marks_path(const char *db_path)
 	return p;
 }
 
-/* The stored snapshot of hub name, malloc'd into *snap (NULL when none). */
-static int read_mark(const char *path, const char *name, char **snap, struct pl_error *err)
+/* Moves the rows of an older perfledger's marks file at path (one line
+ * "NAME<TAB>SNAPSHOT" per hub) into the ledger's hub_marks, keeping a row
+ * the table has already, then deletes the file. No file: nothing to do. */
+static int move_legacy_marks(struct pl_store *st, const char *path, struct pl_error *err)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
-	size_t cap = 0, nlen = strlen(name);
+	size_t cap = 0;
 	ssize_t len;
+	int rc = 0;
 
-	*snap = NULL;
 	if (!f)
-		return 0; /* no pull yet */
-	while ((len = getline(&line, &cap, f)) > 0) {
+		return 0;
+	if ((rc = pl_store_begin(st, err))) {
+		fclose(f);
+		return rc;
+	}
+	while (!rc && (len = getline(&line, &cap, f)) > 0) {
+		char *tab;
+
 		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
-		if ((size_t)len > nlen && memcmp(line, name, nlen) == 0 && line[nlen] == '\t') {
-			free(*snap);
-			if (!(*snap = strdup(line + nlen + 1))) {
-				free(line);
-				fclose(f);
-				return pl_error_set(err, PL_ENOMEM, "out of memory");
-			}
-		}
+		if (!(tab = strrchr(line, '\t')) || tab == line || !tab[1])
+			continue; /* not a mark line */
+		*tab = '\0';
+		rc = pl_store_set_hub_mark(st, line, tab + 1, 0, err);
 	}
 	free(line);
 	fclose(f);
-	return 0;
-}
-
-struct mark_write {
-	const char *path, *name, *snap;
-};
-
-static int write_marks(FILE *out, void *vctx, struct pl_error *err)
-{
-	struct mark_write *m = vctx;
-	FILE *f = fopen(m->path, "r");
-	size_t nlen = strlen(m->name);
-
-	if (f) {
-		char *line = NULL;
-		size_t cap = 0;
-		ssize_t len;
-
-		while ((len = getline(&line, &cap, f)) > 0)
-			if (!((size_t)len > nlen && memcmp(line, m->name, nlen) == 0 && line[nlen] == '\t'))
-				fputs(line, out);
-		free(line);
-		fclose(f);
+	if (rc) {
+		struct pl_error e2;
+		pl_error_init(&e2);
+		pl_store_rollback(st, &e2);
+		return rc;
 	}
-	fprintf(out, "%s\t%s\n", m->name, m->snap);
-	if (ferror(out))
-		return pl_error_set(err, PL_EIO, "cannot write '%s'", m->path);
+	if ((rc = pl_store_commit(st, err)))
+		return rc;
+	if (unlink(path) != 0)
+		return pl_error_set(err, PL_EIO, "cannot remove '%s' (its watermarks are in the ledger now)",
+		                    path);
 	return 0;
 }
 
@@ -385,7 +375,8 @@ int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,
 	for (char *p = mark_name; *p; p++) /* one line, one tab */
 		if (*p == '\t' || *p == '\n' || *p == '\r')
 			*p = ' ';
-	if ((rc = read_mark(mpath, mark_name, &prev, err)))
+	if ((rc = move_legacy_marks(st, mpath, err)) ||
+	    (rc = pl_store_hub_mark(st, mark_name, &prev, err)))
 		goto out;
 	ps->full = prev == NULL;
 	if ((rc = pl_hub_exec(h, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
@@ -455,8 +446,7 @@ int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,
 	if (ps->merged.skipped || ps->rejected) {
 		ps->watermark_kept = 1;
 	} else {
-		struct mark_write m = {mpath, mark_name, snap};
-		rc = pl_fs_write_atomic(mpath, write_marks, &m, err);
+		rc = pl_store_set_hub_mark(st, mark_name, snap, 1, err);
 	}
 out:
 	if (in_txn)

@@ -388,6 +388,22 @@ struct pl_purge_counts {
 int pl_store_purge(struct pl_store *st, long long run_id, struct pl_purge_counts *counts,
                    struct pl_error *err);
 
+/* ------------------------------------------- hub watermarks (issue 29, 016) */
+
+/* The watermark of hub (its name HOST:PORT/DB, then " --where ..." for a
+ * selection: never a user or password) as a new string in *snapshot
+ * (free(); NULL when this ledger never completed a pull from it): the
+ * PostgreSQL snapshot text the last complete pull read under. Returns 0,
+ * PL_EDB or PL_ENOMEM. */
+int pl_store_hub_mark(struct pl_store *st, const char *hub, char **snapshot, struct pl_error *err);
+
+/* Stores snapshot as hub's watermark: replacing the one stored (replace
+ * 1), or only where hub has none (replace 0: moving an older perfledger's
+ * LEDGER.hub-marks file in). Inside the caller's transaction when one is
+ * open. Returns 0 or PL_EDB. */
+int pl_store_set_hub_mark(struct pl_store *st, const char *hub, const char *snapshot, int replace,
+                          struct pl_error *err);
+
 /* ------------------------------------------ source bytes (issue 13, 010) */
 
 /* A streamed file's bytes are kept in chunks of this many bytes (a file

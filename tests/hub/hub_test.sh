@@ -68,7 +68,8 @@ check_eq "first pull" "pulled from '$WORK/pg/sock:$PGPORT/hub' (everything: no e
 "$BIN" --db merged.db export | LC_ALL=C sort >merged.export
 if cmp -s site.export merged.export; then echo "ok: pulled export = merged export (322 lines)"; else fail "pulled export differs from the merge's"; diff site.export merged.export | head -5; fi
 check_eq "export lines" 322 "$(wc -l <site.export | tr -d ' ')"
-check_eq "watermark file" "$WORK/pg/sock:$PGPORT/hub" "$(cut -f1 site.db.hub-marks)"
+check_eq "watermark row" "$WORK/pg/sock:$PGPORT/hub" "$(sqlite3 site.db 'SELECT hub FROM hub_marks')"
+[ -e site.db.hub-marks ] && fail "a marks file beside the ledger" || echo "ok: no marks file beside the ledger"
 
 # 3. pushing again stores nothing; a pull then reads nothing
 "$BIN" --db r4.db push "$HUB" >push-again.out
@@ -111,7 +112,7 @@ if cmp -s fresh.export laptop.export; then echo "ok: a fresh pull of every versi
 "$BIN" --db sel.db export | LC_ALL=C sort >sel.export
 "$BIN" --db laptop.db export --where "hardware=1x NVIDIA H100 80G" --where concurrency=8 | LC_ALL=C sort >laptop-sel.export
 if cmp -s sel.export laptop-sel.export && [ -s sel.export ]; then echo "ok: pull --where = export --where ($(wc -l <sel.export | tr -d ' ') runs)"; else fail "pull --where differs"; diff sel.export laptop-sel.export | head -4; fi
-check_eq "selection watermark" "$WORK/pg/sock:$PGPORT/hub --where hardware=1x NVIDIA H100 80G concurrency=8" "$(cut -f1 sel.db.hub-marks)"
+check_eq "selection watermark" "$WORK/pg/sock:$PGPORT/hub --where hardware=1x NVIDIA H100 80G concurrency=8" "$(sqlite3 sel.db "SELECT hub FROM hub_marks WHERE hub LIKE '%--where%'")"
 files_of_runs() { sqlite3 "$1" "SELECT count(DISTINCT source_sha256) FROM runs WHERE source_sha256 IN (SELECT sha256 FROM source_chunks)"; }
 files_kept() { sqlite3 "$1" "SELECT count(DISTINCT sha256) FROM source_chunks"; }
 check_eq "pull --where keeps the bytes of the selected runs' files alone" "$(files_of_runs sel.db)" "$(files_kept sel.db)"
@@ -127,7 +128,7 @@ grep -q "^perfledger: push: skipped: run 1 (sha256 .*warmup_requests=0.*on the h
 check_eq "conflicting pull exit" 4 "$?"
 grep -q "40 runs skipped" pull-conflict.out && echo "ok: conflicting pull skips the 40" || { fail "pull conflict"; cat pull-conflict.out; }
 check_eq "other.db holds the rest" 349 "$("$BIN" --db other.db export | wc -l | tr -d ' ')"
-[ -e other.db.hub-marks ] && fail "the watermark moved past skipped runs" || echo "ok: watermark kept after a skip"
+check_eq "watermark kept after a skip" 0 "$(sqlite3 other.db 'SELECT count(*) FROM hub_marks')"
 
 # 7. no password is ever printed
 PW=s3cretPW42
@@ -160,6 +161,17 @@ psql -q -c 'CREATE DATABASE hub9' || fail "createdb hub9"
 check_eq "run selected by its second version" 1 "$(sqlite3 sel2.db "SELECT count(*) FROM runs")"
 check_eq "its file's bytes kept" 1 "$(files_kept sel2.db)"
 check_eq "its file's bytes are its own" "$(files_of_runs sel2.db)" "$(files_kept sel2.db)"
+
+# 10. an older perfledger's marks file beside the ledger is moved into the
+# ledger: the pull after it is incremental, and the file is gone
+"$BIN" --db legacy.db pull "dbname=hub9" >/dev/null 2>&1 || fail "legacy pull 1"
+printf '%s\t%s\n' "$(sqlite3 legacy.db 'SELECT hub FROM hub_marks')" "$(sqlite3 legacy.db 'SELECT snapshot FROM hub_marks')" >legacy.db.hub-marks
+printf 'other-host:5432/x\t100:100:\n' >>legacy.db.hub-marks
+sqlite3 legacy.db 'DELETE FROM hub_marks'
+"$BIN" --db legacy.db pull "dbname=hub9" >pull-legacy.out 2>&1 || fail "legacy pull 2"
+check_eq "legacy marks: incremental" "pulled from '$WORK/pg/sock:$PGPORT/hub9': 0 new versions read; 0 runs, 0 accepted steps, 0 revisions, 0 retractions, 0 source chunks stored" "$(cat pull-legacy.out)"
+check_eq "legacy marks: both rows moved" 2 "$(sqlite3 legacy.db 'SELECT count(*) FROM hub_marks')"
+[ -e legacy.db.hub-marks ] && fail "the legacy marks file stayed" || echo "ok: the legacy marks file is gone"
 
 [ "$fails" -eq 0 ] && echo "hub: all checks passed" || echo "hub: $fails checks failed"
 [ "$fails" -eq 0 ]
