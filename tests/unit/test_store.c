@@ -246,6 +246,34 @@ static void runs_col(const char *name, const char *type, void *ctx)
 	seen->metric[id]++;
 }
 
+/* hub_marks (migration 016): none until set; replace 1 overwrites, replace
+ * 0 (an older marks file moved in) keeps the row already there. */
+static void test_hub_marks(void **state)
+{
+	char path[1024];
+	struct pl_store *st;
+	struct pl_error err;
+	char *snap = (char *)"x";
+
+	(void)state;
+	pl_error_init(&err);
+	st = open_ok(db_path(path, sizeof(path), "hub_marks"));
+	assert_int_equal(pl_store_hub_mark(st, "db:5432/hub", &snap, &err), 0);
+	assert_null(snap);
+	assert_int_equal(pl_store_set_hub_mark(st, "db:5432/hub", "10:12:11", 1, &err), 0);
+	assert_int_equal(pl_store_set_hub_mark(st, "db:5432/hub", "1:1:", 0, &err), 0);
+	assert_int_equal(pl_store_hub_mark(st, "db:5432/hub", &snap, &err), 0);
+	assert_string_equal(snap, "10:12:11");
+	free(snap);
+	assert_int_equal(pl_store_set_hub_mark(st, "db:5432/hub", "20:20:", 1, &err), 0);
+	assert_int_equal(pl_store_hub_mark(st, "db:5432/hub", &snap, &err), 0);
+	assert_string_equal(snap, "20:20:");
+	free(snap);
+	assert_int_equal(pl_store_hub_mark(st, "db:5432/hub --where model=m", &snap, &err), 0);
+	assert_null(snap); /* a selection is a mark of its own */
+	pl_store_close(st);
+}
+
 static void test_schema_in_sync(void **state)
 {
 	char path[1024];
@@ -2227,6 +2255,7 @@ int main(void)
 		cmocka_unit_test(test_extras_columns_threads),
 		cmocka_unit_test(test_migrate_v6_to_v7),
 		cmocka_unit_test(test_extras_reimport_refused),
+		cmocka_unit_test(test_hub_marks),
 	};
 
 	pl_adapters_init(); /* cJSON's allocator hooks, as main() does */
