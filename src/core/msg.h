@@ -348,6 +348,9 @@
 	X(HUB_PUSH_SKIPPED, "{1} TEXT the first skipped run with both values, then ids") \
 	X(HUB_PULL_SKIPPED, "{1} TEXT the first skipped run with both values, then ids") \
 	X(HUB_PULL_REFUSED, "{1} INT runs refused; {2} TEXT the first import error") \
+	/* a caveat that holds for other rows too, on one line (render/regress.c) */ \
+	X(CAVEAT_LIKEWISE, "{1} LIST the other rows' labels (all of them)") \
+	X(CAVEAT_LIKEWISE_MORE, "{1} LIST the first other rows' labels; {2} INT how many more") \
 	/* (the end of the list: keep this comment last, so every entry above \
 	 * ends with a backslash and blocks merge cleanly) */
 

@@ -61,9 +61,51 @@ static int caveat_repeats(const struct pl_msg *a, const struct pl_msg *b)
 	return pl_msg_equal(&t, b);
 }
 
+/* How many rows a collapsed caveat line names besides its own. */
+#define CAVEAT_NAMES_MAX 3
+
+/* The words after caveat i that repeats count times: "(and likewise for
+ * 1.1)" naming up to CAVEAT_NAMES_MAX other rows ({1} of the repeats, a
+ * label), "(and likewise for A, B, C and 22 more)", or "(and 3 more like
+ * it)" when the repeats name no other row. A new string, NULL on out of
+ * memory. */
+static char *repeats_words(const struct pl_msgs *l, size_t i, size_t count)
+{
+	const struct pl_msg *c = &l->v[i];
+	const char *names[CAVEAT_NAMES_MAX];
+	size_t nn = 0;
+	struct pl_msg m;
+	char *t;
+
+	for (size_t j = i + 1; j < l->n && nn < CAVEAT_NAMES_MAX && c->nargs; j++) {
+		const struct pl_msg_arg *a = &l->v[j].args[0];
+		int dup = a->kind != PL_MA_TEXT || !a->s || !c->args[0].s ||
+		          c->args[0].kind != PL_MA_TEXT || strcmp(a->s, c->args[0].s) == 0 ||
+		          !caveat_repeats(c, &l->v[j]);
+
+		for (size_t k = 0; k < nn && !dup; k++)
+			dup = strcmp(names[k], a->s) == 0;
+		if (!dup)
+			names[nn++] = a->s;
+	}
+	if (nn == 0) {
+		pl_msg_init(&m, PL_MSG_CAVEAT_REPEATED);
+		pl_msg_int(&m, (long long)count);
+	} else {
+		pl_msg_init(&m, nn < count ? PL_MSG_CAVEAT_LIKEWISE_MORE : PL_MSG_CAVEAT_LIKEWISE);
+		pl_msg_list(&m, names, nn);
+		if (nn < count)
+			pl_msg_int(&m, (long long)(count - nn));
+	}
+	t = m.oom ? NULL : pl_words_msg(&m, PL_LANG_EN);
+	pl_msg_release(&m);
+	return t;
+}
+
 /* The caveats, each distinct one once: a caveat that repeats an earlier
- * one (caveat_repeats) is counted on that one's line, "(and 24 more like
- * it)", so 25 nights of the same caveat are one line. */
+ * one (caveat_repeats) is counted on that one's line, naming the first
+ * other rows it holds for (repeats_words), so 25 nights of the same caveat
+ * are one line. */
 static int put_caveats(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt)
 {
 	int rc;
@@ -86,16 +128,13 @@ static int put_caveats(FILE *out, const struct pl_comparison *cmp, enum pl_table
 		if (rc)
 			return rc;
 		if (more) {
-			struct pl_msg m;
-			pl_msg_init(&m, PL_MSG_CAVEAT_REPEATED);
-			pl_msg_int(&m, (long long)more);
-			t = m.oom ? NULL : pl_words_msg(&m, PL_LANG_EN);
-			pl_msg_release(&m);
-			if (!t)
+			if (!(t = repeats_words(&cmp->caveats, i, more)))
 				return PL_ENOMEM;
 			fputc(' ', out);
-			fputs(t, out);
+			rc = pl_render_write_input(out, t, fmt); /* it holds the rows' labels */
 			free(t);
+			if (rc)
+				return rc;
 		}
 		fputc('\n', out);
 	}

@@ -298,5 +298,7 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	[PL_MSG_IMPORT_NO_RUNS] = "'{1}' holds no runs (it is empty, blank lines, an empty JSON array or a CSV header alone): nothing imported from it",
 	[PL_MSG_IMPORT_NO_FILES] = "no result file found in {1} (a directory is searched for *.json, *.jsonl, *.yaml, *.yml, *.csv and *.txt): nothing imported",
 	/* repeated caveats */
+	[PL_MSG_CAVEAT_LIKEWISE] = "(and likewise for {1})",
+	[PL_MSG_CAVEAT_LIKEWISE_MORE] = "(and likewise for {1} and {2} more)",
 	[PL_MSG_CAVEAT_REPEATED] = "(and {1} more like it)",
 };

@@ -291,5 +291,7 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	[PL_MSG_IMPORT_NO_RUNS] = "'{1}' 不含任何运行（空文件、只有空行、空 JSON 数组或只有 CSV 表头）：未从中导入任何内容",
 	[PL_MSG_IMPORT_NO_FILES] = "在 {1} 中未找到结果文件（目录中只查找 JSON、JSONL、YAML、CSV 和 TXT 文件）：未导入任何内容",
 	/* repeated caveats */
+	[PL_MSG_CAVEAT_LIKEWISE] = "（{1} 亦同）",
+	[PL_MSG_CAVEAT_LIKEWISE_MORE] = "（{1} 及另外 {2} 条亦同）",
 	[PL_MSG_CAVEAT_REPEATED] = "（另有 {1} 条相同）",
 };
