@@ -199,7 +199,7 @@ def check_overlap(work):
         sys.exit("no SVG in the bundles")
     if bad:
         sys.exit("overlapping labels:\n  " + "\n  ".join(bad))
-    print("overlap: %d SVGs (%d gnuplot's), no two labels overlap, none over a bar" % (n, gp))
+    print("overlap: %d SVGs (%d with filled polygons), no two labels overlap, none over a filled polygon" % (n, gp))
     return 0
 
 
