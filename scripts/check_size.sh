@@ -19,10 +19,7 @@ caps="
 # file:function cap — over 120 lines today, to be split
 fcaps="
 src/core/gate.c:pl_gate_decide 121
-src/core/gate_night.c:gate_item 137
-src/core/gate_night.c:pl_gate_night_build 152
 src/core/history.c:pl_history_build_grouped 128
-src/hub/push.c:flush 162
 src/import/pipeline.c:pl_import_paths 125
 src/import/reimport.c:redo_run 141
 src/render/bundle.c:render_into 125

@@ -157,19 +157,81 @@ static size_t y_index(const size_t *at, size_t ny, size_t p)
 	return k;
 }
 
+/* The baseline of item it across a change of condition (series se has too
+ * few points of its own): the predecessor's last points into pd's window;
+ * marks se started when the predecessor has too few for one. */
+static int across_window(const struct slice *sl, struct pl_gate_series *se, int m,
+                         const struct pl_gate_night_opts *o, const struct pl_accepted_list *accepted,
+                         struct pl_gate_item *it, struct pending *pd, struct pl_error *err)
+{
+	struct pl_history hp;
+	double *yp = NULL;
+	size_t *atp = NULL, nyp, from;
+	int dir = pl_metric_info[m].direction, rc;
+
+	memset(&hp, 0, sizeof(hp));
+	rc = pl_history_build_grouped(&sl[se->predecessor].view, o->group, m, &o->allow, accepted,
+	                              &hp, err);
+	if (rc == PL_EEMPTY || rc == PL_EMISMATCH) {
+		rc = 0;
+		goto started;
+	}
+	if (rc)
+		goto done;
+	yp = malloc((hp.npoints + 1) * sizeof(double));
+	atp = malloc((hp.npoints + 1) * sizeof(size_t));
+	if (!yp || !atp)
+		goto oom;
+	nyp = medians_of(&hp, yp, atp);
+	{
+		size_t last = nyp, floor_ = 0, open = (size_t)-1, to;
+		if (nyp == 0)
+			goto started;
+		/* the predecessor's level: its own baseline for a point after its last */
+		yp[nyp] = yp[nyp - 1];
+		floor_ = y_index(atp, nyp, pl_history_window_floor(&hp, hp.npoints));
+		for (size_t k = 0; k < hp.nsteps; k++)
+			if (hp.steps[k].fails && !hp.steps[k].accepted && open == (size_t)-1 &&
+			    y_index(atp, nyp, hp.steps[k].index) > floor_)
+				open = y_index(atp, nyp, hp.steps[k].index);
+		pl_gate_baseline(yp, last, floor_, open, o->window, dir, &o->gate, &from, &to);
+		if (to - from < PL_GATE_MIN_WINDOW)
+			goto started;
+		if (!(pd->window = malloc((to - from) * sizeof(double))))
+			goto oom;
+		memcpy(pd->window, yp + from, (to - from) * sizeof(double));
+		pd->nwindow = to - from;
+		it->nbase = to - from;
+		it->across = 1;
+		if (dup_or_null(&it->base_first, point_label(&hp.points[atp[from]])) ||
+		    dup_or_null(&it->base_last, point_label(&hp.points[atp[to - 1]])))
+			goto oom;
+	}
+	goto done;
+started:
+	se->started = 1;
+	goto done;
+oom:
+	rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+done:
+	free(yp);
+	free(atp);
+	pl_history_release(&hp);
+	return rc;
+}
+
 /* Fills item (and its pending window) for series s, metric m. */
 static int gate_item(const struct slice *sl, size_t s, int m, const struct pl_gate_night_opts *o,
                      const struct pl_accepted_list *accepted, struct pl_gate_night *out,
                      struct pl_gate_item *it, struct pending *pd, int *have, struct pl_error *err)
 {
 	struct pl_gate_series *se = &out->series[s];
-	struct pl_history h, hp;
-	double *y = NULL, *yp = NULL;
-	size_t *at = NULL, *atp = NULL, ny, c;
+	struct pl_history h;
+	double *y = NULL;
+	size_t *at = NULL, ny, c;
 	int dir = pl_metric_info[m].direction, rc;
 
 	*have = 0;
-	memset(&hp, 0, sizeof(hp));
 	rc = pl_history_build_grouped(&sl[s].view, o->group, m, &o->allow, accepted, &h, err);
 	if (rc == PL_EEMPTY || rc == PL_EMISMATCH) { /* no value of m here: not a check */
 		pl_history_release(&h);
@@ -212,45 +274,7 @@ static int gate_item(const struct slice *sl, size_t s, int m, const struct pl_ga
 		it->accepted = pl_accepted_find(accepted, m, cp->run_ids, cp->n);
 	}
 	if (c < PL_GATE_OWN_MIN && se->predecessor != (size_t)-1) {
-		/* across the change: the predecessor's last N points */
-		size_t nyp, from;
-		rc = pl_history_build_grouped(&sl[se->predecessor].view, o->group, m, &o->allow,
-		                              accepted, &hp, err);
-		if (rc == PL_EEMPTY || rc == PL_EMISMATCH) {
-			rc = 0;
-			goto started;
-		}
-		if (rc)
-			goto done;
-		yp = malloc((hp.npoints + 1) * sizeof(double));
-		atp = malloc((hp.npoints + 1) * sizeof(size_t));
-		if (!yp || !atp)
-			goto oom;
-		nyp = medians_of(&hp, yp, atp);
-		{
-			size_t last = nyp, floor_ = 0, open = (size_t)-1, to;
-			if (nyp == 0)
-				goto started;
-			/* the predecessor's level: its own baseline for a point after its last */
-			yp[nyp] = yp[nyp - 1];
-			floor_ = y_index(atp, nyp, pl_history_window_floor(&hp, hp.npoints));
-			for (size_t k = 0; k < hp.nsteps; k++)
-				if (hp.steps[k].fails && !hp.steps[k].accepted && open == (size_t)-1 &&
-				    y_index(atp, nyp, hp.steps[k].index) > floor_)
-					open = y_index(atp, nyp, hp.steps[k].index);
-			pl_gate_baseline(yp, last, floor_, open, o->window, dir, &o->gate, &from, &to);
-			if (to - from < PL_GATE_MIN_WINDOW)
-				goto started;
-			if (!(pd->window = malloc((to - from) * sizeof(double))))
-				goto oom;
-			memcpy(pd->window, yp + from, (to - from) * sizeof(double));
-			pd->nwindow = to - from;
-			it->nbase = to - from;
-			it->across = 1;
-			if (dup_or_null(&it->base_first, point_label(&hp.points[atp[from]])) ||
-			    dup_or_null(&it->base_last, point_label(&hp.points[atp[to - 1]])))
-				goto oom;
-		}
+		rc = across_window(sl, se, m, o, accepted, it, pd, err);
 		goto done;
 	}
 	if (c < PL_GATE_MIN_WINDOW)
@@ -292,10 +316,7 @@ oom:
 done:
 	free(y);
 	free(at);
-	free(yp);
-	free(atp);
 	pl_history_release(&h);
-	pl_history_release(&hp);
 	return rc;
 }
 
@@ -390,6 +411,72 @@ static int name_series(const struct slice *sl, size_t n, const struct pl_gate_ni
 	return 0;
 }
 
+/* Splits runs into series by condition key: each run's key into kx (their
+ * count in *nkx, for the caller to free), shallow copies of the runs in key
+ * order into shallow, and one slice per key into sl (their count in *nsl),
+ * not yet sorted. */
+static int split_series(const struct pl_run_list *runs, struct keyed *kx, size_t *nkx,
+                        struct pl_run *shallow, struct slice *sl, size_t *nsl)
+{
+	for (size_t i = 0; i < runs->n; i++, (*nkx)++) {
+		struct pl_cond_key key;
+		if (pl_cond_key_make(&runs->v[i], &key))
+			return PL_ENOMEM;
+		kx[i].key = key.text;
+		kx[i].i = i;
+	}
+	qsort(kx, runs->n, sizeof(*kx), cmp_keyed);
+	for (size_t i = 0; i < runs->n; i++) {
+		const struct pl_run *r = &runs->v[kx[i].i];
+		const char *t = r->cond[PL_C_RUN_STARTED_AT].set ? r->cond[PL_C_RUN_STARTED_AT].text : NULL;
+		struct slice *cur;
+		/* shallow copies: the views only read them and never free them */
+		memcpy(&shallow[i], r, sizeof(*r));
+		if (i == 0 || strcmp(kx[i].key, kx[i - 1].key) != 0) {
+			cur = &sl[(*nsl)++];
+			cur->view.v = &shallow[i];
+			cur->rep = r;
+			cur->first_id = r->id;
+		}
+		cur = &sl[*nsl - 1];
+		cur->view.n++;
+		if (r->id < cur->first_id) {
+			cur->first_id = r->id;
+			cur->rep = r;
+		}
+		if (t && (!cur->first_time || strcmp(t, cur->first_time) < 0))
+			cur->first_time = t;
+		if (t && (!cur->last_time || strcmp(t, cur->last_time) > 0))
+			cur->last_time = t;
+	}
+	return 0;
+}
+
+/* Each item's verdict from the night's decision verd, and the night's counts. */
+static void set_verdicts(struct pl_gate_night *out, const struct pl_gate_verdict *verd)
+{
+	for (size_t i = 0; i < out->nitems; i++) {
+		struct pl_gate_item *it = &out->items[i];
+		it->g = verd[i];
+		if (!verd[i].decidable)
+			it->verdict = PL_V_TOO_FEW;
+		else if (verd[i].red && it->accepted)
+			it->verdict = PL_V_ACCEPTED;
+		else if (verd[i].red)
+			it->verdict = PL_V_REGRESSION;
+		else if (verd[i].better)
+			it->verdict = PL_V_IMPROVEMENT;
+		else
+			it->verdict = PL_V_NO_CHANGE;
+		if (it->verdict != PL_V_ACCEPTED)
+			it->accepted = NULL;
+		out->nred += it->verdict == PL_V_REGRESSION;
+		out->naccepted += it->verdict == PL_V_ACCEPTED;
+		out->nimprovements += it->verdict == PL_V_IMPROVEMENT;
+		out->ndecidable += it->verdict != PL_V_TOO_FEW;
+	}
+}
+
 int pl_gate_night_build(const struct pl_run_list *runs, const struct pl_gate_night_opts *opts,
                         const struct pl_accepted_list *accepted, struct pl_gate_night *out,
                         struct pl_error *err)
@@ -417,37 +504,8 @@ int pl_gate_night_build(const struct pl_run_list *runs, const struct pl_gate_nig
 	sl = calloc(runs->n, sizeof(*sl));
 	if (!kx || !shallow || !sl)
 		goto oom;
-	for (size_t i = 0; i < runs->n; i++, nkx++) {
-		struct pl_cond_key key;
-		if (pl_cond_key_make(&runs->v[i], &key))
-			goto oom;
-		kx[i].key = key.text;
-		kx[i].i = i;
-	}
-	qsort(kx, runs->n, sizeof(*kx), cmp_keyed);
-	for (size_t i = 0; i < runs->n; i++) {
-		const struct pl_run *r = &runs->v[kx[i].i];
-		const char *t = r->cond[PL_C_RUN_STARTED_AT].set ? r->cond[PL_C_RUN_STARTED_AT].text : NULL;
-		struct slice *cur;
-		/* shallow copies: the views only read them and never free them */
-		memcpy(&shallow[i], r, sizeof(*r));
-		if (i == 0 || strcmp(kx[i].key, kx[i - 1].key) != 0) {
-			cur = &sl[nsl++];
-			cur->view.v = &shallow[i];
-			cur->rep = r;
-			cur->first_id = r->id;
-		}
-		cur = &sl[nsl - 1];
-		cur->view.n++;
-		if (r->id < cur->first_id) {
-			cur->first_id = r->id;
-			cur->rep = r;
-		}
-		if (t && (!cur->first_time || strcmp(t, cur->first_time) < 0))
-			cur->first_time = t;
-		if (t && (!cur->last_time || strcmp(t, cur->last_time) > 0))
-			cur->last_time = t;
-	}
+	if (split_series(runs, kx, &nkx, shallow, sl, &nsl))
+		goto oom;
 	qsort(sl, nsl, sizeof(*sl), cmp_slice);
 	if (!(out->series = calloc(nsl, sizeof(*out->series))))
 		goto oom;
@@ -509,26 +567,7 @@ int pl_gate_night_build(const struct pl_run_list *runs, const struct pl_gate_nig
 		out->nfailed_series += out->series[s].nfailed > 0 && !out->series[s].superseded;
 		out->nstarted += out->series[s].started;
 	}
-	for (size_t i = 0; i < out->nitems; i++) {
-		struct pl_gate_item *it = &out->items[i];
-		it->g = verd[i];
-		if (!verd[i].decidable)
-			it->verdict = PL_V_TOO_FEW;
-		else if (verd[i].red && it->accepted)
-			it->verdict = PL_V_ACCEPTED;
-		else if (verd[i].red)
-			it->verdict = PL_V_REGRESSION;
-		else if (verd[i].better)
-			it->verdict = PL_V_IMPROVEMENT;
-		else
-			it->verdict = PL_V_NO_CHANGE;
-		if (it->verdict != PL_V_ACCEPTED)
-			it->accepted = NULL;
-		out->nred += it->verdict == PL_V_REGRESSION;
-		out->naccepted += it->verdict == PL_V_ACCEPTED;
-		out->nimprovements += it->verdict == PL_V_IMPROVEMENT;
-		out->ndecidable += it->verdict != PL_V_TOO_FEW;
-	}
+	set_verdicts(out, verd);
 	goto done;
 oom:
 	rc = pl_error_set(err, PL_ENOMEM, "out of memory");

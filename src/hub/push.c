@@ -302,26 +302,15 @@ static int item_cmp(const void *a, const void *b)
 	return (rx > ry) - (rx < ry);
 }
 
-/* The open batch, in one transaction. */
-static int flush(struct push_ctx *c, struct pl_error *err)
+/* (0) of a batch: drops the versions the hub holds already, counted
+ * present; nothing is written for them (their keys and source bytes were
+ * committed with them). params holds room for 3 per item. */
+static int drop_present(struct push_ctx *c, const char **params, struct pl_error *err)
 {
 	static const char *const claim_cast[] = {"", "::bigint", ""};
-	static const char *const id_cast[] = {"", "::bigint"};
-	static const char *const key_cast[] = {"", "::bigint", ""};
-	static const char *const line_cast[] = {"", "::bigint", "", ""};
-	const char **params = NULL;
-	PGresult *r = NULL, *kr = NULL;
-	size_t np, nok = 0;
-	int rc = 0;
+	PGresult *r = NULL;
+	int rc;
 
-	if (!c->n)
-		return 0;
-	qsort(c->items, c->n, sizeof(*c->items), item_cmp);
-	params = calloc(c->n * 4 * 2, sizeof(*params));
-	if (!params)
-		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	/* (0) the versions the hub holds already: counted, nothing written for
-	 * them (their keys and source bytes were committed with them) */
 	for (size_t i = 0; i < c->n; i++) {
 		params[3 * i] = c->items[i].sha256;
 		params[3 * i + 1] = c->items[i].record;
@@ -334,7 +323,7 @@ static int flush(struct push_ctx *c, struct pl_error *err)
 	                    ") v (sha256, record, line_sha256) ON l.sha256 = v.sha256 AND l.record = "
 	                    "v.record AND l.line_sha256 = v.line_sha256",
 	                    params, &r, "reading the hub's runs", err)))
-		goto out;
+		return rc;
 	if (PQntuples(r) > 0) {
 		size_t k = 0;
 		for (size_t i = 0; i < c->n; i++) {
@@ -354,22 +343,18 @@ static int flush(struct push_ctx *c, struct pl_error *err)
 		c->n = k;
 	}
 	PQclear(r);
-	r = NULL;
-	if (!c->n)
-		goto out;
-	if ((rc = pl_hub_exec(c->h, "BEGIN", "starting a push transaction", err)))
-		goto out;
-	/* (1) claim the identities */
-	for (size_t i = 0; i < c->n; i++) {
-		params[3 * i] = c->items[i].sha256;
-		params[3 * i + 1] = c->items[i].record;
-		params[3 * i + 2] = c->items[i].key_text;
-	}
-	if ((rc = exec_rows(c->h, "INSERT INTO perfledger.records (sha256, record, key) VALUES ", c->n,
-	                    3, claim_cast, " ON CONFLICT DO NOTHING", params, NULL,
-	                    "claiming record identities", err)))
-		goto fail;
-	/* (2) the keys the hub holds for them, and the first key for messages */
+	return 0;
+}
+
+/* (2) of a batch, in its transaction: the keys the hub holds for each
+ * item, and the first key for messages; an item the hub holds under other
+ * keys only is marked skip, counted and named. params: room for 2 per item. */
+static int mark_conflicts(struct push_ctx *c, const char **params, struct pl_error *err)
+{
+	static const char *const id_cast[] = {"", "::bigint"};
+	PGresult *r = NULL, *kr = NULL;
+	int rc;
+
 	for (size_t i = 0; i < c->n; i++) {
 		params[2 * i] = c->items[i].sha256;
 		params[2 * i + 1] = c->items[i].record;
@@ -380,14 +365,16 @@ static int flush(struct push_ctx *c, struct pl_error *err)
 	                    c->n, 2, id_cast,
 	                    ") v (sha256, record) ON k.sha256 = v.sha256 AND k.record = v.record",
 	                    params, &kr, "reading the hub's conditions", err)))
-		goto fail;
+		return rc;
 	if ((rc = exec_rows(c->h,
 	                    "SELECT r.sha256, r.record::text, r.key FROM perfledger.records r JOIN "
 	                    "(VALUES ",
 	                    c->n, 2, id_cast,
 	                    ") v (sha256, record) ON r.sha256 = v.sha256 AND r.record = v.record",
-	                    params, &r, "reading the hub's conditions", err)))
-		goto fail;
+	                    params, &r, "reading the hub's conditions", err))) {
+		PQclear(kr);
+		return rc;
+	}
 	for (size_t i = 0; i < c->n; i++) {
 		struct item *it = &c->items[i];
 		int any = 0, match = 0;
@@ -411,8 +398,21 @@ static int flush(struct push_ctx *c, struct pl_error *err)
 			name_skip(c, it, hub_key);
 		}
 	}
-	/* (3) keys and lines of the others */
-	np = 0;
+	PQclear(r);
+	PQclear(kr);
+	return 0;
+}
+
+/* (3) of a batch, in its transaction: the keys and lines of the items not
+ * skipped; a line the hub has already is counted present. params: room for
+ * 8 per item (two keys of 3, or a line of 4). */
+static int store_rows(struct push_ctx *c, const char **params, struct pl_error *err)
+{
+	static const char *const key_cast[] = {"", "::bigint", ""};
+	static const char *const line_cast[] = {"", "::bigint", "", ""};
+	size_t np = 0, nok = 0;
+	int rc;
+
 	for (size_t i = 0; i < c->n; i++) {
 		struct item *it = &c->items[i];
 		for (int k = 0; k < 2 && !it->skip; k++) {
@@ -427,7 +427,7 @@ static int flush(struct push_ctx *c, struct pl_error *err)
 	                          "INSERT INTO perfledger.record_keys (sha256, record, key_sha256) VALUES ",
 	                          np / 3, 3, key_cast, " ON CONFLICT DO NOTHING", params, NULL,
 	                          "storing conditions", err)))
-		goto fail;
+		return rc;
 	np = 0;
 	for (size_t i = 0; i < c->n; i++) {
 		struct item *it = &c->items[i];
@@ -445,13 +445,45 @@ static int flush(struct push_ctx *c, struct pl_error *err)
 		                    "INSERT INTO perfledger.lines (sha256, record, line_sha256, line) VALUES ",
 		                    nok, 4, line_cast, " ON CONFLICT DO NOTHING", params, &lr,
 		                    "storing runs", err)))
-			goto fail;
+			return rc;
 		c->ps->stored += strtoll(PQcmdTuples(lr), NULL, 10);
 		c->ps->present += (long long)nok - strtoll(PQcmdTuples(lr), NULL, 10);
 		PQclear(lr);
 	}
-	/* (4) source bytes */
-	if ((rc = push_sources(c, err)))
+	return 0;
+}
+
+/* The open batch, in one transaction. */
+static int flush(struct push_ctx *c, struct pl_error *err)
+{
+	static const char *const claim_cast[] = {"", "::bigint", ""};
+	const char **params = NULL;
+	int rc = 0;
+
+	if (!c->n)
+		return 0;
+	qsort(c->items, c->n, sizeof(*c->items), item_cmp);
+	params = calloc(c->n * 4 * 2, sizeof(*params));
+	if (!params)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	if ((rc = drop_present(c, params, err)) || !c->n)
+		goto out;
+	if ((rc = pl_hub_exec(c->h, "BEGIN", "starting a push transaction", err)))
+		goto out;
+	/* (1) claim the identities */
+	for (size_t i = 0; i < c->n; i++) {
+		params[3 * i] = c->items[i].sha256;
+		params[3 * i + 1] = c->items[i].record;
+		params[3 * i + 2] = c->items[i].key_text;
+	}
+	if ((rc = exec_rows(c->h, "INSERT INTO perfledger.records (sha256, record, key) VALUES ", c->n,
+	                    3, claim_cast, " ON CONFLICT DO NOTHING", params, NULL,
+	                    "claiming record identities", err)))
+		goto fail;
+	/* (2) refuse conflicting conditions, (3) keys and lines of the others,
+	 * (4) source bytes */
+	if ((rc = mark_conflicts(c, params, err)) || (rc = store_rows(c, params, err)) ||
+	    (rc = push_sources(c, err)))
 		goto fail;
 	if ((rc = pl_hub_exec(c->h, "COMMIT", "committing a push transaction", err)))
 		goto out;
@@ -460,8 +492,6 @@ static int flush(struct push_ctx *c, struct pl_error *err)
 fail:
 	PQclear(PQexec(c->h->conn, "ROLLBACK"));
 out:
-	PQclear(r);
-	PQclear(kr);
 	free(params);
 	items_release(c);
 	return rc;
