@@ -421,7 +421,9 @@ static void test_ci_env_missing(void **state)
 /* ------------------------------------------ repeated caveats collapse */
 
 /* check's text output: a caveat equal to an earlier one, or the same but
- * for its first argument (the point it names), is counted on that line. */
+ * for its first argument (the point it names), is counted on that line,
+ * which names the first 3 other points it holds for, then a count; exact
+ * repeats name no other point. */
 static void test_caveats_collapse(void **state)
 {
 	struct pl_check chk;
@@ -430,15 +432,15 @@ static void test_caveats_collapse(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
-	static const char *const args[5][2] = {
+	static const char *const args[8][2] = {
 		{"2026-10-01", "x"}, {"2026-10-02", "x"}, {"2026-10-03", "y"}, {"2026-10-04", "x"},
-		{"2026-10-03", "y"}};
+		{"2026-10-03", "y"}, {"2026-10-05", "x"}, {"2026-10-06", "x"}, {"2026-10-07", "x"}};
 
 	(void)state;
 	memset(&chk, 0, sizeof(chk));
 	chk.threshold = 0.05;
 	chk.alpha = 0.05;
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < 8; i++) {
 		pl_msg_init(&m, PL_MSG_GATE_SERIES);
 		pl_msg_text(&m, args[i][0]);
 		pl_msg_text(&m, args[i][1]);
@@ -453,10 +455,11 @@ static void test_caveats_collapse(void **state)
 	assert_non_null(f = open_memstream(&buf, &len));
 	assert_int_equal(pl_render_check(f, &chk, PL_FMT_TEXT, &err), 0);
 	fclose(f);
-	assert_non_null(strstr(buf, "caveat: 2026-10-01 (latest x) (and 2 more like it)\n"
+	assert_non_null(strstr(buf, "caveat: 2026-10-01 (latest x) (and likewise for 2026-10-02, "
+	                            "2026-10-04, 2026-10-05 and 2 more)\n"
 	                            "caveat: 2026-10-03 (latest y) (and 1 more like it)\n"
 	                            "caveat: one (and 1 more like it)\n"));
-	assert_null(strstr(buf, "2026-10-02"));
+	assert_null(strstr(buf, "2026-10-06"));
 	free(buf);
 	pl_msgs_release(&chk.cmp.caveats);
 }
