@@ -23,7 +23,6 @@
 
 #include "import/import.h"
 #include "util/alloc.h"
-#include "util/fsutil.h"
 
 /* Rows per FETCH. */
 #define FETCH_ROWS "2000"
@@ -362,7 +361,7 @@ int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,
 	struct version *v = NULL;
 	struct pl_store *t0 = NULL;
 	char *mpath = NULL, *prev = NULL, *snap = NULL;
-	char src_db[4200]; /* the temporary ledger of the source bytes */
+	char src_db[4200] = ""; /* the temporary ledger of the source bytes ("": none) */
 	int nv = 0, rc, in_txn = 0;
 
 	memset(ps, 0, sizeof(*ps));
@@ -441,7 +440,6 @@ int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,
 		if ((rc = pl_store_merge(st, src_db, &ms, err)))
 			goto out;
 		add_merge(&ps->merged, &ms);
-		remove_db(src_db);
 	}
 	if (ps->merged.skipped || ps->rejected) {
 		ps->watermark_kept = 1;
@@ -451,10 +449,9 @@ int pl_hub_pull(struct pl_hub *h, struct pl_store *st, const char *db_path,
 out:
 	if (in_txn)
 		PQclear(PQexec(h->conn, "ROLLBACK"));
-	if (t0) {
-		pl_store_close(t0);
-		remove_db(src_db);
-	}
+	pl_store_close(t0);
+	if (src_db[0])
+		remove_db(src_db); /* made or not, merged or not */
 	for (int i = 0; i < nv; i++) {
 		if (v[i].f)
 			fclose(v[i].f);
