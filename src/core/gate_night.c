@@ -157,6 +157,23 @@ static size_t y_index(const size_t *at, size_t ny, size_t p)
 	return k;
 }
 
+/* The baseline window y[from..to) of item it into pd, with the labels of
+ * its first and last points (at: the point index of each y). Returns 0 or
+ * PL_ENOMEM (nothing to release beyond what item_release() frees). */
+static int take_window(struct pending *pd, struct pl_gate_item *it, const double *y,
+                       const size_t *at, const struct pl_history *h, size_t from, size_t to)
+{
+	if (!(pd->window = malloc((to - from) * sizeof(double))))
+		return PL_ENOMEM;
+	memcpy(pd->window, y + from, (to - from) * sizeof(double));
+	pd->nwindow = to - from;
+	it->nbase = to - from;
+	if (dup_or_null(&it->base_first, point_label(&h->points[at[from]])) ||
+	    dup_or_null(&it->base_last, point_label(&h->points[at[to - 1]])))
+		return PL_ENOMEM;
+	return 0;
+}
+
 /* The baseline of item it across a change of condition (series se has too
  * few points of its own): the predecessor's last points into pd's window;
  * marks se started when the predecessor has too few for one. */
@@ -197,14 +214,8 @@ static int across_window(const struct slice *sl, struct pl_gate_series *se, int 
 		pl_gate_baseline(yp, last, floor_, open, o->window, dir, &o->gate, &from, &to);
 		if (to - from < PL_GATE_MIN_WINDOW)
 			goto started;
-		if (!(pd->window = malloc((to - from) * sizeof(double))))
-			goto oom;
-		memcpy(pd->window, yp + from, (to - from) * sizeof(double));
-		pd->nwindow = to - from;
-		it->nbase = to - from;
 		it->across = 1;
-		if (dup_or_null(&it->base_first, point_label(&hp.points[atp[from]])) ||
-		    dup_or_null(&it->base_last, point_label(&hp.points[atp[to - 1]])))
+		if (take_window(pd, it, yp, atp, &hp, from, to))
 			goto oom;
 	}
 	goto done;
@@ -297,13 +308,7 @@ static int gate_item(const struct slice *sl, size_t s, int m, const struct pl_ga
 		pl_gate_baseline(y, c, floor_, open, o->window, dir, &o->gate, &from, &to);
 		if (to - from < PL_GATE_MIN_WINDOW) /* too few since an accepted step */
 			goto done;
-		if (!(pd->window = malloc((to - from) * sizeof(double))))
-			goto oom;
-		memcpy(pd->window, y + from, (to - from) * sizeof(double));
-		pd->nwindow = to - from;
-		it->nbase = to - from;
-		if (dup_or_null(&it->base_first, point_label(&h.points[at[from]])) ||
-		    dup_or_null(&it->base_last, point_label(&h.points[at[to - 1]])) ||
+		if (take_window(pd, it, y, at, &h, from, to) ||
 		    (to < c && dup_or_null(&it->open_since, point_label(&h.points[at[to]]))))
 			goto oom;
 	}
