@@ -6,7 +6,9 @@
  * identity (sha256, record) in perfledger.records, ON CONFLICT DO NOTHING,
  * so that a concurrent push of the same identity waits for the first to
  * commit; (2) reads the condition keys the hub holds for them; a run none
- * of whose keys (current, as imported) is among them is skipped and named;
+ * of whose keys (current, as imported) is among them is skipped and named,
+ * unless it only lacks values the hub's copy holds (as merge decides: the
+ * same run, counted present);
  * (3) stores the others' keys and lines (ON CONFLICT DO NOTHING: a line
  * there already is counted present), and (4) the source bytes the hub
  * lacks. PostgreSQL's unique indexes do the work of many writers: there is
@@ -346,9 +348,37 @@ static int drop_present(struct push_ctx *c, const char **params, struct pl_error
 	return 0;
 }
 
+/* 1 when every line of mine ("name=value" lines) is a line of hub's: the
+ * run here only lacks values the hub's copy holds (an older perfledger
+ * did not derive them), which merge takes for the same run. */
+static int lines_cover(const char *hub, const char *mine)
+{
+	size_t hn = strlen(hub);
+
+	while (*mine) {
+		const char *end = strchr(mine, '\n');
+		size_t len = end ? (size_t)(end - mine) : strlen(mine);
+		int found = 0;
+
+		for (const char *p = hub; !found && p < hub + hn;) {
+			const char *pe = strchr(p, '\n');
+			size_t plen = pe ? (size_t)(pe - p) : strlen(p);
+
+			found = plen == len && memcmp(p, mine, len) == 0;
+			p += plen + (pe != NULL);
+		}
+		if (!found && len)
+			return 0;
+		mine += len + (end != NULL);
+	}
+	return 1;
+}
+
 /* (2) of a batch, in its transaction: the keys the hub holds for each
  * item, and the first key for messages; an item the hub holds under other
- * keys only is marked skip, counted and named. params: room for 2 per item. */
+ * keys only is marked skip and counted: present where its key only lacks
+ * lines of the hub's first key (lines_cover), else a conflict, named.
+ * params: room for 2 per item. */
 static int mark_conflicts(struct push_ctx *c, const char **params, struct pl_error *err)
 {
 	static const char *const id_cast[] = {"", "::bigint"};
@@ -394,6 +424,10 @@ static int mark_conflicts(struct push_ctx *c, const char **params, struct pl_err
 				    strcmp(PQgetvalue(r, t, 1), it->record) == 0)
 					hub_key = PQgetvalue(r, t, 2);
 			it->skip = 1;
+			if (hub_key && it->key_text && lines_cover(hub_key, it->key_text)) {
+				c->ps->present++; /* as merge decides: the same run, there already */
+				continue;
+			}
 			c->ps->skipped++;
 			name_skip(c, it, hub_key);
 		}

@@ -162,6 +162,19 @@ check_eq "run selected by its second version" 1 "$(sqlite3 sel2.db "SELECT count
 check_eq "its file's bytes kept" 1 "$(files_kept sel2.db)"
 check_eq "its file's bytes are its own" "$(files_of_runs sel2.db)" "$(files_kept sel2.db)"
 
+# 11 (before 10's pulls of hub9, whose counts it would change). a run here
+# that only lacks a value the hub's copy holds (an older perfledger did not
+# derive it) is the same run, as merge decides: on the hub already, not a
+# conflict; one that holds a value the hub's copy lacks still conflicts
+cp amendsrc.db older.db
+sqlite3 older.db "UPDATE conditions SET max_output_tokens = NULL, key_text = replace(key_text, 'max_output_tokens=256' || char(10), '')"
+"$BIN" --db older.db push "dbname=hub9" >push-older.out 2>push-older.err
+check_eq "push of a run lacking a value: exit" 0 "$?"
+check_eq "push of a run lacking a value" "pushed to '$WORK/pg/sock:$PGPORT/hub9': 1 run read, 0 stored, 1 on the hub already, 0 source chunks stored" "$(cat push-older.out)"
+sqlite3 older.db "UPDATE conditions SET key_text = key_text || 'dataset=zzz' || char(10), dataset = 'zzz'"
+"$BIN" --db older.db push "dbname=hub9" >push-older2.out 2>push-older2.err
+check_eq "push of a run holding a value the hub lacks: exit" 4 "$?"
+
 # 10. an older perfledger's marks file beside the ledger is moved into the
 # ledger: the pull after it is incremental, and the file is gone
 "$BIN" --db legacy.db pull "dbname=hub9" >/dev/null 2>&1 || fail "legacy pull 1"
