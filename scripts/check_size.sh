@@ -25,8 +25,7 @@ src/import/reimport.c:redo_run 141
 src/render/bundle.c:render_into 125
 src/render/bundle_charts.c:kind_charts 148
 src/render/export.c:pl_render_export_run 135
-src/render/gate_report.c:pl_render_gate 128
-src/render/regress.c:pl_render_check 121
+src/render/regress.c:pl_render_check 122
 src/render/regress.c:history_json 137
 src/render/regress.c:pl_render_history 155
 src/render/site_chart.c:pl_site_chart 170

@@ -231,6 +231,26 @@ done:
 	return rc;
 }
 
+/* Adds to night the caveats of l it does not hold yet (pl_msg_equal).
+ * Returns 0 or PL_ENOMEM. */
+static int keep_caveats(struct pl_msgs *night, const struct pl_msgs *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct pl_msg c;
+		int have = 0;
+
+		for (size_t j = 0; j < night->n && !have; j++)
+			have = pl_msg_equal(&night->v[j], &l->v[i]);
+		if (have)
+			continue;
+		if (pl_msg_copy(&c, &l->v[i]))
+			return PL_ENOMEM;
+		if (pl_msgs_push(night, &c)) /* c released */
+			return PL_ENOMEM;
+	}
+	return 0;
+}
+
 /* Fills item (and its pending window) for series s, metric m. */
 static int gate_item(const struct slice *sl, size_t s, int m, const struct pl_gate_night_opts *o,
                      const struct pl_accepted_list *accepted, struct pl_gate_night *out,
@@ -250,6 +270,10 @@ static int gate_item(const struct slice *sl, size_t s, int m, const struct pl_ga
 	}
 	if (rc)
 		goto done;
+	if (keep_caveats(&out->caveats, &h.cmp.caveats)) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto done;
+	}
 	y = malloc((h.npoints + 1) * sizeof(double));
 	at = malloc((h.npoints + 1) * sizeof(size_t));
 	if (!y || !at) {

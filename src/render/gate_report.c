@@ -210,6 +210,58 @@ static int write_json(FILE *out, const struct pl_gate_night *night, struct pl_er
 	return done(out, 0, err);
 }
 
+/* The series with nothing to report ("quiet" of them): one line each in
+ * text, collapsed under a <details> in Markdown. Returns 0 or the PL_E*
+ * code of a write (not yet turned into err: the caller's done() does). */
+static int put_quiet(FILE *out, const struct pl_gate_night *night, size_t quiet, int md)
+{
+	enum pl_table_format fmt = md ? PL_FMT_MARKDOWN : PL_FMT_TEXT;
+	struct pl_msg m;
+	int rc;
+
+	pl_msg_init(&m, PL_MSG_GATE_QUIET);
+	pl_msg_int(&m, (long long)quiet);
+	if (md) {
+		fputs("\n<details><summary>", out);
+		if ((rc = say(out, &m)))
+			return rc;
+		fputs("</summary>\n\n", out);
+	} else {
+		if ((rc = say(out, &m)))
+			return rc;
+		fputs(":\n", out);
+	}
+	for (size_t s = 0; s < night->nseries; s++) {
+		const struct pl_gate_series *se = &night->series[s];
+		int headed = 0;
+		if (se->started || se->superseded)
+			continue;
+		for (size_t i = 0; i < night->nitems; i++) {
+			const struct pl_gate_item *it = &night->items[i];
+			char ch[32];
+			if (it->series != s || loud(it))
+				continue;
+			if (!headed) {
+				fputs(md ? "- " : "  ", out);
+				if ((rc = series_head(out, se, fmt)))
+					return rc;
+				fputs(":", out);
+				headed = 1;
+			}
+			fprintf(out, "%s %s %s", headed++ > 1 ? "," : "", pl_metric_info[it->metric].name,
+			        it->g.decidable
+			            ? pl_fmt_change(ch, sizeof(ch), it->g.rel_change,
+			                            (enum pl_direction)pl_metric_info[it->metric].direction)
+			            : pl_verdict_name(it->verdict));
+		}
+		if (headed)
+			fputc('\n', out);
+	}
+	if (md)
+		fputs("\n</details>\n", out);
+	return 0;
+}
+
 int pl_render_gate(FILE *out, const struct pl_gate_night *night, enum pl_table_format fmt,
                    struct pl_error *err)
 {
@@ -286,47 +338,13 @@ int pl_render_gate(FILE *out, const struct pl_gate_night *night, enum pl_table_f
 		}
 	}
 	/* the rest: one line per series in text, collapsed in Markdown */
-	if (quiet) {
-		pl_msg_init(&m, PL_MSG_GATE_QUIET);
-		pl_msg_int(&m, (long long)quiet);
-		if (md) {
-			fputs("\n<details><summary>", out);
-			if ((rc = say(out, &m)))
-				return done(out, rc, err);
-			fputs("</summary>\n\n", out);
-		} else {
-			if ((rc = say(out, &m)))
-				return done(out, rc, err);
-			fputs(":\n", out);
-		}
-		for (size_t s = 0; s < night->nseries; s++) {
-			const struct pl_gate_series *se = &night->series[s];
-			int headed = 0;
-			if (se->started || se->superseded)
-				continue;
-			for (size_t i = 0; i < night->nitems; i++) {
-				const struct pl_gate_item *it = &night->items[i];
-				char ch[32];
-				if (it->series != s || loud(it))
-					continue;
-				if (!headed) {
-					fputs(md ? "- " : "  ", out);
-					if ((rc = series_head(out, se, fmt)))
-						return done(out, rc, err);
-					fputs(":", out);
-					headed = 1;
-				}
-				fprintf(out, "%s %s %s", headed++ > 1 ? "," : "", pl_metric_info[it->metric].name,
-				        it->g.decidable
-				            ? pl_fmt_change(ch, sizeof(ch), it->g.rel_change,
-				                            (enum pl_direction)pl_metric_info[it->metric].direction)
-				            : pl_verdict_name(it->verdict));
-			}
-			if (headed)
-				fputc('\n', out);
-		}
-		if (md)
-			fputs("\n</details>\n", out);
+	if (quiet && (rc = put_quiet(out, night, quiet, md)))
+		return done(out, rc, err);
+	/* the caveats of every series' points, each distinct one once */
+	if (night->caveats.n) {
+		fputs(md ? "\n" : "", out);
+		if ((rc = pl_render_put_caveats(out, &night->caveats, fmt)))
+			return done(out, rc, err);
 	}
 	pl_msg_init(&m, PL_MSG_GATE_RESULT);
 	pl_msg_int(&m, (long long)night->nred);

@@ -102,25 +102,21 @@ static char *repeats_words(const struct pl_msgs *l, size_t i, size_t count)
 	return t;
 }
 
-/* The caveats, each distinct one once: a caveat that repeats an earlier
- * one (caveat_repeats) is counted on that one's line, naming the first
- * other rows it holds for (repeats_words), so 25 nights of the same caveat
- * are one line. */
-static int put_caveats(FILE *out, const struct pl_comparison *cmp, enum pl_table_format fmt)
+int pl_render_put_caveats(FILE *out, const struct pl_msgs *caveats, enum pl_table_format fmt)
 {
 	int rc;
 
-	for (size_t i = 0; i < cmp->caveats.n; i++) {
+	for (size_t i = 0; i < caveats->n; i++) {
 		size_t more = 0;
 		int seen = 0;
 		char *t;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = caveat_repeats(&cmp->caveats.v[j], &cmp->caveats.v[i]);
+			seen = caveat_repeats(&caveats->v[j], &caveats->v[i]);
 		if (seen)
 			continue;
-		for (size_t j = i + 1; j < cmp->caveats.n; j++)
-			more += caveat_repeats(&cmp->caveats.v[i], &cmp->caveats.v[j]);
-		if (!(t = pl_words_msg(&cmp->caveats.v[i], PL_LANG_EN)))
+		for (size_t j = i + 1; j < caveats->n; j++)
+			more += caveat_repeats(&caveats->v[i], &caveats->v[j]);
+		if (!(t = pl_words_msg(&caveats->v[i], PL_LANG_EN)))
 			return PL_ENOMEM;
 		fputs(fmt == PL_FMT_MARKDOWN ? "- caveat: " : "caveat: ", out);
 		rc = pl_render_write_input(out, t, fmt);
@@ -128,7 +124,7 @@ static int put_caveats(FILE *out, const struct pl_comparison *cmp, enum pl_table
 		if (rc)
 			return rc;
 		if (more) {
-			if (!(t = repeats_words(&cmp->caveats, i, more)))
+			if (!(t = repeats_words(caveats, i, more)))
 				return PL_ENOMEM;
 			fputc(' ', out);
 			rc = pl_render_write_input(out, t, fmt); /* it holds the rows' labels */
@@ -643,7 +639,8 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 	if ((rc = check_lines(out, chk, PL_V_REGRESSION, fmt)) ||
 	    (rc = check_lines(out, chk, PL_V_ACCEPTED, fmt)) ||
 	    (rc = check_lines(out, chk, PL_V_IMPROVEMENT, fmt)) ||
-	    (rc = check_lines(out, chk, PL_V_TOO_FEW, fmt)) || (rc = put_caveats(out, &chk->cmp, fmt)))
+	    (rc = check_lines(out, chk, PL_V_TOO_FEW, fmt)) ||
+	    (rc = pl_render_put_caveats(out, &chk->cmp.caveats, fmt)))
 		return finish(out, rc, err);
 	if ((rc = failed_lines(out, chk, fmt)))
 		return finish(out, rc, err);
@@ -952,7 +949,7 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 	if (h->nfailed)
 		fprintf(out, "%snote: %zu failed run%s (no request completed) marked FAILED, never in a "
 		             "median\n", bullet, h->nfailed, h->nfailed == 1 ? "" : "s");
-	if ((rc = put_caveats(out, &h->cmp, fmt)))
+	if ((rc = pl_render_put_caveats(out, &h->cmp.caveats, fmt)))
 		return finish(out, rc, err);
 	if (h->gate && h->latest_verdict != PL_V_TOO_FEW) {
 		if ((rc = gate_latest(out, h, bullet, fmt)))

@@ -66,6 +66,17 @@ char *pl_fmt_change(char *buf, size_t n, double rel, enum pl_direction dir);
  * terminal as pl_text_sanitize() does. Returns 0, PL_EIO or PL_ENOMEM. */
 int pl_render_write_input(FILE *out, const char *s, enum pl_table_format fmt);
 
+/* Writes caveats as "caveat: ..." lines ("- caveat: ..." in Markdown),
+ * each distinct one once (render/regress.c): a caveat equal to an earlier
+ * one, or the same but for its first argument (the point or row it names),
+ * is counted on that one's line, which names the first 3 other rows it
+ * holds for ("(and likewise for A, B, C and 22 more)"; "(and 1 more like
+ * it)" for exact repeats), worded in English and written through
+ * pl_render_write_input(). O(n^2) in the caveats. Returns 0, PL_ENOMEM or
+ * pl_render_write_input()'s code. */
+struct pl_msgs;
+int pl_render_put_caveats(FILE *out, const struct pl_msgs *caveats, enum pl_table_format fmt);
+
 /* The spread of metric m over the runs of a comparison row, for human
  * tables: "min–max" (4 significant digits each, an en dash between), or ""
  * when fewer than two of the row's runs have the metric or min and max
