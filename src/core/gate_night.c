@@ -91,20 +91,10 @@ static int cmp_keyed(const void *pa, const void *pb)
 	return (a->i > b->i) - (a->i < b->i);
 }
 
-/* One series while building: a view of its runs. */
+/* One series of a selection held in memory: a view of its runs. */
 struct slice {
 	struct pl_run_list view; /* v points into the shallow copies; not owned */
-	const struct pl_run *rep; /* its first run (by id) */
-	long long first_id;
-	const char *first_time;  /* earliest run_started_at text, or NULL */
-	const char *last_time;   /* latest, or NULL */
 };
-
-static int cmp_slice(const void *pa, const void *pb)
-{
-	const struct slice *a = pa, *b = pb;
-	return (a->first_id > b->first_id) - (a->first_id < b->first_id);
-}
 
 /* The label of point p ("" when it has no value). */
 static const char *point_label(const struct pl_history_point *p)
@@ -157,6 +147,42 @@ static size_t y_index(const size_t *at, size_t ny, size_t p)
 	return k;
 }
 
+/* What the night keeps of one metric of one series until it is decided. */
+struct part {
+	int have;               /* the metric has values in the series: a check */
+	int decides;            /* its latest point has a median: a candidate */
+	size_t c;               /* the candidate's index among the medians */
+	int own_started;        /* judged on its own, it has too few points */
+	struct pl_gate_item it; /* the check judged on its own (labels owned) */
+	struct pending own;     /* its baseline judged on its own */
+	int pred_ok;            /* 1: pred holds a window */
+	struct pending pred;    /* as a predecessor across a change: the window a
+	                           point after its last is judged against */
+	char *pred_first;       /* labels of that window's first and last points; owned */
+	char *pred_last;
+};
+
+/* One series while building (gate_night.h's builder). */
+struct pl_gate_gseries {
+	struct pl_run *owned_rep;  /* the first run, when taken from the caller; owned */
+	const struct pl_run *rep;  /* its first run (by id): owned_rep or the caller's */
+	long long first_id;
+	char *first_time;          /* earliest run_started_at text, or NULL; owned */
+	char *last_time;           /* latest, or NULL; owned */
+	char *latest;              /* its latest point's label; owned */
+	size_t npoints;            /* points of its first metric with a median */
+	long long *failed_ids;     /* failed runs of its latest point; owned */
+	size_t nfailed;
+	struct pl_msgs caveats;    /* distinct caveats of its histories */
+	struct part *parts;        /* one per metric of the builder; owned */
+};
+
+static int cmp_gseries(const void *pa, const void *pb)
+{
+	const struct pl_gate_gseries *a = pa, *b = pb;
+	return (a->first_id > b->first_id) - (a->first_id < b->first_id);
+}
+
 /* The baseline window y[from..to) of item it into pd, with the labels of
  * its first and last points (at: the point index of each y). Returns 0 or
  * PL_ENOMEM (nothing to release beyond what item_release() frees). */
@@ -174,61 +200,78 @@ static int take_window(struct pending *pd, struct pl_gate_item *it, const double
 	return 0;
 }
 
-/* The baseline of item it across a change of condition (series se has too
- * few points of its own): the predecessor's last points into pd's window;
- * marks se started when the predecessor has too few for one. */
-static int across_window(const struct slice *sl, struct pl_gate_series *se, int m,
-                         const struct pl_gate_night_opts *o, const struct pl_accepted_list *accepted,
-                         struct pl_gate_item *it, struct pending *pd, struct pl_error *err)
+/* The window a point after the last of h is judged against — the series'
+ * level, as a series that continues it across a change of condition with
+ * too few points of its own is judged — into pt->pred and its labels
+ * (pt->pred_ok 0 when it has too few points for one). y[0..ny) are h's
+ * medians (y has room for one more), at their point indexes. Returns 0 or
+ * PL_ENOMEM. */
+static int pred_window(const struct pl_gate_night_opts *o, int dir, const struct pl_history *h,
+                       double *y, const size_t *at, size_t ny, struct part *pt)
 {
-	struct pl_history hp;
-	double *yp = NULL;
-	size_t *atp = NULL, nyp, from;
-	int dir = pl_metric_info[m].direction, rc;
+	size_t floor_, open = (size_t)-1, from, to;
+	struct pl_gate_item labels;
 
-	memset(&hp, 0, sizeof(hp));
-	rc = pl_history_build_grouped(&sl[se->predecessor].view, o->group, m, &o->allow, accepted,
-	                              &hp, err);
-	if (rc == PL_EEMPTY || rc == PL_EMISMATCH) {
-		rc = 0;
-		goto started;
+	if (ny == 0)
+		return 0;
+	y[ny] = y[ny - 1];
+	floor_ = y_index(at, ny, pl_history_window_floor(h, h->npoints));
+	for (size_t k = 0; k < h->nsteps; k++)
+		if (h->steps[k].fails && !h->steps[k].accepted && open == (size_t)-1 &&
+		    y_index(at, ny, h->steps[k].index) > floor_)
+			open = y_index(at, ny, h->steps[k].index);
+	pl_gate_baseline(y, ny, floor_, open, o->window, dir, &o->gate, &from, &to);
+	if (to - from < PL_GATE_MIN_WINDOW)
+		return 0;
+	memset(&labels, 0, sizeof(labels));
+	if (take_window(&pt->pred, &labels, y, at, h, from, to)) {
+		item_release(&labels);
+		return PL_ENOMEM;
 	}
-	if (rc)
-		goto done;
-	yp = malloc((hp.npoints + 1) * sizeof(double));
-	atp = malloc((hp.npoints + 1) * sizeof(size_t));
-	if (!yp || !atp)
-		goto oom;
-	nyp = medians_of(&hp, yp, atp);
-	{
-		size_t last = nyp, floor_ = 0, open = (size_t)-1, to;
-		if (nyp == 0)
-			goto started;
-		/* the predecessor's level: its own baseline for a point after its last */
-		yp[nyp] = yp[nyp - 1];
-		floor_ = y_index(atp, nyp, pl_history_window_floor(&hp, hp.npoints));
-		for (size_t k = 0; k < hp.nsteps; k++)
-			if (hp.steps[k].fails && !hp.steps[k].accepted && open == (size_t)-1 &&
-			    y_index(atp, nyp, hp.steps[k].index) > floor_)
-				open = y_index(atp, nyp, hp.steps[k].index);
-		pl_gate_baseline(yp, last, floor_, open, o->window, dir, &o->gate, &from, &to);
-		if (to - from < PL_GATE_MIN_WINDOW)
-			goto started;
-		it->across = 1;
-		if (take_window(pd, it, yp, atp, &hp, from, to))
-			goto oom;
+	pt->pred_first = labels.base_first;
+	pt->pred_last = labels.base_last;
+	pt->pred_ok = 1;
+	return 0;
+}
+
+/* The check of metric m judged on its own into pt (candidate: the last of
+ * y[0..ny), the medians of h at their point indexes at). Returns 0 or
+ * PL_ENOMEM. */
+static int own_check(const struct pl_gate_night_builder *b, int m, const struct pl_history *h,
+                     const double *y, const size_t *at, size_t ny, struct part *pt)
+{
+	size_t c = ny - 1, floor_, open = (size_t)-1, from, to;
+	const struct pl_history_point *cp = &h->points[at[c]];
+
+	pt->decides = 1;
+	pt->c = c;
+	pt->it.latest = y[c];
+	pt->it.accepted = pl_accepted_find(b->accepted, m, cp->run_ids, cp->n);
+	if (c < PL_GATE_MIN_WINDOW) {
+		pt->own_started = 1;
+		return 0;
 	}
-	goto done;
-started:
-	se->started = 1;
-	goto done;
-oom:
-	rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-done:
-	free(yp);
-	free(atp);
-	pl_history_release(&hp);
-	return rc;
+	floor_ = y_index(at, ny, pl_history_window_floor(h, at[c]));
+	/* an accepted point is the new normal even before a step is seen there */
+	for (size_t k = floor_ + 1; k < c; k++) {
+		const struct pl_history_point *pp = &h->points[at[k]];
+		if (pl_accepted_find(b->accepted, m, pp->run_ids, pp->n))
+			floor_ = k;
+	}
+	for (size_t k = 0; k < h->nsteps; k++) {
+		size_t yi = y_index(at, ny, h->steps[k].index);
+		if (h->steps[k].fails && !h->steps[k].accepted && open == (size_t)-1 && yi > floor_ &&
+		    yi <= c)
+			open = yi;
+	}
+	pl_gate_baseline(y, c, floor_, open, b->opts->window, pl_metric_info[m].direction,
+	                 &b->opts->gate, &from, &to);
+	if (to - from < PL_GATE_MIN_WINDOW) /* too few since an accepted step */
+		return 0;
+	if (take_window(&pt->own, &pt->it, y, at, h, from, to) ||
+	    (to < c && dup_or_null(&pt->it.open_since, point_label(&h->points[at[to]]))))
+		return PL_ENOMEM;
+	return 0;
 }
 
 /* Adds to night the caveats of l it does not hold yet (pl_msg_equal).
@@ -251,94 +294,56 @@ static int keep_caveats(struct pl_msgs *night, const struct pl_msgs *l)
 	return 0;
 }
 
-/* Fills item (and its pending window) for series s, metric m. */
-static int gate_item(const struct slice *sl, size_t s, int m, const struct pl_gate_night_opts *o,
-                     const struct pl_accepted_list *accepted, struct pl_gate_night *out,
-                     struct pl_gate_item *it, struct pending *pd, int *have, struct pl_error *err)
+
+/* Metric k of b for series g of runs: its history, what it contributes to
+ * the series' latest point and caveats, the check judged on its own and
+ * the window it offers a successor. Returns 0, PL_ENOMEM or the history's
+ * error (err set). */
+static int series_part(const struct pl_gate_night_builder *b, struct pl_gate_gseries *g,
+                       size_t k, const struct pl_run_list *runs, struct pl_error *err)
 {
-	struct pl_gate_series *se = &out->series[s];
+	const struct pl_gate_night_opts *o = b->opts;
+	struct part *pt = &g->parts[k];
+	int m = b->metrics[k], rc;
 	struct pl_history h;
 	double *y = NULL;
-	size_t *at = NULL, ny, c;
-	int dir = pl_metric_info[m].direction, rc;
+	size_t *at = NULL, ny;
 
-	*have = 0;
-	rc = pl_history_build_grouped(&sl[s].view, o->group, m, &o->allow, accepted, &h, err);
+	rc = pl_history_build_grouped(runs, o->group, m, &o->allow, b->accepted, &h, err);
 	if (rc == PL_EEMPTY || rc == PL_EMISMATCH) { /* no value of m here: not a check */
 		pl_history_release(&h);
 		return 0;
 	}
 	if (rc)
 		goto done;
-	if (keep_caveats(&out->caveats, &h.cmp.caveats)) {
-		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-		goto done;
-	}
 	y = malloc((h.npoints + 1) * sizeof(double));
 	at = malloc((h.npoints + 1) * sizeof(size_t));
-	if (!y || !at) {
-		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-		goto done;
-	}
+	if (!y || !at || keep_caveats(&g->caveats, &h.cmp.caveats))
+		goto oom;
 	ny = medians_of(&h, y, at);
-	memset(it, 0, sizeof(*it));
-	it->series = s;
-	it->metric = m;
-	it->verdict = PL_V_TOO_FEW;
-	if (!se->latest && h.npoints) { /* the first metric names the series' night */
+	pt->have = 1;
+	pt->it.metric = m;
+	pt->it.verdict = PL_V_TOO_FEW;
+	if (!g->latest && h.npoints) { /* the first metric names the series' night */
 		const struct pl_history_point *lp = &h.points[h.npoints - 1];
-		if (dup_or_null(&se->latest, point_label(lp)))
+		if (dup_or_null(&g->latest, point_label(lp)))
 			goto oom;
-		se->npoints = ny;
+		g->npoints = ny;
 		if (lp->nfailed) {
-			if (!(se->failed_ids = malloc(lp->nfailed * sizeof(long long))))
+			if (!(g->failed_ids = malloc(lp->nfailed * sizeof(long long))))
 				goto oom;
-			memcpy(se->failed_ids, lp->failed_ids, lp->nfailed * sizeof(long long));
-			se->nfailed = lp->nfailed;
+			memcpy(g->failed_ids, lp->failed_ids, lp->nfailed * sizeof(long long));
+			g->nfailed = lp->nfailed;
 		}
 	}
-	*have = 1;
+	if (pred_window(o, pl_metric_info[m].direction, &h, y, at, ny, pt))
+		goto oom;
 	/* every run of the series failed, or of its latest point (a failed
 	 * night fails the series, series.nfailed, and judges no metric) */
 	if (ny == 0 || h.points[h.npoints - 1].n == 0)
 		goto done;
-	c = ny - 1;
-	it->latest = y[c];
-	{
-		const struct pl_history_point *cp = &h.points[at[c]];
-		it->accepted = pl_accepted_find(accepted, m, cp->run_ids, cp->n);
-	}
-	if (c < PL_GATE_OWN_MIN && se->predecessor != (size_t)-1) {
-		rc = across_window(sl, se, m, o, accepted, it, pd, err);
-		goto done;
-	}
-	if (c < PL_GATE_MIN_WINDOW)
-		goto started;
-	{
-		size_t floor_ = y_index(at, ny, pl_history_window_floor(&h, at[c])), open = (size_t)-1;
-		size_t from, to;
-		/* an accepted point is the new normal even before a step is seen there */
-		for (size_t k = floor_ + 1; k < c; k++) {
-			const struct pl_history_point *pp = &h.points[at[k]];
-			if (pl_accepted_find(accepted, m, pp->run_ids, pp->n))
-				floor_ = k;
-		}
-		for (size_t k = 0; k < h.nsteps; k++) {
-			size_t yi = y_index(at, ny, h.steps[k].index);
-			if (h.steps[k].fails && !h.steps[k].accepted && open == (size_t)-1 && yi > floor_ &&
-			    yi <= c)
-				open = yi;
-		}
-		pl_gate_baseline(y, c, floor_, open, o->window, dir, &o->gate, &from, &to);
-		if (to - from < PL_GATE_MIN_WINDOW) /* too few since an accepted step */
-			goto done;
-		if (take_window(pd, it, y, at, &h, from, to) ||
-		    (to < c && dup_or_null(&it->open_since, point_label(&h.points[at[to]]))))
-			goto oom;
-	}
-	goto done;
-started:
-	se->started = 1;
+	if (own_check(b, m, &h, y, at, ny, pt))
+		goto oom;
 	goto done;
 oom:
 	rc = pl_error_set(err, PL_ENOMEM, "out of memory");
@@ -347,6 +352,106 @@ done:
 	free(at);
 	pl_history_release(&h);
 	return rc;
+}
+
+static void gseries_release(struct pl_gate_gseries *g, size_t nparts)
+{
+	if (g->owned_rep)
+		pl_run_release(g->owned_rep);
+	free(g->owned_rep);
+	free(g->first_time);
+	free(g->last_time);
+	free(g->latest);
+	free(g->failed_ids);
+	pl_msgs_release(&g->caveats);
+	for (size_t k = 0; g->parts && k < nparts; k++) {
+		struct part *pt = &g->parts[k];
+		item_release(&pt->it);
+		free(pt->own.window);
+		free(pt->pred.window);
+		free(pt->pred_first);
+		free(pt->pred_last);
+	}
+	free(g->parts);
+}
+
+int pl_gate_night_begin(struct pl_gate_night_builder *b, const struct pl_gate_night_opts *opts,
+                        const struct pl_accepted_list *accepted, struct pl_error *err)
+{
+	const int *metrics;
+	size_t n;
+
+	memset(b, 0, sizeof(*b));
+	if (!opts || opts->window < 1 || opts->group < 0 || opts->group >= PL_G_COUNT)
+		return pl_error_set(err, PL_EUSAGE, "gate: needs a group and window:N with N >= 1");
+	b->opts = opts;
+	b->accepted = accepted;
+	if (opts->nmetrics) {
+		metrics = opts->metrics;
+		n = opts->nmetrics;
+	} else {
+		metrics = pl_compare_default_metrics(&n);
+	}
+	for (size_t k = 0; k < n; k++) {
+		int dup = 0;
+		for (size_t j = 0; j < b->nmetrics; j++)
+			dup |= b->metrics[j] == metrics[k];
+		if (!dup && b->nmetrics < PL_METRIC_COUNT)
+			b->metrics[b->nmetrics++] = metrics[k];
+	}
+	return 0;
+}
+
+int pl_gate_night_add(struct pl_gate_night_builder *b, struct pl_run_list *runs, int take,
+                      struct pl_error *err)
+{
+	struct pl_gate_gseries *g;
+	const char *first = NULL, *last = NULL;
+	size_t rep = 0;
+	int rc;
+
+	if (!runs->n)
+		return 0;
+	if (PL_ALLOC_GROW(b->series, b->nseries + 1, b->cap))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	g = &b->series[b->nseries++]; /* counted now: released whatever happens */
+	memset(g, 0, sizeof(*g));
+	if (!(g->parts = calloc(b->nmetrics + 1, sizeof(*g->parts))))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	for (size_t i = 0; i < runs->n; i++) {
+		const struct pl_value *v = &runs->v[i].cond[PL_C_RUN_STARTED_AT];
+		const char *t = v->set ? v->text : NULL;
+		if (runs->v[i].id < runs->v[rep].id)
+			rep = i;
+		if (t && (!first || strcmp(t, first) < 0))
+			first = t;
+		if (t && (!last || strcmp(t, last) > 0))
+			last = t;
+	}
+	g->first_id = runs->v[rep].id;
+	if (dup_or_null(&g->first_time, first) || dup_or_null(&g->last_time, last))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	for (size_t k = 0; k < b->nmetrics; k++)
+		if ((rc = series_part(b, g, k, runs, err)))
+			return rc;
+	if (!take) {
+		g->rep = &runs->v[rep];
+		return 0;
+	}
+	if (!(g->owned_rep = malloc(sizeof(*g->owned_rep))))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	/* taken: its conditions and extras alone (what labels, families and
+	 * predecessors read); the caller's list releases the rest */
+	pl_run_init(g->owned_rep);
+	memcpy(g->owned_rep->cond, runs->v[rep].cond, sizeof(g->owned_rep->cond));
+	memset(runs->v[rep].cond, 0, sizeof(runs->v[rep].cond));
+	g->owned_rep->extra = runs->v[rep].extra;
+	g->owned_rep->nextra = runs->v[rep].nextra;
+	runs->v[rep].extra = NULL;
+	runs->v[rep].nextra = 0;
+	g->owned_rep->id = runs->v[rep].id;
+	g->rep = g->owned_rep;
+	return 0;
 }
 
 /* The label source of run r (its conditions and extras). */
@@ -359,8 +464,8 @@ static struct pl_label_src label_src(const struct pl_run *r)
 /* Labels (core/series_label.h: the identity, then what tells the series
  * from its siblings — the series of the same identity — and the conditions
  * opts names), families and predecessors of the series sl[0..n). */
-static int name_series(const struct slice *sl, size_t n, const struct pl_gate_night_opts *opts,
-                       struct pl_gate_night *out)
+static int name_series(const struct pl_gate_gseries *sl, size_t n,
+                       const struct pl_gate_night_opts *opts, struct pl_gate_night *out)
 {
 	struct pl_label_src *src = n ? malloc(n * sizeof(*src)) : NULL;
 	char **labels = n ? malloc(n * sizeof(*labels)) : NULL;
@@ -442,8 +547,7 @@ static int name_series(const struct slice *sl, size_t n, const struct pl_gate_ni
 
 /* Splits runs into series by condition key: each run's key into kx (their
  * count in *nkx, for the caller to free), shallow copies of the runs in key
- * order into shallow, and one slice per key into sl (their count in *nsl),
- * not yet sorted. */
+ * order into shallow, and one slice per key into sl (their count in *nsl). */
 static int split_series(const struct pl_run_list *runs, struct keyed *kx, size_t *nkx,
                         struct pl_run *shallow, struct slice *sl, size_t *nsl)
 {
@@ -456,27 +560,11 @@ static int split_series(const struct pl_run_list *runs, struct keyed *kx, size_t
 	}
 	qsort(kx, runs->n, sizeof(*kx), cmp_keyed);
 	for (size_t i = 0; i < runs->n; i++) {
-		const struct pl_run *r = &runs->v[kx[i].i];
-		const char *t = r->cond[PL_C_RUN_STARTED_AT].set ? r->cond[PL_C_RUN_STARTED_AT].text : NULL;
-		struct slice *cur;
 		/* shallow copies: the views only read them and never free them */
-		memcpy(&shallow[i], r, sizeof(*r));
-		if (i == 0 || strcmp(kx[i].key, kx[i - 1].key) != 0) {
-			cur = &sl[(*nsl)++];
-			cur->view.v = &shallow[i];
-			cur->rep = r;
-			cur->first_id = r->id;
-		}
-		cur = &sl[*nsl - 1];
-		cur->view.n++;
-		if (r->id < cur->first_id) {
-			cur->first_id = r->id;
-			cur->rep = r;
-		}
-		if (t && (!cur->first_time || strcmp(t, cur->first_time) < 0))
-			cur->first_time = t;
-		if (t && (!cur->last_time || strcmp(t, cur->last_time) > 0))
-			cur->last_time = t;
+		memcpy(&shallow[i], &runs->v[kx[i].i], sizeof(shallow[i]));
+		if (i == 0 || strcmp(kx[i].key, kx[i - 1].key) != 0)
+			sl[(*nsl)++].view.v = &shallow[i];
+		sl[*nsl - 1].view.n++;
 	}
 	return 0;
 }
@@ -506,72 +594,104 @@ static void set_verdicts(struct pl_gate_night *out, const struct pl_gate_verdict
 	}
 }
 
-int pl_gate_night_build(const struct pl_run_list *runs, const struct pl_gate_night_opts *opts,
-                        const struct pl_accepted_list *accepted, struct pl_gate_night *out,
-                        struct pl_error *err)
+/* The check of part pt of series s (index s of out, g in the builder) as
+ * item it with its window pd: judged on its own, or across the change
+ * from its predecessor when it has too few points of its own. */
+static int take_check(const struct pl_gate_night_builder *b, struct pl_gate_night *out, size_t s,
+                      size_t k, struct pl_gate_item *it, struct pending *pd)
 {
-	struct keyed *kx = NULL;
-	struct pl_run *shallow = NULL;
-	struct slice *sl = NULL;
+	struct pl_gate_series *se = &out->series[s];
+	struct part *pt = &b->series[s].parts[k];
+	const struct part *pp;
+
+	*it = pt->it; /* moved: the item owns the labels now */
+	memset(&pt->it, 0, sizeof(pt->it));
+	*pd = pt->own;
+	memset(&pt->own, 0, sizeof(pt->own));
+	it->series = s;
+	if (!pt->decides || pt->c >= PL_GATE_OWN_MIN || se->predecessor == (size_t)-1) {
+		se->started |= pt->own_started;
+		return 0;
+	}
+	item_release(it);
+	it->base_first = it->base_last = it->open_since = NULL;
+	it->nbase = 0;
+	free(pd->window);
+	memset(pd, 0, sizeof(*pd));
+	pp = &b->series[se->predecessor].parts[k];
+	if (!pp->have || !pp->pred_ok) {
+		se->started = 1;
+		return 0;
+	}
+	if (!(pd->window = malloc(pp->pred.nwindow * sizeof(double))))
+		return PL_ENOMEM;
+	memcpy(pd->window, pp->pred.window, pp->pred.nwindow * sizeof(double));
+	pd->nwindow = it->nbase = pp->pred.nwindow;
+	it->across = 1;
+	if (dup_or_null(&it->base_first, pp->pred_first) || dup_or_null(&it->base_last, pp->pred_last))
+		return PL_ENOMEM;
+	return 0;
+}
+
+/* The series of b into out (labels, families, predecessors; the latest
+ * point of each that is gated) and their checks into out->items with
+ * their windows into *pd (*npd of them). Returns 0 or PL_ENOMEM. */
+static int take_series(struct pl_gate_night_builder *b, struct pl_gate_night *out,
+                       struct pending **pd, size_t *npd)
+{
+	size_t cap_items = 0, cap_pd = 0;
+
+	qsort(b->series, b->nseries, sizeof(*b->series), cmp_gseries);
+	if (!(out->series = calloc(b->nseries, sizeof(*out->series))))
+		return PL_ENOMEM;
+	out->nseries = b->nseries;
+	if (name_series(b->series, b->nseries, b->opts, out))
+		return PL_ENOMEM;
+	for (size_t s = 0; s < b->nseries; s++) {
+		struct pl_gate_series *se = &out->series[s];
+		struct pl_gate_gseries *g = &b->series[s];
+
+		if (se->superseded) /* not gated: it has no night of its own */
+			continue;
+		se->latest = g->latest;
+		se->npoints = g->npoints;
+		se->failed_ids = g->failed_ids;
+		se->nfailed = g->nfailed;
+		g->latest = NULL;
+		g->failed_ids = NULL;
+		if (keep_caveats(&out->caveats, &g->caveats))
+			return PL_ENOMEM;
+		for (size_t k = 0; k < b->nmetrics; k++) {
+			if (!g->parts[k].have)
+				continue;
+			if (PL_ALLOC_GROW(out->items, out->nitems + 1, cap_items) ||
+			    PL_ALLOC_GROW(*pd, out->nitems + 1, cap_pd))
+				return PL_ENOMEM;
+			*npd = ++out->nitems; /* counted now: released whatever happens */
+			if (take_check(b, out, s, k, &out->items[out->nitems - 1], &(*pd)[out->nitems - 1]))
+				return PL_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int pl_gate_night_finish(struct pl_gate_night_builder *b, struct pl_gate_night *out,
+                         struct pl_error *err)
+{
 	struct pending *pd = NULL;
 	struct pl_gate_check *checks = NULL;
 	struct pl_gate_verdict *verd = NULL;
-	const int *metrics;
-	size_t nmetrics, nsl = 0, nkx = 0, cap_items = 0, cap_pd = 0, npd = 0;
+	size_t npd = 0;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!opts || opts->window < 1 || opts->group < 0 || opts->group >= PL_G_COUNT)
-		return pl_error_set(err, PL_EUSAGE, "gate: needs a group and window:N with N >= 1");
-	out->window = opts->window;
-	out->group = opts->group;
-	out->gate = opts->gate;
-	if (runs->n == 0)
+	out->window = b->opts->window;
+	out->group = b->opts->group;
+	out->gate = b->opts->gate;
+	if (b->nseries == 0)
 		return pl_error_set(err, PL_EEMPTY, "no run in the selection");
-	kx = calloc(runs->n, sizeof(*kx));
-	shallow = malloc(runs->n * sizeof(*shallow));
-	sl = calloc(runs->n, sizeof(*sl));
-	if (!kx || !shallow || !sl)
+	if (take_series(b, out, &pd, &npd))
 		goto oom;
-	if (split_series(runs, kx, &nkx, shallow, sl, &nsl))
-		goto oom;
-	qsort(sl, nsl, sizeof(*sl), cmp_slice);
-	if (!(out->series = calloc(nsl, sizeof(*out->series))))
-		goto oom;
-	out->nseries = nsl;
-	if (name_series(sl, nsl, opts, out))
-		goto oom;
-
-	if (opts->nmetrics) {
-		metrics = opts->metrics;
-		nmetrics = opts->nmetrics;
-	} else {
-		metrics = pl_compare_default_metrics(&nmetrics);
-	}
-	for (size_t s = 0; s < nsl; s++) {
-		if (out->series[s].superseded)
-			continue;
-		for (size_t k = 0; k < nmetrics; k++) {
-			int have = 0, dup = 0;
-			for (size_t j = 0; j < k; j++)
-				dup |= metrics[j] == metrics[k];
-			if (dup)
-				continue;
-			if (PL_ALLOC_GROW(out->items, out->nitems + 1, cap_items) ||
-			    PL_ALLOC_GROW(pd, out->nitems + 1, cap_pd))
-				goto oom;
-			if (out->nitems < npd) /* a slot an item without values left */
-				free(pd[out->nitems].window);
-			memset(&pd[out->nitems], 0, sizeof(*pd));
-			if (npd < out->nitems + 1)
-				npd = out->nitems + 1;
-			if ((rc = gate_item(sl, s, metrics[k], opts, accepted, out, &out->items[out->nitems],
-			                    &pd[out->nitems], &have, err)))
-				goto done;
-			if (have)
-				out->nitems++;
-		}
-	}
 	if (out->nitems == 0) {
 		rc = pl_error_set(err, PL_EEMPTY,
 		                  "no headline metric has values in the series; name one with --metric");
@@ -590,9 +710,9 @@ int pl_gate_night_build(const struct pl_run_list *runs, const struct pl_gate_nig
 		checks[i].metric = it->metric;
 		checks[i].family = out->series[it->series].family;
 	}
-	if ((rc = pl_gate_decide(checks, out->nitems, &opts->gate, verd, err)))
+	if ((rc = pl_gate_decide(checks, out->nitems, &b->opts->gate, verd, err)))
 		goto done;
-	for (size_t s = 0; s < nsl; s++) {
+	for (size_t s = 0; s < out->nseries; s++) {
 		out->nfailed_series += out->series[s].nfailed > 0 && !out->series[s].superseded;
 		out->nstarted += out->series[s].started;
 	}
@@ -601,16 +721,58 @@ int pl_gate_night_build(const struct pl_run_list *runs, const struct pl_gate_nig
 oom:
 	rc = pl_error_set(err, PL_ENOMEM, "out of memory");
 done:
+	for (size_t i = 0; i < npd; i++)
+		free(pd[i].window);
+	free(pd);
+	free(checks);
+	free(verd);
+	return rc;
+}
+
+void pl_gate_night_builder_release(struct pl_gate_night_builder *b)
+{
+	if (!b)
+		return;
+	for (size_t s = 0; s < b->nseries; s++)
+		gseries_release(&b->series[s], b->nmetrics + 1);
+	free(b->series);
+	memset(b, 0, sizeof(*b));
+}
+
+int pl_gate_night_build(const struct pl_run_list *runs, const struct pl_gate_night_opts *opts,
+                        const struct pl_accepted_list *accepted, struct pl_gate_night *out,
+                        struct pl_error *err)
+{
+	struct pl_gate_night_builder b;
+	struct keyed *kx = NULL;
+	struct pl_run *shallow = NULL;
+	struct slice *sl = NULL;
+	size_t nsl = 0, nkx = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = pl_gate_night_begin(&b, opts, accepted, err)))
+		goto done;
+	if (runs->n) {
+		kx = calloc(runs->n, sizeof(*kx));
+		shallow = malloc(runs->n * sizeof(*shallow));
+		sl = calloc(runs->n, sizeof(*sl));
+		if (!kx || !shallow || !sl || split_series(runs, kx, &nkx, shallow, sl, &nsl)) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			goto done;
+		}
+	}
+	for (size_t i = 0; i < nsl && !rc; i++)
+		rc = pl_gate_night_add(&b, &sl[i].view, 0, err);
+	if (!rc)
+		rc = pl_gate_night_finish(&b, out, err);
+done:
+	pl_gate_night_builder_release(&b);
 	for (size_t i = 0; i < nkx; i++)
 		free(kx[i].key);
 	free(kx);
 	free(shallow);
 	free(sl);
-	for (size_t i = 0; i < npd; i++) /* only the slots initialised above */
-		free(pd[i].window);
-	free(pd);
-	free(checks);
-	free(verd);
 	return rc;
 }
 

@@ -129,6 +129,49 @@ int pl_gate_night_build(const struct pl_run_list *runs, const struct pl_gate_nig
                         const struct pl_accepted_list *accepted, struct pl_gate_night *out,
                         struct pl_error *err);
 
+/*
+ * The same night built series by series, so that only one series' runs need
+ * be in memory at once (flow/gate_flow.c walks the store one condition key
+ * at a time): what a night keeps of a series is its first run's conditions,
+ * its latest point and, per metric, at most two windows of opts->window
+ * medians (its own baseline, and the one a series continuing it across a
+ * change of condition is judged against). pl_gate_night_build() is
+ * begin, one add per condition key, finish; both give the same night.
+ * The fields are the builder's own.
+ */
+struct pl_gate_gseries; /* one series while building (gate_night.c) */
+struct pl_gate_night_builder {
+	const struct pl_gate_night_opts *opts;   /* borrowed until finish */
+	const struct pl_accepted_list *accepted; /* borrowed until finish; may be NULL */
+	int metrics[PL_METRIC_COUNT];            /* the metrics gated, each once */
+	size_t nmetrics;
+	struct pl_gate_gseries *series;          /* one per add; owned */
+	size_t nseries, cap;
+};
+
+/* Starts b for opts and accepted (both borrowed until
+ * pl_gate_night_finish()). Returns 0, or PL_EUSAGE for bad options (err
+ * set). Release b with pl_gate_night_builder_release() either way. */
+int pl_gate_night_begin(struct pl_gate_night_builder *b, const struct pl_gate_night_opts *opts,
+                        const struct pl_accepted_list *accepted, struct pl_error *err);
+
+/* Adds the runs of one series (one condition key: every run of it in the
+ * selection, in id order) to b. take 1: b may take the contents of runs
+ * (they are left released or untouched); 0: runs are only read, and must
+ * stay valid until finish (b keeps a pointer to the first run). Returns 0,
+ * PL_ENOMEM, or the history's error (err set). */
+int pl_gate_night_add(struct pl_gate_night_builder *b, struct pl_run_list *runs, int take,
+                      struct pl_error *err);
+
+/* Decides the night of every series added to b into *out (zeroed first),
+ * as pl_gate_night_build() does. Returns what it returns (PL_EEMPTY when no
+ * series was added, "no run in the selection"). b is spent: release it. */
+int pl_gate_night_finish(struct pl_gate_night_builder *b, struct pl_gate_night *out,
+                         struct pl_error *err);
+
+/* Frees what b holds. NULL is a no-op. */
+void pl_gate_night_builder_release(struct pl_gate_night_builder *b);
+
 /* Frees everything in night. NULL is a no-op. */
 void pl_gate_night_release(struct pl_gate_night *night);
 

@@ -21,10 +21,11 @@
  * and gates them with opts (the caller fills it: group, window, metrics,
  * allow; opts->gate from pl_gate_opts_init() for check's defaults) and
  * accepted (may be NULL; borrowed) into *night (zeroed first).
+ * The store is read one series (conditions row) at a time
+ * (pl_store_each_set, pl_gate_night_add), so memory holds one series' runs
+ * and what the night keeps of each series, whatever the ledger's size.
  * *have receives 1 when the night was decided, 0 when there is none and
- * *night holds nothing: the ledger holds more than PL_SITE_NIGHT_MAX_RUNS
- * runs (render/site.h: the night is in memory at once), or no selected run
- * has a metric to gate. Returns 0, or PL_EDB, PL_ENOMEM, PL_EUSAGE with err
+ * *night holds nothing: no selected run has a metric to gate. Returns 0, or PL_EDB, PL_ENOMEM, PL_EUSAGE with err
  * set (*have 0, *night released). The caller releases *night with
  * pl_gate_night_release() either way (a no-op when *have is 0).
  */

@@ -56,11 +56,6 @@
  * output_throughput. *count receives the number. */
 const int *pl_site_default_metrics(size_t *count);
 
-/* Most stored runs for which `site` decides the latest nights of every
- * series together (site opts.night): the whole selection is then in
- * memory at once, as for `check`; above it each series is gated alone, so
- * that memory holds one series whatever the ledger's size. */
-#define PL_SITE_NIGHT_MAX_RUNS 8000
 
 /* What to render. */
 struct pl_site_opts {
