@@ -22,12 +22,7 @@ src/core/gate.c:pl_gate_decide 121
 src/core/history.c:pl_history_build_grouped 128
 src/import/pipeline.c:pl_import_paths 125
 src/import/reimport.c:redo_run 141
-src/render/bundle.c:render_into 125
 src/render/bundle_charts.c:kind_charts 148
-src/render/export.c:pl_render_export_run 135
-src/render/regress.c:pl_render_check 122
-src/render/regress.c:history_json 137
-src/render/regress.c:pl_render_history 155
 src/render/site_chart.c:pl_site_chart 170
 src/render/site.c:index_row 128
 src/render/xlsx.c:sheet_procurement 167

@@ -243,6 +243,66 @@ static int write_default(const char *dir, struct bundle *b, struct pl_error *err
 	return 0;
 }
 
+/* The words of an open-loop sweep: those of w, but its load is the
+ * request rate, and the sweep chart and the SLO texts say so. */
+static void rate_words_fill(struct words *rate, const struct words *w)
+{
+	*rate = *w;
+	rate->sweep_title = rate->sweep_title_rate;
+	rate->sweep_x = rate->sweep_x_rate;
+	rate->measured = rate->measured_rate;
+	rate->interpolated = rate->interpolated_rate;
+	rate->none = rate->none_rate;
+	rate->point_label = rate->point_label_rate;
+	rate->latency_title = rate->latency_title_rate;
+	rate->pareto_title = rate->pareto_title_rate;
+}
+
+/* report.md and report.html from the templates of b's language, with the
+ * built-in style and script set in b's context first. */
+static int write_reports(const char *dir, struct bundle *b, struct pl_error *err)
+{
+	size_t len;
+	const char *css = pl_tpl_builtin("report.css", &len);
+	const char *js = pl_tpl_builtin("report.js", &len);
+	char name[64];
+	struct tpl_job job = {name, PL_TPL_MARKDOWN, b->ctx};
+	int rc;
+
+	if (pl_tpl_set_raw(b->ctx, "style", css ? css : "") ||
+	    pl_tpl_set_raw(b->ctx, "script", js ? js : ""))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	snprintf(name, sizeof(name), "report.%s.md", b->w->lang);
+	rc = write_in(dir, "report.md", write_tpl, &job, err);
+	if (rc == 0) {
+		snprintf(name, sizeof(name), "report.%s.html", b->w->lang);
+		job.esc = PL_TPL_HTML;
+		rc = write_in(dir, "report.html", write_tpl, &job, err);
+	}
+	return rc;
+}
+
+/* comparison.xlsx, with the verdict's order, flags and notes when one was
+ * drawn (else the groups' order). */
+static int write_workbook(const char *dir, const struct bundle *b, struct pl_error *err)
+{
+	const struct pl_bundle_opts *opts = b->o;
+	char *path = pl_fs_path(dir, "comparison.xlsx");
+	struct pl_xlsx_verdict v = {opts->spec->currency, b->offer_order,
+	                            (const char *const *)b->offer_flags,
+	                            (const char *const *)b->offer_notes, b->bundle_id,
+	                            b->how_to_check, b->offer_rank};
+	int rc;
+
+	if (!b->proc || b->noffers != b->proc->ngroups) /* no verdict drawn: the groups' order */
+		v.order = v.ranks = NULL, v.flags = v.notes = NULL;
+	rc = path ? pl_xlsx_write_bundle(path, b->cmp, b->runs, b->proc, &v, opts->spec->sheets,
+	                                 opts->lang, opts->epoch, err)
+	          : pl_error_set(err, PL_ENOMEM, "out of memory");
+	free(path);
+	return rc;
+}
+
 /* One render into dir, an empty directory. */
 struct render_job {
 	const struct pl_comparison *cmp;
@@ -264,7 +324,6 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 	size_t ncharts = 0;
 	struct pl_error plot_err;
 	int rc, plot_rc = 0;
-	char name[64];
 
 	memset(&b, 0, sizeof(b));
 	b.cmp = cmp;
@@ -274,22 +333,10 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 	words_fill(&lang_words, opts->lang);
 	b.w = &lang_words;
 	b.w_closed = b.w;
-	{
-		/* an open-loop sweep: its load is the request rate, and the
-		 * sweep chart and the SLO texts say so */
-		rate_words = *b.w;
-		rate_words.sweep_title = rate_words.sweep_title_rate;
-		rate_words.sweep_x = rate_words.sweep_x_rate;
-		rate_words.measured = rate_words.measured_rate;
-		rate_words.interpolated = rate_words.interpolated_rate;
-		rate_words.none = rate_words.none_rate;
-		rate_words.point_label = rate_words.point_label_rate;
-		rate_words.latency_title = rate_words.latency_title_rate;
-		rate_words.pareto_title = rate_words.pareto_title_rate;
-		b.w_open = &rate_words;
-		if (proc && proc->load == PL_C_REQUEST_RATE && !proc->mixed)
-			b.w = &rate_words;
-	}
+	rate_words_fill(&rate_words, b.w);
+	b.w_open = &rate_words;
+	if (proc && proc->load == PL_C_REQUEST_RATE && !proc->mixed)
+		b.w = &rate_words;
 	if (opts->spec->builtin)
 		return write_default(dir, &b, err);
 	pl_error_init(&plot_err);
@@ -322,37 +369,10 @@ static int render_into(const char *dir, void *vjob, struct pl_error *err)
 		rc = pl_bundle_write_charts(&b, dir, err);
 	if (rc == 0 && (pl_bundle_context(&b) || pl_bundle_ctx_charts(&b, charts, ncharts)))
 		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-	if (rc == 0) {
-		size_t len;
-		const char *css = pl_tpl_builtin("report.css", &len);
-		const char *js = pl_tpl_builtin("report.js", &len);
-		if (pl_tpl_set_raw(b.ctx, "style", css ? css : "") ||
-		    pl_tpl_set_raw(b.ctx, "script", js ? js : ""))
-			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-	}
-	if (rc == 0) {
-		struct tpl_job job = {name, PL_TPL_MARKDOWN, b.ctx};
-		snprintf(name, sizeof(name), "report.%s.md", b.w->lang);
-		rc = write_in(dir, "report.md", write_tpl, &job, err);
-		if (rc == 0) {
-			snprintf(name, sizeof(name), "report.%s.html", b.w->lang);
-			job.esc = PL_TPL_HTML;
-			rc = write_in(dir, "report.html", write_tpl, &job, err);
-		}
-	}
-	if (rc == 0) {
-		char *path = pl_fs_path(dir, "comparison.xlsx");
-		struct pl_xlsx_verdict v = {opts->spec->currency, b.offer_order,
-		                            (const char *const *)b.offer_flags,
-		                            (const char *const *)b.offer_notes, b.bundle_id,
-		                            b.how_to_check, b.offer_rank};
-		if (!proc || b.noffers != proc->ngroups) /* no verdict drawn: the groups' order */
-			v.order = v.ranks = NULL, v.flags = v.notes = NULL;
-		rc = path ? pl_xlsx_write_bundle(path, cmp, runs, proc, &v, opts->spec->sheets, opts->lang,
-		                                   opts->epoch, err)
-		          : pl_error_set(err, PL_ENOMEM, "out of memory");
-		free(path);
-	}
+	if (rc == 0)
+		rc = write_reports(dir, &b, err);
+	if (rc == 0)
+		rc = write_workbook(dir, &b, err);
 	if (rc == 0) {
 		struct bytes bt = {opts->spec->bytes, opts->spec->nbytes};
 		rc = write_in(dir, "definition.json", write_bytes, &bt, err);

@@ -541,27 +541,22 @@ static int failed_lines(FILE *out, const struct pl_check *chk, enum pl_table_for
 	return ferror(out) ? PL_EIO : 0;
 }
 
-int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format fmt,
-                    struct pl_error *err)
+/* The check's head: the title line (what against what, with run counts),
+ * the shared conditions and the line that says which test decides. */
+static int check_head(FILE *out, const struct pl_check *chk, enum pl_table_format fmt,
+                      const char *thr)
 {
-	struct pl_grid g = {0};
-	char thr[32], al[32];
-	int rc, status = pl_check_exit_status(chk);
+	char al[32];
+	int rc;
 
-	if (fmt == PL_FMT_CSV)
-		return pl_error_set(err, PL_EUSAGE, "check writes text, markdown or json");
-	if (fmt == PL_FMT_JSON)
-		return finish(out, check_json(out, chk), err);
-
-	fmt_pct(thr, sizeof(thr), chk->threshold);
 	pl_fmt_num(al, sizeof(al), chk->alpha);
 	fprintf(out, "%scheck: %s ", fmt == PL_FMT_MARKDOWN ? "## " : "",
 	        chk->series ? pl_group_name(chk->group) : pl_cond_info[chk->axis].name);
 	if ((rc = pl_render_write_input(out, chk->baseline, fmt)))
-		return finish(out, rc, err);
+		return rc;
 	fprintf(out, " (baseline, %zu run%s) vs ", chk->n_base, chk->n_base == 1 ? "" : "s");
 	if ((rc = pl_render_write_input(out, chk->candidate, fmt)))
-		return finish(out, rc, err);
+		return rc;
 	if (chk->n_failed)
 		fprintf(out, " (candidate, %zu run%s and %zu failed)\n", chk->n_cand,
 		        chk->n_cand == 1 ? "" : "s", chk->n_failed);
@@ -570,7 +565,7 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 	if (fmt == PL_FMT_MARKDOWN)
 		fputc('\n', out);
 	if ((rc = put_shared(out, &chk->cmp, fmt)))
-		return finish(out, rc, err);
+		return rc;
 	if (chk->series && chk->baseline_kind == PL_BASELINE_WINDOW)
 		fprintf(out,
 		        "test: the candidate point's median against the two-sided %s prediction "
@@ -591,19 +586,33 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 		             : "",
 		        thr);
 	}
+	return 0;
+}
 
-	if (chk->nm == 0 && chk->n_failed) {
-		/* every candidate run failed: nothing was tested */
-		fprintf(out, "%sno metric tested: every candidate run failed\n\n",
-		        fmt == PL_FMT_MARKDOWN ? "- " : "");
-		if ((rc = failed_lines(out, chk, fmt)))
-			return finish(out, rc, err);
-		if (fmt == PL_FMT_MARKDOWN)
-			fputc('\n', out);
-		fprintf(out, "result: %zu failed candidate run%s (exit 1)\n", chk->n_failed,
-		        chk->n_failed == 1 ? "" : "s");
-		return finish(out, 0, err);
-	}
+/* The check when every candidate run failed: nothing was tested, the
+ * failed runs are listed and the result is exit 1. */
+static int check_all_failed(FILE *out, const struct pl_check *chk, enum pl_table_format fmt)
+{
+	int rc;
+
+	fprintf(out, "%sno metric tested: every candidate run failed\n\n",
+	        fmt == PL_FMT_MARKDOWN ? "- " : "");
+	if ((rc = failed_lines(out, chk, fmt)))
+		return rc;
+	if (fmt == PL_FMT_MARKDOWN)
+		fputc('\n', out);
+	fprintf(out, "result: %zu failed candidate run%s (exit 1)\n", chk->n_failed,
+	        chk->n_failed == 1 ? "" : "s");
+	return 0;
+}
+
+/* The table of tested metrics: one row per metric, its n, both summaries,
+ * the change, p and the verdict; followed by a blank line. */
+static int check_table(FILE *out, const struct pl_check *chk, enum pl_table_format fmt)
+{
+	struct pl_grid g = {0};
+	int rc;
+
 	g.ncols = 7;
 	pl_grid_put(&g, "metric", 0, 0);
 	pl_grid_put(&g, "n", 0, 1);
@@ -634,18 +643,16 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 	rc = pl_grid_write(out, &g, fmt);
 	pl_grid_release(&g);
 	if (rc)
-		return finish(out, rc, err);
+		return rc;
 	fputc('\n', out);
-	if ((rc = check_lines(out, chk, PL_V_REGRESSION, fmt)) ||
-	    (rc = check_lines(out, chk, PL_V_ACCEPTED, fmt)) ||
-	    (rc = check_lines(out, chk, PL_V_IMPROVEMENT, fmt)) ||
-	    (rc = check_lines(out, chk, PL_V_TOO_FEW, fmt)) ||
-	    (rc = pl_render_put_caveats(out, &chk->cmp.caveats, fmt)))
-		return finish(out, rc, err);
-	if ((rc = failed_lines(out, chk, fmt)))
-		return finish(out, rc, err);
-	if (fmt == PL_FMT_MARKDOWN)
-		fputc('\n', out);
+	return 0;
+}
+
+/* The check's last line: "result: ..." with the exit status it stands for. */
+static void check_result(FILE *out, const struct pl_check *chk, const char *thr)
+{
+	int status = pl_check_exit_status(chk);
+
 	if (status == 1 && chk->n_failed && !chk->nregressions)
 		fprintf(out, "result: %zu failed candidate run%s (exit 1)\n", chk->n_failed,
 		        chk->n_failed == 1 ? "" : "s");
@@ -663,32 +670,46 @@ int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format 
 		             "(%zu accepted) (exit 0)\n", thr, chk->naccepted);
 	else
 		fprintf(out, "result: no significant regression beyond %s%% (exit 0)\n", thr);
+}
+
+int pl_render_check(FILE *out, const struct pl_check *chk, enum pl_table_format fmt,
+                    struct pl_error *err)
+{
+	char thr[32];
+	int rc;
+
+	if (fmt == PL_FMT_CSV)
+		return pl_error_set(err, PL_EUSAGE, "check writes text, markdown or json");
+	if (fmt == PL_FMT_JSON)
+		return finish(out, check_json(out, chk), err);
+
+	fmt_pct(thr, sizeof(thr), chk->threshold);
+	if ((rc = check_head(out, chk, fmt, thr)))
+		return finish(out, rc, err);
+	if (chk->nm == 0 && chk->n_failed) /* every candidate run failed: nothing was tested */
+		return finish(out, check_all_failed(out, chk, fmt), err);
+	if ((rc = check_table(out, chk, fmt)))
+		return finish(out, rc, err);
+	if ((rc = check_lines(out, chk, PL_V_REGRESSION, fmt)) ||
+	    (rc = check_lines(out, chk, PL_V_ACCEPTED, fmt)) ||
+	    (rc = check_lines(out, chk, PL_V_IMPROVEMENT, fmt)) ||
+	    (rc = check_lines(out, chk, PL_V_TOO_FEW, fmt)) ||
+	    (rc = pl_render_put_caveats(out, &chk->cmp.caveats, fmt)))
+		return finish(out, rc, err);
+	if ((rc = failed_lines(out, chk, fmt)))
+		return finish(out, rc, err);
+	if (fmt == PL_FMT_MARKDOWN)
+		fputc('\n', out);
+	check_result(out, chk, thr);
 	return finish(out, 0, err);
 }
 
 /* ---------------------------------------------------------------- history */
 
-static int history_json(FILE *out, const struct pl_history *h)
+/* history JSON "points": one object per point, its runs, summary, level
+ * and (where they apply) its failed runs and time. */
+static void jhistory_points(FILE *out, const struct pl_history *h)
 {
-	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
-	int first = 1;
-
-	fputc('{', out);
-	pl_json_write_key(out, &first, "metric");
-	pl_json_write_string(out, mi->name);
-	pl_json_write_key(out, &first, "unit");
-	pl_json_write_string(out, pl_unit_label(mi->unit));
-	pl_json_write_key(out, &first, "direction");
-	pl_json_write_string(out, direction_key(mi->direction));
-	pl_json_write_key(out, &first, "by");
-	pl_json_write_string(out, pl_cond_info[h->by].name);
-	pl_json_write_key(out, &first, "group_by");
-	pl_json_write_string(out, pl_group_name(h->group));
-	pl_json_write_key(out, &first, "time_axis");
-	fputs(h->time_axis ? "true" : "false", out);
-	pl_json_write_key(out, &first, "shared_conditions");
-	jshared(out, &h->cmp);
-	pl_json_write_key(out, &first, "points");
 	fputc('[', out);
 	for (size_t i = 0; i < h->npoints; i++) {
 		const struct pl_history_point *p = &h->points[i];
@@ -714,7 +735,13 @@ static int history_json(FILE *out, const struct pl_history *h)
 		fputc('}', out);
 	}
 	fputc(']', out);
-	pl_json_write_key(out, &first, "step_detection");
+}
+
+/* history JSON "step_detection" and "steps": how steps were searched, and
+ * one object per step found. */
+static void jhistory_steps(FILE *out, int *first, const struct pl_history *h)
+{
+	pl_json_write_key(out, first, "step_detection");
 	{
 		int f2 = 1;
 		fputc('{', out);
@@ -728,7 +755,7 @@ static int history_json(FILE *out, const struct pl_history *h)
 		pl_json_write_num(out, h->sigma);
 		fputc('}', out);
 	}
-	pl_json_write_key(out, &first, "steps");
+	pl_json_write_key(out, first, "steps");
 	fputc('[', out);
 	for (size_t k = 0; k < h->nsteps; k++) {
 		const struct pl_history_step *s = &h->steps[k];
@@ -753,6 +780,73 @@ static int history_json(FILE *out, const struct pl_history *h)
 		fputc('}', out);
 	}
 	fputc(']', out);
+}
+
+/* history JSON "latest": the latest point's verdict and, where it was
+ * judged, the window it was judged against. */
+static void jhistory_latest(FILE *out, const struct pl_history *h)
+{
+	int f2 = 1;
+
+	fputc('{', out);
+	pl_json_write_key(out, &f2, "verdict");
+	pl_json_write_string(out, pl_verdict_name(h->latest_verdict));
+	if (h->latest_verdict != PL_V_TOO_FEW) {
+		pl_json_write_key(out, &f2, "point");
+		fprintf(out, "%zu", h->latest_point);
+		pl_json_write_key(out, &f2, "window");
+		fprintf(out, "%zu", h->latest.n_old);
+		pl_json_write_key(out, &f2, "median");
+		pl_json_write_num(out, h->latest.new_median);
+		pl_json_write_key(out, &f2, "window_mean");
+		pl_json_write_num(out, h->latest.old_mean);
+		pl_json_write_key(out, &f2, "window_sd");
+		pl_json_write_num(out, h->latest.old_sd);
+		pl_json_write_key(out, &f2, "window_median");
+		pl_json_write_num(out, h->latest.old_center);
+		pl_json_write_key(out, &f2, "window_sigma");
+		pl_json_write_num(out, h->latest.old_scale);
+		pl_json_write_key(out, &f2, "bound_low");
+		pl_json_write_num(out, h->latest.bound_low);
+		pl_json_write_key(out, &f2, "bound_high");
+		pl_json_write_num(out, h->latest.bound_high);
+		pl_json_write_key(out, &f2, "change_pct");
+		pl_json_write_num(out, 100.0 * h->latest.rel_change);
+		pl_json_write_key(out, &f2, "p_value");
+		pl_json_write_num(out, h->latest.p_value);
+	}
+	pl_json_write_key(out, &f2, "accepted");
+	jaccepted(out, h->latest_accepted);
+	if (h->latest_failed) { /* the last point's failed runs: they fail the gate */
+		pl_json_write_key(out, &f2, "last_point_failed_run_ids");
+		jids(out, h->points[h->npoints - 1].failed_ids, h->points[h->npoints - 1].nfailed);
+	}
+	fputc('}', out);
+}
+
+static int history_json(FILE *out, const struct pl_history *h)
+{
+	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
+	int first = 1;
+
+	fputc('{', out);
+	pl_json_write_key(out, &first, "metric");
+	pl_json_write_string(out, mi->name);
+	pl_json_write_key(out, &first, "unit");
+	pl_json_write_string(out, pl_unit_label(mi->unit));
+	pl_json_write_key(out, &first, "direction");
+	pl_json_write_string(out, direction_key(mi->direction));
+	pl_json_write_key(out, &first, "by");
+	pl_json_write_string(out, pl_cond_info[h->by].name);
+	pl_json_write_key(out, &first, "group_by");
+	pl_json_write_string(out, pl_group_name(h->group));
+	pl_json_write_key(out, &first, "time_axis");
+	fputs(h->time_axis ? "true" : "false", out);
+	pl_json_write_key(out, &first, "shared_conditions");
+	jshared(out, &h->cmp);
+	pl_json_write_key(out, &first, "points");
+	jhistory_points(out, h);
+	jhistory_steps(out, &first, h);
 	pl_json_write_key(out, &first, "failing_steps");
 	fprintf(out, "%zu", h->nfailing);
 	pl_json_write_key(out, &first, "skipped_no_value");
@@ -764,43 +858,7 @@ static int history_json(FILE *out, const struct pl_history *h)
 		fprintf(out, "%zu", h->nfailed);
 	}
 	pl_json_write_key(out, &first, "latest");
-	{
-		int f2 = 1;
-		fputc('{', out);
-		pl_json_write_key(out, &f2, "verdict");
-		pl_json_write_string(out, pl_verdict_name(h->latest_verdict));
-		if (h->latest_verdict != PL_V_TOO_FEW) {
-			pl_json_write_key(out, &f2, "point");
-			fprintf(out, "%zu", h->latest_point);
-			pl_json_write_key(out, &f2, "window");
-			fprintf(out, "%zu", h->latest.n_old);
-			pl_json_write_key(out, &f2, "median");
-			pl_json_write_num(out, h->latest.new_median);
-			pl_json_write_key(out, &f2, "window_mean");
-			pl_json_write_num(out, h->latest.old_mean);
-			pl_json_write_key(out, &f2, "window_sd");
-			pl_json_write_num(out, h->latest.old_sd);
-			pl_json_write_key(out, &f2, "window_median");
-			pl_json_write_num(out, h->latest.old_center);
-			pl_json_write_key(out, &f2, "window_sigma");
-			pl_json_write_num(out, h->latest.old_scale);
-			pl_json_write_key(out, &f2, "bound_low");
-			pl_json_write_num(out, h->latest.bound_low);
-			pl_json_write_key(out, &f2, "bound_high");
-			pl_json_write_num(out, h->latest.bound_high);
-			pl_json_write_key(out, &f2, "change_pct");
-			pl_json_write_num(out, 100.0 * h->latest.rel_change);
-			pl_json_write_key(out, &f2, "p_value");
-			pl_json_write_num(out, h->latest.p_value);
-		}
-		pl_json_write_key(out, &f2, "accepted");
-		jaccepted(out, h->latest_accepted);
-		if (h->latest_failed) { /* the last point's failed runs: they fail the gate */
-			pl_json_write_key(out, &f2, "last_point_failed_run_ids");
-			jids(out, h->points[h->npoints - 1].failed_ids, h->points[h->npoints - 1].nfailed);
-		}
-		fputc('}', out);
-	}
+	jhistory_latest(out, h);
 	pl_json_write_key(out, &first, "caveats");
 	jcaveats(out, &h->cmp);
 	fputs("}\n", out);
@@ -841,33 +899,16 @@ static const struct pl_history_step *step_at(const struct pl_history *h, size_t 
 	return NULL;
 }
 
-int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_format fmt,
-                      struct pl_error *err)
+/* The history table: one row per point (index, value, n, summary, level,
+ * the step starting there and, when a run failed, its failed runs);
+ * followed by a blank line. */
+static int history_table(FILE *out, const struct pl_history *h, const char *by,
+                         enum pl_table_format fmt)
 {
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
-	const char *by = h->group == PL_G_RUN || h->group == PL_G_ENGINE_VERSION ||
-	                         h->group == PL_G_DRIVER_VERSION
-	                     ? pl_cond_info[h->by].name
-	                     : pl_group_name(h->group);
-	const char *bullet = fmt == PL_FMT_MARKDOWN ? "- " : "";
 	struct pl_grid g = {0};
 	char buf[160], a[32], b[32];
 	int rc;
-
-	if (fmt == PL_FMT_CSV)
-		return pl_error_set(err, PL_EUSAGE, "history writes text, markdown or json");
-	if (fmt == PL_FMT_JSON)
-		return finish(out, history_json(out, h), err);
-
-	fprintf(out, "%shistory: %s (%s) by %s, %s; %zu point%s from %zu run%s\n",
-	        fmt == PL_FMT_MARKDOWN ? "## " : "", mi->name, pl_unit_label(mi->unit), by,
-	        direction_name(mi->direction), h->npoints, h->npoints == 1 ? "" : "s", h->nruns,
-	        h->nruns == 1 ? "" : "s");
-	if (fmt == PL_FMT_MARKDOWN)
-		fputc('\n', out);
-	if ((rc = put_shared(out, &h->cmp, fmt)))
-		return finish(out, rc, err);
-	fputc('\n', out);
 
 	g.ncols = 6 + (h->nfailed > 0); /* the failed column only when a run failed */
 	pl_grid_put(&g, "i", 0, 1);
@@ -910,8 +951,20 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 	rc = pl_grid_write(out, &g, fmt);
 	pl_grid_release(&g);
 	if (rc)
-		return finish(out, rc, err);
+		return rc;
 	fputc('\n', out);
+	return 0;
+}
+
+/* The lines under the history table: how steps were searched, one line
+ * per step, and the notes on runs left out or failed. */
+static int history_steps(FILE *out, const struct pl_history *h, const char *by,
+                         enum pl_table_format fmt)
+{
+	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
+	const char *bullet = fmt == PL_FMT_MARKDOWN ? "- " : "";
+	char a[32], b[32];
+	int rc;
 
 	if (h->detected)
 		fprintf(out,
@@ -927,14 +980,14 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 		char ch[64];
 		fprintf(out, "%sstep at point %zu (%s ", bullet, s->index, by);
 		if ((rc = pl_render_write_input(out, h->points[s->index].value.text, fmt)))
-			return finish(out, rc, err);
+			return rc;
 		fprintf(out, "): %s -> %s %s (%s), first run after: %lld", pl_fmt_sig4(a, sizeof(a), s->before),
 		        pl_fmt_sig4(b, sizeof(b), s->after), pl_unit_label(mi->unit),
 		        pl_fmt_change(ch, sizeof(ch), s->rel_change, mi->direction), s->first_run);
 		if (s->accepted) {
 			fprintf(out, "; accepted at run %lld: ", s->accepted->run_id);
 			if ((rc = pl_render_write_input(out, s->accepted->reason, fmt)))
-				return finish(out, rc, err);
+				return rc;
 		} else if (!s->fails && (s->worse || mi->direction == PL_NO_DIRECTION)) {
 			fputs("; within the 5% threshold: does not fail", out);
 		}
@@ -949,14 +1002,26 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 	if (h->nfailed)
 		fprintf(out, "%snote: %zu failed run%s (no request completed) marked FAILED, never in a "
 		             "median\n", bullet, h->nfailed, h->nfailed == 1 ? "" : "s");
-	if ((rc = pl_render_put_caveats(out, &h->cmp.caveats, fmt)))
-		return finish(out, rc, err);
+	return 0;
+}
+
+/* The latest point's line: the gate's verdict (judged or not) or, without
+ * the gate, the latest point against the points before it; then the last
+ * point's failed runs, which fail the gate. */
+static int history_latest(FILE *out, const struct pl_history *h, const char *by,
+                          enum pl_table_format fmt)
+{
+	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
+	const char *bullet = fmt == PL_FMT_MARKDOWN ? "- " : "";
+	char a[32];
+	int rc;
+
 	if (h->gate && h->latest_verdict != PL_V_TOO_FEW) {
 		if ((rc = gate_latest(out, h, bullet, fmt)))
-			return finish(out, rc, err);
+			return rc;
 	} else if (h->gate) {
 		if ((rc = gate_not_judged(out, h, bullet, fmt)))
-			return finish(out, rc, err);
+			return rc;
 	} else if (h->latest_verdict == PL_V_TOO_FEW) {
 		fprintf(out, "%slatest point: not judged: %zu earlier point%s, at least %d needed\n",
 		        bullet, h->npoints ? h->npoints - 1 : 0, h->npoints == 2 ? "" : "s",
@@ -975,7 +1040,7 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 		if (h->latest_accepted) {
 			fprintf(out, " at run %lld: ", h->latest_accepted->run_id);
 			if ((rc = pl_render_write_input(out, h->latest_accepted->reason, fmt)))
-				return finish(out, rc, err);
+				return rc;
 		}
 		fputc('\n', out);
 	}
@@ -983,12 +1048,43 @@ int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_forma
 		const struct pl_history_point *lp = &h->points[h->npoints - 1];
 		fprintf(out, "%sfailed: last point %zu (%s ", bullet, h->npoints - 1, by);
 		if ((rc = pl_render_write_input(out, lp->value.text, fmt)))
-			return finish(out, rc, err);
+			return rc;
 		fprintf(out, "): failed run%s", lp->nfailed == 1 ? "" : "s");
 		for (size_t k = 0; k < lp->nfailed; k++)
 			fprintf(out, "%s%lld", k ? ", " : " ", lp->failed_ids[k]);
 		fputs(" (no request completed): the gate fails\n", out);
 	}
+	return 0;
+}
+
+int pl_render_history(FILE *out, const struct pl_history *h, enum pl_table_format fmt,
+                      struct pl_error *err)
+{
+	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
+	const char *by = h->group == PL_G_RUN || h->group == PL_G_ENGINE_VERSION ||
+	                         h->group == PL_G_DRIVER_VERSION
+	                     ? pl_cond_info[h->by].name
+	                     : pl_group_name(h->group);
+	int rc;
+
+	if (fmt == PL_FMT_CSV)
+		return pl_error_set(err, PL_EUSAGE, "history writes text, markdown or json");
+	if (fmt == PL_FMT_JSON)
+		return finish(out, history_json(out, h), err);
+
+	fprintf(out, "%shistory: %s (%s) by %s, %s; %zu point%s from %zu run%s\n",
+	        fmt == PL_FMT_MARKDOWN ? "## " : "", mi->name, pl_unit_label(mi->unit), by,
+	        direction_name(mi->direction), h->npoints, h->npoints == 1 ? "" : "s", h->nruns,
+	        h->nruns == 1 ? "" : "s");
+	if (fmt == PL_FMT_MARKDOWN)
+		fputc('\n', out);
+	if ((rc = put_shared(out, &h->cmp, fmt)))
+		return finish(out, rc, err);
+	fputc('\n', out);
+	if ((rc = history_table(out, h, by, fmt)) || (rc = history_steps(out, h, by, fmt)) ||
+	    (rc = pl_render_put_caveats(out, &h->cmp.caveats, fmt)) ||
+	    (rc = history_latest(out, h, by, fmt)))
+		return finish(out, rc, err);
 	if (fmt == PL_FMT_MARKDOWN)
 		fputc('\n', out);
 	fprintf(out, "result: %zu step%s, %zu failing (not accepted, %s)%s%s\n", h->nsteps,
