@@ -28,7 +28,6 @@ src/render/export.c:pl_render_export_run 135
 src/render/regress.c:pl_render_check 122
 src/render/regress.c:history_json 137
 src/render/regress.c:pl_render_history 155
-src/render/site_chart.c:pl_site_chart 170
 src/render/xlsx.c:sheet_procurement 167
 "
 flimit=120

@@ -13,7 +13,8 @@
  * swaps in at the end.
  *
  * Charts are our own inline SVG (no gnuplot: a site of 10k series must not
- * spawn 10k processes, and inline SVG needs no second request). Input text
+ * spawn 10k processes, and inline SVG needs no second request), drawn by
+ * svg.c from the timeline site_chart.c maps each history to. Input text
  * never enters the SVG but through pl_html_write_text (axis labels are
  * times we print from parsed numbers).
  */
@@ -215,7 +216,8 @@ static int index_html(FILE *f, const char *page, const char *label, const char *
 	if ((rc = pl_site_html(f, label)))
 		return rc;
 	fprintf(f, "</a></td><td>%s (%s)</td><td>", mi->name, pl_unit_label(mi->unit));
-	pl_site_sparkline(f, h, xs);
+	if ((rc = pl_site_sparkline(f, h, xs)))
+		return rc;
 	if (end->nfailed) {
 		fprintf(f, "</td><td class=\"num v-failed\">%zu failed</td><td>", end->nfailed);
 		if ((rc = pl_site_html(f, end->value.text)))
