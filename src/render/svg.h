@@ -163,6 +163,8 @@ struct pl_svg_band {
 	double lo, hi;    /* its span in value */
 };
 
+/* A metric over time, as pl_svg_sparkline and pl_svg_timeline draw it. The
+ * caller owns every array and text; they are only read during the call. */
 struct pl_svg_timeline {
 	const char *name;   /* the metric: aria-label "NAME over time", y axis
 	                       "NAME (UNIT)" (escaped) */
