@@ -23,8 +23,6 @@ src/core/history.c:pl_history_build_grouped 128
 src/import/pipeline.c:pl_import_paths 125
 src/import/reimport.c:redo_run 141
 src/render/bundle_charts.c:kind_charts 148
-src/render/site_chart.c:pl_site_chart 170
-src/render/site.c:index_row 128
 src/render/xlsx.c:sheet_procurement 167
 "
 flimit=120

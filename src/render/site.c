@@ -13,7 +13,8 @@
  * swaps in at the end.
  *
  * Charts are our own inline SVG (no gnuplot: a site of 10k series must not
- * spawn 10k processes, and inline SVG needs no second request). Input text
+ * spawn 10k processes, and inline SVG needs no second request), drawn by
+ * svg.c from the timeline site_chart.c maps each history to. Input text
  * never enters the SVG but through pl_html_write_text (axis labels are
  * times we print from parsed numbers).
  */
@@ -194,21 +195,20 @@ static int accepted_by(FILE *f, const struct pl_accepted_step *a)
 	return 0;
 }
 
-/* The rows of one series and metric in the three index files. */
-static int index_row(struct site *S, const char *page, const char *label, const char *conds,
-                     const struct pl_history *h, const double *xs)
+/* The row of one series and metric in index.html: its label linking to
+ * its page, the sparkline, the latest value (or the last point's failed
+ * runs), the verdict, the steps and their acceptances. The latest value is
+ * the last point with a median; a last point of failed runs is named as
+ * failed. */
+static int index_html(FILE *f, const char *page, const char *label, const char *conds,
+                      const struct pl_history *h, const double *xs, const char *verdict)
 {
 	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
-	/* the latest value is the last point with a median; a last point of
-	 * failed runs is named as failed */
 	const struct pl_history_point *last = &h->points[h->latest_point];
 	const struct pl_history_point *end = &h->points[h->npoints - 1];
-	const char *verdict = verdict_of(h);
-	FILE *f = S->html;
 	char a[32], ch[64];
 	int rc;
 
-	/* HTML */
 	fprintf(f, "<tr data-verdict=\"%s\" data-conds=\"", verdict);
 	if ((rc = pl_site_html(f, conds)))
 		return rc;
@@ -216,7 +216,8 @@ static int index_row(struct site *S, const char *page, const char *label, const 
 	if ((rc = pl_site_html(f, label)))
 		return rc;
 	fprintf(f, "</a></td><td>%s (%s)</td><td>", mi->name, pl_unit_label(mi->unit));
-	pl_site_sparkline(f, h, xs);
+	if ((rc = pl_site_sparkline(f, h, xs)))
+		return rc;
 	if (end->nfailed) {
 		fprintf(f, "</td><td class=\"num v-failed\">%zu failed</td><td>", end->nfailed);
 		if ((rc = pl_site_html(f, end->value.text)))
@@ -247,65 +248,80 @@ static int index_row(struct site *S, const char *page, const char *label, const 
 			return rc;
 	}
 	fputs("</td></tr>\n", f);
+	return 0;
+}
 
-	/* JSON */
-	f = S->json;
-	fputs(S->nrows ? ",\n{" : "\n{", f);
-	{
-		int first = 1;
-		char file[64];
-		pl_json_write_key(f, &first, "series");
-		pl_json_write_string(f, page + 2);
-		pl_json_write_key(f, &first, "label");
-		pl_json_write_string(f, label);
-		pl_json_write_key(f, &first, "page");
-		snprintf(file, sizeof(file), "%s.html", page);
-		pl_json_write_string(f, file);
-		pl_json_write_key(f, &first, "metric");
-		pl_json_write_string(f, mi->name);
-		pl_json_write_key(f, &first, "unit");
-		pl_json_write_string(f, pl_unit_label(mi->unit));
-		pl_json_write_key(f, &first, "points");
-		fprintf(f, "%zu", h->npoints);
-		pl_json_write_key(f, &first, "latest");
-		pl_json_write_num(f, last->s.median);
-		pl_json_write_key(f, &first, "latest_at");
-		pl_json_write_string(f, last->value.text);
-		if (end->nfailed) { /* the last point's failed runs */
-			pl_json_write_key(f, &first, "failed_at");
-			pl_json_write_string(f, end->value.text);
-			pl_json_write_key(f, &first, "failed_run_ids");
-			fputc('[', f);
-			for (size_t k = 0; k < end->nfailed; k++)
-				fprintf(f, "%s%lld", k ? ", " : "", end->failed_ids[k]);
-			fputc(']', f);
-		}
-		pl_json_write_key(f, &first, "verdict");
-		pl_json_write_string(f, verdict);
-		pl_json_write_key(f, &first, "steps");
+/* The object of one series and metric in index.json (after a comma unless
+ * it is the first row, first). */
+static void index_json(FILE *f, int first_row, const char *page, const char *label,
+                       const struct pl_history *h, const char *verdict)
+{
+	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
+	const struct pl_history_point *last = &h->points[h->latest_point];
+	const struct pl_history_point *end = &h->points[h->npoints - 1];
+	int first = 1;
+	char file[64];
+
+	fputs(first_row ? "\n{" : ",\n{", f);
+	pl_json_write_key(f, &first, "series");
+	pl_json_write_string(f, page + 2);
+	pl_json_write_key(f, &first, "label");
+	pl_json_write_string(f, label);
+	pl_json_write_key(f, &first, "page");
+	snprintf(file, sizeof(file), "%s.html", page);
+	pl_json_write_string(f, file);
+	pl_json_write_key(f, &first, "metric");
+	pl_json_write_string(f, mi->name);
+	pl_json_write_key(f, &first, "unit");
+	pl_json_write_string(f, pl_unit_label(mi->unit));
+	pl_json_write_key(f, &first, "points");
+	fprintf(f, "%zu", h->npoints);
+	pl_json_write_key(f, &first, "latest");
+	pl_json_write_num(f, last->s.median);
+	pl_json_write_key(f, &first, "latest_at");
+	pl_json_write_string(f, last->value.text);
+	if (end->nfailed) { /* the last point's failed runs */
+		pl_json_write_key(f, &first, "failed_at");
+		pl_json_write_string(f, end->value.text);
+		pl_json_write_key(f, &first, "failed_run_ids");
 		fputc('[', f);
-		for (size_t k = 0; k < h->nsteps; k++) {
-			const struct pl_history_step *s = &h->steps[k];
-			int f2 = 1;
-			fputs(k ? ", {" : "{", f);
-			pl_json_write_key(f, &f2, "at");
-			pl_json_write_string(f, h->points[s->index].value.text);
-			pl_json_write_key(f, &f2, "change_pct");
-			pl_json_write_num(f, 100.0 * s->rel_change);
-			pl_json_write_key(f, &f2, "first_run");
-			fprintf(f, "%lld", s->first_run);
-			pl_json_write_key(f, &f2, "accepted");
-			if (s->accepted)
-				pl_json_write_string(f, s->accepted->reason);
-			else
-				fputs("null", f);
-			fputc('}', f);
-		}
-		fputs("]}", f);
+		for (size_t k = 0; k < end->nfailed; k++)
+			fprintf(f, "%s%lld", k ? ", " : "", end->failed_ids[k]);
+		fputc(']', f);
 	}
+	pl_json_write_key(f, &first, "verdict");
+	pl_json_write_string(f, verdict);
+	pl_json_write_key(f, &first, "steps");
+	fputc('[', f);
+	for (size_t k = 0; k < h->nsteps; k++) {
+		const struct pl_history_step *s = &h->steps[k];
+		int f2 = 1;
+		fputs(k ? ", {" : "{", f);
+		pl_json_write_key(f, &f2, "at");
+		pl_json_write_string(f, h->points[s->index].value.text);
+		pl_json_write_key(f, &f2, "change_pct");
+		pl_json_write_num(f, 100.0 * s->rel_change);
+		pl_json_write_key(f, &f2, "first_run");
+		fprintf(f, "%lld", s->first_run);
+		pl_json_write_key(f, &f2, "accepted");
+		if (s->accepted)
+			pl_json_write_string(f, s->accepted->reason);
+		else
+			fputs("null", f);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+}
 
-	/* CSV: series,label,metric,unit,points,latest,latest_at,verdict,steps,failing */
-	f = S->csv;
+/* The line of one series and metric in index.csv: series, label, metric,
+ * unit, points, latest, latest_at, verdict, steps, failing. */
+static int index_csv(FILE *f, const char *page, const char *label, const struct pl_history *h,
+                     const char *verdict)
+{
+	const struct pl_metric_info *mi = &pl_metric_info[h->metric];
+	const struct pl_history_point *last = &h->points[h->latest_point];
+	int rc;
+
 	if ((rc = pl_csv_write_field(f, page + 2)))
 		return rc;
 	fputc(',', f);
@@ -317,7 +333,21 @@ static int index_row(struct site *S, const char *page, const char *label, const 
 	if ((rc = pl_csv_write_field(f, last->value.text)))
 		return rc;
 	fprintf(f, ",%s,%zu,%zu\r\n", verdict, h->nsteps, h->nfailing);
+	return 0;
+}
 
+/* The rows of one series and metric in the three index files. */
+static int index_row(struct site *S, const char *page, const char *label, const char *conds,
+                     const struct pl_history *h, const double *xs)
+{
+	const char *verdict = verdict_of(h);
+	int rc;
+
+	if ((rc = index_html(S->html, page, label, conds, h, xs, verdict)))
+		return rc;
+	index_json(S->json, S->nrows == 0, page, label, h, verdict);
+	if ((rc = index_csv(S->csv, page, label, h, verdict)))
+		return rc;
 	S->nrows++;
 	if (!strcmp(verdict, "regression"))
 		S->nregressions++;

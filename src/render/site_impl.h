@@ -61,14 +61,15 @@ char *pl_site_fmt_day(char *buf, size_t n, double t);
 void pl_site_point_x(const struct pl_history *h, double *xs);
 
 /* The index row's sparkline of h (points at xs from pl_site_point_x), an
- * inline SVG of at most 60 points, into f (site_chart.c). */
-void pl_site_sparkline(FILE *f, const struct pl_history *h, const double *xs);
+ * inline SVG of at most 60 points (pl_svg_sparkline), into f
+ * (site_chart.c). Returns 0, PL_ENOMEM or PL_EIO. */
+int pl_site_sparkline(FILE *f, const struct pl_history *h, const double *xs);
 
 /* The chart of one metric's history (see the file comment of site.h) into
- * f (site_chart.c). Input text enters it only escaped: each point's label
- * and commit in its hover title, a step's commit (of its first run; runs
- * ordered by id, may be NULL) in its label; the rest are numbers and days
- * we print. Returns 0. */
+ * f, drawn by pl_svg_timeline (site_chart.c). Input text enters it only
+ * escaped: each point's label and commit in its hover title, a step's
+ * commit (of its first run; runs ordered by id, may be NULL) in its label;
+ * the rest are numbers and days we print. Returns 0, PL_ENOMEM or PL_EIO. */
 int pl_site_chart(FILE *f, const struct pl_history *h, const double *xs,
                   const struct pl_run_list *runs);
 

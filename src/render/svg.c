@@ -5,7 +5,9 @@
  * label, reference (SLO) lines, highlighted points drawn as larger rings,
  * a legend under the plot, and horizontal grouped bars. Coordinates are
  * whole numbers in a 720-wide viewBox. Every text's box is estimated as
- * svg.h says; the layout keeps those boxes apart.
+ * svg.h says; the layout keeps those boxes apart. Last, the static site's
+ * timelines (a sparkline and a chart of a metric over time), written into
+ * the page with coordinates to a tenth.
  */
 #include "render/svg.h"
 
@@ -31,9 +33,21 @@ static const char font[] =
 	"font-family=\"'Noto Sans CJK SC','Noto Sans SC','Source Han Sans SC','PingFang SC',"
 	"'Microsoft YaHei',sans-serif\"";
 
+/* Text s (NULL: none) escaped for SVG and HTML by pl_html_write_text;
+ * printable ASCII without & < > " ' (the days, numbers and commits that
+ * fill a site's charts) needs none and is written at once, not a
+ * character at a time. */
 static void text(FILE *f, const char *s)
 {
-	pl_html_write_text(f, s ? s : "");
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	for (; *p; p++)
+		if (*p < 0x20 || *p > 0x7E || *p == '&' || *p == '<' || *p == '>' || *p == '"' ||
+		    *p == '\'') {
+			pl_html_write_text(f, s);
+			return;
+		}
+	fputs(s ? s : "", f);
 }
 
 static double nice_step(double span, int target)
@@ -777,4 +791,336 @@ char *pl_svg_offer_mark(size_t style)
 		return NULL;
 	}
 	return buf;
+}
+
+/* ------------------------------------------------------------ timelines */
+
+/* v rounded to a tenth, as "12.3" / "-0.5" / "7.0", into buf: what "%.1f"
+ * prints for the small chart coordinates (but for ties and "-0.0"),
+ * without the cost of a floating-point conversion (a site draws millions
+ * of them). */
+static const char *c1(char buf[32], double v)
+{
+	long long t;
+	char *p = buf + 31;
+
+	if (!isfinite(v) || fabs(v) > 1e15) {
+		snprintf(buf, 32, "%.1f", isfinite(v) ? v : 0.0);
+		return buf;
+	}
+	t = llround(v * 10.0);
+	*p = '\0';
+	*--p = (char)('0' + (t < 0 ? -t : t) % 10);
+	*--p = '.';
+	for (long long u = (t < 0 ? -t : t) / 10;; u /= 10) {
+		*--p = (char)('0' + u % 10);
+		if (u < 10)
+			break;
+	}
+	if (t < 0)
+		*--p = '-';
+	return p;
+}
+
+/* v held inside [lo, hi] (NaN: lo). */
+static double clampd(double v, double lo, double hi)
+{
+	return !(v >= lo) ? lo : v > hi ? hi : v;
+}
+
+/* The y range of t: values (and intervals when with_ci) and levels, the
+ * drawable ones, with 5% margin; 0..1 when none is. */
+static void tl_range(const struct pl_svg_timeline *t, int with_ci, double *lo, double *hi)
+{
+	double a = INFINITY, b = -INFINITY;
+
+	for (size_t i = 0; i < t->npoints; i++) {
+		const struct pl_svg_tpoint *p = &t->points[i];
+		double l = with_ci && p->ci ? p->lo : p->y;
+		double u = with_ci && p->ci ? p->hi : p->y;
+		if (drawable(l) && l < a)
+			a = l;
+		if (drawable(u) && u > b)
+			b = u;
+		if (drawable(p->level)) {
+			if (p->level < a)
+				a = p->level;
+			if (p->level > b)
+				b = p->level;
+		}
+	}
+	if (!(a <= b)) {
+		a = 0;
+		b = 1;
+	}
+	if (b - a < 1e-12 * (fabs(a) + 1e-300)) {
+		a -= fabs(a) * 0.05 + 1e-9;
+		b += fabs(b) * 0.05 + 1e-9;
+	}
+	*lo = a - 0.05 * (b - a);
+	*hi = b + 0.05 * (b - a);
+}
+
+/* The colours of a step's line and of its label on the chart. */
+static const char *step_line_colour(enum pl_svg_step_kind k)
+{
+	return k == PL_SVG_STEP_ACCEPTED ? "#2e7d32" : k == PL_SVG_STEP_FAILING ? "#c62828" : "#777";
+}
+
+static const char *step_text_colour(enum pl_svg_step_kind k)
+{
+	return k == PL_SVG_STEP_ACCEPTED ? "#2e7d32" : k == PL_SVG_STEP_FAILING ? "#c62828" : "#555";
+}
+
+#define SPARK_W 120
+#define SPARK_H 28
+#define SPARK_MAX 60 /* points drawn at most; more are thinned evenly */
+
+int pl_svg_sparkline(FILE *f, const struct pl_svg_timeline *t)
+{
+	const struct pl_svg_tpoint *pt = t->points;
+	size_t np = t->npoints, stride = np > SPARK_MAX ? (np + SPARK_MAX - 1) / SPARK_MAX : 1;
+	double lo, hi;
+
+	tl_range(t, 0, &lo, &hi);
+	fprintf(f, "<svg class=\"spark\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	           "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"trend\">"
+	           "<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"1.5\" points=\"",
+	        SPARK_W, SPARK_H, SPARK_W, SPARK_H);
+	for (size_t i = 0, any = 0; i < np; i += stride) {
+		size_t k = i + stride >= np ? np - 1 : i; /* always the last one */
+		double x = 2 + pt[k].x * (SPARK_W - 4);
+		double y = SPARK_H - 2 - (clampd(pt[k].y, lo, hi) - lo) / (hi - lo) * (SPARK_H - 4);
+		char bx[32], by[32];
+		if (pt[k].n > 0) /* a point of failed runs only has no value: a mark */
+			fprintf(f, "%s%s,%s", any++ ? " " : "", c1(bx, x), c1(by, y));
+		if (k == np - 1)
+			break;
+	}
+	fputs("\"/>", f);
+	for (size_t k = 0; k < np; k++)
+		if (pt[k].nfailed) { /* a red cross at the bottom: failed runs */
+			double x = 2 + pt[k].x * (SPARK_W - 4);
+			fprintf(f, "<path d=\"M%.1f %d l4 -4 m-4 0 l4 4\" stroke=\"#c62828\" "
+			           "stroke-width=\"1.5\"/>", x - 2, SPARK_H - 1);
+		}
+	for (size_t k = 0; k < t->nsteps; k++) {
+		double x = 2 + t->steps[k].x * (SPARK_W - 4);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
+		           "stroke-dasharray=\"2,2\"/>",
+		        x, x, SPARK_H, step_line_colour(t->steps[k].kind));
+	}
+	fputs("</svg>", f);
+	return ferror(f) ? PL_EIO : 0;
+}
+
+#define CH_W 720
+#define CH_H 260
+#define CH_L 70  /* left margin: y labels */
+#define CH_R 16
+#define CH_T 16
+#define CH_B 34  /* bottom margin: x labels */
+#define STEP_ROWS 3      /* rows of step labels at the top of a chart */
+#define STEP_CHAR_W 6.6  /* width of a character of an 11 px label, estimated (px) */
+
+/* Where a timeline chart's values go: the y range and the plot's size. */
+struct tl_plot {
+	double lo, hi; /* the y range */
+	double pw, ph; /* the plot's width and height (px) */
+};
+
+/* The chart x of place v on the time axis (0..1). */
+static double tl_x(const struct tl_plot *g, double v)
+{
+	return CH_L + v * g->pw;
+}
+
+/* The chart y of value v, held inside the y range. */
+static double tl_y(const struct tl_plot *g, double v)
+{
+	return CH_T + g->ph - (clampd(v, g->lo, g->hi) - g->lo) / (g->hi - g->lo) * g->ph;
+}
+
+/* The svg element, the plot's frame, three y ticks (low, middle, high) and
+ * the y axis' label. */
+static void tl_head(FILE *f, const struct pl_svg_timeline *t, const struct tl_plot *g)
+{
+	char a[32];
+
+	fputs("<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ", f);
+	fprintf(f, "%d %d\" role=\"img\" aria-label=\"", CH_W, CH_H);
+	text(f, t->name);
+	fputs(" over time\">\n", f);
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"#fafafa\" "
+	           "stroke=\"#ccc\"/>\n",
+	        CH_L, CH_T, g->pw, g->ph);
+	for (int i = 0; i < 3; i++) {
+		double v = g->lo + (g->hi - g->lo) * (0.05 + 0.45 * i) / 1.0;
+		if (i == 2)
+			v = g->hi - 0.05 * (g->hi - g->lo);
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>"
+		           "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\" "
+		           "fill=\"#444\">%s</text>\n",
+		        CH_L, tl_y(g, v), CH_W - CH_R, tl_y(g, v), CH_L - 4, tl_y(g, v) + 4,
+		        pl_fmt_sig4(a, sizeof(a), v));
+	}
+	fprintf(f, "<text x=\"12\" y=\"%d\" font-size=\"11\" fill=\"#444\" "
+	           "transform=\"rotate(-90 12 %d)\" text-anchor=\"middle\">",
+	        CH_T + (int)(g->ph / 2), CH_T + (int)(g->ph / 2));
+	text(f, t->name);
+	fputs(" (", f);
+	text(f, t->unit);
+	fputs(")</text>\n", f);
+}
+
+/* The ticks under the plot, each with its mark; then the band. */
+static void tl_ticks_band(FILE *f, const struct pl_svg_timeline *t, const struct tl_plot *g)
+{
+	const struct pl_svg_band *b = &t->band;
+	char a[32], c[32];
+
+	for (size_t k = 0; k < t->nticks; k++) {
+		double x = tl_x(g, t->ticks[k].x);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
+		           "stroke=\"#999\"/><text x=\"%.1f\" y=\"%d\" font-size=\"11\" "
+		           "fill=\"#444\"%s>",
+		        x, CH_T + g->ph, x, CH_T + g->ph + 4, x, CH_H - 12,
+		        k == 0 ? "" : k == t->nticks - 1 ? " text-anchor=\"end\""
+		                                         : " text-anchor=\"middle\"");
+		text(f, t->ticks[k].label);
+		fputs("</text>\n", f);
+	}
+	if (b->on) {
+		double blo = b->lo < g->lo ? g->lo : b->lo;
+		double bhi = b->hi > g->hi ? g->hi : b->hi;
+		if (bhi > blo)
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			           "fill=\"#1f5fa8\" fill-opacity=\"0.08\"><title>prediction band of the "
+			           "window: %s to %s</title></rect>\n",
+			        tl_x(g, b->x0), tl_y(g, bhi), tl_x(g, b->x1) - tl_x(g, b->x0),
+			        tl_y(g, blo) - tl_y(g, bhi), pl_fmt_sig4(a, sizeof(a), b->lo),
+			        pl_fmt_sig4(c, sizeof(c), b->hi));
+	}
+}
+
+/* The steps: each label right of its line, or left of it where it would
+ * leave the plot, in the first of STEP_ROWS rows where it overlaps no
+ * earlier label (width estimated at STEP_CHAR_W px a byte). */
+static void tl_steps(FILE *f, const struct pl_svg_timeline *t, const struct tl_plot *g)
+{
+	double row_end[STEP_ROWS];
+
+	for (int r = 0; r < STEP_ROWS; r++)
+		row_end[r] = -1e9;
+	for (size_t k = 0; k < t->nsteps; k++) {
+		const struct pl_svg_step *s = &t->steps[k];
+		const char *label = s->label ? s->label : "";
+		double x = tl_x(g, s->x), w, left;
+		int r = 0, end;
+		w = STEP_CHAR_W * (double)(strlen(label) + (s->commit ? strlen(s->commit) + 4 : 0));
+		end = x + 3 + w > CH_W - CH_R;
+		left = end ? x - 3 - w : x + 3;
+		while (r < STEP_ROWS - 1 && left < row_end[r] + 4)
+			r++;
+		row_end[r] = left + w;
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\" "
+		           "stroke-dasharray=\"4,3\"/>\n",
+		        x, CH_T, x, CH_T + g->ph, step_line_colour(s->kind));
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"%s\"%s>",
+		        end ? x - 3 : x + 3, CH_T + 12 + 13 * r, step_text_colour(s->kind),
+		        end ? " text-anchor=\"end\"" : "");
+		text(f, label);
+		if (s->commit) {
+			fputs(" at ", f);
+			text(f, s->commit);
+		}
+		fputs("</text>\n", f);
+	}
+}
+
+/* The intervals, the fitted level as a step line and the values as a line. */
+static void tl_lines(FILE *f, const struct pl_svg_timeline *t, const struct tl_plot *g)
+{
+	const struct pl_svg_tpoint *pt = t->points;
+	char bx[32], b1[32], b2[32];
+
+	for (size_t i = 0; i < t->npoints; i++)
+		if (pt[i].ci)
+			fprintf(f, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
+			           "stroke=\"#9bb7d9\"/>\n",
+			        c1(bx, tl_x(g, pt[i].x)), c1(b1, tl_y(g, pt[i].lo)), bx,
+			        c1(b2, tl_y(g, pt[i].hi)));
+	fputs("<path fill=\"none\" stroke=\"#e08a00\" stroke-width=\"1.5\" d=\"", f);
+	for (size_t i = 0, started = 0; i < t->npoints; i++) {
+		double lv = pt[i].level;
+		if (!isfinite(lv)) /* no level here (failed runs only): the segment runs on */
+			continue;
+		if (!started++)
+			fprintf(f, "M%s %s", c1(bx, tl_x(g, pt[i].x)), c1(b1, tl_y(g, lv)));
+		else
+			fprintf(f, " H%s V%s", c1(bx, tl_x(g, (pt[i - 1].x + pt[i].x) / 2)),
+			        c1(b1, tl_y(g, lv)));
+	}
+	if (t->npoints)
+		fprintf(f, " H%.1f", tl_x(g, pt[t->npoints - 1].x));
+	fputs("\"/>\n", f);
+	fputs("<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"1\" points=\"", f);
+	for (size_t i = 0, any = 0; i < t->npoints; i++)
+		if (pt[i].n > 0) /* points of failed runs only have no value */
+			fprintf(f, "%s%s,%s", any++ ? " " : "", c1(bx, tl_x(g, pt[i].x)),
+			        c1(b1, tl_y(g, pt[i].y)));
+	fputs("\"/>\n", f);
+}
+
+/* The values as dots, each with its label, value, n and commit on hover (a
+ * title element: no script); then the failed runs: a red cross on the
+ * bottom edge and "N failed" above it. */
+static void tl_marks(FILE *f, const struct pl_svg_timeline *t, const struct tl_plot *g)
+{
+	const struct pl_svg_tpoint *pt = t->points;
+	char a[32], bx[32], by[32];
+
+	fputs("<g fill=\"#1f5fa8\">", f);
+	for (size_t i = 0; i < t->npoints; i++) {
+		if (pt[i].n == 0)
+			continue;
+		fputs("<g><title>", f);
+		text(f, pt[i].label);
+		fprintf(f, ": %s ", pl_fmt_sig4(a, sizeof(a), pt[i].y));
+		text(f, t->unit);
+		fprintf(f, ", n %zu", pt[i].n);
+		if (pt[i].commit) {
+			fputs(", commit ", f);
+			text(f, pt[i].commit);
+		}
+		fprintf(f, "</title><circle cx=\"%s\" cy=\"%s\" r=\"2.5\"/></g>",
+		        c1(bx, tl_x(g, pt[i].x)), c1(by, tl_y(g, pt[i].y)));
+	}
+	fputs("</g>\n", f);
+	for (size_t i = 0; i < t->npoints; i++) {
+		double x = tl_x(g, pt[i].x), y = CH_T + g->ph - 6;
+		if (!pt[i].nfailed)
+			continue;
+		fprintf(f, "<g><title>%zu failed run%s (no request completed)</title>"
+		           "<path d=\"M%.1f %.1f l8 -8 m-8 0 l8 8\" stroke=\"#c62828\" "
+		           "stroke-width=\"2\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+		           "fill=\"#c62828\" text-anchor=\"%s\">%zu failed</text></g>\n",
+		        pt[i].nfailed, pt[i].nfailed == 1 ? "" : "s", x - 4, y + 4, x, y - 8,
+		        x > CH_W - CH_R - 40 ? "end" : x < CH_L + 40 ? "start" : "middle",
+		        pt[i].nfailed);
+	}
+}
+
+int pl_svg_timeline(FILE *f, const struct pl_svg_timeline *t)
+{
+	struct tl_plot g = {0, 0, CH_W - CH_L - CH_R, CH_H - CH_T - CH_B};
+
+	tl_range(t, 1, &g.lo, &g.hi);
+	tl_head(f, t, &g);
+	tl_ticks_band(f, t, &g);
+	tl_steps(f, t, &g);
+	tl_lines(f, t, &g);
+	tl_marks(f, t, &g);
+	fputs("</svg>\n", f);
+	return ferror(f) ? PL_EIO : 0;
 }

@@ -3,7 +3,8 @@
  * caveats (i18n.c): points joined in x order, point labels placed apart
  * from each other and from the markers, one marker shape per series, SLO
  * lines kept on the chart, horizontal bars with wrapped labels, a legend
- * only where colours mean something, and the Chinese caveat frames. The
+ * only where colours mean something, the site's timelines (chart and
+ * sparkline) and the Chinese caveat frames. The
  * coordinates are worked out in the comments (svg.c: plot x 70..700,
  * y 360..40).
  */
@@ -237,6 +238,56 @@ static void test_offer_styles(void **state)
 	}
 }
 
+/* The site's timelines: a chart and a sparkline of two points (10 and 20 s,
+ * intervals 9..11 and 19..21) and a failed-only third. Chart: y range
+ * 8.4..21.6 (9..21 with 5% margin), plot x 70..704, y 226..16, so x 0, 1
+ * -> 70.0, 704.0 and y 10, 20 -> 200.5, 41.5; the step at 0.5 -> 387.0,
+ * its label right of it in the first row (y 28). Sparkline: y range
+ * 9.5..20.5, x 2..118, y 26..2: 10, 20 -> 24.9, 3.1. Input text escaped. */
+static void test_timeline(void **state)
+{
+	struct pl_svg_tpoint pt[3] = {
+		{.x = 0, .y = 10, .lo = 9, .hi = 11, .ci = 1, .level = 10, .n = 3, .label = NULL},
+		{.x = 1, .y = 20, .lo = 19, .hi = 21, .ci = 1, .level = 20, .n = 3, .label = "<b>",
+		 .commit = "a&b"},
+		{.x = 1, .y = NAN, .level = NAN, .nfailed = 2, .label = "late"}};
+	struct pl_svg_step st = {.x = 0.5, .label = "+100.0% worse", .commit = "c<1>",
+	                         .kind = PL_SVG_STEP_FAILING};
+	struct pl_svg_tick tk[2] = {{0, "2026-11-01"}, {1, "2026-11-02"}};
+	struct pl_svg_timeline t = {.name = "ttft_p50", .unit = "s", .points = pt, .npoints = 3,
+	                            .steps = &st, .nsteps = 1, .ticks = tk, .nticks = 2};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(pl_svg_timeline(f, &t), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "aria-label=\"ttft_p50 over time\""));
+	assert_non_null(strstr(buf, "points=\"70.0,200.5 704.0,41.5\""));
+	assert_non_null(strstr(buf, "<g><title>: 10.00 s, n 3</title>"));
+	assert_non_null(strstr(buf, "<g><title>&lt;b&gt;: 20.00 s, n 3, commit a&amp;b</title>"));
+	assert_non_null(strstr(buf, "<line x1=\"387.0\" y1=\"16\" x2=\"387.0\" y2=\"226\" "
+	                            "stroke=\"#c62828\""));
+	assert_non_null(strstr(buf, "<text x=\"390.0\" y=\"28\" font-size=\"11\" "
+	                            "fill=\"#c62828\">+100.0% worse at c&lt;1&gt;</text>"));
+	assert_non_null(strstr(buf, "text-anchor=\"end\">2026-11-02</text>"));
+	assert_non_null(strstr(buf, "<title>2 failed runs (no request completed)</title>"));
+	assert_null(strstr(buf, "prediction band")); /* no band asked for */
+	assert_non_null(strstr(buf, "</svg>\n"));
+	free(buf);
+
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(pl_svg_sparkline(f, &t), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "points=\"2.0,24.9 118.0,3.1\"/>"));
+	assert_non_null(strstr(buf, "<path d=\"M116.0 27 l4 -4 m-4 0 l4 4\""));
+	assert_non_null(strstr(buf, "stroke=\"#c62828\" stroke-dasharray=\"2,2\"/></svg>"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_bars),
 		cmocka_unit_test(test_caveats_zh),
 		cmocka_unit_test(test_offer_styles),
+		cmocka_unit_test(test_timeline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
