@@ -9,7 +9,9 @@
 #     reads exactly those 27;
 #   - an accept and an amend pushed from a laptop are in the site's next
 #     pull; a conflicting push and a conflicting pull are skipped and named;
-#   - a password in a URI is never printed; a newer hub schema is refused.
+#   - a password in a URI is never printed; a newer hub schema is refused;
+#   - a ledger at an earlier revision of a run's trail pushes it, and the
+#     pull equals the merge (12).
 set -u
 BIN=$1; SRC=$2; WORK=$3
 . "$SRC/tests/hub/pg_server.sh"
@@ -185,6 +187,29 @@ sqlite3 legacy.db 'DELETE FROM hub_marks'
 check_eq "legacy marks: incremental" "pulled from '$WORK/pg/sock:$PGPORT/hub9': 0 new versions read; 0 runs, 0 accepted steps, 0 revisions, 0 retractions, 0 source chunks stored" "$(cat pull-legacy.out)"
 check_eq "legacy marks: both rows moved" 2 "$(sqlite3 legacy.db 'SELECT count(*) FROM hub_marks')"
 [ -e legacy.db.hub-marks ] && fail "the legacy marks file stayed" || echo "ok: the legacy marks file is gone"
+
+# 12. merge's rule for a run at an earlier revision of its trail: a ledger
+# copied after the first of two amends pushes its run (at revision 2) to
+# a hub holding revision 3, and the other way round; either way a pull
+# equals the merge of the two ledgers (revision 3 with its whole trail)
+psql -q -c 'CREATE DATABASE hub12a' && psql -q -c 'CREATE DATABASE hub12b' || fail "createdb hub12"
+"$BIN" --db rev3.db import "$SRC/samples/procurement/l40s_c16_run1.json" >/dev/null 2>&1 || fail "import rev3"
+"$BIN" --db rev3.db amend --run 1 --set driver_version=111.1 --reason first --by t >/dev/null || fail "amend 1"
+cp rev3.db rev2.db
+"$BIN" --db rev3.db amend --run 1 --set driver_version=222.2 --reason second --by t >/dev/null || fail "amend 2"
+cp rev3.db merged12.db
+"$BIN" --db merged12.db merge rev2.db >/dev/null || fail "merge rev2"
+"$BIN" --db merged12.db export | LC_ALL=C sort >merged12.export
+for order in "rev3 rev2 hub12a" "rev2 rev3 hub12b"; do
+	set -- $order
+	"$BIN" --db "$1.db" push "dbname=$3" >/dev/null 2>&1 || fail "push $1 to $3"
+	"$BIN" --db "$2.db" push "dbname=$3" >push12.out 2>&1
+	check_eq "push of $2 after $1: exit" 0 "$?"
+	"$BIN" --db "pull-$3.db" pull "dbname=$3" >/dev/null 2>&1 || fail "pull $3"
+	"$BIN" --db "pull-$3.db" export | LC_ALL=C sort >"pull-$3.export"
+	if cmp -s "pull-$3.export" merged12.export; then echo "ok: pull of $3 = merge of rev3 and rev2"; else fail "pull of $3 differs from the merge"; fi
+done
+check_eq "the pulled run's revision" 3 "$(sqlite3 pull-hub12b.db 'SELECT max(revision) FROM revisions')"
 
 [ "$fails" -eq 0 ] && echo "hub: all checks passed" || echo "hub: $fails checks failed"
 [ "$fails" -eq 0 ]
