@@ -24,8 +24,8 @@ static int allows_mismatch(const struct pl_compare_opts *allow)
  * without --where decides it: every series of the ledger and these metrics
  * together, its family pooled, Holm over the whole night
  * (flow/gate_flow.h). Alone by the same rule (pl_history_gate) when the
- * history spans several series (--allow-mismatch), or the night has no
- * check of them. Returns 0, or nonzero with err set. */
+ * ledger holds more than PL_HISTORY_NIGHT_MAX_RUNS runs, the history spans
+ * several series (--allow-mismatch), or the night has no check of them. Returns 0, or nonzero with err set. */
 static int gate_latest(struct pl_store *st, struct pl_history *hs, size_t nh,
                        const struct pl_run_list *runs, int group,
                        const struct pl_compare_opts *allow, const struct pl_accepted_list *acc,
@@ -33,13 +33,17 @@ static int gate_latest(struct pl_store *st, struct pl_history *hs, size_t nh,
 {
 	struct pl_gate_night_opts go;
 	struct pl_gate_night night = {0};
-	long long first = 0;
+	long long first = 0, count = 0;
 	int have = 0, rc;
 
 	if (!pl_group_is_time(group) || !runs->n || allows_mismatch(allow))
 		return pl_history_gate(hs, nh, runs, group, allow, acc, err);
 	if (pl_history_night_opts(hs, nh, group, allow, &go) == 0)
 		return 0;
+	if ((rc = pl_store_count_runs(st, &count, err)) != 0)
+		return rc;
+	if (count > PL_HISTORY_NIGHT_MAX_RUNS)
+		return pl_history_gate(hs, nh, runs, group, allow, acc, err);
 	if ((rc = pl_flow_gate_night(st, NULL, 0, &go, acc, &night, &have, err)) != 0)
 		return rc;
 	first = runs->v[0].id;

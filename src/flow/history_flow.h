@@ -17,6 +17,13 @@
 #include "store/db.h"
 #include "util/error.h"
 
+/* Most stored runs for which `history` decides the latest night of every
+ * series of the ledger together (as check without --where, and the site at
+ * any size, decide it); above it the series is gated alone, so that the
+ * history of one series costs one series (bench/nightly_bench.py: 0.07 s
+ * in a 1M-run ledger, where the whole ledger's night takes 24 s). */
+#define PL_HISTORY_NIGHT_MAX_RUNS 8000
+
 /* Where pl_flow_history() stopped. */
 enum pl_history_stage {
 	PL_HISTORY_LOADING,  /* reading the runs and accepted steps: the store's error */
