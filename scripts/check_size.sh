@@ -18,7 +18,6 @@ caps="
 "
 # file:function cap — over 120 lines today, to be split
 fcaps="
-src/import/reimport.c:redo_run 141
 src/render/bundle.c:render_into 125
 src/render/bundle_charts.c:kind_charts 148
 src/render/export.c:pl_render_export_run 135
