@@ -19,7 +19,6 @@ caps="
 # file:function cap — over 120 lines today, to be split
 fcaps="
 src/render/bundle.c:render_into 125
-src/render/bundle_charts.c:kind_charts 148
 src/render/export.c:pl_render_export_run 135
 src/render/regress.c:pl_render_check 122
 src/render/regress.c:history_json 137
