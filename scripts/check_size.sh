@@ -25,7 +25,6 @@ src/render/regress.c:history_json 137
 src/render/regress.c:pl_render_history 155
 src/render/site_chart.c:pl_site_chart 170
 src/render/site.c:index_row 128
-src/render/xlsx.c:sheet_procurement 167
 "
 flimit=120
 bad=0
