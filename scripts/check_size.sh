@@ -18,12 +18,6 @@ caps="
 "
 # file:function cap — over 120 lines today, to be split
 fcaps="
-src/core/gate.c:pl_gate_decide 121
-src/core/history.c:pl_history_build_grouped 128
-src/import/pipeline.c:pl_import_paths 125
-src/import/reimport.c:redo_run 141
-src/render/bundle_charts.c:kind_charts 148
-src/render/xlsx.c:sheet_procurement 167
 "
 flimit=120
 bad=0

@@ -144,6 +144,79 @@ int pl_gate_holm(const double *p, size_t n, double *adj, struct pl_error *err)
 	return 0;
 }
 
+/* Whether check j is a decidable member of check i's family (same family and metric). */
+static int same_family(const struct pl_gate_check *checks, const struct pl_gate_verdict *out,
+                       size_t i, size_t j)
+{
+	return out[j].decidable && checks[j].family == checks[i].family &&
+	       checks[j].metric == checks[i].metric;
+}
+
+/* Step 2 of gate.h: pools each family of two or more decidable members
+ * (first member order), giving every member family_n, family_z and
+ * family_change; stores each family's first member in fam and its pooled
+ * p in p, and returns how many families there are. */
+static size_t pool_families(const struct pl_gate_check *checks, size_t n,
+                            struct pl_gate_verdict *out, size_t *fam, double *p)
+{
+	size_t nfam = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t members = 0;
+		double zs = 0, ls = 0;
+		int first = 1;
+		if (!out[i].decidable)
+			continue;
+		for (size_t j = 0; j < i && first; j++)
+			if (same_family(checks, out, i, j))
+				first = 0;
+		if (!first)
+			continue;
+		for (size_t j = i; j < n; j++)
+			if (same_family(checks, out, i, j)) {
+				members++;
+				zs += out[j].z;
+				ls += log1p(out[j].rel_change);
+			}
+		if (members < 2)
+			continue;
+		for (size_t j = i; j < n; j++)
+			if (same_family(checks, out, i, j)) {
+				out[j].family_n = members;
+				out[j].family_z = zs / sqrt((double)members);
+				out[j].family_change = exp(ls / (double)members) - 1.0;
+			}
+		p[nfam] = gsl_cdf_ugaussian_Q(out[i].family_z);
+		fam[nfam++] = i;
+	}
+	return nfam;
+}
+
+/* Step 4 of gate.h: each decidable check's red (by itself or by its
+ * family) and better verdicts, with ntests the night's number of tests. */
+static void set_verdicts(const struct pl_gate_check *checks, size_t n,
+                         const struct pl_gate_opts *opts, size_t ntests,
+                         struct pl_gate_verdict *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pl_gate_verdict *v = &out[i];
+		double sign = checks[i].direction == PL_LOWER_IS_BETTER ? 1.0 : -1.0;
+		if (!v->decidable)
+			continue;
+		if (v->p_adjusted <= opts->alpha && sign * v->rel_change > opts->threshold)
+			v->by = PL_GATE_BY_SELF;
+		else if (v->family_n >= 2 && v->family_p_adjusted <= opts->alpha &&
+		         sign * v->family_change > opts->threshold && v->p <= opts->member_alpha)
+			v->by = PL_GATE_BY_FAMILY;
+		v->red = v->by != PL_GATE_BY_NONE;
+		/* an improvement: the mirrored test, Bonferroni over the night's tests */
+		v->p_better_adjusted = (1.0 - v->p) * (double)ntests;
+		if (v->p_better_adjusted > 1)
+			v->p_better_adjusted = 1;
+		v->better = v->p_better_adjusted <= opts->alpha && -sign * v->rel_change > opts->threshold;
+	}
+}
+
 int pl_gate_decide(const struct pl_gate_check *checks, size_t n, const struct pl_gate_opts *opts,
                    struct pl_gate_verdict *out, struct pl_error *err)
 {
@@ -190,40 +263,11 @@ int pl_gate_decide(const struct pl_gate_check *checks, size_t n, const struct pl
 		if (out[i].decidable)
 			p[ntests++] = out[i].p;
 	}
-	/* step 2: the families of two or more decidable members (first member
-	 * order); family_n, family_z and family_change go to every member */
-	if (opts->pool)
-		for (size_t i = 0; i < n; i++) {
-			size_t members = 0;
-			double zs = 0, ls = 0;
-			int first = 1;
-			if (!out[i].decidable)
-				continue;
-			for (size_t j = 0; j < i && first; j++)
-				if (out[j].decidable && checks[j].family == checks[i].family &&
-				    checks[j].metric == checks[i].metric)
-					first = 0;
-			if (!first)
-				continue;
-			for (size_t j = i; j < n; j++)
-				if (out[j].decidable && checks[j].family == checks[i].family &&
-				    checks[j].metric == checks[i].metric) {
-					members++;
-					zs += out[j].z;
-					ls += log1p(out[j].rel_change);
-				}
-			if (members < 2)
-				continue;
-			for (size_t j = i; j < n; j++)
-				if (out[j].decidable && checks[j].family == checks[i].family &&
-				    checks[j].metric == checks[i].metric) {
-					out[j].family_n = members;
-					out[j].family_z = zs / sqrt((double)members);
-					out[j].family_change = exp(ls / (double)members) - 1.0;
-				}
-			fam[nfam++] = i;
-			p[ntests++] = gsl_cdf_ugaussian_Q(out[i].family_z);
-		}
+	/* step 2: each family's pooled test */
+	if (opts->pool) {
+		nfam = pool_families(checks, n, out, fam, p + ntests);
+		ntests += nfam;
+	}
 	gsl_set_error_handler(old_handler);
 	/* step 3: Holm over the night's tests */
 	if ((rc = pl_gate_holm(p, ntests, adj, err)))
@@ -236,29 +280,12 @@ int pl_gate_decide(const struct pl_gate_check *checks, size_t n, const struct pl
 		for (size_t f = 0; f < nfam; f++, t++) {
 			size_t i = fam[f];
 			for (size_t j = i; j < n; j++)
-				if (out[j].decidable && checks[j].family == checks[i].family &&
-				    checks[j].metric == checks[i].metric)
+				if (same_family(checks, out, i, j))
 					out[j].family_p_adjusted = adj[t];
 		}
 	}
 	/* step 4: the verdicts */
-	for (size_t i = 0; i < n; i++) {
-		struct pl_gate_verdict *v = &out[i];
-		double sign = checks[i].direction == PL_LOWER_IS_BETTER ? 1.0 : -1.0;
-		if (!v->decidable)
-			continue;
-		if (v->p_adjusted <= opts->alpha && sign * v->rel_change > opts->threshold)
-			v->by = PL_GATE_BY_SELF;
-		else if (v->family_n >= 2 && v->family_p_adjusted <= opts->alpha &&
-		         sign * v->family_change > opts->threshold && v->p <= opts->member_alpha)
-			v->by = PL_GATE_BY_FAMILY;
-		v->red = v->by != PL_GATE_BY_NONE;
-		/* an improvement: the mirrored test, Bonferroni over the night's tests */
-		v->p_better_adjusted = (1.0 - v->p) * (double)ntests;
-		if (v->p_better_adjusted > 1)
-			v->p_better_adjusted = 1;
-		v->better = v->p_better_adjusted <= opts->alpha && -sign * v->rel_change > opts->threshold;
-	}
+	set_verdicts(checks, n, opts, ntests, out);
 done:
 	free(logs);
 	free(tmp);

@@ -533,6 +533,43 @@ int pl_history_build(const struct pl_run_list *runs, int by, int metric,
 	return pl_history_build_grouped(runs, pl_group_of_by(by), metric, allow, accepted, out, err);
 }
 
+/* The comparison options of a history along axis on metric, taking what
+ * allow (may be NULL) lets mismatch, be extra or fail. */
+static void history_compare_opts(int axis, int metric, const struct pl_compare_opts *allow,
+                                 struct pl_compare_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->axis[0] = axis;
+	opts->naxis = 1;
+	opts->metrics[0] = metric;
+	opts->nmetrics = 1;
+	opts->failed_quiet = opts->implausible_quiet = 1; /* drawn, or left out below: no caveat */
+	if (allow) {
+		memcpy(opts->allow_mismatch, allow->allow_mismatch, sizeof(opts->allow_mismatch));
+		memcpy(opts->allow_extra, allow->allow_extra, sizeof(opts->allow_extra));
+		opts->nallow_extra = allow->nallow_extra;
+		opts->allow_errors = allow->allow_errors;
+		opts->subsets_min_rows = allow->subsets_min_rows;
+	}
+}
+
+/* Pushes the caveat that out->skipped_implausible runs were left out,
+ * naming the first of them (bad, which holds up to nbad ids). */
+static int caveat_implausible(struct pl_history *out, const long long *bad, size_t nbad,
+                              struct pl_error *err)
+{
+	struct pl_msg cav;
+	size_t named = out->skipped_implausible < nbad ? out->skipped_implausible : nbad;
+
+	pl_msg_init(&cav, PL_MSG_CAV_IMPLAUSIBLE_LEFT_OUT);
+	pl_msg_field(&cav, pl_metric_info[out->metric].name);
+	pl_msg_int(&cav, (long long)out->skipped_implausible);
+	pl_msg_runs(&cav, bad, named);
+	if (pl_msgs_push(&out->cmp.caveats, &cav))
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	return 0;
+}
+
 int pl_history_build_grouped(const struct pl_run_list *runs, int group, int metric,
                              const struct pl_compare_opts *allow,
                              const struct pl_accepted_list *accepted, struct pl_history *out,
@@ -557,19 +594,7 @@ int pl_history_build_grouped(const struct pl_run_list *runs, int group, int metr
 	axis = out->by = pl_group_axis(group);
 
 	/* The comparator decides whether the runs are one condition key. */
-	memset(&opts, 0, sizeof(opts));
-	opts.axis[0] = axis;
-	opts.naxis = 1;
-	opts.metrics[0] = metric;
-	opts.nmetrics = 1;
-	opts.failed_quiet = opts.implausible_quiet = 1; /* drawn, or left out below: no caveat */
-	if (allow) {
-		memcpy(opts.allow_mismatch, allow->allow_mismatch, sizeof(opts.allow_mismatch));
-		memcpy(opts.allow_extra, allow->allow_extra, sizeof(opts.allow_extra));
-		opts.nallow_extra = allow->nallow_extra;
-		opts.allow_errors = allow->allow_errors;
-		opts.subsets_min_rows = allow->subsets_min_rows;
-	}
+	history_compare_opts(axis, metric, allow, &opts);
 	if ((rc = pl_compare_build(runs, &opts, &out->cmp, err)))
 		return rc;
 
@@ -612,20 +637,9 @@ int pl_history_build_grouped(const struct pl_run_list *runs, int group, int metr
 		} else
 			n++;
 	}
-	if (out->skipped_implausible) {
-		struct pl_msg cav;
-		size_t named = out->skipped_implausible < sizeof(bad) / sizeof(bad[0])
-		                   ? out->skipped_implausible : sizeof(bad) / sizeof(bad[0]);
-
-		pl_msg_init(&cav, PL_MSG_CAV_IMPLAUSIBLE_LEFT_OUT);
-		pl_msg_field(&cav, pl_metric_info[metric].name);
-		pl_msg_int(&cav, (long long)out->skipped_implausible);
-		pl_msg_runs(&cav, bad, named);
-		if (pl_msgs_push(&out->cmp.caveats, &cav)) {
-			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-			goto done;
-		}
-	}
+	if (out->skipped_implausible &&
+	    (rc = caveat_implausible(out, bad, sizeof(bad) / sizeof(bad[0]), err)))
+		goto done;
 	if (n == 0) {
 		rc = pl_error_set(err, PL_EEMPTY, "no selected run has both %s and %s",
 		                  group == PL_G_RUN || group == PL_G_DAY ? pl_cond_info[axis].name

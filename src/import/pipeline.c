@@ -1008,6 +1008,26 @@ static void finish_strict(struct batch *b)
 	b->nheld = 0;
 }
 
+/* Refuses a --format that names no adapter, suggesting the closest name. */
+static int check_format(const char *format, struct pl_error *err)
+{
+	size_t n;
+	const struct pl_adapter_info *a = pl_adapters_list(&n);
+	size_t i;
+	for (i = 0; i < n && strcmp(a[i].name, format) != 0; i++)
+		;
+	if (i == n) {
+		const char *names[64];
+		char dym[96];
+		size_t nn = 0;
+		for (i = 0; i < n && nn < 64; i++)
+			names[nn++] = a[i].name;
+		return pl_error_set(err, PL_EUSAGE, "unknown format '%s'%s (see `perfledger formats`)",
+		                    format, pl_did_you_mean(dym, sizeof(dym), pl_suggest(format, names, nn)));
+	}
+	return 0;
+}
+
 int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths,
                     const struct pl_import_opts *opts, pl_import_cb cb, void *ctx,
                     struct pl_import_stats *stats, struct pl_error *err)
@@ -1033,23 +1053,8 @@ int pl_import_paths(struct pl_store *st, const char *const *paths, size_t npaths
 	rc = pl_import_check_set(b.opts->set, b.opts->nset, err);
 	if (rc)
 		return rc;
-	if (b.opts->format) {
-		size_t n;
-		const struct pl_adapter_info *a = pl_adapters_list(&n);
-		size_t i;
-		for (i = 0; i < n && strcmp(a[i].name, b.opts->format) != 0; i++)
-			;
-		if (i == n) {
-			const char *names[64];
-			char dym[96];
-			size_t nn = 0;
-			for (i = 0; i < n && nn < 64; i++)
-				names[nn++] = a[i].name;
-			return pl_error_set(err, PL_EUSAGE, "unknown format '%s'%s (see `perfledger formats`)",
-			                    b.opts->format,
-			                    pl_did_you_mean(dym, sizeof(dym), pl_suggest(b.opts->format, names, nn)));
-		}
-	}
+	if (b.opts->format && (rc = check_format(b.opts->format, err)))
+		return rc;
 	/* lazily initialised process-wide state, set up before a second thread
 	 * can race for it: the C numeric locale and the sha256 digest */
 	pl_fmt_num(warm, sizeof(warm), 0.5);

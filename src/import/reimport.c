@@ -289,35 +289,15 @@ static int report_run(struct pending_list *reports, const struct pl_run *s, cons
 	return rc;
 }
 
-/* Re-derives stored run s from now (the file's run of the same record).
- * *changed is set to 1 when a revision was made. */
-static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
-                    struct pending_list *reports, const struct pl_run *stored,
-                    const struct pl_run *now, int *changed, struct pl_error *err)
+/* Writes the measurements and requests that now (the file's run) carries
+ * and stored run s lacks. */
+static int write_lacking(struct pl_store *st, const struct pl_run *s, const struct pl_run *now,
+                         struct pl_error *err)
 {
-	struct pl_amend_set *sets = NULL;
-	struct pl_amend_result res, moved; /* the amend of the conditions; the move */
-	struct pl_run newm;                /* measurements the stored run lacks */
-	size_t nmove = 0;
-	struct pl_run cand; /* the stored run with its new metrics */
-	const struct pl_run *s = stored;
-	size_t nsets = 0, nmetric = 0, nplaced = 0;
-	int placed_rev = 0; /* the revision placing measurements as metrics */
-	int metric[PL_METRIC_COUNT];
-	double newv[PL_METRIC_COUNT], oldv[PL_METRIC_COUNT];
-	unsigned char had[PL_METRIC_COUNT];
-	int revision = 0, rc = 0;
+	struct pl_run newm; /* measurements the stored run lacks */
+	int rc = 0;
 
-	memset(&res, 0, sizeof(res));
-	memset(&moved, 0, sizeof(moved));
-	pl_run_init(&cand);
 	pl_run_init(&newm);
-	*changed = 0;
-	/* extras that the rule now classifies as measurements: moved first, as
-	 * a revision of their own */
-	for (size_t i = 0; i < s->nextra && !rc; i++)
-		if (now_measured(s, now, s->extra[i].name))
-			nmove++;
 	for (size_t i = 0; i < now->nmeasure && !rc; i++) {
 		const struct pl_measure *m = &now->measure[i];
 		if (!pl_run_measure(s, m->name) &&
@@ -333,42 +313,57 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 		if (!(rc = pl_store_request_counts(st, s->id, &have, err)) && !have.found)
 			rc = pl_store_write_requests(st, s->id, now->requests, err);
 	}
-	if (rc)
-		goto out;
-	if (nmove > 0) {
-		struct pl_amend_set *mv = calloc(nmove, sizeof(*mv));
-		char *why = NULL;
-		size_t k = 0, wl = strlen(o->reason ? o->reason : "") + 40;
-		long long shared = 0, first = 0;
+	pl_run_release(&newm);
+	return rc;
+}
 
-		if (!mv || !(why = malloc(wl))) {
-			free(mv);
-			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-			goto out;
-		}
-		snprintf(why, wl, "%s: classified as a measurement", o->reason ? o->reason : "reimport");
-		for (size_t i = 0; i < s->nextra; i++)
-			if (now_measured(s, now, s->extra[i].name)) {
-				mv[k].field = s->extra[i].name;
-				mv[k++].value = NULL;
-			}
-		rc = pl_ledger_amend_run(s, mv, k, &moved, err);
-		if (!rc && moved.nchanges > 0) {
-			moved.run.id = s->id;
-			rc = pl_store_amend(st, &moved.run, moved.changes, moved.nchanges, o->when, why,
-			                    o->author, &revision, &shared, &first, err);
-			if (!rc)
-				s = &moved.run; /* what follows starts from the moved run */
-		}
+/* Moves the extras of stored run s that now are measurements, as a
+ * revision of their own: *moved gets the amend (its run is s moved when
+ * moved->nchanges > 0) and *revision the revision made. Caller releases
+ * *moved with pl_ledger_amend_release(). */
+static int move_measured(struct pl_store *st, const struct pl_reimport_opts *o,
+                         const struct pl_run *s, const struct pl_run *now,
+                         struct pl_amend_result *moved, int *revision, struct pl_error *err)
+{
+	struct pl_amend_set *mv;
+	char *why = NULL;
+	size_t nmove = 0, k = 0, wl = strlen(o->reason ? o->reason : "") + 40;
+	long long shared = 0, first = 0;
+	int rc;
+
+	for (size_t i = 0; i < s->nextra; i++)
+		if (now_measured(s, now, s->extra[i].name))
+			nmove++;
+	if (nmove == 0)
+		return 0;
+	if (!(mv = calloc(nmove, sizeof(*mv))) || !(why = malloc(wl))) {
 		free(mv);
-		free(why);
-		if (rc)
-			goto out;
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
-	if (!(sets = calloc((size_t)PL_COND_COUNT + now->nextra + 1, sizeof(*sets)))) {
-		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
-		goto out;
+	snprintf(why, wl, "%s: classified as a measurement", o->reason ? o->reason : "reimport");
+	for (size_t i = 0; i < s->nextra; i++)
+		if (now_measured(s, now, s->extra[i].name)) {
+			mv[k].field = s->extra[i].name;
+			mv[k++].value = NULL;
+		}
+	rc = pl_ledger_amend_run(s, mv, k, moved, err);
+	if (!rc && moved->nchanges > 0) {
+		moved->run.id = s->id;
+		rc = pl_store_amend(st, &moved->run, moved->changes, moved->nchanges, o->when, why,
+		                    o->author, revision, &shared, &first, err);
 	}
+	free(mv);
+	free(why);
+	return rc;
+}
+
+/* Fills sets with the conditions and extras now (the file's run) has and
+ * stored run s lacks; returns how many. */
+static size_t lacking_sets(const struct pl_run *s, const struct pl_run *now,
+                           struct pl_amend_set *sets)
+{
+	size_t nsets = 0;
+
 	for (int id = 0; id < PL_COND_COUNT; id++)
 		if (!s->cond[id].set && now->cond[id].set) {
 			sets[nsets].field = pl_cond_info[id].name;
@@ -379,6 +374,43 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 			sets[nsets].field = now->extra[i].name;
 			sets[nsets++].value = now->extra[i].value;
 		}
+	return nsets;
+}
+
+/* Re-derives stored run s from now (the file's run of the same record).
+ * *changed is set to 1 when a revision was made. */
+static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
+                    struct pending_list *reports, const struct pl_run *stored,
+                    const struct pl_run *now, int *changed, struct pl_error *err)
+{
+	struct pl_amend_set *sets = NULL;
+	struct pl_amend_result res, moved; /* the amend of the conditions; the move */
+	struct pl_run cand; /* the stored run with its new metrics */
+	const struct pl_run *s = stored;
+	size_t nsets = 0, nmetric = 0, nplaced = 0;
+	int placed_rev = 0; /* the revision placing measurements as metrics */
+	int metric[PL_METRIC_COUNT];
+	double newv[PL_METRIC_COUNT], oldv[PL_METRIC_COUNT];
+	unsigned char had[PL_METRIC_COUNT];
+	int revision = 0, rc = 0;
+
+	memset(&res, 0, sizeof(res));
+	memset(&moved, 0, sizeof(moved));
+	pl_run_init(&cand);
+	*changed = 0;
+	if ((rc = write_lacking(st, s, now, err)))
+		goto out;
+	/* extras that the rule now classifies as measurements: moved first, as
+	 * a revision of their own */
+	if ((rc = move_measured(st, o, s, now, &moved, &revision, err)))
+		goto out;
+	if (moved.nchanges > 0)
+		s = &moved.run; /* what follows starts from the moved run */
+	if (!(sets = calloc((size_t)PL_COND_COUNT + now->nextra + 1, sizeof(*sets)))) {
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+		goto out;
+	}
+	nsets = lacking_sets(s, now, sets);
 	for (int m = 0; m < PL_METRIC_COUNT; m++)
 		if (now->has_metric[m] && (!s->has_metric[m] || !same_number(s->metric[m], now->metric[m]))) {
 			metric[nmetric] = m;
@@ -429,7 +461,6 @@ static int redo_run(struct pl_store *st, const struct pl_reimport_opts *o,
 	}
 out:
 	pl_run_release(&cand);
-	pl_run_release(&newm);
 	pl_ledger_amend_release(&res);
 	pl_ledger_amend_release(&moved);
 	free(sets);

@@ -210,12 +210,124 @@ out:
 	return rc;
 }
 
+/* One kind's points, group after group, in the arrays its charts draw. */
+struct kind_points {
+	struct pl_svg_series *se; /* one series per group */
+	size_t ng;                /* groups */
+	double *xs, *ys;          /* concurrency, throughput */
+	double *px, *py;          /* throughput per accelerator, interactivity */
+	double *lx, *ly;          /* a latency chart's throughput and latency */
+	const char **labp;        /* each point's label, or NULL */
+	unsigned char *mk;        /* 1 for a point on the Pareto front */
+};
+
+/* Latency vs throughput for the k-th SLO metric, its limit drawn. */
+static int latency_chart(struct bundle *b, const struct kind *kd, const struct kind_points *kp,
+                         size_t k)
+{
+	const struct pl_procurement *p = b->proc;
+	const struct words *w = kd->w;
+	struct pl_svg_series *se = kp->se;
+	size_t ng = kp->ng, at = 0;
+	int m = p->slo.metric[k];
+	char mw[64], title[256], ylabel[96], lim[40], line[128], file[64];
+	struct pl_svg_hline hl;
+
+	for (size_t g = 0; g < ng; g++) {
+		const struct pl_procure_group *gr = &p->groups[kd->idx[g]];
+		for (size_t i = 0; i < gr->npoints; i++) {
+			const struct pl_compare_row *row = &b->cmp->rows[gr->points[i].row];
+			kp->lx[at + i] = gr->points[i].throughput;
+			kp->ly[at + i] = row->n_metric[m] ? row->metric[m] : NAN;
+		}
+		se[g].x = kp->lx + at;
+		se[g].y = kp->ly + at;
+		se[g].label = kp->labp + at;
+		se[g].mark = NULL;
+		se[g].note = NULL;
+		at += gr->npoints;
+	}
+	metric_words(mw, sizeof(mw), m);
+	fill(ylabel, sizeof(ylabel), w->latency_title, mw, NULL);
+	kind_name(b, kd, title, sizeof(title), ylabel, NULL, 0, NULL);
+	snprintf(ylabel, sizeof(ylabel), "%s (%s)", mw, pl_unit_label(pl_metric_info[m].unit));
+	fill(line, sizeof(line), w->slo_line, mw, num_text(lim, sizeof(lim), p->slo.limit[k]));
+	hl.y = p->slo.limit[k];
+	hl.label = line;
+	{
+		char stem[40]; /* "latency_" and a metric name */
+		snprintf(stem, sizeof(stem), "latency_%s", pl_metric_info[m].name);
+		kind_name(b, kd, NULL, 0, NULL, file, sizeof(file), stem);
+	}
+	{
+		struct pl_svg_xy c = {.title = title, .xlabel = w->latency_x, .ylabel = ylabel,
+		                      .lines = 1, .sort_x = 1, .hlines = &hl, .nhlines = 1,
+		                      .series = se, .nseries = ng};
+		return add_svg(b, file, title, pl_svg_xy_chart(&c));
+	}
+}
+
+/* Throughput vs concurrency (log x). */
+static int sweep_chart(struct bundle *b, const struct kind *kd, const struct kind_points *kp)
+{
+	const struct words *w = kd->w;
+	struct pl_svg_series *se = kp->se;
+	char title[256], file[64];
+	struct pl_svg_xy c = {.title = title, .xlabel = w->sweep_x,
+	                      .ylabel = w->sweep_y, .logx = 1, .lines = 1,
+	                      .series = se, .nseries = kp->ng};
+	size_t at = 0;
+
+	for (size_t g = 0; g < kp->ng; g++) {
+		se[g].x = kp->xs + at;
+		se[g].y = kp->ys + at;
+		se[g].mark = NULL;
+		se[g].label = NULL;
+		se[g].note = NULL;
+		at += se[g].n;
+	}
+	kind_name(b, kd, title, sizeof(title), w->sweep_title, file, sizeof(file), "sweep");
+	return add_svg(b, file, title, pl_svg_xy_chart(&c));
+}
+
+/* Interactivity vs throughput per accelerator, the Pareto front marked. */
+static int pareto_chart(struct bundle *b, const struct kind *kd, const struct kind_points *kp)
+{
+	const struct words *w = kd->w;
+	struct pl_svg_series *se = kp->se;
+	char title[256], file[64];
+	struct pl_svg_xy c = {.title = title, .xlabel = w->pareto_x,
+	                      .ylabel = w->pareto_y, .mark_label = w->pareto_mark,
+	                      .lines = 1, .sort_x = 1, .series = se, .nseries = kp->ng};
+	size_t at = 0;
+
+	for (size_t g = 0; g < kp->ng; g++) {
+		int any_x = 0, drawn = 0;
+
+		se[g].x = kp->px + at;
+		se[g].y = kp->py + at;
+		se[g].mark = kp->mk + at;
+		se[g].label = kp->labp + at;
+		for (size_t i = 0; i < se[g].n; i++) {
+			any_x |= isfinite(se[g].x[i]) != 0;
+			drawn |= isfinite(se[g].x[i]) && isfinite(se[g].y[i]);
+		}
+		/* a group with no point on the chart says why: a cloud API
+		 * has no accelerator count to divide by */
+		se[g].note = drawn ? NULL : !any_x ? w->pareto_no_acc : w->pareto_no_tpot;
+		at += se[g].n;
+	}
+	kind_name(b, kd, title, sizeof(title), w->pareto_title, file, sizeof(file), "pareto");
+	return add_svg(b, file, title, pl_svg_xy_chart(&c));
+}
+
 static int kind_charts(struct bundle *b, const struct kind *kd)
 {
 	const struct pl_procurement *p = b->proc;
 	const struct words *w = kd->w;
 	unsigned want = b->o->spec->charts;
 	size_t ng = kd->n;
+	struct kind_points kp;
 	struct pl_svg_series *se;
 	double *xs, *ys, *px, *py, *lx, *ly;
 	char (*lab)[32];
@@ -266,86 +378,13 @@ static int kind_charts(struct bundle *b, const struct kind *kd)
 	if ((want & PL_CHART_SWEEP) && p->slo.n > 0 && any_price)
 		rc = cost_chart(b, kd);
 	/* latency vs throughput, one chart per SLO metric, its limit drawn */
-	for (size_t k = 0; rc == 0 && (want & PL_CHART_SWEEP) && p->sweep && k < p->slo.n; k++) {
-		int m = p->slo.metric[k];
-		char mw[64], title[256], ylabel[96], lim[40], line[128], file[64];
-		struct pl_svg_hline hl;
-		at = 0;
-		for (size_t g = 0; g < ng; g++) {
-			const struct pl_procure_group *gr = &p->groups[kd->idx[g]];
-			for (size_t i = 0; i < gr->npoints; i++) {
-				const struct pl_compare_row *row = &b->cmp->rows[gr->points[i].row];
-				lx[at + i] = gr->points[i].throughput;
-				ly[at + i] = row->n_metric[m] ? row->metric[m] : NAN;
-			}
-			se[g].x = lx + at;
-			se[g].y = ly + at;
-			se[g].label = labp + at;
-			se[g].mark = NULL;
-			se[g].note = NULL;
-			at += gr->npoints;
-		}
-		metric_words(mw, sizeof(mw), m);
-		fill(ylabel, sizeof(ylabel), w->latency_title, mw, NULL);
-		kind_name(b, kd, title, sizeof(title), ylabel, NULL, 0, NULL);
-		snprintf(ylabel, sizeof(ylabel), "%s (%s)", mw, pl_unit_label(pl_metric_info[m].unit));
-		fill(line, sizeof(line), w->slo_line, mw, num_text(lim, sizeof(lim), p->slo.limit[k]));
-		hl.y = p->slo.limit[k];
-		hl.label = line;
-		{
-			char stem[40]; /* "latency_" and a metric name */
-			snprintf(stem, sizeof(stem), "latency_%s", pl_metric_info[m].name);
-			kind_name(b, kd, NULL, 0, NULL, file, sizeof(file), stem);
-		}
-		{
-			struct pl_svg_xy c = {.title = title, .xlabel = w->latency_x, .ylabel = ylabel,
-			                      .lines = 1, .sort_x = 1, .hlines = &hl, .nhlines = 1,
-			                      .series = se, .nseries = ng};
-			rc = add_svg(b, file, title, pl_svg_xy_chart(&c));
-		}
-	}
-	if (rc == 0 && (want & PL_CHART_SWEEP) && p->sweep) {
-		char title[256], file[64];
-		struct pl_svg_xy c = {.title = title, .xlabel = w->sweep_x,
-		                      .ylabel = w->sweep_y, .logx = 1, .lines = 1,
-		                      .series = se, .nseries = ng};
-		at = 0;
-		for (size_t g = 0; g < ng; g++) {
-			se[g].x = xs + at;
-			se[g].y = ys + at;
-			se[g].mark = NULL;
-			se[g].label = NULL;
-			se[g].note = NULL;
-			at += se[g].n;
-		}
-		kind_name(b, kd, title, sizeof(title), w->sweep_title, file, sizeof(file), "sweep");
-		rc = add_svg(b, file, title, pl_svg_xy_chart(&c));
-	}
-	if (rc == 0 && (want & PL_CHART_PARETO)) {
-		char title[256], file[64];
-		struct pl_svg_xy c = {.title = title, .xlabel = w->pareto_x,
-		                      .ylabel = w->pareto_y, .mark_label = w->pareto_mark,
-		                      .lines = 1, .sort_x = 1, .series = se, .nseries = ng};
-		at = 0;
-		for (size_t g = 0; g < ng; g++) {
-			int any_x = 0, drawn = 0;
-
-			se[g].x = px + at;
-			se[g].y = py + at;
-			se[g].mark = mk + at;
-			se[g].label = labp + at;
-			for (size_t i = 0; i < se[g].n; i++) {
-				any_x |= isfinite(se[g].x[i]) != 0;
-				drawn |= isfinite(se[g].x[i]) && isfinite(se[g].y[i]);
-			}
-			/* a group with no point on the chart says why: a cloud API
-			 * has no accelerator count to divide by */
-			se[g].note = drawn ? NULL : !any_x ? w->pareto_no_acc : w->pareto_no_tpot;
-			at += se[g].n;
-		}
-		kind_name(b, kd, title, sizeof(title), w->pareto_title, file, sizeof(file), "pareto");
-		rc = add_svg(b, file, title, pl_svg_xy_chart(&c));
-	}
+	kp = (struct kind_points){se, ng, xs, ys, px, py, lx, ly, labp, mk};
+	for (size_t k = 0; rc == 0 && (want & PL_CHART_SWEEP) && p->sweep && k < p->slo.n; k++)
+		rc = latency_chart(b, kd, &kp, k);
+	if (rc == 0 && (want & PL_CHART_SWEEP) && p->sweep)
+		rc = sweep_chart(b, kd, &kp);
+	if (rc == 0 && (want & PL_CHART_PARETO))
+		rc = pareto_chart(b, kd, &kp);
 out:
 	free(se);
 	free(xs);

@@ -771,6 +771,117 @@ static void with_currency(char *buf, size_t n, const struct formats *f, const ch
 enum { V_RANK, V_OFFER, V_COST, V_SLO_ACC, V_SLO, V_PEAK, V_N, V_FLAGS, V_NOTES, V_ACC,
        V_PRICE, V_PRICE_ACC, V_GOODPUT, V_API_IN, V_API_OUT, V_COLS };
 
+/* The Procurement sheet's formats, each cell aligned to the top of it
+ * (the verdict's rows are as tall as their wrapped notes). */
+struct proc_formats {
+	lxw_format *text, *whole;       /* wrapped text; a whole number */
+	lxw_format *sec, *rate;         /* 4 decimals (costs); 2 decimals (rates) */
+	lxw_format *at_most, *at_least; /* a bound: "≤ 0.4167", "≥ 2000"; NULL if none */
+};
+
+/* Adds the formats of p's sheet to wb; 1, or 0 on out of memory. */
+static int proc_formats_add(lxw_workbook *wb, const struct pl_procurement *p,
+                            struct proc_formats *t)
+{
+	int any_bound = 0;
+
+	t->text = top_format(wb, NULL, 1);
+	t->whole = top_format(wb, "0", 0);
+	t->sec = top_format(wb, "0.0000", 0);
+	t->rate = top_format(wb, "0.00", 0);
+	/* bounds said as bounds, in the number itself: "≤ 0.4167" (a cost
+	 * from a lower-bound throughput), "≥ 2000" (that throughput); made
+	 * only when some offer is bounded, so other workbooks keep their styles */
+	t->at_most = t->at_least = NULL;
+	for (size_t g = 0; g < p->ngroups; g++)
+		any_bound |= p->groups[g].lower_bound;
+	if (any_bound) {
+		t->at_most = top_format(wb, "\"≤ \"0.0000", 0);
+		t->at_least = top_format(wb, "\"≥ \"0.00", 0);
+	}
+	return t->text && t->whole && t->sec && t->rate && (!any_bound || (t->at_most && t->at_least));
+}
+
+/* The verdict's rows, one per offer in v's order: rank[g] gets group g's
+ * rank and *ncost how many offers with a cost come first. Nonzero if a
+ * string could not be written. */
+static int verdict_rows(struct sheet *sh, const struct pl_procurement *p,
+                        const struct pl_xlsx_verdict *v, const struct proc_formats *t,
+                        size_t *rank, size_t *ncost)
+{
+	lxw_row_t r;
+	int rc = 0;
+
+	for (size_t k = 0; k < p->ngroups; k++) {
+		size_t g = v && v->order ? v->order[k] : k;
+		const struct pl_procure_group *gr = &p->groups[g];
+		const char *fl = v && v->flags && v->flags[k] ? v->flags[k] : "";
+		const char *nt = v && v->notes && v->notes[k] ? v->notes[k] : "";
+		size_t lines, ol;
+		r = (lxw_row_t)(k + 1);
+		rank[g] = v && v->ranks ? v->ranks[k] : k + 1; /* within its kind of sweep */
+		put_num(sh, r, V_RANK, (double)rank[g], t->whole);
+		rc |= put_str(sh, r, V_OFFER, gr->label, t->text);
+		put_nan_dash(sh, r, V_COST, gr->slo_cost_per_mtok, gr->cost_upper_bound ? t->at_most : t->sec);
+		put_nan_dash(sh, r, V_SLO_ACC, gr->slo_throughput_per_acc, gr->lower_bound ? t->at_least : t->rate);
+		put_nan_dash(sh, r, V_SLO, gr->slo.throughput, gr->lower_bound ? t->at_least : t->rate);
+		put_nan_dash(sh, r, V_PEAK, gr->peak_throughput, t->rate);
+		put_num(sh, r, V_N, (double)gr->nruns, t->whole);
+		rc |= put_str(sh, r, V_FLAGS, fl, t->text);
+		rc |= put_str(sh, r, V_NOTES, nt, t->text);
+		/* the notes and the offer wrap in their columns (at most 36
+		 * wide): a row tall enough for them */
+		lines = (pl_text_width(nt) + 33) / 34;
+		ol = (pl_text_width(gr->label) + 33) / 34;
+		lines = ol > lines ? ol : lines;
+		if (lines > 1)
+			worksheet_set_row(sh->ws, r, 15.0 * (double)(lines > 8 ? 8 : lines), NULL);
+		put_nan_dash(sh, r, V_ACC, gr->accelerators, t->whole);
+		put_nan_dash(sh, r, V_PRICE, gr->price_per_hour, t->rate);
+		put_nan_dash(sh, r, V_PRICE_ACC, gr->price_per_acc_hour, t->rate);
+		put_nan_dash(sh, r, V_GOODPUT, gr->goodput, t->rate);
+		if (gr->token_priced) {
+			put_nan_dash(sh, r, V_API_IN, gr->price_in_per_mtok, t->rate);
+			put_nan_dash(sh, r, V_API_OUT, gr->price_out_per_mtok, t->rate);
+		}
+		if (*ncost == k && !isnan(gr->slo_cost_per_mtok))
+			(*ncost)++; /* the offers with a cost come first in the verdict */
+	}
+	return rc;
+}
+
+/* Group gr's points, one row each after row *pr (left on the last),
+ * the offer's rank first. Nonzero if a string could not be written. */
+static int group_points(struct sheet *sh, const struct pl_procure_group *gr, size_t rank,
+                        const struct formats *f, const struct proc_formats *t, lxw_row_t *pr)
+{
+	lxw_row_t r = *pr;
+	int rc = 0;
+
+	for (size_t i = 0; i < gr->npoints; i++) {
+		const struct pl_procure_point *pt = &gr->points[i];
+		r++;
+		/* the offer's rank in the verdict, then its label, as above */
+		put_num(sh, r, 0, (double)rank, t->whole);
+		rc |= put_str(sh, r, 1, gr->label, t->text);
+		if (pl_text_width(gr->label) > 34)
+			worksheet_set_row(sh->ws, r, 15.0 * (double)((pl_text_width(gr->label) + 33) / 34), NULL);
+		put_nan_dash(sh, r, 2, pt->concurrency, t->whole);
+		put_nan_dash(sh, r, 3, pt->throughput, t->rate);
+		put_nan_dash(sh, r, 4, pt->throughput_per_acc, t->rate);
+		put_nan_dash(sh, r, 5, pt->interactivity, t->rate);
+		put_nan_dash(sh, r, 6, pt->cost_per_mtok, t->sec);
+		rc |= put_str(sh, r, 7,
+		              pt->meets_slo == 1   ? TR(f, W_XLSX_YES)
+		              : pt->meets_slo == 0 ? TR(f, W_XLSX_NO)
+		                                   : "-",
+		              t->text);
+		rc |= put_str(sh, r, 8, pt->pareto ? TR(f, W_XLSX_YES) : "", t->text);
+	}
+	*pr = r;
+	return rc;
+}
+
 static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl_procurement *p,
                              const struct pl_xlsx_verdict *v, const struct formats *f, int zh)
 {
@@ -787,32 +898,18 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	static const char *const phead_zh[] = {"排名", "方案", NULL, "输出吞吐量（tok/s）",
 	                                       "单卡（tok/s）", "交互性（每请求 tok/s）",
 	                                       NULL, "满足 SLO", "帕累托前沿"};
-	/* the verdict's rows are as tall as their wrapped notes: every cell
-	 * of them aligned to the top */
-	lxw_format *t_text = top_format(wb, NULL, 1), *t_whole = top_format(wb, "0", 0);
-	lxw_format *t_sec = top_format(wb, "0.0000", 0), *t_rate = top_format(wb, "0.00", 0);
-	size_t *rank = calloc(p->ngroups ? p->ngroups : 1, sizeof(size_t));
+	struct proc_formats t;
+	size_t *rank = NULL;
 	const char *cur = v ? v->currency : NULL;
 	int rate = p->load == PL_C_REQUEST_RATE;
 	char h[V_COLS][160], ph_load[64], ph_cost[160];
-	lxw_row_t r = 0, pr;
+	lxw_row_t pr;
 	lxw_chart *sc, *bar;
 	size_t ncost = 0;
 	int rc = 0;
 
-	/* bounds said as bounds, in the number itself: "≤ 0.4167" (a cost
-	 * from a lower-bound throughput), "≥ 2000" (that throughput); made
-	 * only when some offer is bounded, so other workbooks keep their styles */
-	lxw_format *t_at_most = NULL, *t_at_least = NULL;
-	int any_bound = 0;
-
-	for (size_t g = 0; g < p->ngroups; g++)
-		any_bound |= p->groups[g].lower_bound;
-	if (any_bound) {
-		t_at_most = top_format(wb, "\"≤ \"0.0000", 0);
-		t_at_least = top_format(wb, "\"≥ \"0.00", 0);
-	}
-	if (!t_text || !t_whole || !t_sec || !t_rate || !rank || (any_bound && (!t_at_most || !t_at_least))) {
+	if (!proc_formats_add(wb, p, &t) ||
+	    !(rank = calloc(p->ngroups ? p->ngroups : 1, sizeof(size_t)))) {
 		free(rank);
 		return PL_ENOMEM;
 	}
@@ -833,41 +930,7 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	for (size_t i = 0; i < V_COLS; i++)
 		rc |= put_head(sh, 0, (lxw_col_t)i, (zh ? head_zh : head)[i] ? (zh ? head_zh : head)[i] : h[i],
 		               f->header);
-	for (size_t k = 0; k < p->ngroups; k++) {
-		size_t g = v && v->order ? v->order[k] : k;
-		const struct pl_procure_group *gr = &p->groups[g];
-		const char *fl = v && v->flags && v->flags[k] ? v->flags[k] : "";
-		const char *nt = v && v->notes && v->notes[k] ? v->notes[k] : "";
-		size_t lines, ol;
-		r = (lxw_row_t)(k + 1);
-		rank[g] = v && v->ranks ? v->ranks[k] : k + 1; /* within its kind of sweep */
-		put_num(sh, r, V_RANK, (double)rank[g], t_whole);
-		rc |= put_str(sh, r, V_OFFER, gr->label, t_text);
-		put_nan_dash(sh, r, V_COST, gr->slo_cost_per_mtok, gr->cost_upper_bound ? t_at_most : t_sec);
-		put_nan_dash(sh, r, V_SLO_ACC, gr->slo_throughput_per_acc, gr->lower_bound ? t_at_least : t_rate);
-		put_nan_dash(sh, r, V_SLO, gr->slo.throughput, gr->lower_bound ? t_at_least : t_rate);
-		put_nan_dash(sh, r, V_PEAK, gr->peak_throughput, t_rate);
-		put_num(sh, r, V_N, (double)gr->nruns, t_whole);
-		rc |= put_str(sh, r, V_FLAGS, fl, t_text);
-		rc |= put_str(sh, r, V_NOTES, nt, t_text);
-		/* the notes and the offer wrap in their columns (at most 36
-		 * wide): a row tall enough for them */
-		lines = (pl_text_width(nt) + 33) / 34;
-		ol = (pl_text_width(gr->label) + 33) / 34;
-		lines = ol > lines ? ol : lines;
-		if (lines > 1)
-			worksheet_set_row(sh->ws, r, 15.0 * (double)(lines > 8 ? 8 : lines), NULL);
-		put_nan_dash(sh, r, V_ACC, gr->accelerators, t_whole);
-		put_nan_dash(sh, r, V_PRICE, gr->price_per_hour, t_rate);
-		put_nan_dash(sh, r, V_PRICE_ACC, gr->price_per_acc_hour, t_rate);
-		put_nan_dash(sh, r, V_GOODPUT, gr->goodput, t_rate);
-		if (gr->token_priced) {
-			put_nan_dash(sh, r, V_API_IN, gr->price_in_per_mtok, t_rate);
-			put_nan_dash(sh, r, V_API_OUT, gr->price_out_per_mtok, t_rate);
-		}
-		if (ncost == k && !isnan(gr->slo_cost_per_mtok))
-			ncost++; /* the offers with a cost come first in the verdict */
-	}
+	rc |= verdict_rows(sh, p, v, &t, rank, &ncost);
 	pr = (lxw_row_t)(p->ngroups + 3);
 	/* the formulas run on over the empty cells to their right; they do
 	 * not widen column A (which would push the table off the page) */
@@ -880,27 +943,7 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	for (size_t g = 0; g < p->ngroups; g++) {
 		const struct pl_procure_group *gr = &p->groups[g];
 		lxw_row_t first = pr + 1;
-		for (size_t i = 0; i < gr->npoints; i++) {
-			const struct pl_procure_point *pt = &gr->points[i];
-			pr++;
-			/* the offer's rank in the verdict, then its label, as above */
-			put_num(sh, pr, 0, (double)rank[g], t_whole);
-			rc |= put_str(sh, pr, 1, gr->label, t_text);
-			if (pl_text_width(gr->label) > 34)
-				worksheet_set_row(sh->ws, pr, 15.0 * (double)((pl_text_width(gr->label) + 33) / 34),
-				                  NULL);
-			put_nan_dash(sh, pr, 2, pt->concurrency, t_whole);
-			put_nan_dash(sh, pr, 3, pt->throughput, t_rate);
-			put_nan_dash(sh, pr, 4, pt->throughput_per_acc, t_rate);
-			put_nan_dash(sh, pr, 5, pt->interactivity, t_rate);
-			put_nan_dash(sh, pr, 6, pt->cost_per_mtok, t_sec);
-			rc |= put_str(sh, pr, 7,
-			              pt->meets_slo == 1   ? TR(f, W_XLSX_YES)
-			              : pt->meets_slo == 0 ? TR(f, W_XLSX_NO)
-			                                   : "-",
-			              t_text);
-			rc |= put_str(sh, pr, 8, pt->pareto ? TR(f, W_XLSX_YES) : "", t_text);
-		}
+		rc |= group_points(sh, gr, rank[g], f, &t, &pr);
 		if (sc && gr->npoints > 0) {
 			lxw_chart_series *se = chart_add_series(sc, NULL, NULL);
 			if (se) {
