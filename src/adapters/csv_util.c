@@ -6,20 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/buf.h"
 
 static int row_push(struct pl_csv_row *r, struct pl_buf *b)
 {
-	char **nc = realloc(r->cells, (r->ncells + 1) * sizeof(*nc));
 	char *cell = strdup(b->data);
 
-	if (!nc || !cell) {
-		if (nc)
-			r->cells = nc;
+	if (!cell || PL_ALLOC_GROW(r->cells, r->ncells + 1, r->cells_cap)) {
 		free(cell);
 		return -1;
 	}
-	r->cells = nc;
 	r->cells[r->ncells++] = cell;
 	pl_buf_reset(b);
 	return 0;
@@ -36,20 +33,15 @@ static void row_release(struct pl_csv_row *r)
 static int table_push(struct pl_csv *csv, struct pl_csv_row *r, int new_table)
 {
 	struct pl_csv_table *t;
-	struct pl_csv_row *nr;
 
 	if (new_table || csv->ntables == 0) {
-		struct pl_csv_table *nt = realloc(csv->tables, (csv->ntables + 1) * sizeof(*nt));
-		if (!nt)
+		if (PL_ALLOC_GROW(csv->tables, csv->ntables + 1, csv->tables_cap))
 			return -1;
-		csv->tables = nt;
-		memset(&csv->tables[csv->ntables++], 0, sizeof(*nt));
+		memset(&csv->tables[csv->ntables++], 0, sizeof(*csv->tables));
 	}
 	t = &csv->tables[csv->ntables - 1];
-	nr = realloc(t->rows, (t->nrows + 1) * sizeof(*nr));
-	if (!nr)
+	if (PL_ALLOC_GROW(t->rows, t->nrows + 1, t->rows_cap))
 		return -1;
-	t->rows = nr;
 	t->rows[t->nrows++] = *r;
 	memset(r, 0, sizeof(*r));
 	return 0;

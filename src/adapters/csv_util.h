@@ -19,18 +19,21 @@
 struct pl_csv_row {
 	char **cells;  /* NUL-terminated cells, owned; surrounding spaces kept */
 	size_t ncells; /* cells in the row */
+	size_t cells_cap; /* allocated cells (PL_ALLOC_GROW); moves with cells */
 	long line;     /* 1-based line where the row starts */
 };
 
 struct pl_csv_table {
 	struct pl_csv_row *rows; /* rows[0] is the header when the table has one */
 	size_t nrows;
+	size_t rows_cap; /* allocated rows (PL_ALLOC_GROW) */
 };
 
 /* A parsed file. Initialise with {0}; release with pl_csv_release(). */
 struct pl_csv {
 	struct pl_csv_table *tables;
 	size_t ntables;
+	size_t tables_cap; /* allocated tables (PL_ALLOC_GROW) */
 };
 
 /* Parses buf[0..len) into tables. Returns 0, PL_ESYNTAX (err located in

@@ -25,6 +25,7 @@
 #include "adapters/adapter_impl.h"
 #include "adapters/adapters.h"
 #include "core/hash.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 
 const char *pl_fate_name(enum pl_fate fate)
@@ -579,14 +580,8 @@ static int collect(struct walk_ctx *c, const char *path, const char *idx, const 
 			break;
 		}
 	if (!a) {
-		if (c->nacc == c->cap) {
-			size_t cap = c->cap ? 2 * c->cap : 8;
-			struct acc *v = realloc(c->acc, cap * sizeof(*v));
-			if (!v)
-				return pl_error_set(c->err, PL_ENOMEM, "out of memory");
-			c->acc = v;
-			c->cap = cap;
-		}
+		if (PL_ALLOC_GROW(c->acc, c->nacc + 1, c->cap))
+			return pl_error_set(c->err, PL_ENOMEM, "out of memory");
 		if (c->nacc >= PL_EXTRAS_MAX)
 			return pl_error_set(c->err, PL_EINVALID,
 			                    "more than %d keys that the %s field inventory does not know "

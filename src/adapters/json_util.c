@@ -19,6 +19,7 @@
 #include "adapters/adapters.h"
 #include "core/model.h"
 #include "core/ranges.h"
+#include "util/alloc.h"
 
 /* ---------------------------------------------------- cJSON's memory
  *
@@ -575,13 +576,8 @@ static int raw_duplicate(const struct ctx *c, size_t start, size_t end, size_t *
 						break;
 					}
 				if (!found) {
-					if (nkeys == cap) {
-						struct rk *nk = realloc(keys, (cap ? cap * 2 : 64) * sizeof(*nk));
-						if (!nk)
-							break;
-						keys = nk;
-						cap = cap ? cap * 2 : 64;
-					}
+					if (PL_ALLOC_GROW(keys, nkeys + 1, cap))
+						break;
 					keys[nkeys].off = i;
 					keys[nkeys].len = e - i;
 					keys[nkeys].depth = depth;
@@ -692,22 +688,21 @@ int pl_json_parse_value(const char *path, const char *buf, size_t len, cJSON **o
 
 static int push_root(struct pl_json_doc *doc, cJSON *v, struct pl_error *err)
 {
-	cJSON **r = realloc(doc->roots, (doc->nroots + 1) * sizeof(*r));
-	if (!r) {
+	if (PL_ALLOC_GROW(doc->roots, doc->nroots + 1, doc->roots_cap)) {
 		cJSON_Delete(v);
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
-	doc->roots = r;
 	doc->roots[doc->nroots++] = v;
 	return 0;
 }
 
 static int push_record(struct pl_json_doc *doc, const cJSON *obj, long line, struct pl_error *err)
 {
-	struct pl_json_record *r = realloc(doc->records, (doc->nrecords + 1) * sizeof(*r));
-	if (!r)
+	struct pl_json_record *r;
+
+	if (PL_ALLOC_GROW(doc->records, doc->nrecords + 1, doc->records_cap))
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
-	doc->records = r;
+	r = doc->records;
 	r[doc->nrecords].obj = obj;
 	r[doc->nrecords].line = line;
 	r[doc->nrecords].index = (long)doc->nrecords;

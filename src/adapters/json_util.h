@@ -44,8 +44,10 @@ struct pl_json_record {
 struct pl_json_doc {
 	cJSON **roots;                  /* top-level values; owned */
 	size_t nroots;                  /* values in roots */
+	size_t roots_cap;               /* allocated roots (PL_ALLOC_GROW) */
 	struct pl_json_record *records; /* records, in file order; owned */
 	size_t nrecords;                /* records in use */
+	size_t records_cap;             /* allocated records (PL_ALLOC_GROW) */
 	int container;                  /* PL_JSON_SINGLE, _ARRAY or _SEQUENCE */
 	struct pl_json_arena *arena;    /* memory of the parsed values; owned */
 };

@@ -13,6 +13,7 @@
 #include "flow/bundle_flow.h"
 #include "render/bundle.h"
 #include "render/spec.h"
+#include "util/alloc.h"
 #include "util/clock.h"
 
 static const char usage_text[] =
@@ -132,20 +133,20 @@ struct report_sel {
 	const char **allow;        /* --allow-mismatch arguments; owned array */
 	int other;                 /* one of them was given */
 	int oom;                   /* an argument could not be kept */
+	size_t metrics_cap;        /* metrics allocated (PL_ALLOC_GROW) */
+	size_t allow_cap;          /* allow allocated (PL_ALLOC_GROW) */
 };
 
-/* Appends arg to *list (n entries; the array grows by one). */
-static int keep_arg(struct report_sel *rs, const char ***list, size_t *n, const char *arg)
+/* Appends arg to *list (n entries, cap allocated). */
+static int keep_arg(struct report_sel *rs, const char ***list, size_t *n, size_t *cap,
+                    const char *arg)
 {
-	const char **v = realloc(*list, (*n + 1) * sizeof(*v));
-
-	if (!v) {
+	if (PL_ALLOC_GROW(*list, *n + 1, *cap)) {
 		rs->oom = 1;
 		pl_cli_errorf("report", "out of memory");
 		return PL_EXIT_USAGE;
 	}
-	v[(*n)++] = arg;
-	*list = v;
+	(*list)[(*n)++] = arg;
 	return 0;
 }
 
@@ -174,7 +175,7 @@ static int opt_metric(void *vrs, const char *arg, const char *cmd)
 {
 	struct report_sel *rs = vrs;
 
-	if (keep_arg(rs, &rs->metrics, &rs->args->nmetrics, arg))
+	if (keep_arg(rs, &rs->metrics, &rs->args->nmetrics, &rs->metrics_cap, arg))
 		return PL_EXIT_USAGE;
 	return opt_sel(rs, arg, cmd, pl_sel_opt_metric);
 }
@@ -183,7 +184,7 @@ static int opt_allow(void *vrs, const char *arg, const char *cmd)
 {
 	struct report_sel *rs = vrs;
 
-	if (keep_arg(rs, &rs->allow, &rs->args->nallow, arg))
+	if (keep_arg(rs, &rs->allow, &rs->args->nallow, &rs->allow_cap, arg))
 		return PL_EXIT_USAGE;
 	return opt_sel(rs, arg, cmd, pl_sel_opt_allow);
 }
@@ -205,7 +206,7 @@ int cmd_report(const struct pl_cli *cli, int argc, char **argv)
 	const char *out_dir = NULL, *spec_path = NULL, *lang = "en", *as_of = NULL, *since = NULL;
 	char found[4096];
 	int argi, rc = PL_EXIT_USAGE;
-	struct report_sel rs = {&sel, &aa, NULL, NULL, 0, 0};
+	struct report_sel rs = {&sel, &aa, NULL, NULL, 0, 0, 0, 0};
 	/* the option list is in usage_text, written by hand around two synopses */
 	const struct pl_option options[] = {
 		PL_OPT_STRING_ENTRY("out", 0, "DIR", &out_dir, NULL),

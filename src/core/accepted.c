@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "util/alloc.h"
 
 int pl_accepted_list_push(struct pl_accepted_list *list, long long run_id, int metric,
                           const char *reason, const char *accepted_at,
@@ -15,14 +16,8 @@ int pl_accepted_list_push(struct pl_accepted_list *list, long long run_id, int m
 {
 	struct pl_accepted_step *e;
 
-	if (list->n == list->cap) {
-		size_t cap = list->cap ? list->cap * 2 : 8;
-		struct pl_accepted_step *v = realloc(list->v, cap * sizeof(*v));
-		if (!v)
-			return PL_ENOMEM;
-		list->v = v;
-		list->cap = cap;
-	}
+	if (PL_ALLOC_GROW(list->v, list->n + 1, list->cap))
+		return PL_ENOMEM;
 	e = &list->v[list->n];
 	e->run_id = run_id;
 	e->metric = metric;

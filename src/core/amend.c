@@ -167,12 +167,9 @@ static int add_change(struct pl_amend_result *out, const char *field, const char
                       const char *now)
 {
 	struct pl_amend_change *c;
-	void *v = out->changes;
-	size_t cap = out->nchanges; /* grown one at a time: amends change few fields */
 
-	if (!(v = realloc(v, (cap + 1) * sizeof(*out->changes))))
+	if (PL_ALLOC_GROW(out->changes, out->nchanges + 1, out->changes_cap))
 		return PL_ENOMEM;
-	out->changes = v;
 	c = &out->changes[out->nchanges];
 	memset(c, 0, sizeof(*c));
 	if (dup_or(&c->field, field, "") || dup_or(&c->old_value, was, NULL) ||

@@ -109,6 +109,8 @@ struct pl_amend_result {
 	struct pl_amend_change *changes; /* in the order of the condition table, then
 	                                    build identity, then extras by name; owned */
 	size_t nchanges;                 /* 0: the values are already so */
+	size_t changes_cap;              /* allocated entries of changes
+	                                    (PL_ALLOC_GROW) */
 	struct pl_amend_metric metrics[2]; /* per-accelerator metrics re-derived
 	                                    (kept 0) or kept as the file gave them
 	                                    (kept 1), in metric order */

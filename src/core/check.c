@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/normalize.h"
+#include "util/alloc.h"
 
 /* 1 if run's axis value is text (normalized). Numbers compare numerically so
  * that "16" and "16.0" select the same runs. */
@@ -165,12 +166,10 @@ static int select_sides(const struct pl_run_list *runs, const struct pl_check_op
 				if (side == 0) {
 					out->n_base_failed++;
 				} else {
-					long long *ids = realloc(out->failed_ids,
-					                         (out->n_failed + 1) * sizeof(*ids));
-					if (!ids)
+					if (PL_ALLOC_GROW(out->failed_ids, out->n_failed + 1,
+					                  out->failed_ids_cap))
 						return pl_error_set(err, PL_ENOMEM, "out of memory");
-					out->failed_ids = ids;
-					ids[out->n_failed++] = runs->v[i].id;
+					out->failed_ids[out->n_failed++] = runs->v[i].id;
 				}
 				continue;
 			}
@@ -379,6 +378,7 @@ static int series_metric(const struct pl_run_list *runs, const struct id_index *
 				return pl_error_set(err, PL_ENOMEM, "out of memory");
 			memcpy(out->failed_ids, cp->failed_ids, cp->nfailed * sizeof(long long));
 			out->n_failed = cp->nfailed;
+			out->failed_ids_cap = cp->nfailed;
 			qsort(out->failed_ids, out->n_failed, sizeof(long long), cmp_ll);
 		}
 		if (pl_strset(&out->candidate, cp->value.text) ||

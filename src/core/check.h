@@ -161,6 +161,8 @@ struct pl_check {
 	long long *failed_ids;           /* the candidate's failed runs (pl_run_failed),
 	                                    ascending; each fails the gate; owned */
 	size_t n_failed;                 /* entries in failed_ids */
+	size_t failed_ids_cap;           /* allocated entries of failed_ids
+	                                    (PL_ALLOC_GROW) */
 	size_t n_base_failed;            /* baseline runs left out as failed */
 };
 

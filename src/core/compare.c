@@ -549,12 +549,11 @@ static int extra_allowed(const struct pl_compare_opts *opts, const char *name)
  * PL_ENOMEM. */
 static int add_shared_extra(struct pl_comparison *cmp, const char *name, const char *value)
 {
-	struct pl_extra *e = realloc(cmp->shared_extra, (cmp->nshared_extra + 1) * sizeof(*e));
+	struct pl_extra *e;
 
-	if (!e)
+	if (PL_ALLOC_GROW(cmp->shared_extra, cmp->nshared_extra + 1, cmp->shared_extra_cap))
 		return PL_ENOMEM;
-	cmp->shared_extra = e;
-	e += cmp->nshared_extra;
+	e = &cmp->shared_extra[cmp->nshared_extra];
 	e->name = strdup(name);
 	e->value = strdup(value);
 	if (!e->name || !e->value) {
@@ -585,14 +584,9 @@ static int check_extras(const struct pl_run_columns *runs, const struct pl_compa
 				;
 			if (j < nnames)
 				continue;
-			if (nnames == cap) {
-				const char **v = realloc(names, (cap ? cap * 2 : 8) * sizeof(*v));
-				if (!v) {
-					free(names);
-					return PL_ENOMEM;
-				}
-				names = v;
-				cap = cap ? cap * 2 : 8;
+			if (PL_ALLOC_GROW(names, nnames + 1, cap)) {
+				free(names);
+				return PL_ENOMEM;
 			}
 			names[nnames++] = nm;
 		}

@@ -158,6 +158,8 @@ struct pl_comparison {
 	                                     every run has, with the one value they
 	                                     share, sorted by name; owned */
 	size_t nshared_extra;             /* entries in shared_extra */
+	size_t shared_extra_cap;          /* allocated entries of shared_extra
+	                                     (PL_ALLOC_GROW) */
 	unsigned char named[PL_COND_COUNT]; /* conditions the selection fixed (--where)
 	                                     that a series label names besides its
 	                                     identity (core/series_label.h): 0 from

@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "core/normalize.h"
+#include "util/alloc.h"
 
 /* How a flag takes its value. */
 enum kind {
@@ -143,15 +144,9 @@ static int split(const char *s, struct words *w, struct pl_error *err)
 		}
 		if (!any)
 			continue;
-		if (w->n == w->cap) {
-			size_t cap = w->cap ? w->cap * 2 : 16;
-			char **v = realloc(w->v, cap * sizeof(*v));
-			if (!v) {
-				free(buf);
-				return pl_error_set(err, PL_ENOMEM, "out of memory");
-			}
-			w->v = v;
-			w->cap = cap;
+		if (PL_ALLOC_GROW(w->v, w->n + 1, w->cap)) {
+			free(buf);
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
 		}
 		buf[n] = '\0';
 		if (!(w->v[w->n] = strdup(buf))) {

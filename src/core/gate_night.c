@@ -59,14 +59,8 @@ static int cat(char **buf, size_t *len, size_t *cap, const char *s)
 {
 	size_t n = strlen(s);
 
-	if (*len + n + 1 > *cap) {
-		size_t want = (*len + n + 1) * 2;
-		char *p = realloc(*buf, want);
-		if (!p)
-			return PL_ENOMEM;
-		*buf = p;
-		*cap = want;
-	}
+	if (PL_ALLOC_GROW(*buf, *len + n + 1, *cap))
+		return PL_ENOMEM;
 	memcpy(*buf + *len, s, n + 1);
 	*len += n;
 	return 0;
@@ -447,8 +441,10 @@ int pl_gate_night_add(struct pl_gate_night_builder *b, struct pl_run_list *runs,
 	memset(runs->v[rep].cond, 0, sizeof(runs->v[rep].cond));
 	g->owned_rep->extra = runs->v[rep].extra;
 	g->owned_rep->nextra = runs->v[rep].nextra;
+	g->owned_rep->extra_cap = runs->v[rep].extra_cap;
 	runs->v[rep].extra = NULL;
 	runs->v[rep].nextra = 0;
+	runs->v[rep].extra_cap = 0;
 	g->owned_rep->id = runs->v[rep].id;
 	g->rep = g->owned_rep;
 	return 0;

@@ -232,8 +232,7 @@ oom:
 void pl_run_warn(struct pl_run *run, const char *fmt, ...)
 {
 	char line[512];
-	size_t old, n;
-	char *w;
+	size_t old, n, cap = 0; /* cap: bytes warnings is known to hold (0: not known) */
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -241,13 +240,11 @@ void pl_run_warn(struct pl_run *run, const char *fmt, ...)
 	va_end(ap);
 	old = run->warnings ? strlen(run->warnings) : 0;
 	n = strlen(line);
-	w = realloc(run->warnings, old + n + 2);
-	if (!w)
+	if (PL_ALLOC_GROW(run->warnings, old + n + 2, cap))
 		return;
 	if (old)
-		w[old++] = '\n';
-	memcpy(w + old, line, n + 1);
-	run->warnings = w;
+		run->warnings[old++] = '\n';
+	memcpy(run->warnings + old, line, n + 1);
 }
 
 static int is_numeric(enum pl_ctype t)
@@ -444,15 +441,9 @@ int pl_run_set_extra(struct pl_run *run, const char *name, const char *value,
 		run->extra[at].value = v;
 		return 0;
 	}
-	{
-		struct pl_extra *e = realloc(run->extra, (run->nextra + 1) * sizeof(*e));
-		if (!e || !(n = strdup(name))) {
-			if (e)
-				run->extra = e;
-			free(v);
-			return pl_error_set(err, PL_ENOMEM, "out of memory");
-		}
-		run->extra = e;
+	if (PL_ALLOC_GROW(run->extra, run->nextra + 1, run->extra_cap) || !(n = strdup(name))) {
+		free(v);
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	}
 	memmove(&run->extra[at + 1], &run->extra[at], (run->nextra - at) * sizeof(*run->extra));
 	run->extra[at].name = n;
@@ -628,15 +619,15 @@ void pl_run_list_init(struct pl_run_list *list)
 
 struct pl_run *pl_run_list_push(struct pl_run_list *list)
 {
-	if (list->n == list->cap) {
-		/* from 1: most lists (a file's runs) hold one run, and a struct
-		 * pl_run is 1.6 KB, so 16 at once made every queued file 26 KB */
-		size_t cap = list->cap ? list->cap * 2 : 1;
-		struct pl_run *v = realloc(list->v, cap * sizeof(*v));
-		if (!v)
+	/* the first run alone: most lists (a file's runs) hold one run, and a
+	 * struct pl_run is 1.6 KB, so PL_ALLOC_GROW's first 8 would make every
+	 * queued file 13 KB; from the second run on it grows the list */
+	if (!list->v && list->cap == 0) {
+		if (!(list->v = malloc(sizeof(*list->v))))
 			return NULL;
-		list->v = v;
-		list->cap = cap;
+		list->cap = 1;
+	} else if (PL_ALLOC_GROW(list->v, list->n + 1, list->cap)) {
+		return NULL;
 	}
 	pl_run_init(&list->v[list->n]);
 	return &list->v[list->n++];
@@ -674,6 +665,7 @@ void pl_run_columns_release(struct pl_run_columns *cols)
 			free(r->extra);
 			r->extra = NULL;
 			r->nextra = 0;
+			r->extra_cap = 0;
 		}
 	for (size_t i = 0; i < cols->ntexts; i++)
 		free(cols->texts[i]);

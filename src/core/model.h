@@ -356,6 +356,8 @@ struct pl_run {
 	struct pl_extra *extra; /* extra conditions, sorted by name (strcmp),
 	                           names unique; owned */
 	size_t nextra;          /* entries in extra */
+	size_t extra_cap;       /* allocated entries of extra (PL_ALLOC_GROW);
+	                           reset and moved together with extra */
 	struct pl_measure *measure; /* unplaced measurements, sorted by name
 	                           (strcmp), names unique; owned */
 	size_t nmeasure;        /* entries in measure */

@@ -397,15 +397,10 @@ static int check_price_keys(const struct pl_comparison *cmp, const struct pl_pri
 			pl_error_field(err, "prices");
 			return PL_EINVALID;
 		}
-		{
-			char **v = realloc(p->unused_prices, (p->nunused_prices + 1) * sizeof(*v));
-			if (!v)
-				return pl_error_set(err, PL_ENOMEM, "out of memory");
-			p->unused_prices = v;
-			if (!(v[p->nunused_prices] = strdup(prices[i].hardware)))
-				return pl_error_set(err, PL_ENOMEM, "out of memory");
-			p->nunused_prices++;
-		}
+		if (PL_ALLOC_GROW(p->unused_prices, p->nunused_prices + 1, p->unused_prices_cap) ||
+		    !(p->unused_prices[p->nunused_prices] = strdup(prices[i].hardware)))
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
+		p->nunused_prices++;
 	}
 	return 0;
 }
@@ -781,10 +776,9 @@ int pl_procure_build(const struct pl_comparison *cmp, const struct pl_run_list *
 			if (kind != out->groups[0].load)
 				out->mixed = 1;
 		}
-		pts = realloc(g->points, (g->npoints + 1) * sizeof(*pts));
-		if (!pts)
+		if (PL_ALLOC_GROW(g->points, g->npoints + 1, g->points_cap))
 			return pl_error_set(err, PL_ENOMEM, "out of memory");
-		g->points = pts;
+		pts = g->points;
 		memset(&pts[g->npoints], 0, sizeof(*pts));
 		pts[g->npoints].row = r;
 		pts[g->npoints].concurrency = row_cond_num(cmp, r, kind >= 0 ? kind : PL_C_CONCURRENCY);

@@ -197,6 +197,7 @@ struct pl_procure_group {
 	char *label;               /* row label without concurrency; owned */
 	struct pl_procure_point *points; /* by ascending concurrency; owned */
 	size_t npoints;
+	size_t points_cap;         /* allocated entries of points (PL_ALLOC_GROW) */
 	double accelerators;       /* accelerator_count; NAN if unknown */
 	double price_per_hour;     /* NAN if unknown */
 	int price_source;          /* 0 none, 1 from the runs, 2 from the price table,
@@ -292,6 +293,8 @@ struct pl_procurement {
 	char **unused_prices;           /* price table keys naming no row's hardware
 	                                   (tolerated: see pl_procure_build); owned */
 	size_t nunused_prices;
+	size_t unused_prices_cap;       /* allocated entries of unused_prices
+	                                   (PL_ALLOC_GROW) */
 };
 
 /*

@@ -48,6 +48,7 @@
  * rejected" (stats.rejected counts only the files that were bad).
  */
 #include "core/names.h"
+#include "util/alloc.h"
 #include "util/suggest.h"
 #include "import/import.h"
 
@@ -224,15 +225,7 @@ static void report_w(struct batch *b, const char *path, enum pl_import_status st
 	if (status >= PL_IMPORT_REJECTED && err && (o.err = malloc(sizeof(*o.err))) != NULL)
 		*o.err = *err;
 	if (o.path && (b->opts->strict || b->in_tx)) {
-		if (b->nheld == b->capheld) {
-			size_t cap = b->capheld ? b->capheld * 2 : 64;
-			struct outcome *nh = realloc(b->held, cap * sizeof(*nh));
-			if (nh) {
-				b->held = nh;
-				b->capheld = cap;
-			}
-		}
-		if (b->nheld < b->capheld) {
+		if (PL_ALLOC_GROW(b->held, b->nheld + 1, b->capheld) == 0) {
 			b->held[b->nheld++] = o;
 			return;
 		}

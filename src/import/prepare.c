@@ -18,6 +18,7 @@
 #include "core/normalize.h"
 #include "core/validate.h"
 #include "import/import_impl.h"
+#include "util/alloc.h"
 
 #define WARNINGS_MAX 16384 /* bytes of warnings kept per file */
 
@@ -115,6 +116,7 @@ static int add_warnings(char **acc, const struct pl_run_list *runs, size_t from,
                         struct pl_error *err)
 {
 	static const char more[] = "(further warnings of this file not shown)";
+	size_t cap = 0; /* bytes *acc is known to hold (0: not known, grow once) */
 
 	for (size_t i = from; i < runs->n; i++) {
 		const char *w = runs->v[i].reject ? NULL : runs->v[i].warnings;
@@ -133,10 +135,11 @@ static int add_warnings(char **acc, const struct pl_run_list *runs, size_t from,
 			char pre[32] = "";
 			size_t plen = many ? (size_t)snprintf(pre, sizeof(pre), "record %ld: ",
 			                                      runs->v[i].record) : 0;
-			char *nw = realloc(*acc, old + 1 + plen + len + 1);
+			char *nw;
 
-			if (!nw)
+			if (PL_ALLOC_GROW(*acc, old + 1 + plen + len + 1, cap))
 				return pl_error_set(err, PL_ENOMEM, "out of memory");
+			nw = *acc;
 			if (old)
 				nw[old++] = '\n';
 			if (w == more)
@@ -144,7 +147,6 @@ static int add_warnings(char **acc, const struct pl_run_list *runs, size_t from,
 			memcpy(nw + old, pre, plen);
 			memcpy(nw + old + plen, w, len);
 			nw[old + plen + len] = '\0';
-			*acc = nw;
 			if (w == more)
 				return 0;
 			w += len;

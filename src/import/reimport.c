@@ -47,6 +47,7 @@
 #include "core/amend.h"
 #include "import/import_impl.h"
 #include "store/requests.h"
+#include "util/alloc.h"
 
 static int collect(void *ctx, const struct pl_run *run, struct pl_error *err)
 {
@@ -105,14 +106,8 @@ static int keep_report(struct pending_list *l, long long id, int revision,
 	struct pending *p;
 	char num[40];
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		struct pending *v = realloc(l->v, cap * sizeof(*v));
-		if (!v)
-			return PL_ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (PL_ALLOC_GROW(l->v, l->n + 1, l->cap))
+		return PL_ENOMEM;
 	p = &l->v[l->n];
 	memset(p, 0, sizeof(*p));
 	if (!(p->changes = calloc(ncond + nmetric + 1, sizeof(*p->changes))))
@@ -682,12 +677,10 @@ static int redo_stream(struct file_state *f, long long chunks, struct pl_error *
 			lineno++;
 			if (clen) { /* the line began in an earlier chunk */
 				size_t add = i + 1 - start;
-				char *nc = clen + add > ccap ? realloc(carry, ccap = clen + add) : carry;
-				if (!nc) {
+				if (PL_ALLOC_GROW(carry, clen + add, ccap)) {
 					rc = pl_error_set(ferr, PL_ENOMEM, "out of memory");
 					break;
 				}
-				carry = nc;
 				memcpy(carry + clen, buf + start, add);
 				clen += add;
 				rc = stream_line(f, carry, clen, lineno, &record, &now, ferr);
@@ -699,11 +692,9 @@ static int redo_stream(struct file_state *f, long long chunks, struct pl_error *
 		}
 		if (!rc && start < len) { /* a line goes on in the next chunk */
 			size_t add = len - start;
-			char *nc = clen + add > ccap ? realloc(carry, ccap = clen + add) : carry;
-			if (!nc)
+			if (PL_ALLOC_GROW(carry, clen + add, ccap))
 				rc = pl_error_set(ferr, PL_ENOMEM, "out of memory");
 			else {
-				carry = nc;
 				memcpy(carry + clen, buf + start, add);
 				clen += add;
 			}

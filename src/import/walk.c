@@ -24,6 +24,7 @@
 
 #include "adapters/adapters.h"
 #include "import/import_impl.h"
+#include "util/alloc.h"
 
 /* A directory entry as listed: its name and readdir's d_type. */
 struct entry {
@@ -122,14 +123,8 @@ void pl_import_walk_dir(struct batch *b, const char *dir, int depth)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue; /* ".", ".." and hidden entries */
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 32;
-			struct entry *nn = realloc(names, ncap * sizeof(*nn));
-			if (!nn)
-				goto oom;
-			names = nn;
-			cap = ncap;
-		}
+		if (PL_ALLOC_GROW(names, n + 1, cap))
+			goto oom;
 		names[n].name = strdup(de->d_name);
 		names[n].type = de->d_type;
 		if (!names[n].name)

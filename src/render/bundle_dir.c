@@ -34,6 +34,7 @@
 #include "core/hash.h"
 #include "render/bundle_impl.h"
 #include "render/render_impl.h"
+#include "util/alloc.h"
 #include "util/file.h"
 #include "util/fsutil.h"
 
@@ -69,13 +70,9 @@ static int list_all(const char *dir, char ***names, size_t *n, int *missing,
 	while (!oom && (e = readdir(d)) != NULL) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		if (*n == cap) {
-			char **p = realloc(*names, (cap = cap ? cap * 2 : 32) * sizeof(char *));
-			if (!p) {
-				oom = 1;
-				break;
-			}
-			*names = p;
+		if (PL_ALLOC_GROW(*names, *n + 1, cap)) {
+			oom = 1;
+			break;
 		}
 		if (!((*names)[*n] = strdup(e->d_name)))
 			oom = 1;
@@ -136,12 +133,8 @@ static int listed_read(const struct pl_jsonval *outputs, struct listed **out, si
 		    pl_jsonread_member(o, "sha256", &h, NULL) != 0 ||
 		    pl_jsonread_string(h, &hs, NULL) != 0)
 			continue;
-		if (*n == cap) {
-			struct listed *nv = realloc(*out, (cap = cap ? 2 * cap : 64) * sizeof(**out));
-			if (!nv)
-				return PL_ENOMEM;
-			*out = nv;
-		}
+		if (PL_ALLOC_GROW(*out, *n + 1, cap))
+			return PL_ENOMEM;
 		(*out)[*n] = (struct listed){ps, hs, *n};
 		(*n)++;
 	}

@@ -71,12 +71,8 @@ int pl_bundle_list_dir(const char *dir, char ***names, size_t *n, struct pl_erro
 		free(path);
 		if (!reg)
 			continue;
-		if (*n == cap) {
-			char **p = realloc(*names, (cap = cap ? cap * 2 : 32) * sizeof(char *));
-			if (!p)
-				break;
-			*names = p;
-		}
+		if (PL_ALLOC_GROW(*names, *n + 1, cap))
+			break;
 		if (!((*names)[*n] = strdup(e->d_name)))
 			break;
 		(*n)++;

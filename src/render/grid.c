@@ -13,6 +13,7 @@
 
 #include "render/render.h"
 #include "render/render_impl.h"
+#include "util/alloc.h"
 
 void pl_grid_put(struct pl_grid *g, const char *s, int input, int right)
 {
@@ -20,15 +21,9 @@ void pl_grid_put(struct pl_grid *g, const char *s, int input, int right)
 
 	if (g->oom)
 		return;
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 64;
-		struct pl_cell *c = realloc(g->c, cap * sizeof(*c));
-		if (!c) {
-			g->oom = 1;
-			return;
-		}
-		g->c = c;
-		g->cap = cap;
+	if (PL_ALLOC_GROW(g->c, g->n + 1, g->cap)) {
+		g->oom = 1;
+		return;
 	}
 	copy = strdup(s ? s : "");
 	if (!copy) {

@@ -16,6 +16,7 @@
 
 #include "render/render.h"
 #include "render/render_impl.h"
+#include "util/alloc.h"
 
 enum kind { K_TEXT, K_RAW, K_BOOL, K_LIST };
 
@@ -27,6 +28,7 @@ struct val {
 	int truth;                 /* K_BOOL */
 	struct pl_tpl_ctx **items; /* K_LIST: owned scopes */
 	size_t nitems;
+	size_t items_cap;          /* K_LIST: items allocated (PL_ALLOC_GROW) */
 };
 
 struct pl_tpl_ctx {
@@ -49,6 +51,7 @@ static void val_clear(struct val *v)
 	free(v->items);
 	v->items = NULL;
 	v->nitems = 0;
+	v->items_cap = 0;
 }
 
 void pl_tpl_ctx_free(struct pl_tpl_ctx *ctx)
@@ -71,14 +74,8 @@ static struct val *slot(struct pl_tpl_ctx *ctx, const char *name)
 	for (size_t i = 0; i < ctx->n; i++)
 		if (strcmp(ctx->v[i].name, name) == 0)
 			return &ctx->v[i];
-	if (ctx->n == ctx->cap) {
-		size_t cap = ctx->cap ? ctx->cap * 2 : 16;
-		v = realloc(ctx->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		ctx->v = v;
-		ctx->cap = cap;
-	}
+	if (PL_ALLOC_GROW(ctx->v, ctx->n + 1, ctx->cap))
+		return NULL;
 	v = &ctx->v[ctx->n];
 	memset(v, 0, sizeof(*v));
 	v->name = strdup(name);
@@ -152,7 +149,7 @@ int pl_tpl_set_list(struct pl_tpl_ctx *ctx, const char *name)
 struct pl_tpl_ctx *pl_tpl_add_item(struct pl_tpl_ctx *ctx, const char *name)
 {
 	struct val *v = slot(ctx, name);
-	struct pl_tpl_ctx **items, *item;
+	struct pl_tpl_ctx *item;
 
 	if (!v)
 		return NULL;
@@ -160,10 +157,8 @@ struct pl_tpl_ctx *pl_tpl_add_item(struct pl_tpl_ctx *ctx, const char *name)
 		val_clear(v);
 		v->kind = K_LIST;
 	}
-	items = realloc(v->items, (v->nitems + 1) * sizeof(*items));
-	if (!items)
+	if (PL_ALLOC_GROW(v->items, v->nitems + 1, v->items_cap))
 		return NULL;
-	v->items = items;
 	item = pl_tpl_ctx_new();
 	if (!item)
 		return NULL;

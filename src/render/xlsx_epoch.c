@@ -20,6 +20,7 @@
 
 #include <zlib.h>
 
+#include "util/alloc.h"
 #include "util/file.h"
 
 #define ZIP_LOCAL 0x04034b50u   /* local file header signature */
@@ -98,7 +99,7 @@ static size_t pin_zip(const unsigned char *buf, size_t len, unsigned char **outp
 {
 	const unsigned char *end, *cd;
 	unsigned char *out = NULL, *core = NULL, *newcd = NULL;
-	size_t nent, cdsize, cdoff, o = 0, p, ncd = 0, result = 0;
+	size_t nent, cdsize, cdoff, o = 0, p, ncd = 0, result = 0, ocap = 0;
 
 	if (len < 22 || rd32(buf + len - 22) != ZIP_END)
 		return 0;
@@ -110,13 +111,11 @@ static size_t pin_zip(const unsigned char *buf, size_t len, unsigned char **outp
 		return 0;
 	cd = buf + cdoff;
 	newcd = malloc(cdsize);
-	out = newcd ? malloc(len + 22) : NULL;
-	if (!out)
+	if (!newcd || PL_ALLOC_GROW(out, len + 22, ocap))
 		goto done;
 	for (size_t i = 0, q = 0; i < nent; i++) {
 		const unsigned char *c = cd + q, *l;
 		size_t nlen, xlen, clen, csize, usize, loff, data;
-		unsigned char *body;
 		const unsigned char *src;
 		int is_core;
 
@@ -145,10 +144,8 @@ static size_t pin_zip(const unsigned char *buf, size_t len, unsigned char **outp
 			src = core;
 			csize = usize;
 			/* room: the stored member may be longer than the deflated one */
-			body = realloc(out, len + 22 + usize);
-			if (!body)
+			if (PL_ALLOC_GROW(out, len + 22 + usize, ocap))
 				goto done;
-			out = body;
 		}
 		/* local header, name and extra as they were; then the data */
 		memcpy(out + o, l, data - loff);

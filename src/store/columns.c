@@ -8,6 +8,7 @@
 #include "store/store_impl.h"
 
 #include "core/hash.h"
+#include "util/alloc.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -17,15 +18,13 @@
 
 /* ------------------------------------------------- runs in columns (compare) */
 
-/* Grows *p (elements of size bytes) to cap elements. Returns 0 or PL_ENOMEM. */
-static int grow_array(void *p, size_t size, size_t cap)
+/* Grows *p (have elements of size bytes allocated) to exactly cap elements
+ * (cap at least 8 and 1.5 times have, as every caller's doubling is), with
+ * pl_alloc_grow(). have is a copy: the parallel arrays a caller grows
+ * together share its one capacity. Returns 0 or PL_ENOMEM. */
+static int grow_array(void *p, size_t size, size_t have, size_t cap)
 {
-	void **pp = p, *np = realloc(*pp, cap * size);
-
-	if (!np)
-		return PL_ENOMEM;
-	*pp = np;
-	return 0;
+	return pl_alloc_grow((void **)p, &have, cap, size);
 }
 
 /* Appends the filters on `conditions` (on_conditions 1: its columns and
@@ -208,15 +207,8 @@ static char *pool_text(struct text_pool *p, const char *text, size_t len)
 	for (; p->slot[h]; h = (h + 1) & (p->nslots - 1))
 		if (strncmp(p->slot[h], text, len) == 0 && p->slot[h][len] == '\0')
 			return p->slot[h];
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 256;
-		char **list = realloc(p->list, cap * sizeof(*list));
-
-		if (!list)
-			return NULL;
-		p->list = list;
-		p->cap = cap;
-	}
+	if (PL_ALLOC_GROW(p->list, p->n + 1, p->cap))
+		return NULL;
 	if (!(p->slot[h] = malloc(len + 1)))
 		return NULL;
 	memcpy(p->slot[h], text, len);
@@ -486,12 +478,12 @@ static int part_reserve(struct scan_part *part)
 	size_t ncap = part->cap ? part->cap * 2 : 1024;
 	struct pl_run_columns *c = &part->cols;
 
-	if (grow_array(&c->id, sizeof(*c->id), ncap) ||
-	    grow_array(&c->checklist_missing, sizeof(*c->checklist_missing), ncap) ||
-	    grow_array(&part->cond_id, sizeof(*part->cond_id), ncap))
+	if (grow_array(&c->id, sizeof(*c->id), part->cap, ncap) ||
+	    grow_array(&c->checklist_missing, sizeof(*c->checklist_missing), part->cap, ncap) ||
+	    grow_array(&part->cond_id, sizeof(*part->cond_id), part->cap, ncap))
 		return PL_ENOMEM;
 	for (int m = 0; m < PL_METRIC_COUNT; m++)
-		if (part->want[m] && grow_array(&c->metric[m], sizeof(double), ncap))
+		if (part->want[m] && grow_array(&c->metric[m], sizeof(double), part->cap, ncap))
 			return PL_ENOMEM;
 	part->cap = ncap;
 	return 0;
@@ -725,8 +717,8 @@ static void *prefetch_run(void *arg)
 		if (pf->n == pf->cap) {
 			size_t cap = pf->cap ? 2 * pf->cap : 1024;
 
-			if (grow_array(&pf->sets, sizeof(*pf->sets), cap) ||
-			    grow_array(&pf->ids, sizeof(*pf->ids), cap)) {
+			if (grow_array(&pf->sets, sizeof(*pf->sets), pf->cap, cap) ||
+			    grow_array(&pf->ids, sizeof(*pf->ids), pf->cap, cap)) {
 				pf->rc = pl_error_set(&pf->err, PL_ENOMEM, "out of memory");
 				return NULL;
 			}

@@ -28,6 +28,7 @@
  */
 #include "store/store_impl.h"
 #include "core/carried.h"
+#include "util/alloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -256,15 +257,9 @@ static int kv_append(struct kv *k, char *line)
 {
 	if (!line)
 		return PL_ENOMEM;
-	if (k->n == k->cap) {
-		size_t cap = k->cap ? 2 * k->cap : 32;
-		char **v = realloc(k->line, cap * sizeof(*v));
-		if (!v) {
-			free(line);
-			return PL_ENOMEM;
-		}
-		k->line = v;
-		k->cap = cap;
+	if (PL_ALLOC_GROW(k->line, k->n + 1, k->cap)) {
+		free(line);
+		return PL_ENOMEM;
 	}
 	k->line[k->n++] = line;
 	return 0;

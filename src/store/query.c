@@ -6,6 +6,7 @@
  * (pl_store_has_sha256(), pl_store_count_runs()).
  */
 #include "store/store_impl.h"
+#include "util/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -538,17 +539,7 @@ out:
  * fits. Returns 0 or PL_ENOMEM. */
 static int ids_reserve(long long **v, size_t *cap, size_t i)
 {
-	long long *nv;
-	size_t ncap;
-
-	if (i < *cap)
-		return 0;
-	ncap = *cap ? 2 * *cap : 256;
-	if (!(nv = realloc(*v, ncap * sizeof(*nv))))
-		return PL_ENOMEM;
-	*v = nv;
-	*cap = ncap;
-	return 0;
+	return PL_ALLOC_GROW(*v, i + 1, *cap);
 }
 
 /* Steps s to its end, appending each row to out as a run (read_row() with

@@ -13,6 +13,7 @@
 
 #include "store/requests.h"
 #include "store/store_impl.h"
+#include "util/alloc.h"
 
 #define MAGIC "PLRQ"
 #define FORMAT 1
@@ -30,17 +31,9 @@ static void put(struct bbuf *b, const void *src, size_t n)
 {
 	if (b->oom || n == 0)
 		return;
-	if (b->n + n > b->cap) {
-		size_t want = b->cap ? b->cap : 256;
-		while (want < b->n + n)
-			want *= 2;
-		unsigned char *q = realloc(b->p, want);
-		if (!q) {
-			b->oom = 1;
-			return;
-		}
-		b->p = q;
-		b->cap = want;
+	if (PL_ALLOC_GROW(b->p, b->n + n, b->cap)) {
+		b->oom = 1;
+		return;
 	}
 	memcpy(b->p + b->n, src, n);
 	b->n += n;
@@ -76,17 +69,9 @@ static void put_doubles(struct bbuf *b, const double *v, size_t n)
 	put(b, NULL, 0);
 	if (b->oom || n == 0)
 		return;
-	if (b->n + 8 * n > b->cap) {
-		size_t want = b->cap ? b->cap : 256;
-		while (want < b->n + 8 * n)
-			want *= 2;
-		unsigned char *q = realloc(b->p, want);
-		if (!q) {
-			b->oom = 1;
-			return;
-		}
-		b->p = q;
-		b->cap = want;
+	if (PL_ALLOC_GROW(b->p, b->n + 8 * n, b->cap)) {
+		b->oom = 1;
+		return;
 	}
 	dst = b->p + b->n;
 	for (size_t i = 0; i < n; i++) {

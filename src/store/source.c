@@ -25,6 +25,7 @@
 #include <zlib.h>
 
 #include "core/hash.h"
+#include "util/alloc.h"
 
 #define SOURCE_LEVEL 6 /* libdeflate's level: zlib -6's size, measured */
 
@@ -144,7 +145,7 @@ static int inflate_chunk(const void *z, size_t zn, size_t size, char **buf, size
                          const char *sha256, long long seq, struct pl_error *err)
 {
 	z_stream zs;
-	size_t got = 0, cap = 0;
+	size_t got = 0, cap = 0; /* cap: bytes *buf is known to hold (0: grow once) */
 	char *nb = *buf;
 	int zr = Z_OK;
 
@@ -166,14 +167,11 @@ static int inflate_chunk(const void *z, size_t zn, size_t size, char **buf, size
 		 * chunk that inflates beyond it is damaged */
 		size_t want = size + 1 - got < PL_SOURCE_CHUNK ? size + 1 - got : PL_SOURCE_CHUNK;
 
-		if (got + want > cap) {
-			if (!(nb = realloc(*buf, *len + got + want + 1))) {
-				inflateEnd(&zs);
-				return pl_error_set(err, PL_ENOMEM, "out of memory");
-			}
-			*buf = nb;
-			cap = got + want;
+		if (PL_ALLOC_GROW(*buf, *len + got + want + 1, cap)) {
+			inflateEnd(&zs);
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
 		}
+		nb = *buf;
 		zs.next_out = (Bytef *)nb + *len + got;
 		zs.avail_out = (uInt)want;
 		zr = inflate(&zs, Z_NO_FLUSH);

@@ -92,13 +92,9 @@ static int read_id_vals(struct pl_store *st, const char *sql, struct id_val **v,
 	if ((rc = prep(st, sql, &s, "reading the ledger trail", err)))
 		return rc;
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		if (*n == cap) {
-			struct id_val *nv = realloc(*v, (cap = cap ? 2 * cap : 64) * sizeof(**v));
-			if (!nv) {
-				sqlite3_finalize(s);
-				return pl_error_set(err, PL_ENOMEM, "out of memory");
-			}
-			*v = nv;
+		if (PL_ALLOC_GROW(*v, *n + 1, cap)) {
+			sqlite3_finalize(s);
+			return pl_error_set(err, PL_ENOMEM, "out of memory");
 		}
 		(*v)[*n].id = sqlite3_column_int64(s, 0);
 		(*v)[(*n)++].val = sqlite3_column_int64(s, 1);

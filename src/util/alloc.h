@@ -4,8 +4,9 @@
  * Arrays that grow one element at a time keep a pointer, a count and a
  * capacity; PL_ALLOC_GROW(arr, n, cap) makes room for n elements, growing
  * the capacity geometrically (at least 8, then x1.5) so n pushes cost
- * O(n) copies. New code grows arrays with it instead of a hand-written
- * realloc loop.
+ * O(n) copies. Every array and byte buffer outside src/util/ grows with
+ * it instead of a hand-written realloc loop: scripts/check_banned.sh fails
+ * on a realloc( outside src/util/.
  */
 #ifndef PL_UTIL_ALLOC_H
 #define PL_UTIL_ALLOC_H
