@@ -25,8 +25,8 @@
  * (pl_store_each_set, pl_gate_night_add), so memory holds one series' runs
  * and what the night keeps of each series, whatever the ledger's size.
  * *have receives 1 when the night was decided, 0 when there is none and
- * *night holds nothing: no selected run has a metric to gate. Returns 0, or PL_EDB, PL_ENOMEM, PL_EUSAGE with err
- * set (*have 0, *night released). The caller releases *night with
+ * *night holds nothing: no selected run has a metric to gate. Returns 0,
+ * or PL_EDB, PL_ENOMEM, PL_EUSAGE with err set (*have 0, *night released). The caller releases *night with
  * pl_gate_night_release() either way (a no-op when *have is 0).
  */
 int pl_flow_gate_night(struct pl_store *st, const struct pl_filter *filters, size_t nfilters,

@@ -25,7 +25,8 @@ static int allows_mismatch(const struct pl_compare_opts *allow)
  * together, its family pooled, Holm over the whole night
  * (flow/gate_flow.h). Alone by the same rule (pl_history_gate) when the
  * ledger holds more than PL_HISTORY_NIGHT_MAX_RUNS runs, the history spans
- * several series (--allow-mismatch), or the night has no check of them. Returns 0, or nonzero with err set. */
+ * several series (--allow-mismatch), or the night has no check of them.
+ * Returns 0, or nonzero with err set. */
 static int gate_latest(struct pl_store *st, struct pl_history *hs, size_t nh,
                        const struct pl_run_list *runs, int group,
                        const struct pl_compare_opts *allow, const struct pl_accepted_list *acc,
