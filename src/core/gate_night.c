@@ -45,13 +45,25 @@ static int same_but_load(const struct pl_run *a, const struct pl_run *b, int wit
 	return pl_run_extras_equal(a, b);
 }
 
-/* 1 if a and b agree on every load condition. */
-static int same_load(const struct pl_run *a, const struct pl_run *b)
+/* 1 if condition id is a version of the serving stack that a team
+ * upgrades in place: a series whose runs differ from an earlier one only in
+ * these continues it across the change. */
+static int is_upgrade(int id)
+{
+	return id == PL_C_ENGINE_VERSION || id == PL_C_DRIVER_VERSION || id == PL_C_CUDA_VERSION ||
+	       id == PL_C_BENCHMARK_TOOL_VERSION;
+}
+
+/* 1 if a and b agree on every key condition but the upgrades (is_upgrade),
+ * load included, and on their extra conditions: b can continue a across a
+ * change (another model, hardware, precision or engine is another series,
+ * never judged against a's level). */
+static int same_but_upgrade(const struct pl_run *a, const struct pl_run *b)
 {
 	for (int c = 0; c < PL_COND_COUNT; c++)
-		if (is_key(c) && pl_gate_is_load(c) && !value_same(&a->cond[c], &b->cond[c]))
+		if (is_key(c) && !is_upgrade(c) && !value_same(&a->cond[c], &b->cond[c]))
 			return 0;
-	return 1;
+	return pl_run_extras_equal(a, b);
 }
 
 /* Appends s to the growing text *buf (len *len, cap *cap); 0 or PL_ENOMEM. */
@@ -498,14 +510,14 @@ static int name_series(const struct pl_gate_gseries *sl, size_t n,
 			}
 	}
 	free(labels);
-	/* predecessors: same load, other conditions differ, ended before it began;
-	 * the one that ended last */
+	/* predecessors: the same but for an upgrade of the stack (same load,
+	 * model, hardware, ...), ended before it began; the one that ended last */
 	for (size_t s = 0; s < n; s++) {
 		size_t best = (size_t)-1;
 		if (!sl[s].first_time)
 			continue;
 		for (size_t p = 0; p < n; p++) {
-			if (p == s || !sl[p].last_time || !same_load(sl[p].rep, sl[s].rep) ||
+			if (p == s || !sl[p].last_time || !same_but_upgrade(sl[p].rep, sl[s].rep) ||
 			    same_but_load(sl[p].rep, sl[s].rep, 1))
 				continue;
 			if (strcmp(sl[p].last_time, sl[s].first_time) >= 0)

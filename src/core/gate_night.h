@@ -20,8 +20,10 @@
  * A change of condition (a driver upgrade, a new engine version) makes a
  * new series. A series with fewer than PL_GATE_OWN_MIN points before its
  * latest is judged across the change when it has one predecessor: a series
- * that differs from it only in conditions off the load, whose last point is
- * before the new series' first. The new points are then judged against the
+ * that differs from it only in the versions of its stack (engine_version,
+ * driver_version, cuda_version, benchmark_tool_version) — the same model,
+ * hardware, precision, engine, load and every other condition — whose last
+ * point is before the new series' first. The new points are then judged against the
  * predecessor's last N points (item.across set; the predecessor is not
  * gated itself: it has no new night). Without a predecessor it is started
  * (item.verdict PL_V_TOO_FEW, series.started): not red, listed as started.

@@ -186,16 +186,19 @@ static void test_accepted(void **state)
 }
 
 /* Series of the night fixture: runner A (1x H100) at concurrency 1, 8
- * and 32, runner B (1x A100) at 8 whose driver is upgraded on night 26. */
+ * and 32, runner B (1x A100) at 8 whose driver is upgraded on night 26;
+ * series 5, another model on B's new driver from night 27 (the trial's
+ * fault: it was judged across "model m -> m2"). */
 #define SERIES_NIGHTS 30
 #define UPGRADE_NIGHT 26
 
 static void series_of(int k, const char **hw, const char **conc, const char **driver)
 {
-	static const char *const hws[] = {"1x H100", "1x H100", "1x H100", "1x A100", "1x A100"};
-	static const char *const concs[] = {"1", "8", "32", "8", "8"};
+	static const char *const hws[] = {"1x H100", "1x H100", "1x H100", "1x A100", "1x A100",
+	                                  "1x A100"};
+	static const char *const concs[] = {"1", "8", "32", "8", "8", "8"};
 	static const char *const drivers[] = {"550.54.15", "550.54.15", "550.54.15", "550.54.15",
-	                                      "570.86.15"};
+	                                      "570.86.15", "570.86.15"};
 	*hw = hws[k];
 	*conc = concs[k];
 	*driver = drivers[k];
@@ -218,11 +221,12 @@ static void series_runs(struct pl_run_list *l, int k)
 			double f = (k == 1 && n >= 27) ? 1.10 : k == 4 ? 0.97 : 1.0;
 			char when[32];
 			struct pl_run *run;
-			if ((k == 3 && n >= UPGRADE_NIGHT) || (k == 4 && n < UPGRADE_NIGHT))
+			if ((k == 3 && n >= UPGRADE_NIGHT) || (k == 4 && n < UPGRADE_NIGHT) ||
+			    (k == 5 && n < UPGRADE_NIGHT + 1))
 				continue;
 			assert_non_null(run = pl_run_list_push(l));
 			run->id = 1 + (n * 5 + k) * REPS + r;
-			pl_run_set_cond(run, PL_C_MODEL, "m", NULL);
+			pl_run_set_cond(run, PL_C_MODEL, k == 5 ? "m2" : "m", NULL);
 			pl_run_set_cond(run, PL_C_ENGINE, "vllm", NULL);
 			pl_run_set_cond(run, PL_C_HARDWARE, hw, NULL);
 			pl_run_set_cond(run, PL_C_DRIVER_VERSION, driver, NULL);
@@ -349,12 +353,47 @@ static void test_series_by_series(void **state)
 	pl_run_list_release(&all);
 }
 
+/* Another model (or hardware, precision, engine) is never a change of
+ * condition to judge across: series 5, model m2 on B's upgraded stack with
+ * 3 nights, does not continue B's old series (model m); it is started,
+ * while B's own upgrade (series 4) still continues it. Before the fix it
+ * took series 3 as its predecessor, across "model m -> m2". */
+static void test_no_predecessor_across_model(void **state)
+{
+	struct pl_gate_night_opts o;
+	struct pl_gate_night a;
+	struct pl_run_list runs;
+	struct pl_error err;
+
+	(void)state;
+	memset(&err, 0, sizeof(err));
+	night_opts(&o);
+	pl_run_list_init(&runs);
+	series_runs(&runs, 3);
+	series_runs(&runs, 4);
+	series_runs(&runs, 5);
+	assert_int_equal(pl_gate_night_build(&runs, &o, NULL, &a, &err), 0);
+	assert_int_equal(a.nseries, 3);
+	assert_string_equal(a.series[2].label, "m2 / 1x A100 / vllm / c=8");
+	assert_int_equal(a.series[2].predecessor, (size_t)-1);
+	assert_null(a.series[2].change);
+	assert_int_equal(a.series[2].started, 1);
+	assert_int_equal(a.series[1].predecessor, 0);
+	assert_string_equal(a.series[1].change, "driver_version 550.54.15 -> 570.86.15");
+	assert_int_equal(a.nstarted, 1);
+	for (size_t i = 0; i < a.nitems; i++)
+		assert_int_equal(a.items[i].across, a.items[i].series == 1);
+	pl_gate_night_release(&a);
+	pl_run_list_release(&runs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_nights),
 		cmocka_unit_test(test_accepted),
 		cmocka_unit_test(test_series_by_series),
+		cmocka_unit_test(test_no_predecessor_across_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
