@@ -11,6 +11,7 @@
 #include "core/model.h"
 #include "core/requests.h"
 #include "util/alloc.h"
+#include "util/sort.h"
 
 void pl_requests_init(struct pl_requests *rq)
 {
@@ -303,10 +304,16 @@ double pl_rq_pairwise_sum(const double *a, size_t n)
 	return pl_rq_pairwise_sum(a, n2) + pl_rq_pairwise_sum(a + n2, n - n2);
 }
 
+/* The lower order statistic percentile q interpolates from, 0-based. */
+static size_t pct_index(size_t n, double q)
+{
+	return (size_t)floor((double)(n - 1) * (q / 100.0));
+}
+
 double pl_rq_percentile(const double *s, size_t n, double q)
 {
 	double h = (double)(n - 1) * (q / 100.0), lo = floor(h), t = h - lo, a, b, d;
-	size_t k = (size_t)lo;
+	size_t k = pct_index(n, q);
 
 	if (k + 1 >= n)
 		return s[n - 1];
@@ -323,15 +330,10 @@ double pl_rq_median(const double *s, size_t n)
 	return (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
 /* Fills d from v[0..n) (the order of v is the order of the mean's sum;
- * sorted in place afterwards). */
+ * permuted afterwards: only the order statistics the percentiles, min and
+ * max read are placed, by selection, not a full sort, which was most of
+ * `requests` on millions of gaps). */
 static void dist(double *v, size_t n, struct pl_rq_dist *d)
 {
 	d->n = n;
@@ -340,7 +342,20 @@ static void dist(double *v, size_t n, struct pl_rq_dist *d)
 		return;
 	}
 	d->mean = pl_rq_pairwise_sum(v, n) / (double)n;
-	qsort(v, n, sizeof(*v), cmp_double);
+	static const double qs[] = {90, 95, 99, 99.9};
+	size_t ks[4 + 2 * 4], nk = 0;
+	ks[nk++] = 0;
+	ks[nk++] = n - 1;
+	ks[nk++] = n / 2;
+	if (n > 1)
+		ks[nk++] = n / 2 - 1;
+	for (size_t j = 0; j < sizeof(qs) / sizeof(qs[0]); j++) {
+		size_t k = pct_index(n, qs[j]);
+		ks[nk++] = k;
+		if (k + 1 < n)
+			ks[nk++] = k + 1;
+	}
+	pl_select_doubles(v, n, ks, nk); /* every index is < n: cannot fail */
 	d->p50 = pl_rq_median(v, n);
 	d->p90 = pl_rq_percentile(v, n, 90);
 	d->p95 = pl_rq_percentile(v, n, 95);
