@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/model.h"
+#include "util/sort.h"
 
 /* |z| beyond this is clamped (p of 0 or 1 in double precision). */
 #define Z_MAX 40.0
@@ -22,12 +23,6 @@ void pl_gate_opts_init(struct pl_gate_opts *opts)
 	opts->member_alpha = PL_GATE_MEMBER_ALPHA_DEFAULT;
 	opts->threshold = PL_GATE_THRESHOLD_DEFAULT;
 	opts->pool = 1;
-}
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
 }
 
 static double median_of_sorted(const double *s, size_t n)
@@ -63,11 +58,11 @@ static void judge_one(const struct pl_gate_check *c, double *logs, double *tmp,
 		logs[k++] = log(c->window[i]);
 	}
 	memcpy(tmp, logs, k * sizeof(double));
-	qsort(tmp, k, sizeof(double), cmp_double);
+	qsort(tmp, k, sizeof(double), pl_cmp_double);
 	med = median_of_sorted(tmp, k);
 	for (size_t i = 0; i < k; i++)
 		tmp[i] = fabs(logs[i] - med);
-	qsort(tmp, k, sizeof(double), cmp_double);
+	qsort(tmp, k, sizeof(double), pl_cmp_double);
 	mad = median_of_sorted(tmp, k);
 	sr = 1.4826 * mad;
 	for (size_t i = 0; i < k; i++)

@@ -19,6 +19,8 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 
+#include "util/sort.h"
+
 /* ------------------------------------------------------------------ helpers */
 
 /* 1 / Phi^-1(3/4): makes the MAD a consistent estimate of a Gaussian sigma. */
@@ -26,14 +28,6 @@
 
 /* sqrt(pi) / 2: mean absolute deviation of N(0, 2 s^2) -> s. */
 #define SQRT_PI_2 0.886226925452758
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa;
-	double b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
 
 /* Rejects non-finite samples; what names the array for the message. */
 static int check_finite(const double *v, size_t n, const char *what, struct pl_error *err)
@@ -58,7 +52,7 @@ static double *sorted_copy(const double *v, size_t n)
 	if (!s)
 		return NULL;
 	memcpy(s, v, n * sizeof(double));
-	qsort(s, n, sizeof(double), cmp_double);
+	qsort(s, n, sizeof(double), pl_cmp_double);
 	return s;
 }
 
@@ -588,7 +582,7 @@ int pl_stats_noise_sigma(const double *y, size_t n, double *sigma, struct pl_err
 		return pl_error_set(err, PL_ENOMEM, "out of memory estimating noise of %zu points", n);
 	for (i = 0; i < m; i++)
 		d[i] = y[i + 1] - y[i];
-	qsort(d, m, sizeof(double), cmp_double);
+	qsort(d, m, sizeof(double), pl_cmp_double);
 	med = median_sorted(d, m);
 	{
 		double *dev = malloc(m * sizeof(double));
@@ -599,7 +593,7 @@ int pl_stats_noise_sigma(const double *y, size_t n, double *sigma, struct pl_err
 		}
 		for (i = 0; i < m; i++)
 			dev[i] = fabs(d[i] - med);
-		qsort(dev, m, sizeof(double), cmp_double);
+		qsort(dev, m, sizeof(double), pl_cmp_double);
 		mad = median_sorted(dev, m);
 		if (mad > 0.0) {
 			s = MAD_TO_SIGMA * mad / sqrt(2.0);

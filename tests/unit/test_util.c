@@ -4,7 +4,6 @@
  * missing), mkdir -p and the atomic writer, SOURCE_DATE_EPOCH, and the
  * process spawner (exit status, not found, a timeout, captured output).
  */
-#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -480,56 +479,6 @@ static void spawn_captures_output(void **state)
 	pl_buf_release(&errb);
 }
 
-static int cmp_dbl(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
-/* pl_sort_doubles: the radix path (n >= 256) and the qsort path (n < 256)
- * give qsort's order on negatives, both zeros, duplicates, subnormals,
- * infinities and values that share their high bits (a skipped pass). */
-static void sort_doubles_as_qsort(void **state)
-{
-	(void)state;
-	static const size_t sizes[] = {0, 1, 255, 256, 5000};
-	uint64_t x = 88172645463325252ull;
-
-	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-		size_t n = sizes[s];
-		double *v = malloc((n + 1) * sizeof(*v)), *w = malloc((n + 1) * sizeof(*w));
-		assert_non_null(v);
-		assert_non_null(w);
-		for (size_t i = 0; i < n; i++) {
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			switch (i % 8) {
-			case 0: v[i] = -(double)(x % 1000) / 7; break;
-			case 1: v[i] = (i % 16 == 1) ? -0.0 : 0.0; break;
-			case 2: v[i] = 0.0125; break; /* duplicates */
-			case 3: v[i] = 4.9e-324 * (double)(x % 5); break; /* subnormals */
-			case 4: v[i] = (i % 16 == 4) ? INFINITY : -INFINITY; break;
-			default: v[i] = 0.01 + (double)(x % 4096) * 1e-9; break; /* shared high bits */
-			}
-			w[i] = v[i];
-		}
-		assert_int_equal(pl_sort_doubles(v, n), 0);
-		qsort(w, n, sizeof(*w), cmp_dbl);
-		for (size_t i = 0; i < n; i++) {
-			assert_true(v[i] == w[i]); /* -0.0 == 0.0 as qsort leaves them */
-			assert_false(signbit(v[i]) && v[i] == 0 && n >= 256);
-		}
-		free(v);
-		free(w);
-	}
-	/* all equal: every pass skipped, the values untouched */
-	double same[300];
-	for (size_t i = 0; i < 300; i++)
-		same[i] = 0.25;
-	assert_int_equal(pl_sort_doubles(same, 300), 0);
-	for (size_t i = 0; i < 300; i++)
-		assert_true(same[i] == 0.25);
-}
 
 /* pl_select_doubles: every wanted index holds what qsort puts there, on
  * random data with many duplicates, on sorted and reverse-sorted input,
@@ -550,7 +499,7 @@ static void select_doubles_as_qsort(void **state)
 			     : shape == 1 ? (double)i : shape == 2 ? (double)(n - i) : 1.5;
 			w[i] = v[i];
 		}
-		qsort(w, n, sizeof(*w), cmp_dbl);
+		qsort(w, n, sizeof(*w), pl_cmp_double);
 		size_t ks[] = {19999, 0, 10000, 9999, 17998, 17999, 10000, 19979, 19980, 1, 500};
 		size_t nk = sizeof(ks) / sizeof(ks[0]);
 		size_t want[sizeof(ks) / sizeof(ks[0])];
@@ -572,7 +521,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(buf_grows_and_stays_terminated),
-		cmocka_unit_test(sort_doubles_as_qsort),
 		cmocka_unit_test(select_doubles_as_qsort),
 		cmocka_unit_test(buf_oom_is_sticky),
 		cmocka_unit_test(file_reads_regular_and_empty),
