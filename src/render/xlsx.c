@@ -46,6 +46,7 @@ struct sheet {
 	lxw_col_t ncols;                 /* columns used */
 	unsigned short headw[2][MAX_COLS]; /* header text width: row 0, and the row hrow */
 	lxw_row_t hrow;                  /* a second header row (0: none) */
+	lxw_format *text;                /* a text cell's default: indented (formats.text) */
 };
 
 /* Number formats and the header style. */
@@ -56,7 +57,10 @@ struct formats {
 	lxw_format *whole;   /* 0 (counts, bytes) */
 	lxw_format *watts;   /* 0.0 */
 	lxw_format *delta;   /* +0.0;-0.0;0.0 (percent points) */
-	lxw_format *link;    /* hyperlink: libxlsxwriter's default (blue, underlined) */
+	lxw_format *link;    /* hyperlink: blue, underlined, indented as text */
+	lxw_format *text;    /* text: indented one level, so that printed it never
+	                      * touches the number or clipped text left of it
+	                      * ("1" and "2x NVIDIA" printed "12x NVIDIA") */
 	int zh;              /* 1: the words of the sheets in Chinese (names stay as they are) */
 };
 
@@ -76,7 +80,8 @@ static void note_width(struct sheet *sh, lxw_col_t col, size_t w)
 		sh->ncols = (lxw_col_t)(col + 1);
 }
 
-/* A text cell. Input text is repaired to valid UTF-8; text over Excel's
+/* A text cell in fmt, or (fmt NULL) in the sheet's indented text format.
+ * Input text is repaired to valid UTF-8; text over Excel's
  * limit is cut at a character boundary and ends in an ellipsis (U+2026) so
  * that a reader knows the cell is not the whole value. Returns 0 or
  * PL_ENOMEM. */
@@ -94,8 +99,11 @@ static int put_str(struct sheet *sh, lxw_row_t row, lxw_col_t col, const char *s
 			len--;
 		memcpy(t + len, "\xE2\x80\xA6", 4);
 	}
+	if (!fmt)
+		fmt = sh->text;
 	worksheet_write_string(sh->ws, row, col, t, fmt);
-	note_width(sh, col, pl_text_width(t));
+	/* the indent (three spaces) takes about one column */
+	note_width(sh, col, pl_text_width(t) + (fmt && fmt == sh->text));
 	free(t);
 	return 0;
 }
@@ -146,7 +154,7 @@ static void put_num(struct sheet *sh, lxw_row_t row, lxw_col_t col, double v, lx
 	if (isnan(v))
 		return;
 	if (isinf(v)) {
-		worksheet_write_string(sh->ws, row, col, v > 0 ? "inf" : "-inf", NULL);
+		worksheet_write_string(sh->ws, row, col, v > 0 ? "inf" : "-inf", sh->text);
 		note_width(sh, col, 4);
 		return;
 	}
@@ -421,7 +429,7 @@ static int put_source(struct sheet *sh, lxw_row_t row, lxw_col_t col, const char
 		free(text);
 		return put_str(sh, row, col, path, NULL);
 	}
-	note_width(sh, col, pl_text_width(text));
+	note_width(sh, col, pl_text_width(text) + 1); /* + the indent */
 	free(text);
 	return 0;
 }
@@ -653,17 +661,27 @@ static int write_workbook(const char *path, const struct pl_comparison *cmp,
 	f.whole = add_format(wb, "0", 0);
 	f.watts = add_format(wb, "0.0", 0);
 	f.delta = add_format(wb, "+0.0;-0.0;0.0", 0);
-	f.link = workbook_get_default_url_format(wb); /* NULL is the same style */
+	f.text = workbook_add_format(wb);
+	if (f.text)
+		format_set_indent(f.text, 1);
+	f.link = workbook_add_format(wb); /* a hyperlink as libxlsxwriter's (blue, underlined), indented */
+	if (f.link) {
+		format_set_font_color(f.link, LXW_COLOR_BLUE);
+		format_set_underline(f.link, LXW_UNDERLINE_SINGLE);
+		format_set_indent(f.link, 1);
+	}
 	f.zh = x && x->zh;
 	/* the decision first: the Procurement sheet opens the workbook */
 	if (wants_procurement(x) && !(x->proc_ws = workbook_add_worksheet(wb, pl_xlsx_sheet_name(PL_XLSX_SHEET_PROCUREMENT, f.zh))))
 		rc = PL_ENOMEM;
 	for (size_t i = 0; i < nsheets; i++) {
 		sheets[i].ws = workbook_add_worksheet(wb, pl_xlsx_sheet_name(PL_XLSX_SHEET_COMPARISON + (int)i, f.zh));
+		sheets[i].text = f.text;
 		if (!sheets[i].ws)
 			rc = PL_ENOMEM;
 	}
-	if (!f.header || !f.seconds || !f.rate || !f.whole || !f.watts || !f.delta)
+	if (!f.header || !f.seconds || !f.rate || !f.whole || !f.watts || !f.delta || !f.text ||
+	    !f.link)
 		rc = PL_ENOMEM;
 	if (rc == 0)
 		rc = sheet_comparison(&sheets[0], cmp, &f);
@@ -742,8 +760,10 @@ static lxw_format *top_format(lxw_workbook *wb, const char *num, int wrap)
 {
 	lxw_format *f = workbook_add_format(wb);
 
-	if (f && num)
+	if (f && num) { /* right, as a number is: the dash "-" of a missing figure too */
 		format_set_num_format(f, num);
+		format_set_align(f, LXW_ALIGN_RIGHT);
+	}
 	if (f && wrap)
 		format_set_text_wrap(f);
 	if (f)
@@ -1039,6 +1059,7 @@ static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl
 		if (!sh)
 			return PL_ENOMEM;
 		sh->ws = x->proc_ws;
+		sh->text = f->text;
 		rc = sh->ws ? sheet_procurement(wb, sh, x->proc, x->verdict, f, x->zh) : PL_ENOMEM;
 		free(sh);
 	}
@@ -1047,6 +1068,7 @@ static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl
 		if (!sh)
 			return PL_ENOMEM;
 		sh->ws = workbook_add_worksheet(wb, pl_xlsx_sheet_name(PL_XLSX_SHEET_CHECKLIST, f->zh));
+		sh->text = f->text;
 		rc = sh->ws ? sheet_checklist(sh, cmp, runs, f) : PL_ENOMEM;
 		free(sh);
 	}
@@ -1056,6 +1078,7 @@ static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl
 		if (!sh)
 			return PL_ENOMEM;
 		sh->ws = workbook_add_worksheet(wb, pl_xlsx_sheet_name(PL_XLSX_SHEET_CHECK, f->zh));
+		sh->text = f->text;
 		if (!sh->ws) {
 			rc = PL_ENOMEM;
 		} else {

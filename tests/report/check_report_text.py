@@ -27,8 +27,12 @@ WORK, then one check:
             ...), which are data, not our prose.
   pages     comparison.xlsx of every bundle converts to PDF with
             LibreOffice in at most 3 pages per sheet, no sheet below a 73% print scale (11 pt text stays 8 pt or more).
+  workbook  comparison.xlsx of every bundle as printed: no two cells'
+            text touches (a number at its cell's right edge beside a text
+            at the next cell's left edge, "1" and "2x NVIDIA" printing as
+            "12x NVIDIA"; a text as wide as its column beside another).
 
-    check_report_text.py overlap|english|pages --bin PERFLEDGER --source SRC --work DIR
+    check_report_text.py overlap|english|pages|workbook --bin PERFLEDGER --source SRC --work DIR
 
 Exit 77 (ctest SKIP_RETURN_CODE) when a program it needs is missing
 (pages: soffice).
@@ -371,9 +375,72 @@ def check_pages(work):
     return 0
 
 
+# ----------------------------------------------------------------- workbook
+
+def touching_cells(ws):
+    """'B3 "1" | C3 "2x NVIDIA"' for each pair of side-by-side cells whose
+    printed text touches: the left one ends at its cell's right edge (a
+    number or boolean aligned right, or a text too wide for its column
+    that is not wrapped) and the right one starts at its cell's left edge
+    (a text aligned left without indent)."""
+    from openpyxl.utils import get_column_letter
+    bad = []
+
+    def width(c):
+        d = ws.column_dimensions.get(get_column_letter(c))
+        return d.width if d is not None and d.width else 8.43
+
+    def ends_at_edge(cell):
+        a = cell.alignment
+        h = a.horizontal or "general"
+        if cell.data_type in ("n", "b"):
+            return h in ("general", "right") and not (h == "right" and a.indent)
+        if cell.data_type == "s":
+            if h == "right":
+                return not a.indent
+            return not a.wrap_text and h in ("general", "left") and \
+                cols(str(cell.value)) + (a.indent or 0) * 2 >= width(cell.column) - 0.72
+        return False
+
+    def starts_at_edge(cell):
+        a = cell.alignment
+        h = a.horizontal or "general"
+        if cell.data_type == "s":
+            return h in ("general", "left") and not a.indent
+        return h == "left" and not a.indent
+
+    for row in ws.iter_rows():
+        for left, right in zip(row, row[1:]):
+            if left.value in (None, "") or right.value in (None, ""):
+                continue
+            if ends_at_edge(left) and starts_at_edge(right):
+                bad.append("%s %r | %s %r" % (left.coordinate, str(left.value)[:30],
+                                                right.coordinate, str(right.value)[:30]))
+    return bad
+
+
+def check_workbook(work):
+    import openpyxl
+    bad, seen = [], 0
+    for spec in SPECS:
+        for lang in LANGS:
+            name = "%s.%s" % (spec, lang)
+            xlsx = os.path.join(work, name, "comparison.xlsx")
+            wb = openpyxl.load_workbook(xlsx)
+            for ws in wb.worksheets:
+                for t in touching_cells(ws):
+                    bad.append("%s %s: %s" % (name, ws.title, t))
+            seen += 1
+    if bad:
+        sys.exit("workbook cells whose printed text touches (%d):\n  " % len(bad)
+                 + "\n  ".join(bad))
+    print("workbook: no touching cells in %d workbooks" % seen)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["overlap", "english", "pages"])
+    ap.add_argument("mode", choices=["overlap", "english", "pages", "workbook"])
     ap.add_argument("--bin", required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--work", required=True)
@@ -385,6 +452,8 @@ def main():
         return check_overlap(work)
     if args.mode == "english":
         return check_english(args, work)
+    if args.mode == "workbook":
+        return check_workbook(work)
     return check_pages(work)
 
 
