@@ -30,7 +30,16 @@ WORK, then one check:
   workbook  comparison.xlsx of every bundle as printed: no two cells'
             text touches (a number at its cell's right edge beside a text
             at the next cell's left edge, "1" and "2x NVIDIA" printing as
-            "12x NVIDIA"; a text as wide as its column beside another).
+            "12x NVIDIA"; a text as wide as its column beside another),
+            and every chart has a readable shape: its frame (the drawing's
+            cell anchors, measured with Excel's column widths and with
+            LibreOffice's wider ones where Calibri is missing) 1.2 to 2.5
+            times as wide as tall (a horizontal bar chart, read down its
+            rows, 0.8 to 2.5), and its plot area, once the title,
+            axes and a bottom legend are taken off, at least 40% of the
+            frame's height (a legend of long names squashed the scatter
+            chart's plot into a strip, 16 row labels turned 45 degrees
+            the Comparison sheet's column chart's).
 
     check_report_text.py overlap|english|pages|workbook --bin PERFLEDGER --source SRC --work DIR
 
@@ -377,6 +386,13 @@ def check_pages(work):
 
 # ----------------------------------------------------------------- workbook
 
+def col_px(width, digit):
+    """Pixels of a column <width> characters wide (the XML's width, which
+    includes Excel's padding) for a font whose digit is <digit> px wide
+    (ECMA-376 18.3.1.13)."""
+    return int(((256 * width + int(128 / digit)) / 256) * digit)
+
+
 def touching_cells(ws):
     """'B3 "1" | C3 "2x NVIDIA"' for each pair of side-by-side cells whose
     printed text touches: the left one ends at its cell's right edge (a
@@ -419,6 +435,116 @@ def touching_cells(ws):
     return bad
 
 
+def chart_shapes(z, sheet_xml):
+    """[(chart file, [(digit px, width px, height px)], series, bottom
+    legend, title)] of the charts drawn on one sheet of the open zip z."""
+    import posixpath
+    ns = {"x": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+          "xdr": "http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing",
+          "c": "http://schemas.openxmlformats.org/drawingml/2006/chart",
+          "a": "http://schemas.openxmlformats.org/drawingml/2006/main",
+          "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships"}
+
+    def rels(part):
+        d, b = posixpath.split(part)
+        path = posixpath.join(d, "_rels", b + ".rels")
+        if path not in z.namelist():
+            return {}
+        return {e.get("Id"): posixpath.normpath(posixpath.join(d, e.get("Target")))
+                for e in ET.fromstring(z.read(path))}
+
+    sheet = ET.fromstring(z.read(sheet_xml))
+    widths = {}
+    for c in sheet.iter("{%s}col" % ns["x"]):
+        for i in range(int(c.get("min")), int(c.get("max")) + 1):
+            widths[i - 1] = float(c.get("width"))
+    fmt = sheet.find("x:sheetFormatPr", ns)
+    default_ht = float(fmt.get("defaultRowHeight", 15)) if fmt is not None else 15.0
+    heights = {int(r.get("r")) - 1: float(r.get("ht")) for r in sheet.iter("{%s}row" % ns["x"])
+               if r.get("ht")}
+    drawing = sheet.find("x:drawing", ns)
+    if drawing is None:
+        return []
+    dpart = rels(sheet_xml)[drawing.get("{%s}id" % ns["r"])]
+    drels = rels(dpart)
+    out = []
+    for anchor in ET.fromstring(z.read(dpart)).findall("xdr:twoCellAnchor", ns):
+        f, t = anchor.find("xdr:from", ns), anchor.find("xdr:to", ns)
+        g = lambda e, k: int(e.find("xdr:" + k, ns).text)
+        chart = anchor.find(".//c:chart", ns)
+        if chart is None:
+            continue
+        cpart = drels[chart.get("{%s}id" % ns["r"])]
+        sizes = []
+        for digit in (7, 28 / 3):  # Calibri 11 (Excel); DejaVu Sans 11 (LibreOffice without Calibri)
+            w = sum(col_px(widths.get(c, 8.43), digit) for c in range(g(f, "col"), g(t, "col")))
+            w += (g(t, "colOff") - g(f, "colOff")) / 9525.0
+            h = sum(heights.get(r, default_ht) * 4 / 3 for r in range(g(f, "row"), g(t, "row")))
+            h += (g(t, "rowOff") - g(f, "rowOff")) / 9525.0
+            sizes.append((digit, w, h))
+        croot = ET.fromstring(z.read(cpart))
+        names = ["".join(s.itertext()) for s in croot.iter("{%s}tx" % ns["c"])]
+        bar_dir = croot.find(".//c:barDir", ns)
+        cats = []  # the category labels of a bar chart: (direction, labels)
+        if bar_dir is not None and croot.find(".//c:catAx", ns) is not None:
+            cat = croot.find(".//c:ser/c:cat", ns)
+            cats = (bar_dir.get("val"), [v.text or "" for v in cat.iter("{%s}v" % ns["c"])]
+                    if cat is not None else [])
+        legend = croot.find(".//c:legend/c:legendPos", ns)
+        title = croot.find(".//c:title", ns)
+        out.append((cpart, sizes, names,
+                    legend is not None and legend.get("val") == "b",
+                    "".join(title.itertext()) if title is not None else "", cats))
+    return out
+
+
+def label_px(s, em):
+    """Width in px of a 10 pt label."""
+    return cols(s) * 0.6 * 13.3 * em
+
+
+def plot_height(w, h, names, bottom_legend, title, digit, cats=()):
+    """An estimate of a chart's plot area height in px: the frame's height
+    less the title (18 pt bold, wrapped at 80% of the width), the x axis
+    (its numbers and title, 40 px), 20 px of margins and a bottom legend
+    (10 pt; its entries side by side while they fit in 90% of the width,
+    else a line of 20 px per row). A column chart's category labels
+    (cats: ("col", labels)) below it take a 16 px line each when every
+    word fits the category's slot (they wrap), else they are turned 45
+    degrees and take their length * 0.71; a bar chart's ("bar") stand
+    left of the bars, wrapped in 40% of the width, 16 px a line: its
+    plot area is 0 when the categories' lines do not fit its height.
+    The character widths scale with the font's digit width."""
+    em = digit / 7.0
+    axis = 40
+    if cats and cats[1]:
+        direction, labels = cats
+        longest = max(label_px(s, em) for s in labels)
+        if direction == "bar":
+            cat_lines = math.ceil(longest * 0.9 / (0.4 * w))
+        else:
+            slot = (w - 60) / len(labels)
+            if all(label_px(word, em) <= slot for s in labels for word in s.split()):
+                axis = 20 + 16 * max(math.ceil(label_px(s, em) / slot) for s in labels)
+            else:
+                axis = 20 + longest * 0.71
+    tw = cols(title) * 0.6 * 24 * em
+    lines = max(1, math.ceil(tw / (0.8 * w))) if title else 0
+    legend = 0
+    if bottom_legend and names:
+        rows, x = 1, 0.0
+        for n in names:
+            ew = cols(n) * 0.6 * 13.3 * em + 30
+            if x and x + ew > 0.9 * w:
+                rows, x = rows + 1, 0.0
+            x += ew
+        legend = rows * 20
+    plot = h - lines * 30 - axis - 20 - legend
+    if cats and cats[1] and cats[0] == "bar" and plot < 16 * cat_lines * len(cats[1]):
+        return 0
+    return plot
+
+
 def check_workbook(work):
     import openpyxl
     bad, seen = [], 0
@@ -430,11 +556,29 @@ def check_workbook(work):
             for ws in wb.worksheets:
                 for t in touching_cells(ws):
                     bad.append("%s %s: %s" % (name, ws.title, t))
-            seen += 1
+            with zipfile.ZipFile(xlsx) as z:
+                for sx in sorted(n for n in z.namelist()
+                                 if re.match(r"xl/worksheets/sheet\d+\.xml$", n)):
+                    for cpart, sizes, names, bl, title, cats in chart_shapes(z, sx):
+                        seen += 1
+                        for digit, w, h in sizes:
+                            where = "%s %s %s (%.0fx%.0f px, digit %.1f px)" % (
+                                name, sx, cpart, w, h, digit)
+                            # a horizontal bar chart is read down its rows:
+                            # it may be taller, one row of labels each
+                            low = 0.8 if cats and cats[0] == "bar" else 1.2
+                            if not low <= w / h <= 2.5:
+                                bad.append("%s: aspect %.2f, not %.1f to 2.5" % (where, w / h, low))
+                            ph = plot_height(w, h, names, bl, title, digit, cats)
+                            if ph < 0.4 * h:
+                                bad.append("%s: plot area about %.0f px tall, under 40%% of the frame"
+                                           % (where, ph))
+    if seen == 0:
+        sys.exit("no chart in the workbooks")
     if bad:
-        sys.exit("workbook cells whose printed text touches (%d):\n  " % len(bad)
+        sys.exit("workbook cells or charts a reader cannot read (%d):\n  " % len(bad)
                  + "\n  ".join(bad))
-    print("workbook: no touching cells in %d workbooks" % seen)
+    print("workbook: no touching cells; %d charts of a readable shape" % seen)
     return 0
 
 

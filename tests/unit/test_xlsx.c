@@ -541,6 +541,29 @@ static void test_bundle_links_and_charts(void **state)
 	assert_non_null(strstr(chart, "<c:cat><c:strRef><c:f>Comparison!$A$2:$A$4</c:f>"));
 	assert_non_null(strstr(chart, "<c:val><c:numRef><c:f>Comparison!$H$2:$H$4</c:f>"));
 	assert_non_null(strstr(chart, "<c:tx><c:strRef><c:f>Comparison!$H$1</c:f>"));
+	/* horizontal bars, the rows top down as in the table (the category
+	 * axis reversed, the value axis crossing at its far end: below), every
+	 * label shown; the chart on a page of its own below the table, 460.8
+	 * x 288 px (three rows: the 288 px minimum, 1.6 times as wide), 8 px
+	 * below the break: columns of 16 row labels turned 45 degrees squashed
+	 * the plot into a strip */
+	assert_non_null(strstr(chart, "<c:barDir val=\"bar\"/>"));
+	assert_non_null(strstr(chart, "<c:catAx><c:axId val=\"50010001\"/><c:scaling>"
+	                              "<c:orientation val=\"maxMin\"/></c:scaling>"));
+	assert_non_null(strstr(chart, "<c:crosses val=\"max\"/>"));
+	assert_non_null(strstr(chart, "<c:tickLblSkip val=\"1\"/>"));
+	snprintf(cmd, sizeof(cmd), "unzip -p '%s' xl/drawings/drawing1.xml", path);
+	c = fx_popen_read(cmd);
+	assert_non_null(strstr(c, "<xdr:from><xdr:col>0</xdr:col><xdr:colOff>0</xdr:colOff>"
+	                          "<xdr:row>5</xdr:row><xdr:rowOff>76200</xdr:rowOff></xdr:from>"
+	                          "<xdr:to><xdr:col>3</xdr:col><xdr:colOff>445770</xdr:colOff>"
+	                          "<xdr:row>19</xdr:row><xdr:rowOff>152400</xdr:rowOff></xdr:to>"));
+	free(c);
+	snprintf(cmd, sizeof(cmd), "unzip -p '%s' xl/worksheets/sheet1.xml", path);
+	c = fx_popen_read(cmd);
+	assert_non_null(strstr(c, "<rowBreaks count=\"1\" manualBreakCount=\"1\">"
+	                          "<brk id=\"5\" max=\"16383\" man=\"1\"/></rowBreaks>"));
+	free(c);
 
 	snprintf(cmd, sizeof(cmd), "unzip -p '%s' xl/worksheets/sheet2.xml", path);
 	sheet = fx_popen_read(cmd);
