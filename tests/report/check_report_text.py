@@ -71,6 +71,13 @@ def render(args):
                      "--where", "model=llama-3.1-8b-instruct", "--where", "dataset=random-1024-256",
                      "--where", "engine_version=0.8.5", "--where", "concurrency=16",
                      "--out", os.path.join(work, "demo-axis.%s" % lang)])
+    # many rows with long labels (the procurement sweep: 16 rows, "ExampleCloud
+    # serverless API / cloud-api / examplecloud / 64"): gnuplot's bar charts
+    # turned 16 such labels 90 degrees, which took the chart's height and
+    # piled the value axis's numbers on each other
+    cmds.append([args.bin, "report", "--axis", "hardware,deployment,engine,concurrency",
+                 "--where", "model=llama-3.1-70b-instruct", "--where", "dataset=random-2048-512",
+                 "--out", os.path.join(work, "demo-rows.en")])
     for argv in cmds:
         r = subprocess.run(argv, cwd=args.source, env=env, capture_output=True, text=True)
         # import exits 4 when a sample is rejected on purpose; reports must succeed
