@@ -5,8 +5,10 @@
  * label as a gnuplot double-quoted string, then tab-separated values, "NaN"
  * for missing) and NAME.gp (a script built only from our own strings:
  * metric names, units, file names). Input text reaches gnuplot only as data
- * read through xtic(1) with enhanced text off, so it is never parsed as
- * script or markup. gnuplot is started by util's spawner (util/spawn.h:
+ * read through xtic(1) or ytic(1) with enhanced text off, so it is never
+ * parsed as script or markup. Up to PLOT_COLUMN_ROWS rows are columns
+ * with their labels turned a little below them; more are horizontal bars,
+ * one per row top down, each label level at its bar's left. gnuplot is started by util's spawner (util/spawn.h:
  * fork/execv from an argv vector, never a shell; the program found in the
  * absolute PATH entries before the child enters the output directory) in
  * the output directory, with -d so no user init file changes the result,
@@ -181,6 +183,64 @@ static int write_dat(FILE *fp, void *ctx, struct pl_error *err)
 	return ferror(fp) ? PL_EIO : 0;
 }
 
+#define PLOT_COLUMN_ROWS 6 /* more rows: horizontal bars */
+
+/* The script's last lines: the same chart as PNG. */
+static void write_gp_png(FILE *fp, const char *name, int height)
+{
+	fprintf(fp,
+	        "\n"
+	        "set terminal pngcairo size 900,%d noenhanced font \"sans,10\" background rgb \"white\"\n"
+	        "set termoption noenhanced\n"
+	        "set output '%s.png'\n"
+	        "replot\n"
+	        "set output\n",
+	        height, name);
+}
+
+/* The script of a chart of more than PLOT_COLUMN_ROWS rows: horizontal
+ * bars (boxxyerror from 0 to the value), the first row at the top, each
+ * row's label level at its left (ytic(1)), one band of 0.8 per row shared
+ * by its one or two metrics. 20 px a bar, 500 px at least: turned 45 or
+ * 90 degrees below columns, 16 labels of 60 characters took the chart's
+ * height and piled the value axis's numbers on each other. */
+static int write_gp_rows(FILE *fp, const struct chart_job *job, const char *ylabel)
+{
+	const char *name = job->def->name;
+	size_t n = job->cmp->nrows;
+	double half = 0.4 / (double)job->nmetrics; /* half a bar's thickness, in rows */
+	int height = 120 + (int)(n * job->nmetrics) * 20;
+
+	height = height < 500 ? 500 : height;
+	fprintf(fp,
+	        "# perfledger chart: %s\n"
+	        "# re-plot with: gnuplot %s.gp (reads %s.dat, writes %s.svg and %s.png)\n"
+	        "set encoding utf8\n"
+	        "set terminal svg size 900,%d noenhanced font \"sans,10\" background rgb \"white\"\n"
+	        "set termoption noenhanced\n"
+	        "set output '%s.svg'\n"
+	        "set datafile separator \"\\t\"\n"
+	        "set datafile missing \"NaN\"\n"
+	        "set style fill solid 0.85 border -1\n"
+	        "set grid xtics\n"
+	        "%s"
+	        "set xrange [0:*]\n"
+	        "set yrange [%zu.5:-0.5]\n"
+	        "set ytics scale 0\n"
+	        "set title \"%s\"\n"
+	        "set xlabel \"%s\"\n",
+	        job->title, name, name, name, name, height, name,
+	        job->nmetrics > 1 ? "set key outside top center horizontal\n" : "set key off\n",
+	        n - 1, job->title, ylabel);
+	for (size_t i = 0; i < job->nmetrics; i++)
+		fprintf(fp, "%s'%s.dat' using (column(%zu)/2):($0%+.2f):(column(%zu)/2):(%.2f)%s "
+		            "with boxxyerror title \"%s\"",
+		        i ? ", " : "plot ", name, i + 2, (2.0 * (double)i + 1.0) * half - 0.4, i + 2, half,
+		        i ? "" : ":ytic(1)", pl_metric_info[job->metrics[i]].name);
+	write_gp_png(fp, name, height);
+	return ferror(fp) ? PL_EIO : 0;
+}
+
 /* The script: only our strings (chart names, titles, metric names). */
 static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 {
@@ -188,13 +248,15 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 	const char *name = job->def->name;
 	const char *ylabel = pl_word(job->def->seconds ? PL_MSG_W_PLOT_AXIS_S : PL_MSG_W_PLOT_AXIS_TOKS,
 	                             job->zh ? PL_LANG_ZH : PL_LANG_EN);
-	/* tick labels turn further as rows get more: more rows, narrower slots.
+	/* tick labels turned 20 degrees (more rows are horizontal bars).
 	 * Turned counter-clockwise and right-aligned, a label ends at its tic
 	 * and runs down and to the left, below the axis: turned clockwise and
 	 * right-aligned it ran up into the bars, cut to its last characters */
-	int rot = job->cmp->nrows <= 6 ? 20 : job->cmp->nrows <= 12 ? 45 : 90;
+	int rot = 20;
 
 	(void)err;
+	if (job->cmp->nrows > PLOT_COLUMN_ROWS)
+		return write_gp_rows(fp, job, ylabel);
 	fprintf(fp,
 	        "# perfledger chart: %s\n"
 	        "# re-plot with: gnuplot %s.gp (reads %s.dat, writes %s.svg and %s.png)\n"
@@ -220,14 +282,7 @@ static int write_gp(FILE *fp, void *ctx, struct pl_error *err)
 	        job->title, ylabel, name, pl_metric_info[job->metrics[0]].name);
 	for (size_t i = 1; i < job->nmetrics; i++)
 		fprintf(fp, ", '' using %zu title \"%s\"", i + 2, pl_metric_info[job->metrics[i]].name);
-	fprintf(fp,
-	        "\n"
-	        "set terminal pngcairo size 900,500 noenhanced font \"sans,10\" background rgb \"white\"\n"
-	        "set termoption noenhanced\n"
-	        "set output '%s.png'\n"
-	        "replot\n"
-	        "set output\n",
-	        name);
+	write_gp_png(fp, name, 500);
 	return ferror(fp) ? PL_EIO : 0;
 }
 

@@ -46,6 +46,7 @@ struct sheet {
 	lxw_col_t ncols;                 /* columns used */
 	unsigned short headw[2][MAX_COLS]; /* header text width: row 0, and the row hrow */
 	lxw_row_t hrow;                  /* a second header row (0: none) */
+	lxw_format *text;                /* a text cell's default: indented (formats.text) */
 };
 
 /* Number formats and the header style. */
@@ -56,7 +57,10 @@ struct formats {
 	lxw_format *whole;   /* 0 (counts, bytes) */
 	lxw_format *watts;   /* 0.0 */
 	lxw_format *delta;   /* +0.0;-0.0;0.0 (percent points) */
-	lxw_format *link;    /* hyperlink: libxlsxwriter's default (blue, underlined) */
+	lxw_format *link;    /* hyperlink: blue, underlined, indented as text */
+	lxw_format *text;    /* text: indented one level, so that printed it never
+	                      * touches the number or clipped text left of it
+	                      * ("1" and "2x NVIDIA" printed "12x NVIDIA") */
 	int zh;              /* 1: the words of the sheets in Chinese (names stay as they are) */
 };
 
@@ -76,7 +80,8 @@ static void note_width(struct sheet *sh, lxw_col_t col, size_t w)
 		sh->ncols = (lxw_col_t)(col + 1);
 }
 
-/* A text cell. Input text is repaired to valid UTF-8; text over Excel's
+/* A text cell in fmt, or (fmt NULL) in the sheet's indented text format.
+ * Input text is repaired to valid UTF-8; text over Excel's
  * limit is cut at a character boundary and ends in an ellipsis (U+2026) so
  * that a reader knows the cell is not the whole value. Returns 0 or
  * PL_ENOMEM. */
@@ -94,8 +99,11 @@ static int put_str(struct sheet *sh, lxw_row_t row, lxw_col_t col, const char *s
 			len--;
 		memcpy(t + len, "\xE2\x80\xA6", 4);
 	}
+	if (!fmt)
+		fmt = sh->text;
 	worksheet_write_string(sh->ws, row, col, t, fmt);
-	note_width(sh, col, pl_text_width(t));
+	/* the indent (three spaces) takes about one column */
+	note_width(sh, col, pl_text_width(t) + (fmt && fmt == sh->text));
 	free(t);
 	return 0;
 }
@@ -146,7 +154,7 @@ static void put_num(struct sheet *sh, lxw_row_t row, lxw_col_t col, double v, lx
 	if (isnan(v))
 		return;
 	if (isinf(v)) {
-		worksheet_write_string(sh->ws, row, col, v > 0 ? "inf" : "-inf", NULL);
+		worksheet_write_string(sh->ws, row, col, v > 0 ? "inf" : "-inf", sh->text);
 		note_width(sh, col, 4);
 		return;
 	}
@@ -421,7 +429,7 @@ static int put_source(struct sheet *sh, lxw_row_t row, lxw_col_t col, const char
 		free(text);
 		return put_str(sh, row, col, path, NULL);
 	}
-	note_width(sh, col, pl_text_width(text));
+	note_width(sh, col, pl_text_width(text) + 1); /* + the indent */
 	free(text);
 	return 0;
 }
@@ -653,17 +661,27 @@ static int write_workbook(const char *path, const struct pl_comparison *cmp,
 	f.whole = add_format(wb, "0", 0);
 	f.watts = add_format(wb, "0.0", 0);
 	f.delta = add_format(wb, "+0.0;-0.0;0.0", 0);
-	f.link = workbook_get_default_url_format(wb); /* NULL is the same style */
+	f.text = workbook_add_format(wb);
+	if (f.text)
+		format_set_indent(f.text, 1);
+	f.link = workbook_add_format(wb); /* a hyperlink as libxlsxwriter's (blue, underlined), indented */
+	if (f.link) {
+		format_set_font_color(f.link, LXW_COLOR_BLUE);
+		format_set_underline(f.link, LXW_UNDERLINE_SINGLE);
+		format_set_indent(f.link, 1);
+	}
 	f.zh = x && x->zh;
 	/* the decision first: the Procurement sheet opens the workbook */
 	if (wants_procurement(x) && !(x->proc_ws = workbook_add_worksheet(wb, pl_xlsx_sheet_name(PL_XLSX_SHEET_PROCUREMENT, f.zh))))
 		rc = PL_ENOMEM;
 	for (size_t i = 0; i < nsheets; i++) {
 		sheets[i].ws = workbook_add_worksheet(wb, pl_xlsx_sheet_name(PL_XLSX_SHEET_COMPARISON + (int)i, f.zh));
+		sheets[i].text = f.text;
 		if (!sheets[i].ws)
 			rc = PL_ENOMEM;
 	}
-	if (!f.header || !f.seconds || !f.rate || !f.whole || !f.watts || !f.delta)
+	if (!f.header || !f.seconds || !f.rate || !f.whole || !f.watts || !f.delta || !f.text ||
+	    !f.link)
 		rc = PL_ENOMEM;
 	if (rc == 0)
 		rc = sheet_comparison(&sheets[0], cmp, &f);
@@ -742,8 +760,10 @@ static lxw_format *top_format(lxw_workbook *wb, const char *num, int wrap)
 {
 	lxw_format *f = workbook_add_format(wb);
 
-	if (f && num)
+	if (f && num) { /* right, as a number is: the dash "-" of a missing figure too */
 		format_set_num_format(f, num);
+		format_set_align(f, LXW_ALIGN_RIGHT);
+	}
 	if (f && wrap)
 		format_set_text_wrap(f);
 	if (f)
@@ -905,6 +925,8 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	char h[V_COLS][160], ph_load[64], ph_cost[160];
 	lxw_row_t pr;
 	lxw_chart *sc, *bar;
+	lxw_chart_options sc_size = {.x_scale = 1.5, .y_scale = 1.4}, bar_at = {.x_scale = 1.2, .y_scale = 1.1, .y_offset = 8};
+	lxw_row_t below = 0; /* rows the bar chart takes */
 	size_t ncost = 0;
 	int rc = 0;
 
@@ -953,6 +975,12 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 			}
 		}
 	}
+	if ((bar && p->ngroups > 0) || sc) {
+		/* the charts start a page (a page's foot cut the scatter
+		 * chart's legend off onto the next) */
+		lxw_row_t brk[2] = {pr + 2, 0};
+		worksheet_set_h_pagebreaks(sh->ws, brk);
+	}
 	if (bar && p->ngroups > 0) {
 		/* the answer: the cost at the SLO of the offers that have one
 		 * (the first ncost rows, lowest first); else the SLO throughput
@@ -968,7 +996,11 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		chart_title_set_name(bar, ncost ? h[V_COST] : zh ? "满足 SLO 的单卡吞吐量（tok/s，推导值）"
 		                                                  : "SLO throughput per accelerator (tok/s, derived)");
 		chart_legend_set_position(bar, LXW_CHART_LEGEND_NONE);
-		worksheet_insert_chart(sh->ws, pr + 2, 0, bar);
+		/* 576 x 317 px (the offers' names wrap under their bars in up
+		 * to 4 lines), 8 px down: its frame's top edge off the page
+		 * break's line */
+		worksheet_insert_chart_opt(sh->ws, pr + 2, 0, bar, &bar_at);
+		below = 17; /* 8 + 317 px: 16.3 rows of 20 px, and a gap */
 	}
 	if (sc) {
 		chart_title_set_name(sc, rate ? TR(f, W_XLSX_OUTPUT_THROUGHPUT_VS_REQUEST_RATE)
@@ -977,7 +1009,10 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		chart_axis_set_name(sc->y_axis, zh ? "输出吞吐量（tok/s）" : "output throughput (tok/s)");
 		chart_axis_set_log_base(sc->x_axis, 2);
 		chart_legend_set_position(sc, LXW_CHART_LEGEND_BOTTOM);
-		worksheet_insert_chart(sh->ws, pr + 2, 5, sc);
+		/* below the bar chart, not beside it (where it ran over the
+		 * page's right edge), and 720 x 403 px: at the default 480 x 288
+		 * the legend's long offer names left the plot a strip */
+		worksheet_insert_chart_opt(sh->ws, pr + 2 + below, 0, sc, &sc_size);
 	}
 	finish_sheet(sh, (lxw_row_t)p->ngroups);
 	free(rank);
@@ -1014,6 +1049,47 @@ static int sheet_checklist(struct sheet *sh, const struct pl_comparison *cmp,
 	return rc ? PL_ENOMEM : 0;
 }
 
+/* The Comparison sheet's chart of column col (the output throughput),
+ * below the table on a page of its own: horizontal bars, one per row in
+ * the table's order top down, each labelled with the row's label,
+ * wrapped to two lines where long. As columns, 16 row labels turned 45
+ * degrees took the chart's height and left the plot a strip. Here each
+ * row takes 36 px of height (two lines of 10 pt printed at 73%: with
+ * less, LibreOffice left out every other label), 100 px for the title
+ * and the axis, 288 px at least; the width is 1.6 times the height up to
+ * 720 px (16 rows: 720 x 676), and 720 px past that: a chart read down
+ * its rows may be taller than wide, and wider it would run past the
+ * page's columns. 0 or PL_ENOMEM. */
+static int comparison_chart(lxw_workbook *wb, struct sheet *sh, const struct pl_comparison *cmp,
+                            lxw_col_t col, int zh)
+{
+	const char *name = pl_xlsx_sheet_name(PL_XLSX_SHEET_COMPARISON, zh);
+	lxw_chart *ch = workbook_add_chart(wb, LXW_CHART_BAR);
+	lxw_chart_series *se = ch ? chart_add_series(ch, NULL, NULL) : NULL;
+	lxw_chart_options o = {.y_offset = 8};
+	double h = 100.0 + 36.0 * (double)cmp->nrows, w;
+	lxw_row_t brk[2] = {(lxw_row_t)cmp->nrows + 2, 0};
+
+	if (!ch || !se)
+		return PL_ENOMEM;
+	h = h < 288.0 ? 288.0 : h;
+	w = 1.6 * h <= 720.0 ? 1.6 * h : 720.0;
+	o.x_scale = w / 480.0; /* libxlsxwriter's chart: 480 x 288 px */
+	o.y_scale = h / 288.0;
+	chart_series_set_categories(se, name, 1, 0, (lxw_row_t)cmp->nrows, 0);
+	chart_series_set_values(se, name, 1, col, (lxw_row_t)cmp->nrows, col);
+	chart_series_set_name_range(se, name, 0, col);
+	chart_title_set_name(ch, zh ? "输出吞吐量（tok/s）" : "Output throughput (tok/s)");
+	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
+	/* the first row at the top, as in the table; the value axis below */
+	chart_axis_set_reverse(ch->y_axis);
+	chart_axis_set_crossing_max(ch->y_axis);
+	chart_axis_set_interval_unit(ch->y_axis, 1); /* every label */
+	worksheet_set_h_pagebreaks(sh->ws, brk);
+	worksheet_insert_chart_opt(sh->ws, (lxw_row_t)cmp->nrows + 2, 0, ch, &o);
+	return 0;
+}
+
 static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl_comparison *cmp,
                       const struct pl_run_list *runs, const struct formats *f,
                       const struct extras *x)
@@ -1021,24 +1097,14 @@ static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl
 	int col = comparison_col(cmp, PL_M_OUTPUT_THROUGHPUT);
 	int rc = 0;
 
-	if (col >= 0 && cmp->nrows > 0) {
-		lxw_chart *ch = workbook_add_chart(wb, LXW_CHART_COLUMN);
-		lxw_chart_series *se = ch ? chart_add_series(ch, NULL, NULL) : NULL;
-		if (!ch || !se)
-			return PL_ENOMEM;
-		chart_series_set_categories(se, pl_xlsx_sheet_name(PL_XLSX_SHEET_COMPARISON, x->zh), 1, 0, (lxw_row_t)cmp->nrows, 0);
-		chart_series_set_values(se, pl_xlsx_sheet_name(PL_XLSX_SHEET_COMPARISON, x->zh), 1, (lxw_col_t)col, (lxw_row_t)cmp->nrows,
-		                        (lxw_col_t)col);
-		chart_series_set_name_range(se, pl_xlsx_sheet_name(PL_XLSX_SHEET_COMPARISON, x->zh), 0, (lxw_col_t)col);
-		chart_title_set_name(ch, x->zh ? "输出吞吐量（tok/s）" : "Output throughput (tok/s)");
-		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
-		worksheet_insert_chart(cmp_sheet->ws, (lxw_row_t)cmp->nrows + 2, 0, ch);
-	}
+	if (col >= 0 && cmp->nrows > 0 && comparison_chart(wb, cmp_sheet, cmp, (lxw_col_t)col, x->zh) != 0)
+		return PL_ENOMEM;
 	if (wants_procurement(x)) {
 		struct sheet *sh = calloc(1, sizeof(*sh));
 		if (!sh)
 			return PL_ENOMEM;
 		sh->ws = x->proc_ws;
+		sh->text = f->text;
 		rc = sh->ws ? sheet_procurement(wb, sh, x->proc, x->verdict, f, x->zh) : PL_ENOMEM;
 		free(sh);
 	}
@@ -1047,6 +1113,7 @@ static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl
 		if (!sh)
 			return PL_ENOMEM;
 		sh->ws = workbook_add_worksheet(wb, pl_xlsx_sheet_name(PL_XLSX_SHEET_CHECKLIST, f->zh));
+		sh->text = f->text;
 		rc = sh->ws ? sheet_checklist(sh, cmp, runs, f) : PL_ENOMEM;
 		free(sh);
 	}
@@ -1056,6 +1123,7 @@ static int add_extras(lxw_workbook *wb, struct sheet *cmp_sheet, const struct pl
 		if (!sh)
 			return PL_ENOMEM;
 		sh->ws = workbook_add_worksheet(wb, pl_xlsx_sheet_name(PL_XLSX_SHEET_CHECK, f->zh));
+		sh->text = f->text;
 		if (!sh->ws) {
 			rc = PL_ENOMEM;
 		} else {

@@ -27,11 +27,24 @@ WORK, then one check:
             ...), which are data, not our prose.
   pages     comparison.xlsx of every bundle converts to PDF with
             LibreOffice in at most 3 pages per sheet, no sheet below a 73% print scale (11 pt text stays 8 pt or more).
+  workbook  comparison.xlsx of every bundle as printed: no two cells'
+            text touches (a number at its cell's right edge beside a text
+            at the next cell's left edge, "1" and "2x NVIDIA" printing as
+            "12x NVIDIA"; a text as wide as its column beside another),
+            and every chart has a readable shape: its frame (the drawing's
+            cell anchors, measured with Excel's column widths and with
+            LibreOffice's wider ones where Calibri is missing) 1.2 to 2.5
+            times as wide as tall (a horizontal bar chart, read down its
+            rows, 0.8 to 2.5), and its plot area, once the title,
+            axes and a bottom legend are taken off, at least 40% of the
+            frame's height (a legend of long names squashed the scatter
+            chart's plot into a strip, 16 row labels turned 45 degrees
+            the Comparison sheet's column chart's).
 
-    check_report_text.py overlap|english|pages --bin PERFLEDGER --source SRC --work DIR
+    check_report_text.py overlap|english|pages|workbook --bin PERFLEDGER --source SRC --work DIR
 
 Exit 77 (ctest SKIP_RETURN_CODE) when a program it needs is missing
-(pages: soffice).
+(pages: soffice; workbook: python3-openpyxl).
 """
 import argparse, glob, json, math, os, re, shutil, subprocess, sys, tempfile, unicodedata, zipfile
 import xml.etree.ElementTree as ET
@@ -58,6 +71,13 @@ def render(args):
                      "--where", "model=llama-3.1-8b-instruct", "--where", "dataset=random-1024-256",
                      "--where", "engine_version=0.8.5", "--where", "concurrency=16",
                      "--out", os.path.join(work, "demo-axis.%s" % lang)])
+    # many rows with long labels (the procurement sweep: 16 rows, "ExampleCloud
+    # serverless API / cloud-api / examplecloud / 64"): gnuplot's bar charts
+    # turned 16 such labels 90 degrees, which took the chart's height and
+    # piled the value axis's numbers on each other
+    cmds.append([args.bin, "report", "--axis", "hardware,deployment,engine,concurrency",
+                 "--where", "model=llama-3.1-70b-instruct", "--where", "dataset=random-2048-512",
+                 "--out", os.path.join(work, "demo-rows.en")])
     for argv in cmds:
         r = subprocess.run(argv, cwd=args.source, env=env, capture_output=True, text=True)
         # import exits 4 when a sample is rejected on purpose; reports must succeed
@@ -371,9 +391,211 @@ def check_pages(work):
     return 0
 
 
+# ----------------------------------------------------------------- workbook
+
+def col_px(width, digit):
+    """Pixels of a column <width> characters wide (the XML's width, which
+    includes Excel's padding) for a font whose digit is <digit> px wide
+    (ECMA-376 18.3.1.13)."""
+    return int(((256 * width + int(128 / digit)) / 256) * digit)
+
+
+def touching_cells(ws):
+    """'B3 "1" | C3 "2x NVIDIA"' for each pair of side-by-side cells whose
+    printed text touches: the left one ends at its cell's right edge (a
+    number or boolean aligned right, or a text too wide for its column
+    that is not wrapped) and the right one starts at its cell's left edge
+    (a text aligned left without indent)."""
+    from openpyxl.utils import get_column_letter
+    bad = []
+
+    def width(c):
+        d = ws.column_dimensions.get(get_column_letter(c))
+        return d.width if d is not None and d.width else 8.43
+
+    def ends_at_edge(cell):
+        a = cell.alignment
+        h = a.horizontal or "general"
+        if cell.data_type in ("n", "b"):
+            return h in ("general", "right") and not (h == "right" and a.indent)
+        if cell.data_type == "s":
+            if h == "right":
+                return not a.indent
+            return not a.wrap_text and h in ("general", "left") and \
+                cols(str(cell.value)) + (a.indent or 0) * 2 >= width(cell.column) - 0.72
+        return False
+
+    def starts_at_edge(cell):
+        a = cell.alignment
+        h = a.horizontal or "general"
+        if cell.data_type == "s":
+            return h in ("general", "left") and not a.indent
+        return h == "left" and not a.indent
+
+    for row in ws.iter_rows():
+        for left, right in zip(row, row[1:]):
+            if left.value in (None, "") or right.value in (None, ""):
+                continue
+            if ends_at_edge(left) and starts_at_edge(right):
+                bad.append("%s %r | %s %r" % (left.coordinate, str(left.value)[:30],
+                                                right.coordinate, str(right.value)[:30]))
+    return bad
+
+
+def chart_shapes(z, sheet_xml):
+    """[(chart file, [(digit px, width px, height px)], series, bottom
+    legend, title)] of the charts drawn on one sheet of the open zip z."""
+    import posixpath
+    ns = {"x": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+          "xdr": "http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing",
+          "c": "http://schemas.openxmlformats.org/drawingml/2006/chart",
+          "a": "http://schemas.openxmlformats.org/drawingml/2006/main",
+          "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships"}
+
+    def rels(part):
+        d, b = posixpath.split(part)
+        path = posixpath.join(d, "_rels", b + ".rels")
+        if path not in z.namelist():
+            return {}
+        return {e.get("Id"): posixpath.normpath(posixpath.join(d, e.get("Target")))
+                for e in ET.fromstring(z.read(path))}
+
+    sheet = ET.fromstring(z.read(sheet_xml))
+    widths = {}
+    for c in sheet.iter("{%s}col" % ns["x"]):
+        for i in range(int(c.get("min")), int(c.get("max")) + 1):
+            widths[i - 1] = float(c.get("width"))
+    fmt = sheet.find("x:sheetFormatPr", ns)
+    default_ht = float(fmt.get("defaultRowHeight", 15)) if fmt is not None else 15.0
+    heights = {int(r.get("r")) - 1: float(r.get("ht")) for r in sheet.iter("{%s}row" % ns["x"])
+               if r.get("ht")}
+    drawing = sheet.find("x:drawing", ns)
+    if drawing is None:
+        return []
+    dpart = rels(sheet_xml)[drawing.get("{%s}id" % ns["r"])]
+    drels = rels(dpart)
+    out = []
+    for anchor in ET.fromstring(z.read(dpart)).findall("xdr:twoCellAnchor", ns):
+        f, t = anchor.find("xdr:from", ns), anchor.find("xdr:to", ns)
+        g = lambda e, k: int(e.find("xdr:" + k, ns).text)
+        chart = anchor.find(".//c:chart", ns)
+        if chart is None:
+            continue
+        cpart = drels[chart.get("{%s}id" % ns["r"])]
+        sizes = []
+        for digit in (7, 28 / 3):  # Calibri 11 (Excel); DejaVu Sans 11 (LibreOffice without Calibri)
+            w = sum(col_px(widths.get(c, 8.43), digit) for c in range(g(f, "col"), g(t, "col")))
+            w += (g(t, "colOff") - g(f, "colOff")) / 9525.0
+            h = sum(heights.get(r, default_ht) * 4 / 3 for r in range(g(f, "row"), g(t, "row")))
+            h += (g(t, "rowOff") - g(f, "rowOff")) / 9525.0
+            sizes.append((digit, w, h))
+        croot = ET.fromstring(z.read(cpart))
+        names = ["".join(s.itertext()) for s in croot.iter("{%s}tx" % ns["c"])]
+        bar_dir = croot.find(".//c:barDir", ns)
+        cats = []  # the category labels of a bar chart: (direction, labels)
+        if bar_dir is not None and croot.find(".//c:catAx", ns) is not None:
+            cat = croot.find(".//c:ser/c:cat", ns)
+            cats = (bar_dir.get("val"), [v.text or "" for v in cat.iter("{%s}v" % ns["c"])]
+                    if cat is not None else [])
+        legend = croot.find(".//c:legend/c:legendPos", ns)
+        title = croot.find(".//c:title", ns)
+        out.append((cpart, sizes, names,
+                    legend is not None and legend.get("val") == "b",
+                    "".join(title.itertext()) if title is not None else "", cats))
+    return out
+
+
+def label_px(s, em):
+    """Width in px of a 10 pt label."""
+    return cols(s) * 0.6 * 13.3 * em
+
+
+def plot_height(w, h, names, bottom_legend, title, digit, cats=()):
+    """An estimate of a chart's plot area height in px: the frame's height
+    less the title (18 pt bold, wrapped at 80% of the width), the x axis
+    (its numbers and title, 40 px), 20 px of margins and a bottom legend
+    (10 pt; its entries side by side while they fit in 90% of the width,
+    else a line of 20 px per row). A column chart's category labels
+    (cats: ("col", labels)) below it take a 16 px line each when every
+    word fits the category's slot (they wrap), else they are turned 45
+    degrees and take their length * 0.71; a bar chart's ("bar") stand
+    left of the bars, wrapped in 40% of the width, 16 px a line: its
+    plot area is 0 when the categories' lines do not fit its height.
+    The character widths scale with the font's digit width."""
+    em = digit / 7.0
+    axis = 40
+    if cats and cats[1]:
+        direction, labels = cats
+        longest = max(label_px(s, em) for s in labels)
+        if direction == "bar":
+            cat_lines = math.ceil(longest * 0.9 / (0.4 * w))
+        else:
+            slot = (w - 60) / len(labels)
+            if all(label_px(word, em) <= slot for s in labels for word in s.split()):
+                axis = 20 + 16 * max(math.ceil(label_px(s, em) / slot) for s in labels)
+            else:
+                axis = 20 + longest * 0.71
+    tw = cols(title) * 0.6 * 24 * em
+    lines = max(1, math.ceil(tw / (0.8 * w))) if title else 0
+    legend = 0
+    if bottom_legend and names:
+        rows, x = 1, 0.0
+        for n in names:
+            ew = cols(n) * 0.6 * 13.3 * em + 30
+            if x and x + ew > 0.9 * w:
+                rows, x = rows + 1, 0.0
+            x += ew
+        legend = rows * 20
+    plot = h - lines * 30 - axis - 20 - legend
+    if cats and cats[1] and cats[0] == "bar" and plot < 16 * cat_lines * len(cats[1]):
+        return 0
+    return plot
+
+
+def check_workbook(work):
+    try:
+        import openpyxl
+    except ImportError:  # scripts/deps.sh test installs python3-openpyxl
+        print("python3-openpyxl not installed: skipped")
+        return 77
+    bad, seen = [], 0
+    for spec in SPECS:
+        for lang in LANGS:
+            name = "%s.%s" % (spec, lang)
+            xlsx = os.path.join(work, name, "comparison.xlsx")
+            wb = openpyxl.load_workbook(xlsx)
+            for ws in wb.worksheets:
+                for t in touching_cells(ws):
+                    bad.append("%s %s: %s" % (name, ws.title, t))
+            with zipfile.ZipFile(xlsx) as z:
+                for sx in sorted(n for n in z.namelist()
+                                 if re.match(r"xl/worksheets/sheet\d+\.xml$", n)):
+                    for cpart, sizes, names, bl, title, cats in chart_shapes(z, sx):
+                        seen += 1
+                        for digit, w, h in sizes:
+                            where = "%s %s %s (%.0fx%.0f px, digit %.1f px)" % (
+                                name, sx, cpart, w, h, digit)
+                            # a horizontal bar chart is read down its rows:
+                            # it may be taller, one row of labels each
+                            low = 0.8 if cats and cats[0] == "bar" else 1.2
+                            if not low <= w / h <= 2.5:
+                                bad.append("%s: aspect %.2f, not %.1f to 2.5" % (where, w / h, low))
+                            ph = plot_height(w, h, names, bl, title, digit, cats)
+                            if ph < 0.4 * h:
+                                bad.append("%s: plot area about %.0f px tall, under 40%% of the frame"
+                                           % (where, ph))
+    if seen == 0:
+        sys.exit("no chart in the workbooks")
+    if bad:
+        sys.exit("workbook cells or charts a reader cannot read (%d):\n  " % len(bad)
+                 + "\n  ".join(bad))
+    print("workbook: no touching cells; %d charts of a readable shape" % seen)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["overlap", "english", "pages"])
+    ap.add_argument("mode", choices=["overlap", "english", "pages", "workbook"])
     ap.add_argument("--bin", required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--work", required=True)
@@ -385,6 +607,8 @@ def main():
         return check_overlap(work)
     if args.mode == "english":
         return check_english(args, work)
+    if args.mode == "workbook":
+        return check_workbook(work)
     return check_pages(work)
 
 

@@ -50,6 +50,35 @@ static const char golden_ttft_gp[] =
 	"replot\n"
 	"set output\n";
 
+/* More than 6 rows: horizontal bars, the first row at the top, the labels
+ * level at their bars' left (read as data through ytic(1)); 7 rows of two
+ * metrics at 20 px a bar take 400 px, so the canvas keeps its 500. */
+static const char golden_rows_gp[] =
+	"# perfledger chart: TTFT p50 / p95 (s)\n"
+	"# re-plot with: gnuplot ttft.gp (reads ttft.dat, writes ttft.svg and ttft.png)\n"
+	"set encoding utf8\n"
+	"set terminal svg size 900,500 noenhanced font \"sans,10\" background rgb \"white\"\n"
+	"set termoption noenhanced\n"
+	"set output 'ttft.svg'\n"
+	"set datafile separator \"\\t\"\n"
+	"set datafile missing \"NaN\"\n"
+	"set style fill solid 0.85 border -1\n"
+	"set grid xtics\n"
+	"set key outside top center horizontal\n"
+	"set xrange [0:*]\n"
+	"set yrange [6.5:-0.5]\n"
+	"set ytics scale 0\n"
+	"set title \"TTFT p50 / p95 (s)\"\n"
+	"set xlabel \"seconds\"\n"
+	"plot 'ttft.dat' using (column(2)/2):($0-0.20):(column(2)/2):(0.20):ytic(1) with boxxyerror "
+	"title \"ttft_p50\", 'ttft.dat' using (column(3)/2):($0+0.20):(column(3)/2):(0.20) with "
+	"boxxyerror title \"ttft_p95\"\n"
+	"set terminal pngcairo size 900,500 noenhanced font \"sans,10\" background rgb \"white\"\n"
+	"set termoption noenhanced\n"
+	"set output 'ttft.png'\n"
+	"replot\n"
+	"set output\n";
+
 static char *read_in(const char *dir, const char *name)
 {
 	char path[1024];
@@ -72,6 +101,46 @@ static int setup(void **state)
 	unsetenv("PERFLEDGER_GNUPLOT");
 	fx_fresh_dir(PLOT_DIR);
 	return 0;
+}
+
+/* Seven rows (the fixture's three repeated): the script of horizontal
+ * bars, and the tpot chart's one metric a bar of 0.8 rows. Before, seven
+ * rows were columns with their labels turned 45 degrees (90 past 12), which
+ * took the chart's height when the labels were long. */
+static void test_many_rows_horizontal(void **state)
+{
+	static struct pl_compare_row rows[7];
+	struct pl_comparison cmp;
+	struct pl_chart *charts = NULL;
+	size_t n = 0;
+	struct pl_error err;
+	char *s;
+
+	(void)state;
+	pl_error_init(&err);
+	fixture_comparison(&cmp);
+	for (size_t i = 0; i < 7; i++)
+		rows[i] = cmp.rows[i % 3];
+	cmp.rows = rows;
+	cmp.nrows = 7;
+	assert_int_equal(pl_plot_comparison(PLOT_DIR, &cmp, &charts, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(charts[0].rendered, 1);
+	free(charts);
+	s = read_in(PLOT_DIR, "ttft.gp");
+	assert_non_null(s);
+	assert_string_equal(s, golden_rows_gp);
+	free(s);
+	s = read_in(PLOT_DIR, "tpot.gp");
+	assert_non_null(s);
+	assert_non_null(strstr(s, "set key off\n"));
+	assert_non_null(strstr(s, "plot 'tpot.dat' using (column(2)/2):($0+0.00):(column(2)/2):(0.40)"
+	                          ":ytic(1) with boxxyerror title \"tpot_p50\"\n"));
+	free(s);
+	s = read_in(PLOT_DIR, "ttft.svg");
+	assert_non_null(s);
+	assert_non_null(strstr(s, "<svg"));
+	free(s);
 }
 
 static void test_charts_rendered(void **state)
@@ -298,6 +367,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_charts_rendered, setup),
+		cmocka_unit_test_setup(test_many_rows_horizontal, setup),
 		cmocka_unit_test_setup(test_label_escaping, setup),
 		cmocka_unit_test_setup(test_itl_fallback_and_empty, setup),
 		cmocka_unit_test_setup(test_gnuplot_missing, setup),

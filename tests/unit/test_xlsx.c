@@ -205,20 +205,20 @@ static void test_comparison_sheet(void **state)
 
 	assert_number_cell(xml, "B2", "<c r=\"B2\"><v>2</v></c>");
 	assert_number_cell(xml, "C2", "<c r=\"C2\"><v>3</v></c>");
-	assert_number_cell(xml, "E2", "<c r=\"E2\" s=\"2\"><v>0.32</v></c>");
-	assert_number_cell(xml, "H2", "<c r=\"H2\" s=\"3\"><v>1234.5</v></c>");
-	assert_number_cell(xml, "I2", "<c r=\"I2\" s=\"2\"><v>0</v></c>");
+	assert_number_cell(xml, "E2", "<c r=\"E2\" s=\"3\"><v>0.32</v></c>");
+	assert_number_cell(xml, "H2", "<c r=\"H2\" s=\"4\"><v>1234.5</v></c>");
+	assert_number_cell(xml, "I2", "<c r=\"I2\" s=\"3\"><v>0</v></c>");
 	assert_number_cell(xml, "D3", "<c r=\"D3\"><v>1</v></c>");
-	assert_number_cell(xml, "J3", "<c r=\"J3\" s=\"4\"><v>-21.875</v></c>");
-	assert_number_cell(xml, "E4", "<c r=\"E4\" s=\"2\"><v>0.5</v></c>");
+	assert_number_cell(xml, "J3", "<c r=\"J3\" s=\"5\"><v>-21.875</v></c>");
+	assert_number_cell(xml, "E4", "<c r=\"E4\" s=\"3\"><v>0.5</v></c>");
 	/* the spread as numbers in the metric's format: A100 ttft_p50 0.30-0.35,
 	 * output_throughput 1200-1250.5; one run: min = max = its value */
-	assert_number_cell(xml, "O2", "<c r=\"O2\" s=\"2\"><v>0.3</v></c>");
-	assert_number_cell(xml, "P2", "<c r=\"P2\" s=\"2\"><v>0.35</v></c>");
-	assert_number_cell(xml, "U2", "<c r=\"U2\" s=\"3\"><v>1200</v></c>");
-	assert_number_cell(xml, "V2", "<c r=\"V2\" s=\"3\"><v>1250.5</v></c>");
-	assert_number_cell(xml, "O3", "<c r=\"O3\" s=\"2\"><v>0.25</v></c>");
-	assert_number_cell(xml, "P3", "<c r=\"P3\" s=\"2\"><v>0.25</v></c>");
+	assert_number_cell(xml, "O2", "<c r=\"O2\" s=\"3\"><v>0.3</v></c>");
+	assert_number_cell(xml, "P2", "<c r=\"P2\" s=\"3\"><v>0.35</v></c>");
+	assert_number_cell(xml, "U2", "<c r=\"U2\" s=\"4\"><v>1200</v></c>");
+	assert_number_cell(xml, "V2", "<c r=\"V2\" s=\"4\"><v>1250.5</v></c>");
+	assert_number_cell(xml, "O3", "<c r=\"O3\" s=\"3\"><v>0.25</v></c>");
+	assert_number_cell(xml, "P3", "<c r=\"P3\" s=\"3\"><v>0.25</v></c>");
 	assert_number_cell(xml, "Q3", ""); /* H100 has no ttft_p95 */
 	/* missing values are blank: no cell at all */
 	assert_number_cell(xml, "F3", "");
@@ -236,6 +236,7 @@ static void test_comparison_sheet(void **state)
 static void test_runs_sheet(void **state)
 {
 	char *xml = unzip_member("xl/worksheets/sheet2.xml");
+	char *styles = unzip_member("xl/styles.xml"), *c;
 	struct sst s;
 
 	(void)state;
@@ -249,9 +250,20 @@ static void test_runs_sheet(void **state)
 	assert_string_cell(xml, &s, "X1", "output_throughput (tok/s)");
 	assert_number_cell(xml, "A2", "<c r=\"A2\"><v>1</v></c>");
 	assert_string_cell(xml, &s, "B2", "a100-1.json");
+	/* printed, a text never touches the number left of it ("1" and
+	 * "a100-1.json" read "1a100-1.json"): text cells are indented (style 2) */
+	c = cell(xml, "B2");
+	assert_non_null(strstr(c, " s=\"2\""));
+	free(c);
+	assert_non_null(strstr(styles, "<cellXfs count=\"6\"><xf numFmtId=\"0\" fontId=\"0\" fillId=\"0\" "
+	                               "borderId=\"0\" xfId=\"0\"/><xf numFmtId=\"0\" fontId=\"1\" fillId=\"0\" "
+	                               "borderId=\"0\" xfId=\"0\" applyFont=\"1\" applyAlignment=\"1\">"
+	                               "<alignment vertical=\"top\" wrapText=\"1\"/></xf><xf numFmtId=\"0\" "
+	                               "fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\" applyAlignment=\"1\">"
+	                               "<alignment horizontal=\"left\" indent=\"1\"/></xf>"));
 	assert_number_cell(xml, "F2", "<c r=\"F2\" t=\"b\"><v>0</v></c>");
 	assert_number_cell(xml, "Q2", "<c r=\"Q2\"><v>512</v></c>");
-	assert_number_cell(xml, "U2", "<c r=\"U2\" s=\"2\"><v>0.31</v></c>");
+	assert_number_cell(xml, "U2", "<c r=\"U2\" s=\"3\"><v>0.31</v></c>");
 	assert_number_cell(xml, "F5", "<c r=\"F5\" t=\"b\"><v>1</v></c>");
 	assert_string_cell(xml, &s, "G5", "weights source, warm-up");
 	/* a formula-looking source path stays text */
@@ -260,6 +272,7 @@ static void test_runs_sheet(void **state)
 	assert_number_cell(xml, "A7", "");
 	for (size_t i = 0; i < s.n; i++)
 		assert_string_not_equal(s.item[i], "other.json");
+	free(styles);
 	free(s.xml);
 	free(xml);
 }
@@ -528,6 +541,29 @@ static void test_bundle_links_and_charts(void **state)
 	assert_non_null(strstr(chart, "<c:cat><c:strRef><c:f>Comparison!$A$2:$A$4</c:f>"));
 	assert_non_null(strstr(chart, "<c:val><c:numRef><c:f>Comparison!$H$2:$H$4</c:f>"));
 	assert_non_null(strstr(chart, "<c:tx><c:strRef><c:f>Comparison!$H$1</c:f>"));
+	/* horizontal bars, the rows top down as in the table (the category
+	 * axis reversed, the value axis crossing at its far end: below), every
+	 * label shown; the chart on a page of its own below the table, 460.8
+	 * x 288 px (three rows: the 288 px minimum, 1.6 times as wide), 8 px
+	 * below the break: columns of 16 row labels turned 45 degrees squashed
+	 * the plot into a strip */
+	assert_non_null(strstr(chart, "<c:barDir val=\"bar\"/>"));
+	assert_non_null(strstr(chart, "<c:catAx><c:axId val=\"50010001\"/><c:scaling>"
+	                              "<c:orientation val=\"maxMin\"/></c:scaling>"));
+	assert_non_null(strstr(chart, "<c:crosses val=\"max\"/>"));
+	assert_non_null(strstr(chart, "<c:tickLblSkip val=\"1\"/>"));
+	snprintf(cmd, sizeof(cmd), "unzip -p '%s' xl/drawings/drawing1.xml", path);
+	c = fx_popen_read(cmd);
+	assert_non_null(strstr(c, "<xdr:from><xdr:col>0</xdr:col><xdr:colOff>0</xdr:colOff>"
+	                          "<xdr:row>5</xdr:row><xdr:rowOff>76200</xdr:rowOff></xdr:from>"
+	                          "<xdr:to><xdr:col>3</xdr:col><xdr:colOff>445770</xdr:colOff>"
+	                          "<xdr:row>19</xdr:row><xdr:rowOff>152400</xdr:rowOff></xdr:to>"));
+	free(c);
+	snprintf(cmd, sizeof(cmd), "unzip -p '%s' xl/worksheets/sheet1.xml", path);
+	c = fx_popen_read(cmd);
+	assert_non_null(strstr(c, "<rowBreaks count=\"1\" manualBreakCount=\"1\">"
+	                          "<brk id=\"5\" max=\"16383\" man=\"1\"/></rowBreaks>"));
+	free(c);
 
 	snprintf(cmd, sizeof(cmd), "unzip -p '%s' xl/worksheets/sheet2.xml", path);
 	sheet = fx_popen_read(cmd);
