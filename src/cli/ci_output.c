@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "render/ci_format.h"
+#include "render/refusal.h"
 
 int pl_cli_opt_format_ci(void *fmt, const char *arg, const char *cmd)
 {
@@ -69,9 +70,12 @@ int pl_cli_ci_refusal(const char *cmd, const struct pl_out_format *fmt,
 	int rc;
 
 	pl_error_init(&err);
-	if (fmt->ci == PL_CI_NONE)
+	if (fmt->ci == PL_CI_NONE && fmt->table != PL_FMT_JSON)
 		return 0;
-	if (fmt->ci == PL_CI_JUNIT) {
+	if (fmt->ci == PL_CI_NONE) {
+		/* the refusal as data, for a script reading stdout, as compare does */
+		rc = pl_render_refusal_json(stdout, cmp, &err);
+	} else if (fmt->ci == PL_CI_JUNIT) {
 		rc = pl_render_refusal_junit(stdout, cmd, cmp, &err);
 	} else {
 		if (!(summary = pl_cli_step_summary_open(cmd)))

@@ -50,7 +50,9 @@ int pl_cli_step_summary_close(const char *cmd, FILE *f);
 /* After a refusal (already printed to stderr by pl_cli_print_refusal):
  * with a CI format, also writes it in that format to stdout (a JUnit error
  * testcase, or a GitHub ::error and the summary), so the CI's report shows
- * why the job failed. Returns 0, or prints why and returns -1 when the
+ * why the job failed; with --format json, the refusal as JSON
+ * (pl_render_refusal_json()). Each names the subsets that would compare.
+ * Returns 0, or prints why and returns -1 when the
  * output could not be written. */
 int pl_cli_ci_refusal(const char *cmd, const struct pl_out_format *fmt,
                       const struct pl_comparison *cmp);

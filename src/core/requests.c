@@ -279,30 +279,43 @@ int pl_requests_check(const struct pl_requests *rq, struct pl_error *err)
 
 /* ------------------------------------------------------------- statistics */
 
-double pl_rq_pairwise_sum(const double *a, size_t n)
+/* Element i of the sum: a[i], or with sq its squared deviation from m,
+ * (a[i] - m)^2, as numpy's std forms it (x - mean, then x * x). */
+static inline double term(const double *a, size_t i, double m, int sq)
+{
+	return sq ? (a[i] - m) * (a[i] - m) : a[i];
+}
+
+/* numpy's pairwise sum of the terms of a[0..n) (see pl_rq_pairwise_sum). */
+static double pairwise(const double *a, size_t n, double m, int sq)
 {
 	if (n < 8) {
 		double res = 0.;
 		for (size_t i = 0; i < n; i++)
-			res += a[i];
+			res += term(a, i, m, sq);
 		return res;
 	}
 	if (n <= 128) {
 		double r[8], res;
 		size_t i;
 		for (int j = 0; j < 8; j++)
-			r[j] = a[j];
+			r[j] = term(a, (size_t)j, m, sq);
 		for (i = 8; i < n - (n % 8); i += 8)
 			for (int j = 0; j < 8; j++)
-				r[j] += a[i + j];
+				r[j] += term(a, i + (size_t)j, m, sq);
 		res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
 		for (; i < n; i++)
-			res += a[i];
+			res += term(a, i, m, sq);
 		return res;
 	}
 	size_t n2 = n / 2;
 	n2 -= n2 % 8;
-	return pl_rq_pairwise_sum(a, n2) + pl_rq_pairwise_sum(a + n2, n - n2);
+	return pairwise(a, n2, m, sq) + pairwise(a + n2, n - n2, m, sq);
+}
+
+double pl_rq_pairwise_sum(const double *a, size_t n)
+{
+	return pairwise(a, n, 0, 0);
 }
 
 /* The lower order statistic percentile q interpolates from, 0-based. */
@@ -346,10 +359,11 @@ static void dist(double *v, size_t n, struct pl_rq_dist *d)
 	for (int j = 0; j < PL_RQ_NPCT; j++)
 		d->ci_low[j] = d->ci_high[j] = NAN;
 	if (n == 0) {
-		d->mean = d->p50 = d->p90 = d->p95 = d->p99 = d->p999 = d->min = d->max = NAN;
+		d->mean = d->std = d->p50 = d->p90 = d->p95 = d->p99 = d->p999 = d->min = d->max = NAN;
 		return;
 	}
 	d->mean = pl_rq_pairwise_sum(v, n) / (double)n;
+	d->std = sqrt(pairwise(v, n, d->mean, 1) / (double)n);
 	static const double qs[] = {90, 95, 99, 99.9};
 	size_t ks[4 + 2 * 4 + 2 * PL_RQ_NPCT], nk = 0;
 	ks[nk++] = 0;

@@ -125,6 +125,9 @@ extern const double pl_rq_pct[PL_RQ_NPCT];
 struct pl_rq_dist {
 	size_t n;      /* values (0: no statistic; the fields below are NaN) */
 	double mean;   /* pairwise-summed mean */
+	double std;    /* population standard deviation (numpy.std, ddof 0: the
+	                  square root of the pairwise-summed mean squared
+	                  deviation from mean), as vLLM reports std_* */
 	double p50, p90, p95, p99, p999; /* linear-interpolation percentiles */
 	double min, max;
 	double ci_low[PL_RQ_NPCT];  /* 95% interval of each percentile: x_(l) ... */
@@ -197,5 +200,30 @@ int pl_requests_grade(const struct pl_requests *rq, const struct pl_rq_slo *slo,
  * S a finite number of seconds >= 0) into slo (absent limits NaN).
  * Returns 0 or PL_EUSAGE naming the bad part. */
 int pl_rq_slo_parse(const char *text, struct pl_rq_slo *slo, struct pl_error *err);
+
+/* The extra condition a run whose latencies were recomputed from its
+ * requests carries, with the value "requests" (pl_requests_derive). */
+#define PL_RQ_SOURCE_EXTRA "perfledger.latencies"
+
+/* How far, in percent of the tool's figure, a recomputed statistic may
+ * differ from the tool's own before the import says so. */
+#define PL_RQ_AGREE_PCT 1.0
+
+struct pl_run;
+
+/* Where run->requests holds requests: sets the run's TTFT, TPOT, E2EL and
+ * (where the gaps are recorded) ITL statistics — mean, std, min, max,
+ * p50, p90, p95, p99, p99_9, seconds — to those pl_requests_stats()
+ * computes, the one definition for every tool (schema/requests.md). Each
+ * tool figure replaced is kept as the unplaced measurement
+ * "tool_summary.<metric>" (seconds); a recomputed figure that differs from
+ * it by more than PL_RQ_AGREE_PCT percent is named in a warning on the
+ * run (pl_run_warn) with its likely reason. A statistic the requests
+ * cannot give (ITL from per-request means, or with no gaps) keeps the
+ * tool's figure. Marks the run with the extra condition
+ * PL_RQ_SOURCE_EXTRA = "requests", so recomputed and tool figures never
+ * share a series or pool. A run without requests is left as it is.
+ * Returns 0, or PL_ENOMEM (err set). */
+int pl_requests_derive(struct pl_run *run, struct pl_error *err);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * prepare.c — the import's step for one file's runs, between parsing and
  * storing: the sidecar overlay, then --set (which wins, with a warning when it
- * contradicts the file), the launch flags of engine_args, named extras,
+ * contradicts the file), the launch flags of engine_args, the latencies
+ * recomputed from the requests a file carries, named extras,
  * normalize and validate, and the warnings reported with the file; also the
  * check of the --set list itself. Single-threaded and free of the store, so
  * that it can be unit-tested on one file (tests/unit/test_prepare.c).
@@ -16,6 +17,7 @@
 #include "core/engine_args.h"
 #include "core/model.h"
 #include "core/normalize.h"
+#include "core/requests.h"
 #include "core/validate.h"
 #include "import/import_impl.h"
 #include "util/alloc.h"
@@ -86,6 +88,10 @@ static int prepare_runs(const struct pl_import_opts *opts, const char *path, con
 		 * --set have given what they give: a disagreement is an error */
 		if (rc == 0)
 			rc = pl_engine_args_apply(r, err);
+		/* latencies from the requests, where the file carries them (a
+		 * ledger record carries its figures as derived already) */
+		if (rc == 0 && !r->provenance_given)
+			rc = pl_requests_derive(r, err);
 		if (rc == 0)
 			rc = pl_normalize_named_extras(r, err);
 		if (rc == 0)

@@ -533,6 +533,22 @@ static int redo_pairs(struct file_state *f, const struct pl_run_list *stored,
 	return rc;
 }
 
+/* The index of the first run of stored (ordered by record) whose record
+ * is record, or stored->n when none is. */
+static size_t first_of_record(const struct pl_run_list *stored, long record)
+{
+	size_t lo = 0, hi = stored->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (stored->v[mid].record < record)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < stored->n && stored->v[lo].record == record ? lo : stored->n;
+}
+
 /* Gives each of now's runs the conditions its bytes lack from the stored
  * run of the same record (stored ordered by record): a condition that came
  * from a sidecar, --set or amend is a stored condition, and without it a
@@ -543,16 +559,9 @@ static int fill_from_stored(struct pl_run_list *now, const struct pl_run_list *s
 {
 	for (size_t i = 0; i < now->n; i++) {
 		struct pl_run *r = &now->v[i];
-		size_t lo = 0, hi = stored->n;
+		size_t lo = first_of_record(stored, r->record);
 
-		while (lo < hi) { /* the first stored run of r's record */
-			size_t mid = lo + (hi - lo) / 2;
-			if (stored->v[mid].record < r->record)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo >= stored->n || stored->v[lo].record != r->record)
+		if (lo >= stored->n)
 			continue;
 		for (int id = 0; id < PL_COND_COUNT; id++) {
 			int rc;
@@ -561,6 +570,27 @@ static int fill_from_stored(struct pl_run_list *now, const struct pl_run_list *s
 			if ((rc = pl_run_set_cond(r, id, stored->v[lo].cond[id].text, err)))
 				return rc;
 		}
+	}
+	return 0;
+}
+
+/* Gives each of now's runs that its bytes give no requests (AIPerf's and
+ * llmperf's come from a records file beside the summary, whose bytes are
+ * not kept) the requests stored with the run of the same record, so that
+ * its latencies are derived from them again (pl_requests_derive) and not
+ * turned back into the tool's summary. Returns 0, or the store's error. */
+static int fill_requests(struct pl_store *st, struct pl_run_list *now,
+                         const struct pl_run_list *stored, struct pl_error *err)
+{
+	for (size_t i = 0; i < now->n; i++) {
+		struct pl_run *r = &now->v[i];
+		size_t j;
+		int rc;
+
+		if (r->requests || (j = first_of_record(stored, r->record)) >= stored->n)
+			continue;
+		if ((rc = pl_store_read_requests(st, stored->v[j].id, &r->requests, err)))
+			return rc;
 	}
 	return 0;
 }
@@ -579,6 +609,7 @@ static int redo_whole(struct file_state *f, struct pl_error *ferr)
 	    !(rc = pl_adapters_parse(f->path, buf, len, f->io.format, &now, ferr)) &&
 	    !(rc = pl_store_query_source(f->st, f->sha, &stored, ferr)) &&
 	    !(rc = fill_from_stored(&now, &stored, ferr)) &&
+	    !(rc = fill_requests(f->st, &now, &stored, ferr)) &&
 	    !(rc = pl_import_prepare(&f->io, f->path, f->sha, NULL, NULL, 0, &now, 0, 0, &refonly,
 	                             &warnings, ferr)))
 		rc = redo_pairs(f, &stored, &now, ferr);
@@ -604,6 +635,7 @@ static int redo_window(struct file_state *f, struct pl_run_list *now, struct pl_
 	if (!(rc = pl_store_query_source_range(f->st, f->sha, now->v[0].record,
 	                                       now->v[now->n - 1].record, 0, &stored, ferr)) &&
 	    !(rc = fill_from_stored(now, &stored, ferr)) &&
+	    !(rc = fill_requests(f->st, now, &stored, ferr)) &&
 	    !(rc = pl_import_prepare(&f->io, f->path, f->sha, NULL, NULL, 0, now, 0, 1, &refonly,
 	                             &warnings, ferr)))
 		rc = redo_pairs(f, &stored, now, ferr);

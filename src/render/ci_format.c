@@ -519,6 +519,28 @@ static int mismatch_text(FILE *out, const struct pl_comparison *cmp,
 	return 0;
 }
 
+/* Writes the comparable subsets of cmp (pl_refusal_subsets_text(), one
+ * per line), each line through put and after the raw line break nl ("\n"
+ * in XML text, "%0A" in a GitHub annotation), or nothing when none was
+ * sought: the refusal says what would compare, in every format. */
+static int subsets_text(FILE *out, const struct pl_comparison *cmp,
+                        int (*put)(FILE *, const char *, int), const char *nl)
+{
+	char *text = pl_refusal_subsets_text(cmp, "\n  ", 0, PL_LANG_EN);
+	int rc = 0;
+
+	if (!text)
+		return PL_ENOMEM;
+	for (char *line = text[0] ? text : NULL, *end; line && !rc; line = end ? end + 1 : NULL) {
+		if ((end = strchr(line, '\n')))
+			*end = '\0';
+		fputs(nl, out);
+		rc = put(out, line, 0);
+	}
+	free(text);
+	return rc;
+}
+
 int pl_render_refusal_junit(FILE *out, const char *cmd, const struct pl_comparison *cmp,
                             struct pl_error *err)
 {
@@ -535,7 +557,7 @@ int pl_render_refusal_junit(FILE *out, const char *cmd, const struct pl_comparis
 	if ((rc = mismatch_text(out, cmp, put_xml, 0)))
 		return finish(out, rc, err);
 	fputs("\">", out);
-	if ((rc = mismatch_text(out, cmp, put_xml, 0)))
+	if ((rc = mismatch_text(out, cmp, put_xml, 0)) || (rc = subsets_text(out, cmp, put_xml, "\n")))
 		return finish(out, rc, err);
 	fputs("</error>\n    </testcase>\n  </testsuite>\n</testsuites>\n", out);
 	return finish(out, 0, err);
@@ -681,6 +703,27 @@ int pl_render_history_github(FILE *out, FILE *summary, const struct pl_history *
 	return 0;
 }
 
+/* Writes text line by line, each escaped as Markdown table-cell text
+ * (pl_markdown_write_cell()), keeping its newlines and a leading "- ". */
+static int md_lines(FILE *out, char *text)
+{
+	for (char *line = text, *nl; line; line = nl ? nl + 1 : NULL) {
+		int rc;
+
+		if ((nl = strchr(line, '\n')))
+			*nl = '\0';
+		if (strncmp(line, "- ", 2) == 0) {
+			fputs("- ", out);
+			line += 2;
+		}
+		if ((rc = pl_markdown_write_cell(out, line)))
+			return rc;
+		if (nl)
+			fputc('\n', out);
+	}
+	return 0;
+}
+
 int pl_render_refusal_github(FILE *out, FILE *summary, const char *cmd,
                              const struct pl_comparison *cmp, struct pl_error *err)
 {
@@ -688,12 +731,14 @@ int pl_render_refusal_github(FILE *out, FILE *summary, const char *cmd,
 
 	if ((rc = gh_open(out, "error", cmd, "comparison refused", "conditions differ")) ||
 	    (rc = pl_gh_write_escaped(out, "comparison refused: conditions differ: ", 0)) ||
-	    (rc = mismatch_text(out, cmp, put_gh, 0)))
+	    (rc = mismatch_text(out, cmp, put_gh, 0)) || (rc = subsets_text(out, cmp, put_gh, "%0A")))
 		return finish(out, rc, err);
 	fputc('\n', out);
 	if ((rc = finish(out, 0, err)))
 		return rc;
 	if (summary) {
+		char *text;
+
 		fprintf(summary, "## %s: comparison refused\n\nconditions differ: ", cmd);
 		for (size_t i = 0; i < cmp->nmismatches; i++) {
 			const struct pl_mismatch *m = &cmp->mismatches[i];
@@ -701,6 +746,16 @@ int pl_render_refusal_github(FILE *out, FILE *summary, const char *cmd,
 			if ((rc = pl_markdown_write_cell(summary, pl_refusal_field_name(m))))
 				return finish(summary, rc, err);
 		}
+		/* the subsets as a list: "- --where F=V  (4 runs)" */
+		if (!(text = pl_refusal_subsets_text(cmp, "\n- ", 0, PL_LANG_EN)))
+			return finish(summary, PL_ENOMEM, err);
+		if (text[0]) {
+			fputs("\n\n", summary);
+			rc = md_lines(summary, text);
+		}
+		free(text);
+		if (rc)
+			return finish(summary, rc, err);
 		fputs("\n\nresult: refused (exit 3)\n", summary);
 		return finish(summary, 0, err);
 	}

@@ -55,6 +55,17 @@ char *pl_refusal_subset_entries(const struct pl_subset *s);
 int pl_refusal_subset_msg(struct pl_msg *out, const struct pl_subset *s, int definition,
                           size_t max_chars);
 
+/* The comparable subsets of a refused cmp worded in lang as one string:
+ * the heading ("adding these --where options selects a subset that
+ * compares (the largest first):", or the definition's wording, or "no
+ * subset ... compares" when they were sought and none compares), then
+ * each subset (pl_refusal_subset_msg(), options cut to max_chars, 0: as
+ * they are), each preceded by sep. "" when no subset was sought. For the
+ * CI formats, which carry the refusal as one message. A new string
+ * (free()); NULL on out of memory. */
+char *pl_refusal_subsets_text(const struct pl_comparison *cmp, const char *sep, size_t max_chars,
+                              enum pl_lang lang);
+
 /* Writes the refusal of cmp as a JSON object (--format json):
  * {"refused": true, "axis": [...], "message": "...", "mismatches": [{"field",
  * "within", "values": [{"value", "runs", "more_runs"}], "more_values"}],

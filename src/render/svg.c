@@ -208,12 +208,57 @@ static int boxes_overlap(const struct box *a, const struct box *b)
 }
 
 #define MAX_PLACED 512
+#define MAX_SEGMENTS 512
 
-/* Labels placed so far on one chart. */
+/* Labels and markers placed so far on one chart, and the lines drawn
+ * (series polylines, limit lines) that a point label keeps off where it
+ * can. */
 struct placed {
 	struct box v[MAX_PLACED];
 	size_t n;
+	struct box seg[MAX_SEGMENTS]; /* segments from (x0, y0) to (x1, y1) */
+	size_t nseg;
 };
+
+static void place_segment(struct placed *p, double x0, double y0, double x1, double y1)
+{
+	if (p->nseg < MAX_SEGMENTS)
+		p->seg[p->nseg++] = (struct box){x0, y0, x1, y1};
+}
+
+/* 1 if the segment s passes through box b (Liang-Barsky clipping: some
+ * t in [0, 1] puts the point s0 + t (s1 - s0) inside b). */
+static int segment_crosses(const struct box *s, const struct box *b)
+{
+	double dx = s->x1 - s->x0, dy = s->y1 - s->y0, t0 = 0, t1 = 1;
+	double pp[4] = {-dx, dx, -dy, dy};
+	double qq[4] = {s->x0 - b->x0, b->x1 - s->x0, s->y0 - b->y0, b->y1 - s->y0};
+
+	for (int k = 0; k < 4; k++) {
+		if (pp[k] == 0) {
+			if (qq[k] < 0)
+				return 0;
+			continue;
+		}
+		double t = qq[k] / pp[k];
+		if (pp[k] < 0 && t > t0)
+			t0 = t;
+		else if (pp[k] > 0 && t < t1)
+			t1 = t;
+		if (t0 > t1)
+			return 0;
+	}
+	return 1;
+}
+
+/* 1 if box b crosses none of the lines placed in p. */
+static int clear_of_lines(const struct placed *p, const struct box *b)
+{
+	for (size_t i = 0; i < p->nseg; i++)
+		if (segment_crosses(&p->seg[i], b))
+			return 0;
+	return 1;
+}
 
 static int fits(const struct placed *p, const struct box *b, const struct box *area)
 {
@@ -385,6 +430,7 @@ static void xy_hlines(FILE *f, const struct pl_svg_xy *c, const struct axis *ay,
 		fprintf(f, "<line x1=\"%d\" y1=\"%ld\" x2=\"%d\" y2=\"%ld\" stroke=\"#444\" "
 		           "stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
 		        L, y, W - R, y);
+		place_segment(pl, L, (double)y, W - R, (double)y);
 		b = text_box(W - R - 4, y - 4, c->hlines[k].label, 12, A_END);
 		if (!fits(pl, &b, area))
 			b = text_box(W - R - 4, y + 14, c->hlines[k].label, 12, A_END);
@@ -407,6 +453,7 @@ static void xy_series(FILE *f, const struct pl_svg_xy *c, const struct axis *ax,
 		const struct pl_svg_series *se = &c->series[s];
 		const char *col = style_colour(series_style(se, s));
 		int first = 1;
+		long lx = 0, ly = 0;
 		for (size_t i = 0; i < se->n; i++)
 			order[i] = i;
 		if (c->sort_x)
@@ -415,9 +462,16 @@ static void xy_series(FILE *f, const struct pl_svg_xy *c, const struct axis *ax,
 			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
 			for (size_t j = 0; j < se->n; j++) {
 				size_t i = order[j];
+				long px, py;
 				if (!usable(c, se->x[i], se->y[i]))
 					continue;
-				fprintf(f, "%s%ld,%ld", first ? "" : " ", map(ax, se->x[i]), map(ay, se->y[i]));
+				px = map(ax, se->x[i]);
+				py = map(ay, se->y[i]);
+				fprintf(f, "%s%ld,%ld", first ? "" : " ", px, py);
+				if (!first) /* labels keep off the line where they can */
+					place_segment(pl, (double)lx, (double)ly, (double)px, (double)py);
+				lx = px;
+				ly = py;
 				first = 0;
 			}
 			fputs("\"/>\n", f);
@@ -441,15 +495,33 @@ static void xy_series(FILE *f, const struct pl_svg_xy *c, const struct axis *ax,
 	}
 }
 
-/* The point labels, each at the first of six places around its point
- * where it fits on the plot without covering a placed box; a label that
- * fits nowhere is left out. */
+/* The first of the places around (px, py) where label fits on the plot
+ * without covering a placed box and, with lines 1, without crossing a
+ * drawn line; -1 if none. */
+#define NPLACES 10
+static const int place_dx[NPLACES] = {8, 8, -8, -8, 0, 0, 14, 14, -14, -14};
+static const int place_dy[NPLACES] = {-7, 15, -7, 15, -12, 22, -16, 24, -16, 24};
+static const enum anchor place_an[NPLACES] = {A_START, A_START, A_END,   A_END,   A_MIDDLE,
+                                              A_MIDDLE, A_START, A_START, A_END, A_END};
+
+static int label_place(const struct placed *pl, const struct box *area, long px, long py,
+                       const char *label, int lines)
+{
+	for (int k = 0; k < NPLACES; k++) {
+		struct box b = text_box(px + place_dx[k], py + place_dy[k], label, 11, place_an[k]);
+		if (fits(pl, &b, area) && (!lines || clear_of_lines(pl, &b)))
+			return k;
+	}
+	return -1;
+}
+
+/* The point labels, each at the first of ten places around its point
+ * where it fits on the plot without covering a placed box or crossing a
+ * line (a series' line, a limit line), else at the first where it covers
+ * no box; a label that fits nowhere is left out. */
 static void xy_labels(FILE *f, const struct pl_svg_xy *c, const struct axis *ax,
                       const struct axis *ay, struct placed *pl, const struct box *area)
 {
-	static const int dx[] = {8, 8, -8, -8, 0, 0};
-	static const int dy[] = {-7, 15, -7, 15, -12, 22};
-	static const enum anchor an[] = {A_START, A_START, A_END, A_END, A_MIDDLE, A_MIDDLE};
 
 	for (size_t s = 0; s < c->nseries; s++) {
 		const struct pl_svg_series *se = &c->series[s];
@@ -460,18 +532,19 @@ static void xy_labels(FILE *f, const struct pl_svg_xy *c, const struct axis *ax,
 				continue;
 			px = map(ax, se->x[i]);
 			py = map(ay, se->y[i]);
-			for (int k = 0; k < 6; k++) {
-				struct box b = text_box(px + dx[k], py + dy[k], se->label[i], 11, an[k]);
-				if (!fits(pl, &b, area))
-					continue;
-				fprintf(f, "<text x=\"%ld\" y=\"%ld\" text-anchor=\"%s\" font-size=\"11\" "
-				           "fill=\"%s\">",
-				        px + dx[k], py + dy[k], anchors[an[k]], col);
-				text(f, se->label[i]);
-				fputs("</text>\n", f);
-				place(pl, &b);
-				break;
-			}
+			int k = label_place(pl, area, px, py, se->label[i], 1);
+			if (k < 0)
+				k = label_place(pl, area, px, py, se->label[i], 0);
+			if (k < 0)
+				continue;
+			struct box b = text_box(px + place_dx[k], py + place_dy[k], se->label[i], 11,
+			                        place_an[k]);
+			fprintf(f, "<text x=\"%ld\" y=\"%ld\" text-anchor=\"%s\" font-size=\"11\" "
+			           "fill=\"%s\">",
+			        px + place_dx[k], py + place_dy[k], anchors[place_an[k]], col);
+			text(f, se->label[i]);
+			fputs("</text>\n", f);
+			place(pl, &b);
 		}
 	}
 }
@@ -706,7 +779,8 @@ static void bars_groups(FILE *f, const struct pl_svg_bars *c, const struct bars_
 			        top_s + bar_h - 3);
 			if (c->prefixes && c->prefixes[i * ns + s])
 				text(f, c->prefixes[i * ns + s]);
-			fprintf(f, "%s</text>\n", pl_fmt_num(num, sizeof(num), pl_round_sig(v, 4)));
+			/* as the tables print it: 4 significant digits, trailing zeros kept */
+			fprintf(f, "%s</text>\n", pl_fmt_sig4(num, sizeof(num), v));
 		}
 		if (!any && c->notes && c->notes[i]) {
 			fprintf(f, "<text x=\"%ld\" y=\"%ld\" font-size=\"11\" fill=\"#666\">", left + 6,

@@ -38,8 +38,10 @@ struct pl_svg_hline {
  * marker shape (hollow circle, square, triangle, diamond), so a point
  * drawn on another series' point stays visible. Point labels are placed
  * beside their point where their estimated box (see below) overlaps no
- * label placed before it, trying six positions; a label that fits
- * nowhere is left out (the point stays). */
+ * label or marker placed before it and crosses no line drawn (a series'
+ * line, a limit line), trying ten positions; where every position crosses
+ * a line, at the first that overlaps nothing; a label that fits nowhere
+ * is left out (the point stays). */
 struct pl_svg_xy {
 	const char *title;   /* chart title (escaped) */
 	const char *xlabel;  /* axis labels (escaped) */

@@ -18,7 +18,10 @@ than 500 px). Asserts:
   - at 390 px no chart (figure) scrolls sideways in its box: it fits the
     width whole.
   - at 390 px a card's offer cell is neither sticky nor shadowed (the
-    sticky column's box-shadow drew a grey bar beside the offer's name).
+    sticky column's box-shadow drew a grey bar beside the offer's name);
+  - at both widths the first offer's flags cell starts where its cost cell
+    ends (at most 16 px right of it, on the same line): a cost never
+    shows apart from its qualifier.
 Screenshots of every page and width are left in DIR/layout/ (verdict-LANG-WIDTH.png)
 for a person to look at. Exit 77 only when chromium is not installed (a
 failure under CI=true).
@@ -41,6 +44,8 @@ document.getElementById('f').addEventListener('load', function () {
   for (var i = 0; i < figs.length; i++)
     if (figs[i].scrollWidth > figs[i].clientWidth + 1) wide++;
   var cell = t ? w.getComputedStyle(t.tBodies[0].rows[0].cells[0]) : null;
+  var cost = t ? t.tBodies[0].rows[0].querySelector('td.cost').getBoundingClientRect() : null;
+  var flags = t ? t.tBodies[0].rows[0].querySelector('td.flags').getBoundingClientRect() : null;
   var p = document.createElement('pre');
   p.id = 'layout-probe';
   p.textContent = r ? ['first=' + (first === t ? 1 : 0), 'top=' + r.top, 'bottom=' + r.bottom,
@@ -48,7 +53,9 @@ document.getElementById('f').addEventListener('load', function () {
       'scroll_w=' + d.scrollWidth, 'client_w=' + d.clientWidth, 'figures=' + figs.length,
       'figures_wider=' + wide,
       'shadow=' + (cell.boxShadow === 'none' ? 0 : 1),
-      'sticky=' + (cell.position === 'sticky' ? 1 : 0)].join(' ') : 'no verdict table';
+      'sticky=' + (cell.position === 'sticky' ? 1 : 0),
+      'flags_gap=' + (flags.left - cost.right), 'flags_dy=' + Math.abs(flags.top - cost.top)].join(' ')
+    : 'no verdict table';
   document.body.appendChild(p);
 });
 </script></body></html>"""
@@ -115,6 +122,10 @@ def main():
                 if w == 390 and (f["shadow"] or f["sticky"]):
                     failures.append(where + ": a card's offer cell keeps the sticky column's "
                                     "box-shadow (a grey bar beside the offer's name)")
+                # a cost never stands apart from its qualifier: the flags
+                # cell is the next cell on the cost's line at every width
+                if not (0 <= f["flags_gap"] <= 16 and f["flags_dy"] <= 4):
+                    failures.append(where + ": the flags are not right beside the cost")
                 if w == 1280 and f["scroll_w"] > f["client_w"]:
                     failures.append(where + ": the page scrolls sideways")
                 if f["figures"] < 1:

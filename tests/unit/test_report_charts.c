@@ -1,7 +1,7 @@
 /*
  * test_report_charts.c — the report's own SVG charts (svg.c) and the zh-CN
  * caveats (i18n.c): points joined in x order, point labels placed apart
- * from each other and from the markers, one marker shape per series, SLO
+ * from each other, from the markers and, where they can, from the lines, one marker shape per series, SLO
  * lines kept on the chart, horizontal bars with wrapped labels, a legend
  * only where colours mean something, the site's timelines (chart and
  * sparkline) and the Chinese caveat frames. The
@@ -39,11 +39,20 @@ static void test_joined_in_x_order(void **state)
 	(void)state;
 	assert_non_null(svg);
 	assert_non_null(strstr(svg, "points=\"228,280 385,200 543,120\""));
-	/* each label right of and above its point: (x + 8, y - 7) */
-	assert_non_null(strstr(svg, "<text x=\"236\" y=\"273\" text-anchor=\"start\" font-size=\"11\" "
-	                            "fill=\"#1f77b4\">c=1</text>"));
+	/* c=3 right of and above its point, (x + 8, y - 7): its box x 551..570.8
+	 * (3 columns * 0.6 * 11 px), y 104.2..115.2 is clear of the line, which
+	 * ends at x 543 */
 	assert_non_null(strstr(svg, "<text x=\"551\" y=\"113\" text-anchor=\"start\" font-size=\"11\" "
 	                            "fill=\"#1f77b4\">c=3</text>"));
+	/* c=1 there, box x 236..255.8, y 264.2..275.2, would cross the line
+	 * rising from (228, 280) towards (385, 200), which is at y 275.2 at x
+	 * 237.4: the label goes right and below, (x + 8, y + 15), clear of it */
+	assert_non_null(strstr(svg, "<text x=\"236\" y=\"295\" text-anchor=\"start\" font-size=\"11\" "
+	                            "fill=\"#1f77b4\">c=1</text>"));
+	/* c=2 likewise: right and above, x 393..412.8, y 184.2..195.2, crosses the
+	 * line to (543, 120) (y 195.2 at x 394.4); right and below is clear */
+	assert_non_null(strstr(svg, "<text x=\"393\" y=\"215\" text-anchor=\"start\" font-size=\"11\" "
+	                            "fill=\"#1f77b4\">c=2</text>"));
 	free(svg);
 	c.sort_x = 0; /* in the given order: the zigzag the Pareto chart used to draw */
 	svg = pl_svg_xy_chart(&c);
@@ -125,6 +134,10 @@ static void test_bars(void **state)
 	c.notes = NULL;
 	svg = pl_svg_bars(&c);
 	assert_non_null(svg);
+	/* a value printed as the tables print it, trailing zeros kept: 0.1000,
+	 * not 0.1 beside a table that says 0.1000 */
+	assert_non_null(strstr(svg, "font-size=\"11\">0.1000</text>"));
+	assert_null(strstr(svg, "font-size=\"11\">0.1</text>"));
 	/* the legend left-aligned with the plot (29 columns * 7.2 px + 16 =
 	 * 225), under the title; an entry is 16 + 8 px a column + 24 wide */
 	assert_non_null(strstr(svg, "<rect x=\"225\" y=\"38\" width=\"12\" height=\"12\" "

@@ -311,16 +311,16 @@ static void test_verdict_first(void **state)
 	assert_true(verdict < conditions && conditions < details && details < caveats);
 	/* ranked by cost: L40S 0.6710 (the table's 2.0), L4 0.7407 and T4
 	 * 1.944 (the runs' prices, no currency of their own) */
-	a = strstr(md, "| 1 | 1x NVIDIA L40S | **0.6710** | 828.0 | 828.0 | 1100 | 5 | interpolated | "
+	a = strstr(md, "| 1 | 1x NVIDIA L40S | **0.6710** | interpolated | 828.0 | 828.0 | 1100 | 5 | "
 	               "interpolated between request rate 8 and 16 req/s (at 9.600); price EUR 2/h from "
 	               "the definition replaces EUR 2.5/h stored with the runs |");
-	b = strstr(md, "| 2 | 1x NVIDIA L4 | **≤ 0.7407** | ≥ 300.0 | ≥ 300.0 | 300.0 | 3 | lower bound; "
-	               "cost at most | measured at request rate 4 req/s; lower bound: the highest request "
+	b = strstr(md, "| 2 | 1x NVIDIA L4 | **≤ 0.7407** | lower bound; cost at most | ≥ 300.0 | ≥ 300.0 | "
+	               "300.0 | 3 | measured at request rate 4 req/s; lower bound: the highest request "
 	               "rate measured (4) still meets the SLO; cost at most 0.7407 EUR per 1M output tokens: it "
 	               "rests on a lower-bound throughput (more load may still meet the SLO, at a lower "
 	               "cost) |");
-	c = strstr(md, "| 3 | 1x NVIDIA T4 | **≤ 1.944** | ≥ 50.00 | ≥ 50.00 | 50.00 | 1 | lower bound; "
-	               "cost at most; single point | measured at request rate 1 req/s; lower bound: the SLO "
+	c = strstr(md, "| 3 | 1x NVIDIA T4 | **≤ 1.944** | lower bound; cost at most; single point | ≥ 50.00 | "
+	               "≥ 50.00 | 50.00 | 1 | measured at request rate 1 req/s; lower bound: the SLO "
 	               "figure rests on one usable point; cost at most 1.944 EUR per 1M output tokens: it rests "
 	               "on a lower-bound throughput (more load may still meet the SLO, at a lower cost) |");
 	assert_non_null(a);
@@ -359,7 +359,7 @@ static void test_caveats_collapsed(void **state)
 	                           "> - ExampleCloud serverless API / cloud-api / examplecloud / 64 (1 of 1 runs)\n"));
 	/* the flag in the verdict */
 	assert_non_null(strstr(md, "| 4 | ExampleCloud serverless API / cloud-api / examplecloud | "
-	                           "**3.200** | - | 603.3 | 2900 | 4 | interpolated; reference-only |"));
+	                           "**3.200** | interpolated; reference-only | - | 603.3 | 2900 | 4 |"));
 	zh = render(&f, spec, "zh-CN", "verdict-cav");
 	assert_int_equal(count(zh, "> **注意：**"), 1);
 	assert_non_null(strstr(zh, "> **注意：**仅供参考：运行记录缺少引擎版本、启动参数、驱动/CUDA\n"));
@@ -503,13 +503,13 @@ static void test_open_loop_charts(void **state)
 	cost = bundle_file(dir, "cost.svg");
 	assert_non_null(strstr(cost, ">cost per 1M output tokens at the SLO (currency not named)<"));
 	assert_non_null(strstr(md, "| # | offer | cost per 1M output tokens at SLO (currency not named) | "
-	                           "SLO tok/s per accelerator |"));
+	                           "flags | SLO tok/s per accelerator |"));
 	free(md);
 	free(cost);
 	md = render_in(&f, OL_SPEC(""), "zh-CN", "ol-nocur", dir);
 	cost = bundle_file(dir, "cost.svg");
 	assert_non_null(strstr(cost, ">满足 SLO 时每百万输出 token 的成本（未注明货币）<"));
-	assert_non_null(strstr(md, "| # | 方案 | SLO 下每百万输出 token 成本（未注明货币） | SLO 单卡 tok/s |"));
+	assert_non_null(strstr(md, "| # | 方案 | SLO 下每百万输出 token 成本（未注明货币） | 标记 | SLO 单卡 tok/s |"));
 	free(md);
 	free(cost);
 	unload(&f);
@@ -561,8 +561,8 @@ static void test_workbook_verdict(void **state)
 	assert_cell(sheet, sst, "G4", "1");
 	assert_cell(sheet, sst, "H4", "lower bound; cost at most; single point");
 	/* the same texts as the verdict table of report.md */
-	assert_non_null(strstr(md, "| 3 | 1x NVIDIA T4 | **≤ 1.944** | ≥ 50.00 | ≥ 50.00 | 50.00 | 1 | "
-	                           "lower bound; cost at most; single point |"));
+	assert_non_null(strstr(md, "| 3 | 1x NVIDIA T4 | **≤ 1.944** | lower bound; cost at most; single point | "
+	                           "≥ 50.00 | ≥ 50.00 | 50.00 | 1 |"));
 	/* the points: 3 offers, a blank row, the formulas, then the header */
 	assert_cell(sheet, sst, "A7", "rank");
 	assert_cell(sheet, sst, "B7", "offer");

@@ -1,7 +1,9 @@
 /*
  * test_requests.c — a run's requests: the one definition of each latency
  * (core/requests.h) against hand-computed values and against vLLM's own
- * summary of the corpus's 200-request file, SLO grading, the checks of bad
+ * summary of the corpus's 200-request file, a run's latencies derived
+ * from its requests (the tool's kept beside them, the 1% rule), SLO
+ * grading, the checks of bad
  * input (each naming the request), the columnar codec (store/requests.h)
  * and its compactness on the corpus.
  */
@@ -305,6 +307,78 @@ static void bad_input_refused(void **state)
 	        "request 1: 'output_lens' must be a whole number of tokens");
 }
 
+/* pl_requests_derive on the same file: the latencies become those the
+ * requests give (p90 and p95, which the file's summary lacks, too), the
+ * tool's figures are kept as tool_summary.*, the ITL standard deviation
+ * is numpy's over the six gaps (deviations from the mean 14/300 of
+ * 1, 7, 16, -8, -8, -8 /300: sqrt(498 / 6) / 300 = sqrt(83) / 300) against
+ * the file's 0.02906888370749727 (+4.5%: named in a warning), and the run
+ * is marked perfledger.latencies = requests. */
+static void derive_by_hand(void **state)
+{
+	struct pl_run_list l = {0};
+	struct pl_error err;
+	struct pl_run *r;
+	const struct pl_measure *m;
+
+	(void)state;
+	parse_fixture("vllm_detailed_small.json", &l);
+	r = &l.v[0];
+	pl_error_init(&err);
+	assert_false(r->has_metric[PL_M_TTFT_P90]);
+	assert_int_equal(pl_requests_derive(r, &err), 0);
+	CLOSE(r->metric[PL_M_TTFT_P90], 0.37);
+	CLOSE(r->metric[PL_M_TTFT_P95], 0.385);
+	CLOSE(r->metric[PL_M_TPOT_MAX], 0.1);
+	CLOSE(r->metric[PL_M_ITL_STD], sqrt(83.0) / 300);
+	CLOSE(r->metric[PL_M_E2EL_MIN], 0.22);
+	assert_non_null(m = pl_run_measure(r, "tool_summary.itl_std"));
+	assert_true(m->is_num);
+	assert_true(m->num == 0.02906888370749727);
+	assert_non_null(m = pl_run_measure(r, "tool_summary.ttft_p99"));
+	assert_true(m->num == 0.397);
+	assert_null(pl_run_measure(r, "tool_summary.ttft_p90")); /* the file had none */
+	assert_string_equal(pl_run_extra(r, PL_RQ_SOURCE_EXTRA), "requests");
+	assert_non_null(r->warnings);
+	assert_non_null(strstr(r->warnings, "itl recomputed from the requests differs from the "
+	                                    "tool's summary by more than 1%: itl_std 0.0303681 s "
+	                                    "(tool 0.0290689 s, +4.5%); likely the first-token gap "
+	                                    "counted in ITL, or gaps averaged per request, or the "
+	                                    "failed requests counted"));
+	assert_null(strstr(r->warnings, "ttft")); /* TTFT agrees with the tool's */
+	pl_run_list_release(&l);
+}
+
+/* The 1% rule at its boundary: one request of TTFT 101 s against a tool
+ * mean of 100 s differs by exactly 1% (101 - 100 = 0.01 x 100, exact in
+ * binary): no warning; 101.5 s is over it. A run without requests is left
+ * as it is. */
+static void derive_agree_boundary(void **state)
+{
+	static const double ttft[] = {101, 101.5};
+	static const int warned[] = {0, 1};
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct pl_run r;
+		struct pl_error err;
+
+		pl_run_init(&r);
+		pl_error_init(&err);
+		pl_run_set_metric(&r, PL_M_TTFT_MEAN, 100);
+		assert_int_equal(pl_requests_derive(&r, &err), 0); /* no requests: nothing */
+		assert_null(pl_run_extra(&r, PL_RQ_SOURCE_EXTRA));
+		assert_true(r.metric[PL_M_TTFT_MEAN] == 100);
+		assert_non_null(r.requests = pl_requests_new());
+		assert_int_equal(pl_requests_push(r.requests, NULL, 10, 1, ttft[k], ttft[k]), 0);
+		assert_int_equal(pl_requests_derive(&r, &err), 0);
+		assert_true(r.metric[PL_M_TTFT_MEAN] == ttft[k]);
+		assert_true(pl_run_measure(&r, "tool_summary.ttft_mean")->num == 100);
+		assert_int_equal(r.warnings != NULL && strstr(r.warnings, "ttft_mean") != NULL, warned[k]);
+		pl_run_release(&r);
+	}
+}
+
 /* The checks that need an E2EL column (AIPerf and llmperf record one). */
 static void check_with_e2el(void **state)
 {
@@ -411,6 +485,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(vllm_small_by_hand),
 		cmocka_unit_test(vllm_small_grade),
+		cmocka_unit_test(derive_by_hand),
+		cmocka_unit_test(derive_agree_boundary),
 		cmocka_unit_test(slo_parse_errors),
 		cmocka_unit_test(corpus_vllm_reproduces),
 		cmocka_unit_test(codec_round_trip_and_size),
