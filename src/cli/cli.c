@@ -169,6 +169,18 @@ int pl_sel_opt_allow(void *sel, const char *arg, const char *cmd)
 	return pl_selection_add_allow(sel, arg, &err) ? sel_error(cmd, &err) : 0;
 }
 
+int pl_sel_opt_slo(void *vsel, const char *arg, const char *cmd)
+{
+	struct pl_selection *sel = vsel;
+	struct pl_error err;
+
+	pl_error_init(&err);
+	if (pl_rq_slo_parse(arg, &sel->opts.slo, &err))
+		return sel_error(cmd, &err);
+	sel->opts.has_slo = 1;
+	return 0;
+}
+
 int pl_sel_opt_axis(void *vsel, const char *arg, const char *cmd)
 {
 	struct pl_selection *sel = vsel;

@@ -181,6 +181,12 @@ int pl_sel_opt_where(void *sel, const char *arg, const char *cmd);
 int pl_sel_opt_metric(void *sel, const char *arg, const char *cmd);
 int pl_sel_opt_allow(void *sel, const char *arg, const char *cmd);
 
+/* Option handler for compare's --slo ttft=S,tpot=S,e2el=S,itl=S (the
+ * syntax of requests --slo, core/requests.h pl_rq_slo_parse): sets the
+ * struct pl_selection's opts.slo and opts.has_slo. Returns 0 or prints an
+ * error and returns PL_EXIT_USAGE. */
+int pl_sel_opt_slo(void *sel, const char *arg, const char *cmd);
+
 /* Option handler for --axis FIELD[,FIELD...] (compare, report): parses into
  * the struct pl_selection sel and sets its have_axis. Returns 0 or prints
  * an error and returns PL_EXIT_USAGE. */

@@ -15,6 +15,7 @@
 static const char usage_text[] =
 	"usage: perfledger compare --axis FIELD[,FIELD...] [--where FIELD=VALUE]...\n"
 	"                          [--metric NAME]... [--allow-mismatch FIELD]...\n"
+	"                          [--slo ttft=S,tpot=S,e2el=S,itl=S]\n"
 	"                          [--format text|markdown|csv|json]\n"
 	"\n"
 	"Compares the selected runs along the axis: the condition(s) meant to differ.\n"
@@ -34,6 +35,10 @@ static const char usage_text[] =
 	"percent against the first row (with several axis fields, the first row with\n"
 	"the same values in all but the first: hardware,concurrency compares each\n"
 	"accelerator with the first one at the same concurrency).\n"
+	"With --slo (the limits of 'perfledger requests --slo'), each row also gets\n"
+	"slo_attainment, goodput and goodput_output_throughput counted from its runs'\n"
+	"stored requests, pooled like the metrics (the median over its runs, with\n"
+	"their spread); a run without stored requests is n/a there, with a caveat.\n"
 	"\n";
 
 static const char usage_tail[] =
@@ -72,6 +77,10 @@ int cmd_compare(const struct pl_cli *cli, int argc, char **argv)
 		                      "let FIELD (or an extra, FORMAT.key) differ anyway;\n"
 		                      "printed as a caveat (error_rate: compare runs with\n"
 		                      "and without errors)"),
+		PL_OPT_CALLBACK_ENTRY("slo", 0, "LIMITS", &sel, pl_sel_opt_slo,
+		                      "ttft=S,tpot=S,e2el=S,itl=S (seconds, any subset):\n"
+		                      "add each row's attainment and goodput at this\n"
+		                      "per-request SLO, from its runs' stored requests"),
 		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &fmt, pl_cli_opt_format,
 		                      "text (default), markdown, csv or json (csv: the\n"
 		                      "caveats go to stderr)"),

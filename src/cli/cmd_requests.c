@@ -26,8 +26,10 @@ static const char usage_text[] =
 	"request's value is at most it: the attainment (share of all requests, failed\n"
 	"ones missed, meeting every limit) and the goodput (those requests per second\n"
 	"of the run's duration, and their output tokens per second). A request's ITL\n"
-	"against a limit is its largest gap. Text shows 6 significant digits;\n"
-	"--format json every digit, with the canonical names.\n"
+	"against a limit is its largest gap. Each percentile has its 95% confidence\n"
+	"interval from order statistics (distribution-free; n/a where too few values\n"
+	"reach 95%): the uncertainty within this run, not between runs. Text shows 6\n"
+	"significant digits; --format json every digit, with the canonical names.\n"
 	"\n";
 
 static void num(FILE *out, double v)
@@ -70,6 +72,12 @@ static void print_json(FILE *out, long long id, const struct pl_rq_stats *s,
 			fprintf(out, ", \"%s_%s\": ", fam_names[f], stat_names[k]);
 			num(out, v[k]);
 		}
+		for (int k = 0; k < PL_RQ_NPCT; k++) { /* stat_names[k]: p50 .. p99_9 */
+			fprintf(out, ", \"%s_%s_ci_low\": ", fam_names[f], stat_names[k]);
+			num(out, d->ci_low[k]);
+			fprintf(out, ", \"%s_%s_ci_high\": ", fam_names[f], stat_names[k]);
+			num(out, d->ci_high[k]);
+		}
 	}
 	if (slo) {
 		int first = 1;
@@ -91,6 +99,25 @@ static void print_json(FILE *out, long long id, const struct pl_rq_stats *s,
 	fputs("}\n", out);
 }
 
+/* The 95% interval of each percentile, two lines a latency (low, high),
+ * in the columns of the percentiles above. */
+static void print_text_ci(FILE *out, const struct pl_rq_stats *s)
+{
+	fputs("95% confidence interval of each percentile (order statistics; n/a: too few values):\n",
+	      out);
+	fprintf(out, "%-6s %7s %11s %11s %11s %11s %11s\n", "metric", "ci", "p50", "p90", "p95",
+	        "p99", "p99.9");
+	for (int f = 0; f < 4; f++) {
+		const struct pl_rq_dist *d = fam(s, f);
+		for (int side = 0; side < 2; side++) {
+			fprintf(out, "%-6s %7s", fam_names[f], side ? "high" : "low");
+			for (int k = 0; k < PL_RQ_NPCT; k++)
+				text_num(out, side ? d->ci_high[k] : d->ci_low[k], 11);
+			fputc('\n', out);
+		}
+	}
+}
+
 static void print_text(FILE *out, long long id, const struct pl_rq_stats *s,
                        const struct pl_rq_slo *slo, const struct pl_rq_grade *g)
 {
@@ -110,6 +137,7 @@ static void print_text(FILE *out, long long id, const struct pl_rq_stats *s,
 		fputc('\n', out);
 	}
 	fputs("(seconds)\n", out);
+	print_text_ci(out, s);
 	if (slo) {
 		const double limits[] = {slo->ttft, slo->tpot, slo->itl, slo->e2el};
 		char buf[40];

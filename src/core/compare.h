@@ -44,6 +44,7 @@
 #include "core/error.h"
 #include "core/model.h"
 #include "core/msg.h"
+#include "core/requests.h"
 
 /* Extra conditions one --allow-mismatch list may name. */
 #define PL_ALLOW_EXTRA_MAX 16
@@ -64,6 +65,10 @@ struct pl_compare_opts {
 	                                     caveat (history draws them itself) */
 	unsigned char implausible_quiet;  /* 1 = mark implausible values without the
 	                                     caveat (history leaves them out itself) */
+	struct pl_rq_slo slo;             /* a per-request SLO to grade each row
+	                                     at (compare --slo), when has_slo */
+	unsigned char has_slo;            /* 1 = add the request-SLO columns
+	                                     (pl_compare_grade_slo) */
 	size_t subsets_min_rows;          /* > 0: a refused pl_compare_build*() also
 	                                     seeks the subsets that compare
 	                                     (pl_compare_subsets), each with at least
@@ -118,6 +123,30 @@ struct pl_subset {
 /* Subsets named at most (the largest that compare). */
 #define PL_SUBSETS_MAX 3
 
+/* The columns a per-request SLO adds to a comparison (compare --slo), in
+ * their order; pl_slo_col_name gives their canonical names. */
+enum pl_slo_col {
+	PL_SLO_ATTAINMENT,     /* slo_attainment: fraction of all requests */
+	PL_SLO_GOODPUT,        /* goodput: requests meeting it per second */
+	PL_SLO_GOODPUT_TOKENS, /* goodput_output_throughput: their output tok/s */
+	PL_SLO_COLS
+};
+
+/* "slo_attainment", "goodput", "goodput_output_throughput". */
+extern const char *const pl_slo_col_name[PL_SLO_COLS];
+
+/* A row's grading at the comparison's per-request SLO: each column pooled
+ * over the row's runs as the metrics are (the median of the runs' values,
+ * with their min and max), each run graded from its stored requests. */
+struct pl_row_slo {
+	double value[PL_SLO_COLS];     /* median over the runs that have it; NaN = n/a */
+	double min[PL_SLO_COLS];       /* smallest run value */
+	double max[PL_SLO_COLS];       /* largest run value */
+	size_t n[PL_SLO_COLS];         /* runs that have it (0 = n/a) */
+	double delta_pct[PL_SLO_COLS]; /* vs the baseline row; valid where has_delta */
+	unsigned char has_delta[PL_SLO_COLS];
+};
+
 /* One row: the runs sharing one set of axis values. */
 struct pl_compare_row {
 	struct pl_value axis[PL_COND_COUNT]; /* values of the axis fields and the
@@ -142,6 +171,7 @@ struct pl_compare_row {
 	                                        (schema/ranges.tsv): shown marked, and
 	                                        neither this row nor a row whose
 	                                        baseline it is has a delta of it */
+	struct pl_row_slo slo;               /* graded at cmp->slo when cmp->has_slo */
 };
 
 /* A comparison (or a refusal). Release with pl_comparison_release(). */
@@ -184,6 +214,9 @@ struct pl_comparison {
 	                                     is named by the entries to add there
 	                                     and the hint names the definition's
 	                                     keys (set by the caller) */
+	int has_slo;                      /* 1: rows carry slo columns graded at slo
+	                                     (pl_compare_grade_slo) */
+	struct pl_rq_slo slo;             /* the per-request SLO (limits, NaN = none) */
 	size_t nruns;                     /* runs considered */
 	size_t nfailed;                   /* failed runs (pl_run_failed) left out:
 	                                     never pooled; named in a caveat */
@@ -250,6 +283,30 @@ int pl_compare_build(const struct pl_run_list *runs, const struct pl_compare_opt
  * kept). runs and opts are borrowed. */
 int pl_compare_subsets(const struct pl_run_columns *runs, const struct pl_compare_opts *opts,
                        struct pl_comparison *cmp);
+
+/* One run's grade at a per-request SLO, for pl_compare_grade_slo(): what
+ * pl_requests_grade() gave on its stored requests (and its duration). */
+struct pl_run_grade {
+	long long run;          /* run id */
+	int has_requests;       /* 0: the run has no stored requests (grade unset) */
+	struct pl_rq_grade grade; /* attainment, goodput (NaN without a duration) */
+};
+
+/*
+ * Adds the per-request SLO columns to a built comparison (compare --slo):
+ * sets cmp->has_slo and cmp->slo, and for each row and column the median
+ * over the row's runs that have a value (a run without stored requests has
+ * none of the three; a run with requests but no duration has an
+ * attainment and no goodput), with min, max and n, and the change in
+ * percent against the row's baseline (as for metrics: 100 (v / b - 1),
+ * none where b is 0 or n/a). grades[0..n) are the runs' grades, in any
+ * order; a row's run missing from them counts as without requests. Runs
+ * without requests are named in one caveat (CAV_SLO_NO_REQUESTS), runs
+ * with requests but no duration in another (CAV_SLO_NO_DURATION). Pure.
+ * Returns 0 or PL_ENOMEM (err set).
+ */
+int pl_compare_grade_slo(struct pl_comparison *cmp, const struct pl_rq_slo *slo,
+                         const struct pl_run_grade *grades, size_t n, struct pl_error *err);
 
 /* Frees what s owns and zeroes it. */
 void pl_subset_release(struct pl_subset *s);

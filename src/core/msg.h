@@ -225,6 +225,10 @@
 	 * because its values were not counted against one SLO */ \
 	X(GOODPUT_SLO_MISSING, "{1} RUNS runs whose goodput records no SLO; {2} LIST the SLOs the others record (may be empty)") \
 	X(GOODPUT_SLO_DIFFERS, "{1} LIST the different SLOs, e.g. 'ttft 0.2 s, tpot 0.05 s'") \
+	/* compare --slo: a row graded at a per-request SLO from its runs' \
+	 * stored requests (core/compare_slo.c) */ \
+	X(CAV_SLO_NO_REQUESTS, "{1} RUNS the runs without stored requests") \
+	X(CAV_SLO_NO_DURATION, "{1} RUNS the runs with requests but no duration") \
 	/* bundle identity, offline verify and errata (issue 25) */ \
 	X(BUNDLE_HOW_TO_CHECK, "{1} TEXT the bundle id") \
 	X(BUNDLE_ERRATA_SINCE, "{1} TEXT the earlier bundle's id, {2} TEXT its as-of time (UTC)") \

@@ -10,6 +10,7 @@
 
 #include "core/model.h"
 #include "core/requests.h"
+#include "core/stats.h"
 #include "util/alloc.h"
 #include "util/sort.h"
 
@@ -343,13 +344,20 @@ double pl_rq_median(const double *s, size_t n)
 	return (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
+const double pl_rq_pct[PL_RQ_NPCT] = {50, 90, 95, 99, 99.9};
+
 /* Fills d from v[0..n) (the order of v is the order of the mean's sum;
- * permuted afterwards: only the order statistics the percentiles, min and
- * max read are placed, by selection, not a full sort, which was most of
- * `requests` on millions of gaps). */
+ * permuted afterwards: only the order statistics the percentiles, their
+ * intervals, min and max read are placed, by selection, not a full sort,
+ * which was most of `requests` on millions of gaps). */
 static void dist(double *v, size_t n, struct pl_rq_dist *d)
 {
+	size_t lu[PL_RQ_NPCT][2];
+	int has_ci[PL_RQ_NPCT];
+
 	d->n = n;
+	for (int j = 0; j < PL_RQ_NPCT; j++)
+		d->ci_low[j] = d->ci_high[j] = NAN;
 	if (n == 0) {
 		d->mean = d->std = d->p50 = d->p90 = d->p95 = d->p99 = d->p999 = d->min = d->max = NAN;
 		return;
@@ -357,7 +365,7 @@ static void dist(double *v, size_t n, struct pl_rq_dist *d)
 	d->mean = pl_rq_pairwise_sum(v, n) / (double)n;
 	d->std = sqrt(pairwise(v, n, d->mean, 1) / (double)n);
 	static const double qs[] = {90, 95, 99, 99.9};
-	size_t ks[4 + 2 * 4], nk = 0;
+	size_t ks[4 + 2 * 4 + 2 * PL_RQ_NPCT], nk = 0;
 	ks[nk++] = 0;
 	ks[nk++] = n - 1;
 	ks[nk++] = n / 2;
@@ -369,7 +377,22 @@ static void dist(double *v, size_t n, struct pl_rq_dist *d)
 		if (k + 1 < n)
 			ks[nk++] = k + 1;
 	}
+	for (int j = 0; j < PL_RQ_NPCT; j++) {
+		double cov;
+		has_ci[j] = pl_stats_quantile_ci_ranks(n, pl_rq_pct[j] / 100.0, PL_RQ_CI_LEVEL,
+		                                        &lu[j][0], &lu[j][1], &cov);
+		if (has_ci[j]) { /* 1-based ranks */
+			ks[nk++] = lu[j][0] - 1;
+			ks[nk++] = lu[j][1] - 1;
+		}
+	}
 	pl_select_doubles(v, n, ks, nk); /* every index is < n: cannot fail */
+	for (int j = 0; j < PL_RQ_NPCT; j++) {
+		if (has_ci[j]) {
+			d->ci_low[j] = v[lu[j][0] - 1];
+			d->ci_high[j] = v[lu[j][1] - 1];
+		}
+	}
 	d->p50 = pl_rq_median(v, n);
 	d->p90 = pl_rq_percentile(v, n, 90);
 	d->p95 = pl_rq_percentile(v, n, 95);

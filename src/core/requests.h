@@ -111,6 +111,16 @@ const double *pl_requests_gaps(const struct pl_requests *rq, size_t i, size_t *n
  */
 int pl_requests_check(const struct pl_requests *rq, struct pl_error *err);
 
+/* The percentiles of a latency: p50, p90, p95, p99, p99.9 (the order of
+ * pl_rq_dist's ci_low / ci_high, and of pl_rq_pct). */
+#define PL_RQ_NPCT 5
+
+/* The percentiles, in that order (50, 90, 95, 99, 99.9). */
+extern const double pl_rq_pct[PL_RQ_NPCT];
+
+/* The confidence level of the percentiles' intervals. */
+#define PL_RQ_CI_LEVEL 0.95
+
 /* Statistics of one latency over a request set. */
 struct pl_rq_dist {
 	size_t n;      /* values (0: no statistic; the fields below are NaN) */
@@ -120,6 +130,9 @@ struct pl_rq_dist {
 	                  deviation from mean), as vLLM reports std_* */
 	double p50, p90, p95, p99, p999; /* linear-interpolation percentiles */
 	double min, max;
+	double ci_low[PL_RQ_NPCT];  /* 95% interval of each percentile: x_(l) ... */
+	double ci_high[PL_RQ_NPCT]; /* ... and x_(u) (pl_stats_quantile_ci_ranks);
+	                               NaN when n is too small for 95% */
 };
 
 /* Linear-interpolation percentile q (0..100) of the sorted v[0..n) (n >= 1),
@@ -146,7 +159,17 @@ struct pl_rq_stats {
 	struct pl_rq_dist e2el; /* completed requests' E2EL */
 };
 
-/* Computes stats from rq. The percentile p50 is numpy's median. E2EL of a
+/* Computes stats from rq. The percentile p50 is numpy's median. Each
+ * percentile q of each latency gets its within-run 95% confidence
+ * interval, distribution-free, from order statistics (schema/requests.md):
+ * [x_(l), x_(u)] of the latency's n values sorted, l and u chosen from
+ * Binomial(n, q / 100) so that each end misses the population percentile
+ * with probability at most 2.5% (core/stats.h pl_stats_quantile_ci_ranks;
+ * GSL's binomial CDF), coverage >= 95%; NaN (n/a) when n is too small
+ * (the median n < 6, p90 n < 36, p95 n < 72, p99 n < 368, p99.9
+ * n < 3688). It is the uncertainty of one run's figure from its requests
+ * treated as independent draws, not run-to-run noise: check and the gate
+ * decide over runs, never from it. The ITL values are the pooled gaps. E2EL of a
  * request without one recorded is TTFT + the sum of its gaps when both are
  * recorded (vLLM's detailed file has no E2EL column). Returns 0 or PL_ENOMEM. */
 int pl_requests_stats(const struct pl_requests *rq, struct pl_rq_stats *out);

@@ -211,6 +211,53 @@ int pl_stats_summarize(const double *v, size_t n, double level,
 	return 0;
 }
 
+/* -------------------------------------------------- a quantile's interval */
+
+int pl_stats_quantile_ci_ranks(size_t n, double q, double level, size_t *l, size_t *u,
+                               double *coverage)
+{
+	double a = (1.0 - level) / 2.0, lo_miss, hi_miss;
+	gsl_error_handler_t *old_handler;
+	unsigned nn, lo, hi;
+	int ok = 0;
+
+	if (n == 0 || n > UINT_MAX || !(q > 0.0 && q < 1.0) || !(level > 0.0 && level < 1.0))
+		return 0;
+	nn = (unsigned)n;
+	old_handler = gsl_set_error_handler_off();
+	/* l: P(B <= j - 1) grows with j; j = 1 must pass, j = n + 1 never does */
+	if (gsl_cdf_binomial_P(0, q, nn) > a || gsl_cdf_binomial_Q(nn - 1, q, nn) > a)
+		goto out;
+	lo = 1;
+	hi = nn + 1;
+	while (hi - lo > 1) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (gsl_cdf_binomial_P(mid - 1, q, nn) <= a)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*l = lo;
+	lo_miss = gsl_cdf_binomial_P(lo - 1, q, nn);
+	/* u: P(B >= j) = Q(j - 1) falls as j grows; j = n passes, j = 0 never does */
+	lo = 0;
+	hi = nn;
+	while (hi - lo > 1) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (gsl_cdf_binomial_Q(mid - 1, q, nn) <= a)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	*u = hi;
+	hi_miss = gsl_cdf_binomial_Q(hi - 1, q, nn);
+	*coverage = 1.0 - lo_miss - hi_miss;
+	ok = 1;
+out:
+	gsl_set_error_handler(old_handler);
+	return ok;
+}
+
 /* ------------------------------------------------------------ Mann-Whitney */
 
 /* A pooled value and which sample it came from. */

@@ -84,6 +84,36 @@ struct pl_sample_summary {
 int pl_stats_summarize(const double *v, size_t n, double level,
                        struct pl_sample_summary *out, struct pl_error *err);
 
+/*
+ * The distribution-free confidence interval of a quantile from order
+ * statistics (Conover 1999, sec. 3.2; the median interval above is its
+ * q = 1/2 case): the ranks l, u (1-based) of the interval [x_(l), x_(u)]
+ * of the q-quantile (0 < q < 1) of n values at the given level
+ * (0 < level < 1), with equal tails. With B ~ Binomial(n, q) the number
+ * of values below the population q-quantile and a = (1 - level) / 2:
+ *
+ *     l = the largest j in 1..n with  P(B <= j - 1) <= a
+ *         (the interval starts above the quantile with probability <= a),
+ *     u = the smallest j in 1..n with P(B >= j) <= a
+ *         (it ends below the quantile with probability <= a),
+ *
+ * so the coverage P(l <= B <= u - 1) = 1 - P(B <= l - 1) - P(B >= u) is at
+ * least level for any continuous distribution (with ties, at least as
+ * much). Both probabilities are GSL's binomial CDF (gsl_cdf_binomial_P
+ * and _Q), each rank found by bisection (O(log n) evaluations).
+ * Example n = 20, q = 0.5, level 0.95: P(B <= 5) = 21700 / 2^20 =
+ * 0.0206947 <= 0.025 < P(B <= 6) = 0.0576591, so l = 6, u = 15, coverage
+ * 1 - 2 * 0.0206947 = 0.958611.
+ * Returns 1 with *l, *u and *coverage set, or 0 when no such interval
+ * exists: (1 - q)^n > a (no l: even x_(1) starts above the quantile too
+ * often) or q^n > a (no u); at 95% that is n < 6 for the median, n < 36
+ * for p90, n < 72 for p95, n < 368 for p99 and n < 3688 for p99.9. Also
+ * 0 for n > UINT_MAX (GSL's n) or q, level outside (0, 1). Pure; no
+ * allocation.
+ */
+int pl_stats_quantile_ci_ranks(size_t n, double q, double level, size_t *l, size_t *u,
+                               double *coverage);
+
 /* ----------------------------------------------------------- Mann-Whitney */
 
 /* Largest per-side sample size for which pl_stats_mann_whitney() computes an

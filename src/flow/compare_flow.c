@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "core/names.h"
+#include "core/requests.h"
+#include "store/requests.h"
 #include "util/alloc.h"
 #include "util/suggest.h"
 
@@ -62,6 +64,8 @@ static void compared_metrics(const struct pl_compare_opts *opts, unsigned char w
 	if (opts->nmetrics == 0) /* shown by default where recorded (with_recorded()) */
 		for (size_t i = 0; i < sizeof(shown_if_recorded) / sizeof(shown_if_recorded[0]); i++)
 			want[shown_if_recorded[i]] = 1;
+	if (opts->has_slo) /* goodput at a per-request SLO: per second of the run */
+		want[PL_M_DURATION] = 1;
 	if (want[PL_M_GOODPUT]) /* goodput compares only under one SLO */
 		want[PL_M_GOODPUT_SLO_TTFT] = want[PL_M_GOODPUT_SLO_TPOT] = want[PL_M_GOODPUT_SLO_E2EL] = 1;
 }
@@ -154,6 +158,35 @@ static void closest_values(struct pl_store *st, const struct pl_selection *sel, 
 	}
 }
 
+/* compare --slo: grades every run of cols at slo from its stored requests
+ * (a run without them gets none) over the run's duration, and adds the
+ * rows' columns (pl_compare_grade_slo). Returns 0 or a PL_E* code. */
+static int grade_slo(struct pl_store *st, const struct pl_run_columns *cols,
+                     const struct pl_rq_slo *slo, struct pl_comparison *cmp, struct pl_error *err)
+{
+	struct pl_run_grade *g = calloc(cols->n ? cols->n : 1, sizeof(*g));
+	const double *dur = cols->metric[PL_M_DURATION];
+	int rc = 0;
+
+	if (!g)
+		return pl_error_set(err, PL_ENOMEM, "out of memory");
+	for (size_t i = 0; i < cols->n && rc == 0; i++) {
+		struct pl_requests *rq = NULL;
+
+		g[i].run = cols->id[i];
+		rc = pl_store_read_requests(st, cols->id[i], &rq, err);
+		if (rc == 0 && rq) {
+			g[i].has_requests = 1;
+			rc = pl_requests_grade(rq, slo, dur ? dur[i] : NAN, &g[i].grade);
+		}
+		pl_requests_free(rq);
+	}
+	if (rc == 0)
+		rc = pl_compare_grade_slo(cmp, slo, g, cols->n, err);
+	free(g);
+	return rc;
+}
+
 int pl_flow_compare(struct pl_store *st, const struct pl_selection *sel, struct pl_run_list *runs,
                     struct pl_comparison *cmp, char *hint, size_t nhint, struct pl_error *err)
 {
@@ -189,6 +222,8 @@ int pl_flow_compare(struct pl_store *st, const struct pl_selection *sel, struct 
 	memset(cmp, 0, sizeof(*cmp));
 	opts.subsets_min_rows = 1; /* a refusal names what would compare */
 	rc = pl_compare_build_columns(&cols, &opts, cmp, err);
+	if (rc == 0 && opts.has_slo)
+		rc = grade_slo(st, &cols, &opts.slo, cmp, err);
 	if (rc == PL_EEMPTY && (runs ? runs->n : cols.n) == 0 && nhint)
 		closest_values(st, sel, hint, nhint); /* nothing matched: which filter, what is near */
 out:

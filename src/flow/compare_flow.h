@@ -19,6 +19,9 @@
  * each conditions row once (compare over a million runs in well under a
  * second), unless an axis is a per-run condition; with a list every run is
  * loaded in full into it, for renderers that need the runs too.
+ * With sel->opts.has_slo (compare --slo) each run's stored requests are
+ * read and graded at sel->opts.slo over its duration, and the rows get
+ * their request-SLO columns (core/compare.h: pl_compare_grade_slo).
  * Returns 0 (cmp, and runs when given, filled; the caller releases both,
  * also on failure), or:
  *   PL_EMISMATCH  refused: cmp's mismatches name the fields (none when the

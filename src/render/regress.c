@@ -579,7 +579,8 @@ static int check_head(FILE *out, const struct pl_check *chk, enum pl_table_forma
 			pred |= chk->m[i].change.method != PL_TEST_MANN_WHITNEY;
 		fprintf(out,
 		        "test: two-sided Mann-Whitney U at alpha %s%s; a regression is significant and "
-		        "worse by more than %s%%\n\n",
+		        "worse by more than %s%%; over runs: a request-level interval never turns one "
+		        "run a side into a decision\n\n",
 		        al,
 		        pred ? " (where it cannot decide with these n: the candidate's median against "
 		               "the prediction interval of the baseline runs)"

@@ -125,6 +125,95 @@ static void layout_build(const struct pl_comparison *cmp, struct layout *l)
 			l->any_ref = 1;
 }
 
+/* ------------------------------------------------- the request SLO columns */
+
+/* Units of the SLO columns in headers: the goodputs say they are at the
+ * SLO, so that they never read as a tool's own goodput column. */
+static const char *const slo_col_unit[PL_SLO_COLS] = {"fraction", "req/s at slo", "tok/s at slo"};
+
+/* The comparison's SLO: "ttft <= 0.2 s, tpot <= 0.05 s" (human, the form
+ * `requests` prints) or "ttft=0.2,tpot=0.05" (CSV: the --slo syntax). */
+static char *slo_text(const struct pl_rq_slo *slo, int human, char *buf, size_t n)
+{
+	const double lim[] = {slo->ttft, slo->tpot, slo->itl, slo->e2el};
+	static const char *const names[] = {"ttft", "tpot", "itl", "e2el"};
+	char num[40];
+
+	buf[0] = '\0';
+	for (int k = 0; k < 4; k++) {
+		size_t len = strlen(buf);
+		if (isnan(lim[k]) || len >= n)
+			continue;
+		pl_fmt_num(num, sizeof(num), lim[k]);
+		snprintf(buf + len, n - len, human ? "%s%s <= %s s" : "%s%s=%s",
+		         len ? (human ? ", " : ",") : "", names[k], num);
+	}
+	return buf;
+}
+
+/* Header cells of the SLO columns: each column (and, human, its delta);
+ * CSV: "slo", the columns, then their deltas. */
+static void slo_header(struct pl_grid *g, int human)
+{
+	char buf[128];
+
+	if (!human)
+		pl_grid_put(g, "slo", 0, 0);
+	for (int c = 0; c < PL_SLO_COLS; c++) {
+		snprintf(buf, sizeof(buf), "%s (%s)", pl_slo_col_name[c], slo_col_unit[c]);
+		pl_grid_put(g, buf, 0, 1);
+		if (human)
+			pl_grid_put(g, "delta", 0, 1);
+	}
+	for (int c = 0; !human && c < PL_SLO_COLS; c++) {
+		snprintf(buf, sizeof(buf), "%s delta_pct", pl_slo_col_name[c]);
+		pl_grid_put(g, buf, 0, 1);
+	}
+}
+
+/* A row's SLO cells, in slo_header()'s order: n/a (CSV: empty) where no run
+ * of the row has the value; human cells show the runs' spread. */
+static void slo_cells(struct pl_grid *g, const struct pl_comparison *cmp,
+                      const struct pl_compare_row *row, enum pl_table_format fmt)
+{
+	int human = fmt != PL_FMT_CSV;
+	const struct pl_row_slo *s = &row->slo;
+	char buf[160];
+
+	if (!human)
+		pl_grid_put(g, slo_text(&cmp->slo, 0, buf, sizeof(buf)), 1, 0); /* quoted: commas */
+	for (int c = 0; c < PL_SLO_COLS; c++) {
+		if (!s->n[c]) {
+			pl_grid_put(g, human ? "n/a" : "", 0, 1);
+		} else {
+			fmt_metric(buf, sizeof(buf), s->value[c], fmt);
+			if (human && s->n[c] > 1) { /* "0.5 (0.4–0.6)", as pl_fmt_spread */
+				char lo[64], hi[64];
+				size_t len = strlen(buf);
+				pl_fmt_sig4(lo, sizeof(lo), s->min[c]);
+				pl_fmt_sig4(hi, sizeof(hi), s->max[c]);
+				if (strcmp(lo, hi) != 0)
+					snprintf(buf + len, sizeof(buf) - len, " (%s\xe2\x80\x93%s)", lo, hi);
+			}
+			pl_grid_put(g, buf, 0, 1);
+		}
+		if (!human)
+			continue;
+		if (s->has_delta[c] && isfinite(s->delta_pct[c]))
+			pl_fmt_delta(buf, sizeof(buf), s->delta_pct[c]);
+		else
+			snprintf(buf, sizeof(buf), "-");
+		pl_grid_put(g, buf, 0, 1);
+	}
+	for (int c = 0; !human && c < PL_SLO_COLS; c++) {
+		if (s->has_delta[c] && isfinite(s->delta_pct[c]))
+			pl_fmt_num(buf, sizeof(buf), round_delta(s->delta_pct[c]));
+		else
+			buf[0] = '\0';
+		pl_grid_put(g, buf, 0, 1);
+	}
+}
+
 static void comparison_grid(const struct pl_comparison *cmp, const struct layout *l,
                             enum pl_table_format fmt, struct pl_grid *g)
 {
@@ -133,6 +222,8 @@ static void comparison_grid(const struct pl_comparison *cmp, const struct layout
 	char buf[128];
 
 	g->ncols = l->nconds + 1 + (human ? 2 * l->nmetrics : 1 + 2 * l->nmetrics);
+	if (cmp->has_slo)
+		g->ncols += 2 * PL_SLO_COLS + (human ? 0 : 1);
 	for (size_t i = 0; i < l->nconds; i++)
 		pl_grid_put(g, pl_cond_info[l->conds[i]].name, 0, 0);
 	pl_grid_put(g, "n", 0, 1);
@@ -148,6 +239,8 @@ static void comparison_grid(const struct pl_comparison *cmp, const struct layout
 		snprintf(buf, sizeof(buf), "%s delta_pct", pl_metric_info[l->metrics[i]].name);
 		pl_grid_put(g, buf, 0, 1);
 	}
+	if (cmp->has_slo)
+		slo_header(g, human);
 
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		const struct pl_compare_row *row = &cmp->rows[r];
@@ -207,6 +300,8 @@ static void comparison_grid(const struct pl_comparison *cmp, const struct layout
 				buf[0] = '\0';
 			pl_grid_put(g, buf, 0, 1);
 		}
+		if (cmp->has_slo)
+			slo_cells(g, cmp, row, fmt);
 	}
 }
 
@@ -224,6 +319,11 @@ static int write_header_lines(FILE *out, const struct pl_comparison *cmp, enum p
 	if ((rc = pl_render_write_shared(out, cmp, fmt, 0)))
 		return rc;
 	fputs(sep, out);
+	if (cmp->has_slo) {
+		char buf[200];
+		fprintf(out, "slo: %s (per request; slo_attainment and goodput from the runs' stored "
+		        "requests)%s", slo_text(&cmp->slo, 1, buf, sizeof(buf)), sep);
+	}
 	return 0;
 }
 
@@ -301,6 +401,61 @@ static void json_spread(FILE *out, const struct pl_comparison *cmp,
 	}
 }
 
+/* `, "key": {...}` of the SLO columns: v per column where known (valid,
+ * else n > 0), the others left out; deltas rounded like the metrics'. */
+static void json_slo_obj(FILE *out, const char *key, const struct pl_row_slo *s, const double *v,
+                         const unsigned char *valid)
+{
+	int first = 1;
+
+	fprintf(out, ", \"%s\": {", key);
+	for (int c = 0; c < PL_SLO_COLS; c++) {
+		if (!(valid ? valid[c] : s->n[c] > 0) || !isfinite(v[c]))
+			continue;
+		pl_json_write_key(out, &first, pl_slo_col_name[c]);
+		pl_json_write_num(out, valid ? round_delta(v[c]) : v[c]);
+	}
+	fputc('}', out);
+}
+
+/* A row's `, "request_slo": {...}`: its runs graded (n: those with stored
+ * requests), each column (null = n/a), then their min, max and delta_pct
+ * where known. */
+static void json_row_slo(FILE *out, const struct pl_compare_row *row)
+{
+	const struct pl_row_slo *s = &row->slo;
+
+	fprintf(out, ", \"request_slo\": {\"n\": %zu", s->n[PL_SLO_ATTAINMENT]);
+	for (int c = 0; c < PL_SLO_COLS; c++) {
+		fprintf(out, ", \"%s\": ", pl_slo_col_name[c]);
+		if (s->n[c] && isfinite(s->value[c]))
+			pl_json_write_num(out, s->value[c]);
+		else
+			fputs("null", out);
+	}
+	json_slo_obj(out, "min", s, s->min, NULL);
+	json_slo_obj(out, "max", s, s->max, NULL);
+	json_slo_obj(out, "delta_pct", s, s->delta_pct, s->has_delta);
+	fputc('}', out);
+}
+
+/* `"slo": {"ttft": 0.2, ...},` — the comparison's SLO, as requests prints it. */
+static void json_slo_limits(FILE *out, const struct pl_rq_slo *slo)
+{
+	const double lim[] = {slo->ttft, slo->tpot, slo->itl, slo->e2el};
+	static const char *const names[] = {"ttft", "tpot", "itl", "e2el"};
+	int first = 1;
+
+	fputs(",\n  \"slo\": {", out);
+	for (int k = 0; k < 4; k++) {
+		if (isnan(lim[k]))
+			continue;
+		pl_json_write_key(out, &first, names[k]);
+		pl_json_write_num(out, lim[k]);
+	}
+	fputc('}', out);
+}
+
 static void json_comparison(FILE *out, const struct pl_comparison *cmp)
 {
 	int first;
@@ -325,7 +480,10 @@ static void json_comparison(FILE *out, const struct pl_comparison *cmp)
 		pl_json_write_key(out, &first, cmp->shared_extra[i].name); /* escaped */
 		pl_json_write_string(out, cmp->shared_extra[i].value);
 	}
-	fputs("},\n  \"rows\": [", out);
+	fputc('}', out);
+	if (cmp->has_slo)
+		json_slo_limits(out, &cmp->slo);
+	fputs(",\n  \"rows\": [", out);
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		const struct pl_compare_row *row = &cmp->rows[r];
 		fputs(r ? ",\n    {\"axis\": {" : "\n    {\"axis\": {", out);
@@ -367,7 +525,10 @@ static void json_comparison(FILE *out, const struct pl_comparison *cmp)
 			pl_json_write_key(out, &first, pl_metric_info[m].name);
 			pl_json_write_num(out, round_delta(row->delta_pct[m]));
 		}
-		fputs("}}", out);
+		fputc('}', out);
+		if (cmp->has_slo)
+			json_row_slo(out, row);
+		fputc('}', out);
 	}
 	fputs(cmp->nrows ? "\n  ],\n  \"caveats\": [" : "],\n  \"caveats\": [", out);
 	for (size_t i = 0; i < cmp->caveats.n; i++) {

@@ -197,6 +197,11 @@ const char *const pl_words_en[PL_MSG_COUNT] = {
 	/* goodput and its SLO */
 	[PL_MSG_GOODPUT_SLO_MISSING] = "goodput is n/a: runs {1} record no SLO for their goodput (the others: {2}); goodput values compare only under one SLO",
 	[PL_MSG_GOODPUT_SLO_DIFFERS] = "goodput is n/a: its values were counted against different SLOs ({1}); goodput values compare only under one SLO",
+	[PL_MSG_CAV_SLO_NO_REQUESTS] = "slo_attainment and goodput are n/a for {1|run|runs} {1:r}: no "
+	                               "stored requests (the file gave summary statistics only); a "
+	                               "row pools its other runs, n/a where none has requests",
+	[PL_MSG_CAV_SLO_NO_DURATION] = "goodput is n/a for {1|run|runs} {1:r}: the file records no "
+	                               "duration (slo_attainment is counted)",
 	/* bundle identity, offline verify and errata (issue 25) */
 	[PL_MSG_BUNDLE_HOW_TO_CHECK] = "How to check this report: its bundle id is {1}. In the bundle's directory, 'perfledger verify --offline . --id {1}' checks every file against manifest.json and recomputes the id from the runs the bundle ships (runs.jsonl) and its definition (definition.json). To re-render it from the data, import runs.jsonl into an empty ledger ('perfledger import runs.jsonl') and run 'perfledger verify .' there.",
 	[PL_MSG_BUNDLE_ERRATA_SINCE] = "Errata since bundle {1} (as of {2}), from the ledger's trail of the selected runs:",

@@ -190,6 +190,11 @@ const char *const pl_words_zh[PL_MSG_COUNT] = {
 	/* goodput and its SLO */
 	[PL_MSG_GOODPUT_SLO_MISSING] = "goodput 不可比：运行 {1} 未记录其 goodput 所依据的 SLO（其余运行：{2}）；goodput 仅在同一 SLO 下可比",
 	[PL_MSG_GOODPUT_SLO_DIFFERS] = "goodput 不可比：其数值依据不同的 SLO 计算（{1}）；goodput 仅在同一 SLO 下可比",
+	[PL_MSG_CAV_SLO_NO_REQUESTS] = "运行 {1:r} 的 slo_attainment 和 goodput 为 n/a：没有存储的逐请求"
+	                               "数据（其文件只给出汇总统计）；一行只合并其中有请求数据的运行，"
+	                               "都没有时为 n/a",
+	[PL_MSG_CAV_SLO_NO_DURATION] = "运行 {1:r} 的 goodput 为 n/a：其文件未记录时长（slo_attainment "
+	                               "照常计算）",
 	/* bundle identity, offline verify and errata (issue 25) */
 	[PL_MSG_BUNDLE_HOW_TO_CHECK] = "如何核验本报告：报告包 id 为 {1}。在报告包目录中运行 'perfledger verify --offline . --id {1}'，它会按 manifest.json 核对每个文件，并根据随包附带的运行记录（runs.jsonl）和报告定义（definition.json）重新计算该 id。若要从数据重新渲染，请将 runs.jsonl 导入一个空账本（'perfledger import runs.jsonl'），再在该处运行 'perfledger verify .'。",
 	[PL_MSG_BUNDLE_ERRATA_SINCE] = "自报告包 {1}（截至 {2}）以来的勘误，来自账本中所选运行记录的审计轨迹：",

@@ -347,6 +347,66 @@ static const char *find_caveat(const struct pl_comparison *c, const char *prefix
 	return NULL;
 }
 
+/* compare --slo's pooling (pl_compare_grade_slo): the A100 row of runs
+ * 1, 3, 4 and the H100 row of run 2. Run 1: attainment 0.5, goodput 1.5
+ * req/s, 4 tok/s; run 3: 0.8, 2, 6; run 4: no stored requests; run 2:
+ * attainment 0.9 with no duration (goodput NaN). A100: medians of runs 1
+ * and 3, 0.65 (0.5-0.8), 1.75, 5, n 2. H100 (row 0, the baseline):
+ * attainment 0.9, goodput n/a; so A100's attainment delta is 100 (0.65 /
+ * 0.9 - 1) = -27.78 %, and its goodputs have none. Caveats name run 4
+ * (no requests) and run 2 (no duration). */
+static void slo_rows_pool_run_grades(void **state)
+{
+	struct pl_run_list l;
+	struct pl_compare_opts o;
+	struct pl_comparison c;
+	struct pl_error e;
+	struct pl_rq_slo slo = {0.2, 0.05, NAN, NAN};
+	struct pl_run_grade g[] = {
+		{4, 0, {0, 0, 0, 0}},
+		{3, 1, {8, 0.8, 2.0, 6.0}},
+		{2, 1, {9, 0.9, NAN, NAN}},
+		{1, 1, {3, 0.5, 1.5, 4.0}},
+	};
+	(void)state;
+	pl_run_list_init(&l);
+	memset(&o, 0, sizeof(o));
+	pl_error_init(&e);
+	add(&l, 1, "2x NVIDIA A100 80G", "550.54", "bf16", "8", 0.40, 100);
+	add(&l, 2, "1x NVIDIA H100 80G", "550.90", "bfloat16", "8", 0.20, 300);
+	add(&l, 3, "2x NVIDIA A100 80G", "550.54", "bfloat16", "8", 0.30, 140);
+	add(&l, 4, "2x NVIDIA A100 80G", "550.54", "BF16", "8", 0.35, 120);
+	assert_int_equal(pl_compare_parse_axis(&o, "hardware", &e), 0);
+	assert_int_equal(pl_compare_build(&l, &o, &c, &e), 0);
+	assert_int_equal(pl_compare_grade_slo(&c, &slo, g, 4, &e), 0);
+	assert_int_equal(c.has_slo, 1);
+	assert_true(c.slo.ttft == 0.2 && isnan(c.slo.e2el));
+	const struct pl_row_slo *h = &c.rows[0].slo, *a = &c.rows[1].slo;
+	assert_int_equal(a->n[PL_SLO_ATTAINMENT], 2);
+	assert_true(a->value[PL_SLO_ATTAINMENT] == 0.65);
+	assert_true(a->min[PL_SLO_ATTAINMENT] == 0.5 && a->max[PL_SLO_ATTAINMENT] == 0.8);
+	assert_true(a->value[PL_SLO_GOODPUT] == 1.75);
+	assert_true(a->value[PL_SLO_GOODPUT_TOKENS] == 5);
+	assert_int_equal(h->n[PL_SLO_ATTAINMENT], 1);
+	assert_true(h->value[PL_SLO_ATTAINMENT] == 0.9);
+	assert_int_equal(h->n[PL_SLO_GOODPUT], 0);
+	assert_true(isnan(h->value[PL_SLO_GOODPUT]));
+	assert_int_equal(h->has_delta[PL_SLO_ATTAINMENT], 1);
+	assert_true(h->delta_pct[PL_SLO_ATTAINMENT] == 0);
+	assert_int_equal(a->has_delta[PL_SLO_ATTAINMENT], 1);
+	assert_true(fabs(a->delta_pct[PL_SLO_ATTAINMENT] - 100.0 * (0.65 / 0.9 - 1)) < 1e-12);
+	assert_int_equal(a->has_delta[PL_SLO_GOODPUT], 0); /* baseline n/a */
+	assert_string_equal(find_caveat(&c, "slo_attainment and goodput are n/a"),
+	                    "slo_attainment and goodput are n/a for run 4: no stored requests (the "
+	                    "file gave summary statistics only); a row pools its other runs, n/a "
+	                    "where none has requests");
+	assert_string_equal(find_caveat(&c, "goodput is n/a for"),
+	                    "goodput is n/a for run 2: the file records no duration (slo_attainment "
+	                    "is counted)");
+	pl_comparison_release(&c);
+	pl_run_list_release(&l);
+}
+
 /* A value valid for condition id's type, distinct per k (0 or 1). */
 static const char *cond_value(int id, int k)
 {
@@ -762,6 +822,7 @@ int main(void)
 		cmocka_unit_test(workload_rule_boundaries),
 		cmocka_unit_test(rate_shortfall_boundaries),
 		cmocka_unit_test(implausible_values_get_no_delta),
+		cmocka_unit_test(slo_rows_pool_run_grades),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

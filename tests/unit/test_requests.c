@@ -432,6 +432,54 @@ static void percentile_edges(void **state)
 	CLOSE(pl_rq_median(two, 2), 1.5);
 }
 
+/* The percentiles' 95% intervals (core/requests.h) on 20 completed
+ * requests and a failed one: TTFT k / 100 s for k = 1..20 (pushed out of
+ * order), E2EL = TTFT + 1 s, 2 output tokens (TPOT = 1 s each). Sorted,
+ * x_(k) = k / 100. The median's ranks at n = 20 (test_stats.c
+ * quantile_ci_ranks: P(B <= 5) = 0.0207 <= 0.025 < P(B <= 6), B ~
+ * Binomial(20, 1/2)) are l = 6, u = 15: TTFT p50 0.105 s in [0.06, 0.15],
+ * E2EL in [1.06, 1.15]; TPOT's 20 equal values give [1, 1]. p90 and above
+ * need n >= 36 (0.9^20 = 0.12 > 0.025): n/a. The failed request is not a
+ * value. With the first 5 requests alone the median too is n/a (0.5^5 =
+ * 0.031 > 0.025); with 6 it is [x_(1), x_(6)]. */
+static void percentile_intervals(void **state)
+{
+	static const int order[20] = {7, 3, 20, 1, 14, 9, 18, 5, 12, 16,
+	                              2, 11, 19, 6, 13, 4, 17, 8, 10, 15};
+	struct pl_requests rq;
+	struct pl_rq_stats st;
+
+	(void)state;
+	pl_requests_init(&rq);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(pl_requests_push(&rq, NULL, 10, 2, order[i] / 100.0,
+		                                  order[i] / 100.0 + 1), 0);
+	assert_int_equal(pl_requests_stats(&rq, &st), 0);
+	assert_int_equal(st.ttft.n, 5);
+	assert_true(isnan(st.ttft.ci_low[0]) && isnan(st.ttft.ci_high[0]));
+	assert_int_equal(pl_requests_push(&rq, NULL, 10, 2, order[5] / 100.0, order[5] / 100.0 + 1), 0);
+	assert_int_equal(pl_requests_stats(&rq, &st), 0);
+	/* TTFT 0.07 0.03 0.2 0.01 0.14 0.09: [x_(1), x_(6)] = [0.01, 0.2] */
+	assert_true(st.ttft.ci_low[0] == 0.01 && st.ttft.ci_high[0] == 0.2);
+	for (int i = 6; i < 20; i++)
+		assert_int_equal(pl_requests_push(&rq, NULL, 10, 2, order[i] / 100.0,
+		                                  order[i] / 100.0 + 1), 0);
+	assert_int_equal(pl_requests_push(&rq, "boom", 10, -1, NAN, NAN), 0);
+	assert_int_equal(pl_requests_stats(&rq, &st), 0);
+	assert_int_equal(st.ttft.n, 20);
+	CLOSE(st.ttft.p50, 0.105);
+	assert_true(st.ttft.ci_low[0] == 0.06 && st.ttft.ci_high[0] == 0.15);
+	assert_true(st.e2el.ci_low[0] == 0.06 + 1 && st.e2el.ci_high[0] == 0.15 + 1);
+	assert_int_equal(st.tpot.n, 20);
+	CLOSE(st.tpot.ci_low[0], 1.0);
+	CLOSE(st.tpot.ci_high[0], 1.0);
+	for (int k = 1; k < PL_RQ_NPCT; k++)
+		assert_true(isnan(st.ttft.ci_low[k]) && isnan(st.ttft.ci_high[k]));
+	assert_int_equal(st.itl.n, 0);
+	assert_true(isnan(st.itl.ci_low[0]));
+	pl_requests_release(&rq);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +494,7 @@ int main(void)
 		cmocka_unit_test(bad_input_refused),
 		cmocka_unit_test(check_with_e2el),
 		cmocka_unit_test(percentile_edges),
+		cmocka_unit_test(percentile_intervals),
 	};
 
 	pl_adapters_init();

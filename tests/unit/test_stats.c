@@ -175,6 +175,60 @@ static void median_ci_too_few(void **state)
 	assert_near(s.ci_level, 0.5, 1e-12);
 }
 
+/* pl_stats_quantile_ci_ranks: the equal-tailed 95% interval of a quantile
+ * from order statistics, l and u worked out with the exact binomial
+ * (Python, math.comb, summed tails):
+ *   n = 20, q = 0.5: P(B <= 5) = 21700 / 2^20 = 0.0206947 <= 0.025 <
+ *     P(B <= 6) = 0.0576591, so l = 6 and by symmetry u = 15; coverage
+ *     1 - 2 * 21700 / 2^20 = 0.958610534667969;
+ *   n = 20, q = 0.9: P(B >= 20) = 0.9^20 = 0.1216 > 0.025: no u, n/a;
+ * and at each percentile's boundary n - 1 has none, n has:
+ *   median  n 5: 0.5^5 = 0.03125 > 0.025;  n 6: l 1, u 6, coverage 0.96875
+ *   p90  n 35: 0.9^35 = 0.02503 > 0.025;  n 36: l 29, u 36, 0.953962105
+ *   p95  n 71: 0.95^71 = 0.02620;         n 72: l 64, u 72, 0.965490048
+ *   p99  n 367: 0.99^367 = 0.02501;       n 368: l 360, u 368, 0.962415820
+ *   p99.9  n 3687: 0.999^3687 = 0.0250009; n 3688: l 3680, u 3688, 0.961623752 */
+static void quantile_ci_ranks(void **state)
+{
+	static const struct {
+		size_t n;
+		double q;
+		int ok;
+		size_t l, u;
+		double coverage;
+	} c[] = {
+		{20, 0.5, 1, 6, 15, 0.958610534667969}, {20, 0.9, 0, 0, 0, 0},
+		{5, 0.5, 0, 0, 0, 0},                   {6, 0.5, 1, 1, 6, 0.96875},
+		{35, 0.9, 0, 0, 0, 0},                  {36, 0.9, 1, 29, 36, 0.953962105202652},
+		{71, 0.95, 0, 0, 0, 0},                 {72, 0.95, 1, 64, 72, 0.965490047908374},
+		{367, 0.99, 0, 0, 0, 0},                {368, 0.99, 1, 360, 368, 0.962415820410858},
+		{3687, 0.999, 0, 0, 0, 0},              {3688, 0.999, 1, 3680, 3688, 0.961623751803418},
+	};
+	size_t l, u;
+	double cov;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		l = u = 0;
+		assert_int_equal(pl_stats_quantile_ci_ranks(c[i].n, c[i].q, 0.95, &l, &u, &cov), c[i].ok);
+		if (!c[i].ok)
+			continue;
+		assert_int_equal(l, c[i].l);
+		assert_int_equal(u, c[i].u);
+		assert_near(cov, c[i].coverage, 1e-9);
+	}
+	/* the median interval of check (pl_stats_summarize) is its q = 0.5 case */
+	assert_int_equal(pl_stats_quantile_ci_ranks(10, 0.5, 0.95, &l, &u, &cov), 1);
+	assert_int_equal(l, 2);
+	assert_int_equal(u, 9);
+	assert_near(cov, 0.978515625, 1e-12);
+	/* out of domain: nothing */
+	assert_int_equal(pl_stats_quantile_ci_ranks(0, 0.5, 0.95, &l, &u, &cov), 0);
+	assert_int_equal(pl_stats_quantile_ci_ranks(100, 0, 0.95, &l, &u, &cov), 0);
+	assert_int_equal(pl_stats_quantile_ci_ranks(100, 1, 0.95, &l, &u, &cov), 0);
+	assert_int_equal(pl_stats_quantile_ci_ranks(100, 0.5, 1, &l, &u, &cov), 0);
+}
+
 static void summarize_errors(void **state)
 {
 	const double v[3] = { 1, NAN, 3 };
@@ -887,6 +941,7 @@ int main(void)
 		cmocka_unit_test(median_ci_n10),
 		cmocka_unit_test(median_ci_n20),
 		cmocka_unit_test(median_ci_too_few),
+		cmocka_unit_test(quantile_ci_ranks),
 		cmocka_unit_test(summarize_errors),
 		cmocka_unit_test(mw_exact_known),
 		cmocka_unit_test(mw_exact_vs_bruteforce),
