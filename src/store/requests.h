@@ -46,6 +46,13 @@ int pl_store_write_requests(struct pl_store *st, long long run_id, struct pl_req
 int pl_store_read_requests(struct pl_store *st, long long run_id, struct pl_requests **out,
                            struct pl_error *err);
 
+/* As pl_store_read_requests(), without the blob (out->blob NULL): the
+ * columns alone, decoded as the stored bytes are read and inflated, a
+ * window at a time, for a reader that only computes from them
+ * (`requests`). */
+int pl_store_read_request_columns(struct pl_store *st, long long run_id,
+                                  struct pl_requests **out, struct pl_error *err);
+
 /* Counts of the requests stored for run run_id, without decoding them. */
 struct pl_request_counts {
 	int found;          /* 1 when the run has requests */
