@@ -232,6 +232,36 @@ int pl_adapters_parse_requests(const char *path, const char *buf, size_t len, st
  * set it before parsing starts. */
 void pl_adapters_set_stream_min(size_t bytes);
 
+/* The stream minimum (pl_adapters_set_stream_min; 4 MiB unless set). */
+size_t pl_adapters_stream_min(void);
+
+/*
+ * A large JSON result read in pieces, never whole: the import feeds each
+ * piece of a file of at least the stream minimum as it reads it (hashing
+ * and compressing the same piece), then asks for its runs. The pieces go
+ * through the streaming parser of "itls" (requests_stream.c) alone, so
+ * only a vLLM / SGLang detailed result parses this way; for anything else
+ * pl_adapters_parse_stream() returns 1 and the caller parses the bytes
+ * whole with pl_adapters_parse_records(), which words every message.
+ */
+struct pl_gap_stream;
+
+/* A new stream, or NULL on out of memory; free with pl_gap_stream_free(). */
+struct pl_gap_stream *pl_gap_stream_new(void);
+
+/* Feeds the next buf[0..len) of the file. Returns 0, or 1 once the bytes
+ * cannot be read this way (later pieces are then ignored). */
+int pl_gap_stream_feed(struct pl_gap_stream *s, const char *buf, size_t len);
+
+/* The runs of the file fed whole to s, appended to out as
+ * pl_adapters_parse_records() would append them from its bytes. Returns
+ * 0, 1 (this path does not apply: nothing appended, err untouched; parse
+ * the bytes whole), or PL_ENOMEM. */
+int pl_adapters_parse_stream(const char *path, struct pl_gap_stream *s, const char *format,
+                             struct pl_run_list *out, struct pl_error *err);
+
+void pl_gap_stream_free(struct pl_gap_stream *s);
+
 /* How many files this process has parsed with "itls" streamed (for tests). */
 size_t pl_adapters_streamed(void);
 

@@ -457,36 +457,54 @@ static int holds_nothing(const char *buf, size_t len)
 }
 
 /* The runs of a large detailed vLLM / SGLang result whose "itls" was read
- * by the streaming parser (requests_stream.c): the adapter parses the rest
- * of the document and the gaps join its one run's requests. Returns 0 with
- * the runs in tmp and impl set, or 1 when this path does not apply or does
- * not fit (nothing kept: parse the bytes as a tree), or PL_ENOMEM. */
-static int parse_streamed(const char *path, const char *buf, size_t len, const char *format,
+ * by the streaming parser (requests_stream.c) into cap (released here):
+ * the adapter parses the rest of the document and the gaps join its one
+ * run's requests. Returns 0 with the runs in tmp and impl set, or 1 when
+ * this path does not fit (nothing kept: parse the bytes as a tree). */
+static int parse_captured(const char *path, struct pl_gap_capture *cap,
                           const struct pl_adapter_impl **impl, struct pl_run_list *tmp)
 {
-	struct pl_gap_capture cap;
 	struct pl_adapter_input in = {.path = path};
 	struct pl_error e;
 	int rc = 1;
 
-	if (!pl_gap_capture_read(buf, len, &cap))
-		return 1;
 	pl_error_init(&e);
-	in.buf = cap.rest;
-	in.len = cap.nrest;
+	in.buf = cap->rest;
+	in.len = cap->nrest;
 	if ((*impl || detect(&in, impl, &e) == 0) &&
 	    (*impl == &pl_adapter_vllm_serving || *impl == &pl_adapter_sglang) &&
 	    (*impl)->parse(&in, tmp, &e) == 0 && tmp->n == 1 && !tmp->v[0].reject &&
-	    pl_gap_capture_attach(&cap, tmp->v[0].requests, &e) == 0)
+	    pl_gap_capture_attach(cap, tmp->v[0].requests, &e) == 0)
 		rc = 0;
-	(void)format;
 	pl_json_doc_release(&in.doc);
-	pl_gap_capture_release(&cap);
+	pl_gap_capture_release(cap);
 	if (rc) {
 		pl_run_list_release(tmp);
 		memset(tmp, 0, sizeof(*tmp));
 	}
 	return rc;
+}
+
+/* parse_file() once the runs are in tmp (impl: the adapter that made
+ * them): summaries, the refusal of a run without measurements, keep or
+ * reject, and the move to out. */
+static int finish_parse(const struct pl_adapter_impl *impl, const char *path, int keep,
+                        struct pl_run_list *tmp, struct pl_run_list *out, struct pl_error *err);
+
+int pl_adapters_parse_stream(const char *path, struct pl_gap_stream *s, const char *format,
+                             struct pl_run_list *out, struct pl_error *err)
+{
+	const struct pl_adapter_impl *impl = NULL;
+	struct pl_run_list tmp = {0};
+	struct pl_gap_capture cap;
+
+	if (!path)
+		path = "-";
+	if (format && !(impl = by_name(format)))
+		return 1; /* the whole-bytes path words it */
+	if (!pl_gap_stream_finish(s, &cap) || parse_captured(path, &cap, &impl, &tmp))
+		return 1;
+	return finish_parse(impl, path, 1, &tmp, out, err);
 }
 
 static int parse_file(const char *path, const char *buf, size_t len, const char *format,
@@ -495,6 +513,7 @@ static int parse_file(const char *path, const char *buf, size_t len, const char 
 	struct pl_adapter_input in = {.path = path ? path : "-", .buf = buf, .len = len};
 	struct pl_run_list tmp = {0};
 	const struct pl_adapter_impl *impl = NULL;
+	struct pl_gap_capture cap;
 	int rc;
 
 	if (format && !(impl = by_name(format)))
@@ -502,7 +521,7 @@ static int parse_file(const char *path, const char *buf, size_t len, const char 
 		                    known_formats());
 	if (holds_nothing(buf, len))
 		return 0; /* no runs, like a CSV of a header alone */
-	if (parse_streamed(in.path, buf, len, format, &impl, &tmp) == 0) {
+	if (pl_gap_capture_read(buf, len, &cap) && parse_captured(in.path, &cap, &impl, &tmp) == 0) {
 		rc = 0;
 	} else {
 		impl = format ? by_name(format) : NULL;
@@ -514,6 +533,20 @@ static int parse_file(const char *path, const char *buf, size_t len, const char 
 		}
 	}
 	pl_json_doc_release(&in.doc);
+	if (rc) {
+		pl_run_list_release(&tmp);
+		return rc;
+	}
+	return finish_parse(impl, in.path, keep, &tmp, out, err);
+}
+
+static int finish_parse(const struct pl_adapter_impl *impl, const char *path, int keep,
+                        struct pl_run_list *tmp_, struct pl_run_list *out, struct pl_error *err)
+{
+	struct pl_run_list tmp = *tmp_;
+	int rc = 0;
+
+	memset(tmp_, 0, sizeof(*tmp_));
 	for (size_t i = 0; rc == 0 && i < tmp.n; i++) {
 		struct pl_run *r = &tmp.v[i];
 		if (pl_inventory_summarize(impl->info->name, r))
@@ -521,7 +554,7 @@ static int parse_file(const char *path, const char *buf, size_t len, const char 
 		else if (r->reject)
 			continue;
 		else if (impl != &pl_adapter_ledger && impl != &pl_adapter_descriptor && !measured(r))
-			rc = refuse_unmeasured(impl, in.path, r, tmp.n > 1, err);
+			rc = refuse_unmeasured(impl, path, r, tmp.n > 1, err);
 	}
 	for (size_t i = 0; rc == 0 && !keep && i < tmp.n; i++)
 		if (tmp.v[i].reject) {

@@ -42,6 +42,12 @@ struct pl_gap_capture {
  * memory) returns 0 with out empty: parse buf as a tree then. */
 int pl_gap_capture_read(const char *buf, size_t len, struct pl_gap_capture *out);
 
+/* The end of a capture fed piece by piece (adapters.h, pl_gap_stream_*):
+ * as pl_gap_capture_read() for the bytes fed, which must be at least the
+ * stream minimum. Returns 1 with out filled (taken over from s), else 0. */
+struct pl_gap_stream;
+int pl_gap_stream_finish(struct pl_gap_stream *s, struct pl_gap_capture *out);
+
 /* Gives rq (made by pl_requests_from_vllm from the document without
  * "itls") the captured gaps, taking them over from cap (a failed
  * request's dropped, as the tree path does), and checks rq again. Returns

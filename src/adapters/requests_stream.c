@@ -22,6 +22,7 @@
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_parse.h>
 
+#include "adapters/adapters.h"
 #include "adapters/requests_impl.h"
 #include "core/requests.h"
 #include "util/alloc.h"
@@ -200,45 +201,102 @@ void pl_gap_capture_release(struct pl_gap_capture *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int pl_gap_capture_read(const char *buf, size_t len, struct pl_gap_capture *out)
+/* A capture fed piece by piece (pl_gap_stream_*): the parser, its state
+ * and where the document's first byte has got to. */
+struct pl_gap_stream {
+	struct cap c;                 /* the callbacks' state */
+	yajl_handle h;                /* the parser, made at the first '{' */
+	struct pl_gap_capture out;    /* what is captured */
+	size_t seen;                  /* bytes fed so far */
+	int failed;                   /* 1: this path does not apply (stop feeding) */
+};
+
+struct pl_gap_stream *pl_gap_stream_new(void)
 {
-	struct cap c;
-	yajl_handle h = NULL;
+	struct pl_gap_stream *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->c.out = &s->out;
+	if (!(s->c.g = yajl_gen_alloc(NULL))) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void pl_gap_stream_free(struct pl_gap_stream *s)
+{
+	if (!s)
+		return;
+	if (s->h)
+		yajl_free(s->h);
+	if (s->c.g)
+		yajl_gen_free(s->c.g);
+	pl_gap_capture_release(&s->out);
+	free(s);
+}
+
+int pl_gap_stream_feed(struct pl_gap_stream *s, const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	if (s->failed)
+		return 1;
+	if (!s->h) {
+		/* before the document: a byte order mark (at the very start) and
+		 * white space, then it must be an object */
+		if (s->seen == 0 && len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+			i = 3;
+		while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
+			i++;
+		s->seen += len;
+		if (i == len)
+			return 0;
+		if (buf[i] != '{' || !(s->h = yajl_alloc(&callbacks, NULL, &s->c)))
+			return s->failed = 1;
+	} else {
+		s->seen += len;
+	}
+	if (yajl_parse(s->h, (const unsigned char *)buf + i, len - i) != yajl_status_ok)
+		return s->failed = 1;
+	return 0;
+}
+
+int pl_gap_stream_finish(struct pl_gap_stream *s, struct pl_gap_capture *out)
+{
 	const unsigned char *rest;
-	size_t i = 0, rlen = 0;
-	int ok = 0;
+	size_t rlen = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (len < stream_min)
+	if (s->failed || !s->h || s->seen < stream_min || yajl_complete_parse(s->h) != yajl_status_ok ||
+	    !s->c.seen || yajl_gen_get_buf(s->c.g, &rest, &rlen) != yajl_gen_status_ok ||
+	    !(s->out.rest = malloc(rlen + 1)))
 		return 0;
-	if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
-		i = 3;
-	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
-		i++;
-	if (i >= len || buf[i] != '{')
+	memcpy(s->out.rest, rest, rlen);
+	s->out.rest[rlen] = '\0';
+	s->out.nrest = rlen;
+	*out = s->out;
+	memset(&s->out, 0, sizeof(s->out));
+	return 1;
+}
+
+int pl_gap_capture_read(const char *buf, size_t len, struct pl_gap_capture *out)
+{
+	struct pl_gap_stream *s;
+	int ok;
+
+	memset(out, 0, sizeof(*out));
+	if (len < stream_min || !(s = pl_gap_stream_new()))
 		return 0;
-	memset(&c, 0, sizeof(c));
-	c.out = out;
-	if (!(c.g = yajl_gen_alloc(NULL)) || !(h = yajl_alloc(&callbacks, NULL, &c)))
-		goto out;
-	if (yajl_parse(h, (const unsigned char *)buf + i, len - i) != yajl_status_ok ||
-	    yajl_complete_parse(h) != yajl_status_ok || !c.seen)
-		goto out;
-	if (yajl_gen_get_buf(c.g, &rest, &rlen) != yajl_gen_status_ok ||
-	    !(out->rest = malloc(rlen + 1)))
-		goto out;
-	memcpy(out->rest, rest, rlen);
-	out->rest[rlen] = '\0';
-	out->nrest = rlen;
-	ok = 1;
-out:
-	if (h)
-		yajl_free(h);
-	if (c.g)
-		yajl_gen_free(c.g);
-	if (!ok)
-		pl_gap_capture_release(out);
+	ok = pl_gap_stream_feed(s, buf, len) == 0 && pl_gap_stream_finish(s, out);
+	pl_gap_stream_free(s);
 	return ok;
+}
+
+size_t pl_adapters_stream_min(void)
+{
+	return stream_min;
 }
 
 int pl_gap_capture_attach(struct pl_gap_capture *cap, struct pl_requests *rq, struct pl_error *err)

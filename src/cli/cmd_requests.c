@@ -204,7 +204,7 @@ int cmd_requests(const struct pl_cli *cli, int argc, char **argv)
 	if (!(st = pl_cli_open_store(cli, PL_CLI_STORE_READ)))
 		goto out;
 	if (pl_store_get_run(st, id, &run, &found, &err) ||
-	    (found && pl_store_read_requests(st, id, &rq, &err))) {
+	    (found && pl_store_read_request_columns(st, id, &rq, &err))) {
 		pl_cli_print_error(&err);
 		rc = pl_cli_exit_for(err.code);
 		goto out;
@@ -219,13 +219,14 @@ int cmd_requests(const struct pl_cli *cli, int argc, char **argv)
 		              id);
 		goto out;
 	}
-	if (pl_requests_stats(rq, &stats)) {
-		pl_cli_errorf("requests", "out of memory");
-		goto out;
-	}
+	/* graded first: the statistics then reorder the gaps in place */
 	if (slo_text)
 		pl_requests_grade(rq, &slo,
 		                  run.has_metric[PL_M_DURATION] ? run.metric[PL_M_DURATION] : NAN, &grade);
+	if (pl_requests_stats_consume(rq, &stats)) {
+		pl_cli_errorf("requests", "out of memory");
+		goto out;
+	}
 	if (json)
 		print_json(stdout, id, &stats, slo_text ? &slo : NULL, &grade);
 	else

@@ -4,6 +4,7 @@
  * See requests.h; the definitions are stated in schema/requests.md.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,11 +429,34 @@ static double tpot_of(const struct pl_requests *rq, size_t i)
 	return (e - rq->ttft[i]) / (double)(rq->output_tokens[i] - 1);
 }
 
-int pl_requests_stats(const struct pl_requests *rq, struct pl_rq_stats *out)
+/* The pooled gaps of rq's completed requests, in request order: rq's own
+ * array when it may be reordered (inplace; a failed request's gaps, if any,
+ * squeezed out first), else a copy in *copy (caller frees). NULL on out
+ * of memory. */
+static double *pooled_gaps(struct pl_requests *rq, int inplace, double **copy, size_t *nv)
+{
+	double *g = rq->gaps;
+
+	*copy = NULL;
+	if (!inplace && !(g = *copy = malloc((rq->ngaps ? rq->ngaps : 1) * sizeof(*g))))
+		return NULL;
+	*nv = 0;
+	for (size_t i = 0; i < rq->n; i++) {
+		size_t ng;
+		const double *gi = pl_requests_gaps(rq, i, &ng);
+		if (rq->error[i] || ng == 0)
+			continue;
+		if (g + *nv != gi)
+			memmove(g + *nv, gi, ng * sizeof(*g));
+		*nv += ng;
+	}
+	return g;
+}
+
+static int stats(struct pl_requests *rq, int inplace, struct pl_rq_stats *out)
 {
 	size_t n = rq->n, nv;
 	double *v = malloc((n ? n : 1) * sizeof(*v));
-	double *g = NULL;
 
 	memset(out, 0, sizeof(*out));
 	if (!v)
@@ -464,22 +488,13 @@ int pl_requests_stats(const struct pl_requests *rq, struct pl_rq_stats *out)
 	}
 	dist(v, nv, &out->e2el);
 	if (rq->columns & PL_RQ_GAPS) {
-		g = malloc((rq->ngaps ? rq->ngaps : 1) * sizeof(*g));
+		double *copy, *g = pooled_gaps(rq, inplace, &copy, &nv);
 		if (!g) {
 			free(v);
 			return PL_ENOMEM;
 		}
-		nv = 0;
-		for (size_t i = 0; i < n; i++) {
-			size_t ng;
-			const double *gi = pl_requests_gaps(rq, i, &ng);
-			if (rq->error[i])
-				continue;
-			memcpy(g + nv, gi, ng * sizeof(*g));
-			nv += ng;
-		}
 		dist(g, nv, &out->itl);
-		free(g);
+		free(copy);
 	} else {
 		nv = 0;
 		for (size_t i = 0; rq->itl_mean && i < n; i++)
@@ -489,6 +504,27 @@ int pl_requests_stats(const struct pl_requests *rq, struct pl_rq_stats *out)
 	}
 	free(v);
 	return 0;
+}
+
+int pl_requests_stats(const struct pl_requests *rq, struct pl_rq_stats *out)
+{
+	/* not written to: the gaps are copied before they are reordered */
+	return stats((struct pl_requests *)(uintptr_t)rq, 0, out);
+}
+
+int pl_requests_stats_consume(struct pl_requests *rq, struct pl_rq_stats *out)
+{
+	int rc = stats(rq, 1, out);
+
+	if (rq->columns & PL_RQ_GAPS) { /* reordered: no longer any request's */
+		free(rq->gaps);
+		free(rq->gap_off);
+		rq->gaps = NULL;
+		rq->gap_off = NULL;
+		rq->ngaps = rq->gap_cap = 0;
+		rq->columns &= ~PL_RQ_GAPS;
+	}
+	return rc;
 }
 
 /* The ITL of request i against an SLO: its largest gap, or its mean gap. */

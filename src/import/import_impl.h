@@ -59,6 +59,9 @@ struct item {
 	struct pl_source_chunk src; /* IT_FILE: the file's bytes compressed (src.z NULL when
 	                               not read or rejected); IT_SRC: one chunk; owned */
 	long long src_seq;       /* IT_SRC: the chunk's number */
+	struct pl_source_chunk *srcs; /* IT_FILE read in pieces (instead of src): its
+	                                 PL_SOURCE_CHUNK chunks in order; owned */
+	size_t nsrcs, srcs_cap;  /* chunks in srcs, allocated */
 };
 
 /* State of one pl_import_paths call. */

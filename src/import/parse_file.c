@@ -16,6 +16,12 @@
  * in chunks, so memory stays constant whatever the file size; the file's
  * savepoint keeps it atomic. Their records are numbered and errors located
  * exactly as for a file read whole.
+ *
+ * Other files of the adapters' stream minimum (4 MiB) or more are read in
+ * 1 MiB pieces (produce_pieces): each piece hashed, compressed as a chunk
+ * of the kept bytes and fed to the streaming parser of a vLLM / SGLang
+ * detailed result's "itls", so the file is never held whole; a file that
+ * parser cannot read is read again whole and parsed as before.
  */
 #include "import/import.h"
 
@@ -33,6 +39,7 @@
 #include "core/hash.h"
 #include "core/model.h"
 #include "import/import_impl.h"
+#include "util/alloc.h"
 #include "util/file.h"
 #include "util/fsutil.h"
 
@@ -209,44 +216,34 @@ static void produce_whole(struct batch *b, const struct src *f, int fd, size_t s
 	produce_buffer(b, f, buf, len, rc, &err);
 }
 
-/* The rest of produce_whole() for the bytes buf[0..len) of f (taken over
- * and freed), or for the failure rc (err) to read them. */
-static void produce_buffer(struct batch *b, const struct src *f, char *buf, size_t len, int rc,
-                           struct pl_error *errp)
+/* The runs of the bytes buf[0..len) of path into it->runs: rc, err set. */
+static int parse_bytes(struct batch *b, const char *path, const char *buf, size_t len,
+                       struct item *it, struct pl_error *err)
+{
+	int rc = pl_adapters_parse_records(path, buf, len, b->opts->format, &it->runs, err);
+
+	/* a JSONL file with a bad line (cut short): its good lines are kept */
+	if (rc == PL_ESYNTAX && pl_import_has_suffix(path, ".jsonl") && it->runs.n == 0) {
+		pl_error_init(err);
+		rc = pl_import_parse_lines(path, buf, len, b->opts->format, &it->runs, err);
+	}
+	return rc;
+}
+
+/* The end of a file's item once its runs are parsed (rc 0) or it failed
+ * (rc, err): the summary's per-request records, the sidecar, prepare.c,
+ * the condition keys; then it goes to the writer. */
+static void finish_item(struct batch *b, const struct src *f, struct item *it, int rc,
+                        struct pl_error *errp)
 {
 	const char *path = f->path;
-	struct item *it = pl_import_item_new(IT_FILE, path);
 	struct pl_error err = *errp;
 	char *side = NULL, *sbuf = NULL;
 	size_t slen = 0;
 
-	if (!it) {
-		free(buf);
-		pl_import_push_oom(b);
-		return;
-	}
-	if (rc == 0) {
-		rc = pl_sha256_hex(buf, len, it->sha);
-		if (rc)
-			pl_error_set(&err, PL_ENOMEM, "out of memory");
-		else
-			it->have_sha = 1;
-	}
-	if (rc == 0)
-		rc = pl_adapters_parse_records(path, buf, len, b->opts->format, &it->runs, &err);
-	/* a JSONL file with a bad line (cut short): its good lines are kept */
-	if (rc == PL_ESYNTAX && pl_import_has_suffix(path, ".jsonl") && it->runs.n == 0) {
-		pl_error_init(&err);
-		rc = pl_import_parse_lines(path, buf, len, b->opts->format, &it->runs, &err);
-	}
 	/* a summary's per-request records, from the file beside it */
 	if (rc == 0)
 		rc = pl_import_attach_records(path, &it->runs, &err);
-	/* the bytes are kept with the runs (compressed here, on the parser
-	 * thread); not those of a ledger export, whose runs name their own */
-	if (rc == 0 && !(it->runs.n > 0 && it->runs.v[0].provenance_given))
-		rc = pl_source_compress(buf, len, &it->src, &err);
-	free(buf);
 	if (rc == 0)
 		rc = pl_import_load_sidecar(path, f->side, &side, &sbuf, &slen, &err);
 	if (rc == 0)
@@ -262,6 +259,37 @@ static void produce_buffer(struct batch *b, const struct src *f, char *buf, size
 		pl_import_item_fail(it, rc, &err);
 	}
 	pl_import_push(b, it);
+}
+
+/* The rest of produce_whole() for the bytes buf[0..len) of f (taken over
+ * and freed), or for the failure rc (err) to read them. */
+static void produce_buffer(struct batch *b, const struct src *f, char *buf, size_t len, int rc,
+                           struct pl_error *errp)
+{
+	const char *path = f->path;
+	struct item *it = pl_import_item_new(IT_FILE, path);
+	struct pl_error err = *errp;
+
+	if (!it) {
+		free(buf);
+		pl_import_push_oom(b);
+		return;
+	}
+	if (rc == 0) {
+		rc = pl_sha256_hex(buf, len, it->sha);
+		if (rc)
+			pl_error_set(&err, PL_ENOMEM, "out of memory");
+		else
+			it->have_sha = 1;
+	}
+	if (rc == 0)
+		rc = parse_bytes(b, path, buf, len, it, &err);
+	/* the bytes are kept with the runs (compressed here, on the parser
+	 * thread); not those of a ledger export, whose runs name their own */
+	if (rc == 0 && !(it->runs.n > 0 && it->runs.v[0].provenance_given))
+		rc = pl_source_compress(buf, len, &it->src, &err);
+	free(buf);
+	finish_item(b, f, it, rc, &err);
 }
 
 /* A stream on the streamed file's descriptor (both passes: a dup, so
@@ -687,6 +715,107 @@ static void produce_stdin(struct batch *b, const struct src *f)
 /* One input file: streamed when it is a large regular *.jsonl file. The
  * file is opened once, through util's checks, and both the decision and
  * the reads use that descriptor (no gap between a stat() and an open()). */
+/* The pieces of a file read in pieces: each hashed, kept as a chunk of
+ * its source bytes and fed to the streaming parser. Returns 0 at the end
+ * of the file, PL_ENOMEM (err set), or -1 when it cannot be read (errno;
+ * read whole then, which words it). */
+static int read_pieces(int fd, struct item *it, struct pl_gap_stream *gs, struct pl_error *err)
+{
+	struct pl_sha256 *h = pl_sha256_new();
+	char *piece = malloc(PL_SOURCE_CHUNK);
+	ssize_t got = 0;
+	int rc = 0;
+
+	if (!h || !piece)
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	while (rc == 0 && (got = read_full(fd, piece, PL_SOURCE_CHUNK)) > 0) {
+		if (pl_sha256_update(h, piece, (size_t)got) ||
+		    PL_ALLOC_GROW(it->srcs, it->nsrcs + 1, it->srcs_cap)) {
+			rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+			break;
+		}
+		if ((rc = pl_source_compress(piece, (size_t)got, &it->srcs[it->nsrcs], err)))
+			break;
+		it->nsrcs++;
+		pl_gap_stream_feed(gs, piece, (size_t)got);
+		if ((size_t)got < PL_SOURCE_CHUNK)
+			break;
+	}
+	if (rc == 0 && got < 0)
+		rc = -1;
+	if (rc == 0 && pl_sha256_final(h, it->sha))
+		rc = pl_error_set(err, PL_ENOMEM, "out of memory");
+	if (rc == 0)
+		it->have_sha = 1;
+	free(piece);
+	pl_sha256_free(h);
+	return rc;
+}
+
+/* Drops the chunks of a file read in pieces (a ledger export's runs name
+ * their own sources; or the file is read whole again). */
+static void drop_chunks(struct item *it)
+{
+	for (size_t i = 0; i < it->nsrcs; i++)
+		pl_source_chunk_release(&it->srcs[i]);
+	it->nsrcs = 0;
+}
+
+/*
+ * A large JSON file (at least the adapters' stream minimum, 4 MiB; not
+ * JSONL) read in PL_SOURCE_CHUNK pieces, never whole: each piece is
+ * hashed, compressed as the next chunk of the file's kept bytes (as a
+ * streamed JSONL's are) and fed to the streaming parser, so that a 52 MB
+ * vLLM detailed result is not held beside its parsed gaps and its
+ * compressed bytes. A file the streaming parser cannot read (another
+ * format, an unexpected shape, a read error) is read again whole and
+ * parsed as before, every message the same; its bytes must hash as they
+ * did, and its chunks stay as made (one layout per file whichever way it
+ * parsed). Returns 0 when it made the file's item, else -1 (nothing
+ * done: the caller reads the file whole).
+ */
+static int produce_pieces(struct batch *b, const struct src *f, int fd, size_t size)
+{
+	struct item *it = pl_import_item_new(IT_FILE, f->path);
+	struct pl_gap_stream *gs = pl_gap_stream_new();
+	struct pl_error err;
+	char *buf = NULL, sha[65];
+	size_t len = 0;
+	int rc;
+
+	pl_error_init(&err);
+	if (!it || !gs) {
+		pl_gap_stream_free(gs);
+		pl_import_item_free(it);
+		pl_import_push_oom(b);
+		return 0;
+	}
+	/* from the start again, for the whole read of a fallback */
+	if ((rc = read_pieces(fd, it, gs, &err)) == -1 || lseek(fd, 0, SEEK_SET) != 0) {
+		pl_gap_stream_free(gs);
+		pl_import_item_free(it);
+		return -1;
+	}
+	if (rc == 0)
+		rc = pl_adapters_parse_stream(f->path, gs, b->opts->format, &it->runs, &err);
+	pl_gap_stream_free(gs);
+	if (rc == 1) { /* the streaming parser cannot read it: whole, as before */
+		memcpy(sha, it->sha, sizeof(sha));
+		rc = read_whole(fd, f->path, size, &buf, &len, &err);
+		if (rc == 0 && (rc = pl_sha256_hex(buf, len, it->sha)) != 0)
+			rc = pl_error_set(&err, PL_ENOMEM, "out of memory");
+		if (rc == 0 && strcmp(sha, it->sha) != 0)
+			rc = pl_error_set(&err, PL_EIO, "'%s' changed while it was read", f->path);
+		if (rc == 0)
+			rc = parse_bytes(b, f->path, buf, len, it, &err);
+		free(buf);
+	}
+	if (rc || (it->runs.n > 0 && it->runs.v[0].provenance_given))
+		drop_chunks(it);
+	finish_item(b, f, it, rc, &err);
+	return 0;
+}
+
 void pl_import_produce_file(struct batch *b, const struct src *f)
 {
 	const char *path = f->path;
@@ -702,7 +831,8 @@ void pl_import_produce_file(struct batch *b, const struct src *f)
 	fd = open_input(f, &sb, &err);
 	if (fd >= 0 && pl_import_has_suffix(path, ".jsonl") && sb.st_size > PL_IMPORT_STREAM_MIN)
 		produce_stream(b, fd, path);
-	else
+	else if (fd < 0 || (size_t)sb.st_size < pl_adapters_stream_min() ||
+	         (size_t)sb.st_size > PL_IMPORT_WHOLE_MAX || produce_pieces(b, f, fd, (size_t)sb.st_size))
 		produce_whole(b, f, fd, fd >= 0 ? (size_t)sb.st_size : 0, &err);
 	if (fd >= 0)
 		close(fd);

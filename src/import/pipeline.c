@@ -101,6 +101,9 @@ void pl_import_item_free(struct item *it)
 	free(it->keys);
 	pl_run_list_release(&it->runs);
 	pl_source_chunk_release(&it->src);
+	for (size_t i = 0; i < it->nsrcs; i++)
+		pl_source_chunk_release(&it->srcs[i]);
+	free(it->srcs);
 	free(it);
 }
 
@@ -353,6 +356,19 @@ static int preview_runs(struct batch *b, const struct pl_run *runs, size_t n, co
 	return rc;
 }
 
+/* Stores the chunks of a file read in pieces (it->srcs), numbered from 0,
+ * freeing each once stored. Returns 0 or PL_EDB. */
+static int put_chunks(struct batch *b, struct item *it, struct pl_error *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < it->nsrcs && rc == 0; i++) {
+		rc = pl_store_put_source_chunk(b->st, it->sha, (long long)i, &it->srcs[i], err);
+		pl_source_chunk_release(&it->srcs[i]);
+	}
+	return rc;
+}
+
 /* Stores every run of one whole file in the open batch. No savepoint is
  * needed for the file to be atomic: its runs were all parsed and validated
  * before, so the only failures left are the database's, and those are fatal
@@ -362,6 +378,10 @@ static int store_file(struct batch *b, struct item *it, size_t *stored, struct p
 {
 	int rc = ensure_tx(b, err);
 
+	/* the chunks of a file read in pieces first, each freed once stored,
+	 * so that they are not held beside the requests insert_runs() encodes */
+	if (rc == 0)
+		rc = put_chunks(b, it, err);
 	if (rc == 0)
 		rc = insert_runs(b, it, stored, err);
 	if (rc == 0 && it->src.z)
@@ -377,14 +397,15 @@ static int backfill_source(struct batch *b, struct item *it)
 	struct pl_error err;
 	int kept = 0;
 
-	if (!it->src.z || (b->opts->strict && b->rejected) || b->opts->dry_run)
+	if ((!it->src.z && !it->nsrcs) || (b->opts->strict && b->rejected) || b->opts->dry_run)
 		return 0; /* a dry run writes nothing */
 	pl_error_init(&err);
 	/* a read first: re-importing stored files writes nothing (and works on
 	 * a database this user may only read) */
 	if (pl_store_has_source(b->st, it->sha, &kept, &err) == 0 && kept)
 		return 0;
-	if (err.code || pl_store_put_source_chunk(b->st, it->sha, 0, &it->src, &err)) {
+	if (err.code || put_chunks(b, it, &err) ||
+	    (it->src.z && pl_store_put_source_chunk(b->st, it->sha, 0, &it->src, &err))) {
 		pl_error_at(&err, it->path, 0, 0);
 		pl_import_set_fatal(b, &err);
 		report(b, it->path, PL_IMPORT_REJECTED, it->runs.n, 0, &err);
@@ -796,7 +817,11 @@ static size_t item_weight(const struct item *it)
 {
 	/* compressed source bytes weigh a run per 16 KiB, so that the queue
 	 * holds at most about 16 MiB of them */
-	return (it->runs.n ? it->runs.n : 1) + it->src.zlen / 16384;
+	size_t z = it->src.zlen;
+
+	for (size_t i = 0; i < it->nsrcs; i++)
+		z += it->srcs[i].zlen;
+	return (it->runs.n ? it->runs.n : 1) + z / 16384;
 }
 
 /* Parser side: queues the gathered items (waits while the queue is full).

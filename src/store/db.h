@@ -406,8 +406,10 @@ int pl_store_set_hub_mark(struct pl_store *st, const char *hub, const char *snap
 
 /* ------------------------------------------ source bytes (issue 13, 010) */
 
-/* A streamed file's bytes are kept in chunks of this many bytes (a file
- * read whole is one chunk, up to PL_SOURCE_CHUNK_MAX). */
+/* A streamed file's bytes are kept in chunks of this many bytes, and so
+ * are those of a JSON file of the adapters' stream minimum (4 MiB) or more,
+ * read in pieces (a file read whole is one chunk, up to
+ * PL_SOURCE_CHUNK_MAX). */
 #define PL_SOURCE_CHUNK ((size_t)1 << 20)
 /* The largest chunk perfledger writes, 256 MiB: a file the import reads
  * whole (at most PL_IMPORT_WHOLE_MAX bytes, import.h) is one chunk. A

@@ -748,11 +748,18 @@ static int merge_attached(struct pl_store *st, const char *file, const char *oth
 	                     "x.retracted_at = t.retracted_at AND x.reason = t.reason AND x.author = "
 	                     "t.author) ORDER BY t.id ON CONFLICT DO NOTHING",
 	                     "merging retractions", &ms->retractions, err)) ||
+	    /* a file's chunks come whole or not at all: a file kept in another
+	     * layout here (read whole as one chunk by an older perfledger, in
+	     * 1 MiB pieces now; their first chunks differ in size) keeps its own,
+	     * never a mix of the two */
 	    (rc = merge_step(st,
 	                     "INSERT INTO main.source_chunks (sha256, seq, size, compression, bytes) "
 	                     "SELECT c.sha256, c.seq, c.size, c.compression, c.bytes FROM "
 	                     "o.source_chunks c WHERE EXISTS (SELECT 1 FROM main.runs x WHERE "
-	                     "x.source_sha256 = c.sha256) ON CONFLICT (sha256, seq) DO NOTHING",
+	                     "x.source_sha256 = c.sha256) AND NOT EXISTS (SELECT 1 FROM "
+	                     "main.source_chunks m JOIN o.source_chunks c0 ON c0.sha256 = m.sha256 "
+	                     "AND c0.seq = 0 WHERE m.sha256 = c.sha256 AND m.seq = 0 AND "
+	                     "m.size != c0.size) ON CONFLICT (sha256, seq) DO NOTHING",
 	                     "merging source bytes", &ms->source_chunks, err)))
 		return rc;
 	ms->revisions += upgraded;

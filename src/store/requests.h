@@ -27,6 +27,13 @@
  * the same columns give the same bytes. Returns 0 or PL_ENOMEM. */
 int pl_store_requests_encode(struct pl_requests *rq, struct pl_error *err);
 
+/* Encodes rq (pl_store_requests_encode) and frees its gap values, the
+ * bulk of it (18.6 MB for 2.3 million gaps), keeping every count and the
+ * other columns, so that the blob is stored without the gaps beside it.
+ * rq can be stored, counted and exported afterwards, not graded. A set
+ * with a blob already is left as it is. Returns 0 or PL_ENOMEM. */
+int pl_store_requests_seal(struct pl_requests *rq, struct pl_error *err);
+
 /* Decodes blob[0..n) into out (initialised here; out->blob gets a copy of
  * the bytes). Returns 0, PL_EINVALID (not a request blob, damaged: err
  * says which) or PL_ENOMEM. */
@@ -34,9 +41,12 @@ int pl_store_requests_decode(const void *blob, size_t n, struct pl_requests *out
                              struct pl_error *err);
 
 /* Stores rq as the requests of run run_id in the open transaction (its
- * blob as given when set — an imported export line —, else encoded now;
- * a blob that does not decode is PL_EINVALID). Replaces requests already
- * stored for the run. Returns 0, PL_EINVALID, PL_ENOMEM or PL_EDB. */
+ * blob as given when set — an imported export line, or encoded from its
+ * columns already —, else encoded now and its gaps freed:
+ * pl_store_requests_seal; a given blob that does not decode is
+ * PL_EINVALID). The blob is written into the row in pieces, not copied
+ * whole into SQLite's record first. Replaces requests already stored for
+ * the run. Returns 0, PL_EINVALID, PL_ENOMEM or PL_EDB. */
 int pl_store_write_requests(struct pl_store *st, long long run_id, struct pl_requests *rq,
                             struct pl_error *err);
 
@@ -45,6 +55,13 @@ int pl_store_write_requests(struct pl_store *st, long long run_id, struct pl_req
  * none. Returns 0, PL_EDB, PL_EINVALID (a damaged blob) or PL_ENOMEM. */
 int pl_store_read_requests(struct pl_store *st, long long run_id, struct pl_requests **out,
                            struct pl_error *err);
+
+/* As pl_store_read_requests(), without the blob (out->blob NULL): the
+ * columns alone, decoded as the stored bytes are read and inflated, a
+ * window at a time, for a reader that only computes from them
+ * (`requests`). */
+int pl_store_read_request_columns(struct pl_store *st, long long run_id,
+                                  struct pl_requests **out, struct pl_error *err);
 
 /* Counts of the requests stored for run run_id, without decoding them. */
 struct pl_request_counts {

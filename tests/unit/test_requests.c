@@ -250,6 +250,69 @@ static void codec_round_trip_and_size(void **state)
 	pl_run_list_release(&l);
 }
 
+/* The statistics computed in the set's own gap array (`requests`) equal
+ * those of a copy to the last bit, failed requests' gaps squeezed out
+ * alike; and a set decoded a window at a time (the payload of the corpus's
+ * file is 335 KB: several 64 KiB windows, planes straddling them) holds
+ * the very columns encoded. */
+static void same_stats(struct pl_requests *rq)
+{
+	struct pl_rq_stats a, b;
+	struct pl_requests *dup = pl_requests_dup(rq);
+
+	assert_non_null(dup);
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	assert_int_equal(pl_requests_stats(rq, &a), 0);
+	assert_int_equal(pl_requests_stats_consume(dup, &b), 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	assert_null(dup->gaps);
+	assert_int_equal(dup->columns & PL_RQ_GAPS, 0);
+	pl_requests_free(dup);
+}
+
+static void stats_in_place_and_windows(void **state)
+{
+	struct pl_run_list l = {0}, small = {0};
+	struct pl_requests back, *rq;
+	struct pl_error err;
+
+	(void)state;
+	parse_fixture("vllm_detailed_small.json", &small);
+	same_stats(small.v[0].requests);
+	/* a failed request holding gaps (a decoded blob may): not pooled */
+	rq = small.v[0].requests;
+	for (size_t i = 0; i < rq->n; i++)
+		if (rq->error[i] == 0 && rq->gap_off[i + 1] > rq->gap_off[i]) {
+			rq->error[i] = 1;
+			if (!rq->nerrors) {
+				rq->errors = calloc(1, sizeof(char *));
+				assert_non_null(rq->errors);
+				rq->errors[0] = strdup("boom");
+				rq->nerrors = 1;
+			}
+			break;
+		}
+	same_stats(rq);
+	pl_run_list_release(&small);
+	if (parse_file("vllm_serving/llmk8s_dsv25_tp8pp2_qps_inf_full.json", NULL, &l, &err))
+		fail_msg("%s", err.message);
+	rq = l.v[0].requests;
+	same_stats(rq);
+	assert_int_equal(pl_store_requests_encode(rq, &err), 0);
+	assert_int_equal(pl_store_requests_decode(rq->blob, rq->nblob, &back, &err), 0);
+	assert_int_equal(back.nerrors, rq->nerrors);
+	assert_memory_equal(back.error, rq->error, rq->n * sizeof(uint32_t));
+	assert_memory_equal(back.input_tokens, rq->input_tokens, rq->n * sizeof(int64_t));
+	assert_memory_equal(back.gaps, rq->gaps, rq->ngaps * sizeof(double));
+	assert_memory_equal(back.blob, rq->blob, rq->nblob);
+	pl_requests_release(&back);
+	/* cut short, or one byte more: refused */
+	assert_int_equal(pl_store_requests_decode(rq->blob, rq->nblob - 1, &back, &err), PL_EINVALID);
+	assert_string_equal(err.message, "the requests blob is damaged (it does not inflate)");
+	pl_run_list_release(&l);
+}
+
 static void base64_round_trip(void **state)
 {
 	unsigned char *out;
@@ -490,6 +553,7 @@ int main(void)
 		cmocka_unit_test(slo_parse_errors),
 		cmocka_unit_test(corpus_vllm_reproduces),
 		cmocka_unit_test(codec_round_trip_and_size),
+		cmocka_unit_test(stats_in_place_and_windows),
 		cmocka_unit_test(base64_round_trip),
 		cmocka_unit_test(bad_input_refused),
 		cmocka_unit_test(check_with_e2el),
