@@ -85,7 +85,8 @@ struct pl_requests *pl_requests_dup(const struct pl_requests *src)
 		return NULL;
 	dst->n = dst->cap = src->n;
 	dst->columns = src->columns;
-	dst->ngaps = dst->gap_cap = src->ngaps;
+	dst->ngaps = src->ngaps;
+	dst->gap_cap = src->gaps ? src->ngaps : 0; /* sealed: counted, not held */
 	dst->nblob = src->nblob;
 	DUP_COL(error, src->n);
 	DUP_COL(input_tokens, src->n);
@@ -510,6 +511,11 @@ int pl_requests_stats(const struct pl_requests *rq, struct pl_rq_stats *out)
 {
 	/* not written to: the gaps are copied before they are reordered */
 	return stats((struct pl_requests *)(uintptr_t)rq, 0, out);
+}
+
+int pl_requests_stats_reorder(struct pl_requests *rq, struct pl_rq_stats *out)
+{
+	return stats(rq, 1, out);
 }
 
 int pl_requests_stats_consume(struct pl_requests *rq, struct pl_rq_stats *out)

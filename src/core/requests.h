@@ -180,6 +180,12 @@ int pl_requests_stats(const struct pl_requests *rq, struct pl_rq_stats *out);
  * to the last bit. Returns 0 or PL_ENOMEM. */
 int pl_requests_stats_consume(struct pl_requests *rq, struct pl_rq_stats *out);
 
+/* pl_requests_stats() selecting the pooled ITL in rq's own gap array,
+ * which is left reordered (no longer any request's gaps: for a set whose
+ * gaps are in its blob already, before they are freed). Same figures to
+ * the last bit. Returns 0 or PL_ENOMEM. */
+int pl_requests_stats_reorder(struct pl_requests *rq, struct pl_rq_stats *out);
+
 /* A per-request SLO: each limit in seconds, NaN = no limit. A request
  * meets it when it completed and each limited value is at most its limit.
  * A request of one output token meets any TPOT and ITL limit (nothing is
@@ -229,7 +235,12 @@ struct pl_run;
  * tool's figure. Marks the run with the extra condition
  * PL_RQ_SOURCE_EXTRA = "requests", so recomputed and tool figures never
  * share a series or pool. A run without requests is left as it is.
- * Returns 0, or PL_ENOMEM (err set). */
+ * Where the set is encoded already (its blob set: the gaps are in it), the
+ * gaps are not copied: the pooled ITL is selected in the gap array itself,
+ * which is then freed (their count kept, as pl_store_requests_seal leaves
+ * it), so a 2.3-million-gap import holds no second 18.6 MB; the set can
+ * still be stored, counted and exported, not graded. Else the set is left
+ * whole. Returns 0, or PL_ENOMEM (err set). */
 int pl_requests_derive(struct pl_run *run, struct pl_error *err);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/model.h"
@@ -80,9 +81,19 @@ int pl_requests_derive(struct pl_run *run, struct pl_error *err)
 	struct pl_rq_stats st;
 	int rc;
 
-	if (!run->requests || run->requests->n == 0)
+	struct pl_requests *rq = run->requests;
+
+	if (!rq || rq->n == 0)
 		return 0;
-	if (pl_requests_stats(run->requests, &st))
+	if (rq->blob && rq->error) { /* encoded: the gaps need no copy */
+		rc = pl_requests_stats_reorder(rq, &st);
+		free(rq->gaps);
+		rq->gaps = NULL;
+		rq->gap_cap = 0;
+	} else {
+		rc = pl_requests_stats(rq, &st);
+	}
+	if (rc)
 		return pl_error_set(err, PL_ENOMEM, "out of memory");
 	const struct family fams[] = {
 		{"ttft", &st.ttft, "a different percentile method, or a sample (n - 1) standard deviation"},

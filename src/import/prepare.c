@@ -20,6 +20,7 @@
 #include "core/requests.h"
 #include "core/validate.h"
 #include "import/import_impl.h"
+#include "store/requests.h"
 #include "util/alloc.h"
 
 #define WARNINGS_MAX 16384 /* bytes of warnings kept per file */
@@ -89,7 +90,11 @@ static int prepare_runs(const struct pl_import_opts *opts, const char *path, con
 		if (rc == 0)
 			rc = pl_engine_args_apply(r, err);
 		/* latencies from the requests, where the file carries them (a
-		 * ledger record carries its figures as derived already) */
+		 * ledger record carries its figures as derived already); the
+		 * requests encoded first, so that the derivation needs no copy
+		 * of their gaps (2.3 million: 18.6 MB) */
+		if (rc == 0 && !r->provenance_given && r->requests && !r->requests->blob)
+			rc = pl_store_requests_encode(r->requests, err);
 		if (rc == 0 && !r->provenance_given)
 			rc = pl_requests_derive(r, err);
 		if (rc == 0)

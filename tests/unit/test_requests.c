@@ -412,6 +412,41 @@ static void derive_by_hand(void **state)
 	pl_run_list_release(&l);
 }
 
+/* A set encoded already (the import encodes before deriving) is derived
+ * without a copy of its gaps: the same figures to the last bit as the
+ * copying path, its gaps freed with their count kept, its blob the bytes
+ * the columns encode to. */
+static void derive_encoded_no_copy(void **state)
+{
+	struct pl_run_list a = {0}, b = {0};
+	struct pl_error err;
+	struct pl_requests *rq;
+	unsigned char *blob;
+	size_t nblob;
+
+	(void)state;
+	parse_fixture("vllm_detailed_small.json", &a);
+	parse_fixture("vllm_detailed_small.json", &b);
+	pl_error_init(&err);
+	assert_int_equal(pl_requests_derive(&a.v[0], &err), 0);
+	rq = b.v[0].requests;
+	assert_int_equal(pl_store_requests_encode(rq, &err), 0);
+	nblob = rq->nblob;
+	assert_non_null(blob = malloc(nblob));
+	memcpy(blob, rq->blob, nblob);
+	assert_int_equal(pl_requests_derive(&b.v[0], &err), 0);
+	assert_memory_equal(a.v[0].metric, b.v[0].metric, sizeof(a.v[0].metric));
+	assert_memory_equal(a.v[0].has_metric, b.v[0].has_metric, sizeof(a.v[0].has_metric));
+	assert_null(rq->gaps);
+	assert_int_equal(rq->ngaps, 6);
+	assert_int_equal(rq->nblob, nblob);
+	assert_memory_equal(rq->blob, blob, nblob);
+	assert_non_null(a.v[0].requests->gaps); /* the copying path keeps them */
+	free(blob);
+	pl_run_list_release(&a);
+	pl_run_list_release(&b);
+}
+
 /* The 1% rule at its boundary: one request of TTFT 101 s against a tool
  * mean of 100 s differs by exactly 1% (101 - 100 = 0.01 x 100, exact in
  * binary): no warning; 101.5 s is over it. A run without requests is left
@@ -550,6 +585,7 @@ int main(void)
 		cmocka_unit_test(vllm_small_grade),
 		cmocka_unit_test(derive_by_hand),
 		cmocka_unit_test(derive_agree_boundary),
+		cmocka_unit_test(derive_encoded_no_copy),
 		cmocka_unit_test(slo_parse_errors),
 		cmocka_unit_test(corpus_vllm_reproduces),
 		cmocka_unit_test(codec_round_trip_and_size),
