@@ -47,6 +47,10 @@ struct sheet {
 	unsigned short headw[2][MAX_COLS]; /* header text width: row 0, and the row hrow */
 	lxw_row_t hrow;                  /* a second header row (0: none) */
 	lxw_format *text;                /* a text cell's default: indented (formats.text) */
+	int several_tables;              /* 1: the sheet holds more than one table, so
+	                                    its first row is not printed atop every
+	                                    page (it heads the first table only: atop
+	                                    the points table it named a load "cost") */
 };
 
 /* Number formats and the header style. */
@@ -245,7 +249,8 @@ static void finish_sheet(struct sheet *sh, lxw_row_t last)
 		worksheet_set_print_scale(sh->ws, PRINT_MIN_SCALE);
 		worksheet_repeat_columns(sh->ws, 0, 0);
 	}
-	worksheet_repeat_rows(sh->ws, 0, 0);
+	if (!sh->several_tables)
+		worksheet_repeat_rows(sh->ws, 0, 0);
 }
 
 static void metric_header(char *buf, size_t n, int m)
@@ -902,6 +907,42 @@ static int group_points(struct sheet *sh, const struct pl_procure_group *gr, siz
 	return rc;
 }
 
+/* The Procurement sheet's answer as horizontal bars into bar, at row at:
+ * the cost at the SLO of the first n offers (with cost 1: those that have
+ * one, lowest first; title cost_title), else the SLO throughput per
+ * accelerator of every offer. Returns the rows it takes, and a gap. */
+static lxw_row_t cost_chart(struct sheet *sh, lxw_chart *bar, lxw_row_t n, int cost,
+                            const char *cost_title, lxw_row_t at, int zh)
+{
+	const char *name = pl_xlsx_sheet_name(PL_XLSX_SHEET_PROCUREMENT, zh);
+	lxw_chart_series *se = chart_add_series(bar, NULL, NULL);
+	lxw_col_t col = cost ? V_COST : V_SLO_ACC;
+	lxw_chart_options o = {.y_offset = 8};
+	double bh = 100.0 + 56.0 * (double)n;
+
+	if (se) {
+		chart_series_set_categories(se, name, 1, V_OFFER, n, V_OFFER);
+		chart_series_set_values(se, name, 1, col, n, col);
+		chart_series_set_name_range(se, name, 0, col);
+	}
+	chart_title_set_name(bar, cost ? cost_title : zh ? "满足 SLO 的单卡吞吐量（tok/s，推导值）"
+	                                                 : "SLO throughput per accelerator (tok/s, derived)");
+	chart_legend_set_position(bar, LXW_CHART_LEGEND_NONE);
+	/* the first offer at the top, as in the table, every name shown */
+	chart_axis_set_reverse(bar->y_axis);
+	chart_axis_set_crossing_max(bar->y_axis);
+	chart_axis_set_interval_unit(bar->y_axis, 1);
+	/* 100 + 56 px an offer high (an offer's name may wrap to three lines
+	 * at the left), at least 288 px, and 1.6 times as wide (at most 720
+	 * px), as the Comparison sheet's chart (libxlsxwriter's: 480 x 288);
+	 * 8 px down: its frame's top edge off the page break's line */
+	bh = bh < 288.0 ? 288.0 : bh;
+	o.y_scale = bh / 288.0;
+	o.x_scale = (1.6 * bh <= 720.0 ? 1.6 * bh : 720.0) / 480.0;
+	worksheet_insert_chart_opt(sh->ws, at, 0, bar, &o);
+	return (lxw_row_t)ceil((8.0 + bh) / 20.0) + 1; /* rows of 20 px, and a gap */
+}
+
 static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl_procurement *p,
                              const struct pl_xlsx_verdict *v, const struct formats *f, int zh)
 {
@@ -925,10 +966,12 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	char h[V_COLS][160], ph_load[64], ph_cost[160];
 	lxw_row_t pr;
 	lxw_chart *sc, *bar;
-	lxw_chart_options sc_size = {.x_scale = 1.5, .y_scale = 1.4}, bar_at = {.x_scale = 1.2, .y_scale = 1.1, .y_offset = 8};
+	lxw_chart_options sc_size = {.x_scale = 1.5, .y_scale = 1.4};
 	lxw_row_t below = 0; /* rows the bar chart takes */
 	size_t ncost = 0;
 	int rc = 0;
+
+	sh->several_tables = 1; /* the verdict, then the points */
 
 	if (!proc_formats_add(wb, p, &t) ||
 	    !(rank = calloc(p->ngroups ? p->ngroups : 1, sizeof(size_t)))) {
@@ -960,7 +1003,9 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 	for (size_t i = 0; i < sizeof(phead) / sizeof(phead[0]); i++)
 		rc |= put_head(sh, pr, (lxw_col_t)i,
 		               i == 2 ? ph_load : i == 6 ? ph_cost : zh ? phead_zh[i] : phead[i], f->header);
-	bar = workbook_add_chart(wb, LXW_CHART_COLUMN);
+	/* horizontal bars: the offers' long names read across at the left
+	 * (as columns, LibreOffice turned them and left the bars a strip) */
+	bar = workbook_add_chart(wb, LXW_CHART_BAR);
 	sc = p->sweep ? workbook_add_chart(wb, LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS) : NULL;
 	for (size_t g = 0; g < p->ngroups; g++) {
 		const struct pl_procure_group *gr = &p->groups[g];
@@ -981,27 +1026,9 @@ static int sheet_procurement(lxw_workbook *wb, struct sheet *sh, const struct pl
 		lxw_row_t brk[2] = {pr + 2, 0};
 		worksheet_set_h_pagebreaks(sh->ws, brk);
 	}
-	if (bar && p->ngroups > 0) {
-		/* the answer: the cost at the SLO of the offers that have one
-		 * (the first ncost rows, lowest first); else the SLO throughput
-		 * per accelerator of every offer */
-		lxw_chart_series *se = chart_add_series(bar, NULL, NULL);
-		lxw_row_t last = (lxw_row_t)(ncost ? ncost : p->ngroups);
-		lxw_col_t col = ncost ? V_COST : V_SLO_ACC;
-		if (se) {
-			chart_series_set_categories(se, pl_xlsx_sheet_name(PL_XLSX_SHEET_PROCUREMENT, zh), 1, V_OFFER, last, V_OFFER);
-			chart_series_set_values(se, pl_xlsx_sheet_name(PL_XLSX_SHEET_PROCUREMENT, zh), 1, col, last, col);
-			chart_series_set_name_range(se, pl_xlsx_sheet_name(PL_XLSX_SHEET_PROCUREMENT, zh), 0, col);
-		}
-		chart_title_set_name(bar, ncost ? h[V_COST] : zh ? "满足 SLO 的单卡吞吐量（tok/s，推导值）"
-		                                                  : "SLO throughput per accelerator (tok/s, derived)");
-		chart_legend_set_position(bar, LXW_CHART_LEGEND_NONE);
-		/* 576 x 317 px (the offers' names wrap under their bars in up
-		 * to 4 lines), 8 px down: its frame's top edge off the page
-		 * break's line */
-		worksheet_insert_chart_opt(sh->ws, pr + 2, 0, bar, &bar_at);
-		below = 17; /* 8 + 317 px: 16.3 rows of 20 px, and a gap */
-	}
+	if (bar && p->ngroups > 0)
+		below = cost_chart(sh, bar, (lxw_row_t)(ncost ? ncost : p->ngroups), ncost > 0,
+		                   h[V_COST], pr + 2, zh);
 	if (sc) {
 		chart_title_set_name(sc, rate ? TR(f, W_XLSX_OUTPUT_THROUGHPUT_VS_REQUEST_RATE)
 		                              : TR(f, W_XLSX_OUTPUT_THROUGHPUT_VS_CONCURRENCY));
