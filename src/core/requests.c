@@ -271,8 +271,11 @@ int pl_requests_check(const struct pl_requests *rq, struct pl_error *err)
 			return bad(err, i, "ttft", "exceeds the request's e2el", t);
 		if (ng && !isnan(t) && !isnan(e) && fabs(t + sum - e) > 0.01 * e + 0.001)
 			return bad(err, i, "itl", "sum disagrees with e2el - ttft", sum);
-		if ((rq->columns & PL_RQ_GAPS) && rq->output_tokens[i] > 1 &&
-		    (int64_t)ng > rq->output_tokens[i] - 1)
+		/* a completed request of one token (or none) has no gap after
+		 * its first; a failed one's count may stop short of its gaps */
+		int64_t out = rq->output_tokens[i];
+		if ((rq->columns & PL_RQ_GAPS) && out >= 0 && (out > 1 || !rq->error[i]) &&
+		    (int64_t)ng > (out > 1 ? out - 1 : 0))
 			return bad(err, i, "output_tokens", "is fewer than the gaps + 1",
 			           (double)rq->output_tokens[i]);
 	}
@@ -628,5 +631,29 @@ int pl_rq_slo_parse(const char *text, struct pl_rq_slo *slo, struct pl_error *er
 		*dst[k] = v;
 		p = *end ? end + 1 : end;
 	}
+	return 0;
+}
+
+void pl_rq_slo_init(struct pl_rq_slo *slo)
+{
+	slo->ttft = slo->tpot = slo->e2el = slo->itl = NAN;
+}
+
+int pl_rq_slo_add(const char *text, struct pl_rq_slo *slo, struct pl_error *err)
+{
+	static const char *const names[] = {"ttft", "tpot", "e2el", "itl"};
+	struct pl_rq_slo more;
+	double *dst[] = {&slo->ttft, &slo->tpot, &slo->e2el, &slo->itl};
+	const double *src[] = {&more.ttft, &more.tpot, &more.e2el, &more.itl};
+	int rc = pl_rq_slo_parse(text, &more, err);
+
+	if (rc)
+		return rc;
+	for (int k = 0; k < 4; k++)
+		if (!isnan(*src[k]) && !isnan(*dst[k]))
+			return pl_error_set(err, PL_EUSAGE, "--slo: '%s' given twice", names[k]);
+	for (int k = 0; k < 4; k++)
+		if (!isnan(*src[k]))
+			*dst[k] = *src[k];
 	return 0;
 }

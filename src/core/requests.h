@@ -105,9 +105,11 @@ const double *pl_requests_gaps(const struct pl_requests *rq, size_t i, size_t *n
  * a negative or non-finite latency or gap, a negative token count, a
  * completed request whose TTFT exceeds its E2EL, a gap sum that differs
  * from E2EL - TTFT by more than 1% of E2EL plus 1 ms, gaps whose number
- * disagrees with output tokens - 1 (when both are recorded and output
- * tokens > 1 — a streamed chunk may carry several tokens, so fewer gaps
- * than tokens - 1 are allowed, more are not). Returns 0 or PL_EINVALID.
+ * disagrees with output tokens - 1 (when both are recorded — a streamed
+ * chunk may carry several tokens, so fewer gaps than tokens - 1 are
+ * allowed, more are not; a completed request of one token or none has
+ * none, a failed one of one token or none is not held to it). Returns 0
+ * or PL_EINVALID.
  */
 int pl_requests_check(const struct pl_requests *rq, struct pl_error *err);
 
@@ -212,6 +214,15 @@ int pl_requests_grade(const struct pl_requests *rq, const struct pl_rq_slo *slo,
  * S a finite number of seconds >= 0) into slo (absent limits NaN).
  * Returns 0 or PL_EUSAGE naming the bad part. */
 int pl_rq_slo_parse(const char *text, struct pl_rq_slo *slo, struct pl_error *err);
+
+/* Sets every limit of slo to none (NaN). */
+void pl_rq_slo_init(struct pl_rq_slo *slo);
+
+/* Adds the limits of text (as pl_rq_slo_parse reads it) to slo, so that
+ * `--slo ttft=1 --slo tpot=0.05` means both: a limit slo holds already is
+ * PL_EUSAGE ("--slo: 'ttft' given twice"), as within one text. Returns 0
+ * or PL_EUSAGE naming the bad part (slo unchanged). */
+int pl_rq_slo_add(const char *text, struct pl_rq_slo *slo, struct pl_error *err);
 
 /* The extra condition a run whose latencies were recomputed from its
  * requests carries, with the value "requests" (pl_requests_derive). */

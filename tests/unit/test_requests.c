@@ -365,6 +365,14 @@ static void bad_input_refused(void **state)
 	refused("\"ttfts\": [0.1, 0.2, 0.3], \"output_lens\": [2, 2, 2], "
 	        "\"itls\": [[0.1], [0.1, 0.1, 0.1], [0.1]]",
 	        "requests[1].output_tokens", "request 1: output_tokens is fewer than the gaps + 1");
+	/* a completed request of one token, or of none, has no gap after its
+	 * first (it was left out of TPOT while 10 s of gaps went unchecked) */
+	refused("\"ttfts\": [0.1, 0.2, 0.3], \"output_lens\": [2, 1, 2], "
+	        "\"itls\": [[0.1], [5, 5], [0.1]]",
+	        "requests[1].output_tokens", "request 1: output_tokens is fewer than the gaps + 1");
+	refused("\"ttfts\": [0.1, 0.2, 0.3], \"output_lens\": [2, 2, 0], "
+	        "\"itls\": [[0.1], [0.1], [3]]",
+	        "requests[2].output_tokens", "request 2: output_tokens is fewer than the gaps + 1");
 	refused("\"ttfts\": [0.1, \"x\", 0.3]", "ttfts[1]", "request 1: 'ttfts' must be a number");
 	refused("\"ttfts\": [0.1, 0.2, 0.3], \"output_lens\": [2, 2.5, 2]", "output_lens[1]",
 	        "request 1: 'output_lens' must be a whole number of tokens");
