@@ -175,7 +175,9 @@ int pl_sel_opt_slo(void *vsel, const char *arg, const char *cmd)
 	struct pl_error err;
 
 	pl_error_init(&err);
-	if (pl_rq_slo_parse(arg, &sel->opts.slo, &err))
+	if (!sel->opts.has_slo) /* a second --slo adds its limits */
+		pl_rq_slo_init(&sel->opts.slo);
+	if (pl_rq_slo_add(arg, &sel->opts.slo, &err))
 		return sel_error(cmd, &err);
 	sel->opts.has_slo = 1;
 	return 0;

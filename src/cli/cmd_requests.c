@@ -160,6 +160,28 @@ static void print_text(FILE *out, long long id, const struct pl_rq_stats *s,
 	}
 }
 
+/* --slo: its limits, added to those of an earlier --slo. */
+struct slo_opt {
+	struct pl_rq_slo *slo; /* the limits so far */
+	int given;             /* 1 once a --slo was read */
+};
+
+static int opt_slo(void *data, const char *arg, const char *cmd)
+{
+	struct slo_opt *o = data;
+	struct pl_error err;
+
+	pl_error_init(&err);
+	if (!o->given)
+		pl_rq_slo_init(o->slo);
+	if (pl_rq_slo_add(arg, o->slo, &err)) {
+		pl_cli_errorf(cmd, "%s", err.message);
+		return PL_EXIT_USAGE;
+	}
+	o->given = 1;
+	return 0;
+}
+
 int cmd_requests(const struct pl_cli *cli, int argc, char **argv)
 {
 	struct pl_run run;
@@ -169,12 +191,12 @@ int cmd_requests(const struct pl_cli *cli, int argc, char **argv)
 	struct pl_rq_stats stats;
 	struct pl_rq_slo slo;
 	struct pl_rq_grade grade;
-	const char *slo_text = NULL;
+	struct slo_opt slo_opt = {&slo, 0};
 	long long id = 0;
 	int argi, rc, found = 0, json = 0;
 	const struct pl_option options[] = {
-		PL_OPT_STRING_ENTRY("slo", 0, "LIMITS", &slo_text,
-		                    "ttft=S,tpot=S,e2el=S,itl=S (seconds, any subset)"),
+		PL_OPT_CALLBACK_ENTRY("slo", 0, "LIMITS", &slo_opt, opt_slo,
+		                      "ttft=S,tpot=S,e2el=S,itl=S (seconds, any subset)"),
 		PL_OPT_CALLBACK_ENTRY("format", 0, "F", &json, pl_cli_opt_format_json, "text (default) or json"),
 		PL_OPT_END_ENTRY,
 	};
@@ -197,10 +219,6 @@ int cmd_requests(const struct pl_cli *cli, int argc, char **argv)
 		pl_cli_errorf("requests", "which run? give its ID ('perfledger list' shows them)");
 		goto out;
 	}
-	if (slo_text && pl_rq_slo_parse(slo_text, &slo, &err)) {
-		pl_cli_errorf("requests", "%s", err.message);
-		goto out;
-	}
 	if (!(st = pl_cli_open_store(cli, PL_CLI_STORE_READ)))
 		goto out;
 	if (pl_store_get_run(st, id, &run, &found, &err) ||
@@ -220,7 +238,7 @@ int cmd_requests(const struct pl_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	/* graded first: the statistics then reorder the gaps in place */
-	if (slo_text)
+	if (slo_opt.given)
 		pl_requests_grade(rq, &slo,
 		                  run.has_metric[PL_M_DURATION] ? run.metric[PL_M_DURATION] : NAN, &grade);
 	if (pl_requests_stats_consume(rq, &stats)) {
@@ -228,9 +246,9 @@ int cmd_requests(const struct pl_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (json)
-		print_json(stdout, id, &stats, slo_text ? &slo : NULL, &grade);
+		print_json(stdout, id, &stats, slo_opt.given ? &slo : NULL, &grade);
 	else
-		print_text(stdout, id, &stats, slo_text ? &slo : NULL, &grade);
+		print_text(stdout, id, &stats, slo_opt.given ? &slo : NULL, &grade);
 	rc = pl_cli_finish(PL_EXIT_OK);
 out:
 	pl_requests_free(rq);
