@@ -261,11 +261,7 @@ int pl_cli_print_refusal(const char *cmd, const struct pl_comparison *cmp)
 		pl_msg_release(&m);
 	}
 	if (cmp->nsubsets || cmp->subsets_sought) {
-		static const enum pl_msg_code head[2][2] = {
-			{PL_MSG_REFUSAL_NO_SUBSET, PL_MSG_REFUSAL_SUBSETS},
-			{PL_MSG_REFUSAL_NO_SUBSET_DEFINITION, PL_MSG_REFUSAL_SUBSETS_DEFINITION}};
-
-		pl_msg_init(&m, head[cmp->subsets_in_definition != 0][cmp->nsubsets != 0]);
+		pl_msg_init(&m, pl_refusal_subsets_head(cmp));
 		put_msg_line("", &m);
 		pl_msg_release(&m);
 	}

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/sort.h"
+
 int pl_ledger_opt_run(void *vo, const char *arg, const char *cmd)
 {
 	struct pl_ledger_opts *o = vo;
@@ -62,12 +64,6 @@ const char *pl_ledger_author(const struct pl_ledger_opts *o, const char *cmd)
 	return who;
 }
 
-static int ll_cmp(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-	return x < y ? -1 : x > y;
-}
-
 int pl_ledger_resolve(struct pl_store *st, const struct pl_ledger_opts *o, int mode,
                       const char *cmd, long long **ids, size_t *n)
 {
@@ -84,7 +80,7 @@ int pl_ledger_resolve(struct pl_store *st, const struct pl_ledger_opts *o, int m
 			return PL_EXIT_USAGE;
 		}
 		memcpy(*ids, o->run, o->nrun * sizeof(**ids));
-		qsort(*ids, o->nrun, sizeof(**ids), ll_cmp);
+		qsort(*ids, o->nrun, sizeof(**ids), pl_cmp_ll);
 		for (size_t i = 0; i < o->nrun; i++) {
 			struct pl_run run;
 			int found = 0, rc;

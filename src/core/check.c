@@ -14,6 +14,7 @@
 
 #include "core/normalize.h"
 #include "util/alloc.h"
+#include "util/sort.h"
 
 /* 1 if run's axis value is text (normalized). Numbers compare numerically so
  * that "16" and "16.0" select the same runs. */
@@ -62,12 +63,6 @@ static void list_values(const struct pl_run_list *runs, int axis, char *buf, siz
 	}
 	if (!buf[0])
 		append(buf, n, "none");
-}
-
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-	return (x > y) - (x < y);
 }
 
 /* Values of metric m on the runs idx[0..n) that have it; returns the count. */
@@ -180,7 +175,7 @@ static int select_sides(const struct pl_run_list *runs, const struct pl_check_op
 			*nb = sel->n;
 	}
 	if (out->n_failed)
-		qsort(out->failed_ids, out->n_failed, sizeof(long long), cmp_ll);
+		qsort(out->failed_ids, out->n_failed, sizeof(long long), pl_cmp_ll);
 	if (*nb == 0 && out->n_base_failed)
 		return pl_error_set(err, PL_EEMPTY,
 		                    "every baseline run with %s '%s' failed (no request completed): "
@@ -277,7 +272,7 @@ static int collect_ids(const struct pl_history *h, const size_t *which, size_t n
 	for (size_t w = 0; w < nwhich; w++)
 		for (size_t j = 0; j < h->points[which[w]].n; j++)
 			(*ids)[k++] = h->points[which[w]].run_ids[j];
-	qsort(*ids, k, sizeof(long long), cmp_ll);
+	qsort(*ids, k, sizeof(long long), pl_cmp_ll);
 	*n = k;
 	return 0;
 }
@@ -379,7 +374,7 @@ static int series_metric(const struct pl_run_list *runs, const struct id_index *
 			memcpy(out->failed_ids, cp->failed_ids, cp->nfailed * sizeof(long long));
 			out->n_failed = cp->nfailed;
 			out->failed_ids_cap = cp->nfailed;
-			qsort(out->failed_ids, out->n_failed, sizeof(long long), cmp_ll);
+			qsort(out->failed_ids, out->n_failed, sizeof(long long), pl_cmp_ll);
 		}
 		if (pl_strset(&out->candidate, cp->value.text) ||
 		    collect_ids(h, which, nw, &out->base_ids, &out->n_base) ||
@@ -605,8 +600,8 @@ int pl_check_build(const struct pl_run_list *runs, const struct pl_check_opts *o
 		else
 			out->cand_ids[i - nb] = sel.v[i].id;
 	}
-	qsort(out->base_ids, out->n_base, sizeof(long long), cmp_ll);
-	qsort(out->cand_ids, out->n_cand, sizeof(long long), cmp_ll);
+	qsort(out->base_ids, out->n_base, sizeof(long long), pl_cmp_ll);
+	qsort(out->cand_ids, out->n_cand, sizeof(long long), pl_cmp_ll);
 
 	if ((rc = check_metrics(&sel, nb, opts, accepted, out, old, new_, err)))
 		goto done;

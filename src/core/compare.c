@@ -19,6 +19,7 @@
 #include "core/normalize.h"
 #include "core/stats.h"
 #include "util/alloc.h"
+#include "util/sort.h"
 
 static const int default_metrics[] = {
 	PL_M_TTFT_P50, PL_M_TTFT_P95,          PL_M_TPOT_P50,         PL_M_TPOT_P95,
@@ -278,7 +279,6 @@ static int check_workload(const struct pl_run_columns *runs, const struct pl_com
 	return 0;
 }
 
-static int cmp_id(const void *a, const void *b);
 
 int pl_compare_push_mismatch(struct pl_comparison *cmp, int cond, char **values, size_t nvalues)
 {
@@ -346,7 +346,7 @@ static int attach_runs(const struct pl_run_columns *runs, struct pl_mismatch *m,
 		for (size_t j = 1; j < m->nruns[k] && sorted; j++)
 			sorted = m->runs[k][j - 1] <= m->runs[k][j];
 		if (!sorted)
-			qsort(m->runs[k], m->nruns[k], sizeof(**m->runs), cmp_id);
+			qsort(m->runs[k], m->nruns[k], sizeof(**m->runs), pl_cmp_ll);
 	}
 	free(setidx);
 	return 0;
@@ -679,12 +679,6 @@ static void row_label(const struct pl_comparison *cmp, const struct pl_compare_r
 	}
 }
 
-static int cmp_id(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* Fills row from the runs at positions pos[0..n) (in run order): the axis
  * values of its lowest run id, its run ids ascending, reference-only count
  * and caveat, and the median of every loaded metric. vals holds n doubles
@@ -756,7 +750,7 @@ static int build_row(const struct pl_run_columns *runs, const size_t *pos, size_
 		}
 	}
 	if (!sorted)
-		qsort(row->run_ids, n, sizeof(*row->run_ids), cmp_id);
+		qsort(row->run_ids, n, sizeof(*row->run_ids), pl_cmp_ll);
 	for (int id = 0; id < PL_COND_COUNT; id++)
 		if (cmp->varies[id] && (value_copy(&row->axis[id], run_cond(runs, lowest, id)) ||
 		                        mixed_value(runs, pos, n, id, &row->axis[id])))

@@ -14,6 +14,7 @@
 
 #include "core/msg.h"
 #include "core/stats.h"
+#include "util/sort.h"
 
 const char *const pl_slo_col_name[PL_SLO_COLS] = {"slo_attainment", "goodput",
                                                   "goodput_output_throughput"};
@@ -73,20 +74,13 @@ static void pool_row(struct pl_compare_row *row, const struct pl_run_grade *grad
 	}
 }
 
-/* Ascending, for the caveats' run lists. */
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-	return x < y ? -1 : x > y;
-}
-
 static int push_runs(struct pl_comparison *cmp, enum pl_msg_code code, long long *ids, size_t n)
 {
 	struct pl_msg m;
 
 	if (n == 0)
 		return 0;
-	qsort(ids, n, sizeof(*ids), cmp_ll);
+	qsort(ids, n, sizeof(*ids), pl_cmp_ll);
 	pl_msg_init(&m, code);
 	pl_msg_runs(&m, ids, n);
 	return pl_msgs_push(&cmp->caveats, &m);

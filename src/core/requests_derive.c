@@ -78,10 +78,9 @@ static int derive_family(struct pl_run *run, const struct family *f, char *w, si
 
 int pl_requests_derive(struct pl_run *run, struct pl_error *err)
 {
+	struct pl_requests *rq = run->requests;
 	struct pl_rq_stats st;
 	int rc;
-
-	struct pl_requests *rq = run->requests;
 
 	if (!rq || rq->n == 0)
 		return 0;
@@ -100,10 +99,10 @@ int pl_requests_derive(struct pl_run *run, struct pl_error *err)
 		{"tpot", &st.tpot,
 		 "a different TPOT definition (the first token counted, or a mean of gaps)"},
 		/* per-request mean gaps are not the pooled gaps ITL is: kept as the tool's */
-		{"itl", (run->requests->columns & PL_RQ_GAPS) ? &st.itl : NULL,
+		{"itl", (rq->columns & PL_RQ_GAPS) ? &st.itl : NULL,
 		 "the first-token gap counted in ITL, or gaps averaged per request"},
 		{"e2el", &st.e2el,
-		 (run->requests->columns & PL_RQ_E2EL)
+		 (rq->columns & PL_RQ_E2EL)
 		     ? "a different percentile method, or a sample (n - 1) standard deviation"
 		     : "E2EL taken as TTFT + the gaps (the file records no E2EL), or a different "
 		       "percentile method"},

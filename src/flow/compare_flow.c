@@ -174,7 +174,7 @@ static int grade_slo(struct pl_store *st, const struct pl_run_columns *cols,
 		struct pl_requests *rq = NULL;
 
 		g[i].run = cols->id[i];
-		rc = pl_store_read_requests(st, cols->id[i], &rq, err);
+		rc = pl_store_read_request_columns(st, cols->id[i], &rq, err); /* no blob copy */
 		if (rc == 0 && rq) {
 			g[i].has_requests = 1;
 			rc = pl_requests_grade(rq, slo, dur ? dur[i] : NAN, &g[i].grade);

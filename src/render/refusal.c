@@ -304,19 +304,25 @@ int pl_refusal_subset_msg(struct pl_msg *out, const struct pl_subset *s, int def
 	return 0;
 }
 
-char *pl_refusal_subsets_text(const struct pl_comparison *cmp, const char *sep, size_t max_chars,
-                              enum pl_lang lang)
+enum pl_msg_code pl_refusal_subsets_head(const struct pl_comparison *cmp)
 {
 	static const enum pl_msg_code head[2][2] = {
 		{PL_MSG_REFUSAL_NO_SUBSET, PL_MSG_REFUSAL_SUBSETS},
 		{PL_MSG_REFUSAL_NO_SUBSET_DEFINITION, PL_MSG_REFUSAL_SUBSETS_DEFINITION}};
+
+	return head[cmp->subsets_in_definition != 0][cmp->nsubsets != 0];
+}
+
+char *pl_refusal_subsets_text(const struct pl_comparison *cmp, const char *sep, size_t max_chars,
+                              enum pl_lang lang)
+{
 	struct pl_buf b = PL_BUF_INIT;
 	struct pl_msg m;
 	char *line;
 
 	if (!cmp->nsubsets && !cmp->subsets_sought)
 		return strdup("");
-	pl_msg_init(&m, head[cmp->subsets_in_definition != 0][cmp->nsubsets != 0]);
+	pl_msg_init(&m, pl_refusal_subsets_head(cmp));
 	line = m.oom ? NULL : pl_words_msg(&m, lang);
 	pl_msg_release(&m);
 	if (!line || pl_buf_adds(&b, line)) {

@@ -55,6 +55,11 @@ char *pl_refusal_subset_entries(const struct pl_subset *s);
 int pl_refusal_subset_msg(struct pl_msg *out, const struct pl_subset *s, int definition,
                           size_t max_chars);
 
+/* The heading of the comparable subsets of a refused cmp (which were
+ * sought): REFUSAL_SUBSETS, or REFUSAL_NO_SUBSET when none compares, or
+ * their report-definition forms (cmp->subsets_in_definition). */
+enum pl_msg_code pl_refusal_subsets_head(const struct pl_comparison *cmp);
+
 /* The comparable subsets of a refused cmp worded in lang as one string:
  * the heading ("adding these --where options selects a subset that
  * compares (the largest first):", or the definition's wording, or "no

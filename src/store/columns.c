@@ -9,6 +9,7 @@
 
 #include "core/hash.h"
 #include "util/alloc.h"
+#include "util/sort.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -113,12 +114,6 @@ static int id_pos_cmp(const void *a, const void *b)
 {
 	const struct id_pos *x = a, *y = b;
 	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-static int ll_cmp(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-	return x < y ? -1 : x > y;
 }
 
 /* Reorders every column of out (and cond_id) so that ids ascend. */
@@ -366,7 +361,7 @@ int pl_store_map_condition_ids(const long long *cond_id, size_t n, long long *id
 		return 0;
 	}
 	memcpy(ids, cond_id, n * sizeof(*ids));
-	qsort(ids, n, sizeof(*ids), ll_cmp);
+	qsort(ids, n, sizeof(*ids), pl_cmp_ll);
 	for (size_t i = 0; i < n; i++)
 		if (i == 0 || ids[i] != ids[*nids - 1])
 			ids[(*nids)++] = ids[i];

@@ -13,6 +13,13 @@ int pl_cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+int pl_cmp_ll(const void *pa, const void *pb)
+{
+	long long a = *(const long long *)pa, b = *(const long long *)pb;
+
+	return (a > b) - (a < b);
+}
+
 static void insertion(double *v, size_t n)
 {
 	for (size_t i = 1; i < n; i++) {

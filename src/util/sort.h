@@ -1,6 +1,6 @@
 /*
- * sort.h — ordering arrays of doubles: one qsort comparison for every
- * caller, and percentiles of a run's requests (millions of inter-token
+ * sort.h — ordering arrays: one qsort comparison of doubles and one of
+ * run ids for every caller, and percentiles of a run's requests (millions of inter-token
  * gaps) by selection, where a full sort was most of the work.
  */
 #ifndef PL_UTIL_SORT_H
@@ -14,6 +14,10 @@
  * NaN out first.
  */
 int pl_cmp_double(const void *pa, const void *pb);
+
+/* The qsort comparison for long longs (run ids), ascending: pa and pb point
+ * at long longs; returns -1, 0 or 1. */
+int pl_cmp_ll(const void *pa, const void *pb);
 
 /*
  * Partially sorts v[0..n) so that for every index ks[j] (0 <= j < nk),
